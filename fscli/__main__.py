@@ -1,0 +1,3 @@
+from fscli.cli.main import main
+
+main()

@@ -1,0 +1,224 @@
+"""Priority configuration with Slurm's slurm.conf key names and defaults.
+
+The store keeps ``key -> text`` pairs (canonical key spelling); :func:`validate` checks
+and normalizes one value; :class:`PriorityConfig` is the typed view the engine uses.
+Durations follow slurm.conf: a bare number is minutes (``time_str2mins``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+from fscli.engine.timestr import parse_duration_mins, parse_when
+from fscli.errors import InvalidValue, UsageProblem, closest
+
+RESET_PERIODS = ("NONE", "NOW", "DAILY", "WEEKLY", "MONTHLY", "QUARTERLY", "YEARLY")
+PRIORITY_FLAGS = (
+    "ACCRUE_ALWAYS", "CALCULATE_RUNNING", "DEPTH_OBLIVIOUS", "NO_FAIR_TREE", "INCR_ONLY",
+    "MAX_TRES", "NO_NORMAL_ALL", "NO_NORMAL_ASSOC", "NO_NORMAL_PART", "NO_NORMAL_QOS",
+    "NO_NORMAL_TRES", "SMALL_RELATIVE_TO_TIME", "FAIR_TREE",
+)
+WEIGHT_KEYS = (
+    "PriorityWeightAge", "PriorityWeightAssoc", "PriorityWeightFairshare",
+    "PriorityWeightJobSize", "PriorityWeightPartition", "PriorityWeightQOS",
+)
+ALGORITHMS = ("fair_tree", "classic", "depth_oblivious", "linear")
+
+
+def _duration(key: str, text: str) -> str:
+    mins = parse_duration_mins(text, what=key)
+    return "0" if mins is None else str(mins)
+
+
+def _positive_minutes(key: str, text: str) -> str:
+    value = _duration(key, text)
+    if int(value) < 1:
+        raise InvalidValue(f"invalid {key} '{text}': must be at least 1 minute")
+    return value
+
+
+def _weight(key: str, text: str) -> str:
+    try:
+        value = int(str(text).strip())
+    except ValueError:
+        raise InvalidValue(f"invalid {key} '{text}': expected a whole number >= 0") from None
+    if value < 0 or value > 0xFFFFFFFF:
+        raise InvalidValue(f"invalid {key} '{text}': expected a whole number from 0 to 4294967295")
+    return str(value)
+
+
+def _dampening(key: str, text: str) -> str:
+    value = _weight(key, text)
+    if not 1 <= int(value) <= 65535:
+        raise InvalidValue(f"invalid {key} '{text}': expected a whole number from 1 to 65535")
+    return value
+
+
+def _flags(key: str, text: str) -> str:
+    words = [w.strip().upper() for w in str(text).split(",") if w.strip()]
+    for word in words:
+        if word not in PRIORITY_FLAGS:
+            near = closest(word, PRIORITY_FLAGS, 1)
+            hint = f" (did you mean {near[0]}?)" if near else ""
+            raise InvalidValue(f"invalid PriorityFlags value '{word}'{hint}")
+    return ",".join(words)
+
+
+def _choice(choices: tuple[str, ...]):
+    def check(key: str, text: str) -> str:
+        value = str(text).strip().upper()
+        if value not in choices:
+            raise InvalidValue(f"invalid {key} '{text}': expected one of {', '.join(choices)}")
+        return value
+    return check
+
+
+def _yes_no(key: str, text: str) -> str:
+    value = str(text).strip().upper()
+    if value in ("YES", "Y", "TRUE", "1"):
+        return "YES"
+    if value in ("NO", "N", "FALSE", "0"):
+        return "NO"
+    raise InvalidValue(f"invalid {key} '{text}': expected YES or NO")
+
+
+def _tres_weights(key: str, text: str) -> str:
+    parse_tres_weights(text, key)
+    return str(text).strip()
+
+
+def _anchor(key: str, text: str) -> str:
+    return str(parse_when(text, now=0))
+
+
+def _text(key: str, text: str) -> str:
+    return str(text).strip()
+
+
+# canonical key -> (default text, validator)
+KEYS: dict[str, tuple[str, object]] = {
+    "PriorityType": ("priority/multifactor", _choice(("PRIORITY/MULTIFACTOR", "PRIORITY/BASIC"))),
+    "PriorityFlags": ("", _flags),
+    "PriorityDecayHalfLife": ("10080", _duration),
+    "PriorityCalcPeriod": ("5", _positive_minutes),
+    "PriorityMaxAge": ("10080", _duration),
+    "PriorityFavorSmall": ("NO", _yes_no),
+    "PriorityUsageResetPeriod": ("NONE", _choice(RESET_PERIODS)),
+    "FairShareDampeningFactor": ("1", _dampening),
+    "PriorityWeightAge": ("0", _weight),
+    "PriorityWeightAssoc": ("0", _weight),
+    "PriorityWeightFairshare": ("0", _weight),
+    "PriorityWeightJobSize": ("0", _weight),
+    "PriorityWeightPartition": ("0", _weight),
+    "PriorityWeightQOS": ("0", _weight),
+    "PriorityWeightTRES": ("", _tres_weights),
+    "PriorityCalcAnchor": ("0", _anchor),
+    "TRESBillingWeights": ("", _tres_weights),
+    "AccountingStorageEnforce": ("", _text),
+    "AccountingStorageTRES": ("", _text),
+    "ClusterName": ("", _text),
+}
+_LOWER = {k.lower(): k for k in KEYS}
+
+
+def canonical_key(key: str) -> str:
+    """The canonical spelling of a config key, or an error listing close matches."""
+    found = _LOWER.get(key.strip().lower())
+    if found is None:
+        near = closest(key, KEYS, 3)
+        hint = f"; did you mean {', '.join(near)}?" if near else f"; known keys: {', '.join(KEYS)}"
+        raise UsageProblem(f"unknown config key '{key}'{hint}")
+    return found
+
+
+def validate(key: str, value: str) -> tuple[str, str]:
+    """(canonical key, normalized value text) or :class:`InvalidValue`."""
+    canon = canonical_key(key)
+    checker = KEYS[canon][1]
+    return canon, checker(canon, value)  # type: ignore[operator]
+
+
+def parse_tres_weights(text: str, key: str = "TRESBillingWeights") -> dict[str, float]:
+    """``"CPU=1.0,Mem=0.25G,GRES/gpu=2.0"`` → weights per base unit (MB for memory)."""
+    from fscli.engine import tres as tresmod
+
+    weights: dict[str, float] = {}
+    if not str(text or "").strip():
+        return weights
+    for item in str(text).split(","):
+        name, sep, raw = item.partition("=")
+        if not sep:
+            raise InvalidValue(f"invalid {key} item '{item}': expected NAME=WEIGHT")
+        canon = tresmod.normalize_name(name)
+        raw = raw.strip()
+        unit = raw[-1:].lower() if raw[-1:].isalpha() else ""
+        number = raw[:-1] if unit else raw
+        try:
+            weight = float(number)
+        except ValueError:
+            raise InvalidValue(f"invalid {key} weight '{raw}' for {canon}") from None
+        if weight < 0:
+            raise InvalidValue(f"invalid {key} weight '{raw}' for {canon}: must be >= 0")
+        if unit:
+            powers = {"k": 1, "m": 2, "g": 3, "t": 4, "p": 5}
+            if unit not in powers:
+                raise InvalidValue(f"invalid unit '{unit}' in {key} weight '{raw}'")
+            base = 2 if tresmod.is_mb_based(canon) else 0
+            weight /= 1024 ** (powers[unit] - base)
+        weights[canon] = weight
+    return weights
+
+
+@dataclass
+class PriorityConfig:
+    """Typed priority configuration (durations in seconds)."""
+
+    flags: frozenset[str] = frozenset()
+    decay_half_life: int = 604800
+    calc_period: int = 300
+    max_age: int = 604800
+    favor_small: bool = False
+    usage_reset_period: str = "NONE"
+    dampening: int = 1
+    weights: dict[str, int] = field(default_factory=dict)
+    tres_weights: dict[str, float] = field(default_factory=dict)
+    calc_anchor: int = 0
+    billing_weights: dict[str, float] = field(default_factory=dict)
+    raw: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def from_mapping(cls, values: dict[str, str]) -> "PriorityConfig":
+        """Build from stored texts; missing keys take Slurm's defaults."""
+        merged = {k: d for k, (d, _) in KEYS.items()}
+        merged.update(values)
+        flags_text = merged["PriorityFlags"].upper()
+        # Slurm matches flags by substring on the whole string (xstrcasestr).
+        flags = frozenset(f for f in PRIORITY_FLAGS if f in flags_text)
+        return cls(
+            flags=flags,
+            decay_half_life=int(merged["PriorityDecayHalfLife"]) * 60,
+            calc_period=int(merged["PriorityCalcPeriod"]) * 60,
+            max_age=int(merged["PriorityMaxAge"]) * 60,
+            favor_small=merged["PriorityFavorSmall"] == "YES",
+            usage_reset_period=merged["PriorityUsageResetPeriod"],
+            dampening=int(merged["FairShareDampeningFactor"]),
+            weights={k: int(merged[k]) for k in WEIGHT_KEYS},
+            tres_weights=parse_tres_weights(merged["PriorityWeightTRES"], "PriorityWeightTRES"),
+            calc_anchor=int(merged["PriorityCalcAnchor"]),
+            billing_weights=parse_tres_weights(merged["TRESBillingWeights"]),
+            raw=dict(merged),
+        )
+
+    @property
+    def algorithm(self) -> str:
+        """fair_tree unless NO_FAIR_TREE (classic) or DEPTH_OBLIVIOUS."""
+        if "DEPTH_OBLIVIOUS" in self.flags:
+            return "depth_oblivious"
+        if "NO_FAIR_TREE" in self.flags:
+            return "classic"
+        return "fair_tree"
+
+
+def anchor_text(epoch: int) -> str:
+    return datetime.fromtimestamp(epoch, tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")

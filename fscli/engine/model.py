@@ -1,0 +1,116 @@
+"""Plain data the engine computes on.
+
+The store loads rows into these dataclasses (one query per table, SQLAlchemy Core);
+every engine module takes them as input and never touches the database or terminal.
+Limits are plain dicts keyed by the canonical limit name of
+:mod:`fscli.engine.limitdefs` (``"GrpTRES"``, ``"MaxJobs"``, ...); a missing key means
+"not set". TRES limits are ``dict[str, int]`` (memory in MB), wall limits are minutes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+SHARES_PARENT = 0x7FFFFFFF
+"""How Slurm stores ``FairShare=parent`` (SLURMDB_FS_USE_PARENT)."""
+
+JOB_STATES = ("pending", "running", "completed", "cancelled")
+
+
+@dataclass(slots=True)
+class Assoc:
+    """One association: the root (parent_id None), an account, or a user (+partition)."""
+
+    id: int
+    parent_id: int | None
+    account: str
+    user: str | None = None
+    partition: str | None = None
+    shares: int = 1
+    priority: int | None = None
+    qos: tuple[str, ...] = ()
+    default_qos: str | None = None
+    limits: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def is_user(self) -> bool:
+        return self.user is not None
+
+    @property
+    def is_root(self) -> bool:
+        return self.parent_id is None
+
+    @property
+    def shares_parent(self) -> bool:
+        return self.shares == SHARES_PARENT
+
+
+@dataclass(slots=True)
+class Qos:
+    name: str
+    priority: int = 0
+    flags: frozenset[str] = frozenset()
+    usage_factor: float = 1.0
+    limit_factor: float | None = None
+    usage_threshold: float | None = None
+    grace_time: int | None = None
+    limits: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Partition:
+    name: str
+    nodes: int | None = None
+    cpus: int | None = None
+    tres: dict[str, int] = field(default_factory=dict)
+    priority_job_factor: int = 1
+    priority_tier: int = 1
+    qos: str | None = None
+    max_time: int | None = None  # minutes
+    max_nodes: int | None = None
+    min_nodes: int | None = None
+    billing_weights: str | None = None  # TRESBillingWeights text, parsed by the engine
+
+
+@dataclass(slots=True)
+class ClusterInfo:
+    name: str
+    nodes: int | None = None
+    cpus: int | None = None
+    tres: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Job:
+    """A job in the store. Slurm jobs name an association; LSF jobs name a queue."""
+
+    id: int
+    user: str
+    account: str | None = None
+    assoc_id: int | None = None
+    partitions: tuple[str, ...] = ()
+    qos: str | None = None
+    state: str = "pending"
+    submit: int = 0
+    eligible: int | None = None
+    start: int | None = None
+    end: int | None = None
+    cpus: int = 1
+    nodes: int = 1
+    tres: dict[str, int] = field(default_factory=dict)
+    time_limit: int | None = None  # minutes
+    nice: int = 0
+    site_factor: int = 0
+    queue: str | None = None
+    slots: int = 1
+    cputime: float | None = None  # seconds (LSF)
+
+
+@dataclass(slots=True)
+class Charge:
+    """Usage charged to an association at a moment: billing TRES-seconds."""
+
+    assoc_id: int
+    at: int
+    amount: float

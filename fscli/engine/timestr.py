@@ -1,0 +1,138 @@
+"""Slurm time strings and moments in time.
+
+Durations follow Slurm's ``time_str2secs`` (src/common/parse_time.c): ``-1``,
+``INFINITE`` and ``UNLIMITED`` mean "no limit"; ``days-hours[:minutes[:seconds]]``;
+without a day part three fields are ``hours:minutes:seconds`` and one or two are
+``minutes[:seconds]``. Limits are stored in minutes, rounded up like ``time_str2mins``.
+
+Moments (``--at``, ``at=``, ``submit=``) are ISO 8601 or Slurm's relative form
+``now[+-]N[seconds|minutes|hours|days|weeks]``; they become integer epoch seconds.
+A moment without a timezone is local time, as in Slurm.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from datetime import datetime, timezone
+
+from fscli.errors import InvalidValue
+
+UNLIMITED_WORDS = frozenset({"-1", "infinite", "unlimited"})
+
+
+def parse_duration_secs(text: str, what: str = "time") -> int | None:
+    """Seconds in a Slurm time string; ``None`` for -1/INFINITE/UNLIMITED.
+
+    Raises :class:`InvalidValue` for anything Slurm would reject (NO_VAL).
+    """
+    raw = str(text).strip()
+    if raw.lower() in UNLIMITED_WORDS:
+        return None
+    bad = InvalidValue(
+        f"invalid {what} '{text}': expected minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS"
+    )
+    if not raw or not re.fullmatch(r"[0-9:-]+", raw):
+        raise bad
+    if raw.count("-") > 1 or raw.count(":") > 2 or re.search(r":.*-", raw):
+        raise bad
+    if "-" in raw:
+        days_s, rest = raw.split("-")
+        if not days_s or not rest:
+            raise bad
+        fields = rest.split(":")
+        if any(f == "" for f in fields):
+            raise bad
+        hours = int(fields[0])
+        minutes = int(fields[1]) if len(fields) > 1 else 0
+        seconds = int(fields[2]) if len(fields) > 2 else 0
+        return ((int(days_s) * 24 + hours) * 60 + minutes) * 60 + seconds
+    fields = raw.split(":")
+    if any(f == "" for f in fields):
+        raise bad
+    nums = [int(f) for f in fields]
+    if len(nums) == 3:
+        return (nums[0] * 60 + nums[1]) * 60 + nums[2]
+    if len(nums) == 2:
+        return nums[0] * 60 + nums[1]
+    return nums[0] * 60
+
+
+def parse_duration_mins(text: str, what: str = "time") -> int | None:
+    """Minutes in a Slurm time string, rounded up (``time_str2mins``); ``None`` = unlimited."""
+    secs = parse_duration_secs(text, what)
+    return None if secs is None else math.ceil(secs / 60)
+
+
+def format_secs(secs: int | None) -> str:
+    """``D-HH:MM:SS`` from one day on, else ``HH:MM:SS``; ``UNLIMITED`` for ``None``."""
+    if secs is None:
+        return "UNLIMITED"
+    secs = int(secs)
+    days, rem = divmod(secs, 86400)
+    hours, rem = divmod(rem, 3600)
+    minutes, seconds = divmod(rem, 60)
+    if days:
+        return f"{days}-{hours:02d}:{minutes:02d}:{seconds:02d}"
+    return f"{hours:02d}:{minutes:02d}:{seconds:02d}"
+
+
+def format_mins(mins: int | None) -> str:
+    """A limit stored in minutes, printed the way sacctmgr prints it."""
+    return format_secs(None if mins is None else int(mins) * 60)
+
+
+_UNIT_SECONDS = {
+    "second": 1, "minute": 60, "hour": 3600, "day": 86400, "week": 604800,
+}
+_RELATIVE = re.compile(r"now\s*(?:([+-])\s*(\d+)\s*([a-z]*))?", re.IGNORECASE)
+
+
+def _unit_seconds(unit: str) -> int:
+    unit = unit.lower().rstrip("s") or "second"
+    for name, secs in _UNIT_SECONDS.items():
+        if name.startswith(unit) or (unit in ("sec", "min", "hr", "h", "d", "w") and name[0] == unit[0]):
+            return secs
+    raise InvalidValue(f"unknown time unit '{unit}': use seconds, minutes, hours, days or weeks")
+
+
+def parse_when(text: str | int | float, now: int) -> int:
+    """Epoch seconds for a moment: ISO 8601, epoch seconds, ``now``, ``now-2days``, ``today``."""
+    if isinstance(text, (int, float)):
+        return int(text)
+    raw = str(text).strip()
+    low = raw.lower()
+    match = _RELATIVE.fullmatch(low)
+    if match:
+        sign, count, unit = match.groups()
+        if sign is None:
+            return int(now)
+        delta = int(count) * _unit_seconds(unit)
+        return int(now) + (delta if sign == "+" else -delta)
+    if low in ("today", "midnight"):
+        local = datetime.fromtimestamp(now).astimezone()
+        return int(local.replace(hour=0, minute=0, second=0, microsecond=0).timestamp())
+    if re.fullmatch(r"\d{9,11}", raw):
+        return int(raw)
+    try:
+        moment = datetime.fromisoformat(raw.replace("Z", "+00:00"))
+    except ValueError:
+        raise InvalidValue(
+            f"invalid time '{text}': expected ISO 8601 (2026-05-01T12:00:00), "
+            "'now', or 'now-2days'"
+        ) from None
+    if moment.tzinfo is None:
+        moment = moment.astimezone()  # local time, as Slurm reads it
+    return int(moment.timestamp())
+
+
+def format_when(epoch: int | None) -> str:
+    """ISO 8601 local time without timezone, like Slurm's ``2026-05-01T12:00:00``."""
+    if epoch is None:
+        return ""
+    return datetime.fromtimestamp(int(epoch)).strftime("%Y-%m-%dT%H:%M:%S")
+
+
+def utc_iso(epoch: int) -> str:
+    """Epoch seconds as a UTC ISO string (JSON output, history)."""
+    return datetime.fromtimestamp(int(epoch), tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
