@@ -105,6 +105,7 @@ class Job:
     queue: str | None = None
     slots: int = 1
     cputime: float | None = None  # seconds (LSF)
+    admin_priority: int | None = None  # `scontrol update priority=`: fixed (0 = held)
 
 
 @dataclass(slots=True)

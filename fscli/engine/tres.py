@@ -91,6 +91,11 @@ def _tres_sort_key(name: str) -> tuple[int, str]:
     return (100 + order.get(name, 0), name)
 
 
+def tres_order(names) -> list[str]:
+    """TRES names in Slurm's TRES-id order (cpu, mem, energy, node, billing, ..., gres)."""
+    return sorted(names, key=_tres_sort_key)
+
+
 def format_mb(value: int) -> str:
     """Memory in MB the way sacctmgr shows it, but never lossy: 1000M, 2G, 64000M, 1T."""
     for suffix, power in (("P", 3), ("T", 2), ("G", 1)):
