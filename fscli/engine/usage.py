@@ -1,0 +1,200 @@
+"""Raw usage with Slurm's discrete decay, usage resets and job charging.
+
+slurmctld's decay thread runs every ``PriorityCalcPeriod``: at pass times
+``P_k = anchor + k * period`` it multiplies every association's usage by
+``D ** (P_k - P_{k-1})`` with ``D = 1 - 0.693 / PriorityDecayHalfLife`` (per second; no
+decay when the half-life is 0), then charges running jobs. So a charge of ``a`` made at
+time ``t`` counts ``a * D ** (P(T) - P(t))`` at time ``T``, where ``P(x)`` is the last pass
+at or before ``x`` (:func:`raw_usage`). ``PriorityUsageResetPeriod`` drops every charge
+made at or before the last reset boundary (:func:`reset_boundary`, local time).
+
+A job (:class:`Run`) is charged the way slurmctld charges it: at each pass during its
+run ``billing * x * D**x * UsageFactor`` with ``x`` the seconds since the previous pass
+(or since its start), and at its end the same for the remainder (:func:`run_charges`).
+:func:`run_usage` gives the same total in closed form, so long jobs cost O(1).
+:func:`billable` is Slurm's billing TRES of an allocation.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from fscli.engine.config import PriorityConfig
+from fscli.engine.model import Charge
+from fscli.errors import InvalidValue
+
+_NODE_TRES = ("cpu", "mem", "node")
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """A job's allocation as charged: ``billing`` per second, ``end`` None = still running."""
+
+    assoc_id: int
+    start: int
+    end: int | None
+    billing: float
+    usage_factor: float = 1.0
+
+
+def decay_factor(half_life: int) -> float:
+    """Slurm's per-second decay ``1 - 0.693 / H`` (a first-order 2**(-1/H)); 1.0 when H = 0."""
+    return 1.0 - 0.693 / half_life if half_life > 0 else 1.0
+
+
+def last_pass(t: int, period: int, anchor: int = 0) -> int:
+    """The last decay pass at or before ``t``."""
+    return anchor + (t - anchor) // period * period
+
+
+def reset_boundary(period: str, at: int, reset_at: int | None = None) -> int | None:
+    """The last PriorityUsageResetPeriod boundary at or before ``at`` (local time), or None.
+
+    ``NOW`` resets once, when it was configured: pass that moment as ``reset_at``.
+    """
+    period = period.upper()
+    if period == "NONE":
+        return None
+    if period == "NOW":
+        return reset_at if reset_at is not None and reset_at <= at else None
+    local = datetime.fromtimestamp(at)
+    day = datetime(local.year, local.month, local.day)
+    if period == "DAILY":
+        start = day
+    elif period == "WEEKLY":  # Sunday 00:00; Python's Monday is 0
+        start = day - timedelta(days=(day.weekday() + 1) % 7)
+    elif period == "MONTHLY":
+        start = day.replace(day=1)
+    elif period == "QUARTERLY":
+        start = day.replace(month=(day.month - 1) // 3 * 3 + 1, day=1)
+    elif period == "YEARLY":
+        start = day.replace(month=1, day=1)
+    else:
+        raise InvalidValue(f"invalid PriorityUsageResetPeriod '{period}'")
+    return int(start.timestamp())
+
+
+def _cutoff(cfg: PriorityConfig, at: int, reset_at: int | None) -> int | None:
+    return reset_boundary(cfg.usage_reset_period, at, reset_at)
+
+
+def raw_usage(
+    charges: Iterable[Charge],
+    at: int,
+    cfg: PriorityConfig,
+    runs: Iterable[Run] = (),
+    reset_at: int | None = None,
+) -> dict[int, float]:
+    """RawUsage per association at time ``at`` from charges (and job runs) made to it."""
+    period, anchor = cfg.calc_period, cfg.calc_anchor
+    d = decay_factor(cfg.decay_half_life)
+    p_at = last_pass(at, period, anchor)
+    cutoff = _cutoff(cfg, at, reset_at)
+    out: dict[int, float] = {}
+    powers: dict[int, float] = {}
+    for c in charges:
+        if c.at > at or (cutoff is not None and c.at <= cutoff):
+            continue
+        age = p_at - (anchor + (c.at - anchor) // period * period)
+        factor = powers.get(age)
+        if factor is None:
+            factor = powers[age] = d ** age
+        out[c.assoc_id] = out.get(c.assoc_id, 0.0) + c.amount * factor
+    for run in runs:
+        amount = run_usage(run, at, cfg, reset_at)
+        if amount:
+            out[run.assoc_id] = out.get(run.assoc_id, 0.0) + amount
+    return out
+
+
+def _charged_span(run: Run, at: int) -> tuple[int, bool] | None:
+    """(last charged moment, ended by then) or None when nothing is charged by ``at``."""
+    if run.start >= at:
+        return None
+    if run.end is not None and run.end < run.start:
+        raise InvalidValue(f"job of association {run.assoc_id} ends before it starts")
+    ended = run.end is not None and run.end <= at
+    return (run.end if ended else at), ended  # type: ignore[return-value]
+
+
+def run_charges(run: Run, at: int, cfg: PriorityConfig) -> list[Charge]:
+    """The charges slurmctld makes for a job up to ``at``, pass by pass."""
+    span = _charged_span(run, at)
+    if span is None:
+        return []
+    stop, ended = span
+    period, anchor = cfg.calc_period, cfg.calc_anchor
+    d = decay_factor(cfg.decay_half_life)
+    rate = run.billing * run.usage_factor
+    charges = []
+    prev = run.start
+    moment = last_pass(run.start, period, anchor) + period
+    while moment <= stop:
+        x = moment - prev
+        charges.append(Charge(run.assoc_id, moment, rate * x * d ** x))
+        prev = moment
+        moment += period
+    if ended and stop > prev:
+        x = stop - prev
+        charges.append(Charge(run.assoc_id, stop, rate * x * d ** x))
+    return charges
+
+
+def _geometric(q: float, m: int) -> float:
+    """1 + q + ... + q**(m-1)."""
+    return float(m) if q == 1.0 else -math.expm1(m * math.log(q)) / (1.0 - q)
+
+
+def run_usage(run: Run, at: int, cfg: PriorityConfig, reset_at: int | None = None) -> float:
+    """A job's RawUsage contribution at ``at``: the decayed sum of :func:`run_charges`."""
+    span = _charged_span(run, at)
+    if span is None:
+        return 0.0
+    stop, ended = span
+    period, anchor = cfg.calc_period, cfg.calc_anchor
+    d = decay_factor(cfg.decay_half_life)
+    p_at = last_pass(at, period, anchor)
+    cutoff = _cutoff(cfg, at, reset_at)
+    first = last_pass(run.start, period, anchor) + period
+    if cutoff is not None:
+        first = max(first, last_pass(cutoff, period, anchor) + period)
+    last = last_pass(stop, period, anchor)
+    total = 0.0
+    if first <= last:
+        x = first - max(run.start, first - period)
+        total += x * d ** x * d ** (p_at - first)
+        more = (last - first) // period
+        if more:
+            total += period * d ** period * d ** (p_at - last) * _geometric(d ** period, more)
+    if ended and (cutoff is None or stop > cutoff):
+        x = stop - max(run.start, last)
+        if x > 0:
+            total += x * d ** x * d ** (p_at - last)
+    return run.billing * run.usage_factor * total
+
+
+def billable(tres_alloc: Mapping[str, float], weights: Mapping[str, float] | None = None,
+             flags: Iterable[str] = ()) -> float:
+    """Billing TRES of an allocation (``calc_job_billable_tres``).
+
+    No weights: the allocated CPUs. Otherwise the weighted sum (``billing`` itself
+    excluded); with ``MAX_TRES`` only the largest of the node TRES (cpu, mem, node,
+    gres/*) counts, plus every other TRES. Memory is in MB, weights per MB.
+    """
+    if not weights:
+        return float(tres_alloc.get("cpu", 0))
+    max_tres = "MAX_TRES" in set(flags)
+    node_part = 0.0
+    other = 0.0
+    for name, count in tres_alloc.items():
+        if name == "billing":
+            continue
+        value = weights.get(name, 0.0) * count
+        if max_tres and (name in _NODE_TRES or name.startswith("gres/")):
+            node_part = max(node_part, value)
+        else:
+            other += value
+    return node_part + other

@@ -1,0 +1,192 @@
+"""Read usage from real Slurm output: ``sacct -P`` job records and ``sshare -P``/``-p`` rows.
+
+Both parsers take the text (header line first) and return plain objects; every bad line
+is collected and reported in one :class:`InvalidValue` naming the line numbers, so a user
+fixes a file in one pass.
+
+* :func:`parse_sacct`: needs ``User``, ``Account``, ``Start``, and ``End`` or ``Elapsed``/
+  ``ElapsedRaw``, and ``AllocTRES`` or ``AllocCPUS``; uses ``JobID``, ``Partition``, ``QOS``,
+  ``State`` when present. ``End`` of ``Unknown``/``None`` means still running. Job steps
+  (``123.batch``) and jobs that never started are skipped (counted in ``skipped``).
+* :func:`parse_sshare`: needs ``Account``, ``User`` and ``RawUsage``; the Account column's
+  indentation is stripped; account rows have ``user`` None.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from fscli.engine.timestr import parse_duration_secs, parse_when
+from fscli.engine.tres import parse_tres
+from fscli.errors import FscliError, InvalidValue
+
+_UNSET = frozenset({"", "unknown", "none"})
+
+
+@dataclass(slots=True)
+class JobRecord:
+    """One job allocation from sacct: times in epoch seconds, TRES in base units (MB)."""
+
+    line: int
+    job_id: str | None
+    user: str
+    account: str
+    partition: str | None
+    qos: str | None
+    start: int
+    end: int | None  # None = still running
+    tres: dict[str, int]
+    state: str | None = None
+
+
+@dataclass
+class SacctImport:
+    jobs: list[JobRecord] = field(default_factory=list)
+    skipped: int = 0  # steps and jobs that never started
+
+
+@dataclass(slots=True)
+class ShareUsage:
+    """One sshare row's usage: ``user`` None for an account row."""
+
+    line: int
+    account: str
+    user: str | None
+    raw_usage: float
+
+
+def _table(text: str, what: str) -> tuple[dict[str, int], list[tuple[int, list[str]]]]:
+    """Header index (lower-case names) and the numbered data rows of a '|' table."""
+    lines = [(n, line.rstrip("\r\n")) for n, line in enumerate(text.splitlines(), 1)]
+    lines = [(n, line) for n, line in lines if line.strip()]
+    if not lines:
+        raise InvalidValue(f"empty {what} file: expected a header line")
+    head_no, head = lines[0]
+    trailing = head.endswith("|")  # -p prints '|' after every field
+    if trailing:
+        head = head[:-1]
+    names = [h.strip().lower() for h in head.split("|")]
+    header = {name: i for i, name in enumerate(names)}
+    rows = []
+    for n, line in lines[1:]:
+        if trailing and line.endswith("|"):
+            line = line[:-1]
+        rows.append((n, line.split("|")))
+    return header, rows
+
+
+def _require(header: dict[str, int], what: str, *groups: tuple[str, ...]) -> None:
+    missing = [" or ".join(g) for g in groups if not any(name.lower() in header for name in g)]
+    if missing:
+        raise InvalidValue(f"{what} header lacks column(s): {', '.join(missing)}")
+
+
+def _raise_all(problems: list[str], what: str) -> None:
+    if problems:
+        shown = "; ".join(problems[:20])
+        more = f" (and {len(problems) - 20} more)" if len(problems) > 20 else ""
+        raise InvalidValue(f"{len(problems)} bad line(s) in {what}: {shown}{more}")
+
+
+def parse_sacct(text: str) -> SacctImport:
+    """Job records from ``sacct -P`` (or ``-p``) output."""
+    header, rows = _table(text, "sacct")
+    _require(header, "sacct", ("User",), ("Account",), ("Start",),
+             ("End", "Elapsed", "ElapsedRaw"), ("AllocTRES", "AllocCPUS"))
+    result = SacctImport()
+    problems: list[str] = []
+    for n, cells in rows:
+        if len(cells) != len(header):
+            problems.append(f"line {n}: {len(cells)} fields, header has {len(header)}")
+            continue
+
+        def get(name: str) -> str | None:
+            i = header.get(name)
+            return None if i is None else cells[i].strip()
+
+        job_id = get("jobid")
+        if job_id and "." in job_id:
+            result.skipped += 1
+            continue
+        try:
+            job = _job(n, get)
+        except FscliError as exc:
+            problems.append(f"line {n}: {exc.message}")
+            continue
+        if job is None:
+            result.skipped += 1
+        else:
+            result.jobs.append(job)
+    _raise_all(problems, "sacct input")
+    return result
+
+
+def _job(n: int, get) -> JobRecord | None:
+    user, account = get("user"), get("account")
+    if not user or not account:
+        raise InvalidValue("User and Account must not be empty")
+    start_text = get("start") or ""
+    if start_text.lower() in _UNSET:
+        return None
+    start = parse_when(start_text, now=0)
+    end_text = get("end")
+    end: int | None
+    if end_text is not None:
+        end = None if end_text.lower() in _UNSET else parse_when(end_text, now=0)
+    else:
+        raw = get("elapsedraw")
+        secs = _int(raw, "ElapsedRaw") if raw is not None else parse_duration_secs(
+            get("elapsed") or "", "Elapsed")
+        state = (get("state") or "").upper()
+        end = None if state.startswith("RUNNING") or secs is None else start + secs
+    if end is not None and end < start:
+        raise InvalidValue(f"End {end_text} is before Start {start_text}")
+    tres_text = get("alloctres")
+    if tres_text:
+        tres = parse_tres(tres_text, allow_clear=False)
+    else:
+        cpus_text = get("alloccpus")
+        if cpus_text is None:
+            raise InvalidValue("AllocTRES is empty and there is no AllocCPUS column")
+        tres = {"cpu": _int(cpus_text, "AllocCPUS")}
+    return JobRecord(n, get("jobid"), user, account, get("partition") or None,
+                     get("qos") or None, start, end, tres, get("state") or None)
+
+
+def _int(text: str, what: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise InvalidValue(f"invalid {what} '{text}': expected a whole number") from None
+    if value < 0:
+        raise InvalidValue(f"invalid {what} '{text}': must not be negative")
+    return value
+
+
+def parse_sshare(text: str) -> list[ShareUsage]:
+    """(account, user, raw usage) rows from ``sshare -P``/``-p`` output, e.g. ``-a -l -P``."""
+    header, rows = _table(text, "sshare")
+    _require(header, "sshare", ("Account",), ("User",), ("RawUsage",))
+    ia, iu, ir = header["account"], header["user"], header["rawusage"]
+    out: list[ShareUsage] = []
+    problems: list[str] = []
+    for n, cells in rows:
+        if len(cells) != len(header):
+            problems.append(f"line {n}: {len(cells)} fields, header has {len(header)}")
+            continue
+        account, user, raw = cells[ia].strip(), cells[iu].strip(), cells[ir].strip()
+        if not account:
+            problems.append(f"line {n}: empty Account")
+            continue
+        try:
+            value = float(raw)
+        except ValueError:
+            problems.append(f"line {n}: invalid RawUsage '{raw}'")
+            continue
+        if not math.isfinite(value) or value < 0:
+            problems.append(f"line {n}: RawUsage '{raw}' must be a finite number >= 0")
+            continue
+        out.append(ShareUsage(n, account, user or None, value))
+    _raise_all(problems, "sshare input")
+    return out
