@@ -1,0 +1,628 @@
+"""Check one job request against the association/QOS/partition limits, as slurmctld would.
+
+The checks run in the order of Slurm 22.05 (src/slurmctld/acct_policy.c, job_mgr.c):
+
+1. submission (``_job_create``): unknown partition, no association for user/account
+   (/partition), QOS not allowed; with ``enforce_part_limits`` the partition's time and
+   node limits;
+2. ``_acct_policy_validate``: QOS limits (first QOS, then second), then the association
+   chain. Submit counts (GrpSubmitJobs, MaxSubmitJobs, MaxSubmitJobsPer*) always reject;
+   size/time limits reject only under strict checking (DenyOnLimit on either QOS, or no
+   QOS at all) — otherwise the job is accepted and pends on the same limit later;
+3. ``job_limits_check``: the partition's MaxTime and Min/MaxNodes → PartitionTimeLimit,
+   PartitionNodeLimit;
+4. ``acct_policy_job_runnable_pre_select``: GrpJobs, GrpWall, MaxJobsPer*, MaxJobs, MaxWall;
+5. ``acct_policy_job_runnable_post_select``: TRES-minute, GrpTRES, GrpTRESRunMins,
+   per-job, per-node, per-account and per-user TRES limits.
+
+Every violated limit is collected; the verdict comes from the first that decides it.
+Counters are taken from the running and pending jobs in one pass over the job list.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from fscli.engine import reasons as R
+from fscli.engine.limits import LimitEntry, Resolution, has_flag, resolve_detail
+from fscli.engine.model import Assoc, Job, Partition, Qos
+from fscli.errors import UsageProblem
+
+INF = math.inf
+WALL = "wall"
+"""Key of decayed wall-clock minutes in the usage dicts (for GrpWall)."""
+DEFAULT_ENFORCE = frozenset({"associations", "limits", "qos"})
+_RUNNING = "running"
+_PENDING = "pending"
+
+
+@dataclass(slots=True)
+class JobRequest:
+    """A job as sbatch would submit it. ``time_limit`` is minutes, None when not given."""
+
+    user: str
+    account: str | None = None
+    partition: str | None = None
+    qos: str | None = None
+    tres: dict[str, int] = field(default_factory=dict)
+    time_limit: int | None = None
+
+
+def request_tres(cpus: int = 1, nodes: int = 1, tres: dict[str, int] | None = None) -> dict[str, int]:
+    """A job's TRES request: ``cpu`` and ``node`` from the counts unless ``tres`` names them."""
+    out = {"cpu": cpus, "node": nodes}
+    out.update(tres or {})
+    return out
+
+
+@dataclass(slots=True)
+class LimitsState:
+    """Plain data a check reads: copy it, change it and check again for a what-if.
+
+    ``usage_mins`` maps an association id to its own decayed usage in TRES-minutes (the
+    checker adds each association's usage to all its ancestors, as Slurm does);
+    ``qos_usage_mins`` is the same per QOS name. The key :data:`WALL` holds wall minutes.
+    """
+
+    assocs: list[Assoc]
+    qos: list[Qos]
+    partitions: list[Partition] = field(default_factory=list)
+    jobs: list[Job] = field(default_factory=list)
+    usage_mins: dict[int, dict[str, float]] = field(default_factory=dict)
+    qos_usage_mins: dict[str, dict[str, float]] = field(default_factory=dict)
+    default_partition: str | None = None
+    enforce: frozenset[str] = DEFAULT_ENFORCE
+    enforce_part_limits: bool = False
+
+
+@dataclass(slots=True)
+class Violation:
+    """One limit the job breaks. ``limit`` is the name on the object holding it."""
+
+    reason: str
+    limit: str
+    value: int | float
+    level: str
+    source: str
+    tres: str | None = None
+    current: int | float | None = None
+    request: int | float | None = None
+    rejects: bool = False
+    error: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"reason": self.reason, "limit": self.limit}
+        if self.tres is not None:
+            out["tres"] = self.tres
+        out.update(
+            value=self.value, current=_plain(self.current), request=_plain(self.request),
+            level=self.level, source=self.source,
+        )
+        return out
+
+
+@dataclass(slots=True)
+class CheckResult:
+    """``verdict`` is run, pend or reject; ``reason`` Slurm's reason string (for a policy
+    rejection, the reason sbatch prints first); ``error`` sbatch's error text on reject."""
+
+    verdict: str
+    reason: str | None = None
+    error: str | None = None
+    violation: Violation | None = None
+    others: list[Violation] = field(default_factory=list)
+    qos: str | None = None
+    partition: str | None = None
+    time_limit: int | None = None
+    strict: bool = False
+
+    def sbatch_stderr(self) -> str:
+        """What sbatch prints on stderr for a rejection (empty otherwise)."""
+        if self.verdict != "reject":
+            return ""
+        lines = [f"sbatch: error: {self.reason}"] if self.reason else []
+        lines.append(f"sbatch: error: Batch job submission failed: {self.error}")
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"verdict": self.verdict, "reason": self.reason}
+        if self.error:
+            out["error"] = self.error
+        v = self.violation
+        out.update(
+            limit=v.limit if v else None, tres=v.tres if v else None,
+            value=v.value if v else None, current=_plain(v.current) if v else None,
+            level=v.level if v else None, source=v.source if v else None,
+            others=[o.to_dict() for o in self.others], qos=self.qos,
+            partition=self.partition, time_limit=self.time_limit,
+        )
+        return out
+
+
+def _plain(value: int | float | None) -> int | float | None:
+    """JSON-safe numbers: infinity (an unlimited time) becomes None, whole floats ints."""
+    if value is None or value == INF:
+        return None
+    return int(value) if float(value).is_integer() else value
+
+
+class _Usage:
+    """Running/pending counters of one association subtree, QOS, or QOS user/account."""
+
+    __slots__ = ("jobs", "submit", "tres", "run_mins")
+
+    def __init__(self) -> None:
+        self.jobs = 0
+        self.submit = 0
+        self.tres: dict[str, int] = {}
+        self.run_mins: dict[str, float] = {}
+
+    def add(self, job: Job, tres: dict[str, int], run_left: float) -> None:
+        self.submit += 1
+        if job.state != _RUNNING:
+            return
+        self.jobs += 1
+        for name, amount in tres.items():
+            if amount:
+                self.tres[name] = self.tres.get(name, 0) + amount
+                self.run_mins[name] = self.run_mins.get(name, 0.0) + amount * run_left
+
+
+def _job_tres(job: Job) -> dict[str, int]:
+    return job.tres or {"cpu": job.cpus, "node": job.nodes}
+
+
+def _run_left(job: Job, now: int) -> float:
+    """Minutes a running job may still run (infinite without a time limit)."""
+    if job.time_limit is None:
+        return INF
+    elapsed = max(0, now - (job.start if job.start is not None else now))
+    return max(0.0, job.time_limit - elapsed / 60.0)
+
+
+class _Counters:
+    """Counts for the associations of one chain and the QOS of one job, in one pass."""
+
+    def __init__(
+        self, state: LimitsState, chain: list[Assoc], qos_names: set[str], user: str,
+        account: str, parts: dict[str, Partition], now: int,
+    ) -> None:
+        self.assoc = {a.id: _Usage() for a in chain}
+        self.qos = {name: _Usage() for name in qos_names}
+        self.qos_user = {name: _Usage() for name in qos_names}
+        self.qos_account = {name: _Usage() for name in qos_names}
+        self.usage: dict[int, dict[str, float]] = {a.id: {} for a in chain}
+        parent = {a.id: a.parent_id for a in state.assocs}
+        account_of = {a.id: a.account for a in state.assocs}
+        in_chain = set(self.assoc)
+        cache: dict[int | None, tuple[int, ...]] = {None: ()}
+
+        def ancestors(aid: int | None) -> tuple[int, ...]:
+            """The chain members at or above ``aid`` (memoised walk up the tree)."""
+            path = []
+            node = aid
+            while node not in cache:
+                path.append(node)
+                node = parent.get(node)
+            found = cache[node]
+            for member in reversed(path):
+                found = (member, *found) if member in in_chain else found
+                cache[member] = found
+            return found
+
+        for job in state.jobs:
+            if job.state not in (_RUNNING, _PENDING):
+                continue
+            tres = _job_tres(job)
+            run_left = _run_left(job, now) if job.state == _RUNNING else 0.0
+            for aid in ancestors(job.assoc_id):
+                self.assoc[aid].add(job, tres, run_left)
+            names = {job.qos}
+            if job.partitions and job.partitions[0] in parts:
+                names.add(parts[job.partitions[0]].qos)
+            for name in names & qos_names:
+                self.qos[name].add(job, tres, run_left)
+                if job.user == user:
+                    self.qos_user[name].add(job, tres, run_left)
+                if (job.account or account_of.get(job.assoc_id)) == account:
+                    self.qos_account[name].add(job, tres, run_left)
+        for aid, mins in state.usage_mins.items():
+            for member in ancestors(aid):
+                target = self.usage[member]
+                for name, amount in mins.items():
+                    target[name] = target.get(name, 0.0) + amount
+
+
+@dataclass(slots=True)
+class _Job:
+    """The request as the checks see it: TRES, nodes, time (INF = unlimited)."""
+
+    tres: dict[str, int]
+    time: float
+    time_given: bool
+
+    @property
+    def nodes(self) -> int:
+        return self.tres.get("node", 1) or 1
+
+    def per_node(self, name: str) -> float:
+        return self.tres.get(name, 0) // self.nodes
+
+    def mins(self, name: str) -> float:
+        amount = self.tres.get(name, 0)
+        return amount * self.time if amount else 0
+
+
+class _Checker:
+    """Walks the checks in Slurm's order and records every violation."""
+
+    def __init__(
+        self, res: Resolution, chain: list[Assoc], counters: _Counters, job: _Job,
+        strict: bool, state: LimitsState,
+    ) -> None:
+        self.res = res
+        self.chain = chain
+        self.c = counters
+        self.job = job
+        self.strict = strict
+        self.state = state
+        self.found: list[Violation] = []
+        self.by_source: dict[Any, list[LimitEntry]] = {}
+        for entry in res.qos_entries + res.assoc_entries:
+            self.by_source.setdefault(entry.origin, []).append(entry)
+        self.user_max = [e for e in res.assoc_entries if not e.name.startswith("Grp")]
+
+    # -- helpers ---------------------------------------------------------------------
+    def _qos_limits(self, qos: Qos, name: str) -> list[LimitEntry]:
+        return [e for e in self.by_source.get(qos.name, ()) if e.own_name == name]
+
+    def _assoc_limits(self, assoc: Assoc, name: str) -> list[LimitEntry]:
+        return [
+            e for e in self.by_source.get(assoc.id, ())
+            if e.name == name and e.name.startswith("Grp")
+        ]
+
+    def _max_limits(self, name: str) -> list[LimitEntry]:
+        return [e for e in self.user_max if e.name == name]
+
+    def _add(
+        self, entry: LimitEntry, reason: str, current: float | None, request: float | None,
+        rejects: bool = False,
+    ) -> None:
+        self.found.append(Violation(
+            reason, entry.own_name, entry.value, entry.level, entry.source, entry.tres,
+            current, request, rejects, R.ERR_ACCOUNTING_POLICY if rejects else None,
+        ))
+
+    def _tres(self, entries: Iterable[LimitEntry], check: str, amount, current=None,
+              rejects: bool = False, minimum: bool = False) -> None:
+        """Per-TRES comparison: ``amount(tres)`` against the limit (``current`` adds in)."""
+        for e in entries:
+            ask = amount(e.tres)
+            if not ask and not minimum:
+                continue
+            used = current(e.tres) if current else 0
+            bad = ask < e.value if minimum else (ask > e.value or used + ask > e.value)
+            if bad:
+                self._add(e, R.tres_reason(check, e.tres), used if current else None, ask,
+                          rejects)
+
+    # -- 2. _acct_policy_validate ----------------------------------------------------------
+    def validate(self) -> None:
+        job, strict = self.job, self.strict
+        timed = strict and job.time_given
+        for qos, _ in self.res.qos_order:
+            if strict:
+                self._tres(self._qos_limits(qos, "MaxTRESPerAccount"), "qos_max_per_account",
+                           job.tres.get, rejects=True)
+                self._tres(self._qos_limits(qos, "MaxTRESPerUser"), "qos_max_per_user",
+                           job.tres.get, rejects=True)
+                self._tres(self._qos_limits(qos, "GrpTRES"), "qos_grp", job.tres.get,
+                           rejects=True)
+            for e in self._qos_limits(qos, "GrpSubmitJobs"):
+                self._count(e, R.QOS_GRP_SUBMIT, self.c.qos[qos.name].submit, True)
+            if timed:
+                for name, check in (("MaxTRESMinsPerJob", "qos_max_mins_per_job"),
+                                    ("GrpTRESMins", "qos_grp_mins"),
+                                    ("GrpTRESRunMins", "qos_grp_run_mins")):
+                    self._tres(self._qos_limits(qos, name), check, job.mins, rejects=True)
+                self._time(self._qos_limits(qos, "MaxWallDurationPerJob"), R.QOS_MAX_WALL, True)
+                self._time(self._qos_limits(qos, "GrpWall"), R.QOS_GRP_WALL, True)
+            if strict:
+                self._tres(self._qos_limits(qos, "MaxTRESPerJob"), "qos_max_per_job",
+                           job.tres.get, rejects=True)
+                self._tres(self._qos_limits(qos, "MaxTRESPerNode"), "qos_max_per_node",
+                           job.per_node, rejects=True)
+            for e in self._qos_limits(qos, "MaxSubmitJobsPerAccount"):
+                self._count(e, R.QOS_MAX_SUBMIT_PER_ACCOUNT,
+                            self.c.qos_account[qos.name].submit, True)
+            for e in self._qos_limits(qos, "MaxSubmitJobsPerUser"):
+                self._count(e, R.QOS_MAX_SUBMIT_PER_USER, self.c.qos_user[qos.name].submit, True)
+            if strict:
+                self._tres(self._qos_limits(qos, "MinTRESPerJob"), "qos_min_per_job",
+                           job.tres.get, rejects=True, minimum=True)
+        for assoc in self.chain:
+            usage = self.c.assoc[assoc.id]
+            if strict:
+                self._tres(self._assoc_limits(assoc, "GrpTRES"), "assoc_grp", job.tres.get,
+                           rejects=True)
+            for e in self._assoc_limits(assoc, "GrpSubmitJobs"):
+                self._count(e, R.ASSOC_GRP_SUBMIT, usage.submit, True)
+            if timed:
+                self._tres(self._assoc_limits(assoc, "GrpTRESMins"), "assoc_grp_mins",
+                           job.mins, rejects=True)
+                self._tres(self._assoc_limits(assoc, "GrpTRESRunMins"), "assoc_grp_run_mins",
+                           job.mins, rejects=True)
+                self._time(self._assoc_limits(assoc, "GrpWall"), R.ASSOC_GRP_WALL, True)
+            if assoc is not self.chain[0]:
+                continue
+            if strict:
+                self._tres(self._max_limits("MaxTRESPerJob"), "assoc_max_per_job",
+                           job.tres.get, rejects=True)
+                self._tres(self._max_limits("MaxTRESPerNode"), "assoc_max_per_node",
+                           job.per_node, rejects=True)
+            for e in self._max_limits("MaxSubmitJobs"):
+                self._count(e, R.ASSOC_MAX_SUBMIT, usage.submit, True)
+            if timed:
+                self._tres(self._max_limits("MaxTRESMinsPerJob"), "assoc_max_mins_per_job",
+                           job.mins, rejects=True)
+                self._time(self._max_limits("MaxWallDurationPerJob"), R.ASSOC_MAX_WALL, True)
+
+    def _count(self, entry: LimitEntry, reason: str, used: int, submit: bool) -> None:
+        """Job counts: a submission needs room for one more, a start needs used < limit."""
+        if (used + 1 > entry.value) if submit else (used >= entry.value):
+            self._add(entry, reason, used, 1, rejects=submit)
+
+    def _time(self, entries: Iterable[LimitEntry], reason: str, rejects: bool = False) -> None:
+        for e in entries:
+            if self.job.time > e.value:
+                self._add(e, reason, None, self.job.time, rejects)
+
+    def _wall(self, entries: Iterable[LimitEntry], reason: str, used: float) -> None:
+        for e in entries:
+            if used >= e.value:
+                self._add(e, reason, used, self.job.time)
+
+    # -- 3. job_limits_check --------------------------------------------------------------
+    def partition(self) -> None:
+        enforce = self.state.enforce_part_limits
+        for e in self.res.partition_entries:
+            if e.name == "MaxWallDurationPerJob":
+                bad, reason, error = self.job.time > e.value, R.PARTITION_TIME, R.ERR_INVALID_TIME_LIMIT
+                ask = self.job.time
+            else:
+                ask = self.job.tres.get("node", 1)
+                bad = ask < e.value if e.name.startswith("Min") else ask > e.value
+                reason, error = R.PARTITION_NODES, R.ERR_INVALID_NODE_COUNT
+            if bad:
+                self.found.append(Violation(
+                    reason, e.name, e.value, e.level, e.source, e.tres, None, ask,
+                    enforce, error if enforce else None,
+                ))
+
+    # -- 4. acct_policy_job_runnable_pre_select --------------------------------------------
+    def pre_select(self) -> None:
+        for qos, _ in self.res.qos_order:
+            counts = self.c.qos[qos.name]
+            for e in self._qos_limits(qos, "GrpJobs"):
+                self._count(e, R.QOS_GRP_JOBS, counts.jobs, False)
+            wall = self.state.qos_usage_mins.get(qos.name, {}).get(WALL, 0.0)
+            self._wall(self._qos_limits(qos, "GrpWall"), R.QOS_GRP_WALL, wall)
+            for e in self._qos_limits(qos, "MaxJobsPerAccount"):
+                self._count(e, R.QOS_MAX_JOBS_PER_ACCOUNT, self.c.qos_account[qos.name].jobs,
+                            False)
+            for e in self._qos_limits(qos, "MaxJobsPerUser"):
+                self._count(e, R.QOS_MAX_JOBS_PER_USER, self.c.qos_user[qos.name].jobs, False)
+            self._time(self._qos_limits(qos, "MaxWallDurationPerJob"), R.QOS_MAX_WALL)
+        for assoc in self.chain:
+            counts = self.c.assoc[assoc.id]
+            for e in self._assoc_limits(assoc, "GrpJobs"):
+                self._count(e, R.ASSOC_GRP_JOBS, counts.jobs, False)
+            wall = self.c.usage[assoc.id].get(WALL, 0.0)
+            self._wall(self._assoc_limits(assoc, "GrpWall"), R.ASSOC_GRP_WALL, wall)
+            if assoc is self.chain[0]:
+                for e in self._max_limits("MaxJobs"):
+                    self._count(e, R.ASSOC_MAX_JOBS, counts.jobs, False)
+                self._time(self._max_limits("MaxWallDurationPerJob"), R.ASSOC_MAX_WALL)
+
+    # -- 5. acct_policy_job_runnable_post_select -------------------------------------------
+    def _minutes(self, entries, check: str, usage: dict[str, float], run: dict[str, float]):
+        """GrpTRESMins: blocked once usage reaches the limit (and, under ``safe``, when
+        the job could not finish within what is left)."""
+        safe = "safe" in self.state.enforce
+        for e in entries:
+            ask = self.job.mins(e.tres)
+            if not self.job.tres.get(e.tres):
+                continue
+            used = usage.get(e.tres, 0.0)
+            if used >= e.value or (safe and (ask > e.value or ask + run.get(e.tres, 0) > e.value - used)):
+                self._add(e, R.tres_reason(check, e.tres), used, ask)
+
+    def post_select(self) -> None:
+        job = self.job
+        for qos, _ in self.res.qos_order:
+            counts = self.c.qos[qos.name]
+            usage = self.state.qos_usage_mins.get(qos.name, {})
+            self._minutes(self._qos_limits(qos, "GrpTRESMins"), "qos_grp_mins", usage,
+                          counts.run_mins)
+            self._tres(self._qos_limits(qos, "GrpTRES"), "qos_grp", job.tres.get,
+                       lambda t, u=counts: u.tres.get(t, 0))
+            self._tres(self._qos_limits(qos, "GrpTRESRunMins"), "qos_grp_run_mins", job.mins,
+                       lambda t, u=counts: u.run_mins.get(t, 0))
+            self._tres(self._qos_limits(qos, "MaxTRESMinsPerJob"), "qos_max_mins_per_job",
+                       job.mins)
+            self._tres(self._qos_limits(qos, "MaxTRESPerJob"), "qos_max_per_job", job.tres.get)
+            self._tres(self._qos_limits(qos, "MaxTRESPerNode"), "qos_max_per_node",
+                       job.per_node)
+            self._tres(self._qos_limits(qos, "MinTRESPerJob"), "qos_min_per_job", job.tres.get,
+                       minimum=True)
+            self._tres(self._qos_limits(qos, "MaxTRESPerAccount"), "qos_max_per_account",
+                       job.tres.get, lambda t, u=self.c.qos_account[qos.name]: u.tres.get(t, 0))
+            self._tres(self._qos_limits(qos, "MaxTRESPerUser"), "qos_max_per_user",
+                       job.tres.get, lambda t, u=self.c.qos_user[qos.name]: u.tres.get(t, 0))
+        for assoc in self.chain:
+            counts = self.c.assoc[assoc.id]
+            self._minutes(self._assoc_limits(assoc, "GrpTRESMins"), "assoc_grp_mins",
+                          self.c.usage[assoc.id], counts.run_mins)
+            self._tres(self._assoc_limits(assoc, "GrpTRES"), "assoc_grp", job.tres.get,
+                       lambda t, u=counts: u.tres.get(t, 0))
+            self._tres(self._assoc_limits(assoc, "GrpTRESRunMins"), "assoc_grp_run_mins",
+                       job.mins, lambda t, u=counts: u.run_mins.get(t, 0))
+            if assoc is self.chain[0]:
+                self._tres(self._max_limits("MaxTRESMinsPerJob"), "assoc_max_mins_per_job",
+                           job.mins)
+                self._tres(self._max_limits("MaxTRESPerJob"), "assoc_max_per_job", job.tres.get)
+                self._tres(self._max_limits("MaxTRESPerNode"), "assoc_max_per_node",
+                           job.per_node)
+
+
+def _find_assoc(state: LimitsState, req: JobRequest, partition: str | None) -> Assoc | None:
+    mine = [a for a in state.assocs if a.user == req.user]
+    account = req.account
+    if account is None:
+        accounts = sorted({a.account for a in mine})
+        if len(accounts) > 1:
+            raise UsageProblem(
+                f"user {req.user} has several accounts ({', '.join(accounts)}): name one "
+                "with account=")
+        account = accounts[0] if accounts else None
+    fits = [a for a in mine if a.account == account and a.partition in (partition, None)]
+    fits.sort(key=lambda a: a.partition is None)
+    return fits[0] if fits else None
+
+
+def _chain(assoc: Assoc, by_id: dict[int, Assoc]) -> list[Assoc]:
+    chain = [assoc]
+    while chain[-1].parent_id is not None and chain[-1].parent_id in by_id:
+        chain.append(by_id[chain[-1].parent_id])
+    return chain
+
+
+def _first_up(chain: list[Assoc], attr: str):
+    return next((getattr(a, attr) for a in chain if getattr(a, attr)), None)
+
+
+def _pick_qos(req: JobRequest, chain: list[Assoc], qos_by_name: dict[str, Qos],
+              enforce: frozenset[str]) -> tuple[Qos | None, bool]:
+    """The job's QOS and whether it is allowed (``_get_default_qos`` + validation).
+
+    An association chain with no QOS list at all allows every QOS: a store that never
+    recorded the lists should not turn every check into a rejection.
+    """
+    allowed = _first_up(chain, "qos") or tuple(qos_by_name)
+    name = req.qos or _first_up(chain, "default_qos")
+    if name is None:
+        name = allowed[0] if len(allowed) == 1 else "normal"
+    qos = qos_by_name.get(name)
+    if req.qos is not None and qos is None:
+        return None, False
+    ok = "qos" not in enforce or qos is None or name in allowed
+    return qos, ok
+
+
+def _fill_time(req: JobRequest, res: Resolution, strict: bool, partition: Partition | None) -> tuple[float, bool]:
+    """The job's time limit in minutes (INF = none), filled like ``_set_time_limit``:
+    without ``-t`` the tightest wall limit (and, under strict checking, TRES-minute limit
+    divided by the request) becomes the time limit, else the partition's MaxTime."""
+    if req.time_limit is not None:
+        return float(req.time_limit), True
+    walls = ("MaxWallDurationPerJob", "GrpWall")
+    mins = ("MaxTRESMinsPerJob", "GrpTRESMins", "GrpTRESRunMins")
+    caps: list[float] = []
+    for e in res.qos_entries + res.assoc_entries:
+        if e.own_name in walls:
+            caps.append(e.value)
+        elif strict and e.own_name in mins and req.tres.get(e.tres):
+            caps.append(e.value // req.tres[e.tres])
+    if caps:
+        return float(min(caps)), False
+    if partition is not None and partition.max_time is not None:
+        return float(partition.max_time), False
+    return INF, False
+
+
+def _reject(error: str, **kw: Any) -> CheckResult:
+    return CheckResult("reject", error=error, **kw)
+
+
+def check(req: JobRequest, state: LimitsState, now: int) -> CheckResult:
+    """Whether ``req`` would run now, pend (with Slurm's reason) or be rejected at submit.
+
+    ``now`` (epoch seconds) dates the running jobs' remaining time for GrpTRESRunMins.
+    """
+    parts = {p.name: p for p in state.partitions}
+    part_name = req.partition or state.default_partition
+    partition = parts.get(part_name) if part_name else None
+    if part_name and partition is None:
+        return _reject(R.ERR_INVALID_PARTITION, partition=part_name)
+    assoc = _find_assoc(state, req, part_name)
+    if assoc is None:
+        return _reject(R.ERR_INVALID_ACCOUNT, partition=part_name)
+    by_id = {a.id: a for a in state.assocs}
+    chain = _chain(assoc, by_id)
+    qos_by_name = {q.name: q for q in state.qos}
+    job_qos, allowed = _pick_qos(req, chain, qos_by_name, state.enforce)
+    if not allowed:
+        return _reject(R.ERR_INVALID_QOS, partition=part_name, qos=req.qos)
+    part_qos = qos_by_name.get(partition.qos) if partition and partition.qos else None
+    res = resolve_detail(chain, job_qos, partition, part_qos)
+    strict = not res.qos_order or any(has_flag(q, "DenyOnLimit") for q, _ in res.qos_order)
+    time, given = _fill_time(req, res, strict, partition)
+    job = _Job(dict(req.tres) or request_tres(), time, given)
+    result = CheckResult("run", qos=job_qos.name if job_qos else None, partition=part_name,
+                         time_limit=None if time == INF else int(time), strict=strict)
+    if "limits" not in state.enforce:
+        return result
+    counters = _Counters(state, chain, {q.name for q, _ in res.qos_order}, req.user,
+                         assoc.account, parts, now)
+    checker = _Checker(res, chain, counters, job, strict, state)
+    checker.partition()
+    part_found, checker.found = checker.found, []
+    checker.validate()
+    checker.found = [v for v in part_found if v.rejects] + checker.found + [
+        v for v in part_found if not v.rejects]
+    checker.pre_select()
+    checker.post_select()
+    found = _dedupe(checker.found)
+    if not found:
+        return result
+    first = next((v for v in found if v.rejects), found[0])
+    result.verdict = "reject" if first.rejects else "pend"
+    result.violation = first
+    result.others = [v for v in found if v is not first]
+    result.error = first.error
+    if first.error in (None, R.ERR_ACCOUNTING_POLICY):
+        result.reason = first.reason
+    return result
+
+
+def _dedupe(found: list[Violation]) -> list[Violation]:
+    """Drop repeats: a strict per-job limit is seen at submit and again before start."""
+    seen: set[tuple] = set()
+    out = []
+    for v in found:
+        key = (v.reason, v.limit, v.tres, v.source)
+        if key not in seen:
+            seen.add(key)
+            out.append(v)
+    return out
+
+
+def describe(result: CheckResult) -> str:
+    """One line for humans: verdict, reason and the limit that decided it."""
+    v = result.violation
+    if result.verdict == "run":
+        return "run: no limit stops this job"
+    head = f"{result.verdict}: {result.reason or result.error}"
+    if v is None:
+        return head
+    what = f"{v.limit}[{v.tres}]" if v.tres else v.limit
+    return f"{head} ({what}={_plain(v.value)} at {v.level} {v.source})"
+
+
+__all__ = [
+    "CheckResult", "JobRequest", "LimitsState", "Violation", "check", "describe",
+    "request_tres", "WALL",
+]
