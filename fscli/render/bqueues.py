@@ -1,0 +1,107 @@
+"""``bqueues`` and ``bqueues -l`` text in LSF's layout, and JSON-ready dicts.
+
+The short view has one line per queue (``QUEUE_NAME PRIO STATUS MAX JL/U JL/P JL/H NJOBS
+PEND RUN SUSP``); fscli models no per-user/processor/host job limits, so MAX and the JL
+columns print ``-`` as LSF does for "no limit". The long view prints, per queue, the
+name and description, PARAMETERS/STATISTICS, the USER_SHARES line and one
+``SHARE_INFO_FOR: QUEUE/...`` block per level of the share tree. Join several queues
+with :data:`SEPARATOR` as LSF does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from fscli.engine.lsf import LsfQueue, QueueSummary, ShareBlock
+from fscli.io.lsf_shares import format_share_pairs, format_user_shares
+
+SEPARATOR = "\n" + "-" * 79 + "\n\n"
+
+_SHARE_COLUMNS = (  # header, width, row formatter
+    ("SHARES", 7, lambda r: f"{r.shares}"),
+    ("PRIORITY", 10, lambda r: f"{r.priority:.3f}"),
+    ("STARTED", 9, lambda r: f"{r.started}"),
+    ("RESERVED", 10, lambda r: f"{r.reserved}"),
+    ("CPU_TIME", 10, lambda r: f"{r.cpu_time:.1f}"),
+    ("RUN_TIME", 10, lambda r: f"{r.run_time:.0f}"),
+    ("ADJUST", 9, lambda r: f"{r.adjust:.3f}"),
+)
+
+
+def _cells(name: str, width: int, cells: Sequence[str]) -> str:
+    widths = [w for _, w, _ in _SHARE_COLUMNS]
+    return " " + name.ljust(width) + "".join(c.rjust(w) for c, w in zip(cells, widths))
+
+
+def render_share_block(block: ShareBlock) -> str:
+    """``SHARE_INFO_FOR: path`` with one line per holder (already sorted by priority)."""
+    width = max([len("USER/GROUP")] + [len(r.name) for r in block.rows]) + 2
+    lines = [f"SHARE_INFO_FOR: {block.path}",
+             _cells("USER/GROUP", width, [h for h, _, _ in _SHARE_COLUMNS])]
+    lines += [_cells(r.name, width, [fmt(r) for _, _, fmt in _SHARE_COLUMNS])
+              for r in block.rows]
+    return "\n".join(lines)
+
+
+def _status_and_counts(status: str, counts: Sequence[str]) -> str:
+    """STATUS, then the four limit columns (MAX JL/U JL/P JL/H), then the slot counts."""
+    return ("  " + status.ljust(16) + " ".join(c.rjust(4) for c in counts[:4])
+            + "".join(c.rjust(6) for c in counts[4:]))
+
+
+def _summary_line(name_width: int, cells: Sequence[str]) -> str:
+    name, prio, status, *counts = cells
+    return name.ljust(name_width) + prio.rjust(4) + _status_and_counts(status, counts)
+
+
+def render_bqueues(rows: Sequence[QueueSummary]) -> str:
+    """The short ``bqueues`` table (rows in scan order: priority descending)."""
+    width = max([len("QUEUE_NAME")] + [len(r.name) for r in rows]) + 2
+    header = ["QUEUE_NAME", "PRIO", "STATUS", "MAX", "JL/U", "JL/P", "JL/H",
+              "NJOBS", "PEND", "RUN", "SUSP"]
+    lines = [_summary_line(width, header)]
+    lines += [_summary_line(width, [r.name, str(r.priority), r.status, "-", "-", "-", "-",
+                                    str(r.njobs), str(r.pend), str(r.run), str(r.susp)])
+              for r in rows]
+    return "\n".join(line.rstrip() for line in lines) + "\n"
+
+
+def render_bqueues_long(queue: LsfQueue, summary: QueueSummary,
+                        blocks: Sequence[ShareBlock]) -> str:
+    """One queue of ``bqueues -l``."""
+    out = [f"QUEUE: {queue.name}"]
+    if queue.description:
+        out.append(f"  -- {queue.description}")
+    stats = [str(summary.priority), "0", summary.status, "-", "-", "-", "-",
+             str(summary.njobs), str(summary.pend), str(summary.run), "0", str(summary.susp),
+             str(summary.rsv)]
+    heads = ["PRIO", "NICE", "STATUS", "MAX", "JL/U", "JL/P", "JL/H", "NJOBS", "PEND", "RUN",
+             "SSUSP", "USUSP", "RSV"]
+    out += ["", "PARAMETERS/STATISTICS", _stats_line(heads), _stats_line(stats)]
+    for name, value in sorted(queue.params.items()):
+        out.append(f"{name}: {value}")
+    if queue.shares:
+        out += ["", "SCHEDULING POLICIES:  FAIRSHARE",
+                f"USER_SHARES:  {format_share_pairs(queue.shares)}"]
+    for block in blocks:
+        out += ["", render_share_block(block)]
+    return "\n".join(line.rstrip() for line in out) + "\n"
+
+
+def _stats_line(cells: Sequence[str]) -> str:
+    prio, nice, status, *counts = cells
+    return prio.rjust(4) + nice.rjust(5) + _status_and_counts(status, counts)
+
+
+def bqueues_dict(queue: LsfQueue, summary: QueueSummary,
+                 blocks: Sequence[ShareBlock]) -> dict[str, object]:
+    """Everything ``bqueues -l`` shows, as plain JSON-ready values."""
+    return {
+        "queue": queue.name,
+        "description": queue.description,
+        "priority": queue.priority,
+        "fairshare": format_user_shares(queue.shares) if queue.shares else None,
+        "params": dict(queue.params),
+        "statistics": summary.as_dict(),
+        "share_info": [block.as_dict() for block in blocks],
+    }
