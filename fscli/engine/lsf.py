@@ -319,7 +319,6 @@ def resolve_shares(entries: Sequence[ShareEntry], groups: Mapping[str, UserGroup
     for entry in entries:
         if entry.kind == DEFAULT:
             nodes += [ShareNode(u, USER, entry.shares, frozenset({u})) for u in rest]
-            covered.update(rest)
             rest = []
     for entry in entries:
         if entry.kind == OTHERS:
