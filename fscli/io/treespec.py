@@ -1,0 +1,338 @@
+"""A whole cluster's accounting tree as plain data.
+
+:class:`TreeSpec` is the common currency of the tree formats: the YAML tree
+(:mod:`fscli.io.yamltree`), sacctmgr dump/load flat files (:mod:`fscli.io.flatfile`),
+and the store's apply/export. It holds *desired state*, not changes: a limit that is
+absent is unset, ``shares`` is always a number (``SHARES_PARENT`` for
+``FairShare=parent``).
+
+Conventions (the same as :mod:`fscli.engine.model`):
+
+- limits are dicts keyed by the canonical names of :mod:`fscli.engine.limitdefs`
+  (``"GrpTRES"``, ``"MaxWallDurationPerJob"``...); TRES limits are ``dict[str, int]``
+  with memory in MB, wall limits are minutes, counts are ints;
+- ``qos`` lists are sorted; an item may carry a ``+``/``-`` prefix, which is how
+  Slurm records a user association's change relative to its parent's list
+  (``QOS='-qhigh'`` in a dump);
+- collections are dicts keyed by name; writers iterate them sorted, so output never
+  depends on insertion order;
+- the ``root`` account is implicit: its association's settings live on
+  :class:`ClusterSpec`; top-level accounts have ``parent == "root"`` and users may
+  hold associations with account ``root``.
+
+Loaders fill Slurm's defaults (description = name, organization = parent or name,
+default account = first association), so consumers never see "unset" for those.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from fscli.engine import limitdefs
+from fscli.engine.model import SHARES_PARENT
+from fscli.errors import InvalidValue, did_you_mean
+
+ROOT = "root"
+ADMIN_LEVELS = ("None", "Operator", "Administrator")
+QOS_FLAGS = (
+    "DenyOnLimit", "EnforceUsageThreshold", "NoDecay", "NoReserve", "OverPartQOS",
+    "PartitionMaxNodes", "PartitionMinNodes", "PartitionTimeLimit", "RequiresReservation",
+    "UsageFactorSafe",
+)
+MAX_SHARES = SHARES_PARENT
+
+
+@dataclass(kw_only=True)
+class AssocSettings:
+    """What every association carries: root (cluster), account, or user association."""
+
+    shares: int = 1
+    limits: dict[str, Any] = field(default_factory=dict)
+    qos: list[str] = field(default_factory=list)
+    default_qos: str | None = None
+    priority: int | None = None
+
+    def __post_init__(self) -> None:
+        self.qos = sorted(self.qos)
+
+    @property
+    def shares_parent(self) -> bool:
+        return self.shares == SHARES_PARENT
+
+
+@dataclass(kw_only=True)
+class ClusterSpec(AssocSettings):
+    """The cluster and its root association (the ``Cluster - 'name'`` line)."""
+
+    name: str
+    nodes: int | None = None
+    cpus: int | None = None
+    tres: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(kw_only=True)
+class AccountSpec(AssocSettings):
+    """An account and its association (one cluster, so one association per account)."""
+
+    name: str
+    parent: str = ROOT
+    description: str = ""
+    organization: str = ""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        # sacctmgr's defaults (`_set_acct_up` in src/sacctmgr/file_functions.c)
+        self.description = self.description or self.name
+        self.organization = self.organization or default_organization(self.name, self.parent)
+
+
+@dataclass(kw_only=True)
+class UserAssocSpec(AssocSettings):
+    """One association of a user: an account and optionally a partition."""
+
+    account: str
+    partition: str | None = None
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """Sort/identity key: plain association before partition ones."""
+        return (self.account, self.partition or "")
+
+
+@dataclass(kw_only=True)
+class UserSpec:
+    name: str
+    default_account: str = ""
+    admin_level: str = "None"
+    coordinator_of: list[str] = field(default_factory=list)
+    associations: list[UserAssocSpec] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        # sacctmgr: with no DefaultAccount the first account given becomes the default
+        if not self.default_account and self.associations:
+            self.default_account = self.associations[0].account
+        self.associations.sort(key=lambda a: a.key)
+        self.coordinator_of = sorted(set(self.coordinator_of))
+
+
+@dataclass(kw_only=True)
+class QosSpec:
+    name: str
+    description: str = ""
+    priority: int = 0
+    flags: list[str] = field(default_factory=list)
+    usage_factor: float = 1.0
+    limit_factor: float | None = None
+    usage_threshold: float | None = None
+    grace_time: int | None = None  # seconds
+    limits: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(kw_only=True)
+class PartitionSpec:
+    name: str
+    nodes: int | None = None
+    cpus: int | None = None
+    tres: dict[str, int] = field(default_factory=dict)
+    priority_job_factor: int = 1
+    priority_tier: int = 1
+    qos: str | None = None
+    max_time: int | None = None  # minutes; None = UNLIMITED
+    max_nodes: int | None = None
+    min_nodes: int | None = None
+    billing_weights: str | None = None  # TRESBillingWeights text
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A consistency problem; ``path`` names the offending field, e.g.
+    ``("users", "alice", "associations", 0, "account")``."""
+
+    path: tuple[Any, ...]
+    message: str
+
+
+@dataclass(kw_only=True)
+class TreeSpec:
+    cluster: ClusterSpec
+    accounts: dict[str, AccountSpec] = field(default_factory=dict)
+    users: dict[str, UserSpec] = field(default_factory=dict)
+    qos: dict[str, QosSpec] = field(default_factory=dict)
+    partitions: dict[str, PartitionSpec] = field(default_factory=dict)
+    priority: dict[str, str] = field(default_factory=dict)
+
+    def children_map(self) -> dict[str, list[str]]:
+        """parent name -> names of its sub-accounts, sorted (``"root"`` for the top)."""
+        kids: dict[str, list[str]] = {}
+        for acct in sorted(self.accounts):
+            kids.setdefault(self.accounts[acct].parent, []).append(acct)
+        return kids
+
+    def account_order(self) -> list[str]:
+        """``root`` then every account depth-first, siblings alphabetical (dump order)."""
+        kids = self.children_map()
+        order: list[str] = []
+        stack = [ROOT]
+        while stack:
+            name = stack.pop()
+            order.append(name)
+            stack.extend(reversed(kids.get(name, [])))
+        return order
+
+    def user_assocs_by_account(self) -> dict[str, list[tuple[str, UserAssocSpec]]]:
+        """account -> [(user, association)] sorted by user then partition."""
+        result: dict[str, list[tuple[str, UserAssocSpec]]] = {}
+        for uname in sorted(self.users):
+            for assoc in sorted(self.users[uname].associations, key=lambda a: a.key):
+                result.setdefault(assoc.account, []).append((uname, assoc))
+        return result
+
+    def problems(self) -> list[Problem]:
+        """Everything that makes this tree inconsistent, in a stable order."""
+        found: list[Problem] = []
+        known = set(self.accounts) | {ROOT}
+        for name in sorted(self.accounts):
+            acct = self.accounts[name]
+            if name == ROOT:
+                found.append(Problem(("accounts", name), "'root' is created with the cluster"))
+            elif acct.parent not in known:
+                found.append(Problem(("accounts", name, "parent"),
+                                     f"parent account '{acct.parent}' does not exist"))
+        found.extend(self._cycles())
+        for uname in sorted(self.users):
+            found.extend(self._user_problems(self.users[uname], known))
+        return found
+
+    def _cycles(self) -> list[Problem]:
+        reaches_root: set[str] = {ROOT}
+        found: list[Problem] = []
+        reported: set[str] = set()
+        for start in sorted(self.accounts):
+            chain: list[str] = []
+            name = start
+            while name not in reaches_root and name in self.accounts and name not in chain:
+                chain.append(name)
+                name = self.accounts[name].parent
+            if name in chain and name not in reported:
+                loop = chain[chain.index(name):]
+                reported.update(loop)
+                text = " -> ".join([*loop, name])
+                found.append(Problem(("accounts", name, "parent"), f"parent cycle: {text}"))
+            elif name in reaches_root:
+                reaches_root.update(chain)
+        return found
+
+    def _user_problems(self, user: UserSpec, known: set[str]) -> list[Problem]:
+        found: list[Problem] = []
+        base = ("users", user.name)
+        seen: set[tuple[str, str]] = set()
+        for i, assoc in enumerate(user.associations):
+            if assoc.account not in known:
+                found.append(Problem((*base, "associations", i, "account"),
+                                     f"account '{assoc.account}' does not exist"))
+            if assoc.key in seen:
+                where = f" partition '{assoc.partition}'" if assoc.partition else ""
+                found.append(Problem((*base, "associations", i),
+                                     f"association with account '{assoc.account}'{where} "
+                                     "is given twice"))
+            seen.add(assoc.key)
+        if not user.associations:
+            found.append(Problem((*base, "associations"), "a user needs at least one association"))
+        elif user.default_account not in {a.account for a in user.associations}:
+            found.append(Problem((*base, "default_account"),
+                                 f"default account '{user.default_account}' is not one of the "
+                                 "user's associations"))
+        for acct in user.coordinator_of:
+            if acct not in known:
+                found.append(Problem((*base, "coordinator_of"),
+                                     f"coordinator of account '{acct}', which does not exist"))
+        return found
+
+    def validate(self) -> None:
+        """Raise :class:`InvalidValue` naming the first problem, if any."""
+        found = self.problems()
+        if found:
+            first = found[0]
+            raise InvalidValue(f"{'.'.join(map(str, first.path))}: {first.message}")
+
+
+def default_organization(name: str, parent: str) -> str:
+    """sacctmgr's default Organization: the parent's name, or the account's own under root."""
+    return name if parent == ROOT else parent
+
+
+def parse_shares(text: Any) -> int:
+    """``FairShare`` value: an integer >= 0 or ``parent`` (kept as ``SHARES_PARENT``)."""
+    raw = str(text).strip()
+    if raw.lower() == "parent":
+        return SHARES_PARENT
+    try:
+        value = int(raw)
+    except ValueError:
+        raise InvalidValue(f"invalid fairshare '{text}': expected an integer or \"parent\"") from None
+    if not 0 <= value <= MAX_SHARES:
+        raise InvalidValue(f"invalid fairshare '{text}': expected an integer from 0 to "
+                           f"{MAX_SHARES} or \"parent\"")
+    return value
+
+
+def parse_priority(text: Any) -> int:
+    """An association's ``Priority``: a whole number >= 0."""
+    try:
+        value = int(str(text).strip())
+    except ValueError:
+        raise InvalidValue(f"invalid priority '{text}': expected a whole number >= 0") from None
+    if not 0 <= value <= 0xFFFFFFFE:
+        raise InvalidValue(f"invalid priority '{text}': expected a whole number >= 0")
+    return value
+
+
+def parse_limit_value(key: str, value: Any, scope: str) -> tuple[str, Any]:
+    """(canonical name, stored value) for one limit of an association or QOS.
+
+    A tree describes state, so ``-1`` (clear) has no meaning here: leave the key out.
+    """
+    defn = limitdefs.lookup(key)
+    if defn is None or scope not in defn.scopes:
+        names = [n for d in limitdefs.LIMITS if scope in d.scopes for n in (d.name, *d.aliases)]
+        what = "association" if scope == limitdefs.ASSOC else "QOS"
+        raise InvalidValue(f"unknown {what} limit '{key}'{did_you_mean(key, names)}")
+    parsed = limitdefs.parse_limit(defn, str(value))
+    cleared = parsed is limitdefs.CLEAR or (
+        isinstance(parsed, dict) and any(v < 0 for v in parsed.values())
+    )
+    if cleared:
+        raise InvalidValue(f"invalid {defn.name} '{value}': -1/UNLIMITED clears a limit; "
+                           "leave the limit out instead")
+    return defn.name, parsed
+
+
+def parse_qos_list(items: list[str]) -> list[str]:
+    """Sorted, de-duplicated QOS names; ``+name``/``-name`` deltas kept as written."""
+    result: set[str] = set()
+    for item in items:
+        name = str(item).strip()
+        if not name or not name.lstrip("+-"):
+            raise InvalidValue(f"invalid QOS list item '{item}': empty name")
+        result.add(name)
+    return sorted(result)
+
+
+def parse_admin_level(text: str) -> str:
+    """``None``/``Operator``/``Administrator`` (case-insensitive; ``Admin`` accepted)."""
+    raw = str(text).strip().lower()
+    aliases = {"none": "None", "notset": "None", "not set": "None", "operator": "Operator",
+               "admin": "Administrator", "administrator": "Administrator"}
+    if raw not in aliases:
+        raise InvalidValue(f"invalid admin level '{text}': expected one of "
+                           f"{', '.join(ADMIN_LEVELS)}")
+    return aliases[raw]
+
+
+def parse_qos_flag(text: str) -> str:
+    lowered = {f.lower(): f for f in QOS_FLAGS}
+    flag = lowered.get(str(text).strip().lower())
+    if flag is None:
+        raise InvalidValue(f"unknown QOS flag '{text}'{did_you_mean(str(text), QOS_FLAGS)}")
+    return flag
