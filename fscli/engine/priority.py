@@ -128,6 +128,29 @@ class _Context:
     partitions: dict[str, Partition]
     qos: dict[str, Qos]
     assocs: dict[int, Assoc]
+    part_factor: dict[str, float] = field(default_factory=dict)
+    part_tres: dict[str, dict[str, int]] = field(default_factory=dict)
+    qos_factor: dict[str, float] = field(default_factory=dict)
+    assoc_factor: dict[int, float] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        """The per-partition, per-QOS and per-association factors, once for all jobs."""
+        w, raw = self.weights, self.raw
+        self.part_factor = {
+            name: _ratio(p.priority_job_factor, self.max_part_factor, raw["partition"])
+            if w["partition"] and p.priority_job_factor else 0.0
+            for name, p in self.partitions.items()
+        }
+        self.part_tres = {name: _partition_tres(p) for name, p in self.partitions.items()}
+        self.qos_factor = {
+            name: _ratio(q.priority, self.max_qos_priority, raw["qos"])
+            if w["qos"] and q.priority else 0.0
+            for name, q in self.qos.items()
+        }
+        self.assoc_factor = {
+            assoc_id: _ratio(value, self.max_assoc_priority, raw["assoc"]) if w["assoc"] else 0.0
+            for assoc_id, value in self.assoc_priority.items()
+        }
 
 
 def config_warnings(config: PriorityConfig) -> list[str]:
@@ -290,7 +313,7 @@ def _partition_tres(part: Partition) -> dict[str, int]:
 def _tres_factors(counts: dict[str, int], part: Partition, ctx: _Context) -> dict[str, float]:
     """Per weighted TRES: job count over the partition total (0 when the total is unknown)."""
     raw = ctx.raw["tres"]
-    totals = {} if raw else _partition_tres(part)
+    totals = ctx.part_tres[part.name]
     factors = {}
     for name in ctx.config.tres_weights:
         value = counts.get(name, 0)
@@ -381,29 +404,26 @@ def _job_rows(job: Job, ctx: _Context, index: dict, warnings: list[str]) -> list
             for p in parts
         ]
     w = ctx.weights
-    base = dict.fromkeys(FACTORS, 0.0)
-    if w["age"]:
-        base["age"] = _age_factor(job, ctx)
-    if w["fairshare"] and assoc is not None:
-        base["fairshare"] = float(ctx.fs_factors.get(assoc.id, 0.0))
-    if w["jobsize"]:
-        base["jobsize"] = _job_size_factor(job, ctx)
-    if w["assoc"] and assoc is not None:
-        base["assoc"] = _ratio(ctx.assoc_priority.get(assoc.id, 0), ctx.max_assoc_priority,
-                               ctx.raw["assoc"])
-    if w["qos"] and qos is not None and qos.priority:
-        base["qos"] = _ratio(qos.priority, ctx.max_qos_priority, ctx.raw["qos"])
-    counts = _job_tres(job) if ctx.config.tres_weights else {}
+    age = _age_factor(job, ctx) if w["age"] else 0.0
+    assoc_f = ctx.assoc_factor.get(assoc.id, 0.0) if assoc is not None else 0.0
+    fs = float(ctx.fs_factors.get(assoc.id, 0.0)) if w["fairshare"] and assoc else 0.0
+    size = _job_size_factor(job, ctx) if w["jobsize"] else 0.0
+    qos_f = ctx.qos_factor[qos.name] if qos is not None else 0.0
+    weighted_job = {"age": age * w["age"], "assoc": assoc_f * w["assoc"],
+                    "fairshare": fs * w["fairshare"], "jobsize": size * w["jobsize"]}
+    counts = _job_tres(job) if ctx.config.tres_weights else None
     rows = []
     for part in parts:
-        factors = dict(base)
-        if w["partition"] and part.priority_job_factor:
-            factors["partition"] = _ratio(part.priority_job_factor, ctx.max_part_factor,
-                                          ctx.raw["partition"])
-        weighted = {name: factors[name] * w[name] for name in FACTORS}
+        part_f = ctx.part_factor[part.name]
+        factors = {"age": age, "assoc": assoc_f, "fairshare": fs, "jobsize": size,
+                   "partition": part_f, "qos": qos_f}
+        weighted = {**weighted_job, "partition": part_f * w["partition"], "qos": qos_f * w["qos"]}
         tres_factors = _tres_factors(counts, part, ctx) if counts else {}
         tres_weighted = {n: v * ctx.config.tres_weights[n] for n, v in tres_factors.items()}
-        exact = sum(weighted.values()) + job.site_factor - job.nice
+        # sprio's order of additions, so that truncation agrees to the last bit
+        exact = (weighted["age"] + weighted["assoc"] + weighted["fairshare"]
+                 + weighted["jobsize"] + weighted["partition"] + weighted["qos"]
+                 + job.site_factor - job.nice)
         for value in tres_weighted.values():
             exact += value
         exact = max(exact, 1.0)

@@ -1,0 +1,168 @@
+"""sprio text output: formats, headers, widths, sorting, errors, JSON rows."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from fscli.engine.config import PriorityConfig, validate
+from fscli.engine.model import ClusterInfo, Job, Partition, Qos
+from fscli.engine.priority import compute_priorities
+from fscli.errors import InvalidValue
+from fscli.render.sprio import (
+    LONG_WITH_FORMAT,
+    default_format,
+    parse_format,
+    render,
+    row_dict,
+    sort_rows,
+    weights_dict,
+)
+
+GOLDEN = Path(__file__).parents[1] / "data/golden"
+NOW = 1_800_000_000
+
+
+def _config(**values: str) -> PriorityConfig:
+    return PriorityConfig.from_mapping(dict(validate(k, v) for k, v in values.items()))
+
+
+CONFIG = _config(PriorityWeightAge="1000", PriorityMaxAge="1-0", PriorityWeightQOS="500",
+                 PriorityWeightTRES="CPU=2000,gres/gpu=1000")
+PARTS = {"gpu": Partition("gpu", nodes=2, cpus=64, tres={"gres/gpu": 8}),
+         "cpu": Partition("cpu", nodes=8, cpus=256)}
+QOS = {"normal": Qos("normal"), "high": Qos("high", priority=100)}
+
+
+def _rows(config: PriorityConfig = CONFIG):
+    jobs = [
+        Job(id=12, user="alice", account="phys", partitions=("gpu", "cpu"), qos="high",
+            submit=NOW - 43200, cpus=16, tres={"gres/gpu": 2}),
+        Job(id=3, user="bob", account="chem", partitions=("cpu",), qos="normal",
+            submit=NOW - 86400 * 2, cpus=64, nice=25),
+        Job(id=7, user="carol", account="chem", partitions=("cpu",), qos="normal",
+            submit=NOW - 600, cpus=1, site_factor=40),
+    ]
+    return compute_priorities(jobs, {}, QOS, PARTS, ClusterInfo("alpha"), config, {}, NOW).rows
+
+
+def test_default_format_lists_only_weighted_factors():
+    assert default_format(CONFIG) == "%.15i %9r %.10Y %.10S %.10A %.10Q %.20T"
+    assert default_format(CONFIG, normalized=True, users=True) == (
+        "%.15i %9r %.8u %10y %10a %10q %20t")
+    assert default_format(CONFIG, long=True).endswith("%.11N %.20T")
+    with pytest.raises(InvalidValue, match="unknown sprio version"):
+        default_format(CONFIG, long=True, version="2.6")
+
+
+def test_default_output():
+    assert render(_rows(), CONFIG) == (
+        "          JOBID PARTITION   PRIORITY       SITE        AGE        QOS                 TRES\n"
+        "              3 cpu             1475          0       1000          0              cpu=500\n"
+        "              7 cpu               54         40          7          0                cpu=8\n"
+        "             12 gpu             1750          0        500        500 cpu=500,gres/gpu=250\n"
+        "             12 cpu             1125          0        500        500              cpu=125\n"
+    )
+
+
+def test_normalized_output_and_weights_line():
+    text = render(_rows(), CONFIG, normalized=True, header=False)
+    assert text.splitlines()[2] == (
+        "             12 gpu       0.00000040 0.5000000  1.0000000  cpu=0.25,gres/gpu=0.")
+    assert render([], CONFIG, weights=True) == (
+        "          JOBID PARTITION   PRIORITY       SITE        AGE        QOS                 TRES\n"
+        "        Weights                               1       1000        500 CPU=2000,gres/gpu=10\n"
+    )
+
+
+def test_widths_justification_cutting_prefix_and_suffix():
+    prefix, fields = parse_format("id:%.4i|%3r%%u;")
+    assert prefix == "id:"
+    assert [(f.letter, f.width, f.right, f.suffix) for f in fields] == [
+        ("i", 4, True, "|"), ("r", 3, False, ""), ("u", 0, False, ";")]
+    text = render(_rows(), CONFIG, fmt="<%.2i|%3r|%u>", header=True, sort="-i")
+    assert text.splitlines() == ["<JO|PAR|USER>", "<12|gpu|alice>", "<12|cpu|alice>",
+                                 "< 7|cpu|carol>", "< 3|cpu|bob>"]
+    assert render(_rows(), CONFIG, fmt="%5u.", header=False).splitlines()[0] == "bob  ."
+
+
+def test_format_errors():
+    with pytest.raises(InvalidValue, match="Invalid job format specification: '%z'"):
+        parse_format("%.15i %z")
+    with pytest.raises(InvalidValue, match="'%-3r'"):
+        parse_format("%-3r")
+    with pytest.raises(InvalidValue, match="lacks specification"):
+        parse_format("")
+    with pytest.raises(InvalidValue) as err:
+        render(_rows(), CONFIG, fmt="%i", long=True)
+    assert str(err.value) == LONG_WITH_FORMAT
+
+
+def test_sort_keys_and_errors():
+    rows = _rows()
+    assert [r.job_id for r in sort_rows(rows, "-y")] == [12, 3, 12, 7]
+    assert [(r.job_id, r.partition) for r in sort_rows(rows, "r,-i")] == [
+        (12, "cpu"), (7, "cpu"), (3, "cpu"), (12, "gpu")]
+    assert [r.job_id for r in sort_rows(rows, "N")] == [7, 12, 12, 3]
+    with pytest.raises(InvalidValue, match="Invalid sort specification: b"):
+        sort_rows(rows, "b")
+
+
+def test_admin_set_priority_row():
+    job = Job(id=5, user="u", partitions=("cpu",), submit=NOW, admin_priority=999, nice=9)
+    rows = compute_priorities([job], {}, QOS, PARTS, ClusterInfo("a"), CONFIG, {}, NOW).rows
+    fmt = "%.15i %.10Y %.10S %.10A %.10Q %.11N %.20T %y"
+    assert render(rows, CONFIG, fmt=fmt, header=False) == (
+        "              5        999          0          0          0           0"
+        "                      999.00000000000000\n")
+
+
+def test_json_rows():
+    data = json.loads(json.dumps([row_dict(r) for r in _rows()]))
+    gpu = data[2]
+    assert (gpu["job_id"], gpu["partition"], gpu["priority"]) == (12, "gpu", 1750)
+    assert gpu["factors"]["qos"] == 1.0 and gpu["weighted"]["age"] == 500.0
+    assert gpu["tres"] == {"cpu": {"factor": 0.25, "weighted": 500.0},
+                           "gres/gpu": {"factor": 0.25, "weighted": 250.0}}
+    assert weights_dict(CONFIG)["age"] == 1000
+    assert weights_dict(CONFIG)["tres"] == {"cpu": 2000.0, "gres/gpu": 1000.0}
+
+
+def test_113_2_headers_and_rows():
+    golden = yaml.safe_load((GOLDEN / "slurm-testsuite/test_113_2.yaml").read_text())
+    config = _config(PriorityWeightAge="1000", PriorityWeightFairshare="100")
+    rows = [r for r in _rows(config) if r.job_id == 7]
+    outputs = {
+        "sprio --noheader -j <job>": render(rows, config, header=False),
+        "sprio --jobs <job>": render(rows, config),
+        "sprio --long -j <job>": render(rows, config, long=True, version="25.11"),
+        "sprio --norm -j <job>": render(rows, config, normalized=True),
+        "sprio --user <user>": render(rows, config, users=True),
+    }
+    fmt_check = next(c for c in golden["expected"] if c["cmd"].startswith("sprio --format"))
+    fmt = re.search(r"'([^']+)'", fmt_check["cmd"]).group(1)
+    outputs[fmt_check["cmd"]] = render(rows, config, fmt=fmt)
+    names = {"<job>": "7", "<partition>": "cpu", "<user>": "carol"}
+    checked = 0
+    for check in golden["expected"]:
+        text = outputs.get(check["cmd"])
+        if text is None:
+            continue  # --verbose is the CLI's option dump
+        checked += 1
+        header, row = text.splitlines()[0], text.splitlines()[-1]
+        for key in ("header_regex", "row_regex", "must_match", "must_not_match"):
+            if key not in check:
+                continue
+            regex = check[key]
+            if key == "header_regex" and "whitespace separated" in regex:
+                regex = r"\s+".join(regex.split(" (")[0].split())
+            for name, value in names.items():
+                regex = regex.replace(name, value)
+            target = {"header_regex": header, "row_regex": row}.get(key, text)
+            found = re.search(regex, target)
+            assert (not found) if key == "must_not_match" else found, (regex, target)
+    assert checked == 6
