@@ -22,8 +22,9 @@ Counters are taken from the running and pending jobs in one pass over the job li
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from fscli.engine import reasons as R
 from fscli.engine.limits import LimitEntry, Resolution, has_flag, resolve_detail
@@ -50,7 +51,9 @@ class JobRequest:
     time_limit: int | None = None
 
 
-def request_tres(cpus: int = 1, nodes: int = 1, tres: dict[str, int] | None = None) -> dict[str, int]:
+def request_tres(
+    cpus: int = 1, nodes: int = 1, tres: dict[str, int] | None = None
+) -> dict[str, int]:
     """A job's TRES request: ``cpu`` and ``node`` from the counts unless ``tres`` names them."""
     out = {"cpu": cpus, "node": nodes}
     out.update(tres or {})
@@ -141,7 +144,7 @@ class CheckResult:
         return out
 
 
-def _plain(value: int | float | None) -> int | float | None:
+def _plain(value: float | None) -> int | float | None:
     """JSON-safe numbers: infinity (an unlimited time) becomes None, whole floats ints."""
     if value is None or value == INF:
         return None
@@ -151,23 +154,13 @@ def _plain(value: int | float | None) -> int | float | None:
 class _Usage:
     """Running/pending counters of one association subtree, QOS, or QOS user/account."""
 
-    __slots__ = ("jobs", "submit", "tres", "run_mins")
+    __slots__ = ("jobs", "run_mins", "submit", "tres")
 
     def __init__(self) -> None:
         self.jobs = 0
         self.submit = 0
         self.tres: dict[str, int] = {}
         self.run_mins: dict[str, float] = {}
-
-    def add(self, job: Job, tres: dict[str, int], run_left: float) -> None:
-        self.submit += 1
-        if job.state != _RUNNING:
-            return
-        self.jobs += 1
-        for name, amount in tres.items():
-            if amount:
-                self.tres[name] = self.tres.get(name, 0) + amount
-                self.run_mins[name] = self.run_mins.get(name, 0.0) + amount * run_left
 
 
 def _job_tres(job: Job) -> dict[str, int]:
@@ -183,24 +176,33 @@ def _run_left(job: Job, now: int) -> float:
 
 
 class _Counters:
-    """Counts for the associations of one chain and the QOS of one job, in one pass."""
+    """Counts for the associations of one chain and the QOS of one job, in one pass.
+
+    Only what some limit reads is counted: the user association, the ancestors that
+    carry a Grp limit, and the QOS that carry limits; run-minutes only when a run-minute
+    limit exists. That keeps a check over 100k jobs to one cheap loop.
+    """
 
     def __init__(
-        self, state: LimitsState, chain: list[Assoc], qos_names: set[str], user: str,
+        self, state: LimitsState, chain: list[Assoc], res: Resolution, user: str,
         account: str, parts: dict[str, Partition], now: int,
     ) -> None:
         self.assoc = {a.id: _Usage() for a in chain}
+        self.usage: dict[int, dict[str, float]] = {a.id: {} for a in chain}
+        qos_names = {q.name for q, _ in res.qos_order}
         self.qos = {name: _Usage() for name in qos_names}
         self.qos_user = {name: _Usage() for name in qos_names}
         self.qos_account = {name: _Usage() for name in qos_names}
-        self.usage: dict[int, dict[str, float]] = {a.id: {} for a in chain}
+        entries = res.qos_entries + res.assoc_entries
+        counted_qos = {e.origin for e in res.qos_entries}
+        counted = {chain[0].id} | {
+            e.origin for e in res.assoc_entries if e.name.startswith("Grp")}
+        need_run = any("RunMins" in e.own_name for e in entries)
         parent = {a.id: a.parent_id for a in state.assocs}
-        account_of = {a.id: a.account for a in state.assocs}
-        in_chain = set(self.assoc)
         cache: dict[int | None, tuple[int, ...]] = {None: ()}
 
         def ancestors(aid: int | None) -> tuple[int, ...]:
-            """The chain members at or above ``aid`` (memoised walk up the tree)."""
+            """The counted chain members at or above ``aid`` (memoised walk up the tree)."""
             path = []
             node = aid
             while node not in cache:
@@ -208,28 +210,43 @@ class _Counters:
                 node = parent.get(node)
             found = cache[node]
             for member in reversed(path):
-                found = (member, *found) if member in in_chain else found
+                found = (member, *found) if member in counted else found
                 cache[member] = found
             return found
 
+        part_qos = {p.name: p.qos for p in parts.values()}
+        account_of = {a.id: a.account for a in state.assocs} if counted_qos else {}
         for job in state.jobs:
-            if job.state not in (_RUNNING, _PENDING):
+            running = job.state == _RUNNING
+            if not running and job.state != _PENDING:
+                continue
+            aid = job.assoc_id
+            targets = [self.assoc[a] for a in (cache[aid] if aid in cache else ancestors(aid))]
+            if counted_qos:
+                for name in {job.qos, part_qos.get(job.partitions[0]) if job.partitions else None}:
+                    if name in counted_qos:
+                        targets.append(self.qos[name])
+                        if job.user == user:
+                            targets.append(self.qos_user[name])
+                        if (job.account or account_of.get(aid)) == account:
+                            targets.append(self.qos_account[name])
+            if not targets:
+                continue
+            for usage in targets:
+                usage.submit += 1
+            if not running:
                 continue
             tres = _job_tres(job)
-            run_left = _run_left(job, now) if job.state == _RUNNING else 0.0
-            for aid in ancestors(job.assoc_id):
-                self.assoc[aid].add(job, tres, run_left)
-            names = {job.qos}
-            if job.partitions and job.partitions[0] in parts:
-                names.add(parts[job.partitions[0]].qos)
-            for name in names & qos_names:
-                self.qos[name].add(job, tres, run_left)
-                if job.user == user:
-                    self.qos_user[name].add(job, tres, run_left)
-                if (job.account or account_of.get(job.assoc_id)) == account:
-                    self.qos_account[name].add(job, tres, run_left)
+            left = _run_left(job, now) if need_run else 0.0
+            for usage in targets:
+                usage.jobs += 1
+                used, run = usage.tres, usage.run_mins
+                for name, amount in tres.items():
+                    used[name] = used.get(name, 0) + amount
+                    if need_run and amount:
+                        run[name] = run.get(name, 0.0) + amount * left
         for aid, mins in state.usage_mins.items():
-            for member in ancestors(aid):
+            for member in cache[aid] if aid in cache else ancestors(aid):
                 target = self.usage[member]
                 for name, amount in mins.items():
                     target[name] = target.get(name, 0.0) + amount
@@ -247,8 +264,11 @@ class _Job:
     def nodes(self) -> int:
         return self.tres.get("node", 1) or 1
 
+    def req(self, name: str) -> int:
+        return self.tres.get(name, 0)
+
     def per_node(self, name: str) -> float:
-        return self.tres.get(name, 0) // self.nodes
+        return self.req(name) // self.nodes
 
     def mins(self, name: str) -> float:
         amount = self.tres.get(name, 0)
@@ -316,10 +336,10 @@ class _Checker:
         for qos, _ in self.res.qos_order:
             if strict:
                 self._tres(self._qos_limits(qos, "MaxTRESPerAccount"), "qos_max_per_account",
-                           job.tres.get, rejects=True)
+                           job.req, rejects=True)
                 self._tres(self._qos_limits(qos, "MaxTRESPerUser"), "qos_max_per_user",
-                           job.tres.get, rejects=True)
-                self._tres(self._qos_limits(qos, "GrpTRES"), "qos_grp", job.tres.get,
+                           job.req, rejects=True)
+                self._tres(self._qos_limits(qos, "GrpTRES"), "qos_grp", job.req,
                            rejects=True)
             for e in self._qos_limits(qos, "GrpSubmitJobs"):
                 self._count(e, R.QOS_GRP_SUBMIT, self.c.qos[qos.name].submit, True)
@@ -332,7 +352,7 @@ class _Checker:
                 self._time(self._qos_limits(qos, "GrpWall"), R.QOS_GRP_WALL, True)
             if strict:
                 self._tres(self._qos_limits(qos, "MaxTRESPerJob"), "qos_max_per_job",
-                           job.tres.get, rejects=True)
+                           job.req, rejects=True)
                 self._tres(self._qos_limits(qos, "MaxTRESPerNode"), "qos_max_per_node",
                            job.per_node, rejects=True)
             for e in self._qos_limits(qos, "MaxSubmitJobsPerAccount"):
@@ -342,11 +362,11 @@ class _Checker:
                 self._count(e, R.QOS_MAX_SUBMIT_PER_USER, self.c.qos_user[qos.name].submit, True)
             if strict:
                 self._tres(self._qos_limits(qos, "MinTRESPerJob"), "qos_min_per_job",
-                           job.tres.get, rejects=True, minimum=True)
+                           job.req, rejects=True, minimum=True)
         for assoc in self.chain:
             usage = self.c.assoc[assoc.id]
             if strict:
-                self._tres(self._assoc_limits(assoc, "GrpTRES"), "assoc_grp", job.tres.get,
+                self._tres(self._assoc_limits(assoc, "GrpTRES"), "assoc_grp", job.req,
                            rejects=True)
             for e in self._assoc_limits(assoc, "GrpSubmitJobs"):
                 self._count(e, R.ASSOC_GRP_SUBMIT, usage.submit, True)
@@ -360,7 +380,7 @@ class _Checker:
                 continue
             if strict:
                 self._tres(self._max_limits("MaxTRESPerJob"), "assoc_max_per_job",
-                           job.tres.get, rejects=True)
+                           job.req, rejects=True)
                 self._tres(self._max_limits("MaxTRESPerNode"), "assoc_max_per_node",
                            job.per_node, rejects=True)
             for e in self._max_limits("MaxSubmitJobs"):
@@ -390,10 +410,11 @@ class _Checker:
         enforce = self.state.enforce_part_limits
         for e in self.res.partition_entries:
             if e.name == "MaxWallDurationPerJob":
-                bad, reason, error = self.job.time > e.value, R.PARTITION_TIME, R.ERR_INVALID_TIME_LIMIT
                 ask = self.job.time
+                bad = ask > e.value
+                reason, error = R.PARTITION_TIME, R.ERR_INVALID_TIME_LIMIT
             else:
-                ask = self.job.tres.get("node", 1)
+                ask = self.job.nodes
                 bad = ask < e.value if e.name.startswith("Min") else ask > e.value
                 reason, error = R.PARTITION_NODES, R.ERR_INVALID_NODE_COUNT
             if bad:
@@ -434,10 +455,11 @@ class _Checker:
         safe = "safe" in self.state.enforce
         for e in entries:
             ask = self.job.mins(e.tres)
-            if not self.job.tres.get(e.tres):
+            if not self.job.req(e.tres):
                 continue
             used = usage.get(e.tres, 0.0)
-            if used >= e.value or (safe and (ask > e.value or ask + run.get(e.tres, 0) > e.value - used)):
+            unsafe = safe and (ask > e.value or ask + run.get(e.tres, 0) > e.value - used)
+            if used >= e.value or unsafe:
                 self._add(e, R.tres_reason(check, e.tres), used, ask)
 
     def post_select(self) -> None:
@@ -447,33 +469,33 @@ class _Checker:
             usage = self.state.qos_usage_mins.get(qos.name, {})
             self._minutes(self._qos_limits(qos, "GrpTRESMins"), "qos_grp_mins", usage,
                           counts.run_mins)
-            self._tres(self._qos_limits(qos, "GrpTRES"), "qos_grp", job.tres.get,
+            self._tres(self._qos_limits(qos, "GrpTRES"), "qos_grp", job.req,
                        lambda t, u=counts: u.tres.get(t, 0))
             self._tres(self._qos_limits(qos, "GrpTRESRunMins"), "qos_grp_run_mins", job.mins,
                        lambda t, u=counts: u.run_mins.get(t, 0))
             self._tres(self._qos_limits(qos, "MaxTRESMinsPerJob"), "qos_max_mins_per_job",
                        job.mins)
-            self._tres(self._qos_limits(qos, "MaxTRESPerJob"), "qos_max_per_job", job.tres.get)
+            self._tres(self._qos_limits(qos, "MaxTRESPerJob"), "qos_max_per_job", job.req)
             self._tres(self._qos_limits(qos, "MaxTRESPerNode"), "qos_max_per_node",
                        job.per_node)
-            self._tres(self._qos_limits(qos, "MinTRESPerJob"), "qos_min_per_job", job.tres.get,
+            self._tres(self._qos_limits(qos, "MinTRESPerJob"), "qos_min_per_job", job.req,
                        minimum=True)
             self._tres(self._qos_limits(qos, "MaxTRESPerAccount"), "qos_max_per_account",
-                       job.tres.get, lambda t, u=self.c.qos_account[qos.name]: u.tres.get(t, 0))
+                       job.req, lambda t, u=self.c.qos_account[qos.name]: u.tres.get(t, 0))
             self._tres(self._qos_limits(qos, "MaxTRESPerUser"), "qos_max_per_user",
-                       job.tres.get, lambda t, u=self.c.qos_user[qos.name]: u.tres.get(t, 0))
+                       job.req, lambda t, u=self.c.qos_user[qos.name]: u.tres.get(t, 0))
         for assoc in self.chain:
             counts = self.c.assoc[assoc.id]
             self._minutes(self._assoc_limits(assoc, "GrpTRESMins"), "assoc_grp_mins",
                           self.c.usage[assoc.id], counts.run_mins)
-            self._tres(self._assoc_limits(assoc, "GrpTRES"), "assoc_grp", job.tres.get,
+            self._tres(self._assoc_limits(assoc, "GrpTRES"), "assoc_grp", job.req,
                        lambda t, u=counts: u.tres.get(t, 0))
             self._tres(self._assoc_limits(assoc, "GrpTRESRunMins"), "assoc_grp_run_mins",
                        job.mins, lambda t, u=counts: u.run_mins.get(t, 0))
             if assoc is self.chain[0]:
                 self._tres(self._max_limits("MaxTRESMinsPerJob"), "assoc_max_mins_per_job",
                            job.mins)
-                self._tres(self._max_limits("MaxTRESPerJob"), "assoc_max_per_job", job.tres.get)
+                self._tres(self._max_limits("MaxTRESPerJob"), "assoc_max_per_job", job.req)
                 self._tres(self._max_limits("MaxTRESPerNode"), "assoc_max_per_node",
                            job.per_node)
 
@@ -522,7 +544,9 @@ def _pick_qos(req: JobRequest, chain: list[Assoc], qos_by_name: dict[str, Qos],
     return qos, ok
 
 
-def _fill_time(req: JobRequest, res: Resolution, strict: bool, partition: Partition | None) -> tuple[float, bool]:
+def _fill_time(
+    req: JobRequest, res: Resolution, strict: bool, partition: Partition | None
+) -> tuple[float, bool]:
     """The job's time limit in minutes (INF = none), filled like ``_set_time_limit``:
     without ``-t`` the tightest wall limit (and, under strict checking, TRES-minute limit
     divided by the request) becomes the time limit, else the partition's MaxTime."""
@@ -575,8 +599,7 @@ def check(req: JobRequest, state: LimitsState, now: int) -> CheckResult:
                          time_limit=None if time == INF else int(time), strict=strict)
     if "limits" not in state.enforce:
         return result
-    counters = _Counters(state, chain, {q.name for q, _ in res.qos_order}, req.user,
-                         assoc.account, parts, now)
+    counters = _Counters(state, chain, res, req.user, assoc.account, parts, now)
     checker = _Checker(res, chain, counters, job, strict, state)
     checker.partition()
     part_found, checker.found = checker.found, []
@@ -623,6 +646,12 @@ def describe(result: CheckResult) -> str:
 
 
 __all__ = [
-    "CheckResult", "JobRequest", "LimitsState", "Violation", "check", "describe",
-    "request_tres", "WALL",
+    "WALL",
+    "CheckResult",
+    "JobRequest",
+    "LimitsState",
+    "Violation",
+    "check",
+    "describe",
+    "request_tres",
 ]

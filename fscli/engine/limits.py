@@ -20,8 +20,10 @@ change the inputs (what-if) and call again.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from itertools import pairwise
+from typing import Any
 
 from fscli.engine import limitdefs
 from fscli.engine.model import Assoc, Partition, Qos
@@ -142,14 +144,15 @@ def check_chain(chain: Sequence[Assoc]) -> None:
     """Refuse a chain that does not climb parent by parent to a root."""
     if not chain:
         raise InvalidValue("no association given: the chain must start at a user or account")
-    for child, parent in zip(chain, chain[1:]):
+    for child, parent in pairwise(chain):
         if child.parent_id != parent.id:
             raise InvalidValue(
                 f"association chain broken: {assoc_label(child)} is not a child of "
                 f"{assoc_label(parent)}"
             )
     if not chain[-1].is_root:
-        raise InvalidValue(f"association chain does not reach root (ends at {assoc_label(chain[-1])})")
+        last = assoc_label(chain[-1])
+        raise InvalidValue(f"association chain does not reach root (ends at {last})")
 
 
 def _values(defn: limitdefs.LimitDef, value: Any) -> list[tuple[str | None, Any]]:

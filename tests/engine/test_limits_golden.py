@@ -43,15 +43,16 @@ def _pipe_table(name: str) -> list[dict[str, str]]:
 
 def load_assocs() -> list[Assoc]:
     notes = (DATA / "notes.md").read_text()
-    ids = {(r["Account"], r["User"]): int(r["ID"]) for r in _pipe_table("sacctmgr_show_assoc_P.txt")}
-    root_row = next(r for r in _pipe_table("sacctmgr_show_assoc_P.txt") if r["Account"] == "root")
+    rows = _pipe_table("sacctmgr_show_assoc_P.txt")
+    ids = {(r["Account"], r["User"]): int(r["ID"]) for r in rows}
+    root_row = next(r for r in rows if r["Account"] == "root")
     assocs = [Assoc(ids[("root", "")], None, "root", qos=tuple(root_row["QOS"].split(",")))]
-    accounts = re.search(r"^- Accounts: (.*)$", notes, re.M).group(1)
+    accounts = re.search(r"^- Accounts: (.*)$", notes, re.MULTILINE).group(1)
     for item in accounts.split(";"):
         name, parent, *words = re.match(r"\s*(\w+)\(parent=(\w+)\)\s*(.*)", item).groups()
         assocs.append(Assoc(ids[(name, "")], ids[(parent, "")], name,
                             limits=_limits(" ".join(words).split())))
-    users = re.search(r"^- Users: (.*)$", notes, re.M).group(1)
+    users = re.search(r"^- Users: (.*)$", notes, re.MULTILINE).group(1)
     for item in users.split(";"):
         who, *words = item.split()
         user, account = who.split("@")
@@ -90,7 +91,7 @@ def load_jobs() -> dict[str, Job]:
     """Jobs by case name, in their final state (every job sleeps 900 s: none had ended)."""
     text = (DATA / "raw/scontrol_show_job.txt").read_text()
     jobs = {}
-    for block in re.split(r"^### ", text, flags=re.M)[1:]:
+    for block in re.split(r"^### ", text, flags=re.MULTILINE)[1:]:
         case, _, body = block.partition("\n")
         fields = dict(re.findall(r"(\S+?)=(\S*)", body))
         tres = parse_tres(fields["TRES"])
