@@ -1,0 +1,78 @@
+"""squeue -o '%i|%u|%a|%P|%q|%T|%V|%S|%l|%D|%C|%m|%b|%y' import."""
+
+from __future__ import annotations
+
+from datetime import timedelta, timezone
+
+import pytest
+
+from fscli.errors import InvalidValue
+from fscli.io.squeue_import import SQUEUE_FORMAT, parse_squeue
+
+SUBMIT = 1795275485  # 2026-11-21T15:38:05Z
+
+SAMPLE = """\
+JOBID|USER|ACCOUNT|PARTITION|QOS|STATE|SUBMIT_TIME|START_TIME|TIME_LIMIT|NODES|CPUS|MIN_MEMORY|TRES_PER_NODE|NICE
+7|user2|px|high|qmed|PENDING|2026-11-21T15:38:05|2027-11-21T15:38:00|UNLIMITED|1|8|4G|N/A|0
+12|user1|px|gpu,cpu|normal|PD|2026-11-21T15:38:05|N/A|1-00:00:00|2|32|2000M|gres/gpu:a100:2|-10
+
+3|user4|py|low|normal|RUNNING|2026-11-21T15:38:00|2026-11-21T15:38:00|30:00|1|64|0|gres:gpu:1,gres:nic|100
+"""
+
+
+def test_parses_every_field():
+    jobs = parse_squeue(SAMPLE, tz=timezone.utc)
+    assert [j.id for j in jobs] == [7, 12, 3]
+    first, multi, running = jobs
+    assert (first.user, first.account, first.partitions, first.qos, first.state) == (
+        "user2", "px", ("high",), "qmed", "pending")
+    assert (first.submit, first.start, first.time_limit) == (SUBMIT, None, None)
+    assert (first.nodes, first.cpus, first.tres, first.nice) == (1, 8, {"mem": 4096}, 0)
+    assert multi.partitions == ("gpu", "cpu") and multi.time_limit == 1440
+    assert multi.tres == {"mem": 4000, "gres/gpu": 4, "gres/gpu:a100": 4}
+    assert multi.nice == -10 and multi.assoc_id is None
+    assert (running.state, running.start, running.time_limit) == ("running", SUBMIT - 5, 30)
+    assert running.tres == {"gres/gpu": 1, "gres/nic": 1}
+
+
+def test_times_follow_the_given_timezone():
+    line = SAMPLE.splitlines()[1]
+    (job,) = parse_squeue(line, tz=timezone(timedelta(hours=2)))
+    assert job.submit == SUBMIT - 7200
+
+
+def test_bad_lines_are_listed_by_number():
+    text = "\n".join([
+        SAMPLE.splitlines()[1],
+        "8|u|a|p|normal|PENDING|2026-11-21T15:38:05",
+        "9|u|a|p|normal|WAITING|2026-11-21T15:38:05|N/A|UNLIMITED|1|1|0|N/A|0",
+        "10_3|u|a|p|normal|PENDING|2026-11-21T15:38:05|N/A|UNLIMITED|1|1|0|N/A|0",
+        "11|u|a|p|normal|PENDING|2026-11-21T15:38:05|N/A|UNLIMITED|x|1|0|N/A|0",
+        "13|u|a|p|normal|PENDING|yesterday|N/A|UNLIMITED|1|1|0|N/A|0",
+        "14|u|a|p|normal|PENDING|2026-11-21T15:38:05|N/A|1:2:3:4|1|1|0|N/A|0",
+        "15|u|a|p|normal|PENDING|2026-11-21T15:38:05|N/A|UNLIMITED|1|1|4Q|N/A|0",
+    ])
+    with pytest.raises(InvalidValue) as err:
+        parse_squeue(text, tz=timezone.utc)
+    message = str(err.value)
+    assert "\n" not in message
+    assert message.startswith(f"not squeue -o '{SQUEUE_FORMAT}' output (7 bad lines): ")
+    assert "line 2: expected 14 '|'-separated fields, got 7" in message
+    assert "line 3: unknown job state 'WAITING'" in message
+    assert "line 4: job id '10_3' is not a whole number" in message
+    assert "line 5: invalid node count 'x'" in message
+    assert "line 6: invalid submit time 'yesterday'" in message
+    assert message.endswith("; and 2 more")
+
+
+@pytest.mark.parametrize("field, value, problem", [
+    (13, "gpu=two", "invalid TRES per node 'gpu=two'"),
+    (14, "1.5", "invalid nice '1.5'"),
+    (11, "0", "invalid CPU count '0'"),
+    (9, "1:2:3:4", "invalid time limit '1:2:3:4'"),
+])
+def test_each_field_is_checked(field, value, problem):
+    fields = SAMPLE.splitlines()[1].split("|")
+    fields[field - 1] = value
+    with pytest.raises(InvalidValue, match=f"line 1: {problem}"):
+        parse_squeue("|".join(fields), tz=timezone.utc)
