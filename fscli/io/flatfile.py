@@ -319,7 +319,8 @@ class _Reader:
             raise _LineError("account 'root' is created with the cluster; set its limits on "
                              "the Cluster line")
         if name in self.account_lines:
-            raise _LineError(f"account '{name}' is already defined on line({self.account_lines[name]})")
+            first = self.account_lines[name]
+            raise _LineError(f"account '{name}' is already defined on line({first})")
         settings = options.pop("settings")
         self.spec.accounts[name] = AccountSpec(name=name, parent=self.parent, **options,
                                                **settings)

@@ -270,7 +270,8 @@ def parse_shares(text: Any) -> int:
     try:
         value = int(raw)
     except ValueError:
-        raise InvalidValue(f"invalid fairshare '{text}': expected an integer or \"parent\"") from None
+        raise InvalidValue(
+            f"invalid fairshare '{text}': expected an integer or \"parent\"") from None
     if not 0 <= value <= MAX_SHARES:
         raise InvalidValue(f"invalid fairshare '{text}': expected an integer from 0 to "
                            f"{MAX_SHARES} or \"parent\"")

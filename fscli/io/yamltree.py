@@ -1,0 +1,513 @@
+"""The YAML tree format: a whole cluster as one readable file (schema: docs/yaml-tree.md).
+
+Loading composes the YAML *node* tree with ``yaml.SafeLoader`` and walks it, instead
+of loading plain Python objects, so that every error names its line and its place in
+the document::
+
+    tree.yaml:42: accounts.science.children.physics.fairshare: expected an integer or "parent"
+
+Walking nodes also catches what ``yaml.safe_load`` hides: a key given twice in one
+mapping. Scalars that are names, times and TRES strings are read as written (YAML
+1.1 would turn ``10:00:00`` into 36000 and ``no`` into False); only counts and
+factors are read as typed numbers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from fscli.engine import config as configmod
+from fscli.engine import limitdefs
+from fscli.engine.timestr import format_mins, parse_duration_mins
+from fscli.engine.tres import format_tres, parse_tres
+from fscli.errors import FscliError, InvalidValue, did_you_mean
+from fscli.io.treespec import (
+    ROOT,
+    AccountSpec,
+    ClusterSpec,
+    PartitionSpec,
+    QosSpec,
+    TreeSpec,
+    UserAssocSpec,
+    UserSpec,
+    parse_admin_level,
+    parse_limit_value,
+    parse_qos_flag,
+    parse_qos_list,
+    parse_shares,
+)
+
+ASSOC_KEYS = ("fairshare", "limits", "qos", "default_qos", "priority")
+TOP_KEYS = ("cluster", "priority", "qos", "partitions", "accounts", "users")
+CLUSTER_KEYS = ("name", "nodes", "cpus", "tres", *ASSOC_KEYS)
+ACCOUNT_KEYS = ("description", "organization", "parent", *ASSOC_KEYS, "children")
+USER_KEYS = ("default_account", "admin_level", "coordinator_of", "associations")
+USER_ASSOC_KEYS = ("account", "partition", *ASSOC_KEYS)
+QOS_KEYS = ("description", "priority", "flags", "usage_factor", "limit_factor",
+            "usage_threshold", "grace_time", "limits")
+PARTITION_KEYS = ("nodes", "cpus", "tres", "priority_job_factor", "priority_tier", "qos",
+                  "max_time", "max_nodes", "min_nodes", "billing_weights")
+
+_INT_TAG = "tag:yaml.org,2002:int"
+_FLOAT_TAG = "tag:yaml.org,2002:float"
+_NULL_TAG = "tag:yaml.org,2002:null"
+
+Fields = dict[str, tuple[Node, Node]]
+
+
+def load(text: str, source: str = "tree.yaml") -> TreeSpec:
+    """Parse and validate a YAML tree; errors read ``SOURCE:LINE: PATH: MESSAGE``."""
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = f":{mark.line + 1}" if mark else ""
+        what = exc.problem or exc.context or "invalid YAML"
+        raise InvalidValue(f"{source}{line}: YAML syntax error: {what}") from None
+    except yaml.YAMLError as exc:
+        raise InvalidValue(f"{source}: YAML syntax error: {exc}") from None
+    if root is None:
+        raise InvalidValue(f"{source}:1: the file is empty: it needs at least a cluster: name")
+    return _Loader(source).tree(root)
+
+
+def dump(spec: TreeSpec) -> str:
+    """The YAML text of a tree: deterministic (sorted names), re-readable by :func:`load`."""
+    doc: dict[str, Any] = {"cluster": _cluster_doc(spec.cluster)}
+    if spec.priority:
+        doc["priority"] = {k: _number_or_text(spec.priority[k]) for k in sorted(spec.priority)}
+    if spec.qos:
+        doc["qos"] = {n: _qos_doc(spec.qos[n]) for n in sorted(spec.qos)}
+    if spec.partitions:
+        doc["partitions"] = {n: _partition_doc(spec.partitions[n]) for n in sorted(spec.partitions)}
+    kids = spec.children_map()
+    if spec.accounts:
+        doc["accounts"] = _accounts_doc(spec, kids, ROOT)
+    if spec.users:
+        doc["users"] = {n: _user_doc(spec.users[n]) for n in sorted(spec.users)}
+    return yaml.dump(doc, Dumper=_Dumper, sort_keys=False, default_flow_style=False,
+                     allow_unicode=True, width=100)
+
+
+# ---------------------------------------------------------------- loading
+
+
+class _Loader:
+    def __init__(self, source: str):
+        self.source = source
+        self.constructor = yaml.constructor.SafeConstructor()
+        # spec path (as in treespec.Problem) -> (line, dotted YAML path)
+        self.where: dict[tuple[Any, ...], tuple[int, str]] = {}
+        self.account_seen: dict[str, int] = {}
+
+    # -- helpers
+
+    def fail(self, node: Node, path: str, message: str) -> InvalidValue:
+        return InvalidValue(f"{self.source}:{node.start_mark.line + 1}: {path}: {message}")
+
+    def mapping(self, node: Node, path: str, allowed: tuple[str, ...]) -> Fields:
+        """Key -> (key node, value node); null means empty; unknown keys suggest others."""
+        if isinstance(node, ScalarNode) and node.tag == _NULL_TAG:
+            return {}
+        if not isinstance(node, MappingNode):
+            raise self.fail(node, path, "expected a mapping of key: value")
+        fields: Fields = {}
+        for key_node, value_node in node.value:
+            key = self.key(key_node, path)
+            if key in fields:
+                first = fields[key][0].start_mark.line + 1
+                raise self.fail(key_node, _join(path, key), f"given twice (first on line {first})")
+            if allowed and key not in allowed:
+                raise self.fail(key_node, _join(path, key),
+                                f"unknown key{did_you_mean(key, allowed)}; "
+                                f"known keys: {', '.join(allowed)}")
+            fields[key] = (key_node, value_node)
+        return fields
+
+    def key(self, node: Node, path: str) -> str:
+        if not isinstance(node, ScalarNode) or not node.value.strip():
+            raise self.fail(node, path, "expected a plain name as key")
+        return node.value.strip()
+
+    def text(self, node: Node, path: str) -> str:
+        if not isinstance(node, ScalarNode) or node.tag == _NULL_TAG:
+            raise self.fail(node, path, "expected a text value")
+        return node.value
+
+    def number(self, node: Node, path: str, kind: type, what: str) -> Any:
+        tags = (_INT_TAG,) if kind is int else (_INT_TAG, _FLOAT_TAG)
+        if not isinstance(node, ScalarNode) or node.tag not in tags:
+            raise self.fail(node, path, f"expected {what}")
+        value = self.constructor.construct_object(node)
+        if value < 0:
+            raise self.fail(node, path, f"expected {what}")
+        return kind(value)
+
+    def names(self, node: Node, path: str) -> list[str]:
+        """A list of names: a YAML sequence or one comma-separated string."""
+        if isinstance(node, SequenceNode):
+            return [self.text(item, f"{path}[{i}]").strip() for i, item in enumerate(node.value)]
+        return [n.strip() for n in self.text(node, path).split(",") if n.strip()]
+
+    def checked(self, node: Node, path: str, func, *args) -> Any:
+        """Call a treespec/engine parser, re-raising its error at this node."""
+        try:
+            return func(*args)
+        except FscliError as exc:
+            raise self.fail(node, path, exc.message) from None
+
+    def remember(self, spec_path: tuple[Any, ...], node: Node, path: str) -> None:
+        self.where[spec_path] = (node.start_mark.line + 1, path)
+
+    # -- sections
+
+    def tree(self, root: Node) -> TreeSpec:
+        top = self.mapping(root, "(top)", TOP_KEYS)
+        if "cluster" not in top:
+            raise self.fail(root, "cluster", "missing: every tree needs cluster: {name: NAME}")
+        spec = TreeSpec(cluster=self.cluster(top["cluster"][1]))
+        if "priority" in top:
+            spec.priority = self.priority(top["priority"][1])
+        if "qos" in top:
+            for name, (knode, vnode) in self.mapping(top["qos"][1], "qos", ()).items():
+                spec.qos[name] = self.qos(name, knode, vnode)
+        if "partitions" in top:
+            for name, (knode, vnode) in self.mapping(top["partitions"][1], "partitions",
+                                                     ()).items():
+                spec.partitions[name] = self.partition(name, vnode)
+        if "accounts" in top:
+            self.accounts(spec, top["accounts"][1], "accounts", None)
+        if "users" in top:
+            for name, (knode, vnode) in self.mapping(top["users"][1], "users", ()).items():
+                spec.users[name] = self.user(name, knode, vnode)
+        self.check(spec)
+        return spec
+
+    def check(self, spec: TreeSpec) -> None:
+        for problem in spec.problems():
+            for cut in range(len(problem.path), 0, -1):
+                if problem.path[:cut] in self.where:
+                    line, path = self.where[problem.path[:cut]]
+                    break
+            else:  # pragma: no cover - every spec path is remembered
+                line, path = 1, ".".join(map(str, problem.path))
+            raise InvalidValue(f"{self.source}:{line}: {path}: {problem.message}")
+
+    def assoc(self, fields: Fields, path: str, scope_name: str) -> dict[str, Any]:
+        """The association settings of a cluster/account/user-association mapping."""
+        out: dict[str, Any] = {}
+        if "fairshare" in fields:
+            node = fields["fairshare"][1]
+            fpath = _join(path, "fairshare")
+            is_text = isinstance(node, ScalarNode) and node.tag == "tag:yaml.org,2002:str"
+            if not (isinstance(node, ScalarNode) and node.tag == _INT_TAG
+                    or is_text and node.value.strip().lower() == "parent"):
+                raise self.fail(node, fpath, 'expected an integer or "parent"')
+            out["shares"] = self.checked(node, fpath, parse_shares, node.value)
+        if "limits" in fields:
+            out["limits"] = self.limits(fields["limits"][1], _join(path, "limits"),
+                                        limitdefs.ASSOC)
+        if "qos" in fields:
+            qpath = _join(path, "qos")
+            out["qos"] = self.checked(fields["qos"][1], qpath, parse_qos_list,
+                                      self.names(fields["qos"][1], qpath))
+        if "default_qos" in fields:
+            out["default_qos"] = self.text(fields["default_qos"][1], _join(path, "default_qos"))
+        if "priority" in fields:
+            out["priority"] = self.number(fields["priority"][1], _join(path, "priority"), int,
+                                          f"a whole number >= 0 ({scope_name} priority)")
+        return out
+
+    def limits(self, node: Node, path: str, scope: str) -> dict[str, Any]:
+        result: dict[str, Any] = {}
+        for key, (knode, vnode) in self.mapping(node, path, ()).items():
+            lpath = _join(path, key)
+            name, value = self.checked(vnode, lpath, parse_limit_value, key,
+                                       self.text(vnode, lpath), scope)
+            if name in result:
+                raise self.fail(knode, lpath, f"{name} given twice (under two of its names)")
+            result[name] = value
+        return result
+
+    def cluster(self, node: Node) -> ClusterSpec:
+        fields = self.mapping(node, "cluster", CLUSTER_KEYS)
+        if "name" not in fields:
+            raise self.fail(node, "cluster", "missing name: the cluster's name")
+        out = self.assoc(fields, "cluster", "association")
+        for key in ("nodes", "cpus"):
+            if key in fields:
+                out[key] = self.number(fields[key][1], f"cluster.{key}", int, "a whole number >= 0")
+        if "tres" in fields:
+            out["tres"] = self.tres(fields["tres"][1], "cluster.tres")
+        return ClusterSpec(name=self.text(fields["name"][1], "cluster.name").strip(), **out)
+
+    def tres(self, node: Node, path: str) -> dict[str, int]:
+        return self.checked(node, path, parse_tres, self.text(node, path), False)
+
+    def priority(self, node: Node) -> dict[str, str]:
+        result: dict[str, str] = {}
+        for key, (knode, vnode) in self.mapping(node, "priority", ()).items():
+            path = f"priority.{key}"
+            canon, value = self.checked(knode, path, configmod.validate, key,
+                                        self.text(vnode, path))
+            result[canon] = value
+        return result
+
+    def accounts(self, spec: TreeSpec, node: Node, path: str, parent: str | None) -> None:
+        """Accounts nested under ``children:``; top-level ones may name ``parent:``."""
+        for name, (knode, vnode) in self.mapping(node, path, ()).items():
+            apath = _join(path, name)
+            if name in self.account_seen:
+                raise self.fail(knode, apath, f"account '{name}' is given twice (first on line "
+                                              f"{self.account_seen[name]})")
+            self.account_seen[name] = knode.start_mark.line + 1
+            fields = self.mapping(vnode, apath, ACCOUNT_KEYS)
+            self.remember(("accounts", name), knode, apath)
+            my_parent = parent or ROOT
+            if "parent" in fields:
+                ppath = _join(apath, "parent")
+                if parent is not None:
+                    raise self.fail(fields["parent"][0], ppath,
+                                    "not allowed under children: (the nesting gives the parent)")
+                my_parent = self.text(fields["parent"][1], ppath).strip()
+                self.remember(("accounts", name, "parent"), fields["parent"][1], ppath)
+            texts = {k: self.text(fields[k][1], _join(apath, k))
+                     for k in ("description", "organization") if k in fields}
+            spec.accounts[name] = AccountSpec(name=name, parent=my_parent, **texts,
+                                              **self.assoc(fields, apath, "association"))
+            if "children" in fields:
+                self.accounts(spec, fields["children"][1], _join(apath, "children"), name)
+
+    def user(self, name: str, knode: Node, node: Node) -> UserSpec:
+        path = f"users.{name}"
+        fields = self.mapping(node, path, USER_KEYS)
+        self.remember(("users", name), knode, path)
+        out: dict[str, Any] = {}
+        if "default_account" in fields:
+            vnode = fields["default_account"][1]
+            out["default_account"] = self.text(vnode, f"{path}.default_account").strip()
+            self.remember(("users", name, "default_account"), vnode, f"{path}.default_account")
+        if "admin_level" in fields:
+            vnode = fields["admin_level"][1]
+            apath = f"{path}.admin_level"
+            out["admin_level"] = self.checked(vnode, apath, parse_admin_level,
+                                              self.text(vnode, apath))
+        if "coordinator_of" in fields:
+            vnode = fields["coordinator_of"][1]
+            cpath = f"{path}.coordinator_of"
+            out["coordinator_of"] = sorted(set(self.names(vnode, cpath)))
+            self.remember(("users", name, "coordinator_of"), vnode, cpath)
+        if "associations" not in fields:
+            raise self.fail(knode, path, "missing associations: (a list of accounts)")
+        out["associations"] = self.user_assocs(name, fields["associations"][1],
+                                               f"{path}.associations")
+        return UserSpec(name=name, **out)
+
+    def user_assocs(self, user: str, node: Node, path: str) -> list[UserAssocSpec]:
+        if not isinstance(node, SequenceNode) or not node.value:
+            raise self.fail(node, path, "expected a list of associations (account names or "
+                                        "mappings with account:)")
+        result = []
+        for i, item in enumerate(node.value):
+            ipath = f"{path}[{i}]"
+            self.remember(("users", user, "associations", i), item, ipath)
+            if isinstance(item, ScalarNode):
+                result.append(UserAssocSpec(account=self.text(item, ipath).strip()))
+                continue
+            fields = self.mapping(item, ipath, USER_ASSOC_KEYS)
+            if "account" not in fields:
+                raise self.fail(item, ipath, "missing account:")
+            acct_node = fields["account"][1]
+            self.remember(("users", user, "associations", i, "account"), acct_node,
+                          f"{ipath}.account")
+            partition = None
+            if "partition" in fields:
+                partition = self.text(fields["partition"][1], f"{ipath}.partition").strip()
+            result.append(UserAssocSpec(account=self.text(acct_node, f"{ipath}.account").strip(),
+                                        partition=partition,
+                                        **self.assoc(fields, ipath, "association")))
+        return result
+
+    def qos(self, name: str, knode: Node, node: Node) -> QosSpec:
+        path = f"qos.{name}"
+        fields = self.mapping(node, path, QOS_KEYS)
+        out: dict[str, Any] = {}
+        if "description" in fields:
+            out["description"] = self.text(fields["description"][1], f"{path}.description")
+        if "priority" in fields:
+            out["priority"] = self.number(fields["priority"][1], f"{path}.priority", int,
+                                          "a whole number >= 0")
+        if "flags" in fields:
+            fpath = f"{path}.flags"
+            vnode = fields["flags"][1]
+            out["flags"] = sorted({self.checked(vnode, fpath, parse_qos_flag, f)
+                                   for f in self.names(vnode, fpath)})
+        for key in ("usage_factor", "limit_factor", "usage_threshold"):
+            if key in fields:
+                out[key] = self.number(fields[key][1], f"{path}.{key}", float, "a number >= 0")
+        if "grace_time" in fields:
+            out["grace_time"] = self.number(fields["grace_time"][1], f"{path}.grace_time", int,
+                                            "whole seconds >= 0")
+        if "limits" in fields:
+            out["limits"] = self.limits(fields["limits"][1], f"{path}.limits", limitdefs.QOS)
+        return QosSpec(name=name, **out)
+
+    def partition(self, name: str, node: Node) -> PartitionSpec:
+        path = f"partitions.{name}"
+        fields = self.mapping(node, path, PARTITION_KEYS)
+        out: dict[str, Any] = {}
+        for key in ("nodes", "cpus", "priority_job_factor", "priority_tier", "max_nodes",
+                    "min_nodes"):
+            if key in fields:
+                out[key] = self.number(fields[key][1], f"{path}.{key}", int, "a whole number >= 0")
+        if "tres" in fields:
+            out["tres"] = self.tres(fields["tres"][1], f"{path}.tres")
+        if "qos" in fields:
+            out["qos"] = self.text(fields["qos"][1], f"{path}.qos").strip()
+        if "max_time" in fields:
+            vnode = fields["max_time"][1]
+            tpath = f"{path}.max_time"
+            out["max_time"] = self.checked(vnode, tpath, parse_duration_mins,
+                                           self.text(vnode, tpath), "max_time")
+        if "billing_weights" in fields:
+            vnode = fields["billing_weights"][1]
+            bpath = f"{path}.billing_weights"
+            text = self.text(vnode, bpath).strip()
+            self.checked(vnode, bpath, configmod.parse_tres_weights, text)
+            out["billing_weights"] = text
+        return PartitionSpec(name=name, **out)
+
+
+def _join(path: str, key: str) -> str:
+    return key if path == "(top)" else f"{path}.{key}"
+
+
+# ---------------------------------------------------------------- dumping
+
+
+class _Flow(list):
+    """A short list written inline: ``qos: [normal, high]``."""
+
+
+class _Dumper(yaml.SafeDumper):
+    pass
+
+
+_Dumper.add_representer(
+    _Flow, lambda dumper, data: dumper.represent_sequence("tag:yaml.org,2002:seq", data,
+                                                          flow_style=True))
+
+
+def _number_or_text(value: str) -> int | str:
+    return int(value) if value.isdigit() else value
+
+
+def _limits_doc(limits: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for defn in limitdefs.LIMITS:
+        if defn.name not in limits:
+            continue
+        value = limits[defn.name]
+        if defn.kind in ("tres", "tres_mins"):
+            out[defn.name] = format_tres(value, units=defn.kind == "tres")
+        elif defn.kind == "minutes":
+            out[defn.name] = format_mins(value)
+        else:
+            out[defn.name] = value
+    return out
+
+
+def _assoc_doc(item: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if item.shares != 1:
+        out["fairshare"] = "parent" if item.shares_parent else item.shares
+    if item.limits:
+        out["limits"] = _limits_doc(item.limits)
+    if item.qos:
+        out["qos"] = _Flow(sorted(item.qos))
+    if item.default_qos:
+        out["default_qos"] = item.default_qos
+    if item.priority is not None:
+        out["priority"] = item.priority
+    return out
+
+
+def _cluster_doc(cluster: ClusterSpec) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": cluster.name}
+    for key in ("nodes", "cpus"):
+        if getattr(cluster, key) is not None:
+            out[key] = getattr(cluster, key)
+    if cluster.tres:
+        out["tres"] = format_tres(cluster.tres)
+    out.update(_assoc_doc(cluster))
+    return out
+
+
+def _accounts_doc(spec: TreeSpec, kids: dict[str, list[str]], parent: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name in kids.get(parent, []):
+        acct = spec.accounts[name]
+        doc: dict[str, Any] = {}
+        if acct.description != name:
+            doc["description"] = acct.description
+        if acct.organization != AccountSpec(name=name, parent=parent).organization:
+            doc["organization"] = acct.organization
+        doc.update(_assoc_doc(acct))
+        if kids.get(name):
+            doc["children"] = _accounts_doc(spec, kids, name)
+        out[name] = doc
+    return out
+
+
+def _user_doc(user: UserSpec) -> dict[str, Any]:
+    out: dict[str, Any] = {"default_account": user.default_account}
+    if user.admin_level != "None":
+        out["admin_level"] = user.admin_level
+    if user.coordinator_of:
+        out["coordinator_of"] = _Flow(sorted(user.coordinator_of))
+    assocs: list[Any] = []
+    for assoc in sorted(user.associations, key=lambda a: a.key):
+        doc: dict[str, Any] = {"account": assoc.account}
+        if assoc.partition:
+            doc["partition"] = assoc.partition
+        doc.update(_assoc_doc(assoc))
+        assocs.append(doc)
+    out["associations"] = assocs
+    return out
+
+
+def _qos_doc(qos: QosSpec) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if qos.description:
+        out["description"] = qos.description
+    if qos.priority:
+        out["priority"] = qos.priority
+    if qos.flags:
+        out["flags"] = _Flow(sorted(qos.flags))
+    if qos.usage_factor != 1.0:
+        out["usage_factor"] = qos.usage_factor
+    for key in ("limit_factor", "usage_threshold", "grace_time"):
+        if getattr(qos, key) is not None:
+            out[key] = getattr(qos, key)
+    if qos.limits:
+        out["limits"] = _limits_doc(qos.limits)
+    return out
+
+
+def _partition_doc(part: PartitionSpec) -> dict[str, Any]:
+    defaults = PartitionSpec(name=part.name)
+    out: dict[str, Any] = {}
+    for key in ("nodes", "cpus", "tres", "priority_job_factor", "priority_tier", "qos",
+                "max_time", "max_nodes", "min_nodes", "billing_weights"):
+        value = getattr(part, key)
+        if value == getattr(defaults, key):
+            continue
+        if key == "tres":
+            value = format_tres(value)
+        elif key == "max_time":
+            value = format_mins(value)
+        out[key] = value
+    return out
