@@ -340,8 +340,7 @@ def _listed(job: Job, ctx: _Context, running_too: bool) -> bool:
         return False
     if job.admin_priority == 0:
         return False
-    eligible = job.submit if "ACCRUE_ALWAYS" in ctx.config.flags else _accrue_time(job, ctx.config)
-    return eligible <= ctx.now
+    return _accrue_time(job, ctx.config) <= ctx.now
 
 
 def compute_priorities(
@@ -396,9 +395,9 @@ def _job_rows(job: Job, ctx: _Context, index: dict, warnings: list[str]) -> list
         "context": ctx,
     }
     if job.admin_priority:
-        zero = dict.fromkeys(FACTORS, 0.0)
         return [
-            PriorityRow(partition=p.name, factors=zero, weighted=dict(zero), tres_factors={},
+            PriorityRow(partition=p.name, factors=dict.fromkeys(FACTORS, 0.0),
+                        weighted=dict.fromkeys(FACTORS, 0.0), tres_factors={},
                         tres_weighted={}, site=0, nice=0, exact=float(job.admin_priority),
                         priority=job.admin_priority, admin_set=True, **common)
             for p in parts
