@@ -1,0 +1,134 @@
+"""``fscli account add|modify|delete|list`` — sacctmgr's account administration."""
+
+from __future__ import annotations
+
+import click
+
+from fscli.cli.output import dry_run_option, output_options, report
+from fscli.cli.words import key_table, parse_words, reject_unused
+
+BASE_KEYS = {
+    "name": ("names", "account", "accounts", "acct"),
+    "cluster": ("clusters",),
+    "parent": (),
+    "description": ("descr", "desc"),
+    "organization": ("org",),
+    "fairshare": ("shares",),
+    "priority": (),
+    "qos": ("qoslevel",),
+    "defaultqos": ("defqos",),
+}
+KEYS = key_table(BASE_KEYS, "assoc")
+SETTINGS = {"context_settings": {"ignore_unknown_options": True}}
+
+
+def _text(words, key: str) -> str | None:
+    word = words.values.get(key)
+    return None if word is None else word.value
+
+
+@click.group()
+def account() -> None:
+    """Accounts and their associations (sacctmgr add/modify/delete/list account)."""
+
+
+@account.command("add", **SETTINGS)
+@click.argument("words", nargs=-1)
+@dry_run_option
+@click.pass_obj
+def add(app, words, dry_run) -> None:
+    """Add account(s) under a parent (default root).
+
+    \b
+    Example:
+      fscli account add physics parent=science fairshare=40 GrpTRES=cpu=512
+    """
+    from fscli.cli.assoc_words import assoc_changes
+    from fscli.store.admin import Admin
+
+    parsed = parse_words(words, KEYS, "account add")
+    reject_unused(parsed, ("name", "cluster"), "account add")
+    changes = assoc_changes(parsed, "account add")
+    cluster = parsed.get("cluster") or app.cluster_name
+    with app.transaction(dry_run) as session:
+        admin = Admin(session, app.now, app.actor)
+        target = admin.cluster(cluster, create_default=True)
+        lines = admin.add_accounts(target, parsed.all_names(), _text(parsed, "parent"),
+                                   _text(parsed, "description"), _text(parsed, "organization"),
+                                   changes)
+    report(app, lines, dry_run)
+
+
+@account.command("modify", **SETTINGS)
+@click.argument("words", nargs=-1)
+@dry_run_option
+@click.pass_obj
+def modify(app, words, dry_run) -> None:
+    """Change accounts: shares, parent, description, organization, QOS, limits.
+
+    \b
+    Example:
+      fscli account modify physics set fairshare=30 MaxJobs=-1
+    """
+    from fscli.cli.assoc_words import assoc_changes
+    from fscli.store.admin import Admin
+
+    parsed = parse_words(words, KEYS, "account modify", modify=True)
+    reject_unused(parsed, ("name", "cluster"), "account modify")
+    changes = assoc_changes(parsed, "account modify")
+    cluster = parsed.get("cluster") or app.cluster_name
+    with app.transaction(dry_run) as session:
+        admin = Admin(session, app.now, app.actor)
+        lines = admin.modify_accounts(admin.cluster(cluster), parsed.all_names(),
+                                      _text(parsed, "parent"), _text(parsed, "description"),
+                                      _text(parsed, "organization"), changes)
+    report(app, lines, dry_run)
+
+
+@account.command("delete", **SETTINGS)
+@click.argument("words", nargs=-1)
+@click.option("--recursive", is_flag=True, help="Also delete sub-accounts and user associations.")
+@dry_run_option
+@click.pass_obj
+def delete(app, words, recursive, dry_run) -> None:
+    """Delete accounts (refused while sub-accounts or users remain, unless --recursive).
+
+    \b
+    Example:
+      fscli account delete chem --recursive
+    """
+    from fscli.store.admin import Admin
+
+    parsed = parse_words(words, KEYS, "account delete", modify=True)
+    reject_unused(parsed, ("name", "cluster"), "account delete")
+    cluster = parsed.get("cluster") or app.cluster_name
+    with app.transaction(dry_run) as session:
+        admin = Admin(session, app.now, app.actor)
+        lines = admin.delete_accounts(admin.cluster(cluster), parsed.all_names(), recursive)
+    report(app, lines, dry_run)
+
+
+@account.command("list")
+@click.option("--tree", is_flag=True, help="Show the account hierarchy.")
+@output_options
+@click.pass_obj
+def list_(app, tree, out) -> None:
+    """List accounts (with --tree: the hierarchy with shares).
+
+    \b
+    Example:
+      fscli account list --tree
+    """
+    from sqlalchemy import select
+
+    from fscli.store import models as m
+
+    if tree:
+        from fscli.cli.assoc import emit_assocs
+
+        emit_assocs(app, out, ["Account", "Descr", "Org", "Share"], tree=True, users=False)
+        return
+    with app.reading() as conn:
+        rows = conn.execute(select(m.Account.name, m.Account.description, m.Account.organization)
+                            .order_by(m.Account.name)).all()
+    out.emit(["Account", "Descr", "Org"], [list(r) for r in rows], "accounts")

@@ -1,0 +1,106 @@
+"""The application object passed to every command (``ctx.obj``).
+
+It holds the global options and opens the store lazily, so commands that never touch
+the store (``--help``) never import SQLAlchemy. Every mutating command runs inside
+:meth:`App.transaction`: one transaction, committed only when everything validated
+(or rolled back for ``--dry-run``).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from contextlib import contextmanager
+from typing import Iterator
+
+import click
+
+from fscli.errors import StoreError
+
+
+class App:
+    def __init__(self, db: str | None = None, cluster: str | None = None, at: str | None = None,
+                 quiet: bool = False, debug: bool = False):
+        self.db = db
+        self.cluster_name = cluster
+        self.at_text = at
+        self.quiet = quiet
+        self.debug = debug
+        self._engine = None
+        self._now: int | None = None
+
+    @property
+    def now(self) -> int:
+        """"Now" for this command: ``--at`` or the wall clock, fixed once per run."""
+        if self._now is None:
+            from fscli.engine.timestr import parse_when
+
+            wall = int(time.time())
+            self._now = parse_when(self.at_text, wall) if self.at_text else wall
+        return self._now
+
+    @property
+    def actor(self) -> str:
+        return os.environ.get("SUDO_USER") or os.environ.get("USER") or "unknown"
+
+    @property
+    def engine(self):
+        if self._engine is None:
+            from fscli.store.db import open_engine
+
+            self._engine = open_engine(self.db)
+        return self._engine
+
+    @contextmanager
+    def transaction(self, dry_run: bool = False) -> Iterator:
+        """An ORM session holding the write lock; commit at the end unless ``dry_run``."""
+        from sqlalchemy.exc import OperationalError
+        from sqlalchemy.orm import Session
+
+        engine = self.engine.execution_options(fscli_write=True)
+        try:
+            with Session(engine, autoflush=True, expire_on_commit=False) as session:
+                try:
+                    with session.begin():
+                        yield session
+                        session.flush()
+                        if dry_run:
+                            raise _DryRun
+                except _DryRun:
+                    pass
+        except OperationalError as exc:
+            raise store_error(exc) from None
+
+    @contextmanager
+    def reading(self) -> Iterator:
+        """A Core connection for read paths (one query per table)."""
+        from sqlalchemy.exc import OperationalError
+
+        try:
+            with self.engine.connect() as conn:
+                yield conn
+        except OperationalError as exc:
+            raise store_error(exc) from None
+
+    def say(self, message: str) -> None:
+        """A change summary or hint: stderr, silenced by ``-Q``."""
+        if not self.quiet:
+            click.echo(message, err=True)
+
+
+class _DryRun(Exception):
+    """Raised at the end of a dry run so that the transaction rolls back."""
+
+
+def store_error(exc: Exception) -> StoreError:
+    text = str(getattr(exc, "orig", exc))
+    if "readonly" in text or "read-only" in text:
+        return StoreError(f"the store is read-only ({text}); use a writable --db or check permissions")
+    if "locked" in text or "busy" in text:
+        return StoreError(f"the store is busy ({text}); try again")
+    return StoreError(f"store error: {text}")
+
+
+def stdout_is_tty() -> bool:
+    return sys.stdout.isatty()

@@ -1,0 +1,131 @@
+"""``fscli cluster add|modify|delete|list``."""
+
+from __future__ import annotations
+
+import click
+
+from fscli.cli.output import dry_run_option, output_options, report
+from fscli.cli.words import key_table, parse_words
+
+KEYS = key_table({"name": ("names", "cluster", "clusters"), "nodes": (), "cpus": (), "tres": ()}, None)
+WORDS = click.argument("words", nargs=-1)
+SETTINGS = {"context_settings": {"ignore_unknown_options": True}}
+
+
+def cluster_values(words, command: str) -> dict:
+    from fscli.engine.tres import format_tres, parse_tres
+    from fscli.errors import InvalidValue
+
+    values = {}
+    for key, word in words.values.items():
+        if key in ("nodes", "cpus"):
+            try:
+                number = int(word.value)
+            except ValueError:
+                raise InvalidValue(f"invalid {key} '{word.value}': expected a whole number") from None
+            if number < 0:
+                raise InvalidValue(f"invalid {key} '{word.value}': must be >= 0")
+            values[key] = number
+        elif key == "tres":
+            values["tres"] = format_tres(parse_tres(word.value, allow_clear=False), units=False)
+    return values
+
+
+@click.group()
+def cluster() -> None:
+    """Clusters: each has its own association tree rooted at account 'root'."""
+
+
+@cluster.command("add", **SETTINGS)
+@WORDS
+@dry_run_option
+@click.pass_obj
+def add(app, words, dry_run) -> None:
+    """Add a cluster (and its root association).
+
+    \b
+    Example:
+      fscli cluster add c1 nodes=100 cpus=6400
+    """
+    from fscli.errors import UsageProblem
+    from fscli.store.admin import Admin
+
+    parsed = parse_words(words, KEYS, "cluster add")
+    names = parsed.all_names()
+    if len(names) != 1:
+        raise UsageProblem("give exactly one cluster name to add")
+    values = cluster_values(parsed, "cluster add")
+    with app.transaction(dry_run) as session:
+        lines = Admin(session, app.now, app.actor).add_cluster(names[0], **values)
+    report(app, lines, dry_run)
+
+
+@cluster.command("modify", **SETTINGS)
+@WORDS
+@dry_run_option
+@click.pass_obj
+def modify(app, words, dry_run) -> None:
+    """Change a cluster's node/CPU counts or TRES totals.
+
+    \b
+    Example:
+      fscli cluster modify c1 set nodes=120 cpus=7680
+    """
+    from fscli.errors import UsageProblem
+    from fscli.store.admin import Admin
+
+    parsed = parse_words(words, KEYS, "cluster modify", modify=True)
+    names = parsed.all_names()
+    if len(names) != 1:
+        raise UsageProblem("name exactly one cluster to modify")
+    values = cluster_values(parsed, "cluster modify")
+    if not values:
+        raise UsageProblem("nothing to set: give KEY=VALUE words (nodes=, cpus=, tres=)")
+    with app.transaction(dry_run) as session:
+        lines = Admin(session, app.now, app.actor).modify_cluster(names[0], values)
+    report(app, lines, dry_run)
+
+
+@cluster.command("delete", **SETTINGS)
+@WORDS
+@dry_run_option
+@click.pass_obj
+def delete(app, words, dry_run) -> None:
+    """Delete a cluster with all its associations, partitions, usage and jobs.
+
+    \b
+    Example:
+      fscli cluster delete c1
+    """
+    from fscli.errors import UsageProblem
+    from fscli.store.admin import Admin
+
+    names = parse_words(words, KEYS, "cluster delete").all_names()
+    if not names:
+        raise UsageProblem("name the cluster to delete")
+    with app.transaction(dry_run) as session:
+        admin = Admin(session, app.now, app.actor)
+        lines = [line for name in names for line in admin.delete_cluster(name)]
+    report(app, lines, dry_run)
+
+
+@cluster.command("list")
+@output_options
+@click.pass_obj
+def list_(app, out) -> None:
+    """List clusters.
+
+    \b
+    Example:
+      fscli cluster list -P
+    """
+    from sqlalchemy import select
+
+    from fscli.engine.tres import format_tres, parse_tres
+    from fscli.store import models as m
+
+    with app.reading() as conn:
+        rows = conn.execute(select(m.Cluster.name, m.Cluster.nodes, m.Cluster.cpus, m.Cluster.tres)
+                            .order_by(m.Cluster.name)).all()
+    rows = [[n, nodes, cpus, format_tres(parse_tres(t)) if t else ""] for n, nodes, cpus, t in rows]
+    out.emit(["Cluster", "Nodes", "CPUs", "TRES"], rows, "clusters", numeric=("Nodes", "CPUs"))

@@ -1,0 +1,33 @@
+"""``fscli history`` — every change, like ``sacctmgr list transactions``."""
+
+from __future__ import annotations
+
+import click
+
+from fscli.cli.output import output_options
+
+
+@click.command()
+@click.option("--since", metavar="TIME", help="Only changes at or after TIME (ISO 8601, now-7days).")
+@output_options
+@click.pass_obj
+def history(app, since, out) -> None:
+    """List recorded changes: time, actor, action, target, detail.
+
+    \b
+    Example:
+      fscli history --since now-7days -P
+    """
+    from sqlalchemy import select
+
+    from fscli.engine.timestr import format_when, parse_when
+    from fscli.store import models as m
+
+    query = select(m.Transaction.at, m.Transaction.actor, m.Transaction.action,
+                   m.Transaction.target, m.Transaction.detail).order_by(m.Transaction.id)
+    if since:
+        query = query.where(m.Transaction.at >= parse_when(since, app.now))
+    with app.reading() as conn:
+        rows = [[format_when(at), actor, action, target, detail]
+                for at, actor, action, target, detail in conn.execute(query)]
+    out.emit(["Time", "Actor", "Action", "Target", "Detail"], rows, "transactions")

@@ -1,0 +1,63 @@
+"""The output options every list/view command shares, from one decorator.
+
+``-p``/``-P`` Slurm parsable text, ``-n`` no header, ``--json``; otherwise a rich table.
+Data goes to stdout; messages go to stderr.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+import click
+
+
+@dataclass
+class Output:
+    parsable: str | None = None  # "p" (trailing |) or "P"
+    noheader: bool = False
+    json: bool = False
+
+    def emit(self, columns: Sequence[str], rows: Sequence[Sequence[Any]], key: str,
+             title: str | None = None, numeric: Sequence[str] = (), meta: dict | None = None,
+             keep: Sequence[str] | None = None) -> None:
+        """Print rows; a rich table leaves out all-empty columns except those in ``keep``."""
+        from fscli.render import tables
+
+        if self.json:
+            click.echo(tables.as_json(key, columns, rows, meta), nl=False)
+        elif self.parsable:
+            click.echo(tables.parsable(columns, rows, self.parsable == "p", not self.noheader), nl=False)
+        else:
+            if keep is not None:
+                columns, rows = tables.drop_empty_columns(columns, rows, keep)
+            tables.console().print(tables.rich_table(columns, rows, title, not self.noheader, numeric))
+
+
+def output_options(func: Callable) -> Callable:
+    """Adds ``-p``, ``-P``, ``-n`` and ``--json``; passes ``out: Output`` to the command."""
+
+    @click.option("-p", "--parsable", "parsable_p", is_flag=True,
+                  help="Parsable output, '|' after every field.")
+    @click.option("-P", "--parsable2", "parsable_P", is_flag=True,
+                  help="Parsable output, '|' between fields.")
+    @click.option("-n", "--noheader", is_flag=True, help="No header line.")
+    @click.option("--json", "as_json", is_flag=True, help="JSON output.")
+    @functools.wraps(func)
+    def wrapper(*args, parsable_p: bool, parsable_P: bool, noheader: bool, as_json: bool, **kwargs):
+        mode = "P" if parsable_P else ("p" if parsable_p else None)
+        return func(*args, out=Output(mode, noheader, as_json), **kwargs)
+
+    return wrapper
+
+
+def dry_run_option(func: Callable) -> Callable:
+    return click.option("--dry-run", is_flag=True,
+                        help="Show what would change; change nothing.")(func)
+
+
+def report(app, lines: list[str], dry_run: bool) -> None:
+    """Print the change summary on stderr (prefixed when nothing was committed)."""
+    for line in lines:
+        app.say(("would have " + line) if dry_run else line)

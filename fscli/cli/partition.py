@@ -1,0 +1,157 @@
+"""``fscli partition add|modify|delete|list``."""
+
+from __future__ import annotations
+
+import click
+
+from fscli.cli.output import dry_run_option, output_options, report
+from fscli.cli.words import key_table, parse_words, reject_unused
+
+BASE_KEYS = {"name": ("names", "partition", "partitionname"), "cluster": ("clusters",),
+             "nodes": ("totalnodes",), "cpus": ("totalcpus",), "tres": (),
+             "priorityjobfactor": (), "prioritytier": (), "qos": (), "maxtime": (),
+             "maxnodes": (), "minnodes": (), "tresbillingweights": ()}
+KEYS = key_table(BASE_KEYS, None)
+SETTINGS = {"context_settings": {"ignore_unknown_options": True}}
+INT_KEYS = {"nodes": "nodes", "cpus": "cpus", "priorityjobfactor": "priority_job_factor",
+            "prioritytier": "priority_tier", "maxnodes": "max_nodes", "minnodes": "min_nodes"}
+
+
+def partition_values(parsed) -> dict:
+    from fscli.engine.config import parse_tres_weights
+    from fscli.engine.timestr import parse_duration_mins
+    from fscli.engine.tres import format_tres, parse_tres
+    from fscli.errors import InvalidValue
+
+    values = {}
+    for key, word in parsed.values.items():
+        text = word.value.strip()
+        if key in INT_KEYS:
+            if text.lower() in ("-1", "unlimited", "infinite") and key in ("maxnodes", "minnodes"):
+                values[INT_KEYS[key]] = None
+                continue
+            try:
+                number = int(text)
+            except ValueError:
+                raise InvalidValue(f"invalid {key} '{text}': expected a whole number") from None
+            if number < 0 or number > 65533 and key.startswith("priority"):
+                raise InvalidValue(f"invalid {key} '{text}': out of range")
+            values[INT_KEYS[key]] = number
+        elif key == "tres":
+            values["tres"] = format_tres(parse_tres(text, allow_clear=False), units=False)
+        elif key == "maxtime":
+            values["max_time"] = parse_duration_mins(text, "MaxTime")
+        elif key == "qos":
+            values["qos"] = None if text in ("", "-1") else text.lower()
+        elif key == "tresbillingweights":
+            parse_tres_weights(text)
+            values["billing_weights"] = text or None
+    return values
+
+
+@click.group()
+def partition() -> None:
+    """Partitions: sizes for the TRES factor, PriorityJobFactor, partition QOS and limits."""
+
+
+def _one_name(parsed, command: str) -> str:
+    from fscli.errors import UsageProblem
+
+    names = parsed.all_names()
+    if len(names) != 1:
+        raise UsageProblem(f"name exactly one partition in {command}")
+    return names[0]
+
+
+@partition.command("add", **SETTINGS)
+@click.argument("words", nargs=-1)
+@dry_run_option
+@click.pass_obj
+def add(app, words, dry_run) -> None:
+    """Add a partition.
+
+    \b
+    Example:
+      fscli partition add gpu nodes=10 cpus=640 tres=mem=5T,gres/gpu=40 priorityjobfactor=10
+    """
+    from fscli.store.admin import Admin
+    from fscli.store.resources import add_partition
+
+    parsed = parse_words(words, KEYS, "partition add")
+    reject_unused(parsed, ("name", "cluster"), "partition add")
+    values = partition_values(parsed)
+    with app.transaction(dry_run) as session:
+        admin = Admin(session, app.now, app.actor)
+        target = admin.cluster(parsed.get("cluster") or app.cluster_name, create_default=True)
+        lines = add_partition(admin, target, _one_name(parsed, "partition add"), values)
+    report(app, lines, dry_run)
+
+
+@partition.command("modify", **SETTINGS)
+@click.argument("words", nargs=-1)
+@dry_run_option
+@click.pass_obj
+def modify(app, words, dry_run) -> None:
+    """Change a partition.
+
+    \b
+    Example:
+      fscli partition modify gpu set maxtime=2-00:00:00 qos=gpuqos
+    """
+    from fscli.store.admin import Admin
+    from fscli.store.resources import modify_partition
+
+    parsed = parse_words(words, KEYS, "partition modify", modify=True)
+    reject_unused(parsed, ("name", "cluster"), "partition modify")
+    values = partition_values(parsed)
+    with app.transaction(dry_run) as session:
+        admin = Admin(session, app.now, app.actor)
+        target = admin.cluster(parsed.get("cluster") or app.cluster_name)
+        lines = modify_partition(admin, target, _one_name(parsed, "partition modify"), values)
+    report(app, lines, dry_run)
+
+
+@partition.command("delete", **SETTINGS)
+@click.argument("words", nargs=-1)
+@dry_run_option
+@click.pass_obj
+def delete(app, words, dry_run) -> None:
+    """Delete a partition (refused while user associations name it).
+
+    \b
+    Example:
+      fscli partition delete gpu
+    """
+    from fscli.store.admin import Admin
+    from fscli.store.resources import delete_partition
+
+    parsed = parse_words(words, KEYS, "partition delete", modify=True)
+    with app.transaction(dry_run) as session:
+        admin = Admin(session, app.now, app.actor)
+        target = admin.cluster(parsed.get("cluster") or app.cluster_name)
+        lines = delete_partition(admin, target, _one_name(parsed, "partition delete"))
+    report(app, lines, dry_run)
+
+
+@partition.command("list")
+@output_options
+@click.pass_obj
+def list_(app, out) -> None:
+    """List partitions.
+
+    \b
+    Example:
+      fscli partition list -P
+    """
+    from fscli.engine.timestr import format_mins
+    from fscli.engine.tres import format_tres
+    from fscli.store.snapshot import cluster_id_for, load_partitions
+
+    with app.reading() as conn:
+        parts = load_partitions(conn, cluster_id_for(conn, app.cluster_name))
+    columns = ["Partition", "Nodes", "CPUs", "TRES", "PriorityJobFactor", "PriorityTier", "QOS",
+               "MaxTime", "MaxNodes", "MinNodes", "TRESBillingWeights"]
+    rows = [[p.name, p.nodes, p.cpus, format_tres(p.tres), p.priority_job_factor, p.priority_tier,
+             p.qos or "", format_mins(p.max_time), p.max_nodes, p.min_nodes, p.billing_weights or ""]
+            for p in sorted(parts.values(), key=lambda p: p.name)]
+    out.emit(columns, rows, "partitions", numeric=("Nodes", "CPUs", "PriorityJobFactor", "PriorityTier"))

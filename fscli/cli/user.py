@@ -1,0 +1,133 @@
+"""``fscli user add|modify|delete|list`` — sacctmgr's user administration."""
+
+from __future__ import annotations
+
+import click
+
+from fscli.cli.output import dry_run_option, output_options, report
+from fscli.cli.words import key_table, parse_words, reject_unused, split_list
+
+BASE_KEYS = {
+    "name": ("names", "user", "users"),
+    "account": ("accounts", "acct"),
+    "cluster": ("clusters",),
+    "partition": ("partitions",),
+    "fairshare": ("shares",),
+    "defaultaccount": ("defaultacct", "defacct", "defaultaccounts"),
+    "adminlevel": ("admin",),
+    "priority": (),
+    "qos": ("qoslevel",),
+    "defaultqos": ("defqos",),
+}
+KEYS = key_table(BASE_KEYS, "assoc")
+SETTINGS = {"context_settings": {"ignore_unknown_options": True}}
+SELECT = ("name", "account", "cluster", "partition")
+
+
+def _user_settings(parsed):
+    from fscli.store.admin import parse_admin_level
+
+    default = parsed.values.get("defaultaccount")
+    level = parsed.values.get("adminlevel")
+    return (default.value.strip() if default else None,
+            parse_admin_level(level.value) if level else None)
+
+
+@click.group()
+def user() -> None:
+    """Users and their associations (sacctmgr add/modify/delete/list user)."""
+
+
+@user.command("add", **SETTINGS)
+@click.argument("words", nargs=-1)
+@dry_run_option
+@click.pass_obj
+def add(app, words, dry_run) -> None:
+    """Add user(s) to account(s); adding an existing user adds another association.
+
+    \b
+    Example:
+      fscli user add alice,bob account=physics fairshare=1 MaxJobs=10
+    """
+    from fscli.cli.assoc_words import assoc_changes
+    from fscli.store.admin import Admin
+
+    parsed = parse_words(words, KEYS, "user add")
+    reject_unused(parsed, SELECT, "user add")
+    changes = assoc_changes(parsed, "user add")
+    default_account, admin_level = _user_settings(parsed)
+    accounts = split_list(parsed.get("account") or "")
+    with app.transaction(dry_run) as session:
+        admin = Admin(session, app.now, app.actor)
+        target = admin.cluster(parsed.get("cluster") or app.cluster_name, create_default=True)
+        lines = admin.add_users(target, parsed.all_names(), accounts, parsed.get("partition"),
+                                default_account, admin_level, changes)
+    report(app, lines, dry_run)
+
+
+@user.command("modify", **SETTINGS)
+@click.argument("words", nargs=-1)
+@dry_run_option
+@click.pass_obj
+def modify(app, words, dry_run) -> None:
+    """Change a user's associations (shares, QOS, limits) or the user (default account, admin level).
+
+    \b
+    Example:
+      fscli user modify bob account=chem set fairshare=parent
+    """
+    from fscli.cli.assoc_words import assoc_changes
+    from fscli.store.admin import Admin
+
+    parsed = parse_words(words, KEYS, "user modify", modify=True)
+    reject_unused(parsed, SELECT, "user modify")
+    changes = assoc_changes(parsed, "user modify")
+    default_account, admin_level = _user_settings(parsed)
+    with app.transaction(dry_run) as session:
+        admin = Admin(session, app.now, app.actor)
+        lines = admin.modify_users(admin.cluster(parsed.get("cluster") or app.cluster_name),
+                                   parsed.all_names(), parsed.get("account"),
+                                   parsed.get("partition"), default_account, admin_level, changes)
+    report(app, lines, dry_run)
+
+
+@user.command("delete", **SETTINGS)
+@click.argument("words", nargs=-1)
+@dry_run_option
+@click.pass_obj
+def delete(app, words, dry_run) -> None:
+    """Delete one association (account=A [partition=P]) or the user entirely.
+
+    \b
+    Example:
+      fscli user delete bob account=chem
+    """
+    from fscli.store.admin import Admin
+
+    parsed = parse_words(words, KEYS, "user delete", modify=True)
+    reject_unused(parsed, SELECT, "user delete")
+    with app.transaction(dry_run) as session:
+        admin = Admin(session, app.now, app.actor)
+        lines = admin.delete_users(admin.cluster(parsed.get("cluster") or app.cluster_name),
+                                   parsed.all_names(), parsed.get("account"), parsed.get("partition"))
+    report(app, lines, dry_run)
+
+
+@user.command("list")
+@output_options
+@click.pass_obj
+def list_(app, out) -> None:
+    """List users with their default account and admin level.
+
+    \b
+    Example:
+      fscli user list -P
+    """
+    from sqlalchemy import select
+
+    from fscli.store import models as m
+
+    with app.reading() as conn:
+        rows = conn.execute(select(m.User.name, m.User.default_account, m.User.admin_level)
+                            .order_by(m.User.name)).all()
+    out.emit(["User", "Def Acct", "Admin"], [list(r) for r in rows], "users")

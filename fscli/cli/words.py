@@ -1,0 +1,115 @@
+"""sacctmgr's ``key=value`` grammar, parsed in one place.
+
+``fscli account modify physics set fairshare=30 GrpTRES=cpu=64`` → names ``[physics]``,
+values ``{FairShare: 30, GrpTRES: ...}``. Keys are case-insensitive and may be given by
+any alias; ``where`` is optional and ignored; words before ``set`` select, words after
+it are new values. Without ``set``, bare names and identity keys (``cluster``,
+``account``, ``user``, ``partition``, ``name``) select and every other key is a value.
+``qos+=high`` and ``qos-=high`` are list edits.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from fscli.engine import limitdefs
+from fscli.errors import UsageProblem, closest
+
+IDENTITY = ("name", "cluster", "account", "user", "partition")
+
+
+@dataclass
+class Word:
+    key: str
+    op: str
+    value: str
+
+
+@dataclass
+class Words:
+    names: list[str] = field(default_factory=list)
+    select: dict[str, Word] = field(default_factory=dict)
+    values: dict[str, Word] = field(default_factory=dict)
+
+    def get(self, key: str, default: str | None = None) -> str | None:
+        word = self.values.get(key) or self.select.get(key)
+        return word.value if word else default
+
+    def all_names(self) -> list[str]:
+        """Bare names plus ``name=`` values, comma-split, in order."""
+        names = list(self.names)
+        if "name" in self.select:
+            names += split_list(self.select["name"].value)
+        return names
+
+
+def split_list(text: str) -> list[str]:
+    return [part.strip() for part in str(text).split(",") if part.strip()]
+
+
+def key_table(base: dict[str, tuple[str, ...]], limit_scope: str | None) -> dict[str, str]:
+    """lowercase alias → canonical key, for the command's own keys plus its limits."""
+    table: dict[str, str] = {}
+    for canon, aliases in base.items():
+        for alias in (canon, *aliases):
+            table[alias.lower()] = canon
+    if limit_scope:
+        for d in limitdefs.LIMITS:
+            if limit_scope in d.scopes:
+                for alias in (d.name, *d.aliases):
+                    table[alias.lower()] = d.name
+    return table
+
+
+def parse_words(args: tuple[str, ...] | list[str], keys: dict[str, str], command: str,
+                modify: bool = False) -> Words:
+    """Split command words into names, selection and values (see module docstring)."""
+    words = Words()
+    has_set = any(a.lower() == "set" for a in args)
+    after_set = False
+    for arg in args:
+        low = arg.lower()
+        if low == "where":
+            continue
+        if low == "set":
+            if after_set:
+                raise UsageProblem(f"'set' given twice in {command}")
+            after_set = True
+            continue
+        if "=" not in arg:
+            if after_set:
+                raise UsageProblem(f"'{arg}' after 'set' in {command}: expected KEY=VALUE")
+            words.names += split_list(arg)
+            continue
+        key, _, value = arg.partition("=")
+        op = "="
+        if key.endswith(("+", "-")) and len(key) > 1:
+            op, key = key[-1] + "=", key[:-1]
+        canon = keys.get(key.strip().lower())
+        if canon is None:
+            defn = limitdefs.lookup(key.strip())
+            if defn is not None:
+                kind = "an association" if limitdefs.ASSOC in defn.scopes else "a QOS"
+                raise UsageProblem(f"{defn.name} is {kind} limit; it cannot be set in {command}")
+            near = closest(key.strip(), sorted(set(keys.values())), 1)
+            hint = f" (did you mean '{near[0]}'?)" if near else ""
+            raise UsageProblem(f"unknown key '{key}' for {command}{hint}")
+        word = Word(canon, op, value)
+        if modify and (after_set or (not has_set and canon not in IDENTITY)):
+            target = words.values
+        elif modify:
+            target = words.select
+        else:
+            target = words.select if canon in IDENTITY else words.values
+        if canon in target:
+            raise UsageProblem(f"key '{canon}' given twice in {command}")
+        target[canon] = word
+    return words
+
+
+def reject_unused(words: Words, allowed_select: tuple[str, ...], command: str) -> None:
+    """Selection keys a command cannot use are an error, not silently ignored."""
+    for key in words.select:
+        if key not in allowed_select:
+            raise UsageProblem(f"'{key}=' cannot select in {command}; allowed: "
+                               f"{', '.join(allowed_select) or 'names only'}")

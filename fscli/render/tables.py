@@ -1,0 +1,78 @@
+"""Rows to text: Slurm parsable (``-P``/``-p``), JSON, and rich tables for people.
+
+A view is a list of column names and a list of rows (values: str, int, float or None).
+``-P`` joins fields with ``|``; ``-p`` adds a trailing ``|``; ``-n`` drops the header
+line. JSON is ``{key: [{column: value, ...}, ...]}`` with numbers kept as numbers.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+from typing import Any, Sequence
+
+
+def cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        if math.isinf(value):
+            return "inf"
+        return f"{value:f}"
+    return str(value)
+
+
+def parsable(columns: Sequence[str], rows: Sequence[Sequence[Any]], trailing: bool,
+             header: bool = True) -> str:
+    end = "|" if trailing else ""
+    lines = ["|".join(columns) + end] if header else []
+    lines += ["|".join(cell(v) for v in row) + end for row in rows]
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def json_value(value: Any) -> Any:
+    if isinstance(value, float) and math.isinf(value):
+        return "inf"
+    return value
+
+
+def as_json(key: str, columns: Sequence[str], rows: Sequence[Sequence[Any]], meta: dict | None = None) -> str:
+    doc: dict[str, Any] = {}
+    if meta:
+        doc["meta"] = meta
+    doc[key] = [{c: json_value(v) for c, v in zip(columns, row)} for row in rows]
+    return json.dumps(doc, indent=2, sort_keys=False) + "\n"
+
+
+def console(stderr: bool = False):
+    """A rich console: colour off with NO_COLOR or when not a terminal; wide when piped."""
+    from rich.console import Console
+
+    stream = sys.stderr if stderr else sys.stdout
+    tty = stream.isatty()
+    width = None if tty else int(os.environ.get("COLUMNS", "160"))
+    return Console(file=stream, width=width, no_color=bool(os.environ.get("NO_COLOR")) or not tty,
+                   highlight=False, soft_wrap=False, emoji=False)
+
+
+def rich_table(columns: Sequence[str], rows: Sequence[Sequence[Any]], title: str | None = None,
+               header: bool = True, numeric: Sequence[str] = ()):
+    from rich import box
+    from rich.table import Table
+
+    table = Table(title=title, box=box.SIMPLE_HEAD, show_header=header, pad_edge=False)
+    for column in columns:
+        table.add_column(column, justify="right" if column in numeric else "left", no_wrap=True)
+    for row in rows:
+        table.add_row(*[cell(v) for v in row])
+    return table
+
+
+def drop_empty_columns(columns: Sequence[str], rows: Sequence[Sequence[Any]],
+                       keep: Sequence[str]) -> tuple[list[str], list[list[Any]]]:
+    """For people: columns with no value in any row say nothing, so leave them out."""
+    wanted = [i for i, c in enumerate(columns)
+              if c in keep or any(cell(row[i]) for row in rows)]
+    return [columns[i] for i in wanted], [[row[i] for i in wanted] for row in rows]

@@ -1,0 +1,411 @@
+"""Administrative changes: clusters, accounts, users and their associations.
+
+Each method validates everything against the store first and then writes, inside the
+caller's transaction (one command = one transaction). Every change is logged in the
+transaction table for ``fscli history``. Methods return human-readable lines saying
+what changed, which the CLI prints on stderr.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sqlalchemy import delete, func, select
+
+from fscli.errors import Conflict, InvalidValue, NotFound, UsageProblem
+from fscli.store import models as m
+from fscli.store.assoc_fields import AssocChanges, apply_changes, validate_changes
+
+NAME_RE = re.compile(r"[a-z0-9_][a-z0-9_.@+-]*")
+ADMIN_LEVELS = {"none": "None", "operator": "Operator", "administrator": "Administrator",
+                "admin": "Administrator"}
+ACTIVE_STATES = ("pending", "running")
+
+
+def check_name(kind: str, name: str) -> str:
+    low = name.strip().lower()
+    if not NAME_RE.fullmatch(low):
+        raise InvalidValue(f"invalid {kind} name '{name}': use letters, digits, '_', '.', '-'")
+    return low
+
+
+def parse_admin_level(text: str) -> str:
+    level = ADMIN_LEVELS.get(text.strip().lower())
+    if level is None:
+        raise InvalidValue(f"invalid adminlevel '{text}': expected None, Operator or Administrator")
+    return level
+
+
+class Admin:
+    def __init__(self, session, now: int, actor: str):
+        self.s = session
+        self.now = now
+        self.actor = actor
+
+    # -- helpers -----------------------------------------------------------------
+    def log(self, action: str, target: str, detail: str = "") -> None:
+        self.s.add(m.Transaction(at=self.now, actor=self.actor, action=action, target=target,
+                                 detail=detail))
+
+    def known_qos(self) -> set[str]:
+        return set(self.s.scalars(select(m.Qos.name)))
+
+    def cluster(self, name: str | None, create_default: bool = False) -> m.Cluster:
+        """The cluster a command works on (see ``--cluster`` in the spec)."""
+        if name:
+            found = self.s.scalar(select(m.Cluster).where(m.Cluster.name == name.lower()))
+            if found is None:
+                raise NotFound(f"cluster '{name}' does not exist: add it with 'fscli cluster add {name}'")
+            return found
+        clusters = list(self.s.scalars(select(m.Cluster).order_by(m.Cluster.name)))
+        if len(clusters) == 1:
+            return clusters[0]
+        if not clusters:
+            if create_default:
+                self.add_cluster("default")
+                return self.cluster("default")
+            raise NotFound("the store holds no cluster yet: add one with 'fscli cluster add NAME'")
+        names = ", ".join(c.name for c in clusters)
+        raise UsageProblem(f"the store holds several clusters ({names}): choose one with --cluster")
+
+    def account_assoc(self, cluster: m.Cluster, account: str) -> m.Association | None:
+        return self.s.scalar(select(m.Association).where(
+            m.Association.cluster_id == cluster.id, m.Association.account == account,
+            m.Association.user.is_(None), m.Association.partition.is_(None)))
+
+    def require_account(self, cluster: m.Cluster, account: str, role: str = "account") -> m.Association:
+        assoc = self.account_assoc(cluster, account)
+        if assoc is None:
+            raise NotFound(f"{role} '{account}' does not exist on cluster {cluster.name}")
+        return assoc
+
+    def children(self, assoc_id: int) -> list[m.Association]:
+        return list(self.s.scalars(select(m.Association).where(m.Association.parent_id == assoc_id)))
+
+    def subtree_ids(self, root_id: int) -> list[int]:
+        ids, frontier = [root_id], [root_id]
+        while frontier:
+            frontier = list(self.s.scalars(
+                select(m.Association.id).where(m.Association.parent_id.in_(frontier))))
+            ids += frontier
+        return ids
+
+    def refuse_active_jobs(self, assoc_ids: list[int]) -> None:
+        count = self.s.scalar(select(func.count()).select_from(m.Job).where(
+            m.Job.assoc_id.in_(assoc_ids), m.Job.state.in_(ACTIVE_STATES)))
+        if count:
+            raise Conflict(f"Job(s) active, cancel job(s) before remove ({count} pending or running)")
+
+    # -- clusters ----------------------------------------------------------------
+    def add_cluster(self, name: str, nodes: int | None = None, cpus: int | None = None,
+                    tres: str | None = None) -> list[str]:
+        name = check_name("cluster", name)
+        if self.s.scalar(select(m.Cluster).where(m.Cluster.name == name)):
+            raise Conflict(f"cluster '{name}' already exists")
+        cluster = m.Cluster(name=name, nodes=nodes, cpus=cpus, tres=tres)
+        self.s.add(cluster)
+        if self.s.scalar(select(m.Account).where(m.Account.name == "root")) is None:
+            self.s.add(m.Account(name="root", description="default root account", organization="root"))
+        if self.s.scalar(select(m.Qos).where(m.Qos.name == "normal")) is None:
+            self.s.add(m.Qos(name="normal", priority=0, usage_factor=1.0))
+        self.s.flush()
+        self.s.add(m.Association(cluster_id=cluster.id, account="root", parent_id=None,
+                                 shares_raw=1, shares_parent=False, qos="normal"))
+        self.log("add cluster", name, _kv(nodes=nodes, cpus=cpus, tres=tres))
+        return [f"added cluster {name}"]
+
+    def modify_cluster(self, name: str, values: dict) -> list[str]:
+        cluster = self.cluster(name)
+        for key, value in values.items():
+            setattr(cluster, key, value)
+        self.log("modify cluster", cluster.name, _kv(**values))
+        return [f"modified cluster {cluster.name}: {_kv(**values)}"]
+
+    def delete_cluster(self, name: str) -> list[str]:
+        cluster = self.cluster(name)
+        ids = list(self.s.scalars(select(m.Association.id).where(m.Association.cluster_id == cluster.id)))
+        self.refuse_active_jobs(ids)
+        self.s.execute(delete(m.Job).where(m.Job.cluster_id == cluster.id))
+        self.s.execute(delete(m.Usage).where(m.Usage.assoc_id.in_(ids)))
+        self.s.execute(delete(m.Association).where(m.Association.cluster_id == cluster.id))
+        self.s.execute(delete(m.Partition).where(m.Partition.cluster_id == cluster.id))
+        self.s.delete(cluster)
+        self.s.flush()
+        self._drop_orphans()
+        self.log("delete cluster", cluster.name)
+        return [f"deleted cluster {cluster.name} and its {len(ids)} associations"]
+
+    # -- accounts ----------------------------------------------------------------
+    def add_accounts(self, cluster: m.Cluster, names: list[str], parent: str | None,
+                     description: str | None, organization: str | None,
+                     changes: AssocChanges) -> list[str]:
+        if not names:
+            raise UsageProblem("need the name of the account to add")
+        names = [check_name("account", n) for n in names]
+        if len(set(names)) != len(names):
+            raise Conflict("the same account is named twice")
+        parent = (parent or "root").lower()
+        parent_assoc = self.require_account(cluster, parent, "parent account")
+        validate_changes(changes, self.known_qos())
+        for name in names:
+            if name == "root" or self.account_assoc(cluster, name) is not None:
+                raise Conflict(f"account '{name}' already exists on cluster {cluster.name}")
+        lines = []
+        for name in names:
+            account = self.s.scalar(select(m.Account).where(m.Account.name == name))
+            if account is None:
+                org = organization if organization is not None else (name if parent == "root" else parent)
+                self.s.add(m.Account(name=name, description=description or name, organization=org.lower()))
+            else:
+                if description is not None:
+                    account.description = description
+                if organization is not None:
+                    account.organization = organization.lower()
+            assoc = m.Association(cluster_id=cluster.id, account=name, parent_id=parent_assoc.id,
+                                  shares_raw=1, shares_parent=False)
+            apply_changes(assoc, changes)
+            self.s.add(assoc)
+            detail = _kv(parent=parent) + (" " + " ".join(changes.describe()) if not changes.empty() else "")
+            self.log("add account", f"{name}@{cluster.name}", detail)
+            lines.append(f"added account {name} on {cluster.name}: {detail}")
+        self.s.flush()
+        return lines
+
+    def modify_accounts(self, cluster: m.Cluster, names: list[str], parent: str | None,
+                        description: str | None, organization: str | None,
+                        changes: AssocChanges) -> list[str]:
+        if not names:
+            raise UsageProblem("name the account(s) to modify")
+        if parent is None and description is None and organization is None and changes.empty():
+            raise UsageProblem("nothing to set: give KEY=VALUE words after 'set'")
+        names = [n.lower() for n in names]
+        assocs = [self.require_account(cluster, n) for n in names]
+        validate_changes(changes, self.known_qos())
+        new_parent = None
+        if parent is not None:
+            if "root" in names:
+                raise Conflict("the root account has no parent")
+            new_parent = self.require_account(cluster, parent.lower(), "parent account")
+            for assoc in assocs:
+                if new_parent.id in self.subtree_ids(assoc.id):
+                    raise Conflict(f"cannot move account '{assoc.account}' under '{new_parent.account}': "
+                                   f"'{new_parent.account}' is inside '{assoc.account}' (a cycle)")
+        lines = []
+        for assoc in assocs:
+            account = self.s.scalar(select(m.Account).where(m.Account.name == assoc.account))
+            if description is not None:
+                account.description = description
+            if organization is not None:
+                account.organization = organization.lower()
+            if new_parent is not None:
+                assoc.parent_id = new_parent.id
+            apply_changes(assoc, changes)
+            detail = " ".join(filter(None, [
+                _kv(parent=parent, description=description, organization=organization),
+                " ".join(changes.describe())]))
+            self.log("modify account", f"{assoc.account}@{cluster.name}", detail)
+            lines.append(f"modified account {assoc.account} on {cluster.name}: {detail}")
+        self.s.flush()
+        return lines
+
+    def delete_accounts(self, cluster: m.Cluster, names: list[str], recursive: bool) -> list[str]:
+        if not names:
+            raise UsageProblem("name the account(s) to delete")
+        names = [n.lower() for n in names]
+        if "root" in names:
+            raise Conflict("You are not allowed to remove the root account. Use 'fscli cluster delete' instead.")
+        assocs = [self.require_account(cluster, n) for n in names]
+        doomed: list[int] = []
+        for assoc in assocs:
+            kids = self.children(assoc.id)
+            if kids and not recursive:
+                subs = sum(1 for k in kids if k.user is None)
+                users = len(kids) - subs
+                raise Conflict(f"account '{assoc.account}' still has {subs} sub-account(s) and "
+                               f"{users} user association(s): delete them first or use --recursive")
+            doomed += self.subtree_ids(assoc.id)
+        self.refuse_active_jobs(doomed)
+        rows = list(self.s.scalars(select(m.Association).where(m.Association.id.in_(doomed))))
+        self.s.execute(delete(m.Usage).where(m.Usage.assoc_id.in_(doomed)))
+        self.s.execute(delete(m.Association).where(m.Association.id.in_(doomed)))
+        self.s.flush()
+        self._fix_defaults_and_orphans()
+        lines = []
+        for row in rows:
+            what = f"user {row.user} in {row.account}" if row.user else f"account {row.account}"
+            self.log("delete association", f"{row.account}/{row.user or ''}@{cluster.name}",
+                     f"partition={row.partition}" if row.partition else "")
+            lines.append(f"deleted {what} on {cluster.name}")
+        return lines
+
+    # -- users -------------------------------------------------------------------
+    def add_users(self, cluster: m.Cluster, names: list[str], accounts: list[str],
+                  partition: str | None, default_account: str | None,
+                  admin_level: str | None, changes: AssocChanges) -> list[str]:
+        if not names:
+            raise UsageProblem("need the name of the user to add")
+        names = [check_name("user", n) for n in names]
+        accounts = [a.lower() for a in accounts]
+        if default_account:
+            default_account = default_account.lower()
+            if default_account not in accounts:
+                accounts.append(default_account)
+        if not accounts:
+            raise UsageProblem("need account=NAME: the account(s) to add the user to")
+        parents = {a: self.require_account(cluster, a) for a in accounts}
+        if partition is not None:
+            self.require_partition(cluster, partition)
+        validate_changes(changes, self.known_qos())
+        for name in names:
+            for account in accounts:
+                if self._user_assoc(cluster, name, account, partition) is not None:
+                    where = f" partition {partition}" if partition else ""
+                    raise Conflict(f"user '{name}' already has an association with account "
+                                   f"'{account}'{where} on cluster {cluster.name}")
+        lines = []
+        for name in names:
+            user = self.s.scalar(select(m.User).where(m.User.name == name))
+            if user is None:
+                user = m.User(name=name, default_account=default_account or accounts[0],
+                              admin_level=admin_level or "None")
+                self.s.add(user)
+            else:
+                if default_account:
+                    user.default_account = default_account
+                if admin_level:
+                    user.admin_level = admin_level
+            for account in accounts:
+                assoc = m.Association(cluster_id=cluster.id, account=account, user=name,
+                                      partition=partition, parent_id=parents[account].id,
+                                      shares_raw=1, shares_parent=False)
+                apply_changes(assoc, changes)
+                self.s.add(assoc)
+                detail = " ".join(filter(None, [_kv(partition=partition), " ".join(changes.describe())]))
+                self.log("add user", f"{name}/{account}@{cluster.name}", detail)
+                lines.append(f"added user {name} to account {account} on {cluster.name}"
+                             + (f": {detail}" if detail else ""))
+        self.s.flush()
+        return lines
+
+    def _user_assoc(self, cluster, user, account, partition):
+        query = select(m.Association).where(
+            m.Association.cluster_id == cluster.id, m.Association.user == user,
+            m.Association.account == account)
+        query = query.where(m.Association.partition.is_(None) if partition is None
+                            else m.Association.partition == partition)
+        return self.s.scalar(query)
+
+    def user_assocs(self, cluster: m.Cluster, names: list[str], account: str | None,
+                    partition: str | None) -> list[m.Association]:
+        names = [n.lower() for n in names]
+        for name in names:
+            if self.s.scalar(select(m.User).where(m.User.name == name)) is None:
+                raise NotFound(f"user '{name}' does not exist")
+        query = select(m.Association).where(m.Association.cluster_id == cluster.id,
+                                            m.Association.user.in_(names))
+        if account is not None:
+            query = query.where(m.Association.account == account.lower())
+        if partition is not None:
+            query = query.where(m.Association.partition == partition)
+        found = list(self.s.scalars(query.order_by(m.Association.user, m.Association.account)))
+        if not found:
+            where = "".join([f" in account {account}" if account else "",
+                             f" partition {partition}" if partition else ""])
+            raise NotFound(f"no association of user(s) {', '.join(names)}{where} on cluster {cluster.name}")
+        return found
+
+    def modify_users(self, cluster: m.Cluster, names: list[str], account: str | None,
+                     partition: str | None, default_account: str | None,
+                     admin_level: str | None, changes: AssocChanges) -> list[str]:
+        if not names:
+            raise UsageProblem("name the user(s) to modify")
+        if default_account is None and admin_level is None and changes.empty():
+            raise UsageProblem("nothing to set: give KEY=VALUE words after 'set'")
+        assocs = self.user_assocs(cluster, names, account, partition) if not changes.empty() or account \
+            else []
+        validate_changes(changes, self.known_qos())
+        lines = []
+        for name in [n.lower() for n in names]:
+            user = self.s.scalar(select(m.User).where(m.User.name == name))
+            if user is None:
+                raise NotFound(f"user '{name}' does not exist")
+            if default_account is not None:
+                target = default_account.lower()
+                has = self.s.scalar(select(m.Association.id).where(
+                    m.Association.user == name, m.Association.account == target).limit(1))
+                if has is None:
+                    raise Conflict(f"user '{name}' has no association with account '{target}': "
+                                   f"add it first (fscli user add {name} account={target})")
+                user.default_account = target
+            if admin_level is not None:
+                user.admin_level = admin_level
+            if default_account is not None or admin_level is not None:
+                detail = _kv(defaultaccount=default_account, adminlevel=admin_level)
+                self.log("modify user", name, detail)
+                lines.append(f"modified user {name}: {detail}")
+        for assoc in assocs:
+            apply_changes(assoc, changes)
+            detail = " ".join(changes.describe())
+            where = f"{assoc.user}/{assoc.account}" + (f"/{assoc.partition}" if assoc.partition else "")
+            self.log("modify association", f"{where}@{cluster.name}", detail)
+            lines.append(f"modified user {where} on {cluster.name}: {detail}")
+        self.s.flush()
+        return lines
+
+    def delete_users(self, cluster: m.Cluster, names: list[str], account: str | None,
+                     partition: str | None) -> list[str]:
+        if not names:
+            raise UsageProblem("name the user(s) to delete")
+        assocs = self.user_assocs(cluster, names, account, partition)
+        self.refuse_active_jobs([a.id for a in assocs])
+        doomed = {a.id for a in assocs}
+        for name in {a.user for a in assocs}:
+            user = self.s.scalar(select(m.User).where(m.User.name == name))
+            remaining = [a for a in self.s.scalars(select(m.Association).where(m.Association.user == name))
+                         if a.id not in doomed]
+            if remaining and user.default_account not in {a.account for a in remaining}:
+                raise Conflict(
+                    f"You can not remove the default account of a user: '{user.default_account}' is "
+                    f"{name}'s default; change it first (fscli user modify {name} set "
+                    f"defaultaccount={sorted({a.account for a in remaining})[0]})")
+        self.s.execute(delete(m.Usage).where(m.Usage.assoc_id.in_(doomed)))
+        self.s.execute(delete(m.Association).where(m.Association.id.in_(doomed)))
+        self.s.flush()
+        self._drop_orphans()
+        lines = []
+        for assoc in assocs:
+            where = f"{assoc.user}/{assoc.account}" + (f"/{assoc.partition}" if assoc.partition else "")
+            self.log("delete user association", f"{where}@{cluster.name}")
+            lines.append(f"deleted user {where} on {cluster.name}")
+        return lines
+
+    # -- partitions ----------------------------------------------------------------
+    def require_partition(self, cluster: m.Cluster, name: str) -> m.Partition:
+        found = self.s.scalar(select(m.Partition).where(m.Partition.cluster_id == cluster.id,
+                                                         m.Partition.name == name))
+        if found is None:
+            raise NotFound(f"partition '{name}' does not exist on cluster {cluster.name}")
+        return found
+
+    # -- cleanup -------------------------------------------------------------------
+    def _drop_orphans(self) -> None:
+        """Users and accounts left without any association disappear, as in the dump."""
+        used_users = select(m.Association.user).where(m.Association.user.is_not(None))
+        self.s.execute(delete(m.User).where(m.User.name.not_in(used_users)))
+        used_accounts = select(m.Association.account)
+        self.s.execute(delete(m.Account).where(m.Account.name.not_in(used_accounts),
+                                               m.Account.name != "root"))
+
+    def _fix_defaults_and_orphans(self) -> None:
+        """After a recursive delete: a user whose default account went away gets the
+        alphabetically first account it still has (documented, deterministic)."""
+        self._drop_orphans()
+        for user in self.s.scalars(select(m.User)):
+            accounts = sorted(set(self.s.scalars(select(m.Association.account).where(
+                m.Association.user == user.name))))
+            if accounts and user.default_account not in accounts:
+                user.default_account = accounts[0]
+
+
+def _kv(**values) -> str:
+    return " ".join(f"{k}={v}" for k, v in values.items() if v is not None)

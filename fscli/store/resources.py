@@ -1,0 +1,193 @@
+"""QOS and partitions: add, modify, delete (validated, then written, then logged)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import func, select, update
+
+from fscli.engine import limitdefs
+from fscli.errors import Conflict, InvalidValue, NotFound, UsageProblem
+from fscli.store import models as m
+from fscli.store.admin import Admin, check_name
+from fscli.store.assoc_fields import loaded_limit, qos_list, stored_limit
+
+QOS_FLAGS = ("DenyOnLimit", "EnforceUsageThreshold", "NoReserve", "PartitionMaxNodes",
+             "PartitionMinNodes", "OverPartQOS", "PartitionTimeLimit", "RequiresReservation",
+             "NoDecay", "UsageFactorSafe")
+
+
+def parse_flags(text: str) -> list[str]:
+    lookup = {f.lower(): f for f in QOS_FLAGS}
+    flags = []
+    for word in [w.strip() for w in str(text).split(",") if w.strip()]:
+        if word == "-1":
+            return []
+        flag = lookup.get(word.lower())
+        if flag is None:
+            raise InvalidValue(f"unknown QOS flag '{word}': known flags are {', '.join(QOS_FLAGS)}")
+        flags.append(flag)
+    return flags
+
+
+def parse_float(key: str, text: str, low: float = 0.0, high: float | None = None,
+                clear: bool = False) -> float | None:
+    if clear and str(text).strip() == "-1":
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise InvalidValue(f"invalid {key} '{text}': expected a number") from None
+    if value < low or (high is not None and value > high) or value != value:
+        bound = f"from {low} to {high}" if high is not None else f">= {low}"
+        raise InvalidValue(f"invalid {key} '{text}': must be {bound}")
+    return value
+
+
+@dataclass
+class QosChanges:
+    values: dict[str, Any] = field(default_factory=dict)  # column -> value
+    flags: tuple[str, list[str]] | None = None  # (op, flags)
+    limits: dict[str, Any] = field(default_factory=dict)
+
+    def empty(self) -> bool:
+        return not self.values and self.flags is None and not self.limits
+
+    def describe(self) -> str:
+        parts = [f"{k}={v}" for k, v in self.values.items()]
+        if self.flags:
+            parts.append(f"flags{self.flags[0]}{','.join(self.flags[1])}")
+        for name, value in self.limits.items():
+            defn = limitdefs.lookup(name)
+            parts.append(f"{name}=" + ("-1" if value is limitdefs.CLEAR else
+                                       limitdefs.format_limit(defn, value)))
+        return " ".join(parts)
+
+
+def _apply_qos(row: m.Qos, changes: QosChanges) -> None:
+    for key, value in changes.values.items():
+        setattr(row, key, value)
+    if changes.flags is not None:
+        op, flags = changes.flags
+        current = [f for f in (row.flags or "").split(",") if f]
+        if op == "=":
+            current = flags
+        elif op == "+=":
+            current += [f for f in flags if f not in current]
+        else:
+            current = [f for f in current if f not in flags]
+        row.flags = ",".join(current) or None
+    for name, value in changes.limits.items():
+        defn = limitdefs.lookup(name)
+        if limitdefs.QOS not in defn.scopes:
+            raise InvalidValue(f"{name} is an association limit, not a QOS limit")
+        old = loaded_limit(defn, getattr(row, defn.attr))
+        setattr(row, defn.attr, stored_limit(defn, limitdefs.apply_change(defn, old, value)))
+
+
+def require_qos(admin: Admin, name: str) -> m.Qos:
+    row = admin.s.scalar(select(m.Qos).where(m.Qos.name == name.lower()))
+    if row is None:
+        raise NotFound(f"QOS '{name}' does not exist")
+    return row
+
+
+def add_qos(admin: Admin, names: list[str], changes: QosChanges) -> list[str]:
+    if not names:
+        raise UsageProblem("need the name of the QOS to add")
+    names = [check_name("QOS", n) for n in names]
+    lines = []
+    for name in names:
+        if admin.s.scalar(select(m.Qos).where(m.Qos.name == name)) is not None:
+            raise Conflict(f"QOS '{name}' already exists")
+        row = m.Qos(name=name, priority=0, usage_factor=1.0)
+        _apply_qos(row, changes)
+        admin.s.add(row)
+        admin.log("add qos", name, changes.describe())
+        lines.append(f"added QOS {name}" + (f": {changes.describe()}" if not changes.empty() else ""))
+    admin.s.flush()
+    return lines
+
+
+def modify_qos(admin: Admin, names: list[str], changes: QosChanges) -> list[str]:
+    if not names:
+        raise UsageProblem("name the QOS to modify")
+    if changes.empty():
+        raise UsageProblem("nothing to set: give KEY=VALUE words after 'set'")
+    rows = [require_qos(admin, n) for n in names]
+    for row in rows:
+        _apply_qos(row, changes)
+        admin.log("modify qos", row.name, changes.describe())
+    admin.s.flush()
+    return [f"modified QOS {row.name}: {changes.describe()}" for row in rows]
+
+
+def delete_qos(admin: Admin, names: list[str]) -> list[str]:
+    rows = [require_qos(admin, n) for n in names]
+    lines = []
+    for row in rows:
+        busy = admin.s.scalar(select(func.count()).select_from(m.Job).where(
+            m.Job.qos == row.name, m.Job.state.in_(("pending", "running"))))
+        if busy:
+            raise Conflict(f"QOS '{row.name}' is used by {busy} pending or running job(s)")
+        used_by = admin.s.scalar(select(m.Partition.name).where(m.Partition.qos == row.name).limit(1))
+        if used_by:
+            raise Conflict(f"QOS '{row.name}' is the QOS of partition {used_by}: change that first")
+        for assoc in admin.s.scalars(select(m.Association).where(m.Association.qos.contains(row.name))):
+            assoc.qos = ",".join(q for q in qos_list(assoc.qos) if q != row.name) or None
+        admin.s.execute(update(m.Association).where(m.Association.default_qos == row.name)
+                        .values(default_qos=None))
+        admin.s.delete(row)
+        admin.log("delete qos", row.name)
+        lines.append(f"deleted QOS {row.name}")
+    admin.s.flush()
+    return lines
+
+
+PARTITION_INT_FIELDS = ("nodes", "cpus", "priority_job_factor", "priority_tier", "max_nodes", "min_nodes")
+
+
+def add_partition(admin: Admin, cluster: m.Cluster, name: str, values: dict[str, Any]) -> list[str]:
+    if not name:
+        raise UsageProblem("need the name of the partition to add")
+    exists = admin.s.scalar(select(m.Partition).where(m.Partition.cluster_id == cluster.id,
+                                                      m.Partition.name == name))
+    if exists is not None:
+        raise Conflict(f"partition '{name}' already exists on cluster {cluster.name}")
+    if values.get("qos"):
+        require_qos(admin, values["qos"])
+    row = m.Partition(cluster_id=cluster.id, name=name, priority_job_factor=1, priority_tier=1)
+    for key, value in values.items():
+        setattr(row, key, value)
+    admin.s.add(row)
+    admin.s.flush()
+    detail = " ".join(f"{k}={v}" for k, v in values.items() if v is not None)
+    admin.log("add partition", f"{name}@{cluster.name}", detail)
+    return [f"added partition {name} on {cluster.name}" + (f": {detail}" if detail else "")]
+
+
+def modify_partition(admin: Admin, cluster: m.Cluster, name: str, values: dict[str, Any]) -> list[str]:
+    row = admin.require_partition(cluster, name)
+    if not values:
+        raise UsageProblem("nothing to set: give KEY=VALUE words after 'set'")
+    if values.get("qos"):
+        require_qos(admin, values["qos"])
+    for key, value in values.items():
+        setattr(row, key, value)
+    detail = " ".join(f"{k}={v}" for k, v in values.items())
+    admin.log("modify partition", f"{name}@{cluster.name}", detail)
+    admin.s.flush()
+    return [f"modified partition {name} on {cluster.name}: {detail}"]
+
+
+def delete_partition(admin: Admin, cluster: m.Cluster, name: str) -> list[str]:
+    row = admin.require_partition(cluster, name)
+    used = admin.s.scalar(select(func.count()).select_from(m.Association).where(
+        m.Association.cluster_id == cluster.id, m.Association.partition == name))
+    if used:
+        raise Conflict(f"partition '{name}' has {used} user association(s): delete them first")
+    admin.s.delete(row)
+    admin.log("delete partition", f"{name}@{cluster.name}")
+    admin.s.flush()
+    return [f"deleted partition {name} on {cluster.name}"]

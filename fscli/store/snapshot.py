@@ -1,0 +1,133 @@
+"""Read paths: load the store into engine dataclasses with SQLAlchemy Core.
+
+One query per table, rows as tuples (no ORM entities: loading 100k rows through the
+ORM costs several times more). Every view (sshare, sprio, limits, exports) starts here.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from fscli.engine import limitdefs
+from fscli.engine.model import (
+    SHARES_PARENT, Assoc, Charge, ClusterInfo, Job, Partition, Qos,
+)
+from fscli.engine.tres import parse_tres
+from fscli.store import models as m
+from fscli.store.assoc_fields import loaded_limit, qos_list
+
+_ASSOC_COLS = [getattr(m.Association, d.attr) for d in limitdefs.ASSOC_LIMITS]
+_QOS_COLS = [getattr(m.Qos, d.attr) for d in limitdefs.QOS_LIMITS]
+
+
+def _limits(defs, values) -> dict:
+    out = {}
+    for defn, value in zip(defs, values):
+        if value is not None:
+            out[defn.name] = loaded_limit(defn, value)
+    return out
+
+
+def load_assocs(conn, cluster_id: int) -> list[Assoc]:
+    table = m.Association
+    query = select(table.id, table.parent_id, table.account, table.user, table.partition,
+                   table.shares_raw, table.shares_parent, table.priority, table.qos,
+                   table.default_qos, *_ASSOC_COLS).where(table.cluster_id == cluster_id)
+    out = []
+    for row in conn.execute(query):
+        (aid, parent, account, user, part, raw, is_parent, prio, qos, dqos), lims = row[:10], row[10:]
+        out.append(Assoc(
+            id=aid, parent_id=parent, account=account, user=user, partition=part,
+            shares=SHARES_PARENT if is_parent else (raw if raw is not None else 1),
+            priority=prio, qos=tuple(qos_list(qos)), default_qos=dqos,
+            limits=_limits(limitdefs.ASSOC_LIMITS, lims) if any(v is not None for v in lims) else {},
+        ))
+    return out
+
+
+def load_qos(conn) -> dict[str, Qos]:
+    table = m.Qos
+    query = select(table.name, table.priority, table.flags, table.usage_factor, table.limit_factor,
+                   table.usage_threshold, table.grace_time, *_QOS_COLS)
+    out = {}
+    for row in conn.execute(query):
+        name, prio, flags, uf, lf, ut, grace = row[:7]
+        out[name] = Qos(name=name, priority=prio or 0,
+                        flags=frozenset(f for f in (flags or "").split(",") if f),
+                        usage_factor=1.0 if uf is None else uf, limit_factor=lf,
+                        usage_threshold=ut, grace_time=grace,
+                        limits=_limits(limitdefs.QOS_LIMITS, row[7:]))
+    return out
+
+
+def load_partitions(conn, cluster_id: int) -> dict[str, Partition]:
+    table = m.Partition
+    query = select(table.name, table.nodes, table.cpus, table.tres, table.priority_job_factor,
+                   table.priority_tier, table.qos, table.max_time, table.max_nodes, table.min_nodes,
+                   table.billing_weights).where(table.cluster_id == cluster_id)
+    out = {}
+    for (name, nodes, cpus, tres, pjf, tier, qos, max_time, max_nodes, min_nodes, bw) in conn.execute(query):
+        out[name] = Partition(name=name, nodes=nodes, cpus=cpus, tres=parse_tres(tres) if tres else {},
+                              priority_job_factor=1 if pjf is None else pjf,
+                              priority_tier=1 if tier is None else tier, qos=qos, max_time=max_time,
+                              max_nodes=max_nodes, min_nodes=min_nodes, billing_weights=bw)
+    return out
+
+
+def load_cluster(conn, cluster_id: int) -> ClusterInfo:
+    row = conn.execute(select(m.Cluster.name, m.Cluster.nodes, m.Cluster.cpus, m.Cluster.tres)
+                       .where(m.Cluster.id == cluster_id)).one()
+    return ClusterInfo(name=row[0], nodes=row[1], cpus=row[2], tres=parse_tres(row[3]) if row[3] else {})
+
+
+def load_config(conn) -> dict[str, str]:
+    return dict(conn.execute(select(m.Config.key, m.Config.value)).all())
+
+
+def load_charges(conn, cluster_id: int, until: int | None = None) -> list[Charge]:
+    query = (select(m.Usage.assoc_id, m.Usage.at, m.Usage.amount)
+             .join(m.Association, m.Association.id == m.Usage.assoc_id)
+             .where(m.Association.cluster_id == cluster_id))
+    if until is not None:
+        query = query.where(m.Usage.at <= until)
+    return [Charge(a, t, x) for a, t, x in conn.execute(query)]
+
+
+def load_jobs(conn, cluster_id: int | None = None, states: tuple[str, ...] | None = None) -> list[Job]:
+    table = m.Job
+    query = select(table.id, table.user, table.account, table.assoc_id, table.partition, table.qos,
+                   table.state, table.submit, table.eligible, table.start, table.end, table.cpus,
+                   table.nodes, table.tres, table.time_limit, table.nice, table.site_factor,
+                   table.queue, table.slots, table.cputime)
+    if cluster_id is not None:
+        query = query.where(table.cluster_id == cluster_id)
+    if states:
+        query = query.where(table.state.in_(states))
+    out = []
+    for r in conn.execute(query.order_by(table.id)):
+        out.append(Job(id=r[0], user=r[1], account=r[2], assoc_id=r[3],
+                       partitions=tuple(p for p in (r[4] or "").split(",") if p), qos=r[5],
+                       state=r[6], submit=r[7], eligible=r[8], start=r[9], end=r[10], cpus=r[11],
+                       nodes=r[12], tres=parse_tres(r[13]) if r[13] else {}, time_limit=r[14],
+                       nice=r[15] or 0, site_factor=r[16] or 0, queue=r[17], slots=r[18] or 1,
+                       cputime=r[19]))
+    return out
+
+
+def cluster_id_for(conn, name: str | None) -> int:
+    """Like ``Admin.cluster`` for read paths (no creation)."""
+    from fscli.errors import NotFound, UsageProblem
+
+    rows = conn.execute(select(m.Cluster.id, m.Cluster.name).order_by(m.Cluster.name)).all()
+    if name:
+        for cid, cname in rows:
+            if cname == name.lower():
+                return cid
+        raise NotFound(f"cluster '{name}' does not exist: add it with 'fscli cluster add {name}'")
+    if len(rows) == 1:
+        return rows[0][0]
+    if not rows:
+        raise NotFound("the store holds no cluster yet: add one with 'fscli cluster add NAME' "
+                       "(or try 'fscli demo')")
+    raise UsageProblem(f"the store holds several clusters ({', '.join(r[1] for r in rows)}): "
+                       "choose one with --cluster")

@@ -1,0 +1,124 @@
+"""Every bad-input case of the foundation issue: one line on stderr, exit 1 or 2,
+no traceback, and the store unchanged."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import stat
+
+import pytest
+
+from tests.conftest import Fscli
+
+CASES = [
+    # (words, exit code, text expected in the message)
+    (("account", "add", "x", "bogus=1"), 2, "unknown key 'bogus'"),
+    (("account", "add", "x", "fairshar=4"), 2, "did you mean 'fairshare'"),
+    (("account", "add", "x", "parent=nosuch"), 1, "parent account 'nosuch' does not exist"),
+    (("user", "add", "dan", "account=nosuch"), 1, "account 'nosuch' does not exist"),
+    (("user", "add", "dan"), 2, "need account="),
+    (("user", "modify", "nosuch", "set", "fairshare=2"), 1, "user 'nosuch' does not exist"),
+    (("user", "add", "dan", "account=chem", "qos=nosuch"), 1, "QOS 'nosuch' does not exist"),
+    (("user", "add", "dan", "account=chem", "partition=nosuch"), 1, "partition 'nosuch' does not exist"),
+    (("--cluster", "nosuch", "account", "add", "x"), 1, "cluster 'nosuch' does not exist"),
+    (("account", "add", "physics"), 1, "account 'physics' already exists"),
+    (("account", "add", "x,x"), 1, "named twice"),
+    (("user", "add", "alice", "account=physics"), 1, "already has an association"),
+    (("account", "modify", "science", "set", "parent=chem"), 1, "a cycle"),
+    (("account", "modify", "science", "set", "parent=science"), 1, "a cycle"),
+    (("account", "add", "x", "fairshare=-3"), 1, "invalid fairshare"),
+    (("account", "add", "x", "fairshare=1.5"), 1, "invalid fairshare"),
+    (("account", "add", "x", "fairshare=abc"), 1, "invalid fairshare"),
+    (("account", "add", "x", "fairshare=2147483647"), 1, "at most 2147483646"),
+    (("account", "add", "x", "GrpTRES=cpu=abc"), 1, "invalid value 'abc' for TRES cpu"),
+    (("account", "add", "x", "GrpTRES==5"), 1, "expected NAME=COUNT"),
+    (("account", "add", "x", "GrpTRES=gpu=1"), 1, "gres/gpu"),
+    (("account", "add", "x", "GrpTRES=foo=5"), 1, "unknown TRES 'foo'"),
+    (("account", "add", "x", "MaxWall=1:2:3:4"), 1, "invalid MaxWallDurationPerJob"),
+    (("account", "add", "x", "GrpWall=5-"), 1, "invalid GrpWall"),
+    (("account", "add", "x", "MaxJobs=-5"), 1, "invalid value for MaxJobs"),
+    (("account", "add", "x", "MaxJobs=ten"), 1, "not a whole number"),
+    (("account", "add", "x", "MaxJobsPerUser=3"), 2, "MaxJobsPerUser is a QOS limit"),
+    (("qos", "add", "q1", "MaxJobs=3"), 2, "MaxJobs is an association limit"),
+    (("qos", "add", "q1", "flags=Bogus"), 1, "unknown QOS flag"),
+    (("qos", "add", "q1", "usagefactor=-1"), 1, "invalid UsageFactor"),
+    (("account", "delete", "root"), 1, "not allowed to remove the root account"),
+    (("account", "delete", "science"), 1, "--recursive"),
+    (("account", "delete", "nosuch"), 1, "does not exist"),
+    (("user", "delete", "bob", "account=chem"), 1, "default account"),
+    (("account", "modify", "physics"), 2, "nothing to set"),
+    (("assoc", "list", "format=Bogus"), 2, "unknown column 'Bogus'"),
+    (("cluster", "add", "c1"), 1, "already exists"),
+    (("partition", "add", "p", "maxtime=abc"), 1, "invalid MaxTime"),
+    (("partition", "add", "p", "nodes=-2"), 1, "invalid nodes"),
+    (("--at", "yesterday-ish", "history"), 1, "invalid time"),
+]
+
+
+@pytest.mark.parametrize("words,code,text", CASES, ids=[" ".join(c[0]) for c in CASES])
+def test_bad_input_is_one_clear_line_and_changes_nothing(science, words, code, text):
+    science.ok("user", "add", "bob", "account=physics")  # bob: default chem, also in physics
+    before = science.ok("assoc", "list", "-P").stdout, science.ok("history", "-P").stdout
+    result = science.fails(*words, code=code)
+    assert text in result.stderr
+    assert result.stderr.startswith("fscli: error: ")
+    after = science.ok("assoc", "list", "-P").stdout, science.ok("history", "-P").stdout
+    assert after == before
+
+
+def test_not_an_fscli_store(tmp_path):
+    other = tmp_path / "other.db"
+    conn = sqlite3.connect(other)
+    conn.execute("CREATE TABLE stuff (x)")
+    conn.commit()
+    conn.close()
+    result = Fscli(str(other)).fails("assoc", "list")
+    assert "is not an fscli store" in result.stderr
+    text = tmp_path / "notes.txt"
+    text.write_text("hello, this is not a database at all" * 100)
+    assert "not an fscli store" in Fscli(str(text)).fails("assoc", "list").stderr
+
+
+def test_store_from_a_newer_schema_is_refused(fscli, db_path):
+    fscli.ok("cluster", "add", "c1")
+    conn = sqlite3.connect(db_path)
+    conn.execute("UPDATE alembic_version SET version_num='9999'")
+    conn.commit()
+    conn.close()
+    result = fscli.fails("assoc", "list")
+    assert "schema version 9999, newer than this fscli knows" in result.stderr
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root can write read-only files")
+def test_read_only_store(fscli, db_path):  # pragma: no cover - CI runs as root
+    fscli.ok("cluster", "add", "c1")
+    os.chmod(db_path, stat.S_IRUSR)
+    assert "read-only" in fscli.fails("account", "add", "a").stderr
+
+
+def test_read_only_store_as_root(fscli, db_path, monkeypatch):
+    """Root ignores file modes, so make SQLite itself refuse writes."""
+    fscli.ok("cluster", "add", "c1")
+    from fscli.store import db as dbmod
+
+    real = dbmod.create_engine_for
+
+    def readonly_engine(url):
+        engine = real(url)
+        from sqlalchemy import event
+
+        @event.listens_for(engine, "connect")
+        def _ro(conn, _rec):
+            conn.execute("PRAGMA query_only=ON")
+        return engine
+
+    monkeypatch.setattr(dbmod, "create_engine_for", readonly_engine)
+    result = fscli.fails("account", "add", "a")
+    assert "read-only" in result.stderr or "readonly" in result.stderr
+
+
+def test_unknown_command_and_internal_errors_have_no_traceback(fscli):
+    result = fscli("nosuchcommand")
+    assert result.exit_code == 2
+    assert "Traceback" not in result.stderr

@@ -1,0 +1,74 @@
+"""Shared fixtures: a temporary store and a CLI runner bound to it.
+
+Time zone is pinned to UTC so that moments without an offset read the same everywhere.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+os.environ["TZ"] = "UTC"
+time.tzset()
+os.environ.pop("FSCLI_DB", None)
+os.environ.pop("FSCLI_CLUSTER", None)
+os.environ["USER"] = "tester"
+os.environ.pop("SUDO_USER", None)
+
+DATA = Path(__file__).parent / "data"
+
+
+class Fscli:
+    """Runs ``fscli --db <tmp store> ...`` through CliRunner; stdout and stderr apart."""
+
+    def __init__(self, db: str):
+        self.db = db
+        self.runner = CliRunner()
+
+    def __call__(self, *args: str, input: str | None = None, at: str | None = None):
+        from fscli.cli.main import cli
+
+        argv = ["--db", self.db]
+        if at:
+            argv += ["--at", at]
+        return self.runner.invoke(cli, [*argv, *args], input=input, catch_exceptions=False)
+
+    def ok(self, *args: str, **kw):
+        result = self(*args, **kw)
+        assert result.exit_code == 0, (args, result.stdout, result.stderr)
+        return result
+
+    def fails(self, *args: str, code: int | None = None, **kw):
+        result = self(*args, **kw)
+        assert result.exit_code != 0, (args, result.stdout)
+        if code is not None:
+            assert result.exit_code == code, (args, result.exit_code, result.stderr)
+        assert "Traceback" not in result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+        return result
+
+
+@pytest.fixture
+def db_path(tmp_path) -> str:
+    return str(tmp_path / "store.db")
+
+
+@pytest.fixture
+def fscli(db_path) -> Fscli:
+    return Fscli(db_path)
+
+
+@pytest.fixture
+def science(fscli) -> Fscli:
+    """The issue's example tree."""
+    fscli.ok("cluster", "add", "c1")
+    fscli.ok("account", "add", "science", "fairshare=40")
+    fscli.ok("account", "add", "physics", "parent=science", "fairshare=30")
+    fscli.ok("account", "add", "chem", "parent=science", "fairshare=10", "GrpTRES=cpu=128")
+    fscli.ok("user", "add", "alice", "account=physics")
+    fscli.ok("user", "add", "bob,carol", "account=chem", "fairshare=1")
+    return fscli

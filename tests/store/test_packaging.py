@@ -1,0 +1,56 @@
+"""The installed package: lazy imports, migrations inside the wheel, store creation."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_cli_module_imports_no_heavy_libraries():
+    code = ("import sys, fscli.cli.main; "
+            "print(','.join(m for m in ('sqlalchemy', 'alembic', 'yaml', 'rich') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=ROOT)
+    assert out.stdout.strip() == ""
+
+
+def test_help_imports_no_heavy_libraries():
+    code = ("import sys\nfrom fscli.cli.main import main\nsys.argv=['fscli','--help']\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "print('HEAVY:' + ','.join(m for m in ('sqlalchemy','alembic','yaml','rich') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=ROOT)
+    assert out.stdout.strip().splitlines()[-1] == "HEAVY:"
+    assert "sshare" in out.stdout or "account" in out.stdout
+
+
+@pytest.mark.slow
+def test_wheel_install_creates_and_upgrades_a_store(tmp_path):
+    """A non-editable install (wheel) carries the migrations: no network needed."""
+    pytest.importorskip("hatchling")
+    wheel_dir = tmp_path / "wheel"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+                    "-q", "-w", str(wheel_dir), str(ROOT)], check=True, capture_output=True)
+    wheel = next(wheel_dir.glob("fscli-*.whl"))
+    env_dir = tmp_path / "venv"
+    venv.EnvBuilder(with_pip=False, system_site_packages=True).create(env_dir)
+    python = env_dir / "bin" / "python"
+    subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps",
+                    "-q", str(wheel)], check=True, capture_output=True)
+    store = tmp_path / "new.db"
+    run = lambda *a: subprocess.run([str(env_dir / "bin" / "fscli"), "--db", str(store), *a],
+                                    capture_output=True, text=True, cwd=tmp_path)
+    first = run("db", "upgrade")
+    assert first.returncode == 0, first.stderr
+    assert run("db", "current").stdout.strip() == "0001"
+    assert run("account", "add", "a1").returncode == 0
+    assert (store.stat().st_mode & 0o777) == 0o600
+    located = subprocess.run([str(python), "-c", "import fscli.store.db as d; print(d.migrations_dir())"],
+                             capture_output=True, text=True, cwd=tmp_path, check=True).stdout
+    assert str(env_dir) in located and located.strip().endswith("fscli/migrations")
