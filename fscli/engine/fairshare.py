@@ -60,8 +60,9 @@ class ShareRow:
     fairshare: float | None
     level_fs: float | None
     grp_tres_mins: dict[str, int] | None = None
-    tres_run_mins: dict[str, int] = field(default_factory=dict)  # set by the caller
-    tres_raw_mins: dict[str, int] = field(default_factory=dict)  # set by the caller
+    # Filled in by the caller when it knows them (running jobs, per-TRES usage); None = zeros.
+    tres_run_mins: dict[str, int] | None = None
+    tres_raw_mins: dict[str, int] | None = None
 
     @property
     def is_user(self) -> bool:
@@ -92,6 +93,7 @@ class Tree:
     raw: list[float]
     root: int
     user_count: int
+    name_key: list[tuple[int, str, str]]
 
 
 @dataclass
@@ -117,57 +119,56 @@ class FairShareResult:
         return self.by_index[i]
 
 
-def _sort_key(a: Assoc) -> tuple[int, str, str]:
-    """sshare order within a parent: users first, then sub-accounts, each alphabetical."""
-    if a.user is not None:
-        return (0, a.user, a.partition or "")
-    return (1, a.account, "")
-
-
 def build_tree(assocs: Sequence[Assoc], usage: Mapping[int, float]) -> Tree:
     """Index the tree, order it, find fs-parents and level shares, aggregate usage."""
     n = len(assocs)
-    index: dict[int, int] = {}
-    for i, a in enumerate(assocs):
-        if a.id in index:
-            raise InvalidValue(f"association id {a.id} appears twice")
-        index[a.id] = i
-    parent = [-1] * n
-    children: list[list[int]] = [[] for _ in range(n)]
-    roots = []
-    for i, a in enumerate(assocs):
-        if a.parent_id is None:
-            roots.append(i)
-            continue
-        p = index.get(a.parent_id)
-        if p is None:
-            raise InvalidValue(f"association {a.id} ({_label(a)}) has unknown parent id {a.parent_id}")
-        if assocs[p].user is not None:
-            raise InvalidValue(f"association {a.id} ({_label(a)}) has a user association as parent")
-        parent[i] = p
-        children[p].append(i)
+    ids = [a.id for a in assocs]
+    index = dict(zip(ids, range(n)))
+    if len(index) != n:
+        seen: set[int] = set()
+        dup = next(x for x in ids if x in seen or seen.add(x))  # type: ignore[func-returns-value]
+        raise InvalidValue(f"association id {dup} appears twice")
+    users = [a.user for a in assocs]
+    parent = [index.get(a.parent_id, -2) if a.parent_id is not None else -1 for a in assocs]
+    roots = [i for i, p in enumerate(parent) if p == -1]
     if len(roots) != 1:
         raise InvalidValue(f"expected exactly one root association, found {len(roots)}")
     root = roots[0]
+    children: list[list[int]] = [[] for _ in range(n)]
+    for i, p in enumerate(parent):
+        if p >= 0:
+            children[p].append(i)
+        elif p == -2:
+            a = assocs[i]
+            raise InvalidValue(f"association {a.id} ({_label(a)}) has unknown parent id {a.parent_id}")
+    for i, u in enumerate(users):
+        if u is not None and children[i]:
+            a = assocs[children[i][0]]
+            raise InvalidValue(f"association {a.id} ({_label(a)}) has a user association as parent")
+    # sshare order within a parent: users first, then sub-accounts, each alphabetical.
+    name_key = [(0, a.user, a.partition or "") if a.user is not None else (1, a.account, "")
+                for a in assocs]
+    by_name = name_key.__getitem__
     for kids in children:
         if len(kids) > 1:
-            kids.sort(key=lambda k: _sort_key(assocs[k]))
+            kids.sort(key=by_name)
 
     order: list[int] = []
     depth = [0] * n
     stack = [root]
+    push, pop, visit = stack.extend, stack.pop, order.append
     while stack:
-        i = stack.pop()
-        order.append(i)
+        i = pop()
+        visit(i)
         kids = children[i]
         if kids:
             d = depth[i] + 1
             for k in kids:
                 depth[k] = d
-            stack.extend(reversed(kids))
+            push(reversed(kids))
     if len(order) != n:
-        seen = set(order)
-        stray = next(a for i, a in enumerate(assocs) if i not in seen)
+        seen_set = set(order)
+        stray = next(a for i, a in enumerate(assocs) if i not in seen_set)
         raise InvalidValue(f"association {stray.id} ({_label(stray)}) is not below the root (cycle?)")
 
     raw = [0.0] * n
@@ -175,38 +176,36 @@ def build_tree(assocs: Sequence[Assoc], usage: Mapping[int, float]) -> Tree:
         i = index.get(assoc_id)
         if i is None:
             raise InvalidValue(f"usage given for unknown association id {assoc_id}")
-        if amount < 0 or math.isnan(amount):
+        if not amount >= 0:  # also rejects NaN
             raise InvalidValue(f"negative usage {amount} for association id {assoc_id}")
         raw[i] += amount
     for i in reversed(order):
-        if i != root:
-            raw[parent[i]] += raw[i]
+        p = parent[i]
+        if p >= 0:
+            raw[p] += raw[i]
 
     # fs-parent: the first ancestor (from the direct parent up) whose shares are not
     # "parent", stopping at root. anchor[i] is that answer for i's own children.
-    is_par = [a.shares == SHARES_PARENT for a in assocs]
+    shares = [a.shares for a in assocs]
     anchor = list(range(n))
     fs_parent = [-1] * n
     fs_children: list[list[int]] = [[] for _ in range(n)]
     level_sum = [0] * n
     for i in order:
-        if i == root:
-            continue
         p = parent[i]
+        if p < 0:
+            continue
         fp = anchor[p]
         fs_parent[i] = fp
         fs_children[fp].append(i)
-        if is_par[i]:
+        if shares[i] == SHARES_PARENT:
             anchor[i] = fp
         else:
-            level_sum[fp] += assocs[i].shares
-    level_shares = [0] * n
-    for i in order:
-        if i != root:
-            level_shares[i] = level_sum[fs_parent[i]]
-    user_count = sum(1 for a in assocs if a.user is not None)
+            level_sum[fp] += shares[i]
+    level_shares = [level_sum[fp] if fp >= 0 else 0 for fp in fs_parent]
+    user_count = n - users.count(None)
     return Tree(assocs, index, parent, order, depth, fs_parent, fs_children, level_shares,
-                raw, root, user_count)
+                raw, root, user_count, name_key)
 
 
 def _label(a: Assoc) -> str:
@@ -238,42 +237,44 @@ def compute(
 
 def _make_rows(tree: Tree, norm: list[float], shares: list[float], efctv: list[float],
                fairshare: list[float | None], level_fs: list[float | None]) -> list[ShareRow]:
-    rows: list[ShareRow] = [None] * len(tree.assocs)  # type: ignore[list-item]
-    root = tree.root
-    for i in tree.order:
-        a = tree.assocs[i]
-        rows[i] = ShareRow(
-            a.id, a.account, a.user, a.partition, tree.depth[i],
-            None if i == root else a.shares, shares[i], tree.raw[i],
-            None if i == root else norm[i], efctv[i], fairshare[i], level_fs[i],
-            a.limits.get("GrpTRESMins") or None,
-        )
-    return rows
+    """Rows in the input (index) order; root's RawShares and NormUsage are blank."""
+    assocs, root = tree.assocs, tree.root
+    raw_shares: list[int | None] = [a.shares for a in assocs]
+    raw_shares[root] = None
+    norm_usage: list[float | None] = list(norm)
+    norm_usage[root] = None
+    return list(map(
+        ShareRow, [a.id for a in assocs], [a.account for a in assocs],
+        [a.user for a in assocs], [a.partition for a in assocs], tree.depth, raw_shares,
+        shares, tree.raw, norm_usage, efctv, fairshare, level_fs,
+        [a.limits.get("GrpTRESMins") or None if a.limits else None for a in assocs],
+    ))
 
 
 def _fair_tree(tree: Tree, norm: list[float], dampening: int) -> FairShareResult:
     assocs, raw, fsp, root = tree.assocs, tree.raw, tree.fs_parent, tree.root
     n = len(assocs)
+    users = [a.user for a in assocs]
+    raw_shares = [a.shares for a in assocs]
+    level = tree.level_shares
     shares = [0.0] * n
     efctv = [0.0] * n
     lf_sort = [NO_VAL] * n  # the value Slurm sorts on (NO_VAL for parent accounts)
     level_fs: list[float | None] = [None] * n
     efctv[root] = 1.0
+    inf = math.inf
     for i in tree.order:
-        if i == root:
-            continue
-        a = assocs[i]
         fp = fsp[i]
-        if a.shares == SHARES_PARENT:
-            shares[i] = shares[fp]
-        elif tree.level_shares[i]:
-            shares[i] = a.shares / tree.level_shares[i]
-        efctv[i] = raw[i] / raw[fp] if raw[fp] else 0.0
-        if a.shares == SHARES_PARENT:
-            lf_sort[i] = math.inf if a.user is not None else NO_VAL
+        if fp < 0:
             continue
-        s, u = shares[i], efctv[i]
-        lf = 0.0 if s == 0 else (s / u if u else math.inf)
+        used = raw[fp]
+        u = efctv[i] = raw[i] / used if used else 0.0
+        if raw_shares[i] == SHARES_PARENT:
+            shares[i] = shares[fp]
+            lf_sort[i] = inf if users[i] is not None else NO_VAL
+            continue
+        s = shares[i] = raw_shares[i] / level[i] if level[i] else 0.0
+        lf = 0.0 if s == 0 else (s / u if u else inf)
         lf_sort[i] = lf
         level_fs[i] = lf
 
@@ -283,9 +284,11 @@ def _fair_tree(tree: Tree, norm: list[float], dampening: int) -> FairShareResult
     ranked: dict[int, list[int]] = {}
     tied_flags: dict[int, bool] = {}
 
+    names = tree.name_key
+    rank_key = [(-lf, key) for lf, key in zip(lf_sort, names)].__getitem__
+
     def ranked_kids(p: int) -> list[int]:
-        kids = sorted(tree.fs_children[p],
-                      key=lambda k: (-lf_sort[k], _sort_key(assocs[k])))
+        kids = sorted(tree.fs_children[p], key=rank_key)
         ranked[p] = kids
         return kids
 
@@ -304,11 +307,10 @@ def _fair_tree(tree: Tree, norm: list[float], dampening: int) -> FairShareResult
         tied = True if (pos == 0 and frame[2]) else frame[3] == lf
         frame[3] = lf
         tied_flags[i] = tied
-        if assocs[i].user is not None:
+        if users[i] is not None:
             if not tied:
                 rank = rnt
-            factor[i] = rank / total
-            fs_factor[assocs[i].id] = rank / total
+            factor[i] = fs_factor[assocs[i].id] = rank / total
             rnt -= 1
         else:
             frames.append([ranked_kids(i), 0, tied, NO_VAL])

@@ -41,7 +41,7 @@ def _logical_lines(text: str) -> list[tuple[int, str]]:
         if not pending:
             start = number
         if line.endswith("\\"):
-            pending += line[:-1] + " "
+            pending += line[:-1]  # joined as-is, like slurmctld
             continue
         pending += line
         if pending.strip():

@@ -86,7 +86,8 @@ def _account_text(row: ShareRow) -> str:
     return " " * row.depth + row.account
 
 
-def _tres_list(values: dict[str, int], names: Sequence[str]) -> str:
+def _tres_list(values: dict[str, int] | None, names: Sequence[str]) -> str:
+    values = values or {}
     return ",".join(f"{n}={values.get(n, 0)}" for n in names)
 
 

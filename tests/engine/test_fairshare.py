@@ -1,0 +1,196 @@
+"""Fair-share engine: tree handling, FairShare=parent, ties, errors, explanations, scale."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from fscli.engine.fairshare import compute
+from fscli.engine.fsexplain import explain
+from fscli.engine.model import SHARES_PARENT, Assoc
+from fscli.errors import InvalidValue
+
+P = SHARES_PARENT
+
+
+def small_tree() -> list[Assoc]:
+    return [
+        Assoc(1, None, "root"),
+        Assoc(2, 1, "zoo", shares=10),
+        Assoc(3, 1, "bio", shares=30),
+        Assoc(4, 3, "bio", "zed", shares=1),
+        Assoc(5, 3, "bio", "amy", shares=1),
+        Assoc(6, 3, "genomics", shares=2),
+        Assoc(7, 6, "genomics", "bob", shares=1),
+        Assoc(8, 2, "zoo", "cat", shares=1),
+    ]
+
+
+def test_sshare_order_depth_and_usage_aggregation() -> None:
+    result = compute(small_tree(), {4: 10.0, 5: 20.0, 7: 30.0, 8: 40.0, 3: 5.0}, "classic")
+    order = [(r.account, r.user, r.depth) for r in result.rows]
+    assert order == [("root", None, 0), ("bio", None, 1), ("bio", "amy", 2), ("bio", "zed", 2),
+                     ("genomics", None, 2), ("genomics", "bob", 3), ("zoo", None, 1),
+                     ("zoo", "cat", 2)]
+    raw = {r.assoc_id: r.raw_usage for r in result.rows}
+    # an account's own charges (usage of removed users) count, plus all descendants
+    assert raw[3] == 65.0 and raw[6] == 30.0 and raw[1] == 105.0
+    assert result.row(5).norm_usage == pytest.approx(20 / 105)
+    assert result.rows[0].norm_usage is None and result.rows[0].raw_shares is None
+
+
+def test_fair_tree_ranks_and_factor_dict() -> None:
+    result = compute(small_tree(), {4: 10.0, 5: 20.0, 7: 30.0, 8: 40.0}, "fair_tree")
+    # root children: bio S=.75 U=60/100 LF=1.25; zoo S=.25 U=.4 LF=.625 -> bio first
+    # bio children: amy S=.25 U=20/60, zed S=.25 U=10/60, genomics S=.5 U=.5 -> zed, genomics, amy
+    assert result.fs_factor == {4: 1.0, 7: 0.75, 5: 0.5, 8: 0.25}
+    assert result.row(4).level_fs == pytest.approx(1.5)
+    assert result.row(3).fairshare is None
+    assert result.user_count == 4
+
+
+def test_no_usage_anywhere_gives_inf_and_zero_norms() -> None:
+    result = compute(small_tree(), {}, "fair_tree")
+    assert all(r.level_fs == math.inf for r in result.rows[1:])
+    assert all(r.norm_usage == 0.0 for r in result.rows[1:])
+    classic = compute(small_tree(), {}, "classic")
+    assert classic.row(4).fairshare == 1.0  # UE 0 -> 2^0
+
+
+def test_parent_shares_account_children_compete_with_its_siblings() -> None:
+    assocs = [
+        Assoc(1, None, "root"), Assoc(2, 1, "a", shares=10),
+        Assoc(3, 2, "a", "u1", shares=1), Assoc(4, 2, "grp", shares=P),
+        Assoc(5, 4, "grp", "u2", shares=1), Assoc(6, 4, "grp", "u3", shares=P),
+    ]
+    usage = {3: 30.0, 5: 10.0, 6: 60.0}
+    ft = compute(assocs, usage, "fair_tree")
+    # u2 is re-parented to a: level shares of a's fs-children = u1 1 + u2 1 (parents count 0)
+    assert ft.row(5).norm_shares == 0.5
+    assert ft.row(5).effective_usage == pytest.approx(10 / 100)
+    assert ft.row(6).level_fs is None and ft.row(4).level_fs is None
+    assert ft.row(6).norm_shares == ft.row(2).norm_shares
+    # u3 (parent user, LF inf) ranks first; then u2 (LF 5), then u1 (LF 1/0.6)
+    assert ft.fs_factor == {6: 1.0, 5: 2 / 3, 3: 1 / 3}
+    classic = compute(assocs, usage, "classic")
+    for field in ("norm_shares", "effective_usage", "fairshare"):
+        assert getattr(classic.row(6), field) == getattr(classic.row(2), field)
+        assert getattr(classic.row(4), field) == getattr(classic.row(2), field)
+    assert classic.row(6).raw_usage == 60.0 and classic.row(4).raw_usage == 70.0
+
+
+def test_equal_levelfs_ties_share_rank_and_names_break_order() -> None:
+    assocs = [Assoc(1, None, "root"), Assoc(2, 1, "a", shares=1),
+              Assoc(3, 2, "a", "bo", shares=1), Assoc(4, 2, "a", "al", shares=1),
+              Assoc(5, 2, "a", "cy", shares=2)]
+    result = compute(assocs, {3: 1.0, 4: 1.0, 5: 4.0}, "fair_tree")
+    # al and bo tie (LF 1.5) and share rank 3; cy gets 3 - 2 = 1
+    assert result.fs_factor == {4: 1.0, 3: 1.0, 5: 1 / 3}
+    order = [result.tree.assocs[k].user for k in result.ranked_children[result.tree.index[2]]]
+    assert order == ["al", "bo", "cy"]
+
+
+def test_dampening_and_zero_shares() -> None:
+    assocs = [Assoc(1, None, "root"), Assoc(2, 1, "a", shares=1),
+              Assoc(3, 2, "a", "u", shares=1), Assoc(4, 1, "z", shares=0),
+              Assoc(5, 4, "z", "v", shares=0)]
+    usage = {3: 50.0, 5: 50.0}
+    plain = compute(assocs, usage, "classic")
+    damped = compute(assocs, usage, "classic", dampening=4)
+    assert plain.fs_factor[3] == pytest.approx(2 ** -0.5)
+    assert damped.fs_factor[3] == pytest.approx(2 ** (-0.5 / 4))
+    assert plain.row(4).fairshare == 0.0 and plain.fs_factor[5] == 0.0
+    assert plain.row(5).effective_usage == plain.row(4).effective_usage  # siblings hold 0 shares
+    ft = compute(assocs, usage, "fair_tree")
+    assert ft.row(4).level_fs == 0.0 and ft.fs_factor[5] == 0.5
+
+
+@pytest.mark.parametrize("assocs,usage,message", [
+    ([Assoc(1, None, "root"), Assoc(2, None, "other")], {}, "exactly one root"),
+    ([Assoc(1, None, "root"), Assoc(2, 9, "a")], {}, "unknown parent id 9"),
+    ([Assoc(1, None, "root"), Assoc(1, 1, "a")], {}, "appears twice"),
+    ([Assoc(1, None, "root"), Assoc(2, 3, "a"), Assoc(3, 2, "b")], {}, "not below the root"),
+    ([Assoc(1, None, "root"), Assoc(2, 1, "a", "u"), Assoc(3, 2, "b")], {}, "user association"),
+    ([Assoc(1, None, "root")], {7: 1.0}, "unknown association id 7"),
+    ([Assoc(1, None, "root")], {1: -1.0}, "negative usage"),
+])
+def test_bad_trees_raise_one_clear_error(assocs, usage, message) -> None:
+    with pytest.raises(InvalidValue, match=message):
+        compute(assocs, usage)
+
+
+def test_bad_algorithm_and_unknown_row() -> None:
+    with pytest.raises(InvalidValue, match="unknown algorithm 'fifo'"):
+        compute(small_tree(), {}, "fifo")
+    with pytest.raises(InvalidValue, match="not in the tree"):
+        compute(small_tree(), {}).row(99)
+
+
+def test_explain_fair_tree_path_and_rank() -> None:
+    result = compute(small_tree(), {4: 10.0, 5: 20.0, 7: 30.0, 8: 40.0}, "fair_tree")
+    text = "\n".join(explain(result, 7))
+    assert "level 1: account bio under root" in text
+    assert "S = 30 / 40 = 0.750000" in text
+    assert "U = 60 / 100 = 0.600000" in text
+    assert "LevelFS = S / U = 1.250000" in text
+    assert "sibling order (LevelFS high to low, '=' tied): bio/ 1.250000, zoo/ 0.625000" in text
+    assert "level 2: account genomics under account bio" in text
+    assert "level 3: user bob (account genomics) under account genomics" in text
+    assert "rank 3 of 4 users in depth-first order -> FairShare = 3 / 4 = 0.750000" in text
+
+
+def test_explain_classic_product_and_recursion() -> None:
+    result = compute(small_tree(), {4: 10.0, 5: 20.0, 7: 30.0, 8: 40.0}, "classic")
+    lines = explain(result, 7)
+    text = "\n".join(lines)
+    assert "NormShares S = 30/40 x 2/4 x 1/1 = 0.375000" in text
+    assert "account bio: UN = 60 / 100 = 0.600000; UE = UN = 0.600000 (child of root)" in text
+    assert ("account genomics: UN = 30 / 100 = 0.300000; UE = UN + (UE_parent - UN) x 2/4 = "
+            "0.300000 + (0.600000 - 0.300000) x 2/4 = 0.450000") in text
+    ue = result.row(7).effective_usage
+    assert lines[-1] == (f"FairShare = 2^(-(UE / S) / d) = 2^(-({ue:.6f} / 0.375000) / 1) = "
+                         f"{result.row(7).fairshare:.6f}")
+    linear = compute(small_tree(), {4: 10.0}, "linear")
+    assert explain(linear, 4)[-1].startswith("FairShare = (S - UE + 1) / 2 = ")
+    assert "depth_oblivious" in explain(compute(small_tree(), {4: 1.0}, "depth_oblivious"), 1)[0]
+
+
+def synthetic(n_accounts: int, users_per: int, seed: int = 7):
+    rng = random.Random(seed)
+    assocs = [Assoc(1, None, "root")]
+    usage = {}
+    for a in range(n_accounts):
+        parent = 1 if a < 50 else rng.randrange(2, len(assocs) + 1)
+        while assocs[parent - 1].user is not None:
+            parent = rng.randrange(2, len(assocs) + 1)
+        acc_id = len(assocs) + 1
+        assocs.append(Assoc(acc_id, parent, f"acct{a}", shares=rng.choice([1, 5, 10, P])))
+        for u in range(users_per):
+            uid = len(assocs) + 1
+            assocs.append(Assoc(uid, acc_id, f"acct{a}", f"user{u}", shares=rng.randint(0, 9)))
+            usage[uid] = float(rng.randint(0, 10_000))
+    return assocs, usage
+
+
+@pytest.mark.parametrize("algorithm", ["fair_tree", "classic", "depth_oblivious", "linear"])
+def test_large_tree_every_user_gets_a_factor(algorithm: str) -> None:
+    assocs, usage = synthetic(2000, 9)
+    result = compute(assocs, usage, algorithm)
+    assert len(result.rows) == len(assocs) == 20_001
+    assert len(result.fs_factor) == 18_000
+    assert all(0.0 <= f <= 1.0 for f in result.fs_factor.values())
+    if algorithm == "fair_tree":
+        ranks = sorted(round(f * 18_000) for f in result.fs_factor.values())
+        assert ranks[-1] == 18_000 and ranks[0] >= 1
+
+
+def test_deep_chain_needs_no_recursion() -> None:
+    depth = 5000
+    assocs = [Assoc(1, None, "root")] + [Assoc(i, i - 1, f"a{i}") for i in range(2, depth + 1)]
+    assocs.append(Assoc(depth + 1, depth, f"a{depth}", "u"))
+    for algorithm in ("fair_tree", "classic"):
+        result = compute(assocs, {depth + 1: 5.0}, algorithm)
+        assert result.rows[-1].depth == depth
+        assert result.fs_factor[depth + 1] == (1.0 if algorithm == "fair_tree" else 0.5)

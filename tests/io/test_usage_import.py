@@ -1,0 +1,114 @@
+"""Imports of real sacct -P and sshare -P/-p output."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from fscli.engine.config import PriorityConfig
+from fscli.engine.usage import Run, billable, run_usage
+from fscli.errors import InvalidValue
+from fscli.io.usage_import import parse_sacct, parse_sshare
+
+GOLDEN = Path(__file__).resolve().parents[1] / "data" / "golden" / "slurm-22.05"
+
+# The job table of the classic_doc capture (notes.md), with steps and a pending job added.
+SACCT = """\
+JobID|User|Account|Partition|QOS|AllocCPUS|ElapsedRaw|Start|End|State|Priority
+1|user1|b|low|normal|16|60|2026-11-21T15:18:00|2026-11-21T15:19:00|COMPLETED|10725
+1.batch|||||16|60|2026-11-21T15:18:00|2026-11-21T15:19:00|COMPLETED|
+2|user2|c|low|normal|20|60|2026-11-21T15:18:00|2026-11-21T15:19:00|COMPLETED|10756
+3|user4|e|low|normal|20|60|2026-11-21T15:18:00|2026-11-21T15:19:00|COMPLETED|10756
+4|user1|b|low|normal|4|0|Unknown|Unknown|PENDING|2631
+"""
+
+
+@pytest.fixture
+def utc(monkeypatch):
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def test_sacct_jobs_reproduce_the_captured_raw_usage(utc) -> None:
+    imported = parse_sacct(SACCT)
+    assert imported.skipped == 2
+    assert [(j.job_id, j.user, j.account, j.tres) for j in imported.jobs] == [
+        ("1", "user1", "b", {"cpu": 16}), ("2", "user2", "c", {"cpu": 20}),
+        ("3", "user4", "e", {"cpu": 20})]
+    job = imported.jobs[0]
+    assert (job.start, job.end, job.partition, job.qos) == (1795274280, 1795274340, "low", "normal")
+    # PriorityDecayHalfLife=0, PriorityCalcPeriod=1 as in the capture: RawUsage 960/1200/1200
+    conf = PriorityConfig.from_mapping({"PriorityDecayHalfLife": "0", "PriorityCalcPeriod": "1"})
+    got = [run_usage(Run(0, j.start, j.end, billable(j.tres)), j.end + 600, conf)
+           for j in imported.jobs]
+    captured = {(r.account, r.user): r.raw_usage
+                for r in parse_sshare((GOLDEN / "classic_doc/classic/sshare_a_l_P.txt").read_text())}
+    assert got == [captured[("b", "user1")], captured[("c", "user2")], captured[("e", "user4")]]
+
+
+def test_sacct_running_jobs_elapsed_and_alloctres(utc) -> None:
+    text = ("User|Account|Start|End|AllocTRES|State\n"
+            "ann|phys|2026-01-01T00:00:00|Unknown|billing=8,cpu=8,mem=62.50G,node=1|RUNNING\n"
+            "bob|chem|2026-01-01T00:00:00|None|cpu=2|RUNNING\n")
+    jobs = parse_sacct(text).jobs
+    assert jobs[0].end is None and jobs[0].tres == {"billing": 8, "cpu": 8, "mem": 64000, "node": 1}
+    assert jobs[1].end is None
+    elapsed = ("User|Account|Start|Elapsed|AllocCPUS|State\n"
+               "ann|phys|2026-01-01T00:00:00|1-01:00:00|4|COMPLETED\n"
+               "ann|phys|2026-01-01T00:00:00|00:10:00|4|RUNNING\n")
+    done, running = parse_sacct(elapsed).jobs
+    assert done.end - done.start == 25 * 3600 and running.end is None
+
+
+def test_sacct_reports_every_bad_line_at_once() -> None:
+    text = ("User|Account|Start|End|AllocCPUS\n"
+            "ann|phys|2026-01-01T00:00:00|2026-01-01T01:00:00|four\n"
+            "ann|phys|2026-01-01T00:00:00|2026-01-01T01:00:00|4\n"
+            "ann|phys|yesterday|2026-01-01T01:00:00|4\n"
+            "ann|phys|2026-01-01T02:00:00|2026-01-01T01:00:00|4\n"
+            "|phys|2026-01-01T00:00:00|2026-01-01T01:00:00|4\n"
+            "ann|phys|2026-01-01T00:00:00\n")
+    with pytest.raises(InvalidValue) as err:
+        parse_sacct(text)
+    message = err.value.message
+    assert message.startswith("5 bad line(s) in sacct input: line 2: invalid AllocCPUS 'four'")
+    for number in (4, 5, 6, 7):
+        assert f"line {number}:" in message
+    assert "line 3:" not in message and "\n" not in message
+
+
+def test_sacct_missing_columns() -> None:
+    with pytest.raises(InvalidValue, match="lacks column\\(s\\): End or Elapsed or ElapsedRaw, "
+                                           "AllocTRES or AllocCPUS"):
+        parse_sacct("User|Account|Start\nann|phys|2026-01-01T00:00:00\n")
+    with pytest.raises(InvalidValue, match="empty sacct file"):
+        parse_sacct("\n\n")
+
+
+@pytest.mark.parametrize("name", ["sshare_a_l_P.txt", "sshare_a_P.txt"])
+def test_sshare_parsable_capture(name: str) -> None:
+    rows = parse_sshare((GOLDEN / "sprio/fairtree" / name).read_text())
+    assert [(r.account, r.user, r.raw_usage) for r in rows] == [
+        ("root", None, 3872.0), ("root", "root", 0.0), ("px", None, 960.0),
+        ("px", "user1", 960.0), ("px", "user2", 0.0), ("py", None, 2912.0),
+        ("py", "user3", 480.0), ("py", "user4", 2432.0)]
+
+
+def test_sshare_trailing_bar_form_and_errors() -> None:
+    text = "Account|User|RawUsage|\nroot||10|\n a|u1|10|\n"
+    assert [(r.account, r.user, r.raw_usage, r.line) for r in parse_sshare(text)] == [
+        ("root", None, 10.0, 2), ("a", "u1", 10.0, 3)]
+    bad = "Account|User|RawUsage\n a|u1|-5\n a|u2|lots\n|u3|1\n a|u4\n"
+    with pytest.raises(InvalidValue) as err:
+        parse_sshare(bad)
+    assert err.value.message == (
+        "4 bad line(s) in sshare input: line 2: RawUsage '-5' must be a finite number >= 0; "
+        "line 3: invalid RawUsage 'lots'; line 4: empty Account; "
+        "line 5: 2 fields, header has 3")
+    with pytest.raises(InvalidValue, match="lacks column\\(s\\): RawUsage"):
+        parse_sshare("Account|User\nroot|\n")
