@@ -140,7 +140,8 @@ def build_tree(assocs: Sequence[Assoc], usage: Mapping[int, float]) -> Tree:
             children[p].append(i)
         elif p == -2:
             a = assocs[i]
-            raise InvalidValue(f"association {a.id} ({_label(a)}) has unknown parent id {a.parent_id}")
+            raise InvalidValue(
+                f"association {a.id} ({_label(a)}) has unknown parent id {a.parent_id}")
     for i, u in enumerate(users):
         if u is not None and children[i]:
             a = assocs[children[i][0]]
@@ -169,7 +170,8 @@ def build_tree(assocs: Sequence[Assoc], usage: Mapping[int, float]) -> Tree:
     if len(order) != n:
         seen_set = set(order)
         stray = next(a for i, a in enumerate(assocs) if i not in seen_set)
-        raise InvalidValue(f"association {stray.id} ({_label(stray)}) is not below the root (cycle?)")
+        raise InvalidValue(
+            f"association {stray.id} ({_label(stray)}) is not below the root (cycle?)")
 
     raw = [0.0] * n
     for assoc_id, amount in usage.items():
@@ -224,7 +226,8 @@ def compute(
     ``dampening`` is FairShareDampeningFactor (classic and depth-oblivious only).
     """
     if algorithm not in ALGORITHMS:
-        raise InvalidValue(f"unknown algorithm '{algorithm}': expected one of {', '.join(ALGORITHMS)}")
+        raise InvalidValue(
+            f"unknown algorithm '{algorithm}': expected one of {', '.join(ALGORITHMS)}")
     if dampening < 1:
         raise InvalidValue(f"invalid FairShareDampeningFactor {dampening}: must be >= 1")
     tree = build_tree(assocs, usage)

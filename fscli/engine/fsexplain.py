@@ -151,7 +151,8 @@ def _factor_line(result: FairShareResult, k: int) -> str:
     r = result.by_index[k]
     s, ue = r.norm_shares, r.effective_usage
     if result.algorithm == "linear":
-        return f"FairShare = (S - UE + 1) / 2 = ({_num(s)} - {_num(ue)} + 1) / 2 = {_num(r.fairshare)}"
+        return (f"FairShare = (S - UE + 1) / 2 = ({_num(s)} - {_num(ue)} + 1) / 2 = "
+                f"{_num(r.fairshare)}")
     if s <= 0:
         return "FairShare = 0 (no shares)"
     return (f"FairShare = 2^(-(UE / S) / d) = 2^(-({_num(ue)} / {_num(s)}) / {result.dampening}) "

@@ -15,6 +15,7 @@ fixes a file in one pass.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from fscli.engine.timestr import parse_duration_secs, parse_when
@@ -62,7 +63,7 @@ def _table(text: str, what: str) -> tuple[dict[str, int], list[tuple[int, list[s
     lines = [(n, line) for n, line in lines if line.strip()]
     if not lines:
         raise InvalidValue(f"empty {what} file: expected a header line")
-    head_no, head = lines[0]
+    _head_no, head = lines[0]
     trailing = head.endswith("|")  # -p prints '|' after every field
     if trailing:
         head = head[:-1]
@@ -100,11 +101,7 @@ def parse_sacct(text: str) -> SacctImport:
         if len(cells) != len(header):
             problems.append(f"line {n}: {len(cells)} fields, header has {len(header)}")
             continue
-
-        def get(name: str) -> str | None:
-            i = header.get(name)
-            return None if i is None else cells[i].strip()
-
+        get = _getter(header, cells)
         job_id = get("jobid")
         if job_id and "." in job_id:
             result.skipped += 1
@@ -122,7 +119,15 @@ def parse_sacct(text: str) -> SacctImport:
     return result
 
 
-def _job(n: int, get) -> JobRecord | None:
+def _getter(header: dict[str, int], cells: list[str]) -> Callable[[str], str | None]:
+    """Look up one row's field by lower-case column name (None if the column is absent)."""
+    def get(name: str) -> str | None:
+        i = header.get(name)
+        return None if i is None else cells[i].strip()
+    return get
+
+
+def _job(n: int, get: Callable[[str], str | None]) -> JobRecord | None:
     user, account = get("user"), get("account")
     if not user or not account:
         raise InvalidValue("User and Account must not be empty")

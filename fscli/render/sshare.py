@@ -18,8 +18,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from fscli.engine.model import SHARES_PARENT
 from fscli.engine.fairshare import ShareRow
+from fscli.engine.model import SHARES_PARENT
 from fscli.engine.tres import format_tres
 from fscli.errors import InvalidValue
 
@@ -48,7 +48,7 @@ class Field:
 
 
 def default_fields(algorithm: str, long: bool = False, partition: bool = False) -> list[Field]:
-    """sshare's default columns: short, or long (LevelFS only in Fair Tree); ``-m`` adds Partition."""
+    """sshare's default columns, short or long (LevelFS only in Fair Tree); -m adds Partition."""
     names = list((LONG_FAIR_TREE if algorithm == "fair_tree" else LONG) if long else SHORT)
     if partition:
         names.insert(names.index("User") + 1, "Partition")

@@ -12,7 +12,14 @@ from hypothesis import strategies as st
 from fscli.engine.config import PriorityConfig, parse_tres_weights
 from fscli.engine.model import Charge
 from fscli.engine.usage import (
-    Run, billable, decay_factor, last_pass, raw_usage, reset_boundary, run_charges, run_usage,
+    Run,
+    billable,
+    decay_factor,
+    last_pass,
+    raw_usage,
+    reset_boundary,
+    run_charges,
+    run_usage,
 )
 
 DAY = 86400
@@ -91,7 +98,8 @@ def test_reset_boundary_follows_the_local_timezone(monkeypatch) -> None:
 def test_reset_period_drops_earlier_usage(utc) -> None:
     conf = cfg(PriorityUsageResetPeriod="DAILY", PriorityDecayHalfLife="0")
     midnight = 1_773_792_000  # 2026-03-18T00:00:00Z
-    charges = [Charge(1, midnight - 60, 50.0), Charge(1, midnight, 5.0), Charge(1, midnight + 60, 7.0)]
+    charges = [Charge(1, midnight - 60, 50.0), Charge(1, midnight, 5.0),
+               Charge(1, midnight + 60, 7.0)]
     assert raw_usage(charges, midnight + 3600, conf) == {1: 7.0}
     # the day before, the earlier charge still counts
     assert raw_usage(charges, midnight - 1, conf) == {1: 50.0}

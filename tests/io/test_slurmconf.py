@@ -30,7 +30,8 @@ PriorityWeightAssoc=100
 PriorityFlags=DEPTH_OBLIVIOUS
 NodeName=localhost NodeHostname=localhost CPUs=64 RealMemory=64000 State=UNKNOWN
 PartitionName=low Nodes=localhost Default=YES MaxTime=INFINITE State=UP PriorityJobFactor=10
-PartitionName=high Nodes=localhost Default=NO PriorityJobFactor=100 TRESBillingWeights="CPU=1.0,Mem=0.25G"
+PartitionName=high Nodes=localhost Default=NO PriorityJobFactor=100 \\
+  TRESBillingWeights="CPU=1.0,Mem=0.25G"
 """
 
 

@@ -46,8 +46,8 @@ def test_sacct_jobs_reproduce_the_captured_raw_usage(utc) -> None:
     conf = PriorityConfig.from_mapping({"PriorityDecayHalfLife": "0", "PriorityCalcPeriod": "1"})
     got = [run_usage(Run(0, j.start, j.end, billable(j.tres)), j.end + 600, conf)
            for j in imported.jobs]
-    captured = {(r.account, r.user): r.raw_usage
-                for r in parse_sshare((GOLDEN / "classic_doc/classic/sshare_a_l_P.txt").read_text())}
+    capture = (GOLDEN / "classic_doc/classic/sshare_a_l_P.txt").read_text()
+    captured = {(r.account, r.user): r.raw_usage for r in parse_sshare(capture)}
     assert got == [captured[("b", "user1")], captured[("c", "user2")], captured[("e", "user4")]]
 
 

@@ -14,7 +14,10 @@ from fscli.engine.model import SHARES_PARENT, Assoc
 from fscli.errors import InvalidValue
 from fscli.io.usage_import import parse_sshare
 from fscli.render.sshare import (
-    default_fields, json_rows, render_text, select_fields,
+    default_fields,
+    json_rows,
+    render_text,
+    select_fields,
 )
 
 GOLDEN = Path(__file__).resolve().parents[1] / "data" / "golden"
@@ -56,7 +59,7 @@ def test_slurm_testsuite_rows_long_parsable_no_header(name: str) -> None:
 
 
 def test_testsuite_24_4_indentation_and_tie_rows() -> None:
-    case, assocs, usage = load_testsuite_case("test24.4")
+    _case, assocs, usage = load_testsuite_case("test24.4")
     result = compute(assocs, usage, "fair_tree")
     text = render_text(result.rows, select_fields(None, "fair_tree", long=True), parsable="P",
                        header=False, tres_names=("cpu",))
