@@ -1,0 +1,497 @@
+"""``fscli lsf params|queue|group ...``, ``fscli bqueues`` and ``fscli compare``.
+
+LSF's queue-level fairshare next to Slurm's, on the same store: lsb.params values,
+queues with ``USER_SHARES[...]``, user groups (lsb.users) for share trees; ``bqueues``
+shows the dynamic priority of every share holder at ``--at``; ``compare`` ranks the
+users under Slurm's Fair Tree, classic fair-share and an LSF queue side by side.
+"""
+
+from __future__ import annotations
+
+import click
+
+from fscli.cli.output import dry_run_option, output_options, report
+from fscli.cli.words import key_table, parse_words, reject_unused
+from fscli.engine.lsf import PARAMS
+
+SETTINGS = {"context_settings": {"ignore_unknown_options": True}}
+QUEUE_KEYS = key_table({"name": ("names",), "priority": ("prio",),
+                        "fairshare": ("user_shares",), **{p: () for p in PARAMS}}, None)
+GROUP_KEYS = key_table({"name": ("names",), "members": ("group_member", "member"),
+                        "shares": ("user_shares", "fairshare")}, None)
+
+
+def _values(parsed, command: str) -> dict[str, str]:
+    from fscli.errors import UsageProblem
+
+    for key, word in parsed.values.items():
+        if word.op != "=":
+            raise UsageProblem(f"'{key}{word.op}' is not allowed in {command}: use {key}=")
+    return {key: word.value for key, word in parsed.values.items()}
+
+
+def _one_name(parsed, command: str) -> str:
+    from fscli.errors import UsageProblem
+
+    names = parsed.all_names()
+    if len(names) != 1:
+        raise UsageProblem(f"{command} takes one name, got {len(names)}")
+    return names[0]
+
+
+def _text(out, text: str) -> str:
+    """A cell holding brackets (USER_SHARES): escaped for a rich table, as is otherwise."""
+    if out.json or out.parsable:
+        return text
+    from rich.markup import escape
+
+    return escape(text)
+
+
+def _change(app, dry_run: bool, action, *args) -> None:
+    """Run one store change in one transaction and report it."""
+    from fscli.store.admin import Admin
+
+    with app.transaction(dry_run) as session:
+        lines = action(Admin(session, app.now, app.actor), *args)
+    report(app, lines, dry_run)
+
+
+@click.group()
+def lsf() -> None:
+    """LSF fairshare: lsb.params values, queues with USER_SHARES, user groups."""
+
+
+# --------------------------------------------------------------------------- params
+
+
+@lsf.group()
+def params() -> None:
+    """lsb.params fairshare parameters (LSF defaults until set; queues may override)."""
+
+
+@params.command("set", **SETTINGS)
+@click.argument("words", nargs=-1)
+@dry_run_option
+@click.pass_obj
+def params_set(app, words, dry_run) -> None:
+    """Set parameters: NAME=VALUE (factors >= 0, HIST_HOURS >= 0, Y/N switches).
+
+    \b
+    Example:
+      fscli lsf params set CPU_TIME_FACTOR=0.7 RUN_TIME_FACTOR=0.7 RUN_JOB_FACTOR=3 HIST_HOURS=5
+    """
+    from fscli.errors import UsageProblem
+    from fscli.store.lsf_admin import set_params
+
+    values: dict[str, str] = {}
+    for word in words:
+        key, eq, value = word.partition("=")
+        if not eq:
+            raise UsageProblem(f"'{word}': expected NAME=VALUE")
+        values[key] = value
+    _change(app, dry_run, set_params, values)
+
+
+@params.command("unset", **SETTINGS)
+@click.argument("names", nargs=-1)
+@dry_run_option
+@click.pass_obj
+def params_unset(app, names, dry_run) -> None:
+    """Put parameters back to LSF's defaults.
+
+    \b
+    Example:
+      fscli lsf params unset HIST_HOURS RUN_TIME_DECAY
+    """
+    from fscli.store.lsf_admin import unset_params
+
+    _change(app, dry_run, unset_params, list(names))
+
+
+@params.command("show")
+@output_options
+@click.pass_obj
+def params_show(app, out) -> None:
+    """Every parameter: its value and whether it is LSF's default or set.
+
+    \b
+    Example:
+      fscli lsf params show -P
+    """
+    from fscli.engine.lsf import PARAM_DEFAULTS
+    from fscli.store.lsf_admin import load_lsf
+
+    with app.reading() as conn:
+        setup = load_lsf(conn)
+    rows = [[name, setup.params.get(name, default),
+             "lsb.params" if name in setup.params else "default"]
+            for name, default in PARAM_DEFAULTS.items()]
+    out.emit(["Parameter", "Value", "Source"], rows, "params")
+
+
+# --------------------------------------------------------------------------- queues
+
+
+@lsf.group()
+def queue() -> None:
+    """LSF queues: PRIORITY, FAIRSHARE=USER_SHARES[...] and parameter overrides."""
+
+
+@queue.command("add", **SETTINGS)
+@click.argument("words", nargs=-1)
+@dry_run_option
+@click.pass_obj
+def queue_add(app, words, dry_run) -> None:
+    """Add a queue; without fairshare= it is first come first served.
+
+    Shares: user names, GROUP (the group shares collectively), GROUP@ (each member),
+    default (each unlisted user), others (all unlisted users together). Parameter
+    names (HIST_HOURS=10, ...) override lsb.params for this queue.
+
+    \b
+    Example:
+      fscli lsf queue add normal priority=30 fairshare="USER_SHARES[[user1, 2000] [default, 1000]]"
+    """
+    from fscli.store.lsf_admin import add_queue
+
+    parsed = parse_words(words, QUEUE_KEYS, "lsf queue add")
+    reject_unused(parsed, ("name",), "lsf queue add")
+    _change(app, dry_run, add_queue, _one_name(parsed, "lsf queue add"),
+            _values(parsed, "lsf queue add"))
+
+
+@queue.command("modify", **SETTINGS)
+@click.argument("words", nargs=-1)
+@dry_run_option
+@click.pass_obj
+def queue_modify(app, words, dry_run) -> None:
+    """Change queues: priority, fairshare (none: FCFS), overrides (NAME=default drops one).
+
+    \b
+    Example:
+      fscli lsf queue modify normal set fairshare="USER_SHARES[[default, 1]]" HIST_HOURS=10
+    """
+    from fscli.store.lsf_admin import modify_queue
+
+    parsed = parse_words(words, QUEUE_KEYS, "lsf queue modify", modify=True)
+    reject_unused(parsed, ("name",), "lsf queue modify")
+    _change(app, dry_run, modify_queue, parsed.all_names(), _values(parsed, "lsf queue modify"))
+
+
+@queue.command("delete", **SETTINGS)
+@click.argument("words", nargs=-1)
+@dry_run_option
+@click.pass_obj
+def queue_delete(app, words, dry_run) -> None:
+    """Delete queues (refused while pending or running jobs use them).
+
+    \b
+    Example:
+      fscli lsf queue delete short
+    """
+    from fscli.store.lsf_admin import delete_queue
+
+    parsed = parse_words(words, QUEUE_KEYS, "lsf queue delete")
+    reject_unused(parsed, ("name",), "lsf queue delete")
+    _change(app, dry_run, delete_queue, parsed.all_names())
+
+
+@queue.command("list")
+@output_options
+@click.pass_obj
+def queue_list(app, out) -> None:
+    """Queues in scan order (priority descending) with USER_SHARES and overrides.
+
+    \b
+    Example:
+      fscli lsf queue list -P
+    """
+    from fscli.io.lsf_shares import format_user_shares
+    from fscli.store.lsf_admin import load_lsf, params_text
+
+    with app.reading() as conn:
+        setup = load_lsf(conn)
+    rows = [[q.name, q.priority, _text(out, format_user_shares(q.shares)) if q.shares else "",
+             params_text(q.params) or ""] for q in setup.queues.values()]
+    out.emit(["Name", "Priority", "Fairshare", "Params"], rows, "queues", numeric=("Priority",))
+
+
+# --------------------------------------------------------------------------- groups
+
+
+@lsf.group()
+def group() -> None:
+    """User groups (lsb.users): members, and USER_SHARES that make a share tree."""
+
+
+@group.command("add", **SETTINGS)
+@click.argument("words", nargs=-1)
+@dry_run_option
+@click.pass_obj
+def group_add(app, words, dry_run) -> None:
+    """Add a user group; members may be users or other groups.
+
+    Without shares= the group holds its queue shares collectively; with shares= its
+    members compete inside it (a level of a hierarchical share tree).
+
+    \b
+    Example:
+      fscli lsf group add physics members=dan,eve shares="[dan, 3] [eve, 1]"
+    """
+    from fscli.store.lsf_admin import add_group
+
+    parsed = parse_words(words, GROUP_KEYS, "lsf group add")
+    reject_unused(parsed, ("name",), "lsf group add")
+    _change(app, dry_run, add_group, _one_name(parsed, "lsf group add"),
+            _values(parsed, "lsf group add"))
+
+
+@group.command("modify", **SETTINGS)
+@click.argument("words", nargs=-1)
+@dry_run_option
+@click.pass_obj
+def group_modify(app, words, dry_run) -> None:
+    """Change a group's members or shares (shares=none: collective again).
+
+    \b
+    Example:
+      fscli lsf group modify physics set members=dan,eve,fay
+    """
+    from fscli.store.lsf_admin import modify_group
+
+    parsed = parse_words(words, GROUP_KEYS, "lsf group modify", modify=True)
+    reject_unused(parsed, ("name",), "lsf group modify")
+    _change(app, dry_run, modify_group, _one_name(parsed, "lsf group modify"),
+            _values(parsed, "lsf group modify"))
+
+
+@group.command("delete", **SETTINGS)
+@click.argument("words", nargs=-1)
+@dry_run_option
+@click.pass_obj
+def group_delete(app, words, dry_run) -> None:
+    """Delete user groups (refused while a queue or another group uses them).
+
+    \b
+    Example:
+      fscli lsf group delete physics
+    """
+    from fscli.store.lsf_admin import delete_group
+
+    parsed = parse_words(words, GROUP_KEYS, "lsf group delete")
+    reject_unused(parsed, ("name",), "lsf group delete")
+    _change(app, dry_run, delete_group, parsed.all_names())
+
+
+@group.command("list")
+@output_options
+@click.pass_obj
+def group_list(app, out) -> None:
+    """User groups with members and shares.
+
+    \b
+    Example:
+      fscli lsf group list -P
+    """
+    from fscli.io.lsf_shares import format_share_pairs
+    from fscli.store.lsf_admin import load_lsf
+
+    with app.reading() as conn:
+        groups = load_lsf(conn).groups
+    rows = [[g.name, ",".join(g.members), _text(out, format_share_pairs(g.shares))]
+            for g in sorted(groups.values(), key=lambda g: g.name)]
+    out.emit(["Name", "Members", "Shares"], rows, "groups")
+
+
+# --------------------------------------------------------------------------- bqueues
+
+SUMMARY_COLUMNS = ["QUEUE_NAME", "PRIO", "STATUS", "MAX", "JL/U", "JL/P", "JL/H", "NJOBS",
+                   "PEND", "RUN", "SUSP"]
+
+
+@click.command(**SETTINGS)
+@click.argument("queues", nargs=-1)
+@click.option("-l", "long", is_flag=True, help="Long format with the SHARE_INFO_FOR blocks.")
+@click.option("--explain", metavar="USER",
+              help="Show the dynamic priority formula with USER's numbers.")
+@output_options
+@click.pass_obj
+def bqueues(app, queues, long, explain, out) -> None:
+    """LSF queues, like bqueues; -l adds each fairshare queue's dynamic user priorities.
+
+    Priorities are computed at --at from the store's LSF jobs and usage records.
+
+    \b
+    Example:
+      fscli bqueues
+      fscli --at 2026-05-01T12:00:00 bqueues -l normal
+      fscli bqueues normal --explain alice
+    """
+    import json
+
+    from fscli.engine.lsf import explain as explain_lines
+    from fscli.engine.lsf import queue_summary, share_info
+    from fscli.errors import NotFound
+    from fscli.render.bqueues import SEPARATOR, bqueues_dict, render_bqueues_long
+    from fscli.store.lsf_admin import load_lsf, load_lsf_usage
+
+    now = app.now
+    with app.reading() as conn:
+        setup = load_lsf(conn)
+        chosen = [setup.queue(q) for q in queues] or list(setup.queues.values())
+        jobs, users = load_lsf_usage(conn, app.cluster_name, chosen)
+    summaries = {s.name: s for s in queue_summary(chosen, jobs)}
+    common = {"global_params": setup.params, "groups": setup.groups, "users": users}
+    if explain:
+        fair = [q for q in chosen if q.shares]
+        found = []
+        for q in fair:
+            try:
+                found.append("\n".join(explain_lines(q, explain, jobs, now, **common)) + "\n")
+            except NotFound:
+                if len(fair) == 1:
+                    raise
+        if not found:
+            raise NotFound(f"'{explain}' holds no shares in any LSF fairshare queue")
+        click.echo("\n".join(found), nl=False)
+        return
+    if not long:
+        rows = [[s.name, s.priority, s.status, "-", "-", "-", "-", s.njobs, s.pend, s.run, s.susp]
+                for s in summaries.values()]
+        out.emit(SUMMARY_COLUMNS, rows, "queues",
+                 numeric=("PRIO", "NJOBS", "PEND", "RUN", "SUSP"))
+        return
+    views = [(q, summaries[q.name], share_info(q, jobs, now, **common)) for q in chosen]
+    if out.json:
+        doc = {"at": now, "queues": [bqueues_dict(*view) for view in views]}
+        click.echo(json.dumps(doc, indent=2))
+    else:
+        click.echo(SEPARATOR.join(render_bqueues_long(*view) for view in views), nl=False)
+
+
+# --------------------------------------------------------------------------- compare
+
+
+@click.command()
+@click.option("--queue", "queue_name", metavar="QUEUE",
+              help="LSF queue to rank by (default: the highest-priority fairshare queue).")
+@output_options
+@click.pass_obj
+def compare(app, queue_name, out) -> None:
+    """Rank the users under Slurm Fair Tree, Slurm classic and an LSF queue side by side.
+
+    Slurm: each user's fair-share factor (the best of their associations); LSF: the
+    user's dynamic priority in the queue (in a share tree, that of the holder they are
+    in, ranked level by level as dispatch does). Users are matched by name; rank 1
+    goes first, equal values share a rank.
+
+    \b
+    Example:
+      fscli --at 2026-05-01T12:00:00 compare --queue normal -P
+    """
+    from fscli.engine.lsf import share_info
+    from fscli.errors import NotFound
+    from fscli.store.lsf_admin import load_lsf, load_lsf_usage, user_priorities
+    from fscli.store.state import fairshare, load_state
+
+    now = app.now
+    with app.reading() as conn:
+        state = load_state(conn, app.cluster_name, now)
+        setup = load_lsf(conn)
+        if queue_name:
+            lsf_queue = setup.queue(queue_name)
+        else:
+            fair = [q for q in setup.queues.values() if q.shares]
+            if not fair:
+                raise NotFound("no LSF fairshare queue to compare with: add one with "
+                               "'fscli lsf queue add NAME fairshare=\"USER_SHARES[...]\"'")
+            lsf_queue = fair[0]
+        jobs, users = load_lsf_usage(conn, app.cluster_name, [lsf_queue])
+    slurm = {}
+    for algorithm in ("fair_tree", "classic"):
+        best: dict[str, float] = {}
+        for row in fairshare(state, now, algorithm).rows:
+            if row.user and row.fairshare is not None:
+                best[row.user] = max(best.get(row.user, 0.0), row.fairshare)
+        slurm[algorithm] = best
+    blocks = share_info(lsf_queue, jobs, now, global_params=setup.params,
+                        groups=setup.groups, users=users)
+    lsf_prio = user_priorities(lsf_queue, blocks, setup.groups, users)
+    names = sorted(set(slurm["fair_tree"]) | set(slurm["classic"]) | set(lsf_prio))
+    ranks = [_ranks(slurm["fair_tree"]), _ranks(slurm["classic"]), _ranks(lsf_prio)]
+    names.sort(key=lambda n: [(r.get(n) is None, r.get(n)) for r in ranks] + [n])
+    rows = [[name, slurm["fair_tree"].get(name), ranks[0].get(name),
+             slurm["classic"].get(name), ranks[1].get(name),
+             lsf_prio[name][-1] if name in lsf_prio else None, ranks[2].get(name)]
+            for name in names]
+    columns = ["User", "FairTree", "FairTreeRank", "Classic", "ClassicRank",
+               f"LSF:{lsf_queue.name}", "LSFRank"]
+    out.emit(columns, rows, "users", numeric=columns[1:],
+             meta={"at": now, "queue": lsf_queue.name})
+
+
+def _ranks(values: dict) -> dict[str, int]:
+    """Competition ranking, highest value first: 1, 2, 2, 4."""
+    ordered = sorted(values.values(), reverse=True)
+    first = {}
+    for i, value in enumerate(ordered, 1):
+        first.setdefault(value, i)
+    return {name: first[value] for name, value in values.items()}
+
+
+# --------------------------------------------------------------------------- dispatch
+
+DISPATCH_KEYS = key_table({"name": ("names", "queue", "queues"), "slots": (),
+                           "users": ("user",), "jobs": ("jobs_per_user",)}, None)
+
+
+@lsf.command("dispatch", **SETTINGS)
+@click.argument("words", nargs=-1)
+@output_options
+@click.pass_obj
+def dispatch(app, words, out) -> None:
+    """Simulate LSF filling free slots with one-slot jobs under equal demand.
+
+    Every user (users=, default: every user the store knows) submits jobs= jobs (default:
+    slots=) to each queue named (default: all); queues are scanned by priority, and a
+    fairshare queue hands each slot to the holder with the highest dynamic priority,
+    the store's jobs and usage at --at counting as history.
+
+    \b
+    Example:
+      fscli lsf dispatch normal slots=30 users=user1,user2
+    """
+    from fscli.engine.lsf import simulate_dispatch
+    from fscli.errors import UsageProblem
+    from fscli.store.lsf_admin import load_lsf, load_lsf_usage
+
+    parsed = parse_words(words, DISPATCH_KEYS, "lsf dispatch")
+    values = _values(parsed, "lsf dispatch")
+    if "slots" not in values:
+        raise UsageProblem("give the number of free slots: slots=N")
+    slots, jobs_per_user = _count("slots", values["slots"]), values.get("jobs")
+    with app.reading() as conn:
+        setup = load_lsf(conn)
+        chosen = [setup.queue(q) for q in parsed.all_names()] or list(setup.queues.values())
+        jobs, users = load_lsf_usage(conn, app.cluster_name, chosen)
+    if "users" in values:
+        from fscli.cli.words import split_list
+
+        users = split_list(values["users"])
+    result = simulate_dispatch(chosen, users, slots, now=app.now, jobs=jobs,
+                               global_params=setup.params, groups=setup.groups,
+                               jobs_per_user=None if jobs_per_user is None
+                               else _count("jobs", jobs_per_user))
+    rows = [[q, user, n, n / len(result.order)] for q, counts in result.counts.items()
+            for user, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
+    out.emit(["Queue", "User", "Slots", "Fraction"], rows, "dispatch",
+             numeric=("Slots", "Fraction"), meta={"at": app.now, "slots": slots})
+
+
+def _count(key: str, text: str) -> int:
+    from fscli.errors import InvalidValue
+
+    if not text.strip().isdigit():
+        raise InvalidValue(f"invalid {key} '{text}': expected a whole number >= 0")
+    return int(text)
