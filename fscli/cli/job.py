@@ -1,0 +1,255 @@
+"""``fscli job submit|list|cancel|import`` — the jobs sprio, limits and LSF views compute on."""
+
+from __future__ import annotations
+
+import click
+
+from fscli.cli.output import dry_run_option, output_options, report
+from fscli.cli.words import key_table, parse_words, reject_unused, split_list
+
+SUBMIT_KEYS = key_table({
+    "user": ("users", "u"),
+    "account": ("acct", "a", "accounts"),
+    "partition": ("partitions", "p"),
+    "cluster": ("clusters",),
+    "qos": (),
+    "queue": ("q",),
+    "cpus": ("ncpus", "cpu"),
+    "nodes": ("node", "n"),
+    "slots": (),
+    "mem": ("memory",),
+    "tres": (),
+    "time": ("timelimit", "runlimit", "t"),
+    "nice": (),
+    "sitefactor": (),
+    "submit": ("submittime",),
+    "begin": ("eligible", "eligibletime", "begintime"),
+    "state": (),
+    "start": ("starttime",),
+    "end": ("endtime",),
+    "cputime": (),
+    "id": ("jobid",),
+    "count": (),
+}, None)
+SUBMIT_SELECT = ("user", "account", "partition", "cluster")
+LIST_KEYS = key_table({"user": ("users",), "account": ("accounts", "acct"), "state": ("states",),
+                       "partition": ("partitions",), "queue": ("queues",),
+                       "cluster": ("clusters",)}, None)
+SETTINGS = {"context_settings": {"ignore_unknown_options": True}}
+LIST_COLUMNS = ["JobID", "User", "Account", "Partition", "QOS", "Queue", "State", "Submit",
+                "Start", "End", "CPUs", "Nodes", "Slots", "TRES", "TimeLimit", "Nice", "CPUTime"]
+
+
+@click.group()
+def job() -> None:
+    """Jobs in the store: what sprio ranks, what limits count, what LSF queues dispatch."""
+
+
+def _whole(key: str, text: str, low: int | None = 0) -> int:
+    from fscli.errors import InvalidValue
+
+    try:
+        value = int(text.strip())
+    except ValueError:
+        raise InvalidValue(f"invalid {key} '{text}': expected a whole number") from None
+    if low is not None and value < low:
+        raise InvalidValue(f"invalid {key} '{text}': expected a whole number >= {low}")
+    return value
+
+
+def _seconds(key: str, text: str) -> float:
+    from fscli.errors import InvalidValue
+
+    try:
+        value = float(text.strip())
+    except ValueError:
+        value = -1.0
+    if not value >= 0 or value == float("inf"):
+        raise InvalidValue(f"invalid {key} '{text}': expected seconds, a number >= 0")
+    return value
+
+
+def _job_input(parsed, now: int):
+    """The submit words as a :class:`JobInput` (values parsed, not yet checked against the store)."""
+    from fscli.engine.priority import check_nice, check_site_factor
+    from fscli.engine.timestr import parse_duration_mins, parse_when
+    from fscli.engine.tres import parse_tres, parse_value
+    from fscli.errors import InvalidValue, UsageProblem
+    from fscli.store.jobs import JobInput
+
+    get = parsed.get
+    if not get("user"):
+        raise UsageProblem("need user=NAME: whose job it is")
+    queue = get("queue")
+    lsf_only, slurm_only = ("slots",), ("account", "partition", "qos", "mem", "tres", "cpus",
+                                        "nodes")
+    for key in (slurm_only if queue else lsf_only):
+        if get(key) is not None:
+            form = "an LSF job (queue=)" if queue else "a Slurm job (no queue=)"
+            raise UsageProblem(f"{key}= does not apply to {form}")
+    tres = parse_tres(get("tres"), allow_clear=False) if get("tres") is not None else {}
+    cpus = _whole("cpus", get("cpus"), 1) if get("cpus") is not None else tres.pop("cpu", 1)
+    nodes = _whole("nodes", get("nodes"), 1) if get("nodes") is not None else tres.pop("node", 1)
+    if "cpu" in tres or "node" in tres:
+        raise UsageProblem("give the CPU and node counts once: cpus=/nodes= or in tres=")
+    if get("mem") is not None:
+        if "mem" in tres:
+            raise UsageProblem("give the memory once: mem= (per node) or tres=mem= (total)")
+        per_node = parse_value("mem", get("mem"))
+        if per_node < 0:
+            raise InvalidValue(f"invalid mem '{get('mem')}': expected a size like 4G or 2000M")
+        tres["mem"] = per_node * nodes
+    when = {key: parse_when(get(key), now) if get(key) is not None else None
+            for key in ("submit", "begin", "start", "end")}
+    cputime = _seconds("cputime", get("cputime")) if get("cputime") is not None else None
+    return JobInput(
+        user=get("user"), account=get("account"),
+        partitions=tuple(split_list(get("partition") or "")), qos=get("qos"), queue=queue,
+        state=(get("state") or "pending").strip().lower(), submit=when["submit"],
+        eligible=when["begin"], start=when["start"], end=when["end"], cpus=cpus, nodes=nodes,
+        slots=_whole("slots", get("slots"), 1) if get("slots") is not None else 1, tres=tres,
+        time_limit=parse_duration_mins(get("time"), "time limit") if get("time") else None,
+        nice=check_nice(_whole("nice", get("nice"), None)) if get("nice") else 0,
+        site_factor=check_site_factor(_whole("sitefactor", get("sitefactor"), None))
+        if get("sitefactor") else 0,
+        cputime=cputime, job_id=_whole("id", get("id"), 1) if get("id") else None,
+    )
+
+
+def _jobs_service(app, session, cluster_name: str | None, lsf: bool = False):
+    """The job service for the command's cluster; an LSF job may live in a store without one."""
+    from fscli.errors import NotFound, UsageProblem
+    from fscli.store.admin import Admin
+    from fscli.store.jobs import Jobs
+
+    admin = Admin(session, app.now, app.actor)
+    try:
+        cluster = admin.cluster(cluster_name)
+    except (NotFound, UsageProblem):
+        if not lsf:
+            raise
+        cluster = None
+    return Jobs(admin, cluster)
+
+
+@job.command("submit", **SETTINGS)
+@click.argument("words", nargs=-1)
+@dry_run_option
+@click.pass_obj
+def submit(app, words, dry_run) -> None:
+    """Put a job in the store, checked like sbatch: association, partition, QOS.
+
+    \b
+    Slurm:  user=U [account=A] [partition=P[,P2]] [qos=Q] [cpus=N] [nodes=N] [mem=SIZE]
+            [tres=gres/gpu=2,...] [time=T] [nice=N] [sitefactor=N] [submit=TIME] [begin=TIME]
+            [state=pending|running|completed] [start=TIME] [end=TIME] [cputime=SECONDS]
+    LSF:    user=U queue=Q [slots=N] [state=...] [start=TIME] [end=TIME] [cputime=SECONDS]
+            [time=RUNLIMIT]
+    Both:   [id=N] (default: the next free id) [count=N] (N identical jobs)
+    mem= is per node (as sbatch --mem); submit= defaults to now (--at); a running or
+    completed job starts at its submit time unless start= says otherwise. Prints
+    "Submitted batch job N" like sbatch.
+
+    \b
+    Example:
+      fscli --at 2026-05-01T12:00 job submit user=alice account=physics partition=gpu cpus=8 time=2:00:00
+      fscli job submit user=bob queue=normal slots=4 state=running start=now-1hour
+    """
+    parsed = parse_words(words, SUBMIT_KEYS, "job submit")
+    reject_unused(parsed, SUBMIT_SELECT, "job submit")
+    if parsed.names:
+        from fscli.errors import UsageProblem
+
+        raise UsageProblem(f"unexpected word '{parsed.names[0]}' in job submit: expected KEY=VALUE")
+    spec = _job_input(parsed, app.now)
+    count = _whole("count", parsed.get("count"), 1) if parsed.get("count") else 1
+    with app.transaction(dry_run) as session:
+        service = _jobs_service(app, session, parsed.get("cluster") or app.cluster_name,
+                                lsf=spec.queue is not None)
+        ids, lines = service.submit(spec, count)
+    report(app, lines, dry_run)
+    if not dry_run:
+        for job_id in ids:
+            click.echo(f"Submitted batch job {job_id}")
+
+
+@job.command("list", **SETTINGS)
+@click.argument("words", nargs=-1)
+@output_options
+@click.pass_obj
+def list_(app, words, out) -> None:
+    """List the jobs of the cluster (and LSF jobs), oldest id first.
+
+    \b
+    Filters: user=U account=A state=pending,running partition=P queue=Q
+    Example:
+      fscli job list state=pending -P
+    """
+    from fscli.engine.timestr import format_mins, format_when
+    from fscli.engine.tres import format_tres
+    from fscli.errors import UsageProblem
+    from fscli.store.jobs import load_listed_jobs
+
+    parsed = parse_words(words, LIST_KEYS, "job list")
+    if parsed.names:
+        raise UsageProblem(f"unexpected word '{parsed.names[0]}' in job list: expected KEY=VALUE")
+    filters = {key: set(split_list(parsed.get(key).lower()))
+               for key in ("user", "account", "state", "partition", "queue") if parsed.get(key)}
+    with app.reading() as conn:
+        jobs = load_listed_jobs(conn, parsed.get("cluster") or app.cluster_name, filters)
+    rows = [[j.id, j.user, j.account, ",".join(j.partitions), j.qos, j.queue, j.state,
+             format_when(j.submit), format_when(j.start), format_when(j.end), j.cpus, j.nodes,
+             j.slots, format_tres(j.tres) if j.tres else "",
+             format_mins(j.time_limit) if j.state != "cancelled" or j.time_limit else "",
+             j.nice, j.cputime] for j in jobs]
+    out.emit(LIST_COLUMNS, rows, "jobs", numeric=("JobID", "CPUs", "Nodes", "Slots", "Nice"),
+             keep=("JobID", "User", "State", "Submit"))
+
+
+@job.command("cancel")
+@click.argument("ids", nargs=-1, required=True)
+@dry_run_option
+@click.pass_obj
+def cancel(app, ids, dry_run) -> None:
+    """Cancel pending or running jobs (like scancel); running ones end now (--at).
+
+    \b
+    Example:
+      fscli job cancel 12 13
+    """
+    job_ids = [_whole("job id", text, 1) for item in ids for text in split_list(item)]
+    with app.transaction(dry_run) as session:
+        from fscli.store.admin import Admin
+        from fscli.store.jobs import Jobs
+
+        lines = Jobs(Admin(session, app.now, app.actor), None).cancel(job_ids)
+    report(app, lines, dry_run)
+
+
+@job.command("import")
+@click.argument("file", type=click.File("r"))
+@click.option("--replace", is_flag=True, help="Overwrite jobs whose id is already in the store.")
+@dry_run_option
+@click.pass_obj
+def import_(app, file, replace, dry_run) -> None:
+    """Read pending and running jobs from squeue output ('-' reads stdin).
+
+    \b
+    The one accepted format, one job per line ('|'-separated, times in local time):
+      squeue -h -o '%i|%u|%a|%P|%q|%T|%V|%S|%l|%D|%C|%m|%b|%y' > jobs.txt
+    i.e. job id, user, account, partition(s), QOS, state, submit time, start time, time
+    limit, nodes, CPUs, memory per node, TRES per node (gres/gpu:2), nice. A header line
+    is skipped; finished jobs are skipped. Every job is checked like 'job submit'.
+
+    \b
+    Example:
+      fscli job import jobs.txt
+    """
+    from fscli.io.squeue_import import parse_squeue
+    from fscli.store.jobs import JobInput
+
+    jobs = [JobInput.from_job(j) for j in parse_squeue(file.read())]
+    with app.transaction(dry_run) as session:
+        service = _jobs_service(app, session, app.cluster_name)
+        lines = service.import_jobs(jobs, replace)
+    report(app, lines, dry_run)

@@ -1,0 +1,287 @@
+"""Jobs in the store: submit (validated like slurmctld's ``_job_create``), cancel, import.
+
+A Slurm job names an association by (user, account[, partition]) and gets its QOS the way
+slurmctld picks it: the one asked for, else the association's default QOS (inherited from
+its parents), else the only allowed one, else ``normal``. The texts of the submission
+errors are Slurm's (:mod:`fscli.engine.reasons`), followed by what exactly was wrong.
+An LSF job names its LSF queue instead and needs no association.
+
+Every write is logged (``fscli history``); the caller's transaction makes a command all or
+nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from sqlalchemy import func, select
+
+from fscli.engine import reasons as R
+from fscli.engine.tres import format_tres
+from fscli.errors import Conflict, InvalidValue, NotFound, UsageProblem
+from fscli.store import models as m
+from fscli.store.admin import Admin
+from fscli.store.assoc_fields import qos_list
+
+SUBMIT_STATES = ("pending", "running", "completed")
+ACTIVE = ("pending", "running")
+
+
+@dataclass
+class JobInput:
+    """A job as given on the command line or read from squeue (times are epoch seconds)."""
+
+    user: str
+    account: str | None = None
+    partitions: tuple[str, ...] = ()
+    qos: str | None = None
+    queue: str | None = None
+    state: str = "pending"
+    submit: int | None = None
+    eligible: int | None = None
+    start: int | None = None
+    end: int | None = None
+    cpus: int = 1
+    nodes: int = 1
+    slots: int = 1
+    tres: dict[str, int] = field(default_factory=dict)
+    time_limit: int | None = None  # minutes; None = UNLIMITED
+    nice: int = 0
+    site_factor: int = 0
+    cputime: float | None = None
+    job_id: int | None = None
+
+    @classmethod
+    def from_job(cls, job) -> JobInput:
+        """From an engine :class:`~fscli.engine.model.Job` (as the squeue parser returns)."""
+        return cls(user=job.user, account=job.account, partitions=job.partitions, qos=job.qos,
+                   state=job.state, submit=job.submit, eligible=job.eligible, start=job.start,
+                   end=job.end, cpus=job.cpus, nodes=job.nodes, tres=dict(job.tres),
+                   time_limit=job.time_limit, nice=job.nice, job_id=job.id)
+
+
+class Jobs:
+    """Job writes inside one transaction, for one cluster."""
+
+    def __init__(self, admin: Admin, cluster: m.Cluster | None):
+        self.admin = admin
+        self.s = admin.s
+        self.cluster = cluster
+        self._next_id: int | None = None
+
+    # -- submit --------------------------------------------------------------------
+    def submit(self, job: JobInput, count: int = 1) -> tuple[list[int], list[str]]:
+        """Validate and store ``count`` copies of ``job``; (new ids, summary lines)."""
+        job = self._timed(job)
+        row = self._lsf_row(job) if job.queue else self._slurm_row(job)
+        ids = self._ids(job.job_id, count)
+        lines = []
+        for job_id in ids:
+            self.s.add(m.Job(id=job_id, **row))
+            detail = _describe(row)
+            self.admin.log("submit job", str(job_id), detail)
+            lines.append(f"submitted job {job_id}: {detail}")
+        self.s.flush()
+        return ids, lines
+
+    def _ids(self, wanted: int | None, count: int) -> list[int]:
+        if count < 1:
+            raise InvalidValue(f"invalid count '{count}': expected a whole number >= 1")
+        if wanted is None:
+            if self._next_id is None:
+                self._next_id = (self.s.scalar(select(func.max(m.Job.id))) or 0) + 1
+            wanted = self._next_id
+        ids = list(range(wanted, wanted + count))
+        taken = self.s.scalar(select(m.Job.id).where(m.Job.id.in_(ids)).limit(1))
+        if taken is not None:
+            raise Conflict(f"job {taken} already exists (cancel it or choose another id=)")
+        self._next_id = ids[-1] + 1
+        return ids
+
+    def _timed(self, job: JobInput) -> JobInput:
+        """Check the state and fill the times it implies: submit defaults to now, or to an
+        earlier start= or begin=; a started job starts at its submit time by default."""
+        now = self.admin.now
+        if job.state not in SUBMIT_STATES:
+            raise InvalidValue(f"invalid state '{job.state}': expected {', '.join(SUBMIT_STATES)}")
+        given = [t for t in (job.start, job.eligible) if t is not None]
+        submit = min([now, *given]) if job.submit is None else job.submit
+        start, end = job.start, job.end
+        if job.state == "pending":
+            if start is not None or end is not None:
+                raise InvalidValue("a pending job has no start= or end= (use state=running)")
+        else:
+            start = submit if start is None else start
+            if start < submit:
+                raise InvalidValue("start= is before the job's submit time")
+            if job.state == "running" and end is not None:
+                raise InvalidValue("a running job has no end= (use state=completed)")
+            if job.state == "completed":
+                if end is None:
+                    raise InvalidValue("a completed job needs end=TIME")
+                if end < start:
+                    raise InvalidValue("end= is before the job's start")
+        if job.eligible is not None and job.eligible < submit:
+            raise InvalidValue("begin= is before the job's submit time")
+        return replace(job, submit=submit, start=start, end=end)
+
+    def _common(self, job: JobInput) -> dict:
+        return dict(cluster_id=self.cluster.id if self.cluster else None, user=job.user,
+                    state=job.state, submit=job.submit, eligible=job.eligible, start=job.start,
+                    end=job.end, time_limit=job.time_limit, nice=job.nice,
+                    site_factor=job.site_factor, cputime=job.cputime)
+
+    def _lsf_row(self, job: JobInput) -> dict:
+        queue = job.queue.lower()
+        if self.s.scalar(select(m.LsfQueue.id).where(m.LsfQueue.name == queue)) is None:
+            raise NotFound(f"LSF queue '{job.queue}' does not exist: add it with "
+                           f"'fscli lsf queue add {job.queue}'")
+        if job.account or job.partitions or job.qos:
+            raise UsageProblem("an LSF job (queue=) takes no account=, partition= or qos=")
+        return dict(self._common(job), queue=queue, slots=job.slots, cpus=job.slots, nodes=1,
+                    tres=None, account=None, partition=None, qos=None, assoc_id=None)
+
+    def _slurm_row(self, job: JobInput) -> dict:
+        if self.cluster is None:
+            raise NotFound("the store holds no cluster yet: add one with 'fscli cluster add NAME'")
+        user = job.user.lower()
+        account = job.account.lower() if job.account else self._default_account(user)
+        partitions = self._partitions(job.partitions)
+        assoc = None
+        for part in partitions or (None,):
+            found = self._assoc(user, account, part)
+            if found is None:
+                where = f" and partition '{part}'" if part else ""
+                raise NotFound(f"{R.ERR_INVALID_ACCOUNT} (user '{user}' has no association "
+                               f"with account '{account}'{where} on cluster {self.cluster.name})")
+            assoc = assoc or found
+        qos = self._qos(job.qos, self._chain(assoc))
+        return dict(self._common(job), user=user, account=account,
+                    partition=",".join(partitions) or None, qos=qos, assoc_id=assoc.id,
+                    cpus=job.cpus, nodes=job.nodes, slots=job.slots,
+                    tres=format_tres(job.tres, units=False) if job.tres else None, queue=None)
+
+    def _default_account(self, user: str) -> str:
+        default = self.s.scalar(select(m.User.default_account).where(m.User.name == user))
+        if default is None:
+            raise NotFound(f"{R.ERR_INVALID_ACCOUNT} (user '{user}' does not exist)")
+        return default
+
+    def _partitions(self, names: tuple[str, ...]) -> list[str]:
+        known = list(self.s.scalars(select(m.Partition.name).where(
+            m.Partition.cluster_id == self.cluster.id).order_by(m.Partition.name)))
+        if not names:
+            if len(known) > 1:
+                raise UsageProblem(f"name the job's partition(s) with partition=: cluster "
+                                   f"{self.cluster.name} has {', '.join(known)}")
+            return known
+        out = []
+        for name in names:
+            if name not in known:
+                raise NotFound(f"{R.ERR_INVALID_PARTITION} ('{name}' is not a partition of "
+                               f"cluster {self.cluster.name})")
+            if name in out:
+                raise InvalidValue(f"partition '{name}' named twice")
+            out.append(name)
+        return out
+
+    def _assoc(self, user: str, account: str, partition: str | None) -> m.Association | None:
+        query = select(m.Association).where(
+            m.Association.cluster_id == self.cluster.id, m.Association.user == user,
+            m.Association.account == account)
+        found = {a.partition: a for a in self.s.scalars(query)}
+        return found.get(partition) or found.get(None)
+
+    def _chain(self, assoc: m.Association) -> list[m.Association]:
+        chain = [assoc]
+        while chain[-1].parent_id is not None:
+            chain.append(self.s.get(m.Association, chain[-1].parent_id))
+        return chain
+
+    def _qos(self, wanted: str | None, chain: list[m.Association]) -> str | None:
+        """slurmctld's QOS choice and check; a chain without QOS lists allows every QOS."""
+        known = set(self.admin.known_qos())
+        allowed = next((qos_list(a.qos) for a in chain if a.qos), None) or sorted(known)
+        if wanted is not None:
+            name = wanted.lower()
+            if name not in known or name not in allowed:
+                why = "does not exist" if name not in known else (
+                    f"is not allowed (allowed: {','.join(allowed)})")
+                raise InvalidValue(f"{R.ERR_INVALID_QOS} (QOS '{wanted}' {why})")
+            return name
+        name = next((a.default_qos for a in chain if a.default_qos), None)
+        if name is None:
+            name = allowed[0] if len(allowed) == 1 else "normal"
+        return name if name in known else None
+
+    # -- cancel --------------------------------------------------------------------
+    def cancel(self, ids: list[int]) -> list[str]:
+        """scancel: pending and running jobs become cancelled (end = now)."""
+        rows = {j.id: j for j in self.s.scalars(select(m.Job).where(m.Job.id.in_(ids)))}
+        for job_id in ids:
+            row = rows.get(job_id)
+            if row is None:
+                raise NotFound(f"Kill job error on job id {job_id}: Invalid job id specified")
+            if row.state not in ACTIVE:
+                raise Conflict(f"Kill job error on job id {job_id}: "
+                               "Job/step already completing or completed")
+        lines = []
+        for job_id in ids:
+            row = rows[job_id]
+            was = row.state
+            row.state, row.end = "cancelled", max(self.admin.now, row.start or row.submit)
+            self.admin.log("cancel job", str(job_id), f"was {was}")
+            lines.append(f"cancelled job {job_id} (was {was})")
+        return lines
+
+    # -- import --------------------------------------------------------------------
+    def import_jobs(self, jobs: list[JobInput], replace_existing: bool) -> list[str]:
+        """Store the pending and running jobs read from squeue (finished ones carry no end
+        time and are skipped); existing ids are a conflict unless replaced."""
+        finished = sum(1 for j in jobs if j.state not in ACTIVE)
+        jobs = [j for j in jobs if j.state in ACTIVE]
+        ids = [j.job_id for j in jobs]
+        if len(set(ids)) != len(ids):
+            raise Conflict("the file holds the same job id twice")
+        existing = set(self.s.scalars(select(m.Job.id).where(m.Job.id.in_(ids))))
+        if existing and not replace_existing:
+            shown = ", ".join(map(str, sorted(existing)[:5]))
+            raise Conflict(f"{len(existing)} job id(s) already in the store ({shown}): "
+                           "use --replace to overwrite them")
+        for row in self.s.scalars(select(m.Job).where(m.Job.id.in_(existing))):
+            self.s.delete(row)
+        self.s.flush()
+        counts: dict[str, int] = {}
+        for job in jobs:
+            self.submit(job)
+            counts[job.state] = counts.get(job.state, 0) + 1
+        summary = ", ".join(f"{n} {state}" for state, n in sorted(counts.items()))
+        extra = "".join([f", {len(existing)} replaced" if existing else "",
+                         f", {finished} finished skipped" if finished else ""])
+        return [f"imported {len(jobs)} jobs ({summary or 'none'}{extra})"]
+
+
+def _describe(row: dict) -> str:
+    keys = ("user", "account", "partition", "qos", "queue", "state", "cpus", "nodes", "tres")
+    return " ".join(f"{k}={row[k]}" for k in keys if row.get(k) is not None)
+
+
+def load_listed_jobs(conn, cluster: str | None, filters: dict[str, set[str]]) -> list:
+    """Jobs of the cluster plus LSF jobs stored without one (all jobs when the store has no
+    cluster), as engine jobs, filtered by user/account/state/partition/queue."""
+    from fscli.store.snapshot import cluster_id_for, load_jobs
+
+    has_cluster = conn.scalar(select(func.count()).select_from(m.Cluster))
+    if not has_cluster and not cluster:
+        jobs = load_jobs(conn)
+    else:
+        jobs = load_jobs(conn, cluster_id_for(conn, cluster))
+        loose = set(conn.scalars(select(m.Job.id).where(m.Job.cluster_id.is_(None))))
+        if loose:
+            jobs = sorted(jobs + [j for j in load_jobs(conn) if j.id in loose], key=lambda j: j.id)
+    for key, wanted in filters.items():
+        if key == "partition":
+            jobs = [j for j in jobs if wanted & set(j.partitions)]
+        else:
+            jobs = [j for j in jobs if (getattr(j, key) or "") in wanted]
+    return jobs
