@@ -31,8 +31,10 @@ sort per sibling list.
 
 from __future__ import annotations
 
+import gc
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from fscli.engine.config import ALGORITHMS
@@ -107,9 +109,9 @@ class FairShareResult:
     dampening: int
     tree: Tree
     by_index: list[ShareRow]
-    # Fair Tree only: each fs-parent's children in ranking order, and per-row tie flags.
+    # Fair Tree only: each fs-parent's children (tree indexes) in ranking order, tie flags.
     ranked_children: dict[int, list[int]] = field(default_factory=dict)
-    tied: dict[int, bool] = field(default_factory=dict)
+    tied: list[bool] = field(default_factory=list)  # by tree index
 
     def row(self, assoc_id: int) -> ShareRow:
         """The row of one association (``InvalidValue`` if it is not in the tree)."""
@@ -230,12 +232,30 @@ def compute(
             f"unknown algorithm '{algorithm}': expected one of {', '.join(ALGORITHMS)}")
     if dampening < 1:
         raise InvalidValue(f"invalid FairShareDampeningFactor {dampening}: must be >= 1")
-    tree = build_tree(assocs, usage)
-    root_raw = tree.raw[tree.root]
-    norm = [min(r / root_raw, 1.0) for r in tree.raw] if root_raw else [0.0] * len(tree.raw)
-    if algorithm == "fair_tree":
-        return _fair_tree(tree, norm, dampening)
-    return _classic(tree, norm, algorithm, dampening)
+    with _gc_paused():
+        tree = build_tree(assocs, usage)
+        root_raw = tree.raw[tree.root]
+        norm = [min(r / root_raw, 1.0) for r in tree.raw] if root_raw else [0.0] * len(tree.raw)
+        if algorithm == "fair_tree":
+            return _fair_tree(tree, norm, dampening)
+        return _classic(tree, norm, algorithm, dampening)
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector during one computation.
+
+    The engine allocates several lists/tuples per association and keeps them all until
+    it returns, so the collector would rescan the growing heap again and again (about 40%
+    of the run time at 100,000 associations). Nothing here creates reference cycles.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _make_rows(tree: Tree, norm: list[float], shares: list[float], efctv: list[float],
@@ -285,42 +305,37 @@ def _fair_tree(tree: Tree, norm: list[float], dampening: int) -> FairShareResult
     factor: list[float | None] = [None] * n
     fs_factor: dict[int, float] = {}
     ranked: dict[int, list[int]] = {}
-    tied_flags: dict[int, bool] = {}
-
-    names = tree.name_key
-    rank_key = [(-lf, key) for lf, key in zip(lf_sort, names)].__getitem__
-
-    def ranked_kids(p: int) -> list[int]:
-        kids = sorted(tree.fs_children[p], key=rank_key)
-        ranked[p] = kids
-        return kids
+    tied = [False] * n
+    by_name = tree.name_key.__getitem__
+    by_level = [-lf for lf in lf_sort].__getitem__
+    ids = [a.id for a in assocs]
 
     rank = rnt = total
-    # Frames: [siblings, next position, parent account tied, previous sibling's LevelFS]
-    frames: list[list] = [[ranked_kids(root), 0, False, NO_VAL]]
-    while frames:
-        frame = frames[-1]
-        sibs, pos = frame[0], frame[1]
-        if pos == len(sibs):
-            frames.pop()
-            continue
-        i = sibs[pos]
-        frame[1] = pos + 1
-        lf = lf_sort[i]
-        tied = True if (pos == 0 and frame[2]) else frame[3] == lf
-        frame[3] = lf
-        tied_flags[i] = tied
-        if users[i] is not None:
-            if not tied:
+    stack = [root]
+    while stack:
+        p = stack.pop()
+        if users[p] is not None:
+            if not tied[p]:
                 rank = rnt
-            factor[i] = fs_factor[assocs[i].id] = rank / total
+            factor[p] = fs_factor[ids[p]] = rank / total
             rnt -= 1
-        else:
-            frames.append([ranked_kids(i), 0, tied, NO_VAL])
+            continue
+        kids = sorted(tree.fs_children[p], key=by_name)
+        kids.sort(key=by_level)  # stable: LevelFS descending, users first, then by name
+        ranked[p] = kids
+        # Slurm's tie rule: the first child inherits its account's tie, every other
+        # child is tied when its LevelFS equals the previous sibling's (NO_VAL at start).
+        prev = NO_VAL
+        for k in kids:
+            tied[k] = prev == lf_sort[k]
+            prev = lf_sort[k]
+        if kids and tied[p]:
+            tied[kids[0]] = True
+        stack.extend(reversed(kids))
 
     rows = _make_rows(tree, norm, shares, efctv, factor, level_fs)
     return FairShareResult("fair_tree", [rows[i] for i in tree.order], fs_factor, total,
-                           dampening, tree, rows, ranked, tied_flags)
+                           dampening, tree, rows, ranked, tied)
 
 
 def _classic(tree: Tree, norm: list[float], algorithm: str, dampening: int) -> FairShareResult:
