@@ -23,6 +23,22 @@ USERS = [
 ]
 
 
+# (user, account, billing TRES-seconds per day) charged daily over the last two weeks
+DEMO_USAGE = [
+    ("user1", "accountb", 96_000), ("user2", "accountc", 120_000), ("user4", "accounte", 120_000),
+    ("ana", "lab1", 30_000), ("cy", "lab2", 60_000),
+]
+DAY = 86_400
+
+
+def charge_demo_usage(admin, now: int) -> None:
+    """Spread usage over the fourteen days before ``now`` through the usage service."""
+    cluster = admin.cluster(DEMO_CLUSTER)
+    for user, account, per_day in DEMO_USAGE:
+        for day in range(14, 0, -1):
+            admin.add_usage(cluster, user, account, float(per_day), now - day * DAY)
+
+
 def build_demo(admin) -> None:
     """Create the demo cluster's tree through the same services the commands use."""
     from sqlalchemy import select
@@ -49,14 +65,42 @@ def demo(app) -> None:
     Example:
       fscli --db /tmp/demo.db demo
     """
-    from fscli.cli.assoc import emit_assocs
-    from fscli.cli.output import Output
-    from fscli.store.admin import Admin
+    from fscli.store.usage_admin import UsageAdmin
 
     with app.transaction() as session:
-        build_demo(Admin(session, app.now, app.actor))
-    app.say(f"built cluster '{DEMO_CLUSTER}' ({len(ACCOUNTS)} accounts, {len(USERS)} users)")
+        admin = UsageAdmin(session, app.now, app.actor)
+        build_demo(admin)
+        charge_demo_usage(admin, app.now)
+    app.say(f"built cluster '{DEMO_CLUSTER}' ({len(ACCOUNTS)} accounts, {len(USERS)} users, "
+            "usage over the last two weeks)")
+    app.cluster_name = DEMO_CLUSTER
+    for section in show_sections():
+        section(app)
+
+
+def show_tree(app) -> None:
+    from fscli.cli.assoc import emit_assocs
+    from fscli.cli.output import Output
+
     emit_assocs(app, Output(), ["Account", "User", "Share"], tree=True, cluster=DEMO_CLUSTER,
                 explicit=True)
-    app.say(f"next: fscli --cluster {DEMO_CLUSTER} assoc list -P   or   "
-            f"fscli --cluster {DEMO_CLUSTER} user add zoe account=lab2 fairshare=parent")
+
+
+def show_sshare(app) -> None:
+    from fscli.cli.sshare import emit_table, share_result, tres_names
+    from fscli.render.sshare import default_fields
+
+    state, result, algorithm = share_result(app, None)
+    emit_table(result.rows, default_fields(algorithm, long=True), True, state.cluster.name,
+               tres_names(state), title=f"sshare -a -l ({algorithm})")
+    app.say(f"next: fscli --cluster {DEMO_CLUSTER} sshare -a -l -P   or   "
+            f"fscli --cluster {DEMO_CLUSTER} sshare --explain user2/accountc")
+
+
+def show_sections() -> list:
+    """What ``fscli demo`` shows, in order, each ``section(app)`` (add new views here)."""
+    return [
+        show_tree,
+        show_sshare,
+        # sprio section goes here
+    ]

@@ -1,0 +1,98 @@
+"""``fscli config set|show|import`` — priority settings with slurm.conf's key names."""
+
+from __future__ import annotations
+
+import click
+
+from fscli.cli.output import dry_run_option, output_options, report
+
+SETTINGS = {"context_settings": {"ignore_unknown_options": True}}
+
+
+@click.group()
+def config() -> None:
+    """Priority configuration, stored under slurm.conf's names (PriorityFlags, ...)."""
+
+
+@config.command("set", **SETTINGS)
+@click.argument("words", nargs=-1, required=True)
+@dry_run_option
+@click.pass_obj
+def set_(app, words, dry_run) -> None:
+    """Set configuration keys (slurm.conf names, case-insensitive).
+
+    \b
+    Example:
+      fscli config set PriorityFlags=NO_FAIR_TREE PriorityDecayHalfLife=7-0
+      fscli config set PriorityWeightFairshare=10000 TRESBillingWeights=CPU=1.0,Mem=0.25G
+    """
+    from fscli.engine.config import validate
+    from fscli.errors import UsageProblem
+    from fscli.store.usage_admin import UsageAdmin
+
+    values: dict[str, str] = {}
+    for word in words:
+        key, sep, value = word.partition("=")
+        if not sep or not key.strip():
+            raise UsageProblem(f"expected KEY=VALUE, got '{word}'")
+        canon, text = validate(key, value)
+        values[canon] = text
+    with app.transaction(dry_run) as session:
+        lines = UsageAdmin(session, app.now, app.actor).set_config(values)
+    report(app, lines, dry_run)
+
+
+@config.command("show")
+@click.option("--all", "show_all", is_flag=True, help="Also list keys left at their default.")
+@output_options
+@click.pass_obj
+def show(app, show_all, out) -> None:
+    """Show the configuration: every key that is set (and with --all, the defaults).
+
+    \b
+    Example:
+      fscli config show -P
+    """
+    from fscli.engine.config import KEYS, anchor_text
+    from fscli.store.snapshot import load_config
+    from fscli.store.usage_admin import RESET_AT_KEY
+
+    with app.reading() as conn:
+        stored = load_config(conn)
+    rows = []
+    for key, (default, _) in KEYS.items():
+        if key in stored or show_all:
+            value = stored.get(key, default)
+            rows.append([key, anchor_text(int(value)) if key == "PriorityCalcAnchor" else value,
+                         "set" if key in stored else "default"])
+    if RESET_AT_KEY in stored:
+        rows.append([RESET_AT_KEY, anchor_text(int(stored[RESET_AT_KEY])), "set"])
+    out.emit(["Key", "Value", "Source"], rows, "config")
+
+
+@config.command("import")
+@click.argument("path", type=click.Path(dir_okay=False))
+@dry_run_option
+@click.pass_obj
+def import_(app, path, dry_run) -> None:
+    """Read the priority keys of a slurm.conf; list the keys used and ignored.
+
+    \b
+    Example:
+      fscli config import /etc/slurm/slurm.conf
+    """
+    from fscli.cli.usage import read_text
+    from fscli.io.slurmconf import parse_slurm_conf
+    from fscli.store.usage_admin import UsageAdmin
+
+    conf = parse_slurm_conf(read_text(path))
+    with app.transaction(dry_run) as session:
+        lines = UsageAdmin(session, app.now, app.actor).import_config(conf, path)
+    click.echo(f"used: {', '.join(f'{k}={v}' for k, v in conf.used.items()) or '(none)'}")
+    ignored = sorted({key for _, key, _ in conf.ignored}, key=str.lower)
+    ignored += [f"{name} ({len(records)} line(s))" for name, records in
+                (("PartitionName", conf.partitions), ("NodeName", conf.nodes)) if records]
+    click.echo(f"ignored: {', '.join(ignored) or '(none)'}")
+    for number, name in conf.includes:
+        click.echo(f"not followed: Include {name} (line {number})")
+    report(app, lines, dry_run)

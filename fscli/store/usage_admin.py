@@ -1,0 +1,202 @@
+"""Writes for usage and priority configuration (``fscli config``, ``fscli usage``).
+
+:class:`UsageAdmin` extends :class:`fscli.store.admin.Admin`, so every change runs in the
+caller's transaction and is logged for ``fscli history``. Usage is stored as charges in
+the ``usage`` table (billing TRES-seconds at a moment) and, for ``sacct`` imports, as
+completed/running rows in the ``job`` table, which ``store.state.usage_at`` charges pass
+by pass as slurmctld does. Imports are all-or-nothing: every unknown user/account is
+reported at once unless ``skip_unknown`` is set, in which case the rest is imported and
+the skipped names are returned.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+
+from sqlalchemy import delete, func, select
+
+from fscli.engine import config as cfg
+from fscli.engine.tres import format_tres
+from fscli.errors import Conflict, InvalidValue, NotFound
+from fscli.io.slurmconf import SlurmConf
+from fscli.io.usage_import import JobRecord, ShareUsage
+from fscli.store import models as m
+from fscli.store.admin import Admin
+
+RESET_AT_KEY = "PriorityUsageResetAt"
+"""fscli's own key: when ``PriorityUsageResetPeriod=NOW`` was configured (epoch seconds)."""
+
+
+@dataclass
+class ImportResult:
+    lines: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # "user/account" pairs not in the store
+
+
+def check_amount(text: str | float) -> float:
+    """A usage amount: a finite number >= 0 (billing TRES-seconds)."""
+    try:
+        value = float(text)
+    except (TypeError, ValueError):
+        raise InvalidValue(f"invalid usage '{text}': expected a number of billing TRES-seconds")\
+            from None
+    if not math.isfinite(value) or value < 0:
+        raise InvalidValue(f"invalid usage '{text}': must be a finite number >= 0")
+    return value
+
+
+class UsageAdmin(Admin):
+    # -- configuration -------------------------------------------------------------
+    def set_config(self, values: dict[str, str], source: str = "config set") -> list[str]:
+        """Store validated slurm.conf-style settings (canonical key -> normalized text)."""
+        lines = []
+        for key, value in values.items():
+            row = self.s.get(m.Config, key)
+            if row is not None and row.value == value:
+                continue
+            if row is None:
+                self.s.add(m.Config(key=key, value=value))
+            else:
+                row.value = value
+            self.log(source, key, value)
+            lines.append(f"set {key}={value}")
+            if key == "PriorityUsageResetPeriod" and value == "NOW":
+                self._put(RESET_AT_KEY, str(self.now))
+                self.log(source, RESET_AT_KEY, str(self.now))
+                lines.append(f"usage reset at {cfg.anchor_text(self.now)}")
+        self.s.flush()
+        return lines or ["nothing changed: every value was already set"]
+
+    def _put(self, key: str, value: str) -> None:
+        row = self.s.get(m.Config, key)
+        if row is None:
+            self.s.add(m.Config(key=key, value=value))
+        else:
+            row.value = value
+
+    def import_config(self, conf: SlurmConf, path: str) -> list[str]:
+        if not conf.used:
+            return [f"no priority setting found in {path}"]
+        return self.set_config(conf.used, source=f"config import {path}")
+
+    # -- associations ----------------------------------------------------------------
+    def usage_assoc(self, cluster: m.Cluster, user: str | None, account: str) -> m.Association:
+        """The association usage is charged to: user's (no partition) or the account's own."""
+        account = account.lower()
+        if user is None:
+            return self.require_account(cluster, account)
+        self.require_account(cluster, account)
+        assoc = self._user_assoc(cluster, user.lower(), account, None)
+        if assoc is None:
+            raise NotFound(f"user '{user}' has no association with account '{account}' "
+                           f"on cluster {cluster.name}")
+        return assoc
+
+    def _assoc_index(self, cluster: m.Cluster) -> dict[tuple[str, str | None], int]:
+        rows = self.s.execute(select(m.Association.account, m.Association.user, m.Association.id)
+                              .where(m.Association.cluster_id == cluster.id,
+                                     m.Association.partition.is_(None)))
+        return {(account, user): aid for account, user, aid in rows}
+
+    # -- charges --------------------------------------------------------------------
+    def add_usage(self, cluster: m.Cluster, user: str | None, account: str, amount: float,
+                  at: int) -> list[str]:
+        assoc = self.usage_assoc(cluster, user, account)
+        self.s.add(m.Usage(assoc_id=assoc.id, at=at, amount=amount))
+        target = _target(assoc, cluster)
+        self.log("add usage", target, f"raw={amount:g} at={at}")
+        return [f"charged {amount:g} to {target} at {cfg.anchor_text(at)}"]
+
+    def set_usage(self, cluster: m.Cluster, user: str | None, account: str, amount: float,
+                  at: int) -> list[str]:
+        assoc = self.usage_assoc(cluster, user, account)
+        self._replace_charges(assoc.id, amount, at)
+        target = _target(assoc, cluster)
+        self.log("set usage", target, f"raw={amount:g} at={at}")
+        return [f"set RawUsage of {target} to {amount:g} as of {cfg.anchor_text(at)}"]
+
+    def _replace_charges(self, assoc_id: int, amount: float, at: int) -> None:
+        """Earlier charges (at or before ``at``) give way to one charge of ``amount``."""
+        self.s.execute(delete(m.Usage).where(m.Usage.assoc_id == assoc_id, m.Usage.at <= at))
+        self.s.add(m.Usage(assoc_id=assoc_id, at=at, amount=amount))
+
+    # -- imports --------------------------------------------------------------------
+    def _resolve(self, cluster: m.Cluster, pairs: list[tuple[str, str]],
+                 skip_unknown: bool) -> tuple[dict[tuple[str, str], int], list[str]]:
+        index = self._assoc_index(cluster)
+        found, unknown = {}, []
+        for user, account in dict.fromkeys((u.lower(), a.lower()) for u, a in pairs):
+            aid = index.get((account, user))
+            if aid is None:
+                unknown.append(f"{user}/{account}")
+            else:
+                found[(user, account)] = aid
+        if unknown and not skip_unknown:
+            raise NotFound(f"{len(unknown)} user/account pair(s) not in cluster {cluster.name}: "
+                           f"{', '.join(unknown)} (add them, or use --skip-unknown)")
+        return found, unknown
+
+    def import_sshare(self, cluster: m.Cluster, rows: list[ShareUsage], at: int, path: str,
+                      skip_unknown: bool) -> ImportResult:
+        """Each user row's RawUsage becomes that association's usage as of ``at``."""
+        users = [r for r in rows if r.user is not None]
+        found, unknown = self._resolve(cluster, [(r.user, r.account) for r in users],
+                                       skip_unknown)
+        result = ImportResult(skipped=unknown)
+        for r in users:
+            aid = found.get((r.user.lower(), r.account.lower()))
+            if aid is not None:
+                self._replace_charges(aid, r.raw_usage, at)
+        self.log("import usage", path, f"format=sshare users={len(found)} at={at}")
+        result.lines.append(f"set RawUsage of {len(found)} user association(s) on "
+                            f"{cluster.name} as of {cfg.anchor_text(at)}")
+        return result
+
+    def import_sacct(self, cluster: m.Cluster, jobs: list[JobRecord], path: str,
+                     skip_unknown: bool) -> ImportResult:
+        """Store sacct job records as completed/running jobs (charged pass by pass)."""
+        found, unknown = self._resolve(cluster, [(j.user, j.account) for j in jobs], skip_unknown)
+        result = ImportResult(skipped=unknown)
+        kept = [j for j in jobs if (j.user.lower(), j.account.lower()) in found]
+        ids = self._job_ids(kept)
+        for job, job_id in zip(kept, ids):
+            tres = dict(job.tres)
+            self.s.add(m.Job(
+                id=job_id, cluster_id=cluster.id, assoc_id=found[(job.user.lower(),
+                                                                  job.account.lower())],
+                user=job.user.lower(), account=job.account.lower(), partition=job.partition,
+                qos=job.qos.lower() if job.qos else None,
+                state="running" if job.end is None else "completed", submit=job.start,
+                eligible=job.start, start=job.start, end=job.end, cpus=tres.get("cpu", 1),
+                nodes=tres.get("node", 1), tres=format_tres(tres, units=False) or None))
+        self.log("import usage", path, f"format=sacct jobs={len(kept)}")
+        running = sum(1 for j in kept if j.end is None)
+        result.lines.append(f"imported {len(kept)} job(s) on {cluster.name} "
+                            f"({len(kept) - running} completed, {running} running)")
+        return result
+
+    def _job_ids(self, jobs: list[JobRecord]) -> list[int]:
+        """sacct's numeric JobID where it has one (clash = error), else new ids."""
+        given = [int(j.job_id) if j.job_id and j.job_id.isdigit() else None for j in jobs]
+        wanted = [i for i in given if i is not None]
+        dupes = sorted(i for i, n in Counter(wanted).items() if n > 1)
+        if dupes:
+            raise Conflict(f"job id(s) {', '.join(map(str, dupes[:10]))} appear twice in the file")
+        taken = set(self.s.scalars(select(m.Job.id).where(m.Job.id.in_(wanted)))) if wanted \
+            else set()
+        if taken:
+            shown = ", ".join(map(str, sorted(taken)[:10]))
+            raise Conflict(f"job id(s) {shown} are already in the store (imported before?)")
+        next_id = max([self.s.scalar(select(func.max(m.Job.id))) or 0, *wanted]) + 1
+        out = []
+        for i in given:
+            if i is None:
+                i, next_id = next_id, next_id + 1
+            out.append(i)
+        return out
+
+
+def _target(assoc: m.Association, cluster: m.Cluster) -> str:
+    return (f"{assoc.user}/{assoc.account}" if assoc.user else assoc.account) + f"@{cluster.name}"

@@ -1,0 +1,246 @@
+"""``fscli sshare`` end to end: stores built with fscli commands, output compared with
+Slurm's own numbers (seed documents, Slurm's expect tests 24.1/24.4, real 22.05 captures)."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+import yaml
+
+GOLDEN = Path(__file__).resolve().parents[1] / "data" / "golden"
+AT = "2026-05-01T12:00:00"
+TOL = 1e-6
+
+
+def build(fscli, assocs: list[dict], algorithm_flags: str | None = None,
+          usage_file: Path | None = None) -> None:
+    """Build a tree with fscli commands; each user's RawUsage is set as of AT.
+
+    ``assocs``: dicts with account, parent (accounts), user, shares, raw_usage. Accounts
+    with the same parent and shares, and users with the same account and shares, are
+    added by one command. ``usage_file``: import RawUsage from a real sshare -P capture
+    instead of ``usage set``.
+    """
+    fscli.ok("-Q", "cluster", "add", "t")
+    groups: dict[tuple, list[str]] = {}
+    for rec in assocs:  # parents come before children in every case file
+        if rec.get("user") is None and rec["account"] != "root":
+            key = ("account", f"parent={rec['parent']}", f"fairshare={rec['shares']}")
+            groups.setdefault(key, []).append(rec["account"])
+    for rec in assocs:
+        if rec.get("user") is not None:
+            key = ("user", f"account={rec['account']}", f"fairshare={rec['shares']}")
+            groups.setdefault(key, []).append(rec["user"])
+    for (kind, *words), names in groups.items():
+        fscli.ok("-Q", kind, "add", ",".join(names), *words)
+    if usage_file is not None:
+        fscli.ok("-Q", "usage", "import", str(usage_file), "--format", "sshare", at=AT)
+    for rec in assocs:
+        if rec.get("user") is not None and rec.get("raw_usage") and usage_file is None:
+            fscli.ok("-Q", "usage", "set", f"user={rec['user']}", f"account={rec['account']}",
+                     f"raw={rec['raw_usage']}", f"at={AT}")
+    if algorithm_flags:
+        fscli.ok("-Q", "config", "set", f"PriorityFlags={algorithm_flags}")
+
+
+def sshare(fscli, *args: str) -> list[str]:
+    return fscli.ok("sshare", *args, at=AT).stdout.splitlines()
+
+
+# -- documented worked examples -------------------------------------------------------
+
+DOC_TREE = [
+    {"account": "a", "parent": "root", "shares": 40},
+    {"account": "b", "parent": "a", "shares": 30},
+    {"account": "c", "parent": "a", "shares": 10},
+    {"account": "d", "parent": "root", "shares": 60},
+    {"account": "e", "parent": "d", "shares": 25},
+    {"account": "f", "parent": "d", "shares": 35},
+    {"account": "b", "user": "user1", "shares": 1, "raw_usage": 20},
+    {"account": "c", "user": "user2", "shares": 1, "raw_usage": 25},
+    {"account": "c", "user": "user3", "shares": 1},
+    {"account": "e", "user": "user4", "shares": 1, "raw_usage": 25},
+    {"account": "f", "user": "user5", "shares": 1},
+]
+
+
+def doc_store(fscli) -> None:
+    """Seed 000's example: usages 0.20/0.25/0.25 of a machine total of 100 (30 to root)."""
+    build(fscli, DOC_TREE, "NO_FAIR_TREE")
+    fscli.ok("-Q", "usage", "add", "account=root", "raw=30", f"at={AT}")
+
+
+def user_factors(lines: list[str]) -> list[str]:
+    return [line.split("|")[6] for line in lines if line.split("|")[1].startswith("user")]
+
+
+def test_seed_000_classic_worked_numbers(fscli):
+    doc_store(fscli)
+    lines = sshare(fscli, "-a", "-P", "-n")
+    assert user_factors(lines) == ["0.408479", "0.022097", "0.125000", "0.500000", "0.749154"]
+    assert lines[0] == "root|||1.000000|100|1.000000|0.500000"
+    assert lines[3] == "   b|user1|1|0.300000|20|0.387500|0.408479"
+
+
+def test_seed_004_linear_worked_numbers(fscli):
+    doc_store(fscli)
+    lines = sshare(fscli, "-a", "-P", "-n", "--algorithm", "linear")
+    assert user_factors(lines) == ["0.456250", "0.387500", "0.450000", "0.500000", "0.602083"]
+    assert lines[0] == "root|||1.000000|100|1.000000|0.500000"
+
+
+# -- Slurm's own expect tests ---------------------------------------------------------
+
+def _testsuite(name: str) -> dict:
+    return yaml.safe_load((GOLDEN / "slurm-testsuite" / f"{name}.yaml").read_text())
+
+
+@pytest.mark.parametrize("name,flags", [("test24.1", "NO_FAIR_TREE"), ("test24.4", None)])
+def test_slurm_testsuite_every_field(fscli, name, flags):
+    case = _testsuite(name)
+    assocs = [dict(a) for a in case["associations"]]
+    build(fscli, assocs, flags)
+    lines = sshare(fscli, "-a", "-l", "-p", "-n")
+    got = [line.lstrip(" ").lower() for line in lines]
+    for expected in case["expected_rows"]["rows"]:
+        # the test's strings stop at GrpTRESMins, or carry a cpu-only TRESRunMins
+        prefix = expected.lower().rstrip("|").removesuffix("|cpu=0")
+        assert any(g.startswith(prefix + "|") for g in got), (expected, got)
+    assert len(lines) == len(assocs)
+
+
+# -- real Slurm 22.05 captures --------------------------------------------------------
+
+CAPTURES = [
+    ("slurm-22.05/classic_doc/classic", "NO_FAIR_TREE"),
+    ("slurm-22.05/classic_doc/fairtree", None),
+    ("slurm-22.05/classic_doc/depth_oblivious", "DEPTH_OBLIVIOUS"),
+    ("slurm-22.05/sprio/fairtree", None),
+]
+
+
+def _capture_tree(folder: Path) -> list[dict]:
+    lines = (folder / "sacctmgr_show_assoc_P.txt").read_text().splitlines()
+    head = lines[0].split("|")
+    records = [dict(zip(head, line.split("|"))) for line in lines[1:]]
+    records = [r for r in records if r["Cluster"] == records[0]["Cluster"]]
+    by_id = {r["ID"]: r for r in records}
+    out = []
+    for r in records:
+        if r["ParentID"] == "0" and not r["User"]:
+            continue  # root
+        rec = {"account": r["Account"], "shares": r["Share"]}
+        if r["User"]:
+            rec["user"] = r["User"]
+        else:
+            rec["parent"] = by_id[r["ParentID"]]["Account"]
+        out.append(rec)
+    return out
+
+
+def _close(got: str, want: str) -> bool:
+    if want in ("", "inf") or got in ("", "inf"):
+        return got == want
+    return math.isclose(float(got), float(want), abs_tol=TOL)
+
+
+@pytest.mark.parametrize("folder,flags", CAPTURES, ids=[c[0] for c in CAPTURES])
+def test_real_slurm_capture(fscli, folder, flags):
+    build(fscli, _capture_tree(GOLDEN / folder), flags, GOLDEN / folder / "sshare_a_l_P.txt")
+    want = (GOLDEN / folder / "sshare_a_l_P.txt").read_text().splitlines()
+    got = sshare(fscli, "-a", "-l", "-P")
+    assert got[0] == want[0]
+    assert len(got) == len(want)
+    numeric = ("NormShares", "NormUsage", "EffectvUsage", "FairShare", "LevelFS")
+    cols = want[0].split("|")
+    for g_line, w_line in zip(got[1:], want[1:]):
+        g, w = dict(zip(cols, g_line.split("|"))), dict(zip(cols, w_line.split("|")))
+        for col in ("Account", "User", "RawShares", "RawUsage", "GrpTRESMins"):
+            assert g[col] == w[col], (col, g_line, w_line)
+        for col in numeric:
+            if col in w:
+                assert _close(g[col], w[col]), (col, g_line, w_line)
+
+
+# -- options ---------------------------------------------------------------------------
+
+def test_row_selection_and_format(fscli):
+    doc_store(fscli)
+    assert [ln.split("|")[:2] for ln in sshare(fscli, "-P", "-n", "-o", "Account,User")] == [
+        ["root", ""], [" a", ""], ["  b", ""], ["  c", ""], [" d", ""], ["  e", ""], ["  f", ""]]
+    assert sshare(fscli, "-P", "-n", "-o", "Acc,U", "-u", "user2,user5") == [
+        "root|", " a|", "  b|", "  c|", "   c|user2", " d|", "  e|", "  f|", "   f|user5"]
+    assert sshare(fscli, "-a", "-p", "-A", "c", "-o", "A,User,RawU,Eff") == [
+        "Account|User|RawUsage|EffectvUsage|", "  c||25|0.300000|",
+        "   c|user2|25|0.275000|", "   c|user3|0|0.150000|"]
+
+
+def test_default_is_a_rich_table_with_sshare_columns(fscli):
+    doc_store(fscli)
+    lines = [line.strip() for line in sshare(fscli, "-A", "d")]
+    assert lines[0] == "Fair-share on t (classic)"
+    assert lines[2].split() == ["Account", "User", "RawShares", "NormShares", "RawUsage",
+                                "EffectvUsage", "FairShare"]
+    assert lines[4].split() == ["d", "60", "0.600000", "25", "0.250000", "0.749154"]
+
+
+def test_json(fscli):
+    doc_store(fscli)
+    doc = json.loads(fscli.ok("sshare", "--json", "-u", "user1", at=AT).stdout)
+    assert doc["meta"]["algorithm"] == "classic"
+    user1 = [r for r in doc["shares"] if r["User"] == "user1"][0]
+    assert user1["Account"] == "b" and user1["RawUsage"] == 20.0 and user1["depth"] == 3
+    assert user1["FairShare"] == pytest.approx(0.408479, abs=1e-6)
+
+
+def test_fair_tree_json_inf_and_algorithm_override(fscli):
+    build(fscli, DOC_TREE)
+    doc = json.loads(fscli.ok("sshare", "--json", "-a", at=AT).stdout)
+    assert doc["meta"]["algorithm"] == "fair_tree"
+    assert [r["LevelFS"] for r in doc["shares"] if r["User"] == "user3"] == ["inf"]
+    classic = sshare(fscli, "-a", "-P", "-n", "--algorithm", "classic", "-u", "user1")
+    assert classic[0] == "root|||1.000000|70|1.000000|0.500000"
+
+
+def test_explain(fscli):
+    doc_store(fscli)
+    out = "\n".join(sshare(fscli, "--explain", "user2/c"))
+    assert "user user2 (account c) — algorithm classic" in out
+    assert "0.022097" in out
+    out = "\n".join(sshare(fscli, "--explain", "user2", "--algorithm", "fair_tree"))
+    assert "algorithm fair_tree" in out and "rank" in out
+    fscli.fails("sshare", "--explain", "nobody", code=1, at=AT)
+
+
+def test_decay_one_half_life_and_reset(fscli):
+    fscli.ok("-Q", "cluster", "add", "t")
+    fscli.ok("-Q", "account", "add", "a")
+    fscli.ok("-Q", "user", "add", "u", "account=a")
+    fscli.ok("-Q", "usage", "add", "user=u", "account=a", "raw=1000000", "at=2026-05-01T00:00:00")
+    same_moment = fscli.ok("sshare", "-a", "-P", "-n", "-o", "User,RawUsage",
+                           at="2026-05-01T00:00:00").stdout.splitlines()
+    assert same_moment[-1] == "u|1000000"
+    later = fscli.ok("sshare", "-a", "-P", "-n", "-o", "User,RawUsage",
+                     at="2026-05-08T00:00:00").stdout.splitlines()
+    d = 1 - 0.693 / 604800  # Slurm's per-second decay; passes every 5 minutes
+    assert later[-1] == f"u|{int(1000000 * d ** 604800)}"
+    assert later[-1] == "u|500073"
+    fscli.ok("-Q", "config", "set", "PriorityUsageResetPeriod=WEEKLY")
+    # 2026-05-03 is a Sunday: the usage of May 1st is gone after it
+    assert fscli.ok("sshare", "-a", "-P", "-n", "-o", "User,RawUsage",
+                    at="2026-05-02T23:59:00").stdout.splitlines()[-1] != "u|0"
+    assert fscli.ok("sshare", "-a", "-P", "-n", "-o", "User,RawUsage",
+                    at="2026-05-03T00:01:00").stdout.splitlines()[-1] == "u|0"
+
+
+@pytest.mark.parametrize("args,message", [
+    (("--algorithm", "fairtree2"), "unknown algorithm 'fairtree2'"),
+    (("-o", "Account,Bogus"), 'Invalid field requested: "Bogus"'),
+])
+def test_bad_options(fscli, args, message):
+    doc_store(fscli)
+    result = fscli.fails("sshare", *args, at=AT)
+    assert message in result.stderr
