@@ -1,0 +1,192 @@
+"""``fscli sprio`` — the priority of every pending job, factor by factor, as sprio prints it.
+
+The store is read once (``store.state``); fair-share factors come from the fair-share
+engine in the configured algorithm; ``engine.priority`` computes one row per job and
+partition; ``render.sprio`` prints sprio's exact text. On a terminal the plain command
+prints a rich table with the same columns; ``-l``, ``-n``, ``-w``, ``-o``, ``-h`` (and any
+output into a pipe or file) give sprio's text, ``--json`` the full breakdown and
+``--explain JOB`` the derivation of one job's priority.
+"""
+
+from __future__ import annotations
+
+import os
+
+import click
+
+_SEP = "\x1f"  # separates the cells of the text rendering the rich table is built from
+_TEXT_COLUMNS = ("PARTITION", "USER", "ACCOUNT", "QOSNAME", "CLUSTER", "TRES")
+
+
+def _ids(texts: tuple[str, ...]) -> list[int]:
+    from fscli.errors import InvalidValue
+
+    ids = []
+    for text in texts:
+        for item in text.split(","):
+            if item.strip():
+                if not item.strip().isdigit():
+                    raise InvalidValue(f"Invalid job id: {item.strip()}")
+                ids.append(int(item))
+    return ids
+
+
+def _names(texts: tuple[str, ...]) -> list[str] | None:
+    names = [n.strip() for text in texts for n in text.split(",") if n.strip()]
+    return names or None
+
+
+def priorities(app, algorithm: str | None = None, cluster: str | None = None):
+    """(state, engine PriorityResult) for the cluster (default: the command's) at ``app.now``."""
+    from fscli.engine.config import ALGORITHMS
+    from fscli.engine.priority import compute_priorities
+    from fscli.errors import InvalidValue, UsageProblem
+    from fscli.store.state import fairshare, load_state
+
+    if algorithm is not None and algorithm.strip().lower().replace("-", "_") not in ALGORITHMS:
+        raise UsageProblem(f"unknown algorithm '{algorithm}': expected one of "
+                           f"{', '.join(ALGORITHMS)}")
+    with app.reading() as conn:
+        state = load_state(conn, cluster or app.cluster_name, app.now)
+    if state.config.raw.get("PriorityType", "").lower() == "priority/basic":
+        raise InvalidValue("You are not running a supported priority plugin")
+    algorithm = algorithm.strip().lower().replace("-", "_") if algorithm else None
+    shares = fairshare(state, app.now, algorithm)
+    result = compute_priorities(state.jobs, state.by_id, state.qos, state.partitions,
+                                state.cluster, state.config, shares.fs_factor, app.now)
+    return state, result
+
+
+def table_cells(rows, config, fmt: str, sort: str | None = None):
+    """(headers, cells) of a sprio format, for a rich table: sprio's values, no widths."""
+    from fscli.render.sprio import parse_format, render
+
+    _, fields = parse_format(fmt)
+    plain = _SEP.join(f"%{f.letter}" for f in fields)
+    lines = render(rows, config, fmt=plain, sort=sort).splitlines()
+    return lines[0].split(_SEP), [line.split(_SEP) for line in lines[1:]]
+
+
+def print_table(rows, config, fmt: str, sort: str | None = None, header: bool = True,
+                title: str | None = None) -> None:
+    from fscli.render import tables
+
+    headers, cells = table_cells(rows, config, fmt, sort)
+    numeric = [h for h in headers if h not in _TEXT_COLUMNS]
+    tables.console().print(tables.rich_table(headers, cells, title, header, numeric))
+
+
+def show_sprio(app, cluster: str | None = None, long: bool = True) -> None:
+    """For ``fscli demo``: a cluster's ``sprio -l`` (or default columns) as a rich table."""
+    from fscli.render.sprio import default_format
+
+    state, result = priorities(app, cluster=cluster)
+    print_table(result.rows, state.config, default_format(state.config, long=long),
+                title=f"Job priority on {state.cluster.name} (sprio{' -l' if long else ''})")
+
+
+def demo_jobs(admin, cluster, now: int) -> list[str]:
+    """For ``fscli demo``: priority weights (unless some are set), a partition (unless the
+    cluster has one) and a handful of pending jobs of the demo users, submitted over the
+    last two days so that age, fair-share, size and QOS all differ."""
+    from sqlalchemy import select
+
+    from fscli.store import models as m
+    from fscli.store.jobs import JobInput, Jobs
+    from fscli.store.resources import add_partition
+
+    lines = []
+    if not admin.s.scalar(select(m.Config.key).where(m.Config.key.like("PriorityWeight%"))):
+        weights = {"PriorityWeightAge": "1000", "PriorityWeightFairshare": "10000",
+                   "PriorityWeightJobSize": "1000", "PriorityWeightPartition": "1000",
+                   "PriorityWeightQOS": "1000", "PriorityMaxAge": "4320"}
+        for key, value in weights.items():
+            admin.s.merge(m.Config(key=key, value=value))
+        admin.log("config set", "priority weights", " ".join(f"{k}={v}" for k, v in weights.items()))
+    if not admin.s.scalar(select(m.Partition.id).where(m.Partition.cluster_id == cluster.id)):
+        lines += add_partition(admin, cluster, "batch",
+                               {"nodes": cluster.nodes, "cpus": cluster.cpus})
+    jobs = Jobs(admin, cluster)
+    for user, cpus, nodes, hours_ago in [("user1", 64, 2, 40), ("user2", 16, 1, 30),
+                                         ("user3", 256, 8, 20), ("user4", 8, 1, 10),
+                                         ("user5", 32, 1, 5), ("ana", 128, 4, 2)]:
+        lines += jobs.submit(JobInput(user=user, cpus=cpus, nodes=nodes,
+                                      submit=now - hours_ago * 3600))[1]
+    return lines
+
+
+@click.command(context_settings={"ignore_unknown_options": False})
+@click.argument("job_args", nargs=-1, metavar="[JOBS]")
+@click.option("-l", "--long", "long_", is_flag=True, help="Every factor, and the user (sprio -l).")
+@click.option("-n", "--norm", is_flag=True, help="Normalized factors instead of weighted ones.")
+@click.option("-w", "--weights", is_flag=True, help="Print the weights, no jobs.")
+@click.option("-j", "--jobs", "jobs", multiple=True, metavar="LIST", help="Only these job ids.")
+@click.option("-u", "--user", "--users", "users", multiple=True, metavar="LIST",
+              help="Only these users' jobs (adds the USER column).")
+@click.option("-p", "--partition", "partitions", multiple=True, metavar="LIST",
+              help="Only rows of these partitions.")
+@click.option("-o", "--format", "fmt", metavar="FORMAT",
+              help="sprio's %-format: %.15i %9r %.8u %o %n %c %Y/%y %S %A/%a %B/%b %F/%f "
+                   "%J/%j %P/%p %Q/%q %N %T/%t.")
+@click.option("-S", "--sort", metavar="SPEC", help="Sort letters, '-' for descending (default i).")
+@click.option("-h", "--noheader", is_flag=True, help="No header line.")
+@click.option("--json", "as_json", is_flag=True, help="Every factor of every row as JSON.")
+@click.option("--explain", metavar="JOB", type=int, help="How the job's priority is made up.")
+@click.option("--algorithm", metavar="NAME",
+              help="Fair-share algorithm for this call: fair_tree, classic, depth_oblivious, linear.")
+@click.pass_obj
+def sprio(app, job_args, long_, norm, weights, jobs, users, partitions, fmt, sort, noheader,
+          as_json, explain, algorithm) -> None:
+    """Priority factors of the pending jobs, one row per job and partition (like sprio).
+
+    Output into a pipe, and with -l, -n, -w, -o or -h, is sprio's own text; on a
+    terminal the plain command prints a rich table. --at fixes "now" for the age factor.
+    SPRIO_FORMAT is used when neither -o nor -l is given.
+
+    \b
+    Example:
+      fscli sprio -l
+      fscli --at 2026-11-21T15:38:38 sprio -j 4,5 -o '%.15i %9r %.10Y %.10F'
+      fscli sprio --explain 4
+    """
+    from fscli.cli.app import stdout_is_tty
+    from fscli.engine.priority import explain as explain_row
+    from fscli.engine.priority import filter_rows
+    from fscli.render.sprio import LONG_WITH_FORMAT, default_format, render, row_dict, \
+        weights_dict
+    from fscli.errors import InvalidValue, NotFound
+
+    if fmt is not None and long_:
+        raise InvalidValue(LONG_WITH_FORMAT)
+    if fmt is None and not long_:
+        fmt = os.environ.get("SPRIO_FORMAT") or None
+    job_ids = _ids(jobs + job_args) or None
+    user_list = _names(users)
+    state, result = priorities(app, algorithm)
+    for warning in result.warnings:
+        click.echo(f"fscli: warning: {warning}", err=True)
+    rows = filter_rows(result.rows, job_ids, user_list, _names(partitions))
+    if explain is not None:
+        chosen = [r for r in rows if r.job_id == explain]
+        if not chosen:
+            known = {j.id: j.state for j in state.jobs}
+            if explain in known:
+                raise NotFound(f"job {explain} is {known[explain]}: sprio lists pending jobs only")
+            raise NotFound(f"job {explain} does not exist")
+        click.echo("\n\n".join("\n".join(explain_row(r)) for r in chosen))
+        return
+    if as_json:
+        import json
+
+        doc = {"cluster": state.cluster.name, "weights": weights_dict(state.config),
+               "jobs": [row_dict(r) for r in rows], "warnings": result.warnings}
+        click.echo(json.dumps(doc, indent=2))
+        return
+    textual = fmt or long_ or norm or weights or noheader or not stdout_is_tty()
+    if textual:
+        click.echo(render(rows, state.config, fmt=fmt, long=long_, normalized=norm,
+                          weights=weights, header=not noheader, sort=sort,
+                          users=user_list is not None), nl=False)
+        return
+    print_table(rows, state.config, default_format(state.config, users=user_list is not None),
+                sort=sort)
