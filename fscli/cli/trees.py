@@ -1,0 +1,254 @@
+"""Trees as code: ``fscli apply``, ``fscli export``, ``fscli dump``, ``fscli load``.
+
+``apply`` and ``load`` read a file into a TreeSpec (:mod:`fscli.io.yamltree`,
+:mod:`fscli.io.flatfile`), plan it against the store (:mod:`fscli.store.tree_sync`),
+print the plan on stdout (``+`` add, ``~`` change old -> new, ``-`` remove) as plain
+lines, or as a rich tree on a terminal, then apply it in one transaction. ``export``
+and ``dump`` write the store back in either format.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Iterator
+
+import click
+
+from fscli.cli.output import dry_run_option
+from fscli.cli.words import key_table, parse_words, reject_unused
+
+SETTINGS = {"context_settings": {"ignore_unknown_options": True}}
+KIND_TITLES = {"qos": "QOS", "partition": "partitions", "priority": "priority settings",
+               "cluster": "cluster", "account": "accounts", "user": "users",
+               "assoc": "user associations"}
+
+
+def _read(path: str) -> str:
+    from fscli.errors import NotFound
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except OSError as exc:
+        raise NotFound(f"cannot read {path}: {exc.strerror}") from None
+
+
+def _write(path: str | None, text: str) -> None:
+    from fscli.errors import InvalidValue
+
+    if path in (None, "-"):
+        click.echo(text, nl=False)
+        return
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError as exc:
+        raise InvalidValue(f"cannot write {path}: {exc.strerror}") from None
+
+
+def _print_plan(plan) -> None:
+    """The plan on stdout: a rich tree grouped by kind on a terminal, else plain lines."""
+    from fscli.cli.app import stdout_is_tty
+
+    if not stdout_is_tty():
+        click.echo("".join(change.text() + "\n" for change in plan.changes), nl=False)
+        return
+    from rich.tree import Tree
+    from rich.markup import escape
+
+    from fscli.render.tables import console
+
+    colours = {"+": "green", "~": "yellow", "-": "red"}
+    tree = Tree(f"plan for cluster {plan.spec.cluster.name}")
+    branches: dict[str, Tree] = {}
+    for change in plan.changes:
+        branch = branches.get(change.kind)
+        if branch is None:
+            branch = branches[change.kind] = tree.add(KIND_TITLES[change.kind])
+        detail = change.detail()
+        branch.add(f"[{colours[change.op]}]{change.op} {escape(change.name)}[/]"
+                   + (f" {escape(detail)}" if detail else ""))
+    console().print(tree)
+
+
+@contextmanager
+def _progress(app, label: str) -> Iterator:
+    """A progress callback: a rich bar on a terminal once the work has taken over a second."""
+    import sys
+    import time
+
+    if app.quiet or not sys.stderr.isatty():
+        yield None
+        return
+    started = time.monotonic()
+    state: dict = {}
+
+    def step(done: int, total: int) -> None:
+        if "bar" not in state:
+            if time.monotonic() - started < 1.0:
+                return
+            from rich.progress import Progress
+
+            from fscli.render.tables import console
+
+            state["bar"] = Progress(console=console(stderr=True), transient=True)
+            state["bar"].start()
+            state["task"] = state["bar"].add_task(label, total=total)
+        state["bar"].update(state["task"], completed=done, total=total)
+
+    try:
+        yield step
+    finally:
+        if "bar" in state:
+            state["bar"].stop()
+
+
+def _run_plan(app, spec, source: str, dry_run: bool, prune: bool = False,
+              create_missing: bool = False) -> None:
+    from fscli.store.tree_sync import apply_plan, make_plan
+
+    with app.transaction(dry_run) as session:
+        plan = make_plan(session.connection(), spec, prune=prune, create_missing=create_missing)
+        _print_plan(plan)
+        if not dry_run:
+            with _progress(app, f"applying {source}") as step:
+                apply_plan(session, plan, app.now, app.actor, step)
+    counts = plan.counts()
+    if not plan.changes:
+        app.say(f"no changes: cluster {spec.cluster.name} already matches {source}")
+        return
+    verb = "would apply" if dry_run else "applied"
+    app.say(f"{verb} {len(plan.changes)} change(s) to cluster {spec.cluster.name}: "
+            f"{counts['+']} to add, {counts['~']} to change, {counts['-']} to remove")
+
+
+@click.command()
+@click.argument("file", metavar="FILE.yaml")
+@dry_run_option
+@click.option("--prune", is_flag=True,
+              help="Also remove what the file does not name (accounts, users, QOS, ...).")
+@click.pass_obj
+def apply(app, file, dry_run, prune) -> None:
+    """Make the store match a YAML tree: print the plan (+ add, ~ change, - remove), apply it.
+
+    Without --prune, what the file leaves out is kept. One transaction: on any error
+    nothing is applied.
+
+    \b
+    Example:
+      fscli apply examples/tree.yaml --dry-run
+      fscli apply tree.yaml --prune
+    """
+    from fscli.errors import InvalidValue
+    from fscli.io import yamltree
+
+    spec = yamltree.load(_read(file), source=file)
+    if app.cluster_name and app.cluster_name.lower() != spec.cluster.name:
+        raise InvalidValue(f"{file} is for cluster '{spec.cluster.name}', not "
+                           f"'{app.cluster_name}'")
+    _run_plan(app, spec, file, dry_run, prune=prune)
+
+
+def _store_spec(app, cluster: str | None):
+    from fscli.store.snapshot import cluster_id_for
+    from fscli.store.tree_sync import read_spec
+
+    with app.reading() as conn:
+        return read_spec(conn, cluster_id_for(conn, cluster))
+
+
+@click.command()
+@click.option("--format", "fmt", type=click.Choice(["yaml", "dump"]), default="yaml",
+              show_default=True, help="YAML tree or sacctmgr flat file.")
+@click.option("-o", "--output", metavar="FILE", help="Write to FILE instead of stdout.")
+@click.pass_obj
+def export(app, fmt, output) -> None:
+    """Export the whole cluster (QOS, partitions, priority settings, accounts, users).
+
+    `fscli apply --prune` of the YAML export on an empty store rebuilds the same store.
+
+    \b
+    Example:
+      fscli export -o tree.yaml
+      fscli export --format dump
+    """
+    from fscli.io import flatfile, yamltree
+
+    spec = _store_spec(app, app.cluster_name)
+    _write(output, yamltree.dump(spec) if fmt == "yaml" else flatfile.write(spec))
+
+
+DUMP_KEYS = key_table({"name": ("cluster", "clusters", "names"), "file": ()}, None)
+
+
+@click.command(**SETTINGS)
+@click.argument("words", nargs=-1)
+@click.pass_obj
+def dump(app, words) -> None:
+    """Write a sacctmgr dump flat file (default ./CLUSTER.cfg; file=- for stdout).
+
+    \b
+    Example:
+      fscli dump c1 file=c1.cfg
+    """
+    from fscli.errors import UsageProblem
+    from fscli.io import flatfile
+
+    parsed = parse_words(words, DUMP_KEYS, "dump")
+    reject_unused(parsed, ("name",), "dump")
+    names = parsed.all_names()
+    if len(names) > 1:
+        raise UsageProblem("dump takes one cluster name")
+    spec = _store_spec(app, names[0] if names else app.cluster_name)
+    path = parsed.get("file")
+    if path is None:
+        path = f"./{spec.cluster.name}.cfg"
+        app.say(f"No filename given, using {path}.")
+    _write(path, flatfile.write(spec))
+
+
+LOAD_KEYS = key_table({"file": ("name",), "cluster": ()}, None)
+
+
+def _load_target(app, wanted: str | None) -> str | None:
+    """The cluster a flat file must be for: --cluster, else the store's only cluster."""
+    if wanted:
+        return wanted.lower()
+    from sqlalchemy import select
+
+    from fscli.store import models as m
+
+    with app.reading() as conn:
+        names = conn.execute(select(m.Cluster.name)).scalars().all()
+    return names[0] if len(names) == 1 else None
+
+
+@click.command(**SETTINGS)
+@click.argument("words", nargs=-1)
+@dry_run_option
+@click.pass_obj
+def load(app, words, dry_run) -> None:
+    """Read a sacctmgr dump flat file into the store (existing objects are modified).
+
+    The file's cluster must be the store's cluster (or --cluster); cluster=NAME loads
+    it into NAME instead. QOS and partitions it names but the store lacks are added.
+
+    \b
+    Example:
+      fscli load c1.cfg --dry-run
+      fscli load file=old.cfg cluster=c2
+    """
+    from fscli.errors import UsageProblem
+    from fscli.io import flatfile
+
+    parsed = parse_words(words, LOAD_KEYS, "load")
+    reject_unused(parsed, ("cluster",), "load")
+    paths = [*parsed.names, *([parsed.get("file")] if parsed.get("file") else [])]
+    if len(paths) != 1:
+        raise UsageProblem("load needs one file: fscli load FILE [cluster=NAME]")
+    override = parsed.get("cluster")
+    wanted = None if override else _load_target(app, app.cluster_name)
+    spec = flatfile.parse(_read(paths[0]), cluster=wanted, source=paths[0])
+    if override:
+        spec.cluster.name = override.lower()
+    _run_plan(app, spec, paths[0], dry_run, create_missing=True)

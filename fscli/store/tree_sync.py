@@ -1,0 +1,647 @@
+"""Trees as code on the store side: read a cluster as a TreeSpec, plan, apply.
+
+:func:`read_spec` loads one cluster (its root association, accounts, users, QOS,
+partitions, priority settings) with Core, one query per table. :func:`make_plan`
+diffs a desired :class:`TreeSpec` against the store into a :class:`Plan` of changes
+(``+`` add, ``~`` change with old → new, ``-`` remove, the last only with ``prune``),
+validating everything first. :func:`apply_plan` writes the plan with bulk Core inserts
+and updates (a 100k-association tree is a handful of ``executemany`` calls, not 100k
+ORM objects) and logs every change in the transaction table, as ``Admin.log`` does.
+
+Coordinators have no table of their own: they are kept in the ``config`` table under
+:data:`COORD_KEY` as JSON ``{"user": ["account", ...]}``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from sqlalchemy import bindparam, delete, func, insert, select, update
+
+from fscli.engine import config as configmod
+from fscli.engine import limitdefs
+from fscli.engine.model import SHARES_PARENT
+from fscli.engine.timestr import format_mins
+from fscli.engine.tres import format_tres, parse_tres
+from fscli.errors import Conflict, InvalidValue
+from fscli.io.treespec import (
+    ROOT, AccountSpec, AssocSettings, ClusterSpec, PartitionSpec, QosSpec, TreeSpec,
+    UserAssocSpec, UserSpec,
+)
+from fscli.store import models as m
+from fscli.store.admin import Admin, check_name
+from fscli.store.assoc_fields import loaded_limit, qos_list, stored_limit
+
+COORD_KEY = "fscli:coordinators"
+BATCH = 5000
+_A = m.Association
+_T = m.Association.__table__
+_LIMIT_COLS = [getattr(_A, d.attr) for d in limitdefs.ASSOC_LIMITS]
+_QOS_LIMIT_COLS = [getattr(m.Qos, d.attr) for d in limitdefs.QOS_LIMITS]
+_PART_FIELDS = ("nodes", "cpus", "tres", "priority_job_factor", "priority_tier", "qos",
+                "max_time", "max_nodes", "min_nodes", "billing_weights")
+_QOS_FIELDS = ("description", "priority", "flags", "usage_factor", "limit_factor",
+               "usage_threshold", "grace_time")
+
+Progress = Callable[[int, int], None]
+
+
+# ---------------------------------------------------------------- store -> TreeSpec
+
+
+def _limits(defs, values) -> dict[str, Any]:
+    return {d.name: loaded_limit(d, v) for d, v in zip(defs, values) if v is not None}
+
+
+def _settings(row) -> dict[str, Any]:
+    """AssocSettings fields of an association row (shares_raw, shares_parent, ...)."""
+    raw, is_parent, prio, qos, dqos = row[:5]
+    return {"shares": SHARES_PARENT if is_parent else (1 if raw is None else raw),
+            "priority": prio, "qos": qos_list(qos), "default_qos": dqos,
+            "limits": _limits(limitdefs.ASSOC_LIMITS, row[5:])}
+
+
+def cluster_id(conn, name: str) -> int | None:
+    return conn.execute(select(m.Cluster.id).where(m.Cluster.name == name)).scalar()
+
+
+def read_coordinators(conn) -> dict[str, list[str]]:
+    text = conn.execute(select(m.Config.value).where(m.Config.key == COORD_KEY)).scalar()
+    return json.loads(text) if text else {}
+
+
+def read_spec(conn, cid: int) -> TreeSpec:
+    """The whole cluster ``cid`` as a TreeSpec (what ``export`` and ``dump`` write)."""
+    name, nodes, cpus, tres = conn.execute(select(
+        m.Cluster.name, m.Cluster.nodes, m.Cluster.cpus, m.Cluster.tres)
+        .where(m.Cluster.id == cid)).one()
+    accounts = {n: (d, o) for n, d, o in conn.execute(
+        select(m.Account.name, m.Account.description, m.Account.organization))}
+    rows = conn.execute(select(_A.id, _A.parent_id, _A.account, _A.user, _A.partition,
+                               _A.shares_raw, _A.shares_parent, _A.priority, _A.qos,
+                               _A.default_qos, *_LIMIT_COLS)
+                        .where(_A.cluster_id == cid).order_by(_A.id)).all()
+    acct_of = {r[0]: r[2] for r in rows if r[3] is None}
+    spec = None
+    users: dict[str, list[UserAssocSpec]] = {}
+    for row in rows:
+        aid, parent_id, account, user, partition = row[:5]
+        settings = _settings(row[5:])
+        if user is not None:
+            users.setdefault(user, []).append(
+                UserAssocSpec(account=account, partition=partition, **settings))
+        elif parent_id is None:
+            spec = TreeSpec(cluster=ClusterSpec(name=name, nodes=nodes, cpus=cpus,
+                                                tres=parse_tres(tres) if tres else {},
+                                                **settings))
+    assert spec is not None, f"cluster {name} has no root association"
+    for row in rows:
+        if row[3] is None and row[1] is not None:
+            desc, org = accounts.get(row[2], ("", ""))
+            spec.accounts[row[2]] = AccountSpec(name=row[2], parent=acct_of[row[1]],
+                                                description=desc or "",
+                                                organization=org or "", **_settings(row[5:]))
+    coords = read_coordinators(conn)
+    for uname, default, level in conn.execute(
+            select(m.User.name, m.User.default_account, m.User.admin_level)):
+        if uname in users:
+            spec.users[uname] = UserSpec(name=uname, default_account=default or "",
+                                         admin_level=level or "None",
+                                         coordinator_of=coords.get(uname, []),
+                                         associations=users[uname])
+    spec.qos = read_qos(conn)
+    spec.partitions = read_partitions(conn, cid)
+    spec.priority = {k: v for k, v in conn.execute(select(m.Config.key, m.Config.value))
+                     if k in configmod.KEYS}
+    return spec
+
+
+def read_qos(conn) -> dict[str, QosSpec]:
+    out = {}
+    for row in conn.execute(select(m.Qos.name, *[getattr(m.Qos, f) for f in _QOS_FIELDS],
+                                   *_QOS_LIMIT_COLS)):
+        name, desc, prio, flags, uf, lf, ut, grace = row[:8]
+        out[name] = QosSpec(name=name, description=desc or "", priority=prio or 0,
+                            flags=sorted(f for f in (flags or "").split(",") if f),
+                            usage_factor=1.0 if uf is None else uf, limit_factor=lf,
+                            usage_threshold=ut, grace_time=grace,
+                            limits=_limits(limitdefs.QOS_LIMITS, row[8:]))
+    return out
+
+
+def read_partitions(conn, cid: int) -> dict[str, PartitionSpec]:
+    out = {}
+    cols = [getattr(m.Partition, f) for f in _PART_FIELDS]
+    for row in conn.execute(select(m.Partition.name, *cols).where(m.Partition.cluster_id == cid)):
+        values = dict(zip(_PART_FIELDS, row[1:]))
+        values["tres"] = parse_tres(values["tres"]) if values["tres"] else {}
+        values["priority_job_factor"] = values["priority_job_factor"] or 1
+        values["priority_tier"] = values["priority_tier"] or 1
+        out[row[0]] = PartitionSpec(name=row[0], **values)
+    return out
+
+
+# ---------------------------------------------------------------- TreeSpec -> rows
+
+
+def assoc_values(item: AssocSettings) -> dict[str, Any]:
+    """Association column values for the settings of a spec item."""
+    values = {"shares_raw": None if item.shares_parent else item.shares,
+              "shares_parent": item.shares_parent, "priority": item.priority,
+              "qos": ",".join(item.qos) or None, "default_qos": item.default_qos}
+    for defn in limitdefs.ASSOC_LIMITS:
+        values[defn.attr] = stored_limit(defn, item.limits.get(defn.name))
+    return values
+
+
+def qos_values(q: QosSpec) -> dict[str, Any]:
+    values = {"name": q.name, "description": q.description or None, "priority": q.priority,
+              "flags": ",".join(q.flags) or None, "usage_factor": q.usage_factor,
+              "limit_factor": q.limit_factor, "usage_threshold": q.usage_threshold,
+              "grace_time": q.grace_time}
+    for defn in limitdefs.QOS_LIMITS:
+        values[defn.attr] = stored_limit(defn, q.limits.get(defn.name))
+    return values
+
+
+def partition_values(p: PartitionSpec) -> dict[str, Any]:
+    values = {f: getattr(p, f) for f in _PART_FIELDS}
+    values["tres"] = format_tres(p.tres, units=False) if p.tres else None
+    return values
+
+
+# ---------------------------------------------------------------- describing
+
+
+def _show(value: Any) -> str:
+    if value is None or value == [] or value == {}:
+        return "-"
+    if isinstance(value, list):
+        return ",".join(map(str, value))
+    return str(value)
+
+
+def settings_fields(item: AssocSettings) -> dict[str, str]:
+    out = {"fairshare": "parent" if item.shares_parent else str(item.shares),
+           "qos": _show(item.qos), "default_qos": _show(item.default_qos),
+           "priority": _show(item.priority)}
+    for defn in limitdefs.ASSOC_LIMITS:
+        if defn.name in item.limits:
+            out[defn.name] = limitdefs.format_limit(defn, item.limits[defn.name])
+    return out
+
+
+def _fields(kind: str, item: Any) -> dict[str, str]:
+    """What the plan compares and shows, as text, per kind of object."""
+    if kind == "account":
+        return {"parent": item.parent, "description": item.description,
+                "organization": item.organization, **settings_fields(item)}
+    if kind == "cluster":
+        return {"nodes": _show(item.nodes), "cpus": _show(item.cpus),
+                "tres": format_tres(item.tres) if item.tres else "-", **settings_fields(item)}
+    if kind == "assoc":
+        return settings_fields(item)
+    if kind == "user":
+        return {"default_account": item.default_account, "admin_level": item.admin_level,
+                "coordinator_of": _show(item.coordinator_of)}
+    if kind == "qos":
+        out = {k: _show(getattr(item, k)) for k in _QOS_FIELDS}
+        for defn in limitdefs.QOS_LIMITS:
+            if defn.name in item.limits:
+                out[defn.name] = limitdefs.format_limit(defn, item.limits[defn.name])
+        return out
+    if kind == "partition":
+        out = {k: _show(getattr(item, k)) for k in _PART_FIELDS}
+        out["tres"] = format_tres(item.tres) if item.tres else "-"
+        out["max_time"] = format_mins(item.max_time) if item.max_time is not None else "-"
+        return out
+    return {"value": item}  # priority setting
+
+
+@dataclass
+class Change:
+    op: str  # "+", "~", "-"
+    kind: str  # qos, partition, priority, cluster, account, user, assoc
+    name: str
+    diff: list[tuple[str, str, str]] = field(default_factory=list)  # (field, old, new)
+    item: Any = None  # the spec object (add/change)
+
+    def detail(self) -> str:
+        if self.op == "~":
+            return " ".join(f"{k}: {old} -> {new}" for k, old, new in self.diff)
+        if self.op == "+":
+            return " ".join(f"{k}={new}" for k, _, new in self.diff if new not in ("-", ""))
+        return ""
+
+    def text(self) -> str:
+        detail = self.detail()
+        return f"{self.op} {self.kind} {self.name}" + (f": {detail}" if detail else "")
+
+
+def _compare(kind: str, name: str, old: Any, new: Any) -> Change | None:
+    """The change turning ``old`` into ``new`` (either may be None), or None if equal."""
+    if old == new:
+        return None
+    if old is None:
+        fields = _fields(kind, new)
+        return Change("+", kind, name, [(k, "", v) for k, v in fields.items()], new)
+    if new is None:
+        return Change("-", kind, name, [], old)
+    before, after = _fields(kind, old), _fields(kind, new)
+    diff = [(k, before.get(k, "-"), v) for k, v in after.items() if before.get(k, "-") != v]
+    diff += [(k, v, "-") for k, v in before.items() if k not in after and v != "-"]
+    return Change("~", kind, name, diff, new) if diff else None
+
+
+# ---------------------------------------------------------------- planning
+
+
+@dataclass
+class Plan:
+    spec: TreeSpec
+    changes: list[Change]
+    cluster_exists: bool
+    removed_assoc_ids: list[int] = field(default_factory=list)
+
+    def counts(self) -> dict[str, int]:
+        out = {"+": 0, "~": 0, "-": 0}
+        for change in self.changes:
+            out[change.op] += 1
+        return out
+
+
+def _assoc_name(user: str, assoc: UserAssocSpec) -> str:
+    return f"{user}/{assoc.account}" + (f"/{assoc.partition}" if assoc.partition else "")
+
+
+def make_plan(conn, spec: TreeSpec, prune: bool = False, create_missing: bool = False) -> Plan:
+    """Validate ``spec`` against the store and diff it into a plan.
+
+    ``create_missing`` (flat-file loads, which cannot define QOS or partitions): QOS
+    and partitions the tree names but the store lacks are added with default settings.
+    """
+    _check_names(spec)
+    cid = cluster_id(conn, spec.cluster.name)
+    if cid is not None:
+        current = read_spec(conn, cid)
+    else:
+        current = TreeSpec(cluster=ClusterSpec(name=spec.cluster.name))
+        current.qos = read_qos(conn)
+        current.priority = {k: v for k, v in conn.execute(select(m.Config.key, m.Config.value))
+                            if k in configmod.KEYS}
+    if create_missing:
+        _add_missing(spec, current)
+    if not prune:  # what the file leaves out stays as it is
+        for name, qos in current.qos.items():
+            spec.qos.setdefault(name, qos)
+        for name, part in current.partitions.items():
+            spec.partitions.setdefault(name, part)
+        for key, value in current.priority.items():
+            spec.priority.setdefault(key, value)
+    _check_references(spec)
+    changes: list[Change] = []
+    for kind, old, new in (("qos", current.qos, spec.qos),
+                           ("partition", current.partitions, spec.partitions),
+                           ("priority", current.priority, spec.priority)):
+        for name in sorted(set(old) | set(new)):
+            change = _compare(kind, name, old.get(name), new.get(name))
+            if change:
+                changes.append(change)
+    if cid is None:
+        changes.append(_compare("cluster", spec.cluster.name, None, spec.cluster))
+    else:
+        change = _compare("cluster", spec.cluster.name, current.cluster, spec.cluster)
+        if change:
+            changes.append(change)
+    changes += _tree_changes(current, spec, prune)
+    plan = Plan(spec, changes, cid is not None)
+    if cid is not None and prune:
+        plan.removed_assoc_ids = _removed_ids(conn, cid, changes)
+    return plan
+
+
+def _tree_changes(current: TreeSpec, spec: TreeSpec, prune: bool) -> list[Change]:
+    changes: list[Change] = []
+    for name in spec.account_order()[1:]:
+        change = _compare("account", name, current.accounts.get(name), spec.accounts[name])
+        if change:
+            changes.append(change)
+    for uname in sorted(spec.users):
+        user = spec.users[uname]
+        change = _compare("user", uname, current.users.get(uname), user)
+        if change:
+            changes.append(change)
+        old_assocs = {a.key: a for a in current.users[uname].associations} \
+            if uname in current.users else {}
+        for assoc in user.associations:
+            change = _compare("assoc", _assoc_name(uname, assoc), old_assocs.get(assoc.key), assoc)
+            if change:
+                change.item = (uname, assoc)
+                changes.append(change)
+    if not prune:
+        for uname, user in current.users.items():  # users must keep a valid default account
+            if uname not in spec.users:
+                spec.users[uname] = user
+        for name, acct in current.accounts.items():
+            spec.accounts.setdefault(name, acct)
+        for uname in current.users:
+            new_keys = {a.key for a in spec.users[uname].associations}
+            spec.users[uname].associations += [a for a in current.users[uname].associations
+                                               if a.key not in new_keys]
+        _check_tree(spec)
+        return changes
+    for uname in sorted(current.users):
+        new_keys = {a.key for a in spec.users[uname].associations} if uname in spec.users else set()
+        for assoc in current.users[uname].associations:
+            if assoc.key not in new_keys:
+                changes.append(Change("-", "assoc", _assoc_name(uname, assoc), [], (uname, assoc)))
+        if uname not in spec.users:
+            changes.append(Change("-", "user", uname, [], current.users[uname]))
+    for name in reversed(current.account_order()[1:]):
+        if name not in spec.accounts:
+            changes.append(Change("-", "account", name, [], current.accounts[name]))
+    return changes
+
+
+def _check_names(spec: TreeSpec) -> None:
+    check_name("cluster", spec.cluster.name)
+    for name in spec.accounts:
+        check_name("account", name)
+    for name in spec.users:
+        check_name("user", name)
+    for name in spec.qos:
+        check_name("QOS", name)
+
+
+def _check_tree(spec: TreeSpec) -> None:
+    """A merged tree (file + what the store keeps) must still be consistent."""
+    problems = spec.problems()
+    if problems:
+        first = problems[0]
+        raise Conflict(f"{'.'.join(map(str, first.path))}: {first.message} "
+                       "(with the store's other accounts and users; use --prune?)")
+
+
+def _referenced(spec: TreeSpec) -> tuple[set[str], set[str]]:
+    """(QOS names, partition names) the tree uses."""
+    qos: set[str] = set()
+    parts: set[str] = set()
+    items: list[AssocSettings] = [spec.cluster, *spec.accounts.values()]
+    for user in spec.users.values():
+        items += user.associations
+        parts.update(a.partition for a in user.associations if a.partition)
+    for item in items:
+        qos.update(q.lstrip("+-") for q in item.qos)
+        if item.default_qos:
+            qos.add(item.default_qos)
+    qos.update(p.qos for p in spec.partitions.values() if p.qos)
+    return qos, parts
+
+
+def _add_missing(spec: TreeSpec, current: TreeSpec) -> None:
+    qos, parts = _referenced(spec)
+    for name in qos - set(spec.qos) - set(current.qos):
+        spec.qos[name] = QosSpec(name=name)
+    for name in parts - set(spec.partitions) - set(current.partitions):
+        spec.partitions[name] = PartitionSpec(name=name)
+
+
+def _check_references(spec: TreeSpec) -> None:
+    qos, parts = _referenced(spec)
+    for kind, used, known in (("QOS", qos, spec.qos), ("partition", parts, spec.partitions)):
+        missing = sorted(used - set(known))
+        if missing:
+            raise InvalidValue(f"{kind} '{missing[0]}' is used but not defined: add it under "
+                               f"{'qos' if kind == 'QOS' else 'partitions'}:")
+    for uname, user in spec.users.items():
+        for acct in user.coordinator_of:
+            if acct != ROOT and acct not in spec.accounts:
+                raise InvalidValue(f"user '{uname}' coordinates account '{acct}', "
+                                   "which does not exist")
+
+
+def _removed_ids(conn, cid: int, changes: list[Change]) -> list[int]:
+    """Ids of the association rows a pruning plan removes; refused while jobs are active."""
+    gone_accounts = {c.name for c in changes if c.op == "-" and c.kind == "account"}
+    gone_assocs = {(c.item[0], c.item[1].account, c.item[1].partition)
+                   for c in changes if c.op == "-" and c.kind == "assoc"}
+    if not gone_accounts and not gone_assocs:
+        return []
+    ids = [aid for aid, acct, user, part in conn.execute(
+        select(_A.id, _A.account, _A.user, _A.partition).where(_A.cluster_id == cid))
+        if (user is None and acct in gone_accounts) or (user, acct, part) in gone_assocs]
+    busy = 0
+    for start in range(0, len(ids), 900):
+        busy += conn.execute(select(func.count()).select_from(m.Job).where(
+            m.Job.assoc_id.in_(ids[start:start + 900]),
+            m.Job.state.in_(("pending", "running")))).scalar()
+    if busy:
+        raise Conflict(f"Job(s) active, cancel job(s) before remove ({busy} pending or running "
+                       "in associations the plan removes)")
+    return ids
+
+
+# ---------------------------------------------------------------- applying
+
+
+class _Writer:
+    """Bulk Core writes of one plan inside the caller's session (one transaction)."""
+
+    def __init__(self, session, plan: Plan, admin: Admin, progress: Progress | None):
+        self.s = session
+        self.conn = session.connection()
+        self.plan = plan
+        self.admin = admin
+        self.spec = plan.spec
+        self.progress = progress
+        self.done = 0
+        self.total = len(plan.changes)
+
+    def execute(self, statement, rows: list[dict], tick: bool = True) -> None:
+        """``executemany`` in batches; each row written counts as one change done."""
+        for start in range(0, len(rows), BATCH):
+            chunk = rows[start:start + BATCH]
+            self.conn.execute(statement, chunk)
+            if tick:
+                self.tick(len(chunk))
+
+    def tick(self, count: int) -> None:
+        self.done += count
+        if self.progress:
+            self.progress(min(self.done, self.total), self.total)
+
+    def by(self, op: str, kind: str) -> list[Change]:
+        return [c for c in self.plan.changes if c.op == op and c.kind == kind]
+
+    def run(self) -> None:
+        self.qos()
+        cid = self.cluster()
+        self.partitions(cid)
+        self.priority()
+        ids = self.accounts(cid)
+        self.users()
+        self.user_assocs(cid, ids)
+        self.removals(cid)
+        self.coordinators()
+        self.log()
+
+    def qos(self) -> None:
+        table = m.Qos.__table__
+        self.execute(insert(table), [qos_values(c.item) for c in self.by("+", "qos")])
+        self.execute(update(table).where(table.c.name == bindparam("b_name")),
+                     [{"b_name": c.name, **{k: v for k, v in qos_values(c.item).items()
+                                            if k != "name"}} for c in self.by("~", "qos")])
+
+    def cluster(self) -> int:
+        spec = self.spec.cluster
+        table = m.Cluster.__table__
+        values = {"nodes": spec.nodes, "cpus": spec.cpus,
+                  "tres": format_tres(spec.tres, units=False) if spec.tres else None}
+        if not self.plan.cluster_exists:
+            cid = self.conn.execute(insert(table).values(name=spec.name, **values)
+                                    ).inserted_primary_key[0]
+            accounts = m.Account.__table__
+            if self.conn.execute(select(accounts.c.name).where(accounts.c.name == ROOT)
+                                 ).first() is None:
+                self.conn.execute(insert(accounts).values(
+                    name=ROOT, description="default root account", organization=ROOT))
+            self.conn.execute(insert(_T).values(cluster_id=cid, account=ROOT, parent_id=None,
+                                                **assoc_values(spec)))
+            self.tick(1)
+            return cid
+        cid = self.conn.execute(select(table.c.id).where(table.c.name == spec.name)).scalar()
+        if self.by("~", "cluster"):
+            self.conn.execute(update(table).where(table.c.id == cid).values(**values))
+            self.conn.execute(update(_T).where(_T.c.cluster_id == cid, _T.c.parent_id.is_(None))
+                              .values(**assoc_values(spec)))
+            self.tick(1)
+        return cid
+
+    def partitions(self, cid: int) -> None:
+        table = m.Partition.__table__
+        self.execute(insert(table), [{"cluster_id": cid, "name": c.name,
+                                      **partition_values(c.item)}
+                                     for c in self.by("+", "partition")])
+        self.execute(update(table).where(table.c.cluster_id == cid,
+                                         table.c.name == bindparam("b_name")),
+                     [{"b_name": c.name, **partition_values(c.item)}
+                      for c in self.by("~", "partition")])
+
+    def priority(self) -> None:
+        table = m.Config.__table__
+        self.execute(insert(table), [{"key": c.name, "value": c.item}
+                                     for c in self.by("+", "priority")])
+        self.execute(update(table).where(table.c.key == bindparam("b_key")),
+                     [{"b_key": c.name, "value": c.item} for c in self.by("~", "priority")])
+
+    def accounts(self, cid: int) -> dict[str, int]:
+        """Account rows and account associations; returns account -> association id."""
+        table = m.Account.__table__
+        ids = dict(self.conn.execute(select(_T.c.account, _T.c.id).where(
+            _T.c.cluster_id == cid, _T.c.user.is_(None), _T.c.partition.is_(None))).all())
+        added = self.by("+", "account")
+        known = set(self.conn.execute(select(table.c.name)).scalars()) if added else set()
+        texts = [*self.by("~", "account"), *[c for c in added if c.name in known]]
+        self.execute(update(table).where(table.c.name == bindparam("b_name")),
+                     [{"b_name": c.name, "description": c.item.description,
+                       "organization": c.item.organization} for c in texts], tick=False)
+        self.execute(insert(table), [{"name": c.name, "description": c.item.description,
+                                      "organization": c.item.organization}
+                                     for c in added if c.name not in known], tick=False)
+        next_id = (self.conn.execute(select(func.max(_T.c.id))).scalar() or 0) + 1
+        rows = []
+        for change in added:  # in account order: parents first
+            ids[change.name] = next_id
+            rows.append({"id": next_id, "cluster_id": cid, "account": change.name,
+                         "user": None, "partition": None, "parent_id": ids[change.item.parent],
+                         **assoc_values(change.item)})
+            next_id += 1
+        self.execute(insert(_T), rows)
+        self.execute(update(_T).where(_T.c.id == bindparam("b_id")),
+                     [{"b_id": ids[c.name], "parent_id": ids[c.item.parent],
+                       **assoc_values(c.item)} for c in self.by("~", "account")])
+        return ids
+
+    def users(self) -> None:
+        table = m.User.__table__
+        added = self.by("+", "user")
+        known = set(self.conn.execute(select(table.c.name)).scalars()) if added else set()
+        self.execute(insert(table), [
+            {"name": c.name, "default_account": c.item.default_account,
+             "admin_level": c.item.admin_level} for c in added if c.name not in known])
+        self.execute(update(table).where(table.c.name == bindparam("b_name")), [
+            {"b_name": c.name, "default_account": c.item.default_account,
+             "admin_level": c.item.admin_level}
+            for c in [*self.by("~", "user"), *[c for c in added if c.name in known]]])
+
+    def user_assocs(self, cid: int, ids: dict[str, int]) -> None:
+        self.execute(insert(_T), [
+            {"cluster_id": cid, "account": a.account, "user": u, "partition": a.partition,
+             "parent_id": ids[a.account], **assoc_values(a)}
+            for u, a in (c.item for c in self.by("+", "assoc"))])
+        changed = self.by("~", "assoc")
+        if not changed:
+            return
+        key_ids = {(u, acct, part or ""): aid for aid, u, acct, part in self.conn.execute(
+            select(_T.c.id, _T.c.user, _T.c.account, _T.c.partition)
+            .where(_T.c.cluster_id == cid, _T.c.user.is_not(None)))}
+        self.execute(update(_T).where(_T.c.id == bindparam("b_id")), [
+            {"b_id": key_ids[(u, a.account, a.partition or "")], **assoc_values(a)}
+            for u, a in (c.item for c in changed)])
+
+    def removals(self, cid: int) -> None:
+        from fscli.store.resources import delete_partition, delete_qos
+
+        ids = self.plan.removed_assoc_ids
+        for start in range(0, len(ids), 900):
+            chunk = ids[start:start + 900]
+            self.conn.execute(delete(m.Usage.__table__).where(
+                m.Usage.__table__.c.assoc_id.in_(chunk)))
+            self.conn.execute(delete(_T).where(_T.c.id.in_(chunk)))
+            self.tick(len(chunk))
+        if ids:
+            self.admin._drop_orphans()
+        cluster = self.s.get(m.Cluster, cid)
+        for change in self.by("-", "partition"):
+            delete_partition(self.admin, cluster, change.name)
+        for change in self.by("-", "qos"):
+            delete_qos(self.admin, [change.name])
+        keys = [c.name for c in self.by("-", "priority")]
+        if keys:
+            self.conn.execute(delete(m.Config.__table__).where(m.Config.__table__.c.key.in_(keys)))
+
+    def coordinators(self) -> None:
+        if not any(c.kind == "user" for c in self.plan.changes):
+            return
+        coords = read_coordinators(self.conn)
+        for change in self.plan.changes:
+            if change.kind == "user":
+                coords.pop(change.name, None)
+                if change.op != "-" and change.item.coordinator_of:
+                    coords[change.name] = change.item.coordinator_of
+        table = m.Config.__table__
+        self.conn.execute(delete(table).where(table.c.key == COORD_KEY))
+        if coords:
+            self.conn.execute(insert(table).values(key=COORD_KEY,
+                                                   value=json.dumps(coords, sort_keys=True)))
+
+    def log(self) -> None:
+        """One history record per change (``Admin.log``'s fields, inserted in bulk)."""
+        cluster = self.spec.cluster.name
+        verbs = {"+": "add", "~": "modify", "-": "delete"}
+        self.execute(insert(m.Transaction.__table__), [
+            {"at": self.admin.now, "actor": self.admin.actor,
+             "action": f"{verbs[c.op]} {'association' if c.kind == 'assoc' else c.kind}",
+             "target": c.name if c.kind in ("qos", "priority") else f"{c.name}@{cluster}",
+             "detail": c.detail()}
+            for c in self.plan.changes
+            if not (c.op == "-" and c.kind in ("qos", "partition"))], tick=False)
+
+
+def apply_plan(session, plan: Plan, now: int, actor: str,
+               progress: Progress | None = None) -> None:
+    """Write the plan (validated by :func:`make_plan`) and log every change."""
+    if plan.changes:
+        _Writer(session, plan, Admin(session, now, actor), progress).run()
