@@ -27,9 +27,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fscli.engine import reasons as R
-from fscli.engine.limits import LimitEntry, Resolution, has_flag, resolve_detail
+from fscli.engine.limits import LimitEntry, Resolution, has_flag, resolve, resolve_detail
 from fscli.engine.model import Assoc, Job, Partition, Qos
-from fscli.errors import UsageProblem
+from fscli.errors import InvalidValue, UsageProblem
 
 INF = math.inf
 WALL = "wall"
@@ -621,6 +621,35 @@ def check(req: JobRequest, state: LimitsState, now: int) -> CheckResult:
     return result
 
 
+def effective(req: JobRequest, state: LimitsState) -> list[LimitEntry]:
+    """The limits in force for jobs like ``req`` (``limits show --effective``).
+
+    The association, job QOS and partition are found as :func:`check` finds them; with
+    ``req.user`` None the account's own association is used. A request Slurm would refuse
+    at submission (unknown partition, no association, QOS not allowed) raises
+    :class:`InvalidValue` with Slurm's error text.
+    """
+    parts = {p.name: p for p in state.partitions}
+    part_name = req.partition or state.default_partition
+    partition = parts.get(part_name) if part_name else None
+    if part_name and partition is None:
+        raise InvalidValue(f"{R.ERR_INVALID_PARTITION}: {part_name}")
+    if req.user is None:
+        assoc = next((a for a in state.assocs
+                      if a.user is None and a.account == req.account), None)
+    else:
+        assoc = _find_assoc(state, req, part_name)
+    if assoc is None:
+        raise InvalidValue(R.ERR_INVALID_ACCOUNT)
+    chain = _chain(assoc, {a.id: a for a in state.assocs})
+    qos_by_name = {q.name: q for q in state.qos}
+    job_qos, allowed = _pick_qos(req, chain, qos_by_name, state.enforce)
+    if not allowed:
+        raise InvalidValue(f"{R.ERR_INVALID_QOS}: {req.qos}")
+    part_qos = qos_by_name.get(partition.qos) if partition and partition.qos else None
+    return resolve(chain, job_qos, partition, part_qos)
+
+
 def _dedupe(found: list[Violation]) -> list[Violation]:
     """Drop repeats: a strict per-job limit is seen at submit and again before start."""
     seen: set[tuple] = set()
@@ -653,5 +682,6 @@ __all__ = [
     "Violation",
     "check",
     "describe",
+    "effective",
     "request_tres",
 ]

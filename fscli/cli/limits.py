@@ -1,0 +1,428 @@
+"""``fscli limits set|unset|show|check``: association, QOS and partition limits.
+
+TARGET words pick what a limit is set on: ``cluster=C`` (the root association),
+``account=A``, ``user=U [account=A] [partition=P]``, ``qos=Q`` or ``partition=P``. Values are
+parsed by the same code as ``account``/``user``/``qos``/``partition modify`` and written by
+the same writers; ``show --effective`` and ``check`` run the limits engine on the store.
+"""
+
+from __future__ import annotations
+
+import click
+
+from fscli.cli.output import dry_run_option, output_options, report
+from fscli.cli.words import key_table, parse_words, split_list
+
+BASE_KEYS = {
+    "cluster": ("clusters",), "account": ("accounts", "acct"), "user": ("users",),
+    "partition": ("partitions",), "qos": ("qoslevel",), "defaultqos": ("defqos",),
+    "priority": (), "flags": (), "usagefactor": (), "limitfactor": (),
+    "usagethreshold": ("usagethres",), "gracetime": (), "maxtime": (), "maxnodes": (),
+    "minnodes": (),
+}
+KEYS = {**key_table(BASE_KEYS, "assoc"), **key_table({}, "qos")}
+CHECK_KEYS = key_table({"user": ("users",), "account": ("acct",), "partition": (), "qos": (),
+                        "tres": (), "cpus": ("cpu", "ncpus"), "nodes": (), "mem": (),
+                        "time": ("timelimit",)}, None)
+SETTINGS = {"context_settings": {"ignore_unknown_options": True}}
+TARGET_HELP = "account=A | user=U [account=A] [partition=P] | qos=Q | partition=P | cluster=C"
+SETTABLE = {
+    "assoc": ("qos", "defaultqos", "priority"),
+    "qos": ("priority", "flags", "usagefactor", "limitfactor", "usagethreshold", "gracetime"),
+    "partition": ("maxtime", "maxnodes", "minnodes", "qos"),
+}
+UNSET_VALUE = {"usagefactor": "1"}  # what "unset" writes; everything else is cleared by -1
+COLUMNS = ["Name", "TRES", "Value", "Level", "Source", "As"]
+
+
+@click.group()
+def limits() -> None:
+    """Set, show, resolve and check limits (associations, QOS, partitions)."""
+
+
+# -- parsing ------------------------------------------------------------------------
+def _target_and_changes(words, command: str):
+    """(Target, changes) from ``limits set`` words: changes as the target's writer takes them."""
+    from fscli.cli.assoc_words import assoc_changes
+    from fscli.cli.partition import partition_values
+    from fscli.cli.qos import qos_changes
+    from fscli.errors import UsageProblem
+
+    parsed = parse_words(words, KEYS, command)
+    if parsed.names:
+        raise UsageProblem(f"unexpected word '{parsed.names[0]}' in {command}: "
+                           f"expected KEY=VALUE (target: {TARGET_HELP})")
+    target = _target(parsed, command)
+    _check_settable(parsed, target.kind, target.describe())
+    if not parsed.values:
+        raise UsageProblem(f"nothing to set on {target.describe()}: give LIMIT=VALUE words")
+    if target.kind == "qos":
+        return target, qos_changes(parsed, command)
+    if target.kind == "partition":
+        return target, partition_values(parsed)
+    return target, assoc_changes(parsed, command)
+
+
+def _target(parsed, command: str):
+    from fscli.errors import UsageProblem
+    from fscli.store.limits_admin import ASSOC, PARTITION, QOS, Target
+
+    get = parsed.select.get
+    value = {key: word.value.strip() for key, word in parsed.select.items()}
+    cluster = value.get("cluster")
+    if get("user"):
+        return Target(ASSOC, cluster, value.get("account", "").lower() or None,
+                      value["user"].lower(), value.get("partition"))
+    if get("partition") and get("account"):
+        raise UsageProblem(f"partition= needs user= in {command}: partition limits on an "
+                           "account are not an association (use the partition's own limits)")
+    if get("account"):
+        return Target(ASSOC, cluster, value["account"].lower())
+    if get("partition"):
+        return Target(PARTITION, cluster, partition=value["partition"])
+    qos = parsed.values.get("qos")
+    if qos is not None and cluster is None:
+        del parsed.values["qos"]
+        if qos.op != "=":
+            raise UsageProblem(f"'qos{qos.op}' cannot name the target of {command}: use qos=NAME")
+        return Target(QOS, qos=[q.lower() for q in split_list(qos.value)])
+    if cluster:
+        return Target(ASSOC, cluster, "root")
+    raise UsageProblem(f"name the target of {command}: {TARGET_HELP}")
+
+
+def _check_settable(parsed, kind: str, what: str) -> None:
+    from fscli.engine import limitdefs
+    from fscli.errors import UsageProblem
+
+    for key in parsed.values:
+        if key in SETTABLE[kind]:
+            continue
+        defn = limitdefs.lookup(key)
+        if defn is not None and kind in defn.scopes:
+            continue
+        if defn is not None and kind != "partition":
+            other = "an association" if limitdefs.ASSOC in defn.scopes else "a QOS"
+            raise UsageProblem(f"{defn.name} is {other} limit; it cannot be set on {what}")
+        allowed = ", ".join(SETTABLE[kind])
+        raise UsageProblem(f"'{defn.name if defn else key}' cannot be set on {what}; "
+                           f"allowed there: {allowed}" + (" and the limits" if kind != "partition"
+                                                          else ""))
+
+
+def _unset_words(words) -> list[str]:
+    """``unset`` words as ``set`` words: ``MaxJobs`` → ``MaxJobs=-1``, ``GrpTRES=cpu,mem`` →
+    ``GrpTRES=cpu=-1,mem=-1``; target words pass through."""
+    from fscli.engine import limitdefs
+    from fscli.errors import UsageProblem
+
+    out = []
+    for word in words:
+        key, sep, value = word.partition("=")
+        canon = KEYS.get(key.strip().lower())
+        if not sep:
+            out.append(f"{word}={UNSET_VALUE.get(canon, '-1')}")
+        elif canon in ("cluster", "account", "user", "partition", "qos"):
+            out.append(word)
+        else:
+            defn = limitdefs.lookup(key)
+            if defn is None or defn.kind not in ("tres", "tres_mins"):
+                raise UsageProblem(f"'{word}' in limits unset: name limits without a value "
+                                   "(MaxJobs), or TRES to clear (GrpTRES=cpu,mem)")
+            out.append(f"{key}=" + ",".join(f"{t}=-1" for t in split_list(value)))
+    return out
+
+
+# -- set / unset ----------------------------------------------------------------------
+def _write(app, words, dry_run: bool, command: str) -> None:
+    from fscli.store.admin import Admin
+    from fscli.store.limits_admin import write
+
+    target, changes = _target_and_changes(words, command)
+    with app.transaction(dry_run) as session:
+        lines = write(Admin(session, app.now, app.actor), app.cluster_name, target, changes)
+    report(app, lines, dry_run)
+
+
+@limits.command("set", **SETTINGS)
+@click.argument("words", nargs=-1)
+@dry_run_option
+@click.pass_obj
+def set_(app, words, dry_run) -> None:
+    """Set limits on an association, QOS or partition (-1 clears one TRES or one limit).
+
+    TARGET: account=A | user=U [account=A] [partition=P] | qos=Q | partition=P | cluster=C.
+
+    \b
+    Example:
+      fscli limits set account=chem GrpTRES=cpu=256,mem=1T MaxWall=2-00:00:00
+      fscli limits set user=alice account=physics MaxJobs=4 MaxSubmitJobs=50
+      fscli limits set qos=high MaxJobsPerUser=20 Flags=DenyOnLimit LimitFactor=2
+      fscli limits set partition=short MaxTime=4:00:00 MaxNodes=2
+    """
+    _write(app, words, dry_run, "limits set")
+
+
+@limits.command("unset", **SETTINGS)
+@click.argument("words", nargs=-1)
+@dry_run_option
+@click.pass_obj
+def unset(app, words, dry_run) -> None:
+    """Remove limits by name (GrpTRES=cpu,mem removes single TRES).
+
+    \b
+    Example:
+      fscli limits unset account=chem GrpTRES MaxWall
+      fscli limits unset qos=high GrpTRES=gres/gpu Flags
+    """
+    _write(app, _unset_words(words), dry_run, "limits unset")
+
+
+# -- show -------------------------------------------------------------------------------
+def _text(name: str, tres: str | None, value) -> str:
+    """A value of limit ``name`` as people read it: memory with units, times as D-HH:MM:SS."""
+    from fscli.engine import limitdefs
+    from fscli.engine.timestr import format_mins, format_secs
+    from fscli.engine.tres import format_value
+
+    if value is None:
+        return ""
+    if value == float("inf"):
+        return "UNLIMITED"
+    if isinstance(value, float):
+        value = int(value) if value.is_integer() else round(value, 2)
+    defn = limitdefs.lookup(name)
+    if name == "MaxTime" or (defn is not None and defn.kind == "minutes"):
+        return format_mins(value)
+    if name == "GraceTime":
+        return format_secs(value)
+    if defn is not None and defn.kind == "tres" and tres and isinstance(value, int):
+        return format_value(tres, value)
+    return str(value)
+
+
+def _emit(out, entries) -> None:
+    import json
+
+    if out.json:
+        click.echo(json.dumps({"limits": [e.to_dict() for e in entries]}, indent=2))
+        return
+    rows = [[e.name, e.tres or "", _text(e.own_name, e.tres, e.value), e.level, e.source,
+             e.as_name or ""]
+            for e in entries]
+    out.emit(COLUMNS, rows, "limits", keep=("Name", "Value", "Level", "Source"))
+
+
+def _own_entries(target, assocs, qos_map, partitions) -> list:
+    """The limits set on the target itself (no inheritance)."""
+    from fscli.engine import limitdefs
+    from fscli.engine.limits import LimitEntry, assoc_label, assoc_level
+    from fscli.errors import NotFound
+
+    def spread(defs, limits, level, source):
+        found = []
+        for defn in defs:
+            value = limits.get(defn.name)
+            if value is None:
+                continue
+            pairs = value.items() if defn.kind in ("tres", "tres_mins") else [(None, value)]
+            found += [LimitEntry(defn.name, v, level, source, t) for t, v in pairs]
+        return found
+
+    entries = []
+    if target.kind == "qos":
+        for name in target.qos:
+            q = qos_map.get(name)
+            if q is None:
+                raise NotFound(f"QOS '{name}' does not exist")
+            entries += spread(limitdefs.QOS_LIMITS, q.limits, "qos", q.name)
+            extra = {"Flags": ",".join(sorted(q.flags)) or None, "LimitFactor": q.limit_factor,
+                     "UsageFactor": q.usage_factor if q.usage_factor != 1.0 else None,
+                     "UsageThreshold": q.usage_threshold, "GraceTime": q.grace_time,
+                     "Priority": q.priority or None}
+            entries += [LimitEntry(k, v, "qos", q.name) for k, v in extra.items() if v is not None]
+        return entries
+    if target.kind == "partition":
+        p = partitions.get(target.partition)
+        if p is None:
+            raise NotFound(f"partition '{target.partition}' does not exist")
+        extra = {"MaxTime": p.max_time, "MaxNodes": p.max_nodes, "MinNodes": p.min_nodes or None,
+                 "QOS": p.qos}
+        return [LimitEntry(k, v, "partition", p.name) for k, v in extra.items() if v is not None]
+    found = sorted((a for a in assocs if target.matches(a)),
+                   key=lambda a: (a.account, a.user or "", a.partition or ""))
+    if not found:
+        raise NotFound(f"no association for {target.describe()} {target.user or target.account}")
+    for a in found:
+        level, source = assoc_level(a), assoc_label(a)
+        entries += spread(limitdefs.ASSOC_LIMITS, a.limits, level, source)
+        extra = {"QOS": ",".join(a.qos) or None, "DefaultQOS": a.default_qos}
+        entries += [LimitEntry(k, v, level, source) for k, v in extra.items() if v is not None]
+    return entries
+
+
+@limits.command("show", **SETTINGS)
+@click.argument("words", nargs=-1)
+@click.option("--effective", is_flag=True,
+              help="Every limit in force for jobs of the association, with the level that set it.")
+@output_options
+@click.pass_obj
+def show(app, words, effective, out) -> None:
+    """Show the limits set on a target, or with --effective every limit in force.
+
+    With --effective, TARGET is user=U [account=A] [partition=P] [qos=Q] (or account=A
+    [qos=Q]): the limits a job there would meet, in Slurm's precedence order.
+
+    \b
+    Example:
+      fscli limits show account=chem
+      fscli limits show user=alice account=physics partition=gpu --effective
+      fscli limits show user=alice qos=high --effective --json
+    """
+    from fscli.errors import UsageProblem
+    from fscli.store.limits_admin import limits_state
+
+    parsed = parse_words(words, KEYS, "limits show")
+    if parsed.names:
+        raise UsageProblem(f"unexpected word '{parsed.names[0]}' in limits show: "
+                           f"expected KEY=VALUE (target: {TARGET_HELP})")
+    if effective:
+        entries = _effective(app, parsed)
+    else:
+        target = _target(parsed, "limits show")
+        if parsed.values:
+            raise UsageProblem(f"limits show takes only the target ({TARGET_HELP})")
+        with app.reading() as conn:
+            state = limits_state(conn, target.cluster or app.cluster_name, app.now, jobs=False)
+        entries = _own_entries(target, state.assocs, {q.name: q for q in state.qos},
+                               {p.name: p for p in state.partitions})
+    _emit(out, entries)
+
+
+def _effective(app, parsed) -> list:
+    from fscli.engine.limit_check import effective
+    from fscli.errors import UsageProblem
+
+    extra = set(parsed.values) - {"qos"}
+    if extra or not (parsed.get("user") or parsed.get("account")):
+        raise UsageProblem("limits show --effective takes user=U [account=A] [partition=P] "
+                           "[qos=Q] or account=A [qos=Q]")
+    with app.reading() as conn:
+        req, state = _request(app, conn, parsed)
+    return effective(req, state)
+
+
+# -- check ------------------------------------------------------------------------------
+def _request(app, conn, parsed, jobs: bool = False, tres: dict | None = None,
+             time_limit: int | None = None):
+    """(JobRequest, LimitsState) for user/account/partition/qos words."""
+    from fscli.engine.limit_check import JobRequest
+    from fscli.errors import NotFound
+    from fscli.store.limits_admin import default_account, limits_state
+
+    state = limits_state(conn, parsed.get("cluster") or app.cluster_name, app.now, jobs=jobs)
+    user = (parsed.get("user") or "").strip().lower() or None
+    account = (parsed.get("account") or "").strip().lower() or None
+    if user is not None:
+        if not any(a.user == user for a in state.assocs):
+            raise NotFound(f"user '{user}' has no association on this cluster")
+        account = account or default_account(conn, user)
+    if account is not None and not any(a.account == account for a in state.assocs):
+        raise NotFound(f"account '{account}' does not exist")
+    qos = (parsed.get("qos") or "").strip().lower() or None
+    if qos is not None and qos not in {q.name for q in state.qos}:
+        raise NotFound(f"QOS '{qos}' does not exist")
+    req = JobRequest(user, account, parsed.get("partition"), qos, tres or {}, time_limit)
+    return req, state
+
+
+def _job_tres(parsed) -> tuple[dict[str, int], int | None]:
+    """The request's TRES (cpu and node from cpus=/nodes= unless tres= names them) and time."""
+    from fscli.engine.limit_check import request_tres
+    from fscli.engine.timestr import parse_duration_mins
+    from fscli.engine.tres import parse_tres, parse_value
+    from fscli.errors import InvalidValue
+
+    def count(key: str) -> int:
+        text = parsed.get(key, "1").strip()
+        if not text.isdigit() or int(text) < 1:
+            raise InvalidValue(f"invalid {key} '{text}': expected a whole number >= 1")
+        return int(text)
+
+    extra = parse_tres(parsed.get("tres"), allow_clear=False) if parsed.get("tres") else {}
+    nodes = count("nodes")
+    if parsed.get("mem"):
+        mem = parse_value("mem", parsed.get("mem"))
+        if mem < 0:
+            raise InvalidValue(f"invalid mem '{parsed.get('mem')}': expected a size like 8G")
+        extra["mem"] = mem * nodes  # per node, as sbatch --mem and job submit mem=
+    time = parse_duration_mins(parsed.get("time"), "time") if parsed.get("time") else None
+    return request_tres(count("cpus"), nodes, extra), time
+
+
+@limits.command("check", **SETTINGS)
+@click.argument("words", nargs=-1)
+@click.option("--with", "whatif", multiple=True, metavar="'TARGET LIMIT=VALUE...'",
+              help="Check as if this 'limits set' change were made (the store is not changed).")
+@output_options
+@click.pass_obj
+def check(app, words, whatif, out) -> None:
+    """Would a job run now, pend (with Slurm's reason) or be rejected at submission?
+
+    Counts come from the store's running and pending jobs and decayed usage. Exit 0 for
+    all three verdicts.
+
+    \b
+    Example:
+      fscli limits check user=bob account=chem cpus=64 time=2:00:00
+      fscli limits check user=bob tres=cpu=4,mem=8G,gres/gpu=1 partition=gpu --json
+      fscli limits check user=bob cpus=200 --with 'account=chem GrpTRES=cpu=256'
+    """
+    import shlex
+
+    from fscli.engine import reasons as R
+    from fscli.engine.limit_check import check as run_check
+    from fscli.errors import InvalidValue, UsageProblem
+    from fscli.store.limits_admin import apply_whatif
+
+    parsed = parse_words(words, CHECK_KEYS, "limits check")
+    if parsed.names or not parsed.get("user"):
+        raise UsageProblem("limits check needs user=U [account=A] [partition=P] [qos=Q] "
+                           "[tres=..|cpus=N] [nodes=N] [mem=M] [time=T]")
+    tres, time = _job_tres(parsed)
+    changes = [_target_and_changes(shlex.split(text), "limits check --with") for text in whatif]
+    with app.reading() as conn:
+        req, state = _request(app, conn, parsed, jobs=True, tres=tres, time_limit=time)
+    for target, change in changes:
+        apply_whatif(state, target, change)
+    result = run_check(req, state, app.now)
+    if result.error == R.ERR_INVALID_ACCOUNT:
+        where = f" partition {req.partition}" if req.partition else ""
+        raise InvalidValue(f"{R.ERR_INVALID_ACCOUNT}: user {req.user} has no association "
+                           f"with account {req.account}{where}")
+    _emit_check(out, result)
+
+
+def _emit_check(out, result) -> None:
+    import json
+
+    from fscli.engine.limit_check import describe
+
+    if out.json:
+        click.echo(json.dumps(result.to_dict(), indent=2))
+        return
+    found = [result.violation, *result.others] if result.violation else []
+    columns = ["Verdict", "Reason", "Limit", "TRES", "Value", "Current", "Request", "Level",
+               "Source"]
+    rows = [[result.verdict, v.reason, v.limit, v.tres or "",
+             *(_text(v.limit, v.tres, x) for x in (v.value, v.current, v.request)),
+             v.level, v.source] for v in found]
+    if out.parsable:
+        rows = rows or [[result.verdict, result.reason or result.error or ""] + [""] * 7]
+        out.emit(columns, rows, "check")
+        return
+    click.echo(describe(result))
+    if result.verdict == "reject":
+        click.echo(result.sbatch_stderr())
+    if len(found) > 1:
+        out.emit(columns[1:], [row[1:] for row in rows], "check", keep=columns[1:3])
