@@ -40,6 +40,8 @@ def node_label(row, algorithm: str) -> str:
         parts.append(f"fairshare {row.fairshare:.6f}")
     elif row.level_fs is not None and row.level_fs != NO_VAL:
         parts.append(f"levelfs {'inf' if row.level_fs == float('inf') else f'{row.level_fs:.4f}'}")
+    if row.raw_shares is None:  # root: nothing to compare with
+        return "  ".join(parts)
     colour = "red" if usage > row.norm_shares else "green"
     return "  ".join(parts) + f"  [{colour}]{usage_bar(row.norm_shares, usage)}[/]"
 

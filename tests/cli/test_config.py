@@ -1,0 +1,97 @@
+"""``fscli config set|show|import``: slurm.conf key names, validation, history."""
+
+from __future__ import annotations
+
+import json
+
+SLURM_CONF = """\
+# Generated for the test
+ClusterName=oracle
+SlurmctldHost=localhost(127.0.0.1)
+AccountingStorageType=accounting_storage/slurmdbd
+AccountingStorageTRES=gres/gpu
+PriorityType=priority/multifactor
+PriorityFlags=NO_FAIR_TREE  # classic
+PriorityDecayHalfLife=0-0:04:00
+PriorityCalcPeriod=1
+PriorityWeightFairshare=10000 PriorityWeightAge=1000
+PriorityMaxAge=1-0
+PartitionName=low Nodes=ALL Default=YES PriorityJobFactor=10
+NodeName=n[1-4] CPUs=16
+"""
+
+
+def test_set_and_show(fscli):
+    fscli.ok("config", "set", "priorityflags=no_fair_tree", "PriorityDecayHalfLife=7-0",
+             "PriorityWeightFairshare=10000")
+    assert fscli.ok("config", "show", "-P").stdout.splitlines() == [
+        "Key|Value|Source",
+        "PriorityFlags|NO_FAIR_TREE|set",
+        "PriorityDecayHalfLife|10080|set",
+        "PriorityWeightFairshare|10000|set",
+    ]
+    doc = json.loads(fscli.ok("config", "show", "--all", "--json").stdout)
+    values = {row["Key"]: (row["Value"], row["Source"]) for row in doc["config"]}
+    assert values["PriorityCalcPeriod"] == ("5", "default")
+    assert values["PriorityFlags"] == ("NO_FAIR_TREE", "set")
+    history = fscli.ok("history", "-P").stdout
+    assert "config set|PriorityFlags|NO_FAIR_TREE" in history
+
+
+def test_flags_choose_the_default_algorithm(fscli):
+    fscli.ok("-Q", "cluster", "add", "c")
+    fscli.ok("config", "set", "PriorityFlags=DEPTH_OBLIVIOUS")
+    assert '"algorithm": "depth_oblivious"' in fscli.ok("sshare", "--json").stdout
+
+
+def test_unknown_key_lists_close_matches(fscli):
+    result = fscli.fails("config", "set", "PriorityDecayHalfLif=7-0", code=2)
+    assert result.stderr == ("fscli: error: unknown config key 'PriorityDecayHalfLif'; did you "
+                             "mean PriorityDecayHalfLife, PriorityFavorSmall, PriorityCalcPeriod?\n")
+
+
+def test_bad_values_change_nothing(fscli):
+    result = fscli.fails("config", "set", "PriorityWeightAge=100", "PriorityCalcPeriod=0", code=1)
+    assert "PriorityCalcPeriod" in result.stderr
+    fscli.fails("config", "set", "PriorityFlags=NO_FAIR_TRE", code=1)
+    fscli.fails("config", "set", "PriorityWeightFairshare=-3", code=1)
+    fscli.fails("config", "set", "PriorityFlags", code=2)
+    assert fscli.ok("config", "show", "-P", "-n").stdout == ""
+
+
+def test_import_reports_used_and_ignored(fscli, tmp_path):
+    conf = tmp_path / "slurm.conf"
+    conf.write_text(SLURM_CONF)
+    out = fscli.ok("config", "import", str(conf)).stdout.splitlines()
+    assert out[0] == ("used: ClusterName=oracle, AccountingStorageTRES=gres/gpu, "
+                      "PriorityType=PRIORITY/MULTIFACTOR, PriorityFlags=NO_FAIR_TREE, "
+                      "PriorityDecayHalfLife=4, PriorityCalcPeriod=1, "
+                      "PriorityWeightFairshare=10000, PriorityWeightAge=1000, PriorityMaxAge=1440")
+    assert out[1] == ("ignored: AccountingStorageType, SlurmctldHost, "
+                      "PartitionName (1 line(s)), NodeName (1 line(s))")
+    shown = fscli.ok("config", "show", "-P", "-n").stdout
+    assert "PriorityDecayHalfLife|4|set" in shown and "PriorityMaxAge|1440|set" in shown
+
+
+def test_import_malformed_line_names_it(fscli, tmp_path):
+    conf = tmp_path / "slurm.conf"
+    conf.write_text("PriorityWeightAge=10\n\nPriorityFlags\n")
+    result = fscli.fails("config", "import", str(conf), code=1)
+    assert "line 3" in result.stderr
+    conf.write_text("PriorityWeightAge=10\nPriorityDecayHalfLife=soon\n")
+    assert "line 2" in fscli.fails("config", "import", str(conf), code=1).stderr
+    assert fscli.ok("config", "show", "-P", "-n").stdout == ""
+    assert "cannot read" in fscli.fails("config", "import", str(tmp_path / "nope"), code=1).stderr
+
+
+def test_reset_now_records_the_moment(fscli):
+    fscli.ok("-Q", "cluster", "add", "c")
+    fscli.ok("-Q", "account", "add", "a")
+    fscli.ok("-Q", "user", "add", "u", "account=a")
+    fscli.ok("-Q", "config", "set", "PriorityDecayHalfLife=0", at="2026-05-01T00:00:00")
+    fscli.ok("-Q", "usage", "add", "user=u", "account=a", "raw=100", at="2026-05-01T00:00:00")
+    fscli.ok("-Q", "config", "set", "PriorityUsageResetPeriod=NOW", at="2026-05-02T00:00:00")
+    fscli.ok("-Q", "usage", "add", "user=u", "account=a", "raw=7", at="2026-05-03T00:00:00")
+    out = fscli.ok("sshare", "-a", "-P", "-n", "-o", "User,RawUsage", at="2026-05-04T00:00:00")
+    assert out.stdout.splitlines()[-1] == "u|7"
+    assert "PriorityUsageResetAt|2026-05-02T00:00:00Z|set" in fscli.ok("config", "show", "-P").stdout

@@ -1,0 +1,45 @@
+"""``fscli tree``: the account tree with shares, usage, fair-share and usage-vs-share bars."""
+
+from __future__ import annotations
+
+from fscli.cli.tree import usage_bar
+
+AT = "2026-05-01T12:00:00"
+
+
+def test_bar_marks_share_and_fills_usage():
+    assert usage_bar(0.5, 0.3, 10) == "███░░|░░░░"
+    assert usage_bar(0.2, 1.0, 10) == "██|███████"
+    assert usage_bar(1.0, 0.0, 4) == "░░░|"
+
+
+def test_tree_whole_and_subtree(science):
+    science.ok("-Q", "usage", "add", "user=alice", "account=physics", "raw=300", f"at={AT}")
+    science.ok("-Q", "usage", "add", "user=bob", "account=chem", "raw=100", f"at={AT}")
+    out = science.ok("tree", at=AT).stdout.splitlines()
+    # chem and physics tie (LevelFS 1.0): alice starts tied with bob, as in Slurm's Fair Tree
+    assert out == [
+        "cluster c1, fair_tree, bar: usage █ vs share |",
+        "root  shares - (0.0000)  usage 400 (1.0000)",
+        "└── science  shares 40 (1.0000)  usage 400 (1.0000)  levelfs 1.0000  "
+        "███████████████████|",
+        "    ├── chem  shares 10 (0.2500)  usage 100 (0.2500)  levelfs 1.0000  "
+        "█████|░░░░░░░░░░░░░░",
+        "    │   ├── bob  shares 1 (0.5000)  usage 100 (1.0000)  fairshare 0.666667  "
+        "██████████|█████████",
+        "    │   └── carol  shares 1 (0.5000)  usage 0 (0.0000)  fairshare 1.000000  "
+        "░░░░░░░░░░|░░░░░░░░░",
+        "    └── physics  shares 30 (0.7500)  usage 300 (0.7500)  levelfs 1.0000  "
+        "███████████████|░░░░",
+        "        └── alice  shares 1 (1.0000)  usage 300 (1.0000)  fairshare 0.666667  "
+        "███████████████████|",
+    ]
+    sub = science.ok("tree", "chem", "--algorithm", "classic", at=AT).stdout.splitlines()
+    assert sub[0] == "cluster c1, classic, bar: usage █ vs share |"
+    assert sub[1].startswith("chem  shares 10 (0.2500)  usage 100 (0.2500)  fairshare 0.")
+    assert len(sub) == 4
+
+
+def test_tree_errors(science):
+    assert "account 'nope' does not exist" in science.fails("tree", "nope", code=1).stderr
+    assert "unknown algorithm" in science.fails("tree", "--algorithm", "x", code=2).stderr
