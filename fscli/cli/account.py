@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from fscli.cli.output import dry_run_option, output_options, report
+from fscli.cli.complete import words_completer
 from fscli.cli.words import key_table, parse_words, reject_unused
 
 BASE_KEYS = {
@@ -33,7 +34,7 @@ def account() -> None:
 
 
 @account.command("add", **SETTINGS)
-@click.argument("words", nargs=-1)
+@click.argument("words", nargs=-1, shell_complete=words_completer("account", KEYS))
 @dry_run_option
 @click.pass_obj
 def add(app, words, dry_run) -> None:
@@ -60,7 +61,7 @@ def add(app, words, dry_run) -> None:
 
 
 @account.command("modify", **SETTINGS)
-@click.argument("words", nargs=-1)
+@click.argument("words", nargs=-1, shell_complete=words_completer("account", KEYS))
 @dry_run_option
 @click.pass_obj
 def modify(app, words, dry_run) -> None:
@@ -86,7 +87,7 @@ def modify(app, words, dry_run) -> None:
 
 
 @account.command("delete", **SETTINGS)
-@click.argument("words", nargs=-1)
+@click.argument("words", nargs=-1, shell_complete=words_completer("account", KEYS))
 @click.option("--recursive", is_flag=True, help="Also delete sub-accounts and user associations.")
 @dry_run_option
 @click.pass_obj

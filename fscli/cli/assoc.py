@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from fscli.cli.output import output_options
+from fscli.cli.complete import words_completer
 from fscli.cli.words import key_table, parse_words, split_list
 
 KEYS = key_table({"format": (), "account": ("accounts", "acct"), "user": ("users",),
@@ -59,7 +60,7 @@ def assoc() -> None:
 
 
 @assoc.command("list", context_settings={"ignore_unknown_options": True})
-@click.argument("words", nargs=-1)
+@click.argument("words", nargs=-1, shell_complete=words_completer(None, KEYS))
 @click.option("--tree", is_flag=True, help="Indent accounts and users by depth, like sshare.")
 @output_options
 @click.pass_obj

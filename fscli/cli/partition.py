@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from fscli.cli.output import dry_run_option, output_options, report
+from fscli.cli.complete import words_completer
 from fscli.cli.words import key_table, parse_words, reject_unused
 
 BASE_KEYS = {"name": ("names", "partition", "partitionname"), "cluster": ("clusters",),
@@ -64,7 +65,7 @@ def _one_name(parsed, command: str) -> str:
 
 
 @partition.command("add", **SETTINGS)
-@click.argument("words", nargs=-1)
+@click.argument("words", nargs=-1, shell_complete=words_completer("partition", KEYS))
 @dry_run_option
 @click.pass_obj
 def add(app, words, dry_run) -> None:
@@ -88,7 +89,7 @@ def add(app, words, dry_run) -> None:
 
 
 @partition.command("modify", **SETTINGS)
-@click.argument("words", nargs=-1)
+@click.argument("words", nargs=-1, shell_complete=words_completer("partition", KEYS))
 @dry_run_option
 @click.pass_obj
 def modify(app, words, dry_run) -> None:
@@ -112,7 +113,7 @@ def modify(app, words, dry_run) -> None:
 
 
 @partition.command("delete", **SETTINGS)
-@click.argument("words", nargs=-1)
+@click.argument("words", nargs=-1, shell_complete=words_completer("partition", KEYS))
 @dry_run_option
 @click.pass_obj
 def delete(app, words, dry_run) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from fscli.cli.output import dry_run_option, output_options, report
+from fscli.cli.complete import words_completer
 from fscli.cli.words import key_table, parse_words, reject_unused
 
 BASE_KEYS = {"name": ("names",), "priority": (), "flags": (), "usagefactor": (),
@@ -53,7 +54,7 @@ def qos() -> None:
 
 
 @qos.command("add", **SETTINGS)
-@click.argument("words", nargs=-1)
+@click.argument("words", nargs=-1, shell_complete=words_completer("qos", KEYS))
 @dry_run_option
 @click.pass_obj
 def add(app, words, dry_run) -> None:
@@ -75,7 +76,7 @@ def add(app, words, dry_run) -> None:
 
 
 @qos.command("modify", **SETTINGS)
-@click.argument("words", nargs=-1)
+@click.argument("words", nargs=-1, shell_complete=words_completer("qos", KEYS))
 @dry_run_option
 @click.pass_obj
 def modify(app, words, dry_run) -> None:
@@ -97,7 +98,7 @@ def modify(app, words, dry_run) -> None:
 
 
 @qos.command("delete", **SETTINGS)
-@click.argument("words", nargs=-1)
+@click.argument("words", nargs=-1, shell_complete=words_completer("qos", KEYS))
 @dry_run_option
 @click.pass_obj
 def delete(app, words, dry_run) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from fscli.cli.output import dry_run_option, output_options, report
+from fscli.cli.complete import words_completer
 from fscli.cli.words import key_table, parse_words, reject_unused, split_list
 
 BASE_KEYS = {
@@ -39,7 +40,7 @@ def user() -> None:
 
 
 @user.command("add", **SETTINGS)
-@click.argument("words", nargs=-1)
+@click.argument("words", nargs=-1, shell_complete=words_completer("user", KEYS))
 @dry_run_option
 @click.pass_obj
 def add(app, words, dry_run) -> None:
@@ -66,7 +67,7 @@ def add(app, words, dry_run) -> None:
 
 
 @user.command("modify", **SETTINGS)
-@click.argument("words", nargs=-1)
+@click.argument("words", nargs=-1, shell_complete=words_completer("user", KEYS))
 @dry_run_option
 @click.pass_obj
 def modify(app, words, dry_run) -> None:
@@ -92,7 +93,7 @@ def modify(app, words, dry_run) -> None:
 
 
 @user.command("delete", **SETTINGS)
-@click.argument("words", nargs=-1)
+@click.argument("words", nargs=-1, shell_complete=words_completer("user", KEYS))
 @dry_run_option
 @click.pass_obj
 def delete(app, words, dry_run) -> None:
