@@ -30,7 +30,12 @@ def _text(words, key: str) -> str | None:
 
 @click.group()
 def account() -> None:
-    """Accounts and their associations (sacctmgr add/modify/delete/list account)."""
+    """Accounts and their associations (sacctmgr add/modify/delete/list account).
+
+    \b
+    Example:
+      fscli account add physics parent=science fairshare=40
+    """
 
 
 @account.command("add", **SETTINGS)

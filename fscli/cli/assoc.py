@@ -56,7 +56,12 @@ def emit_assocs(app, out, columns: list[str], tree: bool, users: bool = True,
 
 @click.group()
 def assoc() -> None:
-    """Associations: the (cluster, account, user, partition) records that carry shares and limits."""
+    """Associations: the (cluster, account, user, partition) records that carry shares and limits.
+
+    \b
+    Example:
+      fscli assoc list --tree
+    """
 
 
 @assoc.command("list", context_settings={"ignore_unknown_options": True})

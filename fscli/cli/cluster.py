@@ -33,7 +33,12 @@ def cluster_values(words, command: str) -> dict:
 
 @click.group()
 def cluster() -> None:
-    """Clusters: each has its own association tree rooted at account 'root'."""
+    """Clusters: each has its own association tree rooted at account 'root'.
+
+    \b
+    Example:
+      fscli cluster add c1 nodes=100 cpus=6400
+    """
 
 
 @cluster.command("add", **SETTINGS)

@@ -7,7 +7,12 @@ import click
 
 @click.group()
 def db() -> None:
-    """The store's schema (Alembic migrations)."""
+    """The store's schema (Alembic migrations).
+
+    \b
+    Example:
+      fscli db current
+    """
 
 
 @db.command()

@@ -52,7 +52,12 @@ def partition_values(parsed) -> dict:
 
 @click.group()
 def partition() -> None:
-    """Partitions: sizes for the TRES factor, PriorityJobFactor, partition QOS and limits."""
+    """Partitions: sizes for the TRES factor, PriorityJobFactor, partition QOS and limits.
+
+    \b
+    Example:
+      fscli partition add batch nodes=100 cpus=6400
+    """
 
 
 def _one_name(parsed, command: str) -> str:

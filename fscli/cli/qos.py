@@ -50,7 +50,12 @@ def qos_changes(parsed, command: str):
 
 @click.group()
 def qos() -> None:
-    """Quality of service records: priority, flags, usage factor and QOS limits."""
+    """Quality of service records: priority, flags, usage factor and QOS limits.
+
+    \b
+    Example:
+      fscli qos add high priority=100
+    """
 
 
 @qos.command("add", **SETTINGS)

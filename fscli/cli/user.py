@@ -36,7 +36,12 @@ def _user_settings(parsed):
 
 @click.group()
 def user() -> None:
-    """Users and their associations (sacctmgr add/modify/delete/list user)."""
+    """Users and their associations (sacctmgr add/modify/delete/list user).
+
+    \b
+    Example:
+      fscli user add alice account=physics
+    """
 
 
 @user.command("add", **SETTINGS)
