@@ -1,0 +1,103 @@
+"""Time ``fscli sprio > /dev/null`` on 100,000 pending jobs over 100,000 user associations.
+
+The store is built fast with bulk Core inserts into a temporary SQLite file (1,000
+accounts under root, 100 users each, usage on every tenth user, two partitions, three
+QOS, all priority weights set); then the real command runs end to end in a subprocess.
+Target: under 3 s. Prints figures; asserts nothing.
+
+Usage: python benchmarks/sprio_scale.py [USER_ASSOCIATIONS] [JOBS]
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from sqlalchemy import insert  # noqa: E402
+
+from fscli.engine.config import validate  # noqa: E402
+from fscli.store import models as m  # noqa: E402
+from fscli.store.db import open_engine  # noqa: E402
+
+NOW = 1_800_000_000
+CONFIG = {"PriorityWeightAge": "1000", "PriorityWeightFairshare": "100000",
+          "PriorityWeightJobSize": "1000", "PriorityWeightPartition": "1000",
+          "PriorityWeightQOS": "2000", "PriorityWeightAssoc": "100",
+          "PriorityWeightTRES": "cpu=500", "PriorityMaxAge": "7-0"}
+
+
+def build(path: str, users: int, jobs: int) -> None:
+    engine = open_engine(path)
+    accounts = max(1, users // 100)
+    with engine.begin() as conn:
+        conn.execute(insert(m.Cluster), [{"id": 1, "name": "big", "nodes": 1000, "cpus": 64000}])
+        conn.execute(insert(m.Account), [{"name": "root"}]
+                     + [{"name": f"a{i:04d}"} for i in range(accounts)])
+        conn.execute(insert(m.Qos), [{"name": n, "priority": p, "usage_factor": 1.0}
+                                     for n, p in (("normal", 0), ("high", 100), ("low", 10))])
+        conn.execute(insert(m.Partition), [
+            {"cluster_id": 1, "name": "batch", "nodes": 1000, "cpus": 64000,
+             "priority_job_factor": 10, "priority_tier": 1},
+            {"cluster_id": 1, "name": "fast", "nodes": 200, "cpus": 12800,
+             "priority_job_factor": 100, "priority_tier": 1}])
+        conn.execute(insert(m.Config), [dict(zip(("key", "value"), validate(k, v)))
+                                        for k, v in CONFIG.items()])
+        conn.execute(insert(m.Association), [{"id": 1, "cluster_id": 1, "account": "root",
+                                              "parent_id": None, "qos": "normal,high,low"}])
+        conn.execute(insert(m.Association), [
+            {"id": 2 + i, "cluster_id": 1, "account": f"a{i:04d}", "parent_id": 1,
+             "shares_raw": 1 + i % 7} for i in range(accounts)])
+        first_user = 2 + accounts
+        conn.execute(insert(m.Association), [
+            {"id": first_user + u, "cluster_id": 1, "account": f"a{u % accounts:04d}",
+             "user": f"u{u:06d}", "parent_id": 2 + u % accounts, "priority": u % 50 or None}
+            for u in range(users)])
+        conn.execute(insert(m.User), [{"name": f"u{u:06d}", "default_account":
+                                       f"a{u % accounts:04d}", "admin_level": "None"}
+                                      for u in range(users)])
+        conn.execute(insert(m.Usage), [{"assoc_id": first_user + u, "at": NOW - 86400 * (u % 5),
+                                        "amount": float(1000 * (u % 97))}
+                                       for u in range(0, users, 10)])
+        qos = ("normal", "high", "low")
+        conn.execute(insert(m.Job), [
+            {"id": j + 1, "cluster_id": 1, "assoc_id": first_user + j % users,
+             "user": f"u{j % users:06d}", "account": f"a{(j % users) % accounts:04d}",
+             "partition": "batch,fast" if j % 10 == 0 else "batch", "qos": qos[j % 3],
+             "state": "pending", "submit": NOW - 60 * (j % 10000), "cpus": 1 + j % 64,
+             "nodes": 1 + j % 4, "slots": 1, "nice": 0, "site_factor": 0}
+            for j in range(jobs)])
+    engine.dispose()
+
+
+def timed(cmd: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env={**os.environ, "TZ": "UTC"},
+                   cwd=REPO)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    users = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
+    jobs = int(sys.argv[2]) if len(sys.argv) > 2 else 100_000
+    with tempfile.TemporaryDirectory() as tmp:
+        path = str(Path(tmp) / "big.db")
+        start = time.perf_counter()
+        build(path, users, jobs)
+        print(f"built store: {users} user associations, {jobs} pending jobs "
+              f"in {time.perf_counter() - start:.1f} s")
+        base = [sys.executable, "-m", "fscli", "--db", path, "--at", str(NOW + 3600)]
+        for label, args in (("fscli sprio > /dev/null", ["sprio"]),
+                            ("fscli sprio -l > /dev/null", ["sprio", "-l"]),
+                            ("fscli sprio --json > /dev/null", ["sprio", "--json"])):
+            print(f"{label}: {timed(base + args):.2f} s (target < 3 s for the first)")
+
+
+if __name__ == "__main__":
+    main()
