@@ -1,0 +1,102 @@
+"""Time ``fscli limits check`` on 100,000 user associations and 100,000 jobs.
+
+The store is built fast with bulk Core inserts into a temporary SQLite file (1,000
+accounts under root with GrpTRES/GrpJobs, 100 users each with MaxJobs/MaxSubmitJobs, a
+partition QOS, half the jobs running and half pending); then the real commands run end to
+end in a subprocess. Target: under 1 s for ``limits check``. Prints figures; asserts nothing.
+
+Usage: python benchmarks/limits_scale.py [USER_ASSOCIATIONS] [JOBS]
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from sqlalchemy import insert  # noqa: E402
+
+from fscli.store import models as m  # noqa: E402
+from fscli.store.db import open_engine  # noqa: E402
+
+NOW = 1_800_000_000
+
+
+def build(path: str, users: int, jobs: int) -> None:
+    engine = open_engine(path)
+    accounts = max(1, users // 100)
+    with engine.begin() as conn:
+        conn.execute(insert(m.Cluster), [{"id": 1, "name": "big", "nodes": 1000, "cpus": 64000}])
+        conn.execute(insert(m.Account), [{"name": "root"}]
+                     + [{"name": f"a{i:04d}"} for i in range(accounts)])
+        conn.execute(insert(m.Qos), [
+            {"name": "normal", "priority": 0, "usage_factor": 1.0},
+            {"name": "high", "priority": 100, "usage_factor": 1.0, "max_jobs_per_user": 50,
+             "grp_tres": "cpu=20000"},
+            {"name": "part", "priority": 0, "usage_factor": 1.0, "max_tres_per_job": "cpu=256"}])
+        conn.execute(insert(m.Partition), [
+            {"cluster_id": 1, "name": "batch", "nodes": 1000, "cpus": 64000,
+             "priority_job_factor": 10, "priority_tier": 1, "qos": "part", "max_time": 2880}])
+        conn.execute(insert(m.Association), [{"id": 1, "cluster_id": 1, "account": "root",
+                                              "parent_id": None, "qos": "normal,high",
+                                              "grp_tres": "mem=104857600"}])
+        conn.execute(insert(m.Association), [
+            {"id": 2 + i, "cluster_id": 1, "account": f"a{i:04d}", "parent_id": 1,
+             "shares_raw": 1, "grp_tres": "cpu=512", "grp_jobs": 200} for i in range(accounts)])
+        first_user = 2 + accounts
+        conn.execute(insert(m.Association), [
+            {"id": first_user + u, "cluster_id": 1, "account": f"a{u % accounts:04d}",
+             "user": f"u{u:06d}", "parent_id": 2 + u % accounts, "max_jobs": 10,
+             "max_submit_jobs": 40} for u in range(users)])
+        conn.execute(insert(m.User), [{"name": f"u{u:06d}", "default_account":
+                                       f"a{u % accounts:04d}", "admin_level": "None"}
+                                      for u in range(users)])
+        conn.execute(insert(m.Job), [
+            {"id": j + 1, "cluster_id": 1, "assoc_id": first_user + j % users,
+             "user": f"u{j % users:06d}", "account": f"a{(j % users) % accounts:04d}",
+             "partition": "batch", "qos": "high" if j % 4 == 0 else "normal",
+             "state": "running" if j % 2 else "pending", "submit": NOW - 3600,
+             "start": NOW - 1800 if j % 2 else None, "cpus": 1 + j % 16, "nodes": 1,
+             "slots": 1, "nice": 0, "site_factor": 0, "time_limit": 600}
+            for j in range(jobs)])
+    engine.dispose()
+
+
+def timed(cmd: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env={**os.environ, "TZ": "UTC"},
+                   cwd=REPO)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    users = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
+    jobs = int(sys.argv[2]) if len(sys.argv) > 2 else 100_000
+    with tempfile.TemporaryDirectory() as tmp:
+        path = str(Path(tmp) / "big.db")
+        start = time.perf_counter()
+        build(path, users, jobs)
+        print(f"built store: {users} user associations, {jobs} jobs "
+              f"in {time.perf_counter() - start:.1f} s")
+        base = [sys.executable, "-m", "fscli", "--db", path, "--at", str(NOW)]
+        user = "user=u000042"
+        for label, args in (
+            ("limits check (human)", ["limits", "check", user, "cpus=64", "time=1:00:00"]),
+            ("limits check --json", ["limits", "check", user, "cpus=64", "--json"]),
+            ("limits check qos=high --with", ["limits", "check", user, "qos=high", "cpus=600",
+                                              "--with", "account=a0042 GrpTRES=cpu=1024"]),
+            ("limits show --effective", ["limits", "show", user, "partition=batch",
+                                         "--effective"]),
+        ):
+            best = min(timed(base + args) for _ in range(3))
+            print(f"fscli {label}: {best:.2f} s (best of 3; target < 1 s for check)")
+
+
+if __name__ == "__main__":
+    main()
