@@ -11,7 +11,13 @@ SETTINGS = {"context_settings": {"ignore_unknown_options": True}}
 
 @click.group()
 def config() -> None:
-    """Priority configuration, stored under slurm.conf's names (PriorityFlags, ...)."""
+    """Priority configuration, stored under slurm.conf's names (PriorityFlags, ...).
+
+    \b
+    Example:
+      fscli config set PriorityFlags=NO_FAIR_TREE
+      fscli config show
+    """
 
 
 @config.command("set", **SETTINGS)

@@ -50,7 +50,13 @@ def _charge(app, words, dry_run: bool, command: str) -> None:
 
 @click.group()
 def usage() -> None:
-    """Usage charges (billing TRES-seconds) that fair-share decays and ranks."""
+    """Usage charges (billing TRES-seconds) that fair-share decays and ranks.
+
+    \b
+    Example:
+      fscli usage add user=alice account=physics raw=3600
+      fscli usage import jobs.txt --format sacct
+    """
 
 
 @usage.command("add", **SETTINGS)

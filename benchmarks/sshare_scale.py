@@ -1,0 +1,143 @@
+"""sshare at scale: 10,000 accounts, 100,000 user associations with usage records.
+
+Builds a synthetic store (schema from ``fscli cluster add``, rows by bulk inserts with
+the sqlite3 module), then prints:
+
+* ``fscli sshare -a -P > /dev/null`` end to end (subprocess; target < 2 s),
+* the engine part in-process: load_state (Core), usage_at (decay), fair-share compute
+  (target for usage_at + compute < 0.2 s),
+* ``fscli sshare`` (rich table) on the demo store (target < 0.4 s).
+
+Usage: python benchmarks/sshare_scale.py [RUNS]   (no asserts: it prints figures)
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
+
+TOP, SUB, USERS_PER_ACCOUNT = 100, 99, 10  # 100 + 9,900 accounts; 100,000 user assocs
+AT = 1_777_600_000
+CHARGES_PER_USER = 2
+
+
+def fscli_cmd() -> list[str]:
+    exe = shutil.which("fscli")
+    return [exe] if exe else [sys.executable, "-c", "from fscli.cli.main import main; main()"]
+
+
+def build(db: Path) -> tuple[int, int, int]:
+    """The synthetic store; returns (accounts, user associations, usage rows)."""
+    subprocess.run([*fscli_cmd(), "--db", str(db), "-Q", "cluster", "add", "big"], check=True)
+    rng = random.Random(42)
+    con = sqlite3.connect(db)
+    cid, root_id = con.execute("SELECT cluster_id, id FROM association WHERE account='root'"
+                               ).fetchone()
+    next_id = root_id + 1
+    accounts, assocs, leaves = [], [], []
+    for t in range(TOP):
+        top_name, top_id = f"top{t:03d}", next_id
+        next_id += 1
+        accounts.append((top_name,))
+        assocs.append((top_id, cid, top_name, None, root_id, rng.randint(1, 100)))
+        for s in range(SUB):
+            name = f"acct{t:03d}_{s:02d}"
+            accounts.append((name,))
+            assocs.append((next_id, cid, name, None, top_id, rng.randint(1, 100)))
+            leaves.append((name, next_id))
+            next_id += 1
+    # 100 top accounts hold users too, so every account has USERS_PER_ACCOUNT users
+    leaves += [(a[2], a[0]) for a in assocs if a[4] == root_id]
+    users, usage = [], []
+    for k, (account, parent_id) in enumerate(leaves):
+        for u in range(USERS_PER_ACCOUNT):
+            name = f"u{k:05d}_{u}"
+            users.append((name, account))
+            assocs.append((next_id, cid, account, name, parent_id, rng.randint(1, 10)))
+            for _ in range(CHARGES_PER_USER):
+                usage.append((next_id, AT - rng.randint(0, 14 * 86400),
+                              float(rng.randint(0, 10_000_000))))
+            next_id += 1
+    with con:
+        con.executemany("INSERT INTO account (name, description, organization) "
+                        "VALUES (?, ?, ?)", [(a[0], a[0], "bench") for a in accounts])
+        con.executemany("INSERT INTO user_account (name, default_account, admin_level) "
+                        "VALUES (?, ?, 'None')", users)
+        con.executemany("INSERT INTO association (id, cluster_id, account, user, parent_id, "
+                        "shares_raw, shares_parent, qos) VALUES (?, ?, ?, ?, ?, ?, 0, 'normal')",
+                        assocs)
+        con.executemany("INSERT INTO usage (assoc_id, at, amount) VALUES (?, ?, ?)", usage)
+    con.close()
+    return len(accounts), len(users), len(usage)
+
+
+def timed(cmd: list[str], runs: int) -> tuple[float, float]:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), min(times)
+
+
+def engine_part(db: Path, runs: int) -> None:
+    from fscli.engine.fairshare import compute
+    from fscli.store.db import open_engine
+    from fscli.store.state import load_state, usage_at
+
+    engine = open_engine(str(db))
+    load, decay, fs = [], [], []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        with engine.connect() as conn:
+            state = load_state(conn, None, AT)
+        t1 = time.perf_counter()
+        usage = usage_at(state, AT)
+        t2 = time.perf_counter()
+        compute(state.assocs, usage, state.config.algorithm, state.config.dampening)
+        t3 = time.perf_counter()
+        load.append(t1 - t0)
+        decay.append(t2 - t1)
+        fs.append(t3 - t2)
+    med = statistics.median
+    print(f"  load_state (Core rows -> dataclasses): {med(load) * 1000:7.1f} ms")
+    print(f"  usage_at (decay of {len(state.charges):,} charges): {med(decay) * 1000:7.1f} ms")
+    print(f"  fair-share compute (Fair Tree):        {med(fs) * 1000:7.1f} ms")
+    print(f"  engine part (usage_at + compute):      {(med(decay) + med(fs)) * 1000:7.1f} ms "
+          "(target < 200 ms)")
+
+
+def main() -> None:
+    runs = int(sys.argv[1]) if len(sys.argv) > 1 else 3
+    cmd = fscli_cmd()
+    with tempfile.TemporaryDirectory() as tmp:
+        big, demo = Path(tmp) / "big.db", Path(tmp) / "demo.db"
+        start = time.perf_counter()
+        n_acc, n_users, n_usage = build(big)
+        print(f"built {n_acc:,} accounts, {n_users:,} user associations, {n_usage:,} usage "
+              f"records in {time.perf_counter() - start:.1f} s")
+        median, best = timed([*cmd, "--db", str(big), "--at", str(AT), "sshare", "-a", "-P"], runs)
+        print(f"fscli sshare -a -P > /dev/null: median {median:.2f} s, min {best:.2f} s "
+              f"over {runs} runs (target < 2 s)")
+        print("engine, in-process:")
+        engine_part(big, runs)
+        env = dict(os.environ, COLUMNS="160")
+        subprocess.run([*cmd, "--db", str(demo), "-Q", "demo"], check=True,
+                       stdout=subprocess.DEVNULL, env=env)
+        median, best = timed([*cmd, "--db", str(demo), "--cluster", "demo", "sshare"], runs * 3)
+        print(f"fscli sshare on the demo store: median {median * 1000:.0f} ms, "
+              f"min {best * 1000:.0f} ms (target < 400 ms)")
+
+
+if __name__ == "__main__":
+    main()
