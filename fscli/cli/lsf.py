@@ -59,7 +59,13 @@ def _change(app, dry_run: bool, action, *args) -> None:
 
 @click.group()
 def lsf() -> None:
-    """LSF fairshare: lsb.params values, queues with USER_SHARES, user groups."""
+    """LSF fairshare: lsb.params values, queues with USER_SHARES, user groups.
+
+    \b
+    Example:
+      fscli lsf queue add normal priority=30 fairshare="USER_SHARES[[default, 1000]]"
+      fscli bqueues -l normal
+    """
 
 
 # --------------------------------------------------------------------------- params
@@ -67,7 +73,12 @@ def lsf() -> None:
 
 @lsf.group()
 def params() -> None:
-    """lsb.params fairshare parameters (LSF defaults until set; queues may override)."""
+    """lsb.params fairshare parameters (LSF defaults until set; queues may override).
+
+    \b
+    Example:
+      fscli lsf params set HIST_HOURS=10 ENABLE_HIST_RUN_TIME=Y
+    """
 
 
 @params.command("set", **SETTINGS)
@@ -135,7 +146,12 @@ def params_show(app, out) -> None:
 
 @lsf.group()
 def queue() -> None:
-    """LSF queues: PRIORITY, FAIRSHARE=USER_SHARES[...] and parameter overrides."""
+    """LSF queues: PRIORITY, FAIRSHARE=USER_SHARES[...] and parameter overrides.
+
+    \b
+    Example:
+      fscli lsf queue add short priority=50 RUN_JOB_FACTOR=5
+    """
 
 
 @queue.command("add", **SETTINGS)
@@ -222,7 +238,12 @@ def queue_list(app, out) -> None:
 
 @lsf.group()
 def group() -> None:
-    """User groups (lsb.users): members, and USER_SHARES that make a share tree."""
+    """User groups (lsb.users): members, and USER_SHARES that make a share tree.
+
+    \b
+    Example:
+      fscli lsf group add physics members=dan,eve shares="[dan, 3] [eve, 1]"
+    """
 
 
 @group.command("add", **SETTINGS)

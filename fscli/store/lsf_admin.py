@@ -303,7 +303,7 @@ def delete_group(admin: Admin, names: list[str]) -> list[str]:
     for group in setup.groups.values():
         used = gone.intersection(group.members)
         if used and group.name not in gone:
-            raise Conflict(f"user group '{sorted(used)[0]}' is a member of group '{group.name}'")
+            raise Conflict(f"user group '{min(used)}' is a member of group '{group.name}'")
     lines = []
     for row in rows:
         admin.s.delete(row)
