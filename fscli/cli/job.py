@@ -42,7 +42,13 @@ LIST_COLUMNS = ["JobID", "User", "Account", "Partition", "QOS", "Queue", "State"
 
 @click.group()
 def job() -> None:
-    """Jobs in the store: what sprio ranks, what limits count, what LSF queues dispatch."""
+    """Jobs in the store: what sprio ranks, what limits count, what LSF queues dispatch.
+
+    \b
+    Example:
+      fscli job submit user=alice account=physics partition=gpu cpus=8
+      fscli job list state=pending
+    """
 
 
 def _whole(key: str, text: str, low: int | None = 0) -> int:
