@@ -14,6 +14,7 @@ Rich tables are built by the CLI from the same rows and :func:`cell_values`.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -87,8 +88,15 @@ def _account_text(row: ShareRow) -> str:
 
 
 def _tres_list(values: dict[str, int] | None, names: Sequence[str]) -> str:
-    values = values or {}
+    if not values:
+        return _zero_tres(tuple(names))
     return ",".join(f"{n}={values.get(n, 0)}" for n in names)
+
+
+@functools.lru_cache(maxsize=16)
+def _zero_tres(names: tuple[str, ...]) -> str:
+    """``cpu=0,mem=0,...``: most rows have no running TRES, so build it once."""
+    return ",".join(f"{n}=0" for n in names)
 
 
 def cell_values(row: ShareRow, cluster: str = "",

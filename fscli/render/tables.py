@@ -61,12 +61,13 @@ def rich_table(columns: Sequence[str], rows: Sequence[Sequence[Any]], title: str
                header: bool = True, numeric: Sequence[str] = ()):
     from rich import box
     from rich.table import Table
+    from rich.text import Text
 
     table = Table(title=title, box=box.SIMPLE_HEAD, show_header=header, pad_edge=False)
     for column in columns:
         table.add_column(column, justify="right" if column in numeric else "left", no_wrap=True)
     for row in rows:
-        table.add_row(*[cell(v) for v in row])
+        table.add_row(*[Text(cell(v)) for v in row])  # Text: "[...]" in data is not markup
     return table
 
 
