@@ -61,7 +61,7 @@ Fields = dict[str, tuple[Node, Node]]
 def load(text: str, source: str = "tree.yaml") -> TreeSpec:
     """Parse and validate a YAML tree; errors read ``SOURCE:LINE: PATH: MESSAGE``."""
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = f":{mark.line + 1}" if mark else ""
