@@ -37,7 +37,14 @@ COLUMNS = ["Name", "TRES", "Value", "Level", "Source", "As"]
 
 @click.group()
 def limits() -> None:
-    """Set, show, resolve and check limits (associations, QOS, partitions)."""
+    """Set, show, resolve and check limits (associations, QOS, partitions).
+
+    \b
+    Example:
+      fscli limits set account=chem GrpTRES=cpu=256
+      fscli limits show user=alice account=physics --effective
+      fscli limits check user=alice cpus=64 time=2:00:00
+    """
 
 
 # -- parsing ------------------------------------------------------------------------
