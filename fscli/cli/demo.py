@@ -65,14 +65,16 @@ def demo(app) -> None:
     Example:
       fscli --db /tmp/demo.db demo
     """
+    from fscli.cli.sprio import demo_jobs
     from fscli.store.usage_admin import UsageAdmin
 
     with app.transaction() as session:
         admin = UsageAdmin(session, app.now, app.actor)
         build_demo(admin)
         charge_demo_usage(admin, app.now)
+        demo_jobs(admin, admin.cluster(DEMO_CLUSTER), app.now)
     app.say(f"built cluster '{DEMO_CLUSTER}' ({len(ACCOUNTS)} accounts, {len(USERS)} users, "
-            "usage over the last two weeks)")
+            "usage over the last two weeks, pending jobs)")
     app.cluster_name = DEMO_CLUSTER
     for section in show_sections():
         section(app)
@@ -93,8 +95,17 @@ def show_sshare(app) -> None:
     state, result, algorithm = share_result(app, None)
     emit_table(result.rows, default_fields(algorithm, long=True), True, state.cluster.name,
                tres_names(state), title=f"sshare -a -l ({algorithm})")
-    app.say(f"next: fscli --cluster {DEMO_CLUSTER} sshare -a -l -P   or   "
-            f"fscli --cluster {DEMO_CLUSTER} sshare --explain user2/accountc")
+
+
+def show_sprio(app) -> None:
+    from fscli.cli.sprio import show_sprio as sprio_table
+
+    sprio_table(app, DEMO_CLUSTER, long=True)
+
+
+def show_hint(app) -> None:
+    app.say(f"next: fscli --cluster {DEMO_CLUSTER} sshare --explain user2/accountc   or   "
+            f"fscli --cluster {DEMO_CLUSTER} sprio --explain JOBID")
 
 
 def show_sections() -> list:
@@ -102,5 +113,6 @@ def show_sections() -> list:
     return [
         show_tree,
         show_sshare,
-        # sprio section goes here
+        show_sprio,
+        show_hint,
     ]

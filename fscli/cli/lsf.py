@@ -39,14 +39,6 @@ def _one_name(parsed, command: str) -> str:
     return names[0]
 
 
-def _text(out, text: str) -> str:
-    """A cell holding brackets (USER_SHARES): escaped for a rich table, as is otherwise."""
-    if out.json or out.parsable:
-        return text
-    from rich.markup import escape
-
-    return escape(text)
-
 
 def _change(app, dry_run: bool, action, *args) -> None:
     """Run one store change in one transaction and report it."""
@@ -228,7 +220,7 @@ def queue_list(app, out) -> None:
 
     with app.reading() as conn:
         setup = load_lsf(conn)
-    rows = [[q.name, q.priority, _text(out, format_user_shares(q.shares)) if q.shares else "",
+    rows = [[q.name, q.priority, format_user_shares(q.shares) if q.shares else "",
              params_text(q.params) or ""] for q in setup.queues.values()]
     out.emit(["Name", "Priority", "Fairshare", "Params"], rows, "queues", numeric=("Priority",))
 
@@ -320,7 +312,7 @@ def group_list(app, out) -> None:
 
     with app.reading() as conn:
         groups = load_lsf(conn).groups
-    rows = [[g.name, ",".join(g.members), _text(out, format_share_pairs(g.shares))]
+    rows = [[g.name, ",".join(g.members), format_share_pairs(g.shares)]
             for g in sorted(groups.values(), key=lambda g: g.name)]
     out.emit(["Name", "Members", "Shares"], rows, "groups")
 
