@@ -26,4 +26,3 @@ _fscli_completion_setup() {
 }
 
 _fscli_completion_setup;
-
