@@ -59,7 +59,8 @@ def show(app, show_all, out) -> None:
     Example:
       fscli config show -P
     """
-    from fscli.engine.config import KEYS, anchor_text
+    from fscli.engine.config import KEYS
+    from fscli.engine.timestr import utc_iso
     from fscli.store.snapshot import load_config
     from fscli.store.usage_admin import RESET_AT_KEY
 
@@ -69,10 +70,10 @@ def show(app, show_all, out) -> None:
     for key, (default, _) in KEYS.items():
         if key in stored or show_all:
             value = stored.get(key, default)
-            rows.append([key, anchor_text(int(value)) if key == "PriorityCalcAnchor" else value,
+            rows.append([key, utc_iso(int(value)) if key == "PriorityCalcAnchor" else value,
                          "set" if key in stored else "default"])
     if RESET_AT_KEY in stored:
-        rows.append([RESET_AT_KEY, anchor_text(int(stored[RESET_AT_KEY])), "set"])
+        rows.append([RESET_AT_KEY, utc_iso(int(stored[RESET_AT_KEY])), "set"])
     out.emit(["Key", "Value", "Source"], rows, "config")
 
 

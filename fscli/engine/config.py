@@ -8,7 +8,6 @@ Durations follow slurm.conf: a bare number is minutes (``time_str2mins``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 
 from fscli.engine.timestr import parse_duration_mins, parse_when
 from fscli.errors import InvalidValue, UsageProblem, closest
@@ -218,7 +217,3 @@ class PriorityConfig:
         if "NO_FAIR_TREE" in self.flags:
             return "classic"
         return "fair_tree"
-
-
-def anchor_text(epoch: int) -> str:
-    return datetime.fromtimestamp(epoch, tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")

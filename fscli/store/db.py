@@ -166,7 +166,7 @@ def open_engine(db: str | None, migrate: bool = True):
             return create_engine_for(url)
         if not migrate:
             raise StoreError(f"store {path} is at schema {revision or 'none'}; run 'fscli db upgrade'")
-        if not os.access(path if exists else path.parent if path.parent.exists() else Path("/"), os.W_OK) and exists:
+        if exists and not os.access(path, os.W_OK):
             raise StoreError(f"store {path} needs an upgrade but is read-only")
         if not exists:
             try:

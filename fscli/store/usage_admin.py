@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import delete, func, select
 
 from fscli.engine import config as cfg
+from fscli.engine.timestr import utc_iso
 from fscli.engine.tres import format_tres
 from fscli.errors import Conflict, InvalidValue, NotFound
 from fscli.io.slurmconf import SlurmConf
@@ -65,7 +66,7 @@ class UsageAdmin(Admin):
             if key == "PriorityUsageResetPeriod" and value == "NOW":
                 self._put(RESET_AT_KEY, str(self.now))
                 self.log(source, RESET_AT_KEY, str(self.now))
-                lines.append(f"usage reset at {cfg.anchor_text(self.now)}")
+                lines.append(f"usage reset at {utc_iso(self.now)}")
         self.s.flush()
         return lines or ["nothing changed: every value was already set"]
 
@@ -107,7 +108,7 @@ class UsageAdmin(Admin):
         self.s.add(m.Usage(assoc_id=assoc.id, at=at, amount=amount))
         target = _target(assoc, cluster)
         self.log("add usage", target, f"raw={amount:g} at={at}")
-        return [f"charged {amount:g} to {target} at {cfg.anchor_text(at)}"]
+        return [f"charged {amount:g} to {target} at {utc_iso(at)}"]
 
     def set_usage(self, cluster: m.Cluster, user: str | None, account: str, amount: float,
                   at: int) -> list[str]:
@@ -115,7 +116,7 @@ class UsageAdmin(Admin):
         self._replace_charges(assoc.id, amount, at)
         target = _target(assoc, cluster)
         self.log("set usage", target, f"raw={amount:g} at={at}")
-        return [f"set RawUsage of {target} to {amount:g} as of {cfg.anchor_text(at)}"]
+        return [f"set RawUsage of {target} to {amount:g} as of {utc_iso(at)}"]
 
     def _replace_charges(self, assoc_id: int, amount: float, at: int) -> None:
         """Earlier charges (at or before ``at``) give way to one charge of ``amount``."""
@@ -151,7 +152,7 @@ class UsageAdmin(Admin):
                 self._replace_charges(aid, r.raw_usage, at)
         self.log("import usage", path, f"format=sshare users={len(found)} at={at}")
         result.lines.append(f"set RawUsage of {len(found)} user association(s) on "
-                            f"{cluster.name} as of {cfg.anchor_text(at)}")
+                            f"{cluster.name} as of {utc_iso(at)}")
         return result
 
     def import_sacct(self, cluster: m.Cluster, jobs: list[JobRecord], path: str,
