@@ -1,0 +1,126 @@
+"""Shell completion at scale: real TABs on a store with 100,000 associations.
+
+Builds a synthetic store (schema from ``fscli cluster add``, rows by bulk inserts with
+the sqlite3 module): 10,000 accounts, 50,000 users with two associations each, 1,000
+QOS, 100 partitions, 10,000 pending jobs. Then runs Click's bash completion protocol
+(``_FSCLI_COMPLETE=bash_complete``, ``COMP_WORDS``/``COMP_CWORD``) through a subprocess,
+exactly what a TAB in bash does, and prints per TAB the minimum wall time and the
+minimum CPU time (user+sys of the child) over several runs. Target: every TAB < 100 ms.
+
+Usage: python benchmarks/complete_scale.py [RUNS]   (no asserts: it prints figures)
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
+
+FIELDS = ["phys", "chem", "bio", "math", "geo", "astro", "eng", "med", "cs", "econ"]
+PEOPLE = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy"]
+ACCOUNTS, USERS, QOS, PARTITIONS, JOBS = 10_000, 50_000, 1_000, 100, 10_000
+
+# (what the user typed, the words after "fscli --db DB"); the last word is being completed
+TABS = [
+    ("user add bob account=ph<TAB>", ["user", "add", "bob", "account=ph"]),
+    ("user add bob account = ph<TAB> (bash split)", ["user", "add", "bob", "account", "=", "ph"]),
+    ("account modify <TAB>", ["account", "modify", ""]),
+    ("account modify phys01<TAB>", ["account", "modify", "phys01"]),
+    ("user modify b<TAB>", ["user", "modify", "b"]),
+    ("user modify bob0001<TAB>", ["user", "modify", "bob0001"]),
+    ("user add x qos=normal,q00<TAB>", ["user", "add", "x", "qos=normal,q00"]),
+    ("qos modify <TAB>", ["qos", "modify", ""]),
+    ("partition delete p<TAB>", ["partition", "delete", "p"]),
+    ("assoc list user=alice000<TAB>", ["assoc", "list", "user=alice000"]),
+]
+
+
+def fscli_cmd() -> list[str]:
+    exe = shutil.which("fscli")
+    return [exe] if exe else [sys.executable, "-c", "from fscli.cli.main import main; main()"]
+
+
+def build(db: Path) -> int:
+    """The synthetic store; returns the number of associations."""
+    subprocess.run([*fscli_cmd(), "--db", str(db), "-Q", "cluster", "add", "big"], check=True)
+    con = sqlite3.connect(db)
+    cid, root_id = con.execute("SELECT cluster_id, id FROM association WHERE account='root'"
+                               ).fetchone()
+    accounts = [f"{FIELDS[i % len(FIELDS)]}{i:05d}" for i in range(ACCOUNTS)]
+    users = [f"{PEOPLE[i % len(PEOPLE)]}{i:05d}" for i in range(USERS)]
+    assocs = [(root_id + 1 + i, cid, name, None, root_id) for i, name in enumerate(accounts)]
+    next_id = root_id + 1 + len(assocs)
+    for i, name in enumerate(users):
+        for k in range(2):
+            index = (i * 7 + k * 3) % ACCOUNTS
+            assocs.append((next_id, cid, accounts[index], name, root_id + 1 + index))
+            next_id += 1
+    jobs = [(10_000 + j, cid, assocs[ACCOUNTS + j][0], assocs[ACCOUNTS + j][3], "pending",
+             1_777_000_000) for j in range(JOBS)]
+    with con:
+        con.executemany("INSERT INTO account (name, description, organization) VALUES (?, ?, ?)",
+                        [(a, a, "bench") for a in accounts])
+        con.executemany("INSERT INTO user_account (name, default_account, admin_level) "
+                        "VALUES (?, ?, 'None')", [(u, accounts[(i * 7) % ACCOUNTS])
+                                                  for i, u in enumerate(users)])
+        con.executemany("INSERT INTO association (id, cluster_id, account, user, parent_id, "
+                        "shares_raw, shares_parent, qos) VALUES (?, ?, ?, ?, ?, 1, 0, 'normal')",
+                        assocs)
+        con.executemany("INSERT INTO qos (name, priority, usage_factor) VALUES (?, 0, 1.0)",
+                        [(f"q{i:04d}",) for i in range(QOS)])
+        con.executemany("INSERT INTO partition (cluster_id, name, priority_job_factor, "
+                        "priority_tier) VALUES (?, ?, 1, 1)",
+                        [(cid, f"p{i:03d}") for i in range(PARTITIONS)])
+        con.executemany("INSERT INTO job (id, cluster_id, assoc_id, user, state, submit, cpus, "
+                        "nodes, slots, nice, site_factor) VALUES (?, ?, ?, ?, ?, ?, 1, 1, 1, 0, 0)",
+                        jobs)
+    con.close()
+    return len(assocs)
+
+
+def tab(cmd: list[str], db: Path, words: list[str], runs: int) -> tuple[float, float, int]:
+    """(min wall s, min CPU s, number of candidates) of one TAB over ``runs`` runs."""
+    line = ["fscli", "--db", str(db), *words]
+    env = dict(os.environ, _FSCLI_COMPLETE="bash_complete", COMP_WORDS=" ".join(line),
+               COMP_CWORD=str(len(line) - 1), PYTHONPYCACHEPREFIX=str(db.parent / "pycache"))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # an installed fscli has its bytecode compiled
+    subprocess.run(cmd, env=env, check=True, capture_output=True)  # warm: bytecode, disk cache
+    walls, cpus, count = [], [], 0
+    for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        done = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True)
+        walls.append(time.perf_counter() - start)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+        count = len(done.stdout.splitlines())
+    return min(walls), min(cpus), count
+
+
+def main() -> None:
+    runs = int(sys.argv[1]) if len(sys.argv) > 1 else 7
+    cmd = fscli_cmd()
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "big.db"
+        start = time.perf_counter()
+        assocs = build(db)
+        print(f"built {ACCOUNTS:,} accounts, {USERS:,} users, {assocs:,} associations, "
+              f"{QOS:,} QOS, {PARTITIONS} partitions, {JOBS:,} jobs "
+              f"in {time.perf_counter() - start:.1f} s")
+        print(f"{'TAB':<46} {'wall':>8} {'cpu':>8} {'answers':>8}   (min of {runs} runs)")
+        for label, words in TABS:
+            wall, cpu, count = tab(cmd, db, words, runs)
+            print(f"{label:<46} {wall * 1000:6.0f}ms {cpu * 1000:6.0f}ms {count:8,}")
+        print("target: every TAB < 100 ms")
+
+
+if __name__ == "__main__":
+    main()
