@@ -1,7 +1,8 @@
 """``fscli demo`` — build (or rebuild) a demo cluster and show what fscli does.
 
 The tree is the one of Slurm's classic fair-share example (accounts A-F, users 1-5),
-plus a second branch whose users have FairShare=parent.
+plus a second branch whose users have FairShare=parent. On a terminal every table fits
+100 columns.
 """
 
 from __future__ import annotations
@@ -88,24 +89,31 @@ def show_tree(app) -> None:
                 explicit=True)
 
 
+# sshare -l columns the demo leaves out so that its table fits 100 columns (the demo
+# has no TRES limits or running jobs; NormUsage is EffectvUsage's classic twin)
+WIDE_SSHARE = ("NormUsage", "GrpTRESMins", "GrpTRESRaw", "TRESRunMins")
+
+
 def show_sshare(app) -> None:
     from fscli.cli.sshare import emit_table, share_result, tres_names
     from fscli.render.sshare import default_fields
 
     state, result, algorithm = share_result(app, None)
-    emit_table(result.rows, default_fields(algorithm, long=True), True, state.cluster.name,
-               tres_names(state), title=f"sshare -a -l ({algorithm})")
+    fields = [f for f in default_fields(algorithm, long=True) if f.name not in WIDE_SSHARE]
+    emit_table(result.rows, fields, True, state.cluster.name, tres_names(state),
+               title=f"sshare -a -l ({algorithm}, without TRES columns)")
 
 
 def show_sprio(app) -> None:
     from fscli.cli.sprio import show_sprio as sprio_table
 
-    sprio_table(app, DEMO_CLUSTER, long=True)
+    sprio_table(app, DEMO_CLUSTER, long=False, users=True)
 
 
 def show_hint(app) -> None:
-    app.say(f"next: fscli --cluster {DEMO_CLUSTER} sshare --explain user2/accountc   or   "
-            f"fscli --cluster {DEMO_CLUSTER} sprio --explain JOBID")
+    app.say(f"next: fscli --cluster {DEMO_CLUSTER} sshare --explain user2/accountc\n"
+            f"      fscli --cluster {DEMO_CLUSTER} sprio --explain JOBID\n"
+            f"      fscli --cluster {DEMO_CLUSTER} tree")
 
 
 def show_sections() -> list:

@@ -61,3 +61,38 @@ def report(app, lines: list[str], dry_run: bool) -> None:
     """Print the change summary on stderr (prefixed when nothing was committed)."""
     for line in lines:
         app.say(("would have " + line) if dry_run else line)
+
+
+def svg_option(func: Callable) -> Callable:
+    return click.option("--svg", metavar="FILE",
+                        help="Also save what is printed as an SVG picture in FILE.")(func)
+
+
+def command_line(ctx: click.Context, leave_out: Sequence[str] = ("svg",)) -> str:
+    """The command line that ran ``ctx`` (what the user typed, in declaration order)."""
+    import shlex
+
+    from click.core import ParameterSource
+
+    chain = []
+    while ctx is not None:
+        chain.append(ctx)
+        ctx = ctx.parent
+    words: list[str] = []
+    for level in reversed(chain):
+        words.append("fscli" if level.parent is None else level.info_name or "")
+        for param in level.command.params:
+            if (param.name in leave_out or param.name not in level.params
+                    or level.get_parameter_source(param.name) is not ParameterSource.COMMANDLINE):
+                continue
+            value = level.params[param.name]
+            values = list(value) if isinstance(value, (tuple, list)) else [value]
+            if isinstance(param, click.Argument):
+                words += [str(v) for v in values]
+            elif getattr(param, "is_flag", False):
+                words.append(param.secondary_opts[0] if not value and param.secondary_opts
+                             else param.opts[0])
+            else:
+                for item in values:
+                    words += [param.opts[0], str(item)]
+    return " ".join(shlex.quote(w) for w in words)

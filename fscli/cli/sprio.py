@@ -76,12 +76,13 @@ def print_table(rows, config, fmt: str, sort: str | None = None, header: bool = 
     tables.console().print(tables.rich_table(headers, cells, title, header, numeric))
 
 
-def show_sprio(app, cluster: str | None = None, long: bool = True) -> None:
-    """For ``fscli demo``: a cluster's ``sprio -l`` (or default columns) as a rich table."""
+def show_sprio(app, cluster: str | None = None, long: bool = True, users: bool = False) -> None:
+    """For ``fscli demo``: a cluster's ``sprio -l`` (or default columns, with USER when
+    ``users``) as a rich table."""
     from fscli.render.sprio import default_format
 
     state, result = priorities(app, cluster=cluster)
-    print_table(result.rows, state.config, default_format(state.config, long=long),
+    print_table(result.rows, state.config, default_format(state.config, long=long, users=users),
                 title=f"Job priority on {state.cluster.name} (sprio{' -l' if long else ''})")
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import click
 
-from fscli.cli.output import output_options
+from fscli.cli.output import output_options, svg_option
 
 
 def share_result(app, algorithm: str | None):
@@ -94,8 +94,10 @@ def find_assoc(state, text: str) -> int:
               help="fair_tree|classic|depth_oblivious|linear (default: from PriorityFlags).")
 @click.option("--explain", metavar="ASSOC", help="Explain one association (ACCOUNT or USER/ACCOUNT).")
 @output_options
+@svg_option
 @click.pass_obj
-def sshare(app, all_users, long_, accounts, users, partition, fmt, algorithm, explain, out) -> None:
+def sshare(app, all_users, long_, accounts, users, partition, fmt, algorithm, explain, out,
+           svg) -> None:
     """Fair-share of every association as of --at (default now), like Slurm's sshare.
 
     \b
@@ -103,9 +105,14 @@ def sshare(app, all_users, long_, accounts, users, partition, fmt, algorithm, ex
       fscli sshare -a -l
       fscli sshare -a -P --algorithm classic
       fscli --at now-1day sshare --explain alice/physics
+      fscli sshare -a --svg shares.svg
     """
     from fscli.render.sshare import select_fields
 
+    if svg and (explain or out.json or out.parsable):
+        from fscli.errors import UsageProblem
+
+        raise UsageProblem("--svg saves the table: leave out -p, -P, --json and --explain")
     fields = select_fields(fmt) if fmt else None  # a bad -o fails before the store is read
     state, result, algorithm = share_result(app, algorithm)
     if explain:
@@ -124,8 +131,15 @@ def sshare(app, all_users, long_, accounts, users, partition, fmt, algorithm, ex
         click.echo(render_text(rows, fields, out.parsable, not out.noheader, cluster, names),
                    nl=False)
     else:
+        from fscli.render import tables
+
+        console = tables.console(record=bool(svg))
         emit_table(rows, fields, not out.noheader, cluster, names,
-                   title=f"Fair-share on {cluster} ({algorithm})")
+                   title=f"Fair-share on {cluster} ({algorithm})", console=console)
+        if svg:
+            from fscli.cli.output import command_line
+
+            tables.save_svg(console, svg, command_line(click.get_current_context()))
 
 
 def emit_json(rows, algorithm: str, cluster: str, names, now: int) -> None:
@@ -139,8 +153,9 @@ def emit_json(rows, algorithm: str, cluster: str, names, now: int) -> None:
     click.echo(json.dumps(doc, indent=2))
 
 
-def emit_table(rows, fields, header: bool, cluster: str, names, title: str | None = None) -> None:
-    """The rows as a rich table with sshare's columns and number formats.
+def emit_table(rows, fields, header: bool, cluster: str, names, title: str | None = None,
+               console=None) -> None:
+    """The rows as a rich table with sshare's columns and number formats (on ``console``).
 
     TRES lists show only their non-zero counts, so that the table fits a terminal.
     """
@@ -156,4 +171,4 @@ def emit_table(rows, fields, header: bool, cluster: str, names, title: str | Non
         data.append([cells[c] for c in columns])
     numeric = [c for c in columns if c not in ("Account", "User", "Partition", "Cluster",
                                                "GrpTRESMins", "GrpTRESRaw", "TRESRunMins")]
-    tables.console().print(tables.rich_table(columns, data, title, header, numeric))
+    (console or tables.console()).print(tables.rich_table(columns, data, title, header, numeric))

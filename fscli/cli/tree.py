@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import click
 
+from fscli.cli.output import svg_option
+
 BAR = 20
 
 
@@ -50,14 +52,16 @@ def node_label(row, algorithm: str) -> str:
 @click.argument("account", required=False)
 @click.option("--algorithm", metavar="NAME",
               help="fair_tree|classic|depth_oblivious|linear (default: from PriorityFlags).")
+@svg_option
 @click.pass_obj
-def tree(app, account, algorithm) -> None:
+def tree(app, account, algorithm, svg) -> None:
     """Draw the account tree (or ACCOUNT's subtree) with shares, usage and fair-share.
 
     \b
     Example:
       fscli tree
       fscli --at now-7days tree physics
+      fscli tree --svg tree.svg
     """
     from rich.tree import Tree
 
@@ -81,6 +85,10 @@ def tree(app, account, algorithm) -> None:
         while stack[-1][0] >= row.depth:
             stack.pop()
         stack.append((row.depth, stack[-1][1].add(node_label(row, algorithm))))
-    console = tables.console()
+    console = tables.console(record=bool(svg))
     console.print(f"cluster {state.cluster.name}, {algorithm}, bar: usage █ vs share |")
     console.print(top)
+    if svg:
+        from fscli.cli.output import command_line
+
+        tables.save_svg(console, svg, command_line(click.get_current_context()))

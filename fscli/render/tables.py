@@ -46,15 +46,35 @@ def as_json(key: str, columns: Sequence[str], rows: Sequence[Sequence[Any]], met
     return json.dumps(doc, indent=2, sort_keys=False) + "\n"
 
 
-def console(stderr: bool = False):
-    """A rich console: colour off with NO_COLOR or when not a terminal; wide when piped."""
+def is_terminal(stream) -> bool:
+    """Whether ``stream`` is a terminal (the one place that asks, so tests can pretend)."""
+    return stream.isatty()
+
+
+def console(stderr: bool = False, record: bool = False):
+    """A rich console: colour off with NO_COLOR or when not a terminal; wide when piped.
+
+    ``record=True`` keeps what is printed for :func:`save_svg` (with its colours even
+    when they are not shown).
+    """
     from rich.console import Console
 
     stream = sys.stderr if stderr else sys.stdout
-    tty = stream.isatty()
+    tty = is_terminal(stream)
     width = None if tty else int(os.environ.get("COLUMNS", "160"))
-    return Console(file=stream, width=width, no_color=bool(os.environ.get("NO_COLOR")) or not tty,
+    return Console(file=stream, width=width, force_terminal=tty, record=record,
+                   no_color=bool(os.environ.get("NO_COLOR")) or not tty,
                    highlight=False, soft_wrap=False, emoji=False)
+
+
+def save_svg(recorded, path: str, title: str) -> None:
+    """Save what a ``console(record=True)`` printed as an SVG picture of a terminal."""
+    from fscli.errors import InvalidValue
+
+    try:
+        recorded.save_svg(path, title=title)
+    except OSError as exc:
+        raise InvalidValue(f"cannot write the SVG file {path}: {exc.strerror or exc}") from None
 
 
 def rich_table(columns: Sequence[str], rows: Sequence[Sequence[Any]], title: str | None = None,
