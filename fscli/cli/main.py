@@ -3,7 +3,7 @@
 Only click is imported here: each subcommand lives in its own module, imported when it
 is run (``LazyGroup``), so ``fscli --help`` and shell completion stay fast. Errors a user
 can cause (:class:`fscli.errors.FscliError`) become one line on stderr and exit 1 or 2;
-``--debug`` shows the traceback that is otherwise hidden.
+``--debug`` shows the traceback that is otherwise hidden; Ctrl-C exits 130 with one line.
 """
 
 from __future__ import annotations
@@ -79,21 +79,20 @@ class LazyGroup(click.Group):
         """Run the subcommand; turn user errors into one line and an exit code."""
         from fscli.errors import FscliError
 
-        debug = bool(getattr(ctx.obj, "debug", False)) or "--debug" in sys.argv
         try:
             return super().invoke(ctx)
         except (click.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
         except FscliError as exc:
-            if debug:
+            if _debug(ctx):
                 raise
             raise CliError(exc.message, exc.exit_code) from None
         except KeyboardInterrupt:
-            raise CliError("interrupted", 130) from None
+            interrupted()
         except BrokenPipeError:
             os._exit(0)
         except Exception as exc:  # noqa: BLE001 - a traceback is a bug: say so in one line
-            if debug:
+            if _debug(ctx):
                 raise
             raise CliError(f"internal error: {exc.__class__.__name__}: {exc} "
                            "(run with --debug for the traceback)", 70) from None
@@ -134,10 +133,20 @@ def cli(ctx: click.Context, db: str | None, cluster: str | None, at: str | None,
             raise CliError(exc.message, exc.exit_code) from None
 
 
+def _debug(ctx: click.Context) -> bool:
+    """``--debug`` was given (ctx.obj is set once the group's callback ran)."""
+    return bool(getattr(ctx.obj, "debug", False)) or "--debug" in sys.argv
+
+
+def interrupted() -> None:
+    """Ctrl-C: one line on stderr, no traceback, exit 130 (128 + SIGINT) like a shell."""
+    click.echo("Interrupted", err=True)
+    sys.exit(130)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console entry point."""
     try:
         cli.main(args=argv, prog_name="fscli")
     except KeyboardInterrupt:
-        click.echo("fscli: interrupted", err=True)
-        sys.exit(130)
+        interrupted()
