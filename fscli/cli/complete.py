@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from typing import Callable
+from collections.abc import Callable
 
 # key (canonical, lower case) -> what its value names
 VALUE_KINDS = {
@@ -39,7 +39,8 @@ def _store_path(ctx) -> str | None:
     root = ctx.find_root() if ctx is not None else None
     text = (root.params.get("db") if root is not None else None) or os.environ.get("FSCLI_DB")
     if not text:
-        base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+        base = (os.environ.get("XDG_DATA_HOME")
+                or os.path.join(os.path.expanduser("~"), ".local", "share"))
         return os.path.join(base, "fscli", "fscli.db")
     if text.startswith("sqlite:///"):
         return text[len("sqlite:///"):]
@@ -86,7 +87,7 @@ def words_completer(name_kind: str | None, keys: dict[str, str]) -> Callable:
         if before and (before[-1] == "=" or incomplete.startswith("=")):
             key = before[-2] if before[-1] == "=" and len(before) > 1 else before[-1]
             kind = VALUE_KINDS.get(key.rstrip("+-").lower())
-            value = incomplete[1:] if incomplete.startswith("=") else incomplete
+            value = incomplete.removeprefix("=")
             lead = "=" if incomplete.startswith("=") else ""
             return [CompletionItem(lead + n) for n in names(ctx, kind, value)] if kind else []
         if "=" in incomplete:

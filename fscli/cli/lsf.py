@@ -30,16 +30,6 @@ def _values(parsed, command: str) -> dict[str, str]:
     return {key: word.value for key, word in parsed.values.items()}
 
 
-def _one_name(parsed, command: str) -> str:
-    from fscli.errors import UsageProblem
-
-    names = parsed.all_names()
-    if len(names) != 1:
-        raise UsageProblem(f"{command} takes one name, got {len(names)}")
-    return names[0]
-
-
-
 def _change(app, dry_run: bool, action, *args) -> None:
     """Run one store change in one transaction and report it."""
     from fscli.store.admin import Admin
@@ -47,6 +37,29 @@ def _change(app, dry_run: bool, action, *args) -> None:
     with app.transaction(dry_run) as session:
         lines = action(Admin(session, app.now, app.actor), *args)
     report(app, lines, dry_run)
+
+
+def _change_command(group: click.Group, verb: str, keys, action: str, help: str, *,
+                    one_name: bool = True, values: bool = True) -> None:
+    """``lsf queue|group add|modify|delete WORDS``: names and ``key=value`` words in, one
+    ``store.lsf_admin`` action (by name) on one name or on all, with the values or not."""
+    command = f"lsf {group.name} {verb}"
+
+    @group.command(verb, help=help, **SETTINGS)
+    @click.argument("words", nargs=-1)
+    @dry_run_option
+    @click.pass_obj
+    def run(app, words, dry_run) -> None:
+        from fscli.errors import UsageProblem
+        from fscli.store import lsf_admin
+
+        parsed = parse_words(words, keys, command, modify=verb == "modify")
+        reject_unused(parsed, ("name",), command)
+        names = parsed.all_names()
+        if one_name and len(names) != 1:
+            raise UsageProblem(f"{command} takes one name, got {len(names)}")
+        args = [names[0] if one_name else names] + ([_values(parsed, command)] if values else [])
+        _change(app, dry_run, getattr(lsf_admin, action), *args)
 
 
 @click.group()
@@ -146,11 +159,8 @@ def queue() -> None:
     """
 
 
-@queue.command("add", **SETTINGS)
-@click.argument("words", nargs=-1)
-@dry_run_option
-@click.pass_obj
-def queue_add(app, words, dry_run) -> None:
+_change_command(
+    queue, "add", QUEUE_KEYS, "add_queue",
     """Add a queue; without fairshare= it is first come first served.
 
     Shares: user names, GROUP (the group shares collectively), GROUP@ (each member),
@@ -160,49 +170,23 @@ def queue_add(app, words, dry_run) -> None:
     \b
     Example:
       fscli lsf queue add normal priority=30 fairshare="USER_SHARES[[user1, 2000] [default, 1000]]"
-    """
-    from fscli.store.lsf_admin import add_queue
-
-    parsed = parse_words(words, QUEUE_KEYS, "lsf queue add")
-    reject_unused(parsed, ("name",), "lsf queue add")
-    _change(app, dry_run, add_queue, _one_name(parsed, "lsf queue add"),
-            _values(parsed, "lsf queue add"))
-
-
-@queue.command("modify", **SETTINGS)
-@click.argument("words", nargs=-1)
-@dry_run_option
-@click.pass_obj
-def queue_modify(app, words, dry_run) -> None:
+    """)
+_change_command(
+    queue, "modify", QUEUE_KEYS, "modify_queue",
     """Change queues: priority, fairshare (none: FCFS), overrides (NAME=default drops one).
 
     \b
     Example:
       fscli lsf queue modify normal set fairshare="USER_SHARES[[default, 1]]" HIST_HOURS=10
-    """
-    from fscli.store.lsf_admin import modify_queue
-
-    parsed = parse_words(words, QUEUE_KEYS, "lsf queue modify", modify=True)
-    reject_unused(parsed, ("name",), "lsf queue modify")
-    _change(app, dry_run, modify_queue, parsed.all_names(), _values(parsed, "lsf queue modify"))
-
-
-@queue.command("delete", **SETTINGS)
-@click.argument("words", nargs=-1)
-@dry_run_option
-@click.pass_obj
-def queue_delete(app, words, dry_run) -> None:
+    """, one_name=False)
+_change_command(
+    queue, "delete", QUEUE_KEYS, "delete_queue",
     """Delete queues (refused while pending or running jobs use them).
 
     \b
     Example:
       fscli lsf queue delete short
-    """
-    from fscli.store.lsf_admin import delete_queue
-
-    parsed = parse_words(words, QUEUE_KEYS, "lsf queue delete")
-    reject_unused(parsed, ("name",), "lsf queue delete")
-    _change(app, dry_run, delete_queue, parsed.all_names())
+    """, one_name=False, values=False)
 
 
 @queue.command("list")
@@ -238,11 +222,8 @@ def group() -> None:
     """
 
 
-@group.command("add", **SETTINGS)
-@click.argument("words", nargs=-1)
-@dry_run_option
-@click.pass_obj
-def group_add(app, words, dry_run) -> None:
+_change_command(
+    group, "add", GROUP_KEYS, "add_group",
     """Add a user group; members may be users or other groups.
 
     Without shares= the group holds its queue shares collectively; with shares= its
@@ -251,50 +232,23 @@ def group_add(app, words, dry_run) -> None:
     \b
     Example:
       fscli lsf group add physics members=dan,eve shares="[dan, 3] [eve, 1]"
-    """
-    from fscli.store.lsf_admin import add_group
-
-    parsed = parse_words(words, GROUP_KEYS, "lsf group add")
-    reject_unused(parsed, ("name",), "lsf group add")
-    _change(app, dry_run, add_group, _one_name(parsed, "lsf group add"),
-            _values(parsed, "lsf group add"))
-
-
-@group.command("modify", **SETTINGS)
-@click.argument("words", nargs=-1)
-@dry_run_option
-@click.pass_obj
-def group_modify(app, words, dry_run) -> None:
+    """)
+_change_command(
+    group, "modify", GROUP_KEYS, "modify_group",
     """Change a group's members or shares (shares=none: collective again).
 
     \b
     Example:
       fscli lsf group modify physics set members=dan,eve,fay
-    """
-    from fscli.store.lsf_admin import modify_group
-
-    parsed = parse_words(words, GROUP_KEYS, "lsf group modify", modify=True)
-    reject_unused(parsed, ("name",), "lsf group modify")
-    _change(app, dry_run, modify_group, _one_name(parsed, "lsf group modify"),
-            _values(parsed, "lsf group modify"))
-
-
-@group.command("delete", **SETTINGS)
-@click.argument("words", nargs=-1)
-@dry_run_option
-@click.pass_obj
-def group_delete(app, words, dry_run) -> None:
+    """)
+_change_command(
+    group, "delete", GROUP_KEYS, "delete_group",
     """Delete user groups (refused while a queue or another group uses them).
 
     \b
     Example:
       fscli lsf group delete physics
-    """
-    from fscli.store.lsf_admin import delete_group
-
-    parsed = parse_words(words, GROUP_KEYS, "lsf group delete")
-    reject_unused(parsed, ("name",), "lsf group delete")
-    _change(app, dry_run, delete_group, parsed.all_names())
+    """, one_name=False, values=False)
 
 
 @group.command("list")

@@ -7,8 +7,9 @@ Data goes to stdout; messages go to stderr.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import click
 
@@ -28,11 +29,13 @@ class Output:
         if self.json:
             click.echo(tables.as_json(key, columns, rows, meta), nl=False)
         elif self.parsable:
-            click.echo(tables.parsable(columns, rows, self.parsable == "p", not self.noheader), nl=False)
+            click.echo(tables.parsable(columns, rows, self.parsable == "p", not self.noheader),
+                       nl=False)
         else:
             if keep is not None:
                 columns, rows = tables.drop_empty_columns(columns, rows, keep)
-            tables.console().print(tables.rich_table(columns, rows, title, not self.noheader, numeric))
+            tables.console().print(
+                tables.rich_table(columns, rows, title, not self.noheader, numeric))
 
 
 def output_options(func: Callable) -> Callable:

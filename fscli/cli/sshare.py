@@ -54,7 +54,8 @@ def tres_names(state) -> tuple[str, ...]:
     from fscli.engine.tres import normalize_name
     from fscli.render.sshare import DEFAULT_TRES
 
-    extra = [normalize_name(n) for n in split_list(state.config.raw.get("AccountingStorageTRES", ""))]
+    extra = [normalize_name(n)
+             for n in split_list(state.config.raw.get("AccountingStorageTRES", ""))]
     return DEFAULT_TRES + tuple(dict.fromkeys(n for n in extra if n not in DEFAULT_TRES))
 
 
@@ -92,7 +93,8 @@ def find_assoc(state, text: str) -> int:
               help="Columns, Slurm names and prefixes (Account,User%15,Eff).")
 @click.option("--algorithm", metavar="NAME",
               help="fair_tree|classic|depth_oblivious|linear (default: from PriorityFlags).")
-@click.option("--explain", metavar="ASSOC", help="Explain one association (ACCOUNT or USER/ACCOUNT).")
+@click.option("--explain", metavar="ASSOC",
+              help="Explain one association (ACCOUNT or USER/ACCOUNT).")
 @output_options
 @svg_option
 @click.pass_obj

@@ -11,7 +11,8 @@ import json
 import math
 import os
 import sys
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 
 def cell(value: Any) -> str:
@@ -38,7 +39,8 @@ def json_value(value: Any) -> Any:
     return value
 
 
-def as_json(key: str, columns: Sequence[str], rows: Sequence[Sequence[Any]], meta: dict | None = None) -> str:
+def as_json(key: str, columns: Sequence[str], rows: Sequence[Sequence[Any]],
+            meta: dict | None = None) -> str:
     doc: dict[str, Any] = {}
     if meta:
         doc["meta"] = meta
