@@ -299,6 +299,7 @@ def bqueues(app, queues, long, explain, out) -> None:
 
     from fscli.engine.lsf import explain as explain_lines
     from fscli.engine.lsf import queue_summary, share_info
+    from fscli.engine.timestr import utc_iso
     from fscli.errors import NotFound
     from fscli.render.bqueues import SEPARATOR, bqueues_dict, render_bqueues_long
     from fscli.store.lsf_admin import load_lsf, load_lsf_usage
@@ -331,7 +332,7 @@ def bqueues(app, queues, long, explain, out) -> None:
         return
     views = [(q, summaries[q.name], share_info(q, jobs, now, **common)) for q in chosen]
     if out.json:
-        doc = {"at": now, "queues": [bqueues_dict(*view) for view in views]}
+        doc = {"at": utc_iso(now), "queues": [bqueues_dict(*view) for view in views]}
         click.echo(json.dumps(doc, indent=2))
     else:
         click.echo(SEPARATOR.join(render_bqueues_long(*view) for view in views), nl=False)
@@ -358,6 +359,7 @@ def compare(app, queue_name, out) -> None:
       fscli --at 2026-05-01T12:00:00 compare --queue normal -P
     """
     from fscli.engine.lsf import share_info
+    from fscli.engine.timestr import utc_iso
     from fscli.errors import NotFound
     from fscli.store.lsf_admin import load_lsf, load_lsf_usage, user_priorities
     from fscli.store.state import fairshare, load_state
@@ -395,7 +397,7 @@ def compare(app, queue_name, out) -> None:
     columns = ["User", "FairTree", "FairTreeRank", "Classic", "ClassicRank",
                f"LSF:{lsf_queue.name}", "LSFRank"]
     out.emit(columns, rows, "users", numeric=columns[1:],
-             meta={"at": now, "queue": lsf_queue.name})
+             meta={"at": utc_iso(now), "queue": lsf_queue.name})
 
 
 def _ranks(values: dict) -> dict[str, int]:
@@ -430,6 +432,7 @@ def dispatch(app, words, out) -> None:
       fscli lsf dispatch normal slots=30 users=user1,user2
     """
     from fscli.engine.lsf import simulate_dispatch
+    from fscli.engine.timestr import utc_iso
     from fscli.errors import UsageProblem
     from fscli.store.lsf_admin import load_lsf, load_lsf_usage
 
@@ -453,7 +456,7 @@ def dispatch(app, words, out) -> None:
     rows = [[q, user, n, n / len(result.order)] for q, counts in result.counts.items()
             for user, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
     out.emit(["Queue", "User", "Slots", "Fraction"], rows, "dispatch",
-             numeric=("Slots", "Fraction"), meta={"at": app.now, "slots": slots})
+             numeric=("Slots", "Fraction"), meta={"at": utc_iso(app.now), "slots": slots})
 
 
 def _count(key: str, text: str) -> int:
