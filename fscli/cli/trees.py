@@ -31,6 +31,8 @@ def _read(path: str) -> str:
             return handle.read()
     except OSError as exc:
         raise NotFound(f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise NotFound(f"cannot read {path}: {exc}") from None
 
 
 def _write(path: str | None, text: str) -> None:
@@ -104,11 +106,12 @@ def _progress(app, label: str) -> Iterator:
 
 
 def _run_plan(app, spec, source: str, dry_run: bool, prune: bool = False,
-              create_missing: bool = False) -> None:
+              create_missing: bool = False, clean: bool = False) -> None:
     from fscli.store.tree_sync import apply_plan, make_plan
 
     with app.transaction(dry_run) as session:
-        plan = make_plan(session.connection(), spec, prune=prune, create_missing=create_missing)
+        plan = make_plan(session.connection(), spec, prune=prune, create_missing=create_missing,
+                         clean=clean)
         _print_plan(plan)
         if not dry_run:
             with _progress(app, f"applying {source}") as step:
@@ -139,21 +142,24 @@ def apply(app, file, dry_run, prune) -> None:
       fscli apply examples/tree.yaml --dry-run
       fscli apply tree.yaml --prune
     """
+    from fscli.engine.heap import bulk
     from fscli.errors import InvalidValue
     from fscli.io import yamltree
 
-    spec = yamltree.load(_read(file), source=file)
-    if app.cluster_name and app.cluster_name.lower() != spec.cluster.name:
-        raise InvalidValue(f"{file} is for cluster '{spec.cluster.name}', not "
-                           f"'{app.cluster_name}'")
-    _run_plan(app, spec, file, dry_run, prune=prune)
+    with bulk():
+        spec = yamltree.load(_read(file), source=file)
+        if app.cluster_name and app.cluster_name.lower() != spec.cluster.name:
+            raise InvalidValue(f"{file} is for cluster '{spec.cluster.name}', not "
+                               f"'{app.cluster_name}'")
+        _run_plan(app, spec, file, dry_run, prune=prune)
 
 
 def _store_spec(app, cluster: str | None):
+    from fscli.engine.heap import bulk
     from fscli.store.snapshot import cluster_id_for
     from fscli.store.tree_sync import read_spec
 
-    with app.reading() as conn:
+    with app.reading() as conn, bulk():
         return read_spec(conn, cluster_id_for(conn, cluster))
 
 
@@ -232,23 +238,30 @@ def load(app, words, dry_run) -> None:
 
     The file's cluster must be the store's cluster (or --cluster); cluster=NAME loads
     it into NAME instead. QOS and partitions it names but the store lacks are added.
+    With the word clean, the cluster's accounts, users and associations are removed
+    first (with their usage), as sacctmgr's load clean does; one transaction.
 
     \b
     Example:
       fscli load c1.cfg --dry-run
       fscli load file=old.cfg cluster=c2
+      fscli load c1.cfg clean
     """
+    from fscli.engine.heap import bulk
     from fscli.errors import UsageProblem
     from fscli.io import flatfile
 
     parsed = parse_words(words, LOAD_KEYS, "load")
     reject_unused(parsed, ("cluster",), "load")
-    paths = [*parsed.names, *([parsed.get("file")] if parsed.get("file") else [])]
+    clean = any(name.lower() == "clean" for name in parsed.names)
+    paths = [*[n for n in parsed.names if n.lower() != "clean"],
+             *([parsed.get("file")] if parsed.get("file") else [])]
     if len(paths) != 1:
-        raise UsageProblem("load needs one file: fscli load FILE [cluster=NAME]")
+        raise UsageProblem("load needs one file: fscli load FILE [cluster=NAME] [clean]")
     override = parsed.get("cluster")
     wanted = None if override else _load_target(app, app.cluster_name)
-    spec = flatfile.parse(_read(paths[0]), cluster=wanted, source=paths[0])
-    if override:
-        spec.cluster.name = override.lower()
-    _run_plan(app, spec, paths[0], dry_run, create_missing=True)
+    with bulk():
+        spec = flatfile.parse(_read(paths[0]), cluster=wanted, source=paths[0])
+        if override:
+            spec.cluster.name = override.lower()
+        _run_plan(app, spec, paths[0], dry_run, create_missing=True, clean=clean)

@@ -16,6 +16,7 @@ Conventions (the same as :mod:`fscli.engine.model`):
   (``QOS='-qhigh'`` in a dump);
 - collections are dicts keyed by name; writers iterate them sorted, so output never
   depends on insertion order;
+- partitions are the engine's :class:`~fscli.engine.model.Partition`;
 - the ``root`` account is implicit: its association's settings live on
   :class:`ClusterSpec`; top-level accounts have ``parent == "root"`` and users may
   hold associations with account ``root``.
@@ -30,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fscli.engine import limitdefs
-from fscli.engine.model import SHARES_PARENT
+from fscli.engine.model import SHARES_PARENT, Partition
 from fscli.errors import InvalidValue, did_you_mean
 
 ROOT = "root"
@@ -129,21 +130,6 @@ class QosSpec:
     limits: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass(kw_only=True)
-class PartitionSpec:
-    name: str
-    nodes: int | None = None
-    cpus: int | None = None
-    tres: dict[str, int] = field(default_factory=dict)
-    priority_job_factor: int = 1
-    priority_tier: int = 1
-    qos: str | None = None
-    max_time: int | None = None  # minutes; None = UNLIMITED
-    max_nodes: int | None = None
-    min_nodes: int | None = None
-    billing_weights: str | None = None  # TRESBillingWeights text
-
-
 @dataclass(frozen=True)
 class Problem:
     """A consistency problem; ``path`` names the offending field, e.g.
@@ -159,7 +145,7 @@ class TreeSpec:
     accounts: dict[str, AccountSpec] = field(default_factory=dict)
     users: dict[str, UserSpec] = field(default_factory=dict)
     qos: dict[str, QosSpec] = field(default_factory=dict)
-    partitions: dict[str, PartitionSpec] = field(default_factory=dict)
+    partitions: dict[str, Partition] = field(default_factory=dict)
     priority: dict[str, str] = field(default_factory=dict)
 
     def children_map(self) -> dict[str, list[str]]:

@@ -14,6 +14,7 @@ factors are read as typed numbers.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import yaml
@@ -21,6 +22,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from fscli.engine import config as configmod
 from fscli.engine import limitdefs
+from fscli.engine.model import Partition
 from fscli.engine.timestr import format_mins, parse_duration_mins
 from fscli.engine.tres import format_tres, parse_tres
 from fscli.errors import FscliError, InvalidValue, did_you_mean
@@ -28,7 +30,6 @@ from fscli.io.treespec import (
     ROOT,
     AccountSpec,
     ClusterSpec,
-    PartitionSpec,
     QosSpec,
     TreeSpec,
     UserAssocSpec,
@@ -51,6 +52,7 @@ QOS_KEYS = ("description", "priority", "flags", "usage_factor", "limit_factor",
 PARTITION_KEYS = ("nodes", "cpus", "tres", "priority_job_factor", "priority_tier", "qos",
                   "max_time", "max_nodes", "min_nodes", "billing_weights")
 
+MAX_NUMBER = 0xFFFFFFFE  # Slurm's largest 32-bit value that is not INFINITE
 _INT_TAG = "tag:yaml.org,2002:int"
 _FLOAT_TAG = "tag:yaml.org,2002:float"
 _NULL_TAG = "tag:yaml.org,2002:null"
@@ -61,7 +63,7 @@ Fields = dict[str, tuple[Node, Node]]
 def load(text: str, source: str = "tree.yaml") -> TreeSpec:
     """Parse and validate a YAML tree; errors read ``SOURCE:LINE: PATH: MESSAGE``."""
     try:
-        root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        root = _compose(text)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = f":{mark.line + 1}" if mark else ""
@@ -90,6 +92,205 @@ def dump(spec: TreeSpec) -> str:
         doc["users"] = {n: _user_doc(spec.users[n]) for n in sorted(spec.users)}
     return yaml.dump(doc, Dumper=_Dumper, sort_keys=False, default_flow_style=False,
                      allow_unicode=True, width=100)
+
+
+# ---------------------------------------------------------------- composing
+
+
+def _compose(text: str) -> Node | None:
+    """The YAML node tree of ``text``: :class:`_Composer` for plain block YAML, else PyYAML."""
+    try:
+        return _Composer(text).document()
+    except _Unusual:
+        return yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
+class _Unusual(Exception):
+    """The text uses YAML beyond :class:`_Composer`'s subset: PyYAML composes it."""
+
+
+class _Mark:
+    """The part of ``yaml.Mark`` the loader reads: the 0-based line."""
+
+    __slots__ = ("line",)
+
+    def __init__(self, line: int):
+        self.line = line
+
+
+_RESOLVERS = yaml.SafeLoader.yaml_implicit_resolvers
+_STR_TAG = "tag:yaml.org,2002:str"
+_MAP_TAG = "tag:yaml.org,2002:map"
+_SEQ_TAG = "tag:yaml.org,2002:seq"
+# what PyYAML refuses (NON_PRINTABLE), line breaks other than \n and \r\n, tabs, a BOM
+_AVOID = re.compile("[^\n\r\x20-\x7E\xA0-\u2027\u202A-\uD7FF\uE000-\uFEFE\uFF00-\uFFFD"
+                    "\U00010000-\U0010FFFF]|\r(?!\n)")
+_PLAIN_START = re.compile(r"[^-?:,\[\]{}#&*!|>'\"%@`\s]|[-?:][^\s]")
+_FLOW_ITEM = re.compile(r"(?:[^-?:,\[\]{}#&*!|>'\"%@`\s]|[-?][^\s,\[\]{}:#'\"])"
+                        r"[^,\[\]{}:#'\"]*")
+
+
+class _Composer:
+    """PyYAML's nodes for the block YAML that people and :func:`dump` write, fast.
+
+    The subset: block mappings and sequences (also a sequence indented like its
+    key), one-line plain and quoted scalars, one-line flow sequences and mappings of
+    plain scalars, comments. It yields the nodes, tags and lines ``yaml.compose``
+    would, ten times faster than PyYAML's C composer (whose cost is building Python
+    objects for every event and mark). Anything else (anchors, tags, block scalars,
+    multi-line scalars, documents markers, tabs, syntax errors) raises
+    :class:`_Unusual` and PyYAML composes the text, errors included.
+    """
+
+    def __init__(self, text: str):
+        if _AVOID.search(text):
+            raise _Unusual
+        self.lines: list[tuple[int, str, _Mark]] = []  # (indent, content, mark)
+        for number, raw in enumerate(text.split("\n")):
+            content = raw.rstrip(" \r")
+            stripped = content.lstrip(" ")
+            if not stripped or stripped[0] == "#":
+                continue
+            if stripped.startswith(("---", "...", "%")):
+                raise _Unusual
+            self.lines.append((len(content) - len(stripped), stripped, _Mark(number)))
+        self.pos = 0
+        self.tags: dict[str, str] = {}
+
+    def document(self) -> Node | None:
+        if not self.lines:
+            return None
+        node = self.block(self.lines[0][0])
+        if self.pos != len(self.lines):
+            raise _Unusual
+        return node
+
+    def block(self, indent: int) -> Node:
+        """The mapping or sequence whose lines start at column ``indent``."""
+        content = self.lines[self.pos][1]
+        if content == "-" or content.startswith("- "):
+            return self.sequence(indent)
+        return self.mapping(indent)
+
+    def sequence(self, indent: int) -> SequenceNode:
+        lines = self.lines
+        items: list[Node] = []
+        mark = lines[self.pos][2]
+        while self.pos < len(lines):
+            col, content, line_mark = lines[self.pos]
+            if col != indent or not (content == "-" or content.startswith("- ")):
+                break
+            rest = content[1:].lstrip(" ")
+            if not rest:
+                self.pos += 1
+                items.append(self.nested(indent, line_mark, False))
+            elif rest[0] not in "[{'\"" and ": " in rest or rest.endswith(":") or \
+                    rest.startswith("- ") or rest == "-":
+                # an item that opens a mapping or sequence: go on as if on its own line
+                lines[self.pos] = (col + len(content) - len(rest), rest, line_mark)
+                items.append(self.block(col + len(content) - len(rest)))
+            else:
+                self.pos += 1
+                items.append(self.value(rest, line_mark))
+        return SequenceNode(_SEQ_TAG, items, mark, mark)
+
+    def mapping(self, indent: int) -> MappingNode:
+        lines = self.lines
+        pairs: list[tuple[Node, Node]] = []
+        mark = lines[self.pos][2]
+        while self.pos < len(lines):
+            col, content, line_mark = lines[self.pos]
+            if col < indent:
+                break
+            if col > indent:
+                raise _Unusual
+            cut = content.find(": ")
+            if cut < 0:
+                if not content.endswith(":"):
+                    raise _Unusual
+                cut = len(content) - 1
+            key = content[:cut].rstrip(" ")
+            rest = content[cut + 1:].lstrip(" ")
+            self.pos += 1
+            key_node = ScalarNode(self.plain(key), key, line_mark, line_mark)
+            if rest and rest[0] != "#":
+                pairs.append((key_node, self.value(rest, line_mark)))
+            else:
+                pairs.append((key_node, self.nested(indent, line_mark, True)))
+        return MappingNode(_MAP_TAG, pairs, mark, mark)
+
+    def nested(self, indent: int, mark: _Mark, in_mapping: bool) -> Node:
+        """The value of a key or ``-`` with nothing after it: the lines below, or null."""
+        if self.pos < len(self.lines):
+            col, content = self.lines[self.pos][:2]
+            if col > indent:
+                return self.block(col)
+            if in_mapping and col == indent and (content == "-" or content.startswith("- ")):
+                return self.sequence(indent)
+        return ScalarNode(_NULL_TAG, "", mark, mark)
+
+    def value(self, text: str, mark: _Mark) -> Node:
+        """A one-line value: plain or quoted scalar, flow sequence or mapping."""
+        first = text[0]
+        if first in "'\"":
+            end = text.find(first, 1)
+            if first == "'":
+                while end > 0 and text[end + 1:end + 2] == "'":
+                    end = text.find("'", end + 2)
+            tail = text[end + 1:].lstrip(" ") if end > 0 else "?"
+            body = text[1:end]
+            if tail and tail[0] != "#" or first == '"' and "\\" in body:
+                raise _Unusual
+            return ScalarNode(_STR_TAG, body.replace("''", "'") if first == "'" else body,
+                              mark, mark, style=first)
+        if first in "[{":
+            return self.flow(text, mark)
+        cut = text.find(" #")
+        if cut >= 0:
+            text = text[:cut].rstrip(" ")
+        return ScalarNode(self.plain(text), text, mark, mark)
+
+    def flow(self, text: str, mark: _Mark) -> Node:
+        """``[a, b]`` or ``{k: v, k2: v2}`` of plain scalars, on one line."""
+        close = "]" if text[0] == "[" else "}"
+        end = text.find(close)
+        tail = text[end + 1:].lstrip(" ")
+        if end < 0 or tail and tail[0] != "#":
+            raise _Unusual
+        inner = text[1:end].strip(" ")
+        items = [item.strip(" ") for item in inner.split(",")] if inner else []
+        if close == "]":
+            return SequenceNode(_SEQ_TAG, [self.flow_scalar(item, mark) for item in items],
+                                mark, mark, flow_style=True)
+        pairs = []
+        for item in items:
+            key, sep, value = item.partition(": ")
+            if not sep:
+                raise _Unusual
+            pairs.append((self.flow_scalar(key, mark), self.flow_scalar(value.lstrip(" "), mark)))
+        return MappingNode(_MAP_TAG, pairs, mark, mark, flow_style=True)
+
+    def flow_scalar(self, text: str, mark: _Mark) -> ScalarNode:
+        if text[:1] in ("'", '"') and len(text) > 1 and text[-1] == text[0]:
+            return self.value(text, mark)
+        if not _FLOW_ITEM.fullmatch(text):
+            raise _Unusual
+        return ScalarNode(self.plain(text), text, mark, mark)
+
+    def plain(self, value: str) -> str:
+        """The tag PyYAML's resolver gives a one-line plain scalar (``int``, ``str``...)."""
+        tag = self.tags.get(value)
+        if tag is None:
+            if not _PLAIN_START.match(value) or ": " in value or " #" in value \
+                    or value.endswith(":"):
+                raise _Unusual
+            tag = _STR_TAG
+            for candidate, regexp in _RESOLVERS.get(value[0], ()):
+                if regexp.match(value):
+                    tag = candidate
+                    break
+            self.tags[value] = tag
+        return tag
 
 
 # ---------------------------------------------------------------- loading
@@ -141,9 +342,13 @@ class _Loader:
         tags = (_INT_TAG,) if kind is int else (_INT_TAG, _FLOAT_TAG)
         if not isinstance(node, ScalarNode) or node.tag not in tags:
             raise self.fail(node, path, f"expected {what}")
-        value = self.constructor.construct_object(node)
-        if value < 0:
-            raise self.fail(node, path, f"expected {what}")
+        try:
+            value = self.constructor.construct_object(node)
+        except (ValueError, IndexError):  # an explicit !!int or !!float tag on a non-number
+            raise self.fail(node, path, f"expected {what}") from None
+        if not 0 <= value <= MAX_NUMBER:  # also NaN and infinity
+            most = f" at most {MAX_NUMBER}" if value > MAX_NUMBER else ""
+            raise self.fail(node, path, f"expected {what}{most}")
         return kind(value)
 
     def names(self, node: Node, path: str) -> list[str]:
@@ -355,7 +560,7 @@ class _Loader:
             out["limits"] = self.limits(fields["limits"][1], f"{path}.limits", limitdefs.QOS)
         return QosSpec(name=name, **out)
 
-    def partition(self, name: str, node: Node) -> PartitionSpec:
+    def partition(self, name: str, node: Node) -> Partition:
         path = f"partitions.{name}"
         fields = self.mapping(node, path, PARTITION_KEYS)
         out: dict[str, Any] = {}
@@ -378,7 +583,7 @@ class _Loader:
             text = self.text(vnode, bpath).strip()
             self.checked(vnode, bpath, configmod.parse_tres_weights, text)
             out["billing_weights"] = text
-        return PartitionSpec(name=name, **out)
+        return Partition(name=name, **out)
 
 
 def _join(path: str, key: str) -> str:
@@ -497,8 +702,8 @@ def _qos_doc(qos: QosSpec) -> dict[str, Any]:
     return out
 
 
-def _partition_doc(part: PartitionSpec) -> dict[str, Any]:
-    defaults = PartitionSpec(name=part.name)
+def _partition_doc(part: Partition) -> dict[str, Any]:
+    defaults = Partition(name=part.name)
     out: dict[str, Any] = {}
     for key in ("nodes", "cpus", "tres", "priority_job_factor", "priority_tier", "qos",
                 "max_time", "max_nodes", "min_nodes", "billing_weights"):

@@ -22,12 +22,12 @@ from sqlalchemy import bindparam, delete, func, insert, select, update
 
 from fscli.engine import config as configmod
 from fscli.engine import limitdefs
-from fscli.engine.model import SHARES_PARENT
+from fscli.engine.model import SHARES_PARENT, Partition
 from fscli.engine.timestr import format_mins
 from fscli.engine.tres import format_tres, parse_tres
 from fscli.errors import Conflict, InvalidValue
 from fscli.io.treespec import (
-    ROOT, AccountSpec, AssocSettings, ClusterSpec, PartitionSpec, QosSpec, TreeSpec,
+    ROOT, AccountSpec, AssocSettings, ClusterSpec, QosSpec, TreeSpec,
     UserAssocSpec, UserSpec,
 )
 from fscli.store import models as m
@@ -131,7 +131,7 @@ def read_qos(conn) -> dict[str, QosSpec]:
     return out
 
 
-def read_partitions(conn, cid: int) -> dict[str, PartitionSpec]:
+def read_partitions(conn, cid: int) -> dict[str, Partition]:
     out = {}
     cols = [getattr(m.Partition, f) for f in _PART_FIELDS]
     for row in conn.execute(select(m.Partition.name, *cols).where(m.Partition.cluster_id == cid)):
@@ -139,7 +139,7 @@ def read_partitions(conn, cid: int) -> dict[str, PartitionSpec]:
         values["tres"] = parse_tres(values["tres"]) if values["tres"] else {}
         values["priority_job_factor"] = values["priority_job_factor"] or 1
         values["priority_tier"] = values["priority_tier"] or 1
-        out[row[0]] = PartitionSpec(name=row[0], **values)
+        out[row[0]] = Partition(name=row[0], **values)
     return out
 
 
@@ -166,7 +166,7 @@ def qos_values(q: QosSpec) -> dict[str, Any]:
     return values
 
 
-def partition_values(p: PartitionSpec) -> dict[str, Any]:
+def partition_values(p: Partition) -> dict[str, Any]:
     values = {f: getattr(p, f) for f in _PART_FIELDS}
     values["tres"] = format_tres(p.tres, units=False) if p.tres else None
     return values
@@ -227,13 +227,19 @@ class Change:
     name: str
     diff: list[tuple[str, str, str]] = field(default_factory=list)  # (field, old, new)
     item: Any = None  # the spec object (add/change)
+    _detail: str | None = field(default=None, repr=False, compare=False)
 
     def detail(self) -> str:
-        if self.op == "~":
-            return " ".join(f"{k}: {old} -> {new}" for k, old, new in self.diff)
-        if self.op == "+":
-            return " ".join(f"{k}={new}" for k, _, new in self.diff if new not in ("-", ""))
-        return ""
+        """The diff as text (shown in the plan and kept in the history record)."""
+        if self._detail is None:
+            if self.op == "~":
+                self._detail = " ".join(f"{k}: {old} -> {new}" for k, old, new in self.diff)
+            elif self.op == "+":
+                self._detail = " ".join(f"{k}={new}" for k, _, new in self.diff
+                                        if new not in ("-", ""))
+            else:
+                self._detail = ""
+        return self._detail
 
     def text(self) -> str:
         detail = self.detail()
@@ -263,6 +269,7 @@ class Plan:
     spec: TreeSpec
     changes: list[Change]
     cluster_exists: bool
+    clean: bool = False  # every association of the cluster is removed, then re-added
     removed_assoc_ids: list[int] = field(default_factory=list)
 
     def counts(self) -> dict[str, int]:
@@ -276,11 +283,14 @@ def _assoc_name(user: str, assoc: UserAssocSpec) -> str:
     return f"{user}/{assoc.account}" + (f"/{assoc.partition}" if assoc.partition else "")
 
 
-def make_plan(conn, spec: TreeSpec, prune: bool = False, create_missing: bool = False) -> Plan:
+def make_plan(conn, spec: TreeSpec, prune: bool = False, create_missing: bool = False,
+              clean: bool = False) -> Plan:
     """Validate ``spec`` against the store and diff it into a plan.
 
     ``create_missing`` (flat-file loads, which cannot define QOS or partitions): QOS
     and partitions the tree names but the store lacks are added with default settings.
+    ``clean`` (``load ... clean``): every account, user and association of the cluster
+    is removed first, then the tree's are added, in one plan.
     """
     _check_names(spec)
     cid = cluster_id(conn, spec.cluster.name)
@@ -315,9 +325,12 @@ def make_plan(conn, spec: TreeSpec, prune: bool = False, create_missing: bool = 
         change = _compare("cluster", spec.cluster.name, current.cluster, spec.cluster)
         if change:
             changes.append(change)
+    if clean:
+        current, wiped = TreeSpec(cluster=current.cluster), current
+        changes += _removals(wiped, current)
     changes += _tree_changes(current, spec, prune)
-    plan = Plan(spec, changes, cid is not None)
-    if cid is not None and prune:
+    plan = Plan(spec, changes, cid is not None, clean)
+    if cid is not None and (prune or clean):
         plan.removed_assoc_ids = _removed_ids(conn, cid, changes)
     return plan
 
@@ -341,17 +354,30 @@ def _tree_changes(current: TreeSpec, spec: TreeSpec, prune: bool) -> list[Change
                 change.item = (uname, assoc)
                 changes.append(change)
     if not prune:
+        merged = False  # the file alone was checked when it was read
         for uname, user in current.users.items():  # users must keep a valid default account
             if uname not in spec.users:
                 spec.users[uname] = user
+                merged = True
         for name, acct in current.accounts.items():
-            spec.accounts.setdefault(name, acct)
+            if name not in spec.accounts:
+                spec.accounts[name] = acct
+                merged = True
         for uname in current.users:
             new_keys = {a.key for a in spec.users[uname].associations}
-            spec.users[uname].associations += [a for a in current.users[uname].associations
-                                               if a.key not in new_keys]
-        _check_tree(spec)
+            kept = [a for a in current.users[uname].associations if a.key not in new_keys]
+            if kept:
+                spec.users[uname].associations += kept
+                merged = True
+        if merged:
+            _check_tree(spec)
         return changes
+    return changes + _removals(current, spec)
+
+
+def _removals(current: TreeSpec, spec: TreeSpec) -> list[Change]:
+    """Removing the user associations, users and accounts (leaves first) ``spec`` lacks."""
+    changes: list[Change] = []
     for uname in sorted(current.users):
         new_keys = {a.key for a in spec.users[uname].associations} if uname in spec.users else set()
         for assoc in current.users[uname].associations:
@@ -405,7 +431,7 @@ def _add_missing(spec: TreeSpec, current: TreeSpec) -> None:
     for name in qos - set(spec.qos) - set(current.qos):
         spec.qos[name] = QosSpec(name=name)
     for name in parts - set(spec.partitions) - set(current.partitions):
-        spec.partitions[name] = PartitionSpec(name=name)
+        spec.partitions[name] = Partition(name=name)
 
 
 def _check_references(spec: TreeSpec) -> None:
@@ -458,6 +484,19 @@ class _Writer:
         self.progress = progress
         self.done = 0
         self.total = len(plan.changes)
+        self.groups: dict[tuple[str, str], list[Change]] = {}
+        for change in plan.changes:
+            self.groups.setdefault((change.op, change.kind), []).append(change)
+
+    def insert_assocs(self, rows: list[dict]) -> None:
+        """User association rows without their unset (NULL) columns, grouped by the columns
+        left (so not in order): binding 8 parameters a row instead of 30 is most of the cost."""
+        groups: dict[tuple[str, ...], list[dict]] = {}
+        for row in rows:
+            row = {k: v for k, v in row.items() if v is not None or k == "shares_raw"}
+            groups.setdefault(tuple(row), []).append(row)
+        for group in groups.values():
+            self.execute(insert(_T), group)
 
     def execute(self, statement, rows: list[dict], tick: bool = True) -> None:
         """``executemany`` in batches; each row written counts as one change done."""
@@ -473,16 +512,20 @@ class _Writer:
             self.progress(min(self.done, self.total), self.total)
 
     def by(self, op: str, kind: str) -> list[Change]:
-        return [c for c in self.plan.changes if c.op == op and c.kind == kind]
+        return self.groups.get((op, kind), [])
 
     def run(self) -> None:
         self.qos()
         cid = self.cluster()
+        if self.plan.clean:  # the same names come back: make room first
+            self.remove_assocs()
         self.partitions(cid)
         self.priority()
         ids = self.accounts(cid)
         self.users()
         self.user_assocs(cid, ids)
+        if not self.plan.clean:  # after the moves: an account's row takes its subtree along
+            self.remove_assocs()
         self.removals(cid)
         self.coordinators()
         self.log()
@@ -558,7 +601,7 @@ class _Writer:
                          "user": None, "partition": None, "parent_id": ids[change.item.parent],
                          **assoc_values(change.item)})
             next_id += 1
-        self.execute(insert(_T), rows)
+        self.execute(insert(_T), rows)  # in order: a parent's row before its children's
         self.execute(update(_T).where(_T.c.id == bindparam("b_id")),
                      [{"b_id": ids[c.name], "parent_id": ids[c.item.parent],
                        **assoc_values(c.item)} for c in self.by("~", "account")])
@@ -577,7 +620,7 @@ class _Writer:
             for c in [*self.by("~", "user"), *[c for c in added if c.name in known]]])
 
     def user_assocs(self, cid: int, ids: dict[str, int]) -> None:
-        self.execute(insert(_T), [
+        self.insert_assocs([
             {"cluster_id": cid, "account": a.account, "user": u, "partition": a.partition,
              "parent_id": ids[a.account], **assoc_values(a)}
             for u, a in (c.item for c in self.by("+", "assoc"))])
@@ -591,9 +634,8 @@ class _Writer:
             {"b_id": key_ids[(u, a.account, a.partition or "")], **assoc_values(a)}
             for u, a in (c.item for c in changed)])
 
-    def removals(self, cid: int) -> None:
-        from fscli.store.resources import delete_partition, delete_qos
-
+    def remove_assocs(self) -> None:
+        """The association rows the plan removes, and their usage."""
         ids = self.plan.removed_assoc_ids
         for start in range(0, len(ids), 900):
             chunk = ids[start:start + 900]
@@ -601,7 +643,12 @@ class _Writer:
                 m.Usage.__table__.c.assoc_id.in_(chunk)))
             self.conn.execute(delete(_T).where(_T.c.id.in_(chunk)))
             self.tick(len(chunk))
-        if ids:
+
+    def removals(self, cid: int) -> None:
+        """Once the new rows are in: accounts and users left without associations, QOS, ..."""
+        from fscli.store.resources import delete_partition, delete_qos
+
+        if self.plan.removed_assoc_ids:
             self.admin._drop_orphans()
         cluster = self.s.get(m.Cluster, cid)
         for change in self.by("-", "partition"):

@@ -6,6 +6,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+import yaml
 
 from fscli.engine.model import SHARES_PARENT
 from fscli.errors import InvalidValue
@@ -292,3 +293,67 @@ def test_only_safe_loading():
     # A python tag stays a node of the composed tree; nothing constructs it.
     assert error_of("cluster: {name: c1, nodes: !!python/object/apply:os.getcwd []}\n") == (
         "tree.yaml:1: cluster.nodes: expected a whole number >= 0")
+
+
+# ---------------------------------------------------------------- the fast composer
+
+FAST = [
+    BASE,
+    (ROOT / "examples" / "tree.yaml").read_text(),
+    "a: 1\nb: 1.5\nc: ~\nd: null\ne:\nf: yes\ng: 0x1f\nh: 10:00:00\ni: -1\nj: .inf\n",
+    "a: 'it''s'\nb: \"plain # not a comment\"\nc: x # comment\n# whole line\nd: [p, 'q', \"r\"]\n",
+    "a: {}\nb: []\nc: [ ]\nd: {k: v, n: 2}\ne: http://host:80/x\nf: a#b\n",
+    "list:\n- one\n- two: 2\n  three: 3\n-\n  - nested\n- - deeper\n-\nafter: 1\n",
+    "users:\n  u:\n    associations:\n    - account: a\n      qos: [x]\n    - b\n  v: {}\n",
+    "  indented: 1\n  root: 2\n",
+    "a: 1\r\nb:\r\n  c: 2\r\n",
+    "\n# only a comment\n",
+    "",
+]
+PYYAML = [
+    "a: &x 1\nb: *x\n", "a: !!str 1\n", "a: |\n  text\n", "---\na: 1\n", "a: 1\n...\n",
+    "a: b\n  continued\n", "a:\tb\n", "'quoted key': 1\n", "a: \"esc\\tape\"\n",
+    "a: [x, [y]]\n", "a: 'open\n  close'\n", "? a\n: b\n", "a: b: c\n", "\ufeffa: 1\n",
+    "a: 1\n a: 2\n", "a:\n  - x\n  y: 1\n", "a: [x,]\n", "a: -\n", "text\n",
+]
+
+
+def _same(fast, slow) -> None:
+    assert type(fast) is type(slow)
+    if slow is None:
+        return
+    assert (fast.tag, fast.start_mark.line) == (slow.tag, slow.start_mark.line)
+    if isinstance(slow.value, str):
+        assert fast.value == slow.value
+        return
+    assert len(fast.value) == len(slow.value)
+    for mine, theirs in zip(fast.value, slow.value):
+        if isinstance(theirs, tuple):
+            _same(mine[0], theirs[0])
+            _same(mine[1], theirs[1])
+        else:
+            _same(mine, theirs)
+
+
+@pytest.mark.parametrize("text", FAST)
+def test_fast_composer_builds_pyyaml_nodes(text):
+    _same(yamltree._Composer(text).document(), yaml.compose(text, Loader=yaml.SafeLoader))
+
+
+@pytest.mark.parametrize("text", PYYAML)
+def test_other_yaml_goes_to_pyyaml(text):
+    with pytest.raises(yamltree._Unusual):
+        yamltree._Composer(text).document()
+    try:
+        expected = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except yaml.YAMLError:
+        with pytest.raises(InvalidValue, match="YAML syntax error"):
+            yamltree.load(text)
+        return
+    _same(yamltree._compose(text), expected)
+
+
+def test_fast_composer_reads_every_dump():
+    spec = flatfile.parse((GOLDEN / "sacctmgr_messages/roundtrip_dump.cfg").read_text())
+    text = yamltree.dump(spec)
+    _same(yamltree._Composer(text).document(), yaml.compose(text, Loader=yaml.SafeLoader))
