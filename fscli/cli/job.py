@@ -251,10 +251,15 @@ def import_(app, file, replace, dry_run) -> None:
     Example:
       fscli job import jobs.txt
     """
+    from fscli.errors import InvalidValue
     from fscli.io.squeue_import import parse_squeue
     from fscli.store.jobs import JobInput
 
-    jobs = [JobInput.from_job(j) for j in parse_squeue(file.read())]
+    try:
+        text = file.read()
+    except UnicodeDecodeError as exc:
+        raise InvalidValue(f"cannot read {file.name}: {exc}") from None
+    jobs = [JobInput.from_job(j) for j in parse_squeue(text)]
     with app.transaction(dry_run) as session:
         service = _jobs_service(app, session, app.cluster_name)
         lines = service.import_jobs(jobs, replace)

@@ -58,7 +58,9 @@ class CliError(click.ClickException):
         self.exit_code = exit_code
 
     def show(self, file=None) -> None:
-        click.echo(f"fscli: error: {self.message}", err=True)
+        # One line, whatever the input: line breaks and control characters are escaped.
+        line = "".join(c if c.isprintable() else ascii(c)[1:-1] for c in self.message)
+        click.echo(f"fscli: error: {line}", err=True)
 
 
 class LazyGroup(click.Group):

@@ -157,8 +157,9 @@ def parse_tres_weights(text: str, key: str = "TRESBillingWeights") -> dict[str, 
             weight = float(number)
         except ValueError:
             raise InvalidValue(f"invalid {key} weight '{raw}' for {canon}") from None
-        if weight < 0:
-            raise InvalidValue(f"invalid {key} weight '{raw}' for {canon}: must be >= 0")
+        if not 0 <= weight < float("inf"):  # NaN fails too
+            raise InvalidValue(f"invalid {key} weight '{raw}' for {canon}: must be a finite "
+                               "number >= 0")
         if unit:
             powers = {"k": 1, "m": 2, "g": 3, "t": 4, "p": 5}
             if unit not in powers:

@@ -19,20 +19,31 @@ from datetime import datetime, timezone
 from fscli.errors import InvalidValue
 
 UNLIMITED_WORDS = frozenset({"-1", "infinite", "unlimited"})
+MAX_DURATION_SECS = 0xFFFFFFFE * 60  # Slurm keeps time limits as 32-bit minutes
+MIN_EPOCH = -2208988800  # 1900-01-01T00:00:00Z
+MAX_EPOCH = 253402214400  # 9999-12-31T00:00:00Z: printable in every timezone
 
 
 def parse_duration_secs(text: str, what: str = "time") -> int | None:
     """Seconds in a Slurm time string; ``None`` for -1/INFINITE/UNLIMITED.
 
-    Raises :class:`InvalidValue` for anything Slurm would reject (NO_VAL).
+    Raises :class:`InvalidValue` for anything Slurm would reject (NO_VAL), including
+    durations longer than :data:`MAX_DURATION_SECS`.
     """
+    secs = _duration_secs(text, what)
+    if secs is not None and secs > MAX_DURATION_SECS:
+        raise InvalidValue(f"invalid {what} '{text}': at most {format_secs(MAX_DURATION_SECS)}")
+    return secs
+
+
+def _duration_secs(text: str, what: str) -> int | None:
     raw = str(text).strip()
     if raw.lower() in UNLIMITED_WORDS:
         return None
     bad = InvalidValue(
         f"invalid {what} '{text}': expected minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS"
     )
-    if not raw or not re.fullmatch(r"[0-9:-]+", raw):
+    if not re.fullmatch(r"[0-9:-]{1,40}", raw):
         raise bad
     if raw.count("-") > 1 or raw.count(":") > 2 or re.search(r":.*-", raw):
         raise bad
@@ -85,7 +96,7 @@ def format_mins(mins: int | None) -> str:
 _UNIT_SECONDS = {
     "second": 1, "minute": 60, "hour": 3600, "day": 86400, "week": 604800,
 }
-_RELATIVE = re.compile(r"now\s*(?:([+-])\s*(\d+)\s*([a-z]*))?", re.IGNORECASE)
+_RELATIVE = re.compile(r"now\s*(?:([+-])\s*(\d{1,20})\s*([a-z]*))?", re.IGNORECASE)
 
 
 def _unit_seconds(unit: str) -> int:
@@ -97,7 +108,17 @@ def _unit_seconds(unit: str) -> int:
 
 
 def parse_when(text: str | int | float, now: int) -> int:
-    """Epoch seconds for a moment: ISO 8601, epoch seconds, ``now``, ``now-2days``, ``today``."""
+    """Epoch seconds for a moment: ISO 8601, epoch seconds, ``now``, ``now-2days``, ``today``.
+
+    Moments outside :data:`MIN_EPOCH`..:data:`MAX_EPOCH` are :class:`InvalidValue`.
+    """
+    epoch = _when(text, now)
+    if not MIN_EPOCH <= epoch <= MAX_EPOCH:
+        raise InvalidValue(f"invalid time '{text}': out of range (1900 to 9999)")
+    return epoch
+
+
+def _when(text: str | int | float, now: int) -> int:
     if isinstance(text, (int, float)):
         return int(text)
     raw = str(text).strip()
@@ -116,14 +137,14 @@ def parse_when(text: str | int | float, now: int) -> int:
         return int(raw)
     try:
         moment = datetime.fromisoformat(raw.replace("Z", "+00:00"))
-    except ValueError:
+        if moment.tzinfo is None:
+            moment = moment.astimezone()  # local time, as Slurm reads it
+        return int(moment.timestamp())
+    except (ValueError, OverflowError):  # malformed, or beyond what local time can express
         raise InvalidValue(
             f"invalid time '{text}': expected ISO 8601 (2026-05-01T12:00:00), "
             "'now', or 'now-2days'"
         ) from None
-    if moment.tzinfo is None:
-        moment = moment.astimezone()  # local time, as Slurm reads it
-    return int(moment.timestamp())
 
 
 def format_when(epoch: int | None) -> str:

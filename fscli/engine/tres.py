@@ -20,6 +20,7 @@ MB_BASED = ("mem", "vmem", "bb/")
 KNOWN_HELP = "cpu, mem, node, energy, billing, fs/disk, vmem, pages, gres/NAME[:TYPE], license/NAME, bb/NAME"
 
 _UNIT_POWER = {"k": 1, "m": 2, "g": 3, "t": 4, "p": 5}
+MAX_VALUE = 2**63 - 1  # the largest amount a 64-bit column holds
 _VALUE = re.compile(r"(\d+(?:\.\d+)?)([kmgtpKMGTP]?)")
 _NAME = re.compile(r"[a-z0-9_.+-]+(?::[a-z0-9_.+-]+)?")
 
@@ -49,12 +50,15 @@ def parse_value(name: str, text: str) -> int:
     match = _VALUE.fullmatch(raw)
     if not match:
         raise InvalidValue(f"invalid value '{text}' for TRES {name}: expected a number like 8, 64G or -1")
-    number, unit = float(match.group(1)), match.group(2).lower()
+    digits, unit = match.group(1), match.group(2).lower()
     if is_mb_based(name):
         power = max(_UNIT_POWER.get(unit, 2) - 2, 0) if unit else 0
     else:
         power = _UNIT_POWER[unit] if unit else 0
-    value = number * (1024 ** power)
+    exact = digits.isdigit() and len(digits) < 20  # whole numbers exactly; float can be inf
+    value = (int(digits) if exact else float(digits)) * (1024 ** power)
+    if value > MAX_VALUE:
+        raise InvalidValue(f"invalid value '{text}' for TRES {name}: at most {MAX_VALUE}")
     if value != int(value) and not is_mb_based(name):
         raise InvalidValue(f"invalid value '{text}' for TRES {name}: expected a whole number")
     return int(round(value))

@@ -105,6 +105,9 @@ def _pair(tokens: _Tokens, groups: frozenset[str]) -> tuple[ShareEntry, str]:
     if not re.fullmatch(r"[+-]?\d+", share):
         raise tokens.fail(f"share for '{name}' is '{share}': expected a whole number > 0",
                           share_pos)
+    if len(share.lstrip("+-0")) > 10:
+        raise tokens.fail(f"share for '{name}' is out of range: expected at most 10 digits",
+                          share_pos)
     if int(share) <= 0:
         raise tokens.fail(f"share for '{name}' is {share}: must be > 0", share_pos)
     tokens.expect("]", f"expected ']' to close the pair for '{name}'")

@@ -36,7 +36,7 @@ import re
 from datetime import datetime, tzinfo
 
 from fscli.engine.model import Job
-from fscli.engine.timestr import parse_duration_mins
+from fscli.engine.timestr import MAX_EPOCH, MIN_EPOCH, parse_duration_mins
 from fscli.engine.tres import parse_value
 from fscli.errors import FscliError, InvalidValue
 
@@ -56,7 +56,7 @@ _STATES = {
 _STATE_OF = {word: state for state, words in _STATES.items() for word in words}
 _UNSET = {"", "N/A", "UNKNOWN", "NONE", "(NULL)"}
 _GRES = re.compile(
-    r"(?:gres[/:])?([a-z][\w.-]*)(?::([a-z][\w.-]*))?(?:[:=](\d+))?", re.IGNORECASE
+    r"(?:gres[/:])?([a-z][\w.-]*)(?::([a-z][\w.-]*))?(?:[:=](\d{1,10}))?", re.IGNORECASE
 )
 
 
@@ -90,7 +90,7 @@ def _job(line: str, tz: tzinfo | None) -> Job:
         raise InvalidValue(f"expected {FIELD_COUNT} '|'-separated fields, got {len(fields)}")
     (job_id, user, account, parts, qos, state, submit, start, limit, nodes, cpus, mem,
      gres, nice) = fields
-    if not re.fullmatch(r"\d+", job_id):
+    if not re.fullmatch(r"\d{1,10}", job_id):
         raise InvalidValue(f"job id '{job_id}' is not a whole number "
                            "(array and heterogeneous jobs are not supported)")
     if not user:
@@ -110,13 +110,13 @@ def _job(line: str, tz: tzinfo | None) -> Job:
 
 
 def _whole(text: str, what: str, minimum: int = 0) -> int:
-    if not re.fullmatch(r"\d+", text) or int(text) < minimum:
+    if not re.fullmatch(r"\d{1,10}", text) or int(text) < minimum:
         raise InvalidValue(f"invalid {what} '{text}': expected a whole number >= {minimum}")
     return int(text)
 
 
 def _signed(text: str, what: str) -> int:
-    if not re.fullmatch(r"[+-]?\d+", text):
+    if not re.fullmatch(r"[+-]?\d{1,10}", text):
         raise InvalidValue(f"invalid {what} '{text}': expected a whole number")
     return int(text)
 
@@ -126,11 +126,14 @@ def _moment(text: str, tz: tzinfo | None, what: str) -> int | None:
         return None
     try:
         moment = datetime.fromisoformat(text)
-    except ValueError:
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=tz) if tz else moment.astimezone()
+        epoch = int(moment.timestamp())
+    except (ValueError, OverflowError):  # malformed, or beyond what local time can express
         raise InvalidValue(f"invalid {what} '{text}': expected 2026-11-21T15:38:05") from None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=tz) if tz else moment.astimezone()
-    return int(moment.timestamp())
+    if not MIN_EPOCH <= epoch <= MAX_EPOCH:
+        raise InvalidValue(f"invalid {what} '{text}': out of range (1900 to 9999)")
+    return epoch
 
 
 def _required_moment(text: str, tz: tzinfo | None) -> int:

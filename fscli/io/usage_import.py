@@ -18,8 +18,8 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from fscli.engine.timestr import parse_duration_secs, parse_when
-from fscli.engine.tres import parse_tres
+from fscli.engine.timestr import MAX_EPOCH, format_when, parse_duration_secs, parse_when
+from fscli.engine.tres import MAX_VALUE, parse_tres
 from fscli.errors import FscliError, InvalidValue
 
 _UNSET = frozenset({"", "unknown", "none"})
@@ -69,6 +69,9 @@ def _table(text: str, what: str) -> tuple[dict[str, int], list[tuple[int, list[s
         head = head[:-1]
     names = [h.strip().lower() for h in head.split("|")]
     header = {name: i for i, name in enumerate(names)}
+    if len(header) < len(names):
+        twice = sorted({name for name in names if names.count(name) > 1})
+        raise InvalidValue(f"{what} header repeats column(s): {', '.join(twice)}")
     rows = []
     for n, line in lines[1:]:
         if trailing and line.endswith("|"):
@@ -147,6 +150,8 @@ def _job(n: int, get: Callable[[str], str | None]) -> JobRecord | None:
         end = None if state.startswith("RUNNING") or secs is None else start + secs
     if end is not None and end < start:
         raise InvalidValue(f"End {end_text} is before Start {start_text}")
+    if end is not None and end > MAX_EPOCH:
+        raise InvalidValue(f"the job ends after {format_when(MAX_EPOCH)}")
     tres_text = get("alloctres")
     if tres_text:
         tres = parse_tres(tres_text, allow_clear=False)
@@ -164,8 +169,8 @@ def _int(text: str, what: str) -> int:
         value = int(text)
     except ValueError:
         raise InvalidValue(f"invalid {what} '{text}': expected a whole number") from None
-    if value < 0:
-        raise InvalidValue(f"invalid {what} '{text}': must not be negative")
+    if not 0 <= value <= MAX_VALUE:
+        raise InvalidValue(f"invalid {what} '{text}': must be from 0 to {MAX_VALUE}")
     return value
 
 
