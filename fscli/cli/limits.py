@@ -287,7 +287,7 @@ def show(app, words, effective, out) -> None:
       fscli limits show user=alice qos=high --effective --json
     """
     from fscli.errors import UsageProblem
-    from fscli.store.limits_admin import limits_state
+    from fscli.store import limit_state
 
     parsed = parse_words(words, KEYS, "limits show")
     if parsed.names:
@@ -300,7 +300,7 @@ def show(app, words, effective, out) -> None:
         if parsed.values:
             raise UsageProblem(f"limits show takes only the target ({TARGET_HELP})")
         with app.reading() as conn:
-            state = limits_state(conn, target.cluster or app.cluster_name, app.now, jobs=False)
+            state = limit_state.load(conn, target.cluster or app.cluster_name, targets=[target])
         entries = _own_entries(target, state.assocs, {q.name: q for q in state.qos},
                                {p.name: p for p in state.partitions})
     _emit(out, entries)
@@ -320,20 +320,23 @@ def _effective(app, parsed) -> list:
 
 
 # -- check ------------------------------------------------------------------------------
-def _request(app, conn, parsed, jobs: bool = False, tres: dict | None = None,
-             time_limit: int | None = None):
-    """(JobRequest, LimitsState) for user/account/partition/qos words."""
+def _request(app, conn, parsed, tres: dict | None = None, time_limit: int | None = None,
+             targets=()):
+    """(JobRequest, LimitsState) for user/account/partition/qos words: the state holds the
+    associations of that user and account and those ``targets`` name, with ancestors."""
     from fscli.engine.limit_check import JobRequest
     from fscli.errors import NotFound
-    from fscli.store.limits_admin import default_account, limits_state
+    from fscli.store import limit_state
+    from fscli.store.limits_admin import default_account
 
-    state = limits_state(conn, parsed.get("cluster") or app.cluster_name, app.now, jobs=jobs)
     user = (parsed.get("user") or "").strip().lower() or None
     account = (parsed.get("account") or "").strip().lower() or None
     if user is not None:
-        if not any(a.user == user for a in state.assocs):
-            raise NotFound(f"user '{user}' has no association on this cluster")
         account = account or default_account(conn, user)
+    state = limit_state.load(conn, parsed.get("cluster") or app.cluster_name, user, account,
+                             targets)
+    if user is not None and not any(a.user == user for a in state.assocs):
+        raise NotFound(f"user '{user}' has no association on this cluster")
     if account is not None and not any(a.account == account for a in state.assocs):
         raise NotFound(f"account '{account}' does not exist")
     qos = (parsed.get("qos") or "").strip().lower() or None
@@ -390,6 +393,7 @@ def check(app, words, whatif, out) -> None:
     from fscli.engine import reasons as R
     from fscli.engine.limit_check import check as run_check
     from fscli.errors import InvalidValue, UsageProblem
+    from fscli.store.limit_state import attach_jobs
     from fscli.store.limits_admin import apply_whatif
 
     parsed = parse_words(words, CHECK_KEYS, "limits check")
@@ -399,10 +403,11 @@ def check(app, words, whatif, out) -> None:
     tres, time = _job_tres(parsed)
     changes = [_target_and_changes(shlex.split(text), "limits check --with") for text in whatif]
     with app.reading() as conn:
-        req, state = _request(app, conn, parsed, jobs=True, tres=tres, time_limit=time)
-    for target, change in changes:
-        apply_whatif(state, target, change)
-    result = run_check(req, state, app.now)
+        req, state = _request(app, conn, parsed, tres, time, [t for t, _ in changes])
+        for target, change in changes:
+            apply_whatif(state, target, change)
+        attach_jobs(conn, parsed.get("cluster") or app.cluster_name, state, app.now)
+        result = run_check(req, state, app.now)
     if result.error == R.ERR_INVALID_ACCOUNT:
         where = f" partition {req.partition}" if req.partition else ""
         raise InvalidValue(f"{R.ERR_INVALID_ACCOUNT}: user {req.user} has no association "

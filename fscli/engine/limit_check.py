@@ -16,13 +16,14 @@ The checks run in the order of Slurm 22.05 (src/slurmctld/acct_policy.c, job_mgr
    per-job, per-node, per-account and per-user TRES limits.
 
 Every violated limit is collected; the verdict comes from the first that decides it.
-Counters are taken from the running and pending jobs in one pass over the job list.
+Counters are taken in one pass over the running and pending jobs, or over a store's
+aggregates of them (:class:`JobGroup`) for the :class:`JobScope` the check needs.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -64,8 +65,9 @@ def request_tres(
 class LimitsState:
     """Plain data a check reads: copy it, change it and check again for a what-if.
 
-    ``usage_mins`` maps an association id to its own decayed usage in TRES-minutes (the
-    checker adds each association's usage to all its ancestors, as Slurm does);
+    ``usage_mins`` maps an association id (or, for one not in ``assocs``, its nearest
+    ancestor there) to its own decayed usage in TRES-minutes (the checker adds each
+    association's usage to all its ancestors, as Slurm does);
     ``qos_usage_mins`` is the same per QOS name. The key :data:`WALL` holds wall minutes.
     """
 
@@ -78,6 +80,8 @@ class LimitsState:
     default_partition: str | None = None
     enforce: frozenset[str] = DEFAULT_ENFORCE
     enforce_part_limits: bool = False
+    count_jobs: Callable[[JobScope], list[JobGroup]] | None = None
+    """A store's aggregate of the running and pending jobs; None: count ``jobs``."""
 
 
 @dataclass(slots=True)
@@ -162,6 +166,56 @@ class _Usage:
         self.tres: dict[str, int] = {}
         self.run_mins: dict[str, float] = {}
 
+    def add(self, group: JobGroup) -> None:
+        self.submit += group.count
+        if not group.running:
+            return
+        self.jobs += group.count
+        used, run = self.tres, self.run_mins
+        for name, amount in group.tres.items():
+            used[name] = used.get(name, 0) + amount
+        for name, mins in group.run_mins.items():
+            run[name] = run.get(name, 0.0) + mins
+
+
+@dataclass(frozen=True, slots=True)
+class JobScope:
+    """The running and pending jobs a check counts, for a store that aggregates them itself.
+
+    Jobs count when they run under (a descendant of) one of ``assoc_ids``, or when their
+    QOS or first partition's QOS is in ``qos``. ``run_mins`` asks for TRES run-minutes
+    left at ``now``.
+    """
+
+    assoc_ids: frozenset[int]
+    qos: frozenset[str]
+    partitions: frozenset[str]
+    """The partitions whose QOS is in ``qos``."""
+    user: str
+    account: str
+    run_mins: bool
+    now: int
+
+
+@dataclass(slots=True)
+class JobGroup:
+    """Running or pending jobs counted together: ``count`` jobs, their summed TRES and
+    TRES run-minutes left (infinite when one has no time limit).
+
+    ``assoc_id`` is the jobs' association or its nearest ancestor in ``LimitsState.assocs``;
+    ``user`` and ``account`` only need to be right for the checked user and account.
+    """
+
+    assoc_id: int | None
+    running: bool
+    count: int
+    tres: dict[str, int]
+    run_mins: dict[str, float] = field(default_factory=dict)
+    qos: str | None = None
+    partition: str | None = None
+    user: str | None = None
+    account: str | None = None
+
 
 def _job_tres(job: Job) -> dict[str, int]:
     return job.tres or {"cpu": job.cpus, "node": job.nodes}
@@ -175,17 +229,74 @@ def _run_left(job: Job, now: int) -> float:
     return max(0.0, job.time_limit - elapsed / 60.0)
 
 
+def job_groups(state: LimitsState, scope: JobScope) -> list[JobGroup]:
+    """``state.jobs`` as one group per running or pending job."""
+    account_of = {a.id: a.account for a in state.assocs}
+    out = []
+    for job in state.jobs:
+        running = job.state == _RUNNING
+        if not running and job.state != _PENDING:
+            continue
+        tres = _job_tres(job) if running else {}
+        run: dict[str, float] = {}
+        if running and scope.run_mins:
+            left = _run_left(job, scope.now)
+            run = {name: amount * left for name, amount in tres.items() if amount}
+        out.append(JobGroup(
+            job.assoc_id, running, 1, tres, run, job.qos,
+            job.partitions[0] if job.partitions else None, job.user,
+            job.account or account_of.get(job.assoc_id),
+        ))
+    return out
+
+
+JOB_COUNTS = frozenset({
+    "GrpJobs", "GrpSubmitJobs", "MaxJobs", "MaxSubmitJobs", "MaxJobsPerUser",
+    "MaxJobsPerAccount", "MaxSubmitJobsPerUser", "MaxSubmitJobsPerAccount"})
+"""Limits on numbers of jobs: they read the counters whatever the request."""
+TRES_COUNTS = frozenset({
+    "GrpTRES", "GrpTRESMins", "GrpTRESRunMins", "MaxTRESPerUser", "MaxTRESPerAccount"})
+"""TRES limits that read the counters, for the TRES the job requests only."""
+
+
+def _reads_jobs(entry: LimitEntry, job: _Job) -> bool:
+    """Whether checking ``entry`` for ``job`` reads counts of other jobs."""
+    return entry.own_name in JOB_COUNTS or (
+        entry.own_name in TRES_COUNTS and job.req(entry.tres) != 0)
+
+
+def _climber(parent: dict[int, int | None], members: set[int]):
+    """``up(aid)``: the ``members`` at or above ``aid`` (memoised walk up the tree)."""
+    cache: dict[int | None, tuple[int, ...]] = {None: ()}
+
+    def up(aid: int | None) -> tuple[int, ...]:
+        path = []
+        node = aid
+        while node not in cache:
+            path.append(node)
+            node = parent.get(node)
+        found = cache[node]
+        for member in reversed(path):
+            found = (member, *found) if member in members else found
+            cache[member] = found
+        return found
+
+    return up
+
+
 class _Counters:
     """Counts for the associations of one chain and the QOS of one job, in one pass.
 
-    Only what some limit reads is counted: the user association, the ancestors that
-    carry a Grp limit, and the QOS that carry limits; run-minutes only when a run-minute
-    limit exists. That keeps a check over 100k jobs to one cheap loop.
+    Only what some limit reads for this job is counted: the user association, the
+    ancestors and QOS whose limits on job counts, or on a TRES the job requests, apply;
+    run-minutes only when a run-minute limit exists. The jobs come from
+    ``state.count_jobs`` (a store's aggregate query for that :class:`JobScope`) or else
+    from ``state.jobs``. Decayed usage is summed for the ancestors with a Grp limit.
     """
 
     def __init__(
-        self, state: LimitsState, chain: list[Assoc], res: Resolution, user: str,
-        account: str, parts: dict[str, Partition], now: int,
+        self, state: LimitsState, chain: list[Assoc], res: Resolution, job: _Job,
+        user: str, account: str, parts: dict[str, Partition], now: int,
     ) -> None:
         self.assoc = {a.id: _Usage() for a in chain}
         self.usage: dict[int, dict[str, float]] = {a.id: {} for a in chain}
@@ -194,59 +305,33 @@ class _Counters:
         self.qos_user = {name: _Usage() for name in qos_names}
         self.qos_account = {name: _Usage() for name in qos_names}
         entries = res.qos_entries + res.assoc_entries
-        counted_qos = {e.origin for e in res.qos_entries}
-        counted = {chain[0].id} | {
-            e.origin for e in res.assoc_entries if e.name.startswith("Grp")}
-        need_run = any("RunMins" in e.own_name for e in entries)
-        parent = {a.id: a.parent_id for a in state.assocs}
-        cache: dict[int | None, tuple[int, ...]] = {None: ()}
-
-        def ancestors(aid: int | None) -> tuple[int, ...]:
-            """The counted chain members at or above ``aid`` (memoised walk up the tree)."""
-            path = []
-            node = aid
-            while node not in cache:
-                path.append(node)
-                node = parent.get(node)
-            found = cache[node]
-            for member in reversed(path):
-                found = (member, *found) if member in counted else found
-                cache[member] = found
-            return found
-
+        counted_qos = {e.origin for e in res.qos_entries if _reads_jobs(e, job)}
+        grp = [e for e in res.assoc_entries if e.name.startswith("Grp")]
+        counted = {chain[0].id} | {e.origin for e in grp if _reads_jobs(e, job)}
         part_qos = {p.name: p.qos for p in parts.values()}
-        account_of = {a.id: a.account for a in state.assocs} if counted_qos else {}
-        for job in state.jobs:
-            running = job.state == _RUNNING
-            if not running and job.state != _PENDING:
-                continue
-            aid = job.assoc_id
-            targets = [self.assoc[a] for a in (cache[aid] if aid in cache else ancestors(aid))]
+        scope = JobScope(
+            frozenset(counted), frozenset(counted_qos),
+            frozenset(p for p, q in part_qos.items() if q in counted_qos), user, account,
+            any("RunMins" in e.own_name for e in entries), now,
+        )
+        groups = state.count_jobs(scope) if state.count_jobs else job_groups(state, scope)
+        parent = {a.id: a.parent_id for a in state.assocs}
+        ancestors = _climber(parent, counted)
+        for group in groups:
+            targets = [self.assoc[a] for a in ancestors(group.assoc_id)]
             if counted_qos:
-                for name in {job.qos, part_qos.get(job.partitions[0]) if job.partitions else None}:
+                for name in {group.qos, part_qos.get(group.partition)}:
                     if name in counted_qos:
                         targets.append(self.qos[name])
-                        if job.user == user:
+                        if group.user == user:
                             targets.append(self.qos_user[name])
-                        if (job.account or account_of.get(aid)) == account:
+                        if group.account == account:
                             targets.append(self.qos_account[name])
-            if not targets:
-                continue
             for usage in targets:
-                usage.submit += 1
-            if not running:
-                continue
-            tres = _job_tres(job)
-            left = _run_left(job, now) if need_run else 0.0
-            for usage in targets:
-                usage.jobs += 1
-                used, run = usage.tres, usage.run_mins
-                for name, amount in tres.items():
-                    used[name] = used.get(name, 0) + amount
-                    if need_run and amount:
-                        run[name] = run.get(name, 0.0) + amount * left
+                usage.add(group)
+        holders = _climber(parent, {chain[0].id} | {e.origin for e in grp})
         for aid, mins in state.usage_mins.items():
-            for member in cache[aid] if aid in cache else ancestors(aid):
+            for member in holders(aid):
                 target = self.usage[member]
                 for name, amount in mins.items():
                     target[name] = target.get(name, 0.0) + amount
@@ -599,7 +684,7 @@ def check(req: JobRequest, state: LimitsState, now: int) -> CheckResult:
                          time_limit=None if time == INF else int(time), strict=strict)
     if "limits" not in state.enforce:
         return result
-    counters = _Counters(state, chain, res, req.user, assoc.account, parts, now)
+    counters = _Counters(state, chain, res, job, req.user, assoc.account, parts, now)
     checker = _Checker(res, chain, counters, job, strict, state)
     checker.partition()
     part_found, checker.found = checker.found, []
@@ -677,7 +762,9 @@ def describe(result: CheckResult) -> str:
 __all__ = [
     "WALL",
     "CheckResult",
+    "JobGroup",
     "JobRequest",
+    "JobScope",
     "LimitsState",
     "Violation",
     "check",

@@ -4,28 +4,27 @@ A :class:`Target` names what a limit is set on: an association (the cluster's ro
 account, a user in an account, optionally in a partition), QOS, or a partition. Writes go
 through the existing writers (:class:`~fscli.store.admin.Admin`,
 :mod:`fscli.store.resources`), so validation and history are the same as for
-``account``/``user``/``qos``/``partition modify``. :func:`limits_state` builds the
-engine's :class:`~fscli.engine.limit_check.LimitsState` from
-:func:`fscli.store.state.load_state`; :func:`apply_whatif` changes that plain data only.
+``account``/``user``/``qos``/``partition modify``. :func:`apply_whatif` changes the
+checker's plain data (:mod:`fscli.store.limit_state`) only, never the store.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fscli.engine import limitdefs
-from fscli.engine.limit_check import DEFAULT_ENFORCE, WALL, LimitsState
-from fscli.engine.model import Assoc, Job, Qos
+from fscli.engine.model import Assoc, Qos
 from fscli.errors import NotFound
-from fscli.store.assoc_fields import AssocChanges
-from fscli.store.resources import QosChanges
+
+if TYPE_CHECKING:
+    from fscli.engine.limit_check import LimitsState
+    from fscli.store.assoc_fields import AssocChanges
+    from fscli.store.resources import QosChanges
 
 ASSOC = "assoc"
 QOS = "qos"
 PARTITION = "partition"
-ACTIVE = ("running", "pending")
-USAGE_LIMITS = ("GrpTRESMins", "GrpWall")
 
 
 @dataclass
@@ -77,89 +76,6 @@ def default_account(conn, user: str) -> str | None:
     from fscli.store import models as m
 
     return conn.execute(select(m.User.default_account).where(m.User.name == user)).scalar()
-
-
-# -- the checker's state ------------------------------------------------------------
-def enforce_flags(text: str) -> frozenset[str]:
-    """AccountingStorageEnforce as the checker reads it (``safe`` implies ``limits``,
-    ``limits`` and ``qos`` imply ``associations``); unset = associations,limits,qos."""
-    words = {w.strip().lower() for w in text.split(",") if w.strip()}
-    if not words:
-        return DEFAULT_ENFORCE
-    if "safe" in words:
-        words.add("limits")
-    if words & {"limits", "qos"}:
-        words.add("associations")
-    return frozenset(words)
-
-
-def limits_state(conn, cluster: str | None, now: int, jobs: bool = True) -> LimitsState:
-    """The store's cluster as the limit checker sees it at ``now``.
-
-    Running and pending Slurm jobs feed the counters; when some GrpTRESMins or GrpWall
-    limit exists, decayed usage per TRES (and wall minutes) is computed from the jobs
-    that ran, plus the charged billing usage, per association and per QOS.
-    """
-    from fscli.store import snapshot
-    from fscli.store.state import load_state
-
-    cs = load_state(conn, cluster, now, jobs=False)
-    state = LimitsState(cs.assocs, list(cs.qos.values()), list(cs.partitions.values()),
-                        enforce=enforce_flags(cs.config.raw.get("AccountingStorageEnforce", "")))
-    if not jobs:
-        return state
-    need_usage = _usage_limits_set(state)
-    cs.jobs = snapshot.load_jobs(conn, cs.cluster_id, None if need_usage else ACTIVE)
-    state.jobs = [j for j in cs.jobs if j.state in ACTIVE and j.assoc_id is not None]
-    for job in state.jobs:
-        job.tres = _job_tres(job)
-    if need_usage:
-        state.usage_mins, state.qos_usage_mins = _decayed_minutes(cs, now)
-    return state
-
-
-def _usage_limits_set(state: LimitsState) -> bool:
-    holders = [a.limits for a in state.assocs] + [q.limits for q in state.qos]
-    return any(name in limits for limits in holders if limits for name in USAGE_LIMITS)
-
-
-def _job_tres(job: Job) -> dict[str, int]:
-    """All of a job's TRES: the store keeps the CPU and node counts in their own columns."""
-    return {"cpu": job.cpus, "node": job.nodes, **job.tres}
-
-
-def _decayed_minutes(cs, now: int) -> tuple[dict[int, dict[str, float]], dict[str, dict[str, float]]]:
-    """Decayed TRES-minutes and wall minutes per association and per QOS at ``now``.
-
-    Each job's decayed run time comes from the usage engine (Slurm's discrete decay);
-    TRES usage is that times the job's TRES (and its QOS UsageFactor), wall usage is
-    the run time itself. Billing also counts the charged usage records.
-    """
-    from fscli.engine.usage import Run, run_usage
-    from fscli.store.state import usage_at
-
-    per_assoc: dict[int, dict[str, float]] = {}
-    per_qos: dict[str, dict[str, float]] = {}
-    for aid, raw in usage_at(cs, now).items():
-        per_assoc.setdefault(aid, {})["billing"] = raw / 60.0
-    for job in cs.jobs:
-        if job.assoc_id is None or job.start is None or job.start > now or job.state == "pending":
-            continue
-        seconds = run_usage(Run(job.assoc_id, job.start, None if job.state == "running"
-                                else job.end, 1.0), now, cs.config)
-        if not seconds:
-            continue
-        qos = cs.qos.get(job.qos or "")
-        factor = qos.usage_factor if qos is not None and qos.usage_factor >= 0 else 1.0
-        targets = [per_assoc.setdefault(job.assoc_id, {})]
-        if qos is not None:
-            targets.append(per_qos.setdefault(qos.name, {}))
-        for usage in targets:
-            usage[WALL] = usage.get(WALL, 0.0) + seconds / 60.0
-            for name, amount in _job_tres(job).items():
-                if name != "billing" or usage is not targets[0]:
-                    usage[name] = usage.get(name, 0.0) + amount * factor * seconds / 60.0
-    return per_assoc, per_qos
 
 
 # -- what-if ------------------------------------------------------------------------

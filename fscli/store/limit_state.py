@@ -1,0 +1,274 @@
+"""The limit checker's view of the store, read for one request only.
+
+A check needs the user's associations and their ancestors up to root, every QOS and
+partition, and counts of the running and pending jobs under the associations and QOS
+whose limits count jobs. :func:`load` reads just those associations (a few indexed
+queries, whatever the size of the tree); :func:`attach_jobs` hands the checker a
+callback that counts jobs with one aggregate query (``GROUP BY``, restricted to the
+subtrees and QOS the check names) instead of loading every job, and computes decayed
+usage only when a GrpTRESMins or GrpWall limit is in force.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+from sqlalchemy import and_, case, func, or_, select
+
+from fscli.engine.limit_check import DEFAULT_ENFORCE, WALL, JobGroup, JobScope, LimitsState
+from fscli.engine.model import Assoc, Job
+from fscli.engine.tres import parse_tres
+from fscli.store import models as m
+from fscli.store import snapshot
+from fscli.store.limits_admin import ASSOC, Target
+
+ACTIVE = ("running", "pending")
+USAGE_LIMITS = ("GrpTRESMins", "GrpWall")
+MAX_IN = 900
+"""Longest id list put in an IN clause; past it, counting scans the cluster's jobs."""
+
+
+def enforce_flags(text: str) -> frozenset[str]:
+    """AccountingStorageEnforce as the checker reads it (``safe`` implies ``limits``,
+    ``limits`` and ``qos`` imply ``associations``); unset = associations,limits,qos."""
+    words = {w.strip().lower() for w in text.split(",") if w.strip()}
+    if not words:
+        return DEFAULT_ENFORCE
+    if "safe" in words:
+        words.add("limits")
+    if words & {"limits", "qos"}:
+        words.add("associations")
+    return frozenset(words)
+
+
+def _matching(target: Target):
+    """Core clause for the associations a :class:`Target` names (``Target.matches``)."""
+    a = m.Association
+    if target.user is None:
+        return and_(a.user.is_(None), a.account == target.account)
+    clause = a.user == target.user
+    if target.account is not None:
+        clause = and_(clause, a.account == target.account)
+    if target.partition is not None:
+        clause = and_(clause, a.partition == target.partition)
+    return clause
+
+
+def load(conn, cluster: str | None, user: str | None = None, account: str | None = None,
+         targets: Iterable[Target] = ()) -> LimitsState:
+    """The checker's state holding every association of ``user``, the association of
+    ``account``, those ``targets`` name, and all their ancestors; every QOS and partition."""
+    cid = snapshot.cluster_id_for(conn, cluster)
+    a = m.Association
+    wanted = [_matching(t) for t in targets if t.kind == ASSOC]
+    if user is not None:
+        wanted.append(a.user == user)
+    if account is not None:
+        wanted.append(_matching(Target(ASSOC, account=account)))
+    assocs = snapshot.load_assocs(conn, cid, or_(*wanted)) if wanted else []
+    have = {x.id for x in assocs}
+    todo = {x.parent_id for x in assocs} - have - {None}
+    while todo:
+        found = snapshot.load_assocs(conn, cid, a.id.in_(todo))
+        assocs += found
+        have |= {x.id for x in found}
+        todo = {x.parent_id for x in found} - have - {None}
+    config = snapshot.load_config(conn)
+    return LimitsState(
+        assocs, list(snapshot.load_qos(conn).values()),
+        list(snapshot.load_partitions(conn, cid).values()),
+        enforce=enforce_flags(config.get("AccountingStorageEnforce", "")))
+
+
+def attach_jobs(conn, cluster: str | None, state: LimitsState, now: int) -> None:
+    """Let ``state`` count the store's jobs while ``conn`` is open (call after any what-if:
+    the usage limits then in force decide whether decayed usage is computed)."""
+    from fscli.store.state import load_state
+
+    cluster_id = snapshot.cluster_id_for(conn, cluster)
+    tree = _Tree(conn, cluster_id, state.assocs)
+    state.count_jobs = lambda scope: _count_jobs(conn, cluster_id, tree, scope)
+    holders = [x.limits for x in state.assocs] + [q.limits for q in state.qos]
+    if not any(name in limits for limits in holders for name in USAGE_LIMITS):
+        return
+    cs = load_state(conn, cluster, now, jobs=False)
+    cs.jobs = snapshot.load_jobs(conn, cluster_id)
+    per_assoc, state.qos_usage_mins = _decayed_minutes(cs, now)
+    tree.parents.update((x.id, x.parent_id) for x in cs.assocs)
+    state.usage_mins = {}
+    for aid, mins in per_assoc.items():
+        into = state.usage_mins.setdefault(tree.nearest(aid), {})
+        for name, amount in mins.items():
+            into[name] = into.get(name, 0.0) + amount
+
+
+class _Tree:
+    """The loaded associations, and the cluster's account tree read when first needed."""
+
+    def __init__(self, conn, cluster_id: int, loaded: list[Assoc]) -> None:
+        self.conn = conn
+        self.cluster_id = cluster_id
+        self.loaded = {x.id: x for x in loaded}
+        self._parents: dict[int, int | None] | None = None
+
+    @property
+    def parents(self) -> dict[int, int | None]:
+        """Parent of every non-user association of the cluster (and of the loaded ones)."""
+        if self._parents is None:
+            a = m.Association
+            rows = self.conn.execute(select(a.id, a.parent_id).where(
+                a.cluster_id == self.cluster_id, a.user.is_(None)))
+            self._parents = {**dict(rows.all()),
+                             **{x.id: x.parent_id for x in self.loaded.values()}}
+        return self._parents
+
+    def nearest(self, aid: int | None) -> int | None:
+        """``aid`` if loaded, else its nearest loaded ancestor (None: none known)."""
+        while aid is not None and aid not in self.loaded:
+            aid = self.parents.get(aid)
+        return aid
+
+    def subtree(self, roots: Iterable[int]) -> set[int]:
+        """The non-user associations at or below ``roots``."""
+        children: dict[int | None, list[int]] = {}
+        for child, parent in self.parents.items():
+            children.setdefault(parent, []).append(child)
+        out, todo = set(), list(roots)
+        while todo:
+            node = todo.pop()
+            if node not in out:
+                out.add(node)
+                todo += children.get(node, ())
+        return out
+
+
+def _scope_filter(tree: _Tree, scope: JobScope):
+    """Core clause for the jobs ``scope`` counts (a superset); None when that is all."""
+    j, a = m.Job, m.Association
+    counted = [tree.loaded[i] for i in scope.assoc_ids]
+    if any(x.parent_id is None for x in counted):
+        return None
+    users = [x.id for x in counted if x.user is not None]
+    roots = [x.id for x in counted if x.user is None]
+    accounts = tree.subtree(roots) if roots else set()
+    if len(accounts) + len(users) > MAX_IN:
+        return None
+    ids = users + sorted(accounts)
+    clause = j.assoc_id.in_(ids)
+    if accounts:
+        under = select(a.id).where(a.parent_id.in_(sorted(accounts)))
+        clause = or_(clause, j.assoc_id.in_(under))
+    if scope.qos:
+        parts = sorted(scope.partitions)
+        clause = or_(clause, j.qos.in_(sorted(scope.qos)), j.partition.in_(parts),
+                     *(j.partition.startswith(p + ",", autoescape=True) for p in parts))
+    return clause
+
+
+def _count_jobs(conn, cluster_id: int, tree: _Tree, scope: JobScope) -> list[JobGroup]:
+    """The running and pending jobs ``scope`` counts, summed in SQL per association (the
+    checked user's own; everyone else's account), state, TRES text and, when counted QOS
+    need them, QOS, partition, user and account."""
+    j, a = m.Job, m.Association
+    own = or_(a.user.is_(None), a.user == scope.user)
+    cols = [case((own, a.id), else_=a.parent_id).label("owner"), j.state.label("state"),
+            j.tres.label("tres")]
+    if scope.qos:
+        cols += [j.qos.label("qos"), j.partition.label("partition"),
+                 case((j.user == scope.user, 1), else_=0).label("mine"),
+                 func.coalesce(j.account, a.account).label("account")]
+    values = [j.cpus.label("cpus"), j.nodes.label("nodes")]
+    if scope.run_mins:
+        cols.append(case((j.time_limit.is_(None), 1), else_=0).label("unlimited"))
+        started = case((or_(j.start.is_(None), j.start > scope.now), 0),
+                       else_=scope.now - j.start)
+        left = j.time_limit * 60 - started
+        left = case((left > 0, left), else_=0)
+        values += [left.label("left"), (j.cpus * left).label("cpu_left"),
+                   (j.nodes * left).label("node_left")]
+    query = (select(*cols, *values).join(a, a.id == j.assoc_id)
+             .where(j.cluster_id == cluster_id, j.state.in_(ACTIVE)))
+    clause = _scope_filter(tree, scope)
+    if clause is not None:
+        query = query.where(clause)
+    sub = query.subquery()
+    keys = [sub.c[c.name] for c in cols]
+    sums = [func.sum(sub.c[v.name]) for v in values]
+    rows = conn.execute(select(*keys, func.count(), *sums).group_by(*keys))
+    parsed: dict[str, dict[str, int]] = {}
+    out = []
+    for row in rows:
+        owner, state, text = row[:3]
+        qos = partition = user = account = None
+        if scope.qos:
+            qos, partition, mine, account = row[3:7]
+            partition = partition.split(",")[0] if partition else None
+            user = scope.user if mine else None
+        count, cpus, nodes, *run = row[len(keys):]
+        running = state == "running"
+        if text and text not in parsed:
+            parsed[text] = parse_tres(text)
+        extra = parsed[text] if text else {}
+        tres: dict[str, int] = {}
+        if running:
+            tres = {"cpu": cpus, "node": nodes, **{k: v * count for k, v in extra.items()}}
+        group = JobGroup(tree.nearest(owner), running, count, tres, {}, qos, partition, user,
+                         account)
+        if scope.run_mins and running:
+            group.run_mins = _run_mins(tres, extra, row[len(keys) - 1], *run)
+        out.append(group)
+    return out
+
+
+def _run_mins(tres: dict[str, int], extra: dict[str, int], unlimited: int, left: int | None,
+              cpu_left: int | None, node_left: int | None) -> dict[str, float]:
+    """TRES-minutes left of one group's running jobs (the ``*_left`` sums are TRES-seconds;
+    a group without time limits has infinitely many)."""
+    own = {"cpu": cpu_left, "node": node_left}
+    out = {}
+    for name, amount in tres.items():
+        if amount and unlimited:
+            out[name] = math.inf
+        elif amount:
+            out[name] = (extra[name] * left if name in extra else own[name]) / 60.0
+    return out
+
+
+def _decayed_minutes(cs, now: int):
+    """Decayed TRES-minutes and wall minutes per association and per QOS at ``now``.
+
+    Each job's decayed run time comes from the usage engine (Slurm's discrete decay);
+    TRES usage is that times the job's TRES (and its QOS UsageFactor), wall usage is
+    the run time itself. Billing also counts the charged usage records.
+    """
+    from fscli.engine.usage import Run, run_usage
+    from fscli.store.state import usage_at
+
+    per_assoc: dict[int, dict[str, float]] = {}
+    per_qos: dict[str, dict[str, float]] = {}
+    for aid, raw in usage_at(cs, now).items():
+        per_assoc.setdefault(aid, {})["billing"] = raw / 60.0
+    for job in cs.jobs:
+        if job.assoc_id is None or job.start is None or job.start > now or job.state == "pending":
+            continue
+        seconds = run_usage(Run(job.assoc_id, job.start, None if job.state == "running"
+                                else job.end, 1.0), now, cs.config)
+        if not seconds:
+            continue
+        qos = cs.qos.get(job.qos or "")
+        factor = qos.usage_factor if qos is not None and qos.usage_factor >= 0 else 1.0
+        targets = [per_assoc.setdefault(job.assoc_id, {})]
+        if qos is not None:
+            targets.append(per_qos.setdefault(qos.name, {}))
+        for usage in targets:
+            usage[WALL] = usage.get(WALL, 0.0) + seconds / 60.0
+            for name, amount in _job_tres(job).items():
+                if name != "billing" or usage is not targets[0]:
+                    usage[name] = usage.get(name, 0.0) + amount * factor * seconds / 60.0
+    return per_assoc, per_qos
+
+
+def _job_tres(job: Job) -> dict[str, int]:
+    """All of a job's TRES: the store keeps the CPU and node counts in their own columns."""
+    return {"cpu": job.cpus, "node": job.nodes, **job.tres}
