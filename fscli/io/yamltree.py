@@ -154,14 +154,15 @@ class _Composer:
             if stripped.startswith(("---", "...", "%")):
                 raise _Unusual
             self.lines.append((len(content) - len(stripped), stripped, _Mark(number)))
+        self.lines.append((-1, "", _Mark(0)))  # the end: shallower than any block
         self.pos = 0
         self.tags: dict[str, str] = {}
 
     def document(self) -> Node | None:
-        if not self.lines:
+        if len(self.lines) == 1:
             return None
         node = self.block(self.lines[0][0])
-        if self.pos != len(self.lines):
+        if self.pos != len(self.lines) - 1:
             raise _Unusual
         return node
 
@@ -176,7 +177,7 @@ class _Composer:
         lines = self.lines
         items: list[Node] = []
         mark = lines[self.pos][2]
-        while self.pos < len(lines):
+        while True:
             col, content, line_mark = lines[self.pos]
             if col != indent or not (content == "-" or content.startswith("- ")):
                 break
@@ -195,14 +196,14 @@ class _Composer:
         return SequenceNode(_SEQ_TAG, items, mark, mark)
 
     def mapping(self, indent: int) -> MappingNode:
-        lines = self.lines
+        lines, tags = self.lines, self.tags
         pairs: list[tuple[Node, Node]] = []
         mark = lines[self.pos][2]
-        while self.pos < len(lines):
+        while True:
             col, content, line_mark = lines[self.pos]
-            if col < indent:
-                break
-            if col > indent:
+            if col != indent:
+                if col < indent:
+                    break
                 raise _Unusual
             cut = content.find(": ")
             if cut < 0:
@@ -212,7 +213,7 @@ class _Composer:
             key = content[:cut].rstrip(" ")
             rest = content[cut + 1:].lstrip(" ")
             self.pos += 1
-            key_node = ScalarNode(self.plain(key), key, line_mark, line_mark)
+            key_node = ScalarNode(tags.get(key) or self.plain(key), key, line_mark, line_mark)
             if rest and rest[0] != "#":
                 pairs.append((key_node, self.value(rest, line_mark)))
             else:
@@ -221,12 +222,11 @@ class _Composer:
 
     def nested(self, indent: int, mark: _Mark, in_mapping: bool) -> Node:
         """The value of a key or ``-`` with nothing after it: the lines below, or null."""
-        if self.pos < len(self.lines):
-            col, content = self.lines[self.pos][:2]
-            if col > indent:
-                return self.block(col)
-            if in_mapping and col == indent and (content == "-" or content.startswith("- ")):
-                return self.sequence(indent)
+        col, content = self.lines[self.pos][:2]
+        if col > indent:
+            return self.block(col)
+        if in_mapping and col == indent and (content == "-" or content.startswith("- ")):
+            return self.sequence(indent)
         return ScalarNode(_NULL_TAG, "", mark, mark)
 
     def value(self, text: str, mark: _Mark) -> Node:
@@ -317,7 +317,9 @@ class _Loader:
             raise self.fail(node, path, "expected a mapping of key: value")
         fields: Fields = {}
         for key_node, value_node in node.value:
-            key = self.key(key_node, path)
+            key = key_node.value.strip() if key_node.__class__ is ScalarNode else ""
+            if not key:
+                key = self.key(key_node, path)  # raises
             if key in fields:
                 first = fields[key][0].start_mark.line + 1
                 raise self.fail(key_node, _join(path, key), f"given twice (first on line {first})")

@@ -40,6 +40,7 @@ _A = m.Association
 _T = m.Association.__table__
 _LIMIT_COLS = [getattr(_A, d.attr) for d in limitdefs.ASSOC_LIMITS]
 _QOS_LIMIT_COLS = [getattr(m.Qos, d.attr) for d in limitdefs.QOS_LIMITS]
+_NO_LIMITS = {d.attr: None for d in limitdefs.ASSOC_LIMITS}
 _PART_FIELDS = ("nodes", "cpus", "tres", "priority_job_factor", "priority_tier", "qos",
                 "max_time", "max_nodes", "min_nodes", "billing_weights")
 _QOS_FIELDS = ("description", "priority", "flags", "usage_factor", "limit_factor",
@@ -52,6 +53,8 @@ Progress = Callable[[int, int], None]
 
 
 def _limits(defs, values) -> dict[str, Any]:
+    if values.count(None) == len(values):  # most associations set no limit
+        return {}
     return {d.name: loaded_limit(d, v) for d, v in zip(defs, values) if v is not None}
 
 
@@ -146,13 +149,20 @@ def read_partitions(conn, cid: int) -> dict[str, Partition]:
 # ---------------------------------------------------------------- TreeSpec -> rows
 
 
-def assoc_values(item: AssocSettings) -> dict[str, Any]:
-    """Association column values for the settings of a spec item."""
+def assoc_values(item: AssocSettings, sparse: bool = False) -> dict[str, Any]:
+    """Association column values for the settings of a spec item; ``sparse``: without the
+    columns left NULL (an insert binds fewer parameters)."""
     values = {"shares_raw": None if item.shares_parent else item.shares,
-              "shares_parent": item.shares_parent, "priority": item.priority,
-              "qos": ",".join(item.qos) or None, "default_qos": item.default_qos}
-    for defn in limitdefs.ASSOC_LIMITS:
-        values[defn.attr] = stored_limit(defn, item.limits.get(defn.name))
+              "shares_parent": item.shares_parent}
+    for key, value in (("priority", item.priority), ("qos", ",".join(item.qos) or None),
+                       ("default_qos", item.default_qos)):
+        if value is not None or not sparse:
+            values[key] = value
+    if not sparse:
+        values.update(_NO_LIMITS)
+    for name, value in item.limits.items():
+        defn = limitdefs.BY_NAME[name.lower()]
+        values[defn.attr] = stored_limit(defn, value)
     return values
 
 
@@ -187,7 +197,7 @@ def settings_fields(item: AssocSettings) -> dict[str, str]:
     out = {"fairshare": "parent" if item.shares_parent else str(item.shares),
            "qos": _show(item.qos), "default_qos": _show(item.default_qos),
            "priority": _show(item.priority)}
-    for defn in limitdefs.ASSOC_LIMITS:
+    for defn in limitdefs.ASSOC_LIMITS if item.limits else ():
         if defn.name in item.limits:
             out[defn.name] = limitdefs.format_limit(defn, item.limits[defn.name])
     return out
@@ -489,11 +499,10 @@ class _Writer:
             self.groups.setdefault((change.op, change.kind), []).append(change)
 
     def insert_assocs(self, rows: list[dict]) -> None:
-        """User association rows without their unset (NULL) columns, grouped by the columns
-        left (so not in order): binding 8 parameters a row instead of 30 is most of the cost."""
+        """Sparse user association rows (see :func:`assoc_values`), grouped by their columns
+        (so not in order): binding 8 parameters a row instead of 30 is most of the cost."""
         groups: dict[tuple[str, ...], list[dict]] = {}
         for row in rows:
-            row = {k: v for k, v in row.items() if v is not None or k == "shares_raw"}
             groups.setdefault(tuple(row), []).append(row)
         for group in groups.values():
             self.execute(insert(_T), group)
@@ -622,7 +631,7 @@ class _Writer:
     def user_assocs(self, cid: int, ids: dict[str, int]) -> None:
         self.insert_assocs([
             {"cluster_id": cid, "account": a.account, "user": u, "partition": a.partition,
-             "parent_id": ids[a.account], **assoc_values(a)}
+             "parent_id": ids[a.account], **assoc_values(a, sparse=True)}
             for u, a in (c.item for c in self.by("+", "assoc"))])
         changed = self.by("~", "assoc")
         if not changed:
