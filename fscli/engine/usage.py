@@ -18,7 +18,7 @@ run ``billing * x * D**x * UsageFactor`` with ``x`` the seconds since the previo
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -38,6 +38,35 @@ class Run:
     end: int | None
     billing: float
     usage_factor: float = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Charges:
+    """Charges as three columns (position ``k`` is one charge): what the store loads."""
+
+    assoc_id: Sequence[int] = ()
+    at: Sequence[int] = ()
+    amount: Sequence[float] = ()
+
+    def __len__(self) -> int:
+        return len(self.at)
+
+    @classmethod
+    def of(cls, charges: Iterable[Charge]) -> Charges:
+        items = list(charges)
+        return cls([c.assoc_id for c in items], [c.at for c in items], [c.amount for c in items])
+
+
+class _Powers(dict):
+    """``d ** age`` per age, computed once per distinct age (charges share passes)."""
+
+    def __init__(self, d: float):
+        super().__init__()
+        self.d = d
+
+    def __missing__(self, age: int) -> float:
+        value = self[age] = self.d ** age
+        return value
 
 
 def decay_factor(half_life: int) -> float:
@@ -82,27 +111,31 @@ def _cutoff(cfg: PriorityConfig, at: int, reset_at: int | None) -> int | None:
 
 
 def raw_usage(
-    charges: Iterable[Charge],
+    charges: Iterable[Charge] | Charges,
     at: int,
     cfg: PriorityConfig,
     runs: Iterable[Run] = (),
     reset_at: int | None = None,
 ) -> dict[int, float]:
-    """RawUsage per association at time ``at`` from charges (and job runs) made to it."""
+    """RawUsage per association at time ``at`` from charges (and job runs) made to it.
+
+    A charge at ``t`` is decayed by ``D ** (P(at) - P(t))`` with ``P(t) = t - (t - anchor)
+    % period`` (its pass); the powers are computed once per distinct age.
+    """
+    table = charges if isinstance(charges, Charges) else Charges.of(charges)
+    ids, ats, amounts = table.assoc_id, table.at, table.amount
     period, anchor = cfg.calc_period, cfg.calc_anchor
-    d = decay_factor(cfg.decay_half_life)
     p_at = last_pass(at, period, anchor)
     cutoff = _cutoff(cfg, at, reset_at)
+    if ats and (max(ats) > at or (cutoff is not None and min(ats) <= cutoff)):
+        keep = [k for k, t in enumerate(ats) if t <= at and (cutoff is None or t > cutoff)]
+        ids, ats, amounts = ([col[k] for k in keep] for col in (ids, ats, amounts))
+    powers = _Powers(decay_factor(cfg.decay_half_life))
+    factors = map(powers.__getitem__, [p_at - t + (t - anchor) % period for t in ats])
     out: dict[int, float] = {}
-    powers: dict[int, float] = {}
-    for c in charges:
-        if c.at > at or (cutoff is not None and c.at <= cutoff):
-            continue
-        age = p_at - (anchor + (c.at - anchor) // period * period)
-        factor = powers.get(age)
-        if factor is None:
-            factor = powers[age] = d ** age
-        out[c.assoc_id] = out.get(c.assoc_id, 0.0) + c.amount * factor
+    get = out.get
+    for assoc_id, amount, factor in zip(ids, amounts, factors):
+        out[assoc_id] = get(assoc_id, 0.0) + amount * factor
     for run in runs:
         amount = run_usage(run, at, cfg, reset_at)
         if amount:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import math
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -82,14 +83,15 @@ def select_fields(spec: str | None, algorithm: str = "fair_tree", long: bool = F
     return fields
 
 
-def _account_text(row: ShareRow) -> str:
-    # Users are already one level deeper than their account, so depth is the indent.
-    return " " * row.depth + row.account
+_ATTRS = {"EffectvUsage": "effective_usage", "FairShare": "fairshare", "ID": "assoc_id",
+          "LevelFS": "level_fs", "NormShares": "norm_shares", "NormUsage": "norm_usage",
+          "Partition": "partition", "User": "user"}
+"""Fields printed straight from one ShareRow attribute."""
 
 
-def _tres_list(values: dict[str, int] | None, names: Sequence[str]) -> str:
+def _tres_list(values: dict[str, int] | None, names: tuple[str, ...]) -> str:
     if not values:
-        return _zero_tres(tuple(names))
+        return _zero_tres(names)
     return ",".join(f"{n}={values.get(n, 0)}" for n in names)
 
 
@@ -99,33 +101,38 @@ def _zero_tres(names: tuple[str, ...]) -> str:
     return ",".join(f"{n}=0" for n in names)
 
 
+def column(name: str, rows: Sequence[ShareRow], cluster: str = "",
+           tres_names: Sequence[str] = DEFAULT_TRES) -> list[object]:
+    """One field's raw values for every row: str, int, float, or None for blank.
+
+    Users are already one level deeper than their account, so depth is the indent.
+    """
+    attr = _ATTRS.get(name)
+    if attr is not None:
+        return list(map(operator.attrgetter(attr), rows))
+    if name == "Account":
+        return [" " * row.depth + row.account for row in rows]
+    if name == "Cluster":
+        return [cluster or None] * len(rows)
+    if name == "GrpTRESMins":
+        return [format_tres(row.grp_tres_mins, units=False) or None for row in rows]
+    if name in ("GrpTRESRaw", "TRESRunMins"):
+        names = tuple(tres_names)
+        values = map(operator.attrgetter("tres_raw_mins" if name == "GrpTRESRaw"
+                                         else "tres_run_mins"), rows)
+        return [_tres_list(v, names) for v in values]
+    if name == "RawShares":
+        return [None if s is None else "parent" if s == SHARES_PARENT else s
+                for s in map(operator.attrgetter("raw_shares"), rows)]
+    if name == "RawUsage":
+        return [int(row.raw_usage) for row in rows]
+    raise InvalidValue(f'Invalid field requested: "{name}"')
+
+
 def cell_values(row: ShareRow, cluster: str = "",
                 tres_names: Sequence[str] = DEFAULT_TRES) -> dict[str, object]:
     """Raw values per field name: str, int, float, or None for blank."""
-    shares: object
-    if row.raw_shares is None:
-        shares = None
-    elif row.raw_shares == SHARES_PARENT:
-        shares = "parent"
-    else:
-        shares = row.raw_shares
-    return {
-        "Account": _account_text(row),
-        "Cluster": cluster or None,
-        "EffectvUsage": row.effective_usage,
-        "FairShare": row.fairshare,
-        "GrpTRESMins": format_tres(row.grp_tres_mins, units=False) or None,
-        "GrpTRESRaw": _tres_list(row.tres_raw_mins, tres_names),
-        "ID": row.assoc_id,
-        "LevelFS": row.level_fs,
-        "NormShares": row.norm_shares,
-        "NormUsage": row.norm_usage,
-        "Partition": row.partition,
-        "RawShares": shares,
-        "RawUsage": int(row.raw_usage),
-        "TRESRunMins": _tres_list(row.tres_run_mins, tres_names),
-        "User": row.user,
-    }
+    return {name: column(name, (row,), cluster, tres_names)[0] for name, _ in FIELD_TABLE}
 
 
 def _double_text(value: float, width: int) -> str:
@@ -153,12 +160,11 @@ def _fixed(field: Field, value: object) -> str:
     return text.ljust(width) if field.width < 0 else text.rjust(width)
 
 
-def _parsable(value: object) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, float):
-        return "inf" if value == math.inf else f"{value:f}"
-    return str(value)
+def _texts(name: str, values: list[object]) -> list[str]:
+    """Parsable cells: blank for None, C's ``%f`` for doubles (also "inf")."""
+    if name in _DOUBLES:
+        return ["" if v is None else f"{v:f}" for v in values]
+    return ["" if v is None else str(v) for v in values]
 
 
 def render_text(rows: Sequence[ShareRow], fields: Sequence[Field], parsable: str | None = None,
@@ -167,32 +173,34 @@ def render_text(rows: Sequence[ShareRow], fields: Sequence[Field], parsable: str
     """sshare's text output. ``parsable``: None (fixed width), ``"p"`` (-p) or ``"P"`` (-P)."""
     if parsable not in (None, "p", "P"):
         raise InvalidValue(f"unknown parsable mode '{parsable}': expected p or P")
-    lines = []
+    columns = [column(f.name, rows, cluster, tres_names) for f in fields]
     if parsable:
-        end = "|" if parsable == "p" else ""
-        if header:
-            lines.append("|".join(f.name for f in fields) + end)
-        for row in rows:
-            cells = cell_values(row, cluster, tres_names)
-            lines.append("|".join(_parsable(cells[f.name]) for f in fields) + end)
-    else:
-        if header:
-            lines.append("".join(
-                (f.name[: abs(f.width)].ljust(-f.width) if f.width < 0
-                 else f.name[: f.width].rjust(f.width)) + " " for f in fields))
-            lines.append("".join("-" * abs(f.width) + " " for f in fields))
-        for row in rows:
-            cells = cell_values(row, cluster, tres_names)
-            lines.append("".join(_fixed(f, cells[f.name]) + " " for f in fields))
+        cells = [_texts(f.name, values) for f, values in zip(fields, columns)]
+        lines = [[f.name for f in fields]] if header else []
+        if parsable == "p":  # a "|" after every field
+            cells.append([""] * len(rows))
+            lines = [line + [""] for line in lines]
+        lines.extend(zip(*cells))
+        return "".join(line + "\n" for line in map("|".join, lines))
+    lines = []
+    if header:
+        lines.append("".join(
+            (f.name[: abs(f.width)].ljust(-f.width) if f.width < 0
+             else f.name[: f.width].rjust(f.width)) + " " for f in fields))
+        lines.append("".join("-" * abs(f.width) + " " for f in fields))
+    cells = [[_fixed(f, v) + " " for v in values] for f, values in zip(fields, columns)]
+    lines.extend(map("".join, zip(*cells)))
     return "".join(line + "\n" for line in lines)
 
 
 def json_rows(rows: Sequence[ShareRow], cluster: str = "",
               tres_names: Sequence[str] = DEFAULT_TRES) -> list[dict[str, object]]:
     """One JSON-ready dict per row; Account without indentation, plus ``depth``."""
+    names = [name for name, _ in FIELD_TABLE]
+    columns = [column(name, rows, cluster, tres_names) for name in names]
     out = []
-    for row in rows:
-        cells = cell_values(row, cluster, tres_names)
+    for row, values in zip(rows, zip(*columns)):
+        cells = dict(zip(names, values))
         cells["Account"] = row.account
         cells["RawUsage"] = row.raw_usage
         if row.level_fs == math.inf:

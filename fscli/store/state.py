@@ -12,7 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from fscli.engine.config import PriorityConfig, parse_tres_weights
-from fscli.engine.model import Assoc, Charge, ClusterInfo, Job, Partition, Qos
+from fscli.engine.heap import bulk
+from fscli.engine.model import Assoc, ClusterInfo, Job, Partition, Qos
+from fscli.engine.usage import Charges
 from fscli.store import snapshot
 
 
@@ -24,7 +26,7 @@ class ClusterState:
     qos: dict[str, Qos]
     partitions: dict[str, Partition]
     config: PriorityConfig
-    charges: list[Charge] = field(default_factory=list)
+    charges: Charges = field(default_factory=Charges)
     jobs: list[Job] = field(default_factory=list)
 
     @property
@@ -34,17 +36,18 @@ class ClusterState:
 
 def load_state(conn, cluster: str | None, now: int, jobs: bool = True) -> ClusterState:
     """Snapshot of one cluster (``--cluster`` rules) with charges made up to ``now``."""
-    cid = snapshot.cluster_id_for(conn, cluster)
-    return ClusterState(
-        cluster_id=cid,
-        cluster=snapshot.load_cluster(conn, cid),
-        assocs=snapshot.load_assocs(conn, cid),
-        qos=snapshot.load_qos(conn),
-        partitions=snapshot.load_partitions(conn, cid),
-        config=PriorityConfig.from_mapping(snapshot.load_config(conn)),
-        charges=snapshot.load_charges(conn, cid, until=now),
-        jobs=snapshot.load_jobs(conn, cid) if jobs else [],
-    )
+    with bulk():
+        cid = snapshot.cluster_id_for(conn, cluster)
+        return ClusterState(
+            cluster_id=cid,
+            cluster=snapshot.load_cluster(conn, cid),
+            assocs=snapshot.load_assocs(conn, cid),
+            qos=snapshot.load_qos(conn),
+            partitions=snapshot.load_partitions(conn, cid),
+            config=PriorityConfig.from_mapping(snapshot.load_config(conn)),
+            charges=snapshot.load_charge_table(conn, cid, until=now),
+            jobs=snapshot.load_jobs(conn, cid) if jobs else [],
+        )
 
 
 def job_billing(job: Job, state: ClusterState) -> float:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import gc
 import math
 import random
 
 import pytest
 
-from fscli.engine.fairshare import compute
+from fscli.engine.fairshare import NO_VAL, compute
+from fscli.engine.heap import bulk
 from fscli.engine.fsexplain import explain
 from fscli.engine.model import SHARES_PARENT, Assoc
 from fscli.errors import InvalidValue
@@ -194,3 +196,65 @@ def test_deep_chain_needs_no_recursion() -> None:
         result = compute(assocs, {depth + 1: 5.0}, algorithm)
         assert result.rows[-1].depth == depth
         assert result.fs_factor[depth + 1] == (1.0 if algorithm == "fair_tree" else 0.5)
+
+
+def reference_fair_tree(result) -> dict[int, float]:
+    """Fair Tree ranking written plainly (recursive), to check the engine's fast paths."""
+    tree, rows = result.tree, result.by_index
+
+    def sort_value(k: int) -> float:
+        if tree.shares[k] == P:
+            return math.inf if tree.users[k] is not None else NO_VAL
+        return rows[k].level_fs
+
+    ranked: list[tuple[int, bool]] = []
+
+    def visit(p: int, parent_tied: bool) -> None:
+        kids = sorted(tree.fs_children[p], key=lambda k: (-sort_value(k), tree.name_key[k]))
+        prev = NO_VAL
+        for j, k in enumerate(kids):
+            tied = prev == sort_value(k) or (j == 0 and parent_tied)
+            prev = sort_value(k)
+            if tree.users[k] is not None:
+                ranked.append((k, tied))
+            else:
+                visit(k, tied)
+
+    visit(tree.root, False)
+    out, rank, total = {}, len(ranked), len(ranked)
+    for j, (k, tied) in enumerate(ranked):
+        if not tied:
+            rank = total - j
+        out[tree.ids[k]] = rank / total
+    return out
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_fair_tree_ranks_match_a_plain_reference_with_ties_and_parents(seed: int) -> None:
+    assocs, usage = synthetic(120, 4, seed)
+    rng = random.Random(seed)
+    usage = {k: rng.choice([0.0, 100.0, 100.0, 250.0]) for k in usage}  # many ties
+    result = compute(assocs, usage, "fair_tree")
+    assert result.fs_factor == reference_fair_tree(result)
+    assert [result.tree.ids[k] for k in result.tree.order] == [r.assoc_id for r in result.rows]
+
+
+def test_rows_are_built_on_first_use() -> None:
+    result = compute(small_tree(), {4: 10.0}, "fair_tree")
+    assert "rows" not in vars(result) and "by_index" not in vars(result)
+    assert result.fs_factor[4] == 0.25  # job priority needs no rows
+    assert result.rows[0].account == "root" and result.row(4) is result.by_index[3]
+
+
+def test_bulk_pauses_the_collector_and_restores_it() -> None:
+    assert gc.isenabled()
+    with bulk():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with bulk():
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

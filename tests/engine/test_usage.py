@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from fscli.engine.config import PriorityConfig, parse_tres_weights
 from fscli.engine.model import Charge
 from fscli.engine.usage import (
+    Charges,
     Run,
     billable,
     decay_factor,
@@ -164,3 +165,19 @@ def test_many_charges_are_cheap() -> None:
     usage = raw_usage(charges, T0 + 800_000, conf)
     assert len(usage) == 100
     assert sum(usage.values()) < 100_000
+
+
+def test_charge_columns_give_the_same_usage_as_charge_objects() -> None:
+    conf = cfg(PriorityUsageResetPeriod="DAILY")
+    charges = [Charge(k % 7, T0 - 2 * DAY + k * 997, float(k)) for k in range(400)]
+    at = T0 + 3600  # charges after it are ignored; the daily reset drops those before T0's day
+    expected = {}
+    for c in charges:
+        if c.at <= at and c.at > reset_boundary("DAILY", at):
+            age = last_pass(at, 300) - last_pass(c.at, 300)
+            expected[c.assoc_id] = expected.get(c.assoc_id, 0.0) + c.amount * decay_factor(
+                7 * DAY) ** age
+    table = Charges.of(charges)
+    assert len(table) == 400 and table.at[3] == charges[3].at
+    assert raw_usage(table, at, conf) == raw_usage(charges, at, conf) == expected
+    assert raw_usage(Charges(), at, conf) == {}

@@ -14,6 +14,9 @@ from fscli.engine.model import SHARES_PARENT, Assoc
 from fscli.errors import InvalidValue
 from fscli.io.usage_import import parse_sshare
 from fscli.render.sshare import (
+    FIELD_TABLE,
+    cell_values,
+    column,
     default_fields,
     json_rows,
     render_text,
@@ -173,3 +176,14 @@ def test_double_too_wide_uses_exponent() -> None:
     result.rows[2].level_fs = 123456789.0
     text = render_text(result.rows[2:], select_fields("LevelFS", "fair_tree"), header=False)
     assert text == "1.2346e+08 \n"
+
+
+def test_columns_agree_with_cell_values_and_empty_output(tiny) -> None:
+    names = [name for name, _ in FIELD_TABLE]
+    for k, row in enumerate(tiny.rows):
+        assert cell_values(row, "c1") == {n: column(n, tiny.rows, "c1")[k] for n in names}
+    fields = select_fields("Account,FairShare", "fair_tree")
+    assert render_text([], fields, parsable="p") == "Account|FairShare|\n"
+    assert render_text([], fields, parsable="P", header=False) == ""
+    assert render_text(tiny.rows, fields, parsable="P").splitlines()[1:] == [
+        "root|", " physics|", "  physics|1.000000"]
