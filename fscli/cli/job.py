@@ -1,4 +1,4 @@
-"""``fscli job submit|list|cancel|import`` — the jobs sprio, limits and LSF views compute on."""
+"""``fscli job submit|list|cancel|modify|import`` — the jobs sprio, limits and LSF views compute on."""
 
 from __future__ import annotations
 
@@ -48,6 +48,7 @@ def job() -> None:
     Example:
       fscli job submit user=alice account=physics partition=gpu cpus=8
       fscli job list state=pending
+      fscli job modify 12 priority=999
     """
 
 
@@ -229,6 +230,62 @@ def cancel(app, ids, dry_run) -> None:
         from fscli.store.jobs import Jobs
 
         lines = Jobs(Admin(session, app.now, app.actor), None).cancel(job_ids)
+    report(app, lines, dry_run)
+
+
+MODIFY_KEYS = key_table({"id": ("jobid", "jobs"), "priority": ("prio",), "nice": (),
+                         "sitefactor": ("site",)}, None)
+
+
+def _admin_priority(text: str) -> int | None:
+    """``priority=N`` (0 holds the job), ``-1`` or ``clear`` gives it back to the plugin."""
+    from fscli.engine.priority import check_admin_priority
+
+    if text.strip().lower() in ("-1", "clear"):
+        return None
+    return check_admin_priority(_whole("priority", text, None))
+
+
+@job.command("modify", **SETTINGS)
+@click.argument("words", nargs=-1)
+@dry_run_option
+@click.pass_obj
+def modify(app, words, dry_run) -> None:
+    """Change pending or running jobs, like 'scontrol update job'.
+
+    \b
+    JOBID[,JOBID...] [set] priority=N|-1 nice=N sitefactor=N
+    priority=N fixes the job's priority (sprio shows N and every factor 0), priority=0
+    holds it (sprio leaves it out), priority=-1 (or clear) gives it back to the
+    multifactor plugin. Every change is recorded (fscli history).
+
+    \b
+    Example:
+      fscli job modify 12 priority=999
+      fscli job modify 12 set priority=-1
+    """
+    from fscli.engine.priority import check_nice, check_site_factor
+    from fscli.errors import UsageProblem
+    from fscli.store.admin import Admin
+    from fscli.store.jobs import Jobs
+
+    parsed = parse_words(words, MODIFY_KEYS, "job modify", modify=True)
+    texts = parsed.names + ([parsed.get("id")] if parsed.get("id") else [])
+    job_ids = [_whole("job id", t, 1) for text in texts for t in split_list(text)]
+    if not job_ids:
+        raise UsageProblem("name the job(s): fscli job modify JOBID priority=N")
+    changes: dict[str, int | None] = {}
+    if parsed.values.get("priority"):
+        changes["admin_priority"] = _admin_priority(parsed.values["priority"].value)
+    if parsed.values.get("nice"):
+        changes["nice"] = check_nice(_whole("nice", parsed.values["nice"].value, None))
+    if parsed.values.get("sitefactor"):
+        changes["site_factor"] = check_site_factor(
+            _whole("sitefactor", parsed.values["sitefactor"].value, None))
+    if not changes:
+        raise UsageProblem("nothing to change: give priority=, nice= or sitefactor=")
+    with app.transaction(dry_run) as session:
+        lines = Jobs(Admin(session, app.now, app.actor), None).modify(job_ids, changes)
     report(app, lines, dry_run)
 
 

@@ -37,24 +37,51 @@ def _names(texts: tuple[str, ...]) -> list[str] | None:
 
 
 def priorities(app, algorithm: str | None = None, cluster: str | None = None):
-    """(state, engine PriorityResult) for the cluster (default: the command's) at ``app.now``."""
+    """(state, engine PriorityResult) for the cluster (default: the command's) at ``app.now``.
+
+    ``state.jobs`` holds the jobs whose usage counts for fair-share; the queue sprio ranks
+    is loaded apart, with the lean ``store.jobs.load_queue``.
+    """
     from fscli.engine.config import ALGORITHMS
+    from fscli.engine.heap import bulk
     from fscli.engine.priority import compute_priorities
     from fscli.errors import InvalidValue, UsageProblem
+    from fscli.store.jobs import CHARGED, load_queue
+    from fscli.store.snapshot import load_jobs
     from fscli.store.state import fairshare, load_state
 
     if algorithm is not None and algorithm.strip().lower().replace("-", "_") not in ALGORITHMS:
         raise UsageProblem(f"unknown algorithm '{algorithm}': expected one of "
                            f"{', '.join(ALGORITHMS)}")
     with app.reading() as conn:
-        state = load_state(conn, cluster or app.cluster_name, app.now)
-    if state.config.raw.get("PriorityType", "").lower() == "priority/basic":
-        raise InvalidValue("You are not running a supported priority plugin")
+        state = load_state(conn, cluster or app.cluster_name, app.now, jobs=False)
+        if state.config.raw.get("PriorityType", "").lower() == "priority/basic":
+            raise InvalidValue("You are not running a supported priority plugin")
+        state.jobs = load_jobs(conn, state.cluster_id, states=CHARGED)
+        listed = ("pending", "running") if "CALCULATE_RUNNING" in state.config.flags else (
+            "pending",)
+        queue = load_queue(conn, state.cluster_id, listed)
     algorithm = algorithm.strip().lower().replace("-", "_") if algorithm else None
     shares = fairshare(state, app.now, algorithm)
-    result = compute_priorities(state.jobs, state.by_id, state.qos, state.partitions,
-                                state.cluster, state.config, shares.fs_factor, app.now)
+    with bulk():
+        result = compute_priorities(queue, state.by_id, state.qos, state.partitions,
+                                    state.cluster, state.config, shares.fs_factor, app.now)
     return state, result
+
+
+def _not_listed(app, job_id: int) -> str:
+    """Why ``--explain JOB`` has no row for the job."""
+    from sqlalchemy import select
+
+    from fscli.store import models as m
+
+    with app.reading() as conn:
+        state = conn.scalar(select(m.Job.state).where(m.Job.id == job_id))
+    if state is None:
+        return f"job {job_id} does not exist"
+    if state == "pending":
+        return f"job {job_id} is not listed: held (priority 0) or not eligible yet"
+    return f"job {job_id} is {state}: sprio lists pending jobs only"
 
 
 def table_cells(rows, config, fmt: str, sort: str | None = None):
@@ -151,11 +178,11 @@ def sprio(app, job_args, long_, norm, weights, jobs, users, partitions, fmt, sor
       fscli sprio --explain 4
     """
     from fscli.cli.app import stdout_is_tty
+    from fscli.engine.heap import bulk
     from fscli.engine.priority import explain as explain_row
     from fscli.engine.priority import filter_rows
-    from fscli.render.sprio import LONG_WITH_FORMAT, default_format, render, row_dict, \
-        weights_dict
     from fscli.errors import InvalidValue, NotFound
+    from fscli.render.sprio import LONG_WITH_FORMAT, default_format, render, render_json
 
     if fmt is not None and long_:
         raise InvalidValue(LONG_WITH_FORMAT)
@@ -170,24 +197,20 @@ def sprio(app, job_args, long_, norm, weights, jobs, users, partitions, fmt, sor
     if explain is not None:
         chosen = [r for r in rows if r.job_id == explain]
         if not chosen:
-            known = {j.id: j.state for j in state.jobs}
-            if explain in known:
-                raise NotFound(f"job {explain} is {known[explain]}: sprio lists pending jobs only")
-            raise NotFound(f"job {explain} does not exist")
+            raise NotFound(_not_listed(app, explain))
         click.echo("\n\n".join("\n".join(explain_row(r)) for r in chosen))
         return
     if as_json:
-        import json
-
-        doc = {"cluster": state.cluster.name, "weights": weights_dict(state.config),
-               "jobs": [row_dict(r) for r in rows], "warnings": result.warnings}
-        click.echo(json.dumps(doc, indent=2))
+        with bulk():
+            text = render_json(state.cluster.name, state.config, rows, result.warnings)
+        click.echo(text, nl=False)
         return
-    textual = fmt or long_ or norm or weights or noheader or not stdout_is_tty()
-    if textual:
-        click.echo(render(rows, state.config, fmt=fmt, long=long_, normalized=norm,
+    if fmt or long_ or norm or weights or noheader or not stdout_is_tty():
+        with bulk():
+            text = render(rows, state.config, fmt=fmt, long=long_, normalized=norm,
                           weights=weights, header=not noheader, sort=sort,
-                          users=user_list is not None), nl=False)
+                          users=user_list is not None)
+        click.echo(text, nl=False)
         return
     print_table(rows, state.config, default_format(state.config, users=user_list is not None),
                 sort=sort)

@@ -12,8 +12,11 @@ list, ``-w`` prints one ``Weights`` line instead of jobs.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
+from operator import attrgetter
 
 from fscli.engine.config import PriorityConfig
 from fscli.engine.priority import FACTORS, PRIORITY_MAX, WEIGHT_KEYS, PriorityRow
@@ -36,6 +39,7 @@ LONG_FORMATS = {
 # factor letter (lower case = normalized) -> factor name
 _FACTOR_LETTERS = {"a": "age", "b": "assoc", "f": "fairshare", "j": "jobsize",
                    "p": "partition", "q": "qos"}
+_FACTOR_INDEX = {c: FACTORS.index(n) for c, n in _FACTOR_LETTERS.items()}
 _HEADERS = {
     "i": "JOBID", "r": "PARTITION", "u": "USER", "o": "ACCOUNT", "n": "QOSNAME",
     "c": "CLUSTER", "y": "PRIORITY", "S": "SITE", "N": "NICE", "t": "TRES",
@@ -100,10 +104,17 @@ def _header(letter: str) -> str:
     return _HEADERS.get(letter) or _HEADERS[letter.lower()]
 
 
-def _cell(text: str, width: int, right: bool) -> str:
-    if not width:
-        return text
-    return f"{text:>{width}}"[:width] if right else text[:width].ljust(width)
+def _template(prefix: str, fields: list[Field]) -> str:
+    """One ``str.format`` template for a whole line: ``{:>W.W}`` right-justifies and cuts to
+    W, ``{:<W.W}`` left-justifies and cuts (sprio cuts every value to its width)."""
+    def literal(text: str) -> str:
+        return text.replace("{", "{{").replace("}", "}}")
+
+    parts = [literal(prefix)]
+    for f in fields:
+        spec = f":{'>' if f.right else '<'}{f.width}.{f.width}" if f.width else ""
+        parts.append("{" + spec + "}" + literal(f.suffix))
+    return "".join(parts)
 
 
 def _int(value: float) -> str:
@@ -114,43 +125,62 @@ def _weight(config: PriorityConfig, name: str) -> int:
     return int(config.weights.get(WEIGHT_KEYS[name], 0))
 
 
-def _tres_text(row: PriorityRow, config: PriorityConfig, normalized: bool) -> str:
-    items = []
-    for name in tres_order(row.tres_weighted):
-        value = row.tres_weighted[name]
-        if not value:
-            continue
-        if normalized:
-            items.append(f"{name}={value / config.tres_weights[name]:.2f}")
+@lru_cache(maxsize=32)
+def _tres_positions(names: tuple[str, ...]) -> tuple[tuple[int, str], ...]:
+    """(index, name) of a row's weighted TRES, in Slurm's TRES order."""
+    return tuple((names.index(n), n) for n in tres_order(names))
+
+
+def _tres_column(rows: list[PriorityRow], config: PriorityConfig, normalized: bool) -> list[str]:
+    """sprio's TRES cells: weighted ``name=%.0f``, normalized ``name=%.2f``, zeros left out."""
+    out = []
+    weights = config.tres_weights
+    for row in rows:
+        values = row.tres_weighted_values
+        if not values:
+            out.append("")
+        elif normalized:
+            out.append(",".join(f"{n}={values[i] / weights[n]:.2f}"
+                                for i, n in _tres_positions(row.tres_names) if values[i]))
         else:
-            items.append(f"{name}={value:.0f}")
-    return ",".join(items)
+            out.append(",".join(f"{n}={values[i]:.0f}"
+                                for i, n in _tres_positions(row.tres_names) if values[i]))
+    return out
 
 
-def _value(letter: str, row: PriorityRow, config: PriorityConfig) -> str:
-    """The text of one column for one row."""
-    lower = letter.lower()
-    if lower in _FACTOR_LETTERS:
-        name = _FACTOR_LETTERS[lower]
-        if letter.isupper():
-            return _int(row.weighted[name])
-        weight = _weight(config, name)
-        return f"{row.weighted[name] / weight if weight else 0.0:.7f}"
-    simple: dict[str, Callable[[], str]] = {
-        "i": lambda: str(row.job_id),
-        "r": lambda: row.partition,
-        "u": lambda: row.user,
-        "o": lambda: row.account,
-        "n": lambda: row.qos,
-        "c": lambda: row.cluster,
-        "Y": lambda: str(int(row.exact)),
-        "y": lambda: f"{row.normalized_priority:16.14f}",
-        "S": lambda: _int(0 if row.admin_set else row.site),
-        "N": lambda: _int(0 if row.admin_set else row.nice),
-        "T": lambda: _tres_text(row, config, normalized=False),
-        "t": lambda: _tres_text(row, config, normalized=True),
-    }
-    return simple[letter]()
+def _factor_column(letter: str, rows: list[PriorityRow], config: PriorityConfig) -> list[str]:
+    name = _FACTOR_LETTERS[letter.lower()]
+    i = _FACTOR_INDEX[letter.lower()]
+    if letter.isupper():
+        return [f"{r.weighted_values[i]:.0f}" for r in rows]
+    weight = _weight(config, name)
+    if not weight:
+        return [f"{0.0:.7f}"] * len(rows)
+    return [f"{r.weighted_values[i] / weight:.7f}" for r in rows]
+
+
+_COLUMNS: dict[str, Callable[[list[PriorityRow], PriorityConfig], list[str]]] = {
+    "i": lambda rows, _: [str(r.job_id) for r in rows],
+    "r": lambda rows, _: [r.partition for r in rows],
+    "u": lambda rows, _: [r.user for r in rows],
+    "o": lambda rows, _: [r.account for r in rows],
+    "n": lambda rows, _: [r.qos for r in rows],
+    "c": lambda rows, _: [r.cluster for r in rows],
+    "Y": lambda rows, _: [str(int(r.exact)) for r in rows],
+    "y": lambda rows, _: [f"{r.exact if r.admin_set else r.exact / PRIORITY_MAX:16.14f}"
+                          for r in rows],
+    "S": lambda rows, _: [_int(0 if r.admin_set else r.site) for r in rows],
+    "N": lambda rows, _: [_int(0 if r.admin_set else r.nice) for r in rows],
+    "T": lambda rows, config: _tres_column(rows, config, normalized=False),
+    "t": lambda rows, config: _tres_column(rows, config, normalized=True),
+}
+
+
+def _column(letter: str, rows: list[PriorityRow], config: PriorityConfig) -> list[str]:
+    """The text of one column for every row."""
+    if letter.lower() in _FACTOR_LETTERS:
+        return _factor_column(letter, rows, config)
+    return _COLUMNS[letter](rows, config)
 
 
 def _weights_value(letter: str, config: PriorityConfig) -> str:
@@ -166,22 +196,18 @@ def _weights_value(letter: str, config: PriorityConfig) -> str:
     return ""
 
 
-def _line(prefix: str, fields: list[Field], value: Callable[[str], str]) -> str:
-    return prefix + "".join(_cell(value(f.letter), f.width, f.right) + f.suffix for f in fields)
-
-
 _SORT_KEYS: dict[str, Callable[[PriorityRow], object]] = {
-    "c": lambda r: r.cluster,
-    "i": lambda r: r.job_id,
-    "N": lambda r: r.nice,
-    "r": lambda r: r.partition,
-    "u": lambda r: r.user,
+    "c": attrgetter("cluster"),
+    "i": attrgetter("job_id"),
+    "N": attrgetter("nice"),
+    "r": attrgetter("partition"),
+    "u": attrgetter("user"),
 }
 for _letter, _key in [
-    ("t", lambda r: sum(r.tres_weighted.values())),
-    ("y", lambda r: r.exact),
+    ("t", lambda r: sum(r.tres_weighted_values)),
+    ("y", attrgetter("exact")),
     # sprio cannot sort by association priority (no "b")
-    *[(c, lambda r, n=n: r.weighted[n]) for c, n in _FACTOR_LETTERS.items() if c != "b"],
+    *[(c, lambda r, i=_FACTOR_INDEX[c]: r.weighted_values[i]) for c in _FACTOR_LETTERS if c != "b"],
 ]:
     _SORT_KEYS[_letter] = _SORT_KEYS[_letter.upper()] = _key
 
@@ -222,15 +248,22 @@ def render(
         fmt or default_format(config, long=long, normalized=normalized, users=users,
                               version=version)
     )
+    line = _template(prefix, fields).format
     lines = []
     if header:
-        lines.append(_line(prefix, fields, _header))
+        lines.append(line(*(_header(f.letter) for f in fields)))
     if weights:
-        lines.append(_line(prefix, fields, lambda c: _weights_value(c, config)))
+        lines.append(line(*(_weights_value(f.letter, config) for f in fields)))
+    elif fields:
+        rows = sort_rows(rows, sort)
+        columns: dict[str, list[str]] = {}
+        for f in fields:
+            if f.letter not in columns:
+                columns[f.letter] = _column(f.letter, rows, config)
+        lines.extend(map(line, *(columns[f.letter] for f in fields)))
     else:
-        for row in sort_rows(rows, sort):
-            lines.append(_line(prefix, fields, lambda c, r=row: _value(c, r, config)))
-    return "".join(line + "\n" for line in lines)
+        lines.extend([line()] * len(rows))
+    return "\n".join(lines) + "\n" if lines else ""
 
 
 def row_dict(row: PriorityRow) -> dict:
@@ -248,11 +281,26 @@ def row_dict(row: PriorityRow) -> dict:
         "admin_set": row.admin_set,
         "site": row.site,
         "nice": row.nice,
-        "factors": {name: row.factors[name] for name in FACTORS},
-        "weighted": {name: row.weighted[name] for name in FACTORS},
-        "tres": {name: {"factor": row.tres_factors[name], "weighted": row.tres_weighted[name]}
-                 for name in tres_order(row.tres_factors)},
+        "factors": dict(zip(FACTORS, row.factor_values)),
+        "weighted": dict(zip(FACTORS, row.weighted_values)),
+        "tres": {name: {"factor": row.tres_factor_values[i],
+                        "weighted": row.tres_weighted_values[i]}
+                 for i, name in _tres_positions(row.tres_names)},
     }
+
+
+def render_json(cluster: str, config: PriorityConfig, rows: list[PriorityRow],
+                warnings: list[str]) -> str:
+    """``sprio --json``: the cluster, the weights, one line per row, the warnings. Each row
+    goes through the C JSON encoder once (an indented dump of 100,000 rows would take the
+    pure-Python encoder many seconds)."""
+    jobs = ",\n    ".join(map(json.dumps, map(row_dict, rows)))
+    return "".join([
+        '{\n  "cluster": ', json.dumps(cluster),
+        ',\n  "weights": ', json.dumps(weights_dict(config)),
+        ',\n  "jobs": [', f"\n    {jobs}\n  " if rows else "",
+        '],\n  "warnings": ', json.dumps(warnings), "\n}\n",
+    ])
 
 
 def weights_dict(config: PriorityConfig) -> dict:

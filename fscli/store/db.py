@@ -16,8 +16,8 @@ from pathlib import Path
 
 from fscli.errors import StoreError
 
-HEAD = "0001"
-KNOWN_REVISIONS = ("0001",)
+HEAD = "0002"
+KNOWN_REVISIONS = ("0001", "0002")
 NETWORK_FILESYSTEMS = ("nfs", "nfs4", "lustre", "gpfs", "cifs", "smb3", "beegfs", "fuse.glusterfs")
 
 

@@ -154,6 +154,7 @@ class Job(Base):
     nice: Mapped[int] = mapped_column(BigInteger, default=0)
     site_factor: Mapped[int] = mapped_column(BigInteger, default=0)
     cputime: Mapped[float | None] = mapped_column(Float)
+    admin_priority: Mapped[int | None] = mapped_column(BigInteger)  # scontrol update priority=
 
 
 class Transaction(Base):

@@ -169,4 +169,4 @@ def test_cluster_choice_with_several_clusters(fscli):
 
 def test_db_commands(fscli):
     fscli.ok("db", "upgrade")
-    assert fscli.ok("db", "current").stdout.strip() == "0001"
+    assert fscli.ok("db", "current").stdout.strip() == "0002"

@@ -184,3 +184,76 @@ def test_dry_run_stores_nothing(cluster):
     assert out.stdout == ""
     assert out.stderr.startswith("would have submitted job 1: ")
     assert _jobs(cluster) == []
+
+
+def test_modify_priority_like_scontrol_update(cluster):
+    cluster.ok("job", "submit", "user=alice", "partition=p1", "id=7", at=AT)
+    result = cluster.ok("job", "modify", "7", "priority=999", at=AT)
+    assert result.stderr == "modified job 7: priority=999\n"
+    assert cluster.ok("job", "modify", "jobid=7", "set", "priority=999").stderr == (
+        "job 7: nothing to change\n")
+    assert cluster.ok("job", "modify", "7", "priority=0").stderr == (
+        "modified job 7: priority=0 (held)\n")
+    assert cluster.ok("job", "modify", "7", "set", "priority=-1", "nice=5").stderr == (
+        "modified job 7: priority=released nice=5\n")
+    assert cluster.ok("job", "modify", "7", "prio=clear", "sitefactor=-3").stderr == (
+        "modified job 7: sitefactor=-3\n")
+    history = cluster.ok("history", "-P").stdout.splitlines()
+    assert [line.split("|")[2:] for line in history if "modify job" in line] == [
+        ["modify job", "7", "priority=999"], ["modify job", "7", "priority=0 (held)"],
+        ["modify job", "7", "priority=released nice=5"], ["modify job", "7", "sitefactor=-3"]]
+
+
+def test_modify_dry_run_changes_nothing(cluster):
+    cluster.ok("job", "submit", "user=alice", "partition=p1", "id=7", at=AT)
+    result = cluster.ok("job", "modify", "7", "priority=5", "--dry-run", at=AT)
+    assert result.stderr == "would have modified job 7: priority=5\n"
+    assert cluster.ok("job", "modify", "7", "priority=5").stderr == (
+        "modified job 7: priority=5\n")
+
+
+@pytest.mark.parametrize("words, code, message", [
+    (["priority=5"], 2, "name the job(s): fscli job modify JOBID priority=N"),
+    (["7"], 2, "nothing to change: give priority=, nice= or sitefactor="),
+    (["7", "priority=high"], 1, "invalid priority 'high': expected a whole number"),
+    (["7", "priority=4294967295"], 1, ("invalid priority 4294967295: expected 0 to "
+                                       "4294967294, or -1 to give the job back to the "
+                                       "priority plugin")),
+    (["7", "sitefactor=2147483646"], 1, "SiteFactor value out of range"),
+    (["7", "qos=high"], 2, "unknown key 'qos' for job modify"),
+    (["7,99", "priority=5"], 1, "job 99 does not exist"),
+    (["8", "priority=5"], 1, ("job 8 is cancelled: only pending or running jobs can be "
+                              "modified")),
+])
+def test_modify_rejects_bad_input(cluster, words, code, message):
+    cluster.ok("job", "submit", "user=alice", "partition=p1", "id=7", at=AT)
+    cluster.ok("job", "submit", "user=alice", "partition=p1", "id=8", at=AT)
+    cluster.ok("job", "cancel", "8", at=AT)
+    err = cluster.fails("job", "modify", *words, code=code).stderr
+    assert err == f"fscli: error: {message}\n"
+    assert "modify job" not in cluster.ok("history", "-P").stdout
+
+
+def test_a_0001_store_with_jobs_is_upgraded(fscli, db_path):
+    """The admin priority column (revision 0002) arrives by itself on a 0001 store."""
+    import sqlite3
+
+    from fscli.store.db import create_engine_for, resolve_url, upgrade
+
+    engine = create_engine_for(resolve_url(db_path))
+    upgrade(engine, "0001")
+    engine.dispose()
+    con = sqlite3.connect(db_path)
+    with con:
+        con.execute("INSERT INTO cluster (id, name) VALUES (1, 'old')")
+        con.execute("INSERT INTO job (id, cluster_id, user, account, partition, state, submit, "
+                    "cpus, nodes, slots, nice, site_factor) "
+                    "VALUES (42, 1, 'ann', 'acct', 'p', 'pending', 0, 2, 1, 1, 0, 0)")
+    con.close()
+    assert fscli.ok("job", "list", "-P").stdout.splitlines()[1] == (
+        "42|ann|acct|p|||pending|1970-01-01T00:00:00|||2|1|1||UNLIMITED|0|")
+    assert fscli.ok("db", "current").stdout.strip() == "0002"
+    fscli.ok("job", "modify", "42", "priority=12")
+    con = sqlite3.connect(db_path)
+    assert con.execute("SELECT admin_priority FROM job WHERE id = 42").fetchone() == (12,)
+    con.close()

@@ -67,6 +67,40 @@ def test24_7_normalized_factors(fscli):
     job_a = _job(fscli, "ta2", "p2", "tq2", 64)
     assert _line(fscli, "-j", job_a, "-o", weighted) == (
         f"{job_a} 4000000 60000 4000000 cpu=4000000")
+    # test3: the maxima go back to ta1/tq1/p1
+    fscli.ok("account", "modify", "ta1", "set", "priority=4000000")
+    fscli.ok("qos", "modify", "tq1", "set", "priority=4000000")
+    fscli.ok("partition", "modify", "p1", "set", "priorityjobfactor=60000")
+    job_b = _job(fscli, "ta2", "p2", "tq2", 32)
+    assert _line(fscli, "-j", job_b, "-o", weighted) == (
+        f"{job_b} 2000000 30000 2000000 cpu=2000000")
+    assert _line(fscli, "-n", "-j", job_b, "-o", normalized) == (
+        f"{job_b} 0.5000000 0.5000000 0.5000000 cpu=0.50")
+
+
+def test24_7_admin_set_priority(fscli):
+    """test4: `scontrol update jobid=<jobC> priority=999` is `fscli job modify`."""
+    _setup(fscli, ["PriorityWeightAssoc=4000000", "PriorityWeightJobSize=1",
+                   "PriorityWeightPartition=60000", "PriorityWeightQOS=4000000",
+                   "PriorityWeightTRES=cpu=4000000"],
+           [("p1", 60000), ("p2", 30000)], [("tq1", 4000000), ("tq2", 2000000)],
+           [("ta1", 4000000, "tq1,tq2"), ("ta2", 2000000, "tq1,tq2")])
+    job_c = _job(fscli, "ta1", "p1", "tq1", 64)
+    fscli.ok("job", "modify", job_c, "priority=999")
+    fmt = "%.15i %.10Y %.10S %.10A %.10B %.10F %.10J %.10P %.10Q %.11N %.20T"
+    expected = f"{job_c} 999 0 0 0 0 0 0 0 0"
+    assert _line(fscli, "-j", job_c, "-o", fmt) == expected
+    assert _line(fscli, "-n", "-j", job_c, "-o", fmt) == expected
+    assert fscli.ok("sprio", "--explain", job_c, at=AT).stdout.splitlines()[1] == (
+        "priority 999 set by an administrator: factors are not used")
+    fscli.ok("job", "modify", job_c, "priority=0")  # held: sprio leaves it out
+    err = fscli.fails("sprio", "-j", job_c, at=AT, code=1).stderr
+    assert err == "fscli: error: Unable to find jobs matching user/id(s) specified\n"
+    err = fscli.fails("sprio", "--explain", job_c, at=AT, code=1).stderr
+    assert err == (f"fscli: error: job {job_c} is not listed: held (priority 0) or not "
+                   "eligible yet\n")
+    fscli.ok("job", "modify", job_c, "priority=-1")  # back to the multifactor plugin
+    assert _line(fscli, "-j", job_c, "-o", "%.15i %.10Y") == f"{job_c} 12060001"
 
 
 @pytest.fixture

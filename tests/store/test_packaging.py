@@ -48,7 +48,7 @@ def test_wheel_install_creates_and_upgrades_a_store(tmp_path):
                                     capture_output=True, text=True, cwd=tmp_path)
     first = run("db", "upgrade")
     assert first.returncode == 0, first.stderr
-    assert run("db", "current").stdout.strip() == "0001"
+    assert run("db", "current").stdout.strip() == "0002"
     assert run("account", "add", "a1").returncode == 0
     assert (store.stat().st_mode & 0o777) == 0o600
     located = subprocess.run([str(python), "-c", "import fscli.store.db as d; print(d.migrations_dir())"],
