@@ -9,8 +9,8 @@ import random
 import pytest
 
 from fscli.engine.fairshare import NO_VAL, compute
-from fscli.engine.heap import bulk
 from fscli.engine.fsexplain import explain
+from fscli.engine.heap import bulk
 from fscli.engine.model import SHARES_PARENT, Assoc
 from fscli.errors import InvalidValue
 
