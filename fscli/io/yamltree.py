@@ -599,7 +599,7 @@ class _Flow(list):
     """A short list written inline: ``qos: [normal, high]``."""
 
 
-class _Dumper(yaml.SafeDumper):
+class _Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # libyaml's emitter: same text
     pass
 
 
