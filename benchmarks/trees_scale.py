@@ -21,9 +21,14 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from fscli.io import flatfile, yamltree  # noqa: E402
-from fscli.io.treespec import (  # noqa: E402
-    AccountSpec, ClusterSpec, QosSpec, TreeSpec, UserAssocSpec, UserSpec,
+from fscli.io import flatfile, yamltree
+from fscli.io.treespec import (
+    AccountSpec,
+    ClusterSpec,
+    QosSpec,
+    TreeSpec,
+    UserAssocSpec,
+    UserSpec,
 )
 
 

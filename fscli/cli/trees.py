@@ -9,8 +9,8 @@ and ``dump`` write the store back in either format.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 import click
 
@@ -55,8 +55,8 @@ def _print_plan(plan) -> None:
     if not stdout_is_tty():
         click.echo("".join(change.text() + "\n" for change in plan.changes), nl=False)
         return
-    from rich.tree import Tree
     from rich.markup import escape
+    from rich.tree import Tree
 
     from fscli.render.tables import console
 

@@ -15,8 +15,9 @@ Coordinators have no table of their own: they are kept in the ``config`` table u
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from sqlalchemy import bindparam, delete, func, insert, select, update
 
@@ -27,8 +28,14 @@ from fscli.engine.timestr import format_mins
 from fscli.engine.tres import format_tres, parse_tres
 from fscli.errors import Conflict, InvalidValue
 from fscli.io.treespec import (
-    ROOT, AccountSpec, AssocSettings, ClusterSpec, QosSpec, TreeSpec,
-    UserAssocSpec, UserSpec,
+    ROOT,
+    AccountSpec,
+    AssocSettings,
+    ClusterSpec,
+    QosSpec,
+    TreeSpec,
+    UserAssocSpec,
+    UserSpec,
 )
 from fscli.store import models as m
 from fscli.store.admin import Admin, check_name
@@ -90,7 +97,7 @@ def read_spec(conn, cid: int) -> TreeSpec:
     spec = None
     users: dict[str, list[UserAssocSpec]] = {}
     for row in rows:
-        aid, parent_id, account, user, partition = row[:5]
+        _, parent_id, account, user, partition = row[:5]
         settings = _settings(row[5:])
         if user is not None:
             users.setdefault(user, []).append(
