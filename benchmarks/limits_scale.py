@@ -101,6 +101,8 @@ def main() -> None:
             ("--version (start-up)", ["--version"]),
             ("limits check (human)", ["limits", "check", user, "cpus=64", "time=1:00:00"]),
             ("limits check --json", ["limits", "check", user, "cpus=64", "--json"]),
+            ("limits check mem=4G (root GrpTRES[mem] counts all jobs)",
+             ["limits", "check", user, "cpus=4", "mem=4G", "-P"]),
             ("limits check -P partition=batch", ["limits", "check", user, "partition=batch",
                                                  "cpus=8", "-P"]),
             ("limits check qos=high --with", ["limits", "check", user, "qos=high", "cpus=600",

@@ -205,7 +205,8 @@ def _count_jobs(conn, cluster_id: int, tree: _Tree, scope: JobScope) -> list[Job
             qos, partition, mine, account = row[3:7]
             partition = partition.split(",")[0] if partition else None
             user = scope.user if mine else None
-        count, cpus, nodes, *run = row[len(keys):]
+        # SUM gives Decimal on PostgreSQL and MariaDB: the engine counts in ints
+        count, cpus, nodes, *run = (None if x is None else int(x) for x in row[len(keys):])
         running = state == "running"
         if text and text not in parsed:
             parsed[text] = parse_tres(text)

@@ -150,8 +150,9 @@ def test_store_counts_match_the_engine_counting_every_job(tree, store):
         _submit(tree, *words)
     engine = create_engine(resolve_url(store).url)
     with engine.connect() as conn:
-        everything = snapshot.load_assocs(conn, 1)
-        jobs = [j for j in snapshot.load_jobs(conn, 1) if j.assoc_id is not None]
+        cid = snapshot.cluster_id_for(conn, None)
+        everything = snapshot.load_assocs(conn, cid)
+        jobs = [j for j in snapshot.load_jobs(conn, cid) if j.assoc_id is not None]
         for job in jobs:
             job.tres = {"cpu": job.cpus, "node": job.nodes, **job.tres}
         for user, account in users.items():

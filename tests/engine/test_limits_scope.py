@@ -1,0 +1,64 @@
+"""The :class:`JobScope` a check asks a store to count, and the groups it gets back."""
+
+from __future__ import annotations
+
+from fscli.engine.limit_check import JobGroup, JobRequest, LimitsState, check, request_tres
+from fscli.engine.model import Assoc, Partition, Qos
+
+NOW = 1_700_000_000
+
+
+def _state(root=None, acct=None, qos=None) -> tuple[LimitsState, list]:
+    assocs = [
+        Assoc(1, None, "root", limits=dict(root or {}), qos=("normal", "high")),
+        Assoc(2, 1, "phys", limits=dict(acct or {})),
+        Assoc(3, 2, "phys", "alice"),
+    ]
+    all_qos = [Qos("normal"), Qos("high", limits=dict(qos or {}))]
+    parts = [Partition("batch", qos="high"), Partition("debug")]
+    state = LimitsState(assocs, all_qos, parts)
+    asked: list = []
+
+    def count(scope):
+        asked.append(scope)
+        return [JobGroup(2, True, 3, {"cpu": 30, "node": 3, "mem": 900}, {}, "high", "batch",
+                         None, "phys")]
+
+    state.count_jobs = count
+    return state, asked
+
+
+def _req(qos=None, partition=None, **tres) -> JobRequest:
+    return JobRequest("alice", "phys", partition, qos, request_tres(4, 1, tres), 60)
+
+
+def test_only_limits_on_requested_tres_or_job_counts_widen_the_scope():
+    state, asked = _state(root={"GrpTRES": {"mem": 1000}}, acct={"GrpTRES": {"gres/gpu": 2}})
+    assert check(_req(), state, NOW).verdict == "run"
+    assert asked[-1].assoc_ids == {3} and not asked[-1].qos and not asked[-1].run_mins
+    result = check(_req(mem=200), state, NOW)
+    assert asked[-1].assoc_ids == {1, 3}
+    assert (result.reason, result.violation.current) == ("AssocGrpMemLimit", 900)
+    state.assocs[1].limits["GrpJobs"] = 3
+    assert check(_req(), state, NOW).reason == "AssocGrpJobsLimit"
+    assert asked[-1].assoc_ids == {2, 3}
+
+
+def test_qos_per_job_limits_count_nothing_and_partitions_follow_their_qos():
+    state, asked = _state(qos={"MaxTRESPerJob": {"cpu": 8}})
+    check(_req(qos="high"), state, NOW)
+    assert not asked[-1].qos
+    state.qos[1].limits["GrpTRESRunMins"] = {"cpu": 10}
+    check(_req(qos="high"), state, NOW)
+    assert (asked[-1].qos, asked[-1].partitions, asked[-1].run_mins) == (
+        {"high"}, {"batch"}, True)
+    assert (asked[-1].user, asked[-1].account, asked[-1].now) == ("alice", "phys", NOW)
+
+
+def test_groups_count_for_their_qos_and_account():
+    state, _ = _state(qos={"MaxTRESPerAccount": {"cpu": 32}, "GrpJobs": 5})
+    result = check(_req(qos="high"), state, NOW)
+    assert (result.reason, result.violation.current) == ("MaxCpuPerAccount", 30)
+    state.qos[1].limits["GrpJobs"] = 3
+    result = check(_req(qos="high"), state, NOW)
+    assert (result.reason, result.violation.current) == ("QOSGrpJobsLimit", 3)
