@@ -517,26 +517,31 @@ class _Loader:
         if not isinstance(node, SequenceNode) or not node.value:
             raise self.fail(node, path, "expected a list of associations (account names or "
                                         "mappings with account:)")
-        result = []
+        found = []  # (association, its node, its account's node, its path)
         for i, item in enumerate(node.value):
             ipath = f"{path}[{i}]"
-            self.remember(("users", user, "associations", i), item, ipath)
             if isinstance(item, ScalarNode):
-                result.append(UserAssocSpec(account=self.text(item, ipath).strip()))
+                found.append((UserAssocSpec(account=self.text(item, ipath).strip()), item, item,
+                              ipath))
                 continue
             fields = self.mapping(item, ipath, USER_ASSOC_KEYS)
             if "account" not in fields:
                 raise self.fail(item, ipath, "missing account:")
             acct_node = fields["account"][1]
-            self.remember(("users", user, "associations", i, "account"), acct_node,
-                          f"{ipath}.account")
             partition = None
             if "partition" in fields:
                 partition = self.text(fields["partition"][1], f"{ipath}.partition").strip()
-            result.append(UserAssocSpec(account=self.text(acct_node, f"{ipath}.account").strip(),
+            found.append((UserAssocSpec(account=self.text(acct_node, f"{ipath}.account").strip(),
                                         partition=partition,
-                                        **self.assoc(fields, ipath, "association")))
-        return result
+                                        **self.assoc(fields, ipath, "association")),
+                          item, acct_node, ipath))
+        # problems() index the associations in the order UserSpec sorts them into (after
+        # taking the first one listed as the default account)
+        for i, (_, item, acct_node, ipath) in enumerate(sorted(found, key=lambda f: f[0].key)):
+            self.remember(("users", user, "associations", i), item, ipath)
+            self.remember(("users", user, "associations", i, "account"), acct_node,
+                          ipath if acct_node is item else f"{ipath}.account")
+        return [f[0] for f in found]
 
     def qos(self, name: str, knode: Node, node: Node) -> QosSpec:
         path = f"qos.{name}"

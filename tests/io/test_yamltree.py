@@ -357,3 +357,17 @@ def test_fast_composer_reads_every_dump():
     spec = flatfile.parse((GOLDEN / "sacctmgr_messages/roundtrip_dump.cfg").read_text())
     text = yamltree.dump(spec)
     _same(yamltree._Composer(text).document(), yaml.compose(text, Loader=yaml.SafeLoader))
+
+
+def test_error_in_a_later_association_names_its_own_line():
+    message = error_of("""\
+        cluster: {name: c1}
+        accounts: {zoo: {}}
+        users:
+          al:
+            associations:
+            - account: zoo
+            - account: nope
+        """)
+    assert message == ("tree.yaml:7: users.al.associations[1].account: "
+                       "account 'nope' does not exist")
