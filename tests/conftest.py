@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from tests.backends import BACKEND, empty_server_store
+
 os.environ["TZ"] = "UTC"
 time.tzset()
 os.environ.pop("FSCLI_DB", None)
@@ -53,13 +55,24 @@ class Fscli:
 
 
 @pytest.fixture
-def db_path(tmp_path) -> str:
-    return str(tmp_path / "store.db")
+def store(tmp_path) -> str:
+    """The test's empty store: an SQLite file, or a server database (``tests/backends.py``)."""
+    if BACKEND == "sqlite":
+        return str(tmp_path / "store.db")
+    return empty_server_store(BACKEND)
 
 
 @pytest.fixture
-def fscli(db_path) -> Fscli:
-    return Fscli(db_path)
+def db_path(store) -> str:
+    """The store as an SQLite file path, for tests of the file itself."""
+    if BACKEND != "sqlite":
+        pytest.skip(f"tests the SQLite store file; the {BACKEND} run covers the rest")
+    return store
+
+
+@pytest.fixture
+def fscli(store) -> Fscli:
+    return Fscli(store)
 
 
 @pytest.fixture

@@ -11,8 +11,8 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 import click
 
@@ -21,8 +21,9 @@ from fscli.errors import StoreError
 
 class App:
     def __init__(self, db: str | None = None, cluster: str | None = None, at: str | None = None,
-                 quiet: bool = False, debug: bool = False):
+                 quiet: bool = False, debug: bool = False, read_only: bool = False):
         self.db = db
+        self.read_only = read_only
         self.cluster_name = cluster
         self.at_text = at
         self.quiet = quiet
@@ -49,15 +50,24 @@ class App:
         if self._engine is None:
             from fscli.store.db import open_engine
 
-            self._engine = open_engine(self.db)
+            self._engine = open_engine(self.db, read_only=self.read_only)
         return self._engine
+
+    def close(self) -> None:
+        """Give back the store's connections (a server's, above all) when the command ends."""
+        if self._engine is not None:
+            self._engine.dispose()
+            self._engine = None
 
     @contextmanager
     def transaction(self, dry_run: bool = False) -> Iterator:
         """An ORM session holding the write lock; commit at the end unless ``dry_run``."""
-        from sqlalchemy.exc import OperationalError
+        from sqlalchemy.exc import DBAPIError
         from sqlalchemy.orm import Session
 
+        if self.read_only:
+            raise StoreError("this command changes the store, and fscli is read-only here "
+                             "(--read-only or FSCLI_READ_ONLY); run it without that to change it")
         engine = self.engine.execution_options(fscli_write=True)
         try:
             with Session(engine, autoflush=True, expire_on_commit=False) as session:
@@ -69,18 +79,18 @@ class App:
                             raise _DryRun
                 except _DryRun:
                     pass
-        except OperationalError as exc:
+        except DBAPIError as exc:
             raise store_error(exc) from None
 
     @contextmanager
     def reading(self) -> Iterator:
         """A Core connection for read paths (one query per table)."""
-        from sqlalchemy.exc import OperationalError
+        from sqlalchemy.exc import DBAPIError
 
         try:
             with self.engine.connect() as conn:
                 yield conn
-        except OperationalError as exc:
+        except DBAPIError as exc:
             raise store_error(exc) from None
 
     def say(self, message: str) -> None:
@@ -94,10 +104,11 @@ class _DryRun(Exception):
 
 
 def store_error(exc: Exception) -> StoreError:
-    text = str(getattr(exc, "orig", exc))
-    if "readonly" in text or "read-only" in text:
+    text = (str(getattr(exc, "orig", exc)).strip().splitlines() or ["unknown error"])[0]
+    low = text.lower()
+    if "readonly" in low or "read-only" in low or "read only" in low:
         return StoreError(f"the store is read-only ({text}); use a writable --db or check permissions")
-    if "locked" in text or "busy" in text:
+    if "locked" in low or "busy" in low:
         return StoreError(f"the store is busy ({text}); try again")
     return StoreError(f"store error: {text}")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from fscli.cli.output import dry_run_option, output_options, report
-from fscli.cli.words import key_table, parse_words
+from fscli.cli.words import count_value, key_table, parse_words
 
 KEYS = key_table({"name": ("names", "cluster", "clusters"), "nodes": (), "cpus": (), "tres": ()}, None)
 WORDS = click.argument("words", nargs=-1)
@@ -14,18 +14,11 @@ SETTINGS = {"context_settings": {"ignore_unknown_options": True}}
 
 def cluster_values(words, command: str) -> dict:
     from fscli.engine.tres import format_tres, parse_tres
-    from fscli.errors import InvalidValue
 
     values = {}
     for key, word in words.values.items():
         if key in ("nodes", "cpus"):
-            try:
-                number = int(word.value)
-            except ValueError:
-                raise InvalidValue(f"invalid {key} '{word.value}': expected a whole number") from None
-            if number < 0:
-                raise InvalidValue(f"invalid {key} '{word.value}': must be >= 0")
-            values[key] = number
+            values[key] = count_value(key, word.value)
         elif key == "tres":
             values["tres"] = format_tres(parse_tres(word.value, allow_clear=False), units=False)
     return values

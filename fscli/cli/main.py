@@ -112,10 +112,12 @@ class LazyGroup(click.Group):
 @click.option("--at", "at", metavar="TIME", help="Evaluate as of TIME (ISO 8601, now, now-2days).")
 @click.option("-Q", "--quiet", is_flag=True, help="No change summaries on stderr.")
 @click.option("--debug", is_flag=True, help="Show the traceback of an error.")
+@click.option("--read-only", envvar="FSCLI_READ_ONLY", is_flag=True,
+              help="Refuse every change to the store (for viewers; env FSCLI_READ_ONLY=1).")
 @click.version_option(__version__, prog_name="fscli")
 @click.pass_context
 def cli(ctx: click.Context, db: str | None, cluster: str | None, at: str | None,
-        quiet: bool, debug: bool) -> None:
+        quiet: bool, debug: bool, read_only: bool) -> None:
     """fscli: fair-share, job priority and limits for HPC administrators.
 
     \b
@@ -125,7 +127,8 @@ def cli(ctx: click.Context, db: str | None, cluster: str | None, at: str | None,
     """
     from fscli.cli.app import App
 
-    ctx.obj = App(db=db, cluster=cluster, at=at, quiet=quiet, debug=debug)
+    ctx.obj = App(db=db, cluster=cluster, at=at, quiet=quiet, debug=debug, read_only=read_only)
+    ctx.call_on_close(ctx.obj.close)
     if at:
         from fscli.errors import FscliError
 

@@ -97,5 +97,14 @@ def command_line(ctx: click.Context, leave_out: Sequence[str] = ("svg",)) -> str
                              else param.opts[0])
             else:
                 for item in values:
-                    words += [param.opts[0], str(item)]
+                    words += [param.opts[0], _shown(param.name, str(item))]
     return " ".join(shlex.quote(w) for w in words)
+
+
+def _shown(name: str, value: str) -> str:
+    """An option's value as a picture may show it: never a database password."""
+    if name != "db":
+        return value
+    from fscli.store.db import display_url
+
+    return display_url(value)

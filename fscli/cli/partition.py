@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import click
 
-from fscli.cli.output import dry_run_option, output_options, report
 from fscli.cli.complete import words_completer
-from fscli.cli.words import key_table, parse_words, reject_unused
+from fscli.cli.output import dry_run_option, output_options, report
+from fscli.cli.words import COUNT_MAX, count_value, key_table, parse_words, reject_unused
 
 BASE_KEYS = {"name": ("names", "partition", "partitionname"), "cluster": ("clusters",),
              "nodes": ("totalnodes",), "cpus": ("totalcpus",), "tres": (),
@@ -22,7 +22,6 @@ def partition_values(parsed) -> dict:
     from fscli.engine.config import parse_tres_weights
     from fscli.engine.timestr import parse_duration_mins
     from fscli.engine.tres import format_tres, parse_tres
-    from fscli.errors import InvalidValue
 
     values = {}
     for key, word in parsed.values.items():
@@ -31,13 +30,8 @@ def partition_values(parsed) -> dict:
             if text.lower() in ("-1", "unlimited", "infinite") and key in ("maxnodes", "minnodes"):
                 values[INT_KEYS[key]] = None
                 continue
-            try:
-                number = int(text)
-            except ValueError:
-                raise InvalidValue(f"invalid {key} '{text}': expected a whole number") from None
-            if number < 0 or number > 65533 and key.startswith("priority"):
-                raise InvalidValue(f"invalid {key} '{text}': out of range")
-            values[INT_KEYS[key]] = number
+            values[INT_KEYS[key]] = count_value(key, text, 65533 if key.startswith("priority")
+                                                else COUNT_MAX)
         elif key == "tres":
             values["tres"] = format_tres(parse_tres(text, allow_clear=False), units=False)
         elif key == "maxtime":

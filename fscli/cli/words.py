@@ -13,9 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from fscli.engine import limitdefs
-from fscli.errors import UsageProblem, closest
+from fscli.errors import InvalidValue, UsageProblem, closest
 
 IDENTITY = ("name", "cluster", "account", "user", "partition")
+COUNT_MAX = 2**31 - 1  # node/CPU counts live in 32-bit columns on every backend
 
 
 @dataclass
@@ -41,6 +42,20 @@ class Words:
         if "name" in self.select:
             names += split_list(self.select["name"].value)
         return names
+
+
+def count_value(key: str, text: str, maximum: int = COUNT_MAX) -> int:
+    """A whole number 0..``maximum`` (a node or CPU count, a factor), or a clear error."""
+    text = text.strip()
+    if not (text.isascii() and text.isdigit()) or len(text) > len(str(maximum)):
+        if text.startswith("-") and text[1:].isdigit():
+            raise InvalidValue(f"invalid {key} '{text}': must be >= 0")
+        raise InvalidValue(f"invalid {key} '{text[:40]}': expected a whole number "
+                           f"from 0 to {maximum}")
+    number = int(text)
+    if number > maximum:
+        raise InvalidValue(f"invalid {key} '{text}': out of range (at most {maximum})")
+    return number
 
 
 def split_list(text: str) -> list[str]:

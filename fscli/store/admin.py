@@ -20,12 +20,15 @@ NAME_RE = re.compile(r"[a-z0-9_][a-z0-9_.@+-]*")
 ADMIN_LEVELS = {"none": "None", "operator": "Operator", "administrator": "Administrator",
                 "admin": "Administrator"}
 ACTIVE_STATES = ("pending", "running")
+MAX_NAME = 64  # the name columns' width; servers refuse longer values, SQLite would not
 
 
 def check_name(kind: str, name: str) -> str:
     low = name.strip().lower()
     if not NAME_RE.fullmatch(low):
         raise InvalidValue(f"invalid {kind} name '{name}': use letters, digits, '_', '.', '-'")
+    if len(low) > MAX_NAME:
+        raise InvalidValue(f"invalid {kind} name '{name[:24]}...': at most {MAX_NAME} characters")
     return low
 
 

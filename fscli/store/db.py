@@ -9,7 +9,6 @@ fscli store. A backup copy is taken before an existing SQLite store is migrated.
 from __future__ import annotations
 
 import os
-import shutil
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
@@ -89,39 +88,93 @@ def _check_revision(revision: str | None, where: str) -> None:
         )
 
 
-def create_engine_for(url: StoreUrl):
+def create_engine_for(url: StoreUrl, read_only: bool = False):
+    if not url.url.startswith("sqlite"):
+        return _server_engine(url.url, read_only)
     from sqlalchemy import create_engine, event
 
-    if url.sqlite_path is None and url.url.startswith("sqlite"):
-        engine = create_engine(url.url)
-    else:
-        engine = create_engine(url.url, future=True)
-    if url.url.startswith("sqlite"):
-        wal = url.sqlite_path is not None and not _on_network_fs(url.sqlite_path)
+    engine = create_engine(url.url)
+    wal = url.sqlite_path is not None and not _on_network_fs(url.sqlite_path)
 
+    @event.listens_for(engine, "connect")
+    def _pragmas(dbapi_conn, _record):  # pragma: no cover - exercised by every test
+        dbapi_conn.isolation_level = None  # we emit BEGIN ourselves (below)
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute("PRAGMA busy_timeout=30000")
+        if wal and not read_only:
+            try:
+                cur.execute("PRAGMA journal_mode=WAL")
+            except sqlite3.OperationalError:
+                pass  # read-only file: keep its journal mode
+        cur.execute("PRAGMA synchronous=NORMAL")
+        if read_only:
+            cur.execute("PRAGMA query_only=ON")
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin_immediate(conn):  # pragma: no cover
+        # Take the write lock at BEGIN so concurrent writers queue on busy_timeout
+        # instead of failing with "database is locked" on lock upgrade.
+        if conn.get_execution_options().get("fscli_write"):
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+        else:
+            conn.exec_driver_sql("BEGIN")
+    return engine
+
+
+# Writers on a server queue on one row lock taken first in their transaction, as SQLite's
+# BEGIN IMMEDIATE makes them queue on the file: with READ COMMITTED, everything a writer
+# reads after the lock is the latest committed state, so no update is lost.
+SERVER_WRITE_LOCK = "SELECT version_num FROM alembic_version FOR UPDATE"
+SERVER_READ_ONLY = {
+    "postgresql": "SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY",
+    "mysql": "SET SESSION TRANSACTION READ ONLY",
+}
+
+
+def _server_engine(url: str, read_only: bool):
+    """PostgreSQL or MariaDB/MySQL; the caller disposes of the engine when its command ends."""
+    from sqlalchemy import create_engine, event
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+
+    try:
+        engine = create_engine(url, pool_size=1, isolation_level="READ COMMITTED")
+    except NoSuchModuleError:
+        raise StoreError(f"unknown database URL scheme in {display_url(url)}; use sqlite:///PATH, "
+                         "postgresql+psycopg://... or mysql+pymysql://...") from None
+    except ArgumentError as exc:
+        raise StoreError(f"bad database URL {display_url(url)}: {exc}") from None
+    except ModuleNotFoundError as exc:
+        extra = "postgres" if url.startswith("postgres") else "mysql"
+        raise StoreError(f"the database driver {exc.name} is not installed; "
+                         f"pip install 'fscli[{extra}]'") from None
+    read_only_sql = SERVER_READ_ONLY.get(engine.dialect.name) if read_only else None
+
+    if read_only_sql:
         @event.listens_for(engine, "connect")
-        def _pragmas(dbapi_conn, _record):  # pragma: no cover - exercised by every test
-            dbapi_conn.isolation_level = None  # we emit BEGIN ourselves (below)
+        def _read_only(dbapi_conn, _record):  # pragma: no cover - needs a server
             cur = dbapi_conn.cursor()
-            cur.execute("PRAGMA foreign_keys=ON")
-            cur.execute("PRAGMA busy_timeout=30000")
-            if wal:
-                try:
-                    cur.execute("PRAGMA journal_mode=WAL")
-                except sqlite3.OperationalError:
-                    pass  # read-only file: keep its journal mode
-            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute(read_only_sql)
             cur.close()
 
-        @event.listens_for(engine, "begin")
-        def _begin_immediate(conn):  # pragma: no cover
-            # Take the write lock at BEGIN so concurrent writers queue on busy_timeout
-            # instead of failing with "database is locked" on lock upgrade.
-            if conn.get_execution_options().get("fscli_write"):
-                conn.exec_driver_sql("BEGIN IMMEDIATE")
-            else:
-                conn.exec_driver_sql("BEGIN")
+    @event.listens_for(engine, "begin")
+    def _write_lock(conn):  # pragma: no cover - needs a server
+        if conn.get_execution_options().get("fscli_write"):
+            conn.exec_driver_sql(SERVER_WRITE_LOCK)
     return engine
+
+
+def display_url(url: str) -> str:
+    """The URL with its password hidden, for messages (a plain file path as it is)."""
+    if "://" not in url:
+        return url
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:  # noqa: BLE001 - a URL too broken to parse has nothing to hide reliably
+        return "<unparsable URL>"
 
 
 def migrations_dir() -> Path:
@@ -152,20 +205,29 @@ def current_revision(engine) -> str | None:
         return conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
 
 
-def open_engine(db: str | None, migrate: bool = True):
-    """An Engine on an up-to-date store, creating or migrating it when needed."""
+def open_engine(db: str | None, migrate: bool = True, read_only: bool = False):
+    """An Engine on an up-to-date store, creating or migrating it when needed.
+
+    ``read_only`` (viewers: ``--read-only``/``FSCLI_READ_ONLY``) never creates nor migrates a
+    store, and the connection itself refuses writes (SQLite ``query_only``, a read-only
+    session on servers), so no code path can change the store by mistake.
+    """
     url = resolve_url(db)
+    migrate = migrate and not read_only
     path = url.sqlite_path
     if path is not None:
         if path.is_dir():
             raise StoreError(f"{path} is a directory, not an fscli store")
         exists = path.exists() and path.stat().st_size > 0
+        if read_only and not exists:
+            raise StoreError(f"no store at {path}; read-only mode does not create one")
         revision = _sqlite_revision(path) if exists else None
         _check_revision(revision, str(path))
         if revision == HEAD:
-            return create_engine_for(url)
+            return create_engine_for(url, read_only)
         if not migrate:
-            raise StoreError(f"store {path} is at schema {revision or 'none'}; run 'fscli db upgrade'")
+            raise StoreError(f"store {path} is at schema {revision or 'none'}; "
+                             "run 'fscli db upgrade' (not in read-only mode)")
         if exists and not os.access(path, os.W_OK):
             raise StoreError(f"store {path} needs an upgrade but is read-only")
         if not exists:
@@ -176,18 +238,57 @@ def open_engine(db: str | None, migrate: bool = True):
             except OSError as exc:
                 raise StoreError(f"cannot create store {path}: {exc.strerror}") from None
         else:
-            shutil.copy2(path, f"{path}.bak-{revision or 'empty'}")
+            backup_sqlite(path, _unused_name(Path(f"{path}.bak-{revision or 'empty'}")))
         engine = create_engine_for(url)
         upgrade(engine)
         return engine
-    engine = create_engine_for(url)
+    engine = create_engine_for(url, read_only)
     try:
         revision = current_revision(engine)
+    except StoreError:
+        raise
     except Exception as exc:  # noqa: BLE001 - driver errors vary by backend
-        raise StoreError(f"cannot open store {url.url}: {exc.__class__.__name__}: {exc}") from None
-    _check_revision(revision, url.url)
+        reason = str(getattr(exc, "orig", exc)).strip().splitlines()[0]
+        raise StoreError(f"cannot open store {display_url(url.url)}: {reason}") from None
+    _check_revision(revision, display_url(url.url))
     if revision != HEAD:
         if not migrate:
-            raise StoreError(f"store at schema {revision or 'none'}; run 'fscli db upgrade'")
+            raise StoreError(f"store at schema {revision or 'none'}; "
+                             "run 'fscli db upgrade' (not in read-only mode)")
         upgrade(engine)
     return engine
+
+
+def _unused_name(path: Path) -> Path:
+    """``path``, or ``path.1``, ``path.2``…: an earlier backup is never overwritten."""
+    candidate, n = path, 0
+    while candidate.exists():
+        n += 1
+        candidate = path.with_name(f"{path.name}.{n}")
+    return candidate
+
+
+def backup_sqlite(source: Path, target: Path) -> None:
+    """A consistent copy of a live SQLite store (the online backup API), mode 0600.
+
+    Unlike a file copy, this is safe while other processes write: the copy is one
+    snapshot of committed state, WAL contents included.
+    """
+    if target.exists():
+        raise StoreError(f"{target} exists; choose a new file name for the backup")
+    try:
+        fd = os.open(target, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+        os.close(fd)
+        src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+        try:
+            dst = sqlite3.connect(target)
+            try:
+                src.backup(dst)
+            finally:
+                dst.close()
+        finally:
+            src.close()
+    except (OSError, sqlite3.Error) as exc:
+        target.unlink(missing_ok=True)
+        reason = exc.strerror if isinstance(exc, OSError) else str(exc)
+        raise StoreError(f"cannot back up {source} to {target}: {reason}") from None

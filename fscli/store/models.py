@@ -11,7 +11,7 @@ with Core into ``engine.model`` dataclasses.
 from __future__ import annotations
 
 from sqlalchemy import (
-    BigInteger, Boolean, Float, ForeignKey, Index, Integer, MetaData, String, Text,
+    BigInteger, Boolean, Double, ForeignKey, Index, Integer, MetaData, String, Text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -69,9 +69,9 @@ class Qos(Base):
     description: Mapped[str | None] = mapped_column(Text)
     priority: Mapped[int] = mapped_column(BigInteger, default=0)
     flags: Mapped[str | None] = mapped_column(Text)
-    usage_factor: Mapped[float] = mapped_column(Float, default=1.0)
-    limit_factor: Mapped[float | None] = mapped_column(Float)
-    usage_threshold: Mapped[float | None] = mapped_column(Float)
+    usage_factor: Mapped[float] = mapped_column(Double, default=1.0)
+    limit_factor: Mapped[float | None] = mapped_column(Double)
+    usage_threshold: Mapped[float | None] = mapped_column(Double)
     grace_time: Mapped[int | None] = mapped_column(BigInteger)
     locals().update(_limit_columns(QOS_LIMITS))
 
@@ -126,7 +126,7 @@ class Usage(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     assoc_id: Mapped[int] = mapped_column(ForeignKey("association.id", ondelete="CASCADE"))
     at: Mapped[int] = mapped_column(BigInteger)
-    amount: Mapped[float] = mapped_column(Float)
+    amount: Mapped[float] = mapped_column(Double)
     tres: Mapped[str | None] = mapped_column(Text)
 
 
@@ -153,7 +153,7 @@ class Job(Base):
     time_limit: Mapped[int | None] = mapped_column(BigInteger)
     nice: Mapped[int] = mapped_column(BigInteger, default=0)
     site_factor: Mapped[int] = mapped_column(BigInteger, default=0)
-    cputime: Mapped[float | None] = mapped_column(Float)
+    cputime: Mapped[float | None] = mapped_column(Double)
     admin_priority: Mapped[int | None] = mapped_column(BigInteger)  # scontrol update priority=
 
 

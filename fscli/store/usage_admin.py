@@ -50,8 +50,12 @@ def check_amount(text: str | float) -> float:
 
 class UsageAdmin(Admin):
     # -- configuration -------------------------------------------------------------
-    def set_config(self, values: dict[str, str], source: str = "config set") -> list[str]:
-        """Store validated slurm.conf-style settings (canonical key -> normalized text)."""
+    def set_config(self, values: dict[str, str], source: str = "config set",
+                   origin: str = "") -> list[str]:
+        """Store validated slurm.conf-style settings (canonical key -> normalized text).
+
+        ``origin`` (the imported file) goes into each history record's detail.
+        """
         lines = []
         for key, value in values.items():
             row = self.s.get(m.Config, key)
@@ -61,7 +65,7 @@ class UsageAdmin(Admin):
                 self.s.add(m.Config(key=key, value=value))
             else:
                 row.value = value
-            self.log(source, key, value)
+            self.log(source, key, f"{value}{origin}")
             lines.append(f"set {key}={value}")
             if key == "PriorityUsageResetPeriod" and value == "NOW":
                 self._put(RESET_AT_KEY, str(self.now))
@@ -80,7 +84,7 @@ class UsageAdmin(Admin):
     def import_config(self, conf: SlurmConf, path: str) -> list[str]:
         if not conf.used:
             return [f"no priority setting found in {path}"]
-        return self.set_config(conf.used, source=f"config import {path}")
+        return self.set_config(conf.used, source="config import", origin=f" (from {path})")
 
     # -- associations ----------------------------------------------------------------
     def usage_assoc(self, cluster: m.Cluster, user: str | None, account: str) -> m.Association:

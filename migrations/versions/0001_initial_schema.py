@@ -16,6 +16,10 @@ down_revision = None
 branch_labels = None
 depends_on = None
 
+# MariaDB/MySQL: full UTF-8, and names compared byte for byte as on SQLite and PostgreSQL
+# (the server's default collation would make 'Bob' and 'bob' the same account).
+MYSQL_TABLE = {"mysql_charset": "utf8mb4", "mysql_collate": "utf8mb4_bin"}
+
 
 def upgrade() -> None:
     op.create_table('account',
@@ -24,7 +28,8 @@ def upgrade() -> None:
     sa.Column('description', sa.Text(), nullable=True),
     sa.Column('organization', sa.Text(), nullable=True),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_account')),
-    sa.UniqueConstraint('name', name=op.f('uq_account_name'))
+    sa.UniqueConstraint('name', name=op.f('uq_account_name')),
+    **MYSQL_TABLE,
     )
     op.create_table('cluster',
     sa.Column('id', sa.Integer(), nullable=False),
@@ -33,12 +38,14 @@ def upgrade() -> None:
     sa.Column('cpus', sa.Integer(), nullable=True),
     sa.Column('tres', sa.Text(), nullable=True),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_cluster')),
-    sa.UniqueConstraint('name', name=op.f('uq_cluster_name'))
+    sa.UniqueConstraint('name', name=op.f('uq_cluster_name')),
+    **MYSQL_TABLE,
     )
     op.create_table('config',
     sa.Column('key', sa.String(length=64), nullable=False),
     sa.Column('value', sa.Text(), nullable=False),
-    sa.PrimaryKeyConstraint('key', name=op.f('pk_config'))
+    sa.PrimaryKeyConstraint('key', name=op.f('pk_config')),
+    **MYSQL_TABLE,
     )
     op.create_table('lsf_group',
     sa.Column('id', sa.Integer(), nullable=False),
@@ -46,12 +53,14 @@ def upgrade() -> None:
     sa.Column('members', sa.Text(), nullable=False),
     sa.Column('shares', sa.Text(), nullable=True),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_lsf_group')),
-    sa.UniqueConstraint('name', name=op.f('uq_lsf_group_name'))
+    sa.UniqueConstraint('name', name=op.f('uq_lsf_group_name')),
+    **MYSQL_TABLE,
     )
     op.create_table('lsf_param',
     sa.Column('key', sa.String(length=64), nullable=False),
     sa.Column('value', sa.Text(), nullable=False),
-    sa.PrimaryKeyConstraint('key', name=op.f('pk_lsf_param'))
+    sa.PrimaryKeyConstraint('key', name=op.f('pk_lsf_param')),
+    **MYSQL_TABLE,
     )
     op.create_table('lsf_queue',
     sa.Column('id', sa.Integer(), nullable=False),
@@ -60,7 +69,8 @@ def upgrade() -> None:
     sa.Column('fairshare', sa.Text(), nullable=True),
     sa.Column('params', sa.Text(), nullable=True),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_lsf_queue')),
-    sa.UniqueConstraint('name', name=op.f('uq_lsf_queue_name'))
+    sa.UniqueConstraint('name', name=op.f('uq_lsf_queue_name')),
+    **MYSQL_TABLE,
     )
     op.create_table('qos',
     sa.Column('id', sa.Integer(), nullable=False),
@@ -68,9 +78,9 @@ def upgrade() -> None:
     sa.Column('description', sa.Text(), nullable=True),
     sa.Column('priority', sa.BigInteger(), nullable=False),
     sa.Column('flags', sa.Text(), nullable=True),
-    sa.Column('usage_factor', sa.Float(), nullable=False),
-    sa.Column('limit_factor', sa.Float(), nullable=True),
-    sa.Column('usage_threshold', sa.Float(), nullable=True),
+    sa.Column('usage_factor', sa.Double(), nullable=False),
+    sa.Column('limit_factor', sa.Double(), nullable=True),
+    sa.Column('usage_threshold', sa.Double(), nullable=True),
     sa.Column('grace_time', sa.BigInteger(), nullable=True),
     sa.Column('grp_jobs', sa.BigInteger(), nullable=True),
     sa.Column('grp_jobs_accrue', sa.BigInteger(), nullable=True),
@@ -95,7 +105,8 @@ def upgrade() -> None:
     sa.Column('max_tres_run_mins_per_account', sa.Text(), nullable=True),
     sa.Column('min_tres_per_job', sa.Text(), nullable=True),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_qos')),
-    sa.UniqueConstraint('name', name=op.f('uq_qos_name'))
+    sa.UniqueConstraint('name', name=op.f('uq_qos_name')),
+    **MYSQL_TABLE,
     )
     op.create_table('transaction_log',
     sa.Column('id', sa.Integer(), nullable=False),
@@ -104,7 +115,8 @@ def upgrade() -> None:
     sa.Column('action', sa.String(length=64), nullable=False),
     sa.Column('target', sa.Text(), nullable=False),
     sa.Column('detail', sa.Text(), nullable=False),
-    sa.PrimaryKeyConstraint('id', name=op.f('pk_transaction_log'))
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_transaction_log')),
+    **MYSQL_TABLE,
     )
     op.create_table('user_account',
     sa.Column('id', sa.Integer(), nullable=False),
@@ -112,7 +124,8 @@ def upgrade() -> None:
     sa.Column('default_account', sa.String(length=64), nullable=True),
     sa.Column('admin_level', sa.String(length=16), nullable=False),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_user_account')),
-    sa.UniqueConstraint('name', name=op.f('uq_user_account_name'))
+    sa.UniqueConstraint('name', name=op.f('uq_user_account_name')),
+    **MYSQL_TABLE,
     )
     op.create_table('association',
     sa.Column('id', sa.Integer(), nullable=False),
@@ -145,7 +158,8 @@ def upgrade() -> None:
     sa.ForeignKeyConstraint(['account'], ['account.name'], name=op.f('fk_association_account_account'), ondelete='CASCADE'),
     sa.ForeignKeyConstraint(['cluster_id'], ['cluster.id'], name=op.f('fk_association_cluster_id_cluster'), ondelete='CASCADE'),
     sa.ForeignKeyConstraint(['parent_id'], ['association.id'], name=op.f('fk_association_parent_id_association'), ondelete='CASCADE'),
-    sa.PrimaryKeyConstraint('id', name=op.f('pk_association'))
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_association')),
+    **MYSQL_TABLE,
     )
     with op.batch_alter_table('association', schema=None) as batch_op:
         batch_op.create_index('ix_association_key', ['cluster_id', 'account', 'user', 'partition'], unique=False)
@@ -166,7 +180,8 @@ def upgrade() -> None:
     sa.Column('min_nodes', sa.Integer(), nullable=True),
     sa.Column('billing_weights', sa.Text(), nullable=True),
     sa.ForeignKeyConstraint(['cluster_id'], ['cluster.id'], name=op.f('fk_partition_cluster_id_cluster'), ondelete='CASCADE'),
-    sa.PrimaryKeyConstraint('id', name=op.f('pk_partition'))
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_partition')),
+    **MYSQL_TABLE,
     )
     with op.batch_alter_table('partition', schema=None) as batch_op:
         batch_op.create_index('ix_partition_cluster_name', ['cluster_id', 'name'], unique=True)
@@ -192,10 +207,11 @@ def upgrade() -> None:
     sa.Column('time_limit', sa.BigInteger(), nullable=True),
     sa.Column('nice', sa.BigInteger(), nullable=False),
     sa.Column('site_factor', sa.BigInteger(), nullable=False),
-    sa.Column('cputime', sa.Float(), nullable=True),
+    sa.Column('cputime', sa.Double(), nullable=True),
     sa.ForeignKeyConstraint(['assoc_id'], ['association.id'], name=op.f('fk_job_assoc_id_association'), ondelete='SET NULL'),
     sa.ForeignKeyConstraint(['cluster_id'], ['cluster.id'], name=op.f('fk_job_cluster_id_cluster'), ondelete='CASCADE'),
-    sa.PrimaryKeyConstraint('id', name=op.f('pk_job'))
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_job')),
+    **MYSQL_TABLE,
     )
     with op.batch_alter_table('job', schema=None) as batch_op:
         batch_op.create_index('ix_job_assoc', ['assoc_id'], unique=False)
@@ -205,10 +221,11 @@ def upgrade() -> None:
     sa.Column('id', sa.Integer(), nullable=False),
     sa.Column('assoc_id', sa.Integer(), nullable=False),
     sa.Column('at', sa.BigInteger(), nullable=False),
-    sa.Column('amount', sa.Float(), nullable=False),
+    sa.Column('amount', sa.Double(), nullable=False),
     sa.Column('tres', sa.Text(), nullable=True),
     sa.ForeignKeyConstraint(['assoc_id'], ['association.id'], name=op.f('fk_usage_assoc_id_association'), ondelete='CASCADE'),
-    sa.PrimaryKeyConstraint('id', name=op.f('pk_usage'))
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_usage')),
+    **MYSQL_TABLE,
     )
     with op.batch_alter_table('usage', schema=None) as batch_op:
         batch_op.create_index('ix_usage_assoc_at', ['assoc_id', 'at'], unique=False)

@@ -168,5 +168,7 @@ def test_cluster_choice_with_several_clusters(fscli):
 
 
 def test_db_commands(fscli):
+    from fscli.store.db import HEAD
+
     fscli.ok("db", "upgrade")
-    assert fscli.ok("db", "current").stdout.strip() == "0002"
+    assert fscli.ok("db", "current").stdout.strip() == HEAD

@@ -51,7 +51,12 @@ CASES = [
     (("assoc", "list", "format=Bogus"), 2, "unknown column 'Bogus'"),
     (("cluster", "add", "c1"), 1, "already exists"),
     (("partition", "add", "p", "maxtime=abc"), 1, "invalid MaxTime"),
-    (("partition", "add", "p", "nodes=-2"), 1, "invalid nodes"),
+    (("partition", "add", "p", "nodes=-2"), 1, "invalid nodes '-2': must be >= 0"),
+    (("partition", "add", "p", "cpus=2147483648"), 1, "out of range (at most 2147483647)"),
+    (("partition", "add", "p", "priorityjobfactor=65534"), 1, "out of range (at most 65533)"),
+    (("cluster", "add", "c9", "nodes=" + "9" * 400), 1, "expected a whole number from 0 to"),
+    (("cluster", "add", "c9", "cpus=1e3"), 1, "invalid cpus '1e3': expected a whole number"),
+    (("account", "add", "a" * 65), 1, "at most 64 characters"),
     (("--at", "yesterday-ish", "history"), 1, "invalid time"),
 ]
 

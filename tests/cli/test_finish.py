@@ -3,7 +3,9 @@ one decorator for every view's output options."""
 
 from __future__ import annotations
 
+import html
 import re
+import shlex
 import subprocess
 import sys
 
@@ -13,6 +15,7 @@ import pytest
 from fscli.cli.main import cli, main
 from fscli.cli.output import output_options
 from fscli.cli.reference import commands
+from fscli.store.db import display_url
 
 AT = "2026-05-01T00:00:00"
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -29,7 +32,8 @@ def test_svg_saves_what_is_printed(science, tmp_path, args):
     svg = path.read_text()
     assert svg.startswith("<svg") and svg.rstrip().endswith("</svg>")
     assert "physics" in svg and "alice" in svg
-    title = f"fscli&#160;--db&#160;{science.db}&#160;--at&#160;{AT}&#160;" + "&#160;".join(args)
+    shown = html.escape(shlex.quote(display_url(science.db)))
+    title = f"fscli&#160;--db&#160;{shown}&#160;--at&#160;{AT}&#160;" + "&#160;".join(args)
     assert f">{title}</text>" in svg
 
 

@@ -222,8 +222,9 @@ def test_prune_refuses_active_jobs_is_atomic(fscli, tmp_path):
     from sqlalchemy import create_engine, insert
 
     from fscli.store import models as m
+    from fscli.store.db import resolve_url
 
-    engine = create_engine(f"sqlite:///{fscli.db}")
+    engine = create_engine(resolve_url(fscli.db).url)
     with engine.begin() as conn:
         aid = conn.execute(m.Association.__table__.select().where(
             m.Association.__table__.c.user == "bob")).first().id

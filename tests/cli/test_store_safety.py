@@ -1,0 +1,134 @@
+"""Safety of the store: read-only viewers, online backups, clear errors for bad URLs."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+
+import pytest
+
+from tests.conftest import Fscli
+
+
+def history_lines(fscli) -> list[str]:
+    return fscli.ok("history", "-P", "-n").stdout.splitlines()
+
+
+@pytest.mark.parametrize("how", ["option", "env"])
+def test_read_only_refuses_every_change_and_changes_nothing(science, how, monkeypatch):
+    before = (history_lines(science), science.ok("assoc", "list", "-P").stdout)
+    if how == "env":
+        monkeypatch.setenv("FSCLI_READ_ONLY", "1")
+        flag = []
+    else:
+        flag = ["--read-only"]
+    for words in (["account", "add", "math"], ["user", "modify", "alice", "set", "fairshare=9"],
+                  ["usage", "add", "user=alice", "account=physics", "raw=10"],
+                  ["config", "set", "PriorityWeightAge=10"], ["account", "add", "x", "--dry-run"]):
+        err = science.fails(*flag, *words, code=1).stderr
+        assert err == ("fscli: error: this command changes the store, and fscli is read-only "
+                       "here (--read-only or FSCLI_READ_ONLY); run it without that to change it\n")
+    monkeypatch.delenv("FSCLI_READ_ONLY", raising=False)
+    assert (history_lines(science), science.ok("assoc", "list", "-P").stdout) == before
+
+
+def test_read_only_views_work(science):
+    assert "physics" in science.ok("--read-only", "sshare", "-a", "-P").stdout
+    assert "physics" in science.ok("--read-only", "assoc", "list", "-P").stdout
+
+
+def test_read_only_never_creates_a_store(tmp_path):
+    missing = tmp_path / "none.db"
+    err = Fscli(str(missing)).fails("--read-only", "assoc", "list", code=1).stderr
+    assert err == f"fscli: error: no store at {missing}; read-only mode does not create one\n"
+    assert not missing.exists()
+
+
+def test_read_only_connection_refuses_writes_even_past_the_cli(science, db_path):
+    """The second lock: the SQLite connection itself is query_only."""
+    from sqlalchemy import text
+
+    from fscli.store.db import open_engine
+
+    engine = open_engine(db_path, read_only=True)
+    try:
+        with engine.connect() as conn, pytest.raises(Exception, match="readonly|read-only"):
+            conn.execute(text("DELETE FROM account"))
+    finally:
+        engine.dispose()
+    assert "physics" in science.ok("assoc", "list", "-P").stdout
+
+
+def test_backup_is_a_private_consistent_copy(science, db_path, tmp_path):
+    target = tmp_path / "backup.db"
+    result = science.ok("db", "backup", str(target))
+    assert result.stderr == f"backed up {db_path} to {target}\n"
+    assert (target.stat().st_mode & 0o777) == 0o600
+    conn = sqlite3.connect(target)
+    assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    conn.close()
+    copy = Fscli(str(target))
+    assert copy.ok("assoc", "list", "-P").stdout == science.ok("assoc", "list", "-P").stdout
+    assert history_lines(copy) == history_lines(science)
+
+
+def test_backup_refuses_to_overwrite_and_leaves_the_file(science, db_path, tmp_path):
+    target = tmp_path / "exists.db"
+    target.write_text("keep me")
+    err = science.fails("db", "backup", str(target), code=1).stderr
+    assert err == f"fscli: error: {target} exists; choose a new file name for the backup\n"
+    assert target.read_text() == "keep me"
+
+
+def test_backup_of_a_missing_store_or_a_server(tmp_path):
+    missing = tmp_path / "none.db"
+    err = Fscli(str(missing)).fails("db", "backup", str(tmp_path / "b.db"), code=1).stderr
+    assert err == f"fscli: error: no store at {missing}; nothing to back up\n"
+    assert not missing.exists()
+    server = Fscli("postgresql+psycopg://admin:secret@127.0.0.1:1/fscli")
+    err = server.fails("db", "backup", str(tmp_path / "b.db"), code=2).stderr
+    assert err == ("fscli: error: db backup copies SQLite stores; for PostgreSQL use pg_dump, "
+                   "for MariaDB mariadb-dump\n")
+
+
+def test_unknown_url_scheme_is_one_clear_line():
+    err = Fscli("nosuchdb://host/x").fails("assoc", "list", code=1).stderr
+    assert err.startswith("fscli: error: unknown database URL scheme in nosuchdb://host/x; use ")
+
+
+def test_unreachable_server_hides_the_password():
+    pytest.importorskip("psycopg")
+    err = Fscli("postgresql+psycopg://admin:secret@127.0.0.1:1/fscli").fails(
+        "assoc", "list", code=1).stderr
+    assert err.startswith("fscli: error: cannot open store "
+                          "postgresql+psycopg://admin:***@127.0.0.1:1/fscli: ")
+    assert "secret" not in err
+
+
+def test_new_store_file_is_private(tmp_path):
+    store = tmp_path / "new.db"
+    old = os.umask(0)
+    try:
+        Fscli(str(store)).ok("cluster", "add", "c1")
+    finally:
+        os.umask(old)
+    assert (store.stat().st_mode & 0o777) == 0o600
+
+
+def test_names_longer_than_the_columns_are_refused(science):
+    err = science.fails("account", "add", "a" * 65, code=1).stderr
+    assert err == f"fscli: error: invalid account name '{'a' * 24}...': at most 64 characters\n"
+    science.ok("account", "add", "b" * 64)
+
+
+def test_no_sql_text_is_built_from_strings_at_run_time():
+    """Queries are SQLAlchemy constructs or constant text: no f-string/%-formatted SQL."""
+    import re
+    from pathlib import Path
+
+    import fscli
+
+    pattern = re.compile(r"(?:\btext|exec_driver_sql|\.execute)\(\s*(?:f[\"']|[\"'][^\"']*[\"']\s*[%+])")
+    found = [f"{p.name}:{n}" for p in Path(fscli.__file__).parent.rglob("*.py")
+             for n, line in enumerate(p.read_text().splitlines(), 1) if pattern.search(line)]
+    assert found == []
