@@ -1,3 +1,3 @@
-from fscli.cli.main import main
+from fscli.cli.main import console
 
-main()
+console()

@@ -59,3 +59,19 @@ def test_wheel_install_creates_and_upgrades_a_store(tmp_path):
     located = subprocess.run([str(python), "-c", "import fscli.store.db as d; print(d.migrations_dir())"],
                              capture_output=True, text=True, cwd=tmp_path, check=True).stdout
     assert str(env_dir) in located and located.strip().endswith("fscli/migrations")
+
+
+def test_console_exits_at_once_with_the_status_and_all_output(tmp_path):
+    """``console`` skips interpreter teardown: the exit status and every line must survive."""
+    store = str(tmp_path / "s.db")
+    run = lambda *a: subprocess.run([sys.executable, "-m", "fscli", "--db", store, *a],
+                                    check=False, capture_output=True, text=True)
+    added = run("cluster", "add", "c1")
+    assert (added.returncode, added.stderr) == (0, "added cluster c1\n")
+    for n in range(3):
+        assert run("-Q", "account", "add", f"a{n}").returncode == 0
+    listed = run("assoc", "list", "-P", "format=Account")
+    assert (listed.returncode, listed.stdout) == (0, "Account\nroot\na0\na1\na2\n")
+    again = run("cluster", "add", "c1")
+    assert (again.returncode, again.stderr) == (1, "fscli: error: cluster 'c1' already exists\n")
+    assert run("nosuch").returncode == 2
