@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from fscli.cli.complete import words_completer
 from fscli.cli.output import dry_run_option, output_options, report
 from fscli.cli.words import key_table, parse_words, reject_unused, split_list
 
@@ -195,7 +196,7 @@ def list_(app, words, out) -> None:
     from fscli.engine.timestr import format_mins, format_when
     from fscli.engine.tres import format_tres
     from fscli.errors import UsageProblem
-    from fscli.store.jobs import load_listed_jobs
+    from fscli.store.snapshot import load_listed_jobs
 
     parsed = parse_words(words, LIST_KEYS, "job list")
     if parsed.names:
@@ -214,7 +215,7 @@ def list_(app, words, out) -> None:
 
 
 @job.command("cancel")
-@click.argument("ids", nargs=-1, required=True)
+@click.argument("ids", nargs=-1, required=True, shell_complete=words_completer("job", {}))
 @dry_run_option
 @click.pass_obj
 def cancel(app, ids, dry_run) -> None:
@@ -247,7 +248,7 @@ def _admin_priority(text: str) -> int | None:
 
 
 @job.command("modify", **SETTINGS)
-@click.argument("words", nargs=-1)
+@click.argument("words", nargs=-1, shell_complete=words_completer("job", MODIFY_KEYS))
 @dry_run_option
 @click.pass_obj
 def modify(app, words, dry_run) -> None:

@@ -108,7 +108,8 @@ class LazyGroup(click.Group):
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["--help"]})
 @click.option("--db", envvar="FSCLI_DB", metavar="URL",
               help="Store: SQLAlchemy URL or SQLite file (default: ~/.local/share/fscli/fscli.db).")
-@click.option("--cluster", envvar="FSCLI_CLUSTER", metavar="NAME", help="Cluster to work on.")
+@click.option("--cluster", envvar="FSCLI_CLUSTER", metavar="NAME", help="Cluster to work on.",
+              shell_complete=lambda ctx, _param, incomplete: _cluster_names(ctx, incomplete))
 @click.option("--at", "at", metavar="TIME", help="Evaluate as of TIME (ISO 8601, now, now-2days).")
 @click.option("-Q", "--quiet", is_flag=True, help="No change summaries on stderr.")
 @click.option("--debug", is_flag=True, help="Show the traceback of an error.")
@@ -141,6 +142,12 @@ def cli(ctx: click.Context, db: str | None, cluster: str | None, at: str | None,
 def _debug(ctx: click.Context) -> bool:
     """``--debug`` was given (ctx.obj is set once the group's callback ran)."""
     return bool(getattr(ctx.obj, "debug", False)) or "--debug" in sys.argv
+
+
+def _cluster_names(ctx: click.Context, incomplete: str) -> list[str]:
+    from fscli.cli.complete import names
+
+    return names(ctx, "cluster", incomplete)
 
 
 def interrupted() -> None:

@@ -63,3 +63,13 @@ def test_real_bash_completion_sees_account_names(science, db_path):
     out = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, timeout=30,
                          env={**os.environ, "FSCLI_DB": db_path})
     assert out.stdout.split() == ["physics"], out.stderr
+
+
+def test_job_ids_and_the_cluster_option_complete(science, db_path):
+    science.ok("cluster", "add", "c2")
+    for n in (41, 42, 57):
+        science.ok("--cluster", "c1", "job", "submit", "user=alice", f"id={n}")
+    assert complete(db_path, "job cancel 4") == ["41", "42"]
+    assert complete(db_path, "job modify 5") == ["57"]
+    assert complete(db_path, "job modify 41 pri") == ["priority="]
+    assert complete(db_path, "--cluster c") == ["c1", "c2"]
