@@ -127,14 +127,15 @@ def list_(app, tree, out) -> None:
     """
     from sqlalchemy import select
 
-    from fscli.store import models as m
+    from fscli.store import tables
 
     if tree:
         from fscli.cli.assoc import emit_assocs
 
         emit_assocs(app, out, ["Account", "Descr", "Org", "Share"], tree=True, users=False)
         return
+    accts = tables.account.c
     with app.reading() as conn:
-        rows = conn.execute(select(m.Account.name, m.Account.description, m.Account.organization)
-                            .order_by(m.Account.name)).all()
+        rows = conn.execute(select(accts.name, accts.description, accts.organization)
+                            .order_by(accts.name)).all()
     out.emit(["Account", "Descr", "Org"], [list(r) for r in rows], "accounts")

@@ -21,15 +21,16 @@ def emit_assocs(app, out, columns: list[str], tree: bool, users: bool = True,
 
     from fscli.engine.tree import display_order
     from fscli.render.assoc_view import COLUMNS, Context, tree_prefixes
-    from fscli.store import models as m
+    from fscli.store import tables
     from fscli.store.snapshot import cluster_id_for, load_assocs
 
     with app.reading() as conn:
         cid = cluster_id_for(conn, cluster or app.cluster_name)
-        name = conn.execute(select(m.Cluster.name).where(m.Cluster.id == cid)).scalar_one()
+        clusters, accts = tables.cluster.c, tables.account.c
+        name = conn.execute(select(clusters.name).where(clusters.id == cid)).scalar_one()
         assocs = load_assocs(conn, cid)
         account_info = {n: (d or "", o or "") for n, d, o in conn.execute(
-            select(m.Account.name, m.Account.description, m.Account.organization))}
+            select(accts.name, accts.description, accts.organization))}
     ctx = Context(name, assocs, account_info)
     ordered = display_order(assocs)
     keep = [(a, d) for a, d in ordered

@@ -120,10 +120,11 @@ def list_(app, out) -> None:
     from sqlalchemy import select
 
     from fscli.engine.tres import format_tres, parse_tres
-    from fscli.store import models as m
+    from fscli.store import tables
 
+    clusters = tables.cluster.c
     with app.reading() as conn:
-        rows = conn.execute(select(m.Cluster.name, m.Cluster.nodes, m.Cluster.cpus, m.Cluster.tres)
-                            .order_by(m.Cluster.name)).all()
+        rows = conn.execute(select(clusters.name, clusters.nodes, clusters.cpus, clusters.tres)
+                            .order_by(clusters.name)).all()
     rows = [[n, nodes, cpus, format_tres(parse_tres(t)) if t else ""] for n, nodes, cpus, t in rows]
     out.emit(["Cluster", "Nodes", "CPUs", "TRES"], rows, "clusters", numeric=("Nodes", "CPUs"))

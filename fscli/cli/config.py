@@ -62,7 +62,7 @@ def show(app, show_all, out) -> None:
     from fscli.engine.config import KEYS
     from fscli.engine.timestr import utc_iso
     from fscli.store.snapshot import load_config
-    from fscli.store.usage_admin import RESET_AT_KEY
+    from fscli.store.state import RESET_AT_KEY
 
     with app.reading() as conn:
         stored = load_config(conn)

@@ -21,12 +21,12 @@ def history(app, since, out) -> None:
     from sqlalchemy import select
 
     from fscli.engine.timestr import format_when, parse_when
-    from fscli.store import models as m
+    from fscli.store import tables
 
-    query = select(m.Transaction.at, m.Transaction.actor, m.Transaction.action,
-                   m.Transaction.target, m.Transaction.detail).order_by(m.Transaction.id)
+    log = tables.transaction_log.c
+    query = select(log.at, log.actor, log.action, log.target, log.detail).order_by(log.id)
     if since:
-        query = query.where(m.Transaction.at >= parse_when(since, app.now))
+        query = query.where(log.at >= parse_when(since, app.now))
     with app.reading() as conn:
         rows = [[format_when(at), actor, action, target, detail]
                 for at, actor, action, target, detail in conn.execute(query)]

@@ -40,15 +40,14 @@ def priorities(app, algorithm: str | None = None, cluster: str | None = None):
     """(state, engine PriorityResult) for the cluster (default: the command's) at ``app.now``.
 
     ``state.jobs`` holds the jobs whose usage counts for fair-share; the queue sprio ranks
-    is loaded apart, with the lean ``store.jobs.load_queue``.
+    is loaded apart, with the lean ``store.snapshot.load_queue``.
     """
     from fscli.engine.config import ALGORITHMS
     from fscli.engine.heap import bulk
     from fscli.engine.priority import compute_priorities
     from fscli.errors import InvalidValue, UsageProblem
-    from fscli.store.jobs import CHARGED, load_queue
-    from fscli.store.snapshot import load_jobs
-    from fscli.store.state import fairshare, load_state
+    from fscli.store.snapshot import load_jobs, load_queue
+    from fscli.store.state import CHARGED, fairshare, load_state
 
     if algorithm is not None and algorithm.strip().lower().replace("-", "_") not in ALGORITHMS:
         raise UsageProblem(f"unknown algorithm '{algorithm}': expected one of "

@@ -131,9 +131,10 @@ def list_(app, out) -> None:
     """
     from sqlalchemy import select
 
-    from fscli.store import models as m
+    from fscli.store import tables
 
+    users = tables.user_account.c
     with app.reading() as conn:
-        rows = conn.execute(select(m.User.name, m.User.default_account, m.User.admin_level)
-                            .order_by(m.User.name)).all()
+        rows = conn.execute(select(users.name, users.default_account, users.admin_level)
+                            .order_by(users.name)).all()
     out.emit(["User", "Def Acct", "Admin"], [list(r) for r in rows], "users")

@@ -26,8 +26,6 @@ from fscli.store.assoc_fields import qos_list
 
 SUBMIT_STATES = ("pending", "running", "completed")
 ACTIVE = ("pending", "running")
-CHARGED = ("running", "completed", "cancelled")
-"""The states whose run time is charged as usage (``state.job_runs``)."""
 
 
 @dataclass
@@ -304,55 +302,3 @@ def _shown(key: str, value: int | None) -> str:
 def _describe(row: dict) -> str:
     keys = ("user", "account", "partition", "qos", "queue", "state", "cpus", "nodes", "tres")
     return " ".join(f"{k}={row[k]}" for k in keys if row.get(k) is not None)
-
-
-def load_listed_jobs(conn, cluster: str | None, filters: dict[str, set[str]]) -> list:
-    """Jobs of the cluster plus LSF jobs stored without one (all jobs when the store has no
-    cluster), as engine jobs, filtered by user/account/state/partition/queue."""
-    from fscli.store.snapshot import cluster_id_for, load_jobs
-
-    has_cluster = conn.scalar(select(func.count()).select_from(m.Cluster))
-    if not has_cluster and not cluster:
-        jobs = load_jobs(conn)
-    else:
-        jobs = load_jobs(conn, cluster_id_for(conn, cluster))
-        loose = set(conn.scalars(select(m.Job.id).where(m.Job.cluster_id.is_(None))))
-        if loose:
-            jobs = sorted(jobs + [j for j in load_jobs(conn) if j.id in loose], key=lambda j: j.id)
-    for key, wanted in filters.items():
-        if key == "partition":
-            jobs = [j for j in jobs if wanted & set(j.partitions)]
-        else:
-            jobs = [j for j in jobs if (getattr(j, key) or "") in wanted]
-    return jobs
-
-
-def load_queue(conn, cluster_id: int, states: tuple[str, ...] = ("pending",)) -> list[Job]:
-    """The Slurm jobs of the cluster in ``states`` (sprio: pending, and running with
-    CALCULATE_RUNNING), by id, with what the priority needs (no run times, LSF fields).
-
-    Leaner than ``snapshot.load_jobs`` for a queue of 100,000 jobs: fewer columns, and each
-    distinct partition list and TRES text is parsed once (jobs share the parsed values,
-    which are read-only).
-    """
-    t = m.Job
-    query = (select(t.id, t.user, t.account, t.assoc_id, t.partition, t.qos, t.state, t.submit,
-                    t.eligible, t.cpus, t.nodes, t.tres, t.time_limit, t.nice, t.site_factor,
-                    t.admin_priority)
-             .where(t.cluster_id == cluster_id, t.state.in_(states), t.queue.is_(None))
-             .order_by(t.id))
-    parts: dict[str | None, tuple[str, ...]] = {}
-    tres: dict[str | None, dict[str, int]] = {None: {}}
-    out = []
-    for (job_id, user, account, assoc_id, part, qos, state, submit, eligible, cpus, nodes,
-         tres_text, limit, nice, site, admin) in conn.execute(query).all():
-        if part not in parts:
-            parts[part] = tuple(p for p in (part or "").split(",") if p)
-        if tres_text not in tres:
-            tres[tres_text] = parse_tres(tres_text)
-        out.append(Job(id=job_id, user=user, account=account, assoc_id=assoc_id,
-                       partitions=parts[part], qos=qos, state=state, submit=submit,
-                       eligible=eligible, cpus=cpus, nodes=nodes, tres=tres[tres_text],
-                       time_limit=limit, nice=nice or 0, site_factor=site or 0,
-                       admin_priority=admin))
-    return out

@@ -19,8 +19,7 @@ from sqlalchemy import and_, case, func, or_, select
 from fscli.engine.limit_check import DEFAULT_ENFORCE, WALL, JobGroup, JobScope, LimitsState
 from fscli.engine.model import Assoc, Job
 from fscli.engine.tres import parse_tres
-from fscli.store import models as m
-from fscli.store import snapshot
+from fscli.store import snapshot, tables
 from fscli.store.limits_admin import ASSOC, Target
 
 ACTIVE = ("running", "pending")
@@ -44,7 +43,7 @@ def enforce_flags(text: str) -> frozenset[str]:
 
 def _matching(target: Target):
     """Core clause for the associations a :class:`Target` names (``Target.matches``)."""
-    a = m.Association
+    a = tables.association.c
     if target.user is None:
         return and_(a.user.is_(None), a.account == target.account)
     clause = a.user == target.user
@@ -60,7 +59,7 @@ def load(conn, cluster: str | None, user: str | None = None, account: str | None
     """The checker's state holding every association of ``user``, the association of
     ``account``, those ``targets`` name, and all their ancestors; every QOS and partition."""
     cid = snapshot.cluster_id_for(conn, cluster)
-    a = m.Association
+    a = tables.association.c
     wanted = [_matching(t) for t in targets if t.kind == ASSOC]
     if user is not None:
         wanted.append(a.user == user)
@@ -116,7 +115,7 @@ class _Tree:
     def parents(self) -> dict[int, int | None]:
         """Parent of every non-user association of the cluster (and of the loaded ones)."""
         if self._parents is None:
-            a = m.Association
+            a = tables.association.c
             rows = self.conn.execute(select(a.id, a.parent_id).where(
                 a.cluster_id == self.cluster_id, a.user.is_(None)))
             self._parents = {**dict(rows.all()),
@@ -145,7 +144,7 @@ class _Tree:
 
 def _scope_filter(tree: _Tree, scope: JobScope):
     """Core clause for the jobs ``scope`` counts (a superset); None when that is all."""
-    j, a = m.Job, m.Association
+    j, a = tables.job.c, tables.association.c
     counted = [tree.loaded[i] for i in scope.assoc_ids]
     if any(x.parent_id is None for x in counted):
         return None
@@ -170,7 +169,7 @@ def _count_jobs(conn, cluster_id: int, tree: _Tree, scope: JobScope) -> list[Job
     """The running and pending jobs ``scope`` counts, summed in SQL per association (the
     checked user's own; everyone else's account), state, TRES text and, when counted QOS
     need them, QOS, partition, user and account."""
-    j, a = m.Job, m.Association
+    j, a = tables.job.c, tables.association.c
     own = or_(a.user.is_(None), a.user == scope.user)
     cols = [case((own, a.id), else_=a.parent_id).label("owner"), j.state.label("state"),
             j.tres.label("tres")]
@@ -187,7 +186,8 @@ def _count_jobs(conn, cluster_id: int, tree: _Tree, scope: JobScope) -> list[Job
         left = case((left > 0, left), else_=0)
         values += [left.label("left"), (j.cpus * left).label("cpu_left"),
                    (j.nodes * left).label("node_left")]
-    query = (select(*cols, *values).join(a, a.id == j.assoc_id)
+    query = (select(*cols, *values)
+             .select_from(tables.job.join(tables.association, a.id == j.assoc_id))
              .where(j.cluster_id == cluster_id, j.state.in_(ACTIVE)))
     clause = _scope_filter(tree, scope)
     if clause is not None:

@@ -73,9 +73,10 @@ def default_account(conn, user: str) -> str | None:
     """The user's default account (what sbatch uses without ``-A``)."""
     from sqlalchemy import select
 
-    from fscli.store import models as m
+    from fscli.store import tables
 
-    return conn.execute(select(m.User.default_account).where(m.User.name == user)).scalar()
+    users = tables.user_account.c
+    return conn.execute(select(users.default_account).where(users.name == user)).scalar()
 
 
 # -- what-if ------------------------------------------------------------------------

@@ -17,6 +17,11 @@ from fscli.engine.model import Assoc, ClusterInfo, Job, Partition, Qos
 from fscli.engine.usage import Charges
 from fscli.store import snapshot
 
+RESET_AT_KEY = "PriorityUsageResetAt"
+"""Config key: when ``fscli usage reset`` last ran (PriorityUsageResetPeriod=NOW)."""
+CHARGED = ("running", "completed", "cancelled")
+"""The states whose run time is charged as usage (:func:`job_runs`)."""
+
 
 @dataclass
 class ClusterState:
@@ -70,7 +75,7 @@ def job_runs(state: ClusterState, now: int) -> list:
     for job in state.jobs:
         if job.assoc_id is None or job.start is None or job.start > now:
             continue
-        if job.state not in ("running", "completed", "cancelled"):
+        if job.state not in CHARGED:
             continue
         qos = state.qos.get(job.qos or "")
         factor = qos.usage_factor if qos is not None and qos.usage_factor >= 0 else 1.0
@@ -85,7 +90,7 @@ def usage_at(state: ClusterState, now: int) -> dict[int, float]:
 
     reset_at = None
     if state.config.usage_reset_period == "NOW":
-        reset_at = int(state.config.raw.get("PriorityUsageResetAt", "0") or 0) or None
+        reset_at = int(state.config.raw.get(RESET_AT_KEY, "0") or 0) or None
     return raw_usage(state.charges, now, state.config, job_runs(state, now), reset_at=reset_at)
 
 

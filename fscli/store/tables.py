@@ -1,0 +1,180 @@
+"""The store's schema as SQLAlchemy Core tables (no ORM: read paths import only this).
+
+Names follow Slurm's: clusters, accounts (global, as in slurmdbd), users, associations
+(per cluster: root, account, or user[+partition]), QOS, partitions, configuration,
+usage charges, jobs and the transaction log. Limits are columns named after
+``engine.limitdefs`` attrs: TRES limits as canonical text (``cpu=4,mem=8192``), wall
+limits in minutes. ``store.models`` maps its ORM classes (the write path) onto these
+tables; ``tests/store/test_tables.py`` checks that they match the migrations.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger, Boolean, Column, Double, ForeignKey, Index, Integer, MetaData, String, Table, Text,
+)
+
+from fscli.engine.limitdefs import ASSOC_LIMITS, QOS_LIMITS
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+metadata = MetaData(naming_convention=NAMING)
+
+
+def _id() -> Column:
+    return Column("id", Integer, primary_key=True)
+
+
+def _name() -> Column:
+    return Column("name", String(64), nullable=False, unique=True)
+
+
+def _limit_columns(defs) -> list[Column]:
+    return [Column(d.attr, Text if d.kind in ("tres", "tres_mins") else BigInteger)
+            for d in defs]
+
+
+def _fk(column: str, on_delete: str = "CASCADE") -> ForeignKey:
+    return ForeignKey(column, ondelete=on_delete)
+
+
+cluster = Table(
+    "cluster", metadata, _id(), _name(),
+    Column("nodes", Integer),
+    Column("cpus", Integer),
+    Column("tres", Text),
+)
+
+account = Table(
+    "account", metadata, _id(), _name(),
+    Column("description", Text),
+    Column("organization", Text),
+)
+
+user_account = Table(
+    "user_account", metadata, _id(), _name(),
+    Column("default_account", String(64)),
+    Column("admin_level", String(16), nullable=False, default="None"),
+)
+
+qos = Table(
+    "qos", metadata, _id(), _name(),
+    Column("description", Text),
+    Column("priority", BigInteger, nullable=False, default=0),
+    Column("flags", Text),
+    Column("usage_factor", Double, nullable=False, default=1.0),
+    Column("limit_factor", Double),
+    Column("usage_threshold", Double),
+    Column("grace_time", BigInteger),
+    *_limit_columns(QOS_LIMITS),
+)
+
+partition = Table(
+    "partition", metadata, _id(),
+    Column("cluster_id", Integer, _fk("cluster.id"), nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("nodes", Integer),
+    Column("cpus", Integer),
+    Column("tres", Text),
+    Column("priority_job_factor", Integer, nullable=False, default=1),
+    Column("priority_tier", Integer, nullable=False, default=1),
+    Column("qos", String(64)),
+    Column("max_time", BigInteger),
+    Column("max_nodes", Integer),
+    Column("min_nodes", Integer),
+    Column("billing_weights", Text),
+    Index("ix_partition_cluster_name", "cluster_id", "name", unique=True),
+)
+
+association = Table(
+    "association", metadata, _id(),
+    Column("cluster_id", Integer, _fk("cluster.id"), nullable=False),
+    Column("account", String(64), _fk("account.name"), nullable=False),
+    Column("user", String(64)),
+    Column("partition", String(64)),
+    Column("parent_id", Integer, _fk("association.id")),
+    Column("shares_raw", BigInteger, default=1),
+    Column("shares_parent", Boolean, nullable=False, default=False),
+    Column("priority", BigInteger),
+    Column("qos", Text),
+    Column("default_qos", String(64)),
+    *_limit_columns(ASSOC_LIMITS),
+    Index("ix_association_key", "cluster_id", "account", "user", "partition"),
+    Index("ix_association_parent", "parent_id"),
+)
+
+config = Table(
+    "config", metadata,
+    Column("key", String(64), primary_key=True),
+    Column("value", Text, nullable=False),
+)
+
+usage = Table(
+    "usage", metadata, _id(),
+    Column("assoc_id", Integer, _fk("association.id"), nullable=False),
+    Column("at", BigInteger, nullable=False),
+    Column("amount", Double, nullable=False),
+    Column("tres", Text),
+    Index("ix_usage_assoc_at", "assoc_id", "at"),
+)
+
+job = Table(
+    "job", metadata,
+    Column("id", BigInteger, primary_key=True, autoincrement=False),
+    Column("cluster_id", Integer, _fk("cluster.id")),
+    Column("assoc_id", Integer, _fk("association.id", "SET NULL")),
+    Column("user", String(64), nullable=False),
+    Column("account", String(64)),
+    Column("partition", Text),
+    Column("qos", String(64)),
+    Column("queue", String(64)),
+    Column("state", String(16), nullable=False),
+    Column("submit", BigInteger, nullable=False),
+    Column("eligible", BigInteger),
+    Column("start", BigInteger),
+    Column("end", BigInteger),
+    Column("cpus", Integer, nullable=False, default=1),
+    Column("nodes", Integer, nullable=False, default=1),
+    Column("slots", Integer, nullable=False, default=1),
+    Column("tres", Text),
+    Column("time_limit", BigInteger),
+    Column("nice", BigInteger, nullable=False, default=0),
+    Column("site_factor", BigInteger, nullable=False, default=0),
+    Column("cputime", Double),
+    Column("admin_priority", BigInteger),  # scontrol update priority=
+    Index("ix_job_state", "state"),
+    Index("ix_job_assoc", "assoc_id"),
+)
+
+transaction_log = Table(
+    "transaction_log", metadata, _id(),
+    Column("at", BigInteger, nullable=False),
+    Column("actor", String(64), nullable=False),
+    Column("action", String(64), nullable=False),
+    Column("target", Text, nullable=False),
+    Column("detail", Text, nullable=False, default=""),
+)
+
+lsf_param = Table(
+    "lsf_param", metadata,
+    Column("key", String(64), primary_key=True),
+    Column("value", Text, nullable=False),
+)
+
+lsf_queue = Table(
+    "lsf_queue", metadata, _id(), _name(),
+    Column("priority", Integer, nullable=False, default=1),
+    Column("fairshare", Text),
+    Column("params", Text),
+)
+
+lsf_group = Table(
+    "lsf_group", metadata, _id(), _name(),
+    Column("members", Text, nullable=False, default=""),
+    Column("shares", Text),
+)

@@ -1,0 +1,39 @@
+"""The Core schema (``store.tables``) is the migrations' schema, and read paths stay ORM-free."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from fscli.store import models, tables
+from fscli.store.db import open_engine
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_tables_match_the_migrations(db_path):
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    engine = open_engine(db_path)
+    try:
+        with engine.connect() as conn:
+            context = MigrationContext.configure(conn, opts={"compare_type": True})
+            assert compare_metadata(context, tables.metadata) == []
+    finally:
+        engine.dispose()
+
+
+def test_orm_classes_are_mapped_on_the_core_tables():
+    assert models.Base.metadata is tables.metadata
+    assert models.Association.__table__ is tables.association
+    assert models.User.__table__ is tables.user_account
+    assert {c.key for c in models.Association.__mapper__.columns} == set(tables.association.c.keys())
+
+
+def test_tables_import_no_orm():
+    code = "import sys, fscli.store.tables; print('sqlalchemy.orm' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=ROOT)
+    assert out.stdout.strip() == "False"
