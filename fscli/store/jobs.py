@@ -17,8 +17,7 @@ from dataclasses import dataclass, field, replace
 from sqlalchemy import func, select
 
 from fscli.engine import reasons as R
-from fscli.engine.model import Job
-from fscli.engine.tres import format_tres, parse_tres
+from fscli.engine.tres import format_tres
 from fscli.errors import Conflict, InvalidValue, NotFound, UsageProblem
 from fscli.store import models as m
 from fscli.store.admin import Admin

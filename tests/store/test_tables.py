@@ -37,3 +37,27 @@ def test_tables_import_no_orm():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=ROOT)
     assert out.stdout.strip() == "False"
+
+
+VIEW_IMPORTS = """
+import atexit, os, sys
+def report():
+    heavy = [m for m in ("sqlalchemy.orm", "alembic") if m in sys.modules]
+    sys.stderr.write("HEAVY:" + ",".join(heavy) + "\\n")
+atexit.register(report)
+from fscli.cli.main import main
+sys.argv = ["fscli", *sys.argv[1:]]
+main()
+"""
+
+
+def test_views_import_no_orm_nor_alembic(science, db_path):
+    science.ok("partition", "add", "batch")
+    science.ok("job", "submit", "user=alice", "partition=batch", "cpus=4",
+               at="2026-05-01T00:00:00")
+    for args in (["sshare", "-a"], ["sprio", "-l"], ["limits", "check", "user=bob", "cpus=8"]):
+        run = subprocess.run([sys.executable, "-c", VIEW_IMPORTS, "--db", db_path,
+                              "--at", "2026-05-02T00:00:00", *args],
+                             check=False, capture_output=True, text=True, cwd=ROOT)
+        assert run.returncode == 0, (args, run.stderr)
+        assert run.stderr.strip().splitlines()[-1] == "HEAVY:", (args, run.stderr)
