@@ -165,6 +165,19 @@ def _server_engine(url: str, read_only: bool):
     return engine
 
 
+def ids_given(conn, table) -> None:
+    """Rows were inserted into ``table`` with ids chosen by fscli: move the id counter past them.
+
+    SQLite and MariaDB do this by themselves; PostgreSQL's sequence does not notice explicit
+    ids and would hand them out again.
+    """
+    if conn.dialect.name == "postgresql":
+        from sqlalchemy import func, select
+
+        top = select(func.max(table.c.id)).scalar_subquery()
+        conn.execute(select(func.setval(func.pg_get_serial_sequence(table.name, "id"), top)))
+
+
 def display_url(url: str) -> str:
     """The URL with its password hidden, for messages (a plain file path as it is)."""
     if "://" not in url:

@@ -40,6 +40,7 @@ from fscli.io.treespec import (
 from fscli.store import models as m
 from fscli.store.admin import Admin, check_name
 from fscli.store.assoc_fields import loaded_limit, qos_list, stored_limit
+from fscli.store.db import ids_given
 
 COORD_KEY = "fscli:coordinators"
 BATCH = 5000
@@ -618,6 +619,8 @@ class _Writer:
                          **assoc_values(change.item)})
             next_id += 1
         self.execute(insert(_T), rows)  # in order: a parent's row before its children's
+        if rows:
+            ids_given(self.conn, _T)
         self.execute(update(_T).where(_T.c.id == bindparam("b_id")),
                      [{"b_id": ids[c.name], "parent_id": ids[c.item.parent],
                        **assoc_values(c.item)} for c in self.by("~", "account")])
