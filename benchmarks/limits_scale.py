@@ -13,20 +13,20 @@ Usage: [RUNS=5] python benchmarks/limits_scale.py [USER_ASSOCIATIONS] [JOBS]
 from __future__ import annotations
 
 import os
-import resource
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+from timing import timed
+
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from sqlalchemy import insert  # noqa: E402
+from sqlalchemy import insert
 
-from fscli.store import models as m  # noqa: E402
-from fscli.store.db import open_engine  # noqa: E402
+from fscli.store import models as m
+from fscli.store.db import open_engine
 
 NOW = 1_800_000_000
 
@@ -71,20 +71,6 @@ def build(path: str, users: int, jobs: int) -> None:
     engine.dispose()
 
 
-def timed(cmd: list[str], runs: int) -> tuple[float, float]:
-    """(min wall, min CPU) seconds of ``runs`` runs; CPU is the child's user + system."""
-    walls, cpus = [], []
-    for _ in range(runs):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        start = time.perf_counter()
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL,
-                       env={**os.environ, "TZ": "UTC"}, cwd=REPO)
-        walls.append(time.perf_counter() - start)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
-    return min(walls), min(cpus)
-
-
 def main() -> None:
     users = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
     jobs = int(sys.argv[2]) if len(sys.argv) > 2 else 100_000
@@ -112,7 +98,7 @@ def main() -> None:
             ("limits show --effective -P", ["limits", "show", user, "partition=batch",
                                             "--effective", "-P"]),
         ):
-            wall, cpu = timed(base + args, runs)
+            wall, cpu = timed(base + args, runs, cwd=REPO)
             print(f"fscli {label}: {wall:.2f} s wall, {cpu:.2f} s CPU (min of {runs}; "
                   "target < 1 s for check)")
 

@@ -13,21 +13,21 @@ Set SPRIO_BENCH_DB=FILE to keep the built store there (and reuse it on the next 
 from __future__ import annotations
 
 import os
-import resource
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+from timing import timed
+
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from sqlalchemy import insert  # noqa: E402
+from sqlalchemy import insert
 
-from fscli.engine.config import validate  # noqa: E402
-from fscli.store import models as m  # noqa: E402
-from fscli.store.db import open_engine  # noqa: E402
+from fscli.engine.config import validate
+from fscli.store import models as m
+from fscli.store.db import open_engine
 
 NOW = 1_800_000_000
 CONFIG = {"PriorityWeightAge": "1000", "PriorityWeightFairshare": "100000",
@@ -79,26 +79,12 @@ def build(path: str, users: int, jobs: int) -> None:
     engine.dispose()
 
 
-def timed(cmd: list[str], runs: int) -> tuple[float, float]:
-    """(min wall, min CPU user+sys) of ``runs`` runs of the command, in seconds."""
-    walls, cpus = [], []
-    for _ in range(runs):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        start = time.perf_counter()
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL,
-                       env={**os.environ, "TZ": "UTC"}, cwd=REPO)
-        walls.append(time.perf_counter() - start)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
-    return min(walls), min(cpus)
-
-
 def bench(path: str, runs: int) -> None:
     base = [sys.executable, "-m", "fscli", "--db", path, "--at", str(NOW + 3600)]
     for label, args in (("fscli sprio > /dev/null", ["sprio"]),
                         ("fscli sprio -l > /dev/null", ["sprio", "-l"]),
                         ("fscli sprio --json > /dev/null", ["sprio", "--json"])):
-        wall, cpu = timed(base + args, runs)
+        wall, cpu = timed(base + args, runs, cwd=REPO)
         print(f"{label:32} min wall {wall:5.2f} s, min CPU {cpu:5.2f} s over {runs} runs"
               " (target < 3 s)")
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import os
 import random
-import resource
 import shutil
 import sqlite3
 import subprocess
@@ -27,6 +26,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from timing import timed
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
 
@@ -83,22 +84,6 @@ def build(db: Path) -> tuple[int, int, int]:
         con.executemany("INSERT INTO usage (assoc_id, at, amount) VALUES (?, ?, ?)", usage)
     con.close()
     return len(accounts), len(users), len(usage)
-
-
-def _child_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
-def timed(cmd: list[str], runs: int) -> tuple[float, float]:
-    """(min wall, min CPU) seconds of a command over ``runs`` runs."""
-    walls, cpus = [], []
-    for _ in range(runs):
-        cpu, start = _child_cpu(), time.perf_counter()
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-        walls.append(time.perf_counter() - start)
-        cpus.append(_child_cpu() - cpu)
-    return min(walls), min(cpus)
 
 
 def _clock() -> tuple[float, float]:
