@@ -38,7 +38,8 @@ LIST_KEYS = key_table({"user": ("users",), "account": ("accounts", "acct"), "sta
                        "cluster": ("clusters",)}, None)
 SETTINGS = {"context_settings": {"ignore_unknown_options": True}}
 LIST_COLUMNS = ["JobID", "User", "Account", "Partition", "QOS", "Queue", "State", "Submit",
-                "Start", "End", "CPUs", "Nodes", "Slots", "TRES", "TimeLimit", "Nice", "CPUTime"]
+                "Start", "End", "CPUs", "Nodes", "Slots", "TRES", "TimeLimit", "Nice", "CPUTime",
+                "Priority"]
 
 
 @click.group()
@@ -188,6 +189,9 @@ def submit(app, words, dry_run) -> None:
 def list_(app, words, out) -> None:
     """List the jobs of the cluster (and LSF jobs), oldest id first.
 
+    Priority is the one an admin fixed with 'job modify ID priority=N' (0 = held);
+    blank when the multifactor plugin computes it (see fscli sprio).
+
     \b
     Filters: user=U account=A state=pending,running partition=P queue=Q
     Example:
@@ -209,8 +213,9 @@ def list_(app, words, out) -> None:
              format_when(j.submit), format_when(j.start), format_when(j.end), j.cpus, j.nodes,
              j.slots, format_tres(j.tres) if j.tres else "",
              format_mins(j.time_limit) if j.state != "cancelled" or j.time_limit else "",
-             j.nice, j.cputime] for j in jobs]
-    out.emit(LIST_COLUMNS, rows, "jobs", numeric=("JobID", "CPUs", "Nodes", "Slots", "Nice"),
+             j.nice, j.cputime, j.admin_priority] for j in jobs]
+    out.emit(LIST_COLUMNS, rows, "jobs",
+             numeric=("JobID", "CPUs", "Nodes", "Slots", "Nice", "Priority"),
              keep=("JobID", "User", "State", "Submit"))
 
 

@@ -217,14 +217,9 @@ class Jobs:
     # -- cancel --------------------------------------------------------------------
     def cancel(self, ids: list[int]) -> list[str]:
         """scancel: pending and running jobs become cancelled (end = now)."""
-        rows = {j.id: j for j in self.s.scalars(select(m.Job).where(m.Job.id.in_(ids)))}
-        for job_id in ids:
-            row = rows.get(job_id)
-            if row is None:
-                raise NotFound(f"Kill job error on job id {job_id}: Invalid job id specified")
-            if row.state not in ACTIVE:
-                raise Conflict(f"Kill job error on job id {job_id}: "
-                               "Job/step already completing or completed")
+        rows = self._active_jobs(
+            ids, lambda i: f"Kill job error on job id {i}: Invalid job id specified",
+            lambda j: f"Kill job error on job id {j.id}: Job/step already completing or completed")
         lines = []
         for job_id in ids:
             row = rows[job_id]
@@ -234,21 +229,29 @@ class Jobs:
             lines.append(f"cancelled job {job_id} (was {was})")
         return lines
 
+    def _active_jobs(self, ids: list[int], missing, finished) -> dict[int, m.Job]:
+        """The jobs by id, each of which must exist and be pending or running (checked in
+        the order given, so the first bad id is the one named)."""
+        rows = {j.id: j for j in self.s.scalars(select(m.Job).where(m.Job.id.in_(ids)))}
+        for job_id in ids:
+            row = rows.get(job_id)
+            if row is None:
+                raise NotFound(missing(job_id))
+            if row.state not in ACTIVE:
+                raise Conflict(finished(row))
+        return rows
+
     # -- modify --------------------------------------------------------------------
     def modify(self, ids: list[int], changes: dict[str, int | None]) -> list[str]:
         """scontrol update job: ``changes`` maps ``admin_priority``, ``nice`` or
         ``site_factor`` to the new value (``admin_priority`` None releases the job to the
         priority plugin again). Only pending and running jobs change."""
-        rows = {j.id: j for j in self.s.scalars(select(m.Job).where(m.Job.id.in_(ids)))}
-        for job_id in ids:
-            row = rows.get(job_id)
-            if row is None:
-                raise NotFound(f"job {job_id} does not exist")
-            if row.state not in ACTIVE:
-                raise Conflict(f"job {job_id} is {row.state}: only pending or running jobs "
-                               "can be modified")
-            if row.queue is not None:
-                raise UsageProblem(f"job {job_id} is an LSF job: it has no Slurm priority")
+        rows = self._active_jobs(
+            ids, lambda i: f"job {i} does not exist",
+            lambda j: f"job {j.id} is {j.state}: only pending or running jobs can be modified")
+        lsf = next((i for i in ids if rows[i].queue is not None), None)
+        if lsf is not None:
+            raise UsageProblem(f"job {lsf} is an LSF job: it has no Slurm priority")
         lines = []
         for job_id in ids:
             row = rows[job_id]

@@ -128,7 +128,7 @@ def load_jobs(conn, cluster_id: int | None = None, states: tuple[str, ...] | Non
     query = select(table.id, table.user, table.account, table.assoc_id, table.partition, table.qos,
                    table.state, table.submit, table.eligible, table.start, table.end, table.cpus,
                    table.nodes, table.tres, table.time_limit, table.nice, table.site_factor,
-                   table.queue, table.slots, table.cputime)
+                   table.queue, table.slots, table.cputime, table.admin_priority)
     if cluster_id is not None:
         query = query.where(table.cluster_id == cluster_id)
     if states:
@@ -140,7 +140,7 @@ def load_jobs(conn, cluster_id: int | None = None, states: tuple[str, ...] | Non
                        state=r[6], submit=r[7], eligible=r[8], start=r[9], end=r[10], cpus=r[11],
                        nodes=r[12], tres=parse_tres(r[13]) if r[13] else {}, time_limit=r[14],
                        nice=r[15] or 0, site_factor=r[16] or 0, queue=r[17], slots=r[18] or 1,
-                       cputime=r[19]))
+                       cputime=r[19], admin_priority=r[20]))
     return out
 
 

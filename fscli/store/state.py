@@ -18,7 +18,7 @@ from fscli.engine.usage import Charges
 from fscli.store import snapshot
 
 RESET_AT_KEY = "PriorityUsageResetAt"
-"""Config key: when ``fscli usage reset`` last ran (PriorityUsageResetPeriod=NOW)."""
+"""fscli's own config key: when ``PriorityUsageResetPeriod=NOW`` was set (epoch seconds)."""
 CHARGED = ("running", "completed", "cancelled")
 """The states whose run time is charged as usage (:func:`job_runs`)."""
 

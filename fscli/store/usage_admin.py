@@ -25,9 +25,7 @@ from fscli.io.slurmconf import SlurmConf
 from fscli.io.usage_import import JobRecord, ShareUsage
 from fscli.store import models as m
 from fscli.store.admin import Admin
-
-RESET_AT_KEY = "PriorityUsageResetAt"
-"""fscli's own key: when ``PriorityUsageResetPeriod=NOW`` was configured (epoch seconds)."""
+from fscli.store.state import RESET_AT_KEY
 
 
 @dataclass

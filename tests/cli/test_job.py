@@ -36,7 +36,7 @@ def test_submit_prints_the_id_and_stores_the_request(cluster):
         "JobID": 1, "User": "alice", "Account": "physics", "Partition": "p1", "QOS": "normal",
         "Queue": None, "State": "pending", "Submit": AT, "Start": "", "End": "", "CPUs": 8,
         "Nodes": 2, "Slots": 1, "TRES": "mem=8G,gres/gpu=2", "TimeLimit": "02:00:00",
-        "Nice": 10, "CPUTime": None,
+        "Nice": 10, "CPUTime": None, "Priority": None,
     }
 
 
@@ -50,14 +50,14 @@ def test_submit_states_times_ids_and_count(cluster):
     text = cluster.ok("job", "list", "-P", at=AT).stdout.splitlines()
     assert text == [
         "JobID|User|Account|Partition|QOS|Queue|State|Submit|Start|End|CPUs|Nodes|Slots|TRES|"
-        "TimeLimit|Nice|CPUTime",
-        "100|alice|physics|p1,p2|high||pending|2026-05-01T12:00:00|||1|1|1||UNLIMITED|0|",
+        "TimeLimit|Nice|CPUTime|Priority",
+        "100|alice|physics|p1,p2|high||pending|2026-05-01T12:00:00|||1|1|1||UNLIMITED|0||",
         "101|bob|chem|p2|normal||running|2026-05-01T10:00:00|2026-05-01T11:00:00||1|1|1||"
-        "UNLIMITED|0|",
+        "UNLIMITED|0||",
         "102|bob|chem|p2|normal||running|2026-05-01T10:00:00|2026-05-01T11:00:00||1|1|1||"
-        "UNLIMITED|0|",
+        "UNLIMITED|0||",
         "103|carol|chem|p1|normal||completed|2026-05-01T08:00:00|2026-05-01T08:00:00|"
-        "2026-05-01T09:00:00|1|1|1||UNLIMITED|0|3600.000000",
+        "2026-05-01T09:00:00|1|1|1||UNLIMITED|0|3600.000000|",
     ]
     assert [j["JobID"] for j in _jobs(cluster, "state=running", "user=bob")] == [101, 102]
     assert [j["JobID"] for j in _jobs(cluster, "partition=p2")] == [100, 101, 102]
@@ -153,10 +153,10 @@ def test_import_squeue_output(cluster, tmp_path):
     text = cluster.ok("job", "list", "-P").stdout.splitlines()[1:]
     assert text == [
         "3|bob|chem|p1|normal||running|2026-11-21T15:38:00|2026-11-21T15:38:00||64|1|1||"
-        "00:30:00|100|",
-        "7|alice|physics|p2|high||pending|2026-11-21T15:38:05|||8|1|1|mem=4G|UNLIMITED|0|",
+        "00:30:00|100||",
+        "7|alice|physics|p2|high||pending|2026-11-21T15:38:05|||8|1|1|mem=4G|UNLIMITED|0||",
         "12|alice|physics|p1,p2|normal||pending|2026-11-21T15:38:05|||32|2|1|"
-        "mem=4000M,gres/gpu=4,gres/gpu:a100=4|1-00:00:00|-10|",
+        "mem=4000M,gres/gpu=4,gres/gpu:a100=4|1-00:00:00|-10||",
     ]
     again = cluster.fails("job", "import", str(path), code=1).stderr
     assert again == ("fscli: error: 3 job id(s) already in the store (3, 7, 12): "
@@ -251,9 +251,10 @@ def test_a_0001_store_with_jobs_is_upgraded(fscli, db_path):
                     "VALUES (42, 1, 'ann', 'acct', 'p', 'pending', 0, 2, 1, 1, 0, 0)")
     con.close()
     assert fscli.ok("job", "list", "-P").stdout.splitlines()[1] == (
-        "42|ann|acct|p|||pending|1970-01-01T00:00:00|||2|1|1||UNLIMITED|0|")
+        "42|ann|acct|p|||pending|1970-01-01T00:00:00|||2|1|1||UNLIMITED|0||")
     assert fscli.ok("db", "current").stdout.strip() == "0002"
     fscli.ok("job", "modify", "42", "priority=12")
+    assert fscli.ok("job", "list", "-P", "-n").stdout.endswith("|UNLIMITED|0||12\n")
     con = sqlite3.connect(db_path)
     assert con.execute("SELECT admin_priority FROM job WHERE id = 42").fetchone() == (12,)
     con.close()
