@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from fscli.cli.output import dry_run_option, output_options, report
 from fscli.cli.complete import words_completer
+from fscli.cli.output import dry_run_option, output_options, report
 from fscli.cli.words import key_table, parse_words, reject_unused
 
 BASE_KEYS = {

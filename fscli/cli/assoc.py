@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from fscli.cli.output import output_options
 from fscli.cli.complete import words_completer
+from fscli.cli.output import output_options
 from fscli.cli.words import key_table, parse_words, split_list
 
 KEYS = key_table({"format": (), "account": ("accounts", "acct"), "user": ("users",),

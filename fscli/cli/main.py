@@ -93,7 +93,7 @@ class LazyGroup(click.Group):
             interrupted()
         except BrokenPipeError:
             os._exit(0)
-        except Exception as exc:  # noqa: BLE001 - a traceback is a bug: say so in one line
+        except Exception as exc:
             if _debug(ctx):
                 raise
             raise CliError(f"internal error: {exc.__class__.__name__}: {exc} "
@@ -134,7 +134,7 @@ def cli(ctx: click.Context, db: str | None, cluster: str | None, at: str | None,
         from fscli.errors import FscliError
 
         try:
-            ctx.obj.now  # a malformed --at is an error even for commands that ignore time
+            _ = ctx.obj.now  # a malformed --at is an error even for commands that ignore time
         except FscliError as exc:
             raise CliError(exc.message, exc.exit_code) from None
 

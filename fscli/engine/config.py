@@ -188,7 +188,7 @@ class PriorityConfig:
     raw: dict[str, str] = field(default_factory=dict)
 
     @classmethod
-    def from_mapping(cls, values: dict[str, str]) -> "PriorityConfig":
+    def from_mapping(cls, values: dict[str, str]) -> PriorityConfig:
         """Build from stored texts; missing keys take Slurm's defaults."""
         merged = {k: d for k, (d, _) in KEYS.items()}
         merged.update(values)

@@ -107,7 +107,7 @@ def _unit_seconds(unit: str) -> int:
     raise InvalidValue(f"unknown time unit '{unit}': use seconds, minutes, hours, days or weeks")
 
 
-def parse_when(text: str | int | float, now: int) -> int:
+def parse_when(text: str | float, now: int) -> int:
     """Epoch seconds for a moment: ISO 8601, epoch seconds, ``now``, ``now-2days``, ``today``.
 
     Moments outside :data:`MIN_EPOCH`..:data:`MAX_EPOCH` are :class:`InvalidValue`.
@@ -118,7 +118,7 @@ def parse_when(text: str | int | float, now: int) -> int:
     return epoch
 
 
-def _when(text: str | int | float, now: int) -> int:
+def _when(text: str | float, now: int) -> int:
     if isinstance(text, (int, float)):
         return int(text)
     raw = str(text).strip()

@@ -7,7 +7,7 @@ user name then partition). Iterative, so 100,000-deep trees cannot overflow the 
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from fscli.engine.model import Assoc
 

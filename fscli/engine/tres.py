@@ -61,7 +61,7 @@ def parse_value(name: str, text: str) -> int:
         raise InvalidValue(f"invalid value '{text}' for TRES {name}: at most {MAX_VALUE}")
     if value != int(value) and not is_mb_based(name):
         raise InvalidValue(f"invalid value '{text}' for TRES {name}: expected a whole number")
-    return int(round(value))
+    return round(value)
 
 
 def parse_tres(text: str, allow_clear: bool = True) -> dict[str, int]:

@@ -6,7 +6,8 @@ defaults and header spellings follow ``sacctmgr show assoc``.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from fscli.engine import limitdefs
 from fscli.engine.model import Assoc

@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from fscli.engine import limitdefs, tres as tresmod
+from fscli.engine import limitdefs
+from fscli.engine import tres as tresmod
 from fscli.engine.model import SHARES_PARENT
 from fscli.errors import InvalidValue, NotFound
 

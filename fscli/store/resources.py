@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,7 +40,7 @@ def parse_float(key: str, text: str, low: float = 0.0, high: float | None = None
         value = float(text)
     except ValueError:
         raise InvalidValue(f"invalid {key} '{text}': expected a number") from None
-    if value < low or (high is not None and value > high) or value != value:
+    if value < low or (high is not None and value > high) or math.isnan(value):
         bound = f"from {low} to {high}" if high is not None else f">= {low}"
         raise InvalidValue(f"invalid {key} '{text}': must be {bound}")
     return value

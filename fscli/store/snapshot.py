@@ -10,7 +10,13 @@ from sqlalchemy import func, or_, select
 
 from fscli.engine import limitdefs
 from fscli.engine.model import (
-    SHARES_PARENT, Assoc, Charge, ClusterInfo, Job, Partition, Qos,
+    SHARES_PARENT,
+    Assoc,
+    Charge,
+    ClusterInfo,
+    Job,
+    Partition,
+    Qos,
 )
 from fscli.engine.tres import parse_tres
 from fscli.engine.usage import Charges

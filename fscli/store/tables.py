@@ -11,7 +11,17 @@ tables; ``tests/store/test_tables.py`` checks that they match the migrations.
 from __future__ import annotations
 
 from sqlalchemy import (
-    BigInteger, Boolean, Column, Double, ForeignKey, Index, Integer, MetaData, String, Table, Text,
+    BigInteger,
+    Boolean,
+    Column,
+    Double,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
 )
 
 from fscli.engine.limitdefs import ASSOC_LIMITS, QOS_LIMITS

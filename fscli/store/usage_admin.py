@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 
 from sqlalchemy import delete, func, select
 
-from fscli.engine import config as cfg
 from fscli.engine.timestr import utc_iso
 from fscli.engine.tres import format_tres
 from fscli.errors import Conflict, InvalidValue, NotFound
