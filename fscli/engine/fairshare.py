@@ -95,12 +95,11 @@ class Tree:
     order: list[int]
     depth: list[int]
     fs_parent: list[int]
-    fs_children: list[list[int]]
+    fs_children: list[Sequence[int]]
     level_shares: list[int]
     raw: list[float]
     root: int
     user_count: int
-    name_key: list[str]
     users: list[str | None]  # per position: the association's user (None for accounts)
     shares: list[int]  # per position: raw shares (SHARES_PARENT for FairShare=parent)
     ids: list[int]  # per position: the association id
@@ -134,7 +133,7 @@ class FairShareResult:
     columns: Columns
     # Fair Tree only: each fs-parent's children (tree indexes) in ranking order, tie flags.
     ranked_children: dict[int, list[int]] = field(default_factory=dict)
-    tied: list[bool] = field(default_factory=list)  # by tree index
+    tied: set[int] = field(default_factory=set)  # tree indexes tied with the previous sibling
 
     @functools.cached_property
     def by_index(self) -> list[ShareRow]:
@@ -162,23 +161,19 @@ def build_tree(assocs: Sequence[Assoc], usage: Mapping[int, float]) -> Tree:
         dup = next(x for x in ids if x in seen or seen.add(x))  # type: ignore[func-returns-value]
         raise InvalidValue(f"association id {dup} appears twice")
     users = list(map(_USER, assocs))
-    parent = [-1 if p is None else index.get(p, -2) for p in map(_PARENT_ID, assocs)]
-    if parent.count(-1) != 1:
-        raise InvalidValue(f"expected exactly one root association, found {parent.count(-1)}")
-    root = parent.index(-1)
-    if -2 in parent:
-        a = assocs[parent.index(-2)]
+    parent_ids = list(map(_PARENT_ID, assocs))
+    parent = list(map(index.get, parent_ids, itertools.repeat(-2, n)))  # -2: root or unknown
+    root = parent.index(-2) if -2 in parent else -1
+    if parent.count(-2) != 1 or parent_ids[root] is not None:
+        roots = parent_ids.count(None)
+        if roots != 1:
+            raise InvalidValue(f"expected exactly one root association, found {roots}")
+        a = assocs[next(i for i, p in enumerate(parent) if p == -2 and parent_ids[i] is not None)]
         raise InvalidValue(f"association {a.id} ({_label(a)}) has unknown parent id {a.parent_id}")
-    # sshare order within a parent: users first, then sub-accounts, each alphabetical. One
-    # string per association sorts like (0, user, partition) / (1, account) tuples.
-    name_key = ["\0" + a.user + "\0" + (a.partition or "") if a.user is not None
-                else "\1" + a.account for a in assocs]
-    by_name = name_key.__getitem__
-    children: list[list[int]] = [[] for _ in range(n + 1)]  # the extra list takes the root
-    for i in sorted(range(n), key=by_name):
-        children[parent[i]].append(i)
-    children.pop()
-    bad = [p for p in set(parent) if p >= 0 and users[p] is not None]
+    parent[root] = -1
+    by_name, user_count = _name_order(assocs, users, list(index.values()))
+    children, parents = _group(by_name, parent)
+    bad = [p for p in parents if users[p] is not None]
     if bad:
         a = assocs[children[min(bad)][0]]
         raise InvalidValue(f"association {a.id} ({_label(a)}) has a user association as parent")
@@ -210,29 +205,61 @@ def build_tree(assocs: Sequence[Assoc], usage: Mapping[int, float]) -> Tree:
         raise InvalidValue(
             f"association {stray.id} ({_label(stray)}) is not below the root (cycle?)")
 
-    _check_usage(usage, index)
-    get = usage.get
-    raw = [0.0 + get(x, 0.0) for x in ids]
-    for i in order[:0:-1]:  # children before parents; order[0] is the root
-        raw[parent[i]] += raw[i]
+    raw = list(map(operator.add, itertools.repeat(0.0, n),
+                   map(usage.get, ids, itertools.repeat(0.0, n))))
+    # An account's RawUsage: its own plus its children's, added last child first (children
+    # before parents: reversed tree order).
+    raw_of, add = raw.__getitem__, operator.add
+    for p in reversed(inner):
+        raw[p] = functools.reduce(add, map(raw_of, reversed(children[p])), raw[p])
+    _check_usage(usage, index, raw[root])
 
-    fs_parent, fs_children = parent, children  # unless something is re-attached
+    fs_parent, fs_children, fs_parents = parent, children, inner  # unless re-attached
     if SHARES_PARENT in shares:
-        fs_parent, fs_children, level_sum = _reattach(order, parent, shares)
-        for kids in fs_children:
-            kids.sort(key=by_name)
-        inner = [i for i in order if fs_children[i]]
-    level_shares = [level_sum[fp] if fp >= 0 else 0 for fp in fs_parent]
-    user_count = n - users.count(None)
+        fs_parent, fs_children, level_sum = _reattach(order, parent, shares, by_name)
+        fs_parents = [i for i in order if fs_children[i]]
+    level_shares = list(map(level_sum.__getitem__, fs_parent))
+    level_shares[root] = 0
     return Tree(assocs, index, parent, order, depth, fs_parent, fs_children, level_shares,
-                raw, root, user_count, name_key, users, shares, ids, inner)
+                raw, root, user_count, users, shares, ids, fs_parents)
 
 
-def _check_usage(usage: Mapping[int, float], index: Mapping[int, int]) -> None:
-    """Usage must name known associations and be >= 0 (not NaN); checked in bulk first."""
-    values = usage.values()
-    total = sum(values)  # NaN if any is NaN (no -inf passes the min check)
-    if not usage.keys() - index.keys() and min(values, default=0.0) >= 0 and not math.isnan(total):
+def _name_order(assocs: Sequence[Assoc], users: list[str | None], positions: list[int]
+                ) -> tuple[list[int], int]:
+    """(positions in sshare's sibling order, #users): users by (user, partition), then
+    accounts by name."""
+    n = len(users)
+    is_account = list(map(operator.is_, users, itertools.repeat(None, n)))
+    user_key: list[str | None] = users
+    if any(map(_PARTITION, assocs)):  # "\0" sorts first: "u\0p" sorts like (u, p)
+        user_key = [u if not p or u is None else u + "\0" + p
+                    for u, p in zip(users, map(_PARTITION, assocs))]
+    user_pos = sorted(itertools.compress(positions, map(operator.not_, is_account)),
+                      key=user_key.__getitem__)
+    account_pos = list(itertools.compress(positions, is_account))
+    names = list(map(_ACCOUNT, itertools.compress(assocs, is_account)))
+    by_name = sorted(range(len(names)), key=names.__getitem__)
+    return user_pos + list(map(account_pos.__getitem__, by_name)), len(user_pos)
+
+
+def _group(ordered: list[int], parent: list[int]) -> tuple[list[Sequence[int]], list[int]]:
+    """(each position's children in their relative order in ``ordered``, the positions that
+    have children)."""
+    children: list[Sequence[int]] = [()] * len(parent)
+    parents = []
+    groups = itertools.groupby(sorted(ordered, key=parent.__getitem__), parent.__getitem__)
+    next(groups)  # the root, under parent -1
+    for p, kids in groups:
+        children[p] = list(kids)
+        parents.append(p)
+    return children, parents
+
+
+def _check_usage(usage: Mapping[int, float], index: Mapping[int, int], total: float) -> None:
+    """Usage must name known associations and be >= 0 (not NaN); checked in bulk first
+    (``total``, the root's RawUsage, is NaN if any known association's usage is)."""
+    if usage.keys() <= index.keys() and min(usage.values(), default=0.0) >= 0 \
+            and not math.isnan(total):
         return
     for assoc_id, amount in usage.items():
         if assoc_id not in index:
@@ -241,12 +268,13 @@ def _check_usage(usage: Mapping[int, float], index: Mapping[int, int]) -> None:
             raise InvalidValue(f"negative usage {amount} for association id {assoc_id}")
 
 
-def _reattach(order: list[int], parent: list[int], shares: list[int]
-              ) -> tuple[list[int], list[list[int]], list[int]]:
+def _reattach(order: list[int], parent: list[int], shares: list[int], by_name: list[int]
+              ) -> tuple[list[int], list[Sequence[int]], list[int]]:
     """(fs_parent, fs_children, level share sums) with ``FairShare=parent`` re-attached.
 
     The fs-parent is the first ancestor (from the direct parent up) whose shares are not
-    "parent", stopping at root. anchor[i] is that answer for i's own children.
+    "parent", stopping at root. anchor[i] is that answer for i's own children. Children
+    come in ``by_name`` order.
     """
     n = len(parent)
     anchor = list(range(n))
@@ -264,7 +292,8 @@ def _reattach(order: list[int], parent: list[int], shares: list[int]
             anchor[i] = fp
         else:
             level_sum[fp] += shares[i]
-    return fs_parent, fs_children, level_sum
+    rank = dict(zip(by_name, range(n))).__getitem__
+    return fs_parent, [sorted(kids, key=rank) for kids in fs_children], level_sum
 
 
 def _label(a: Assoc) -> str:
@@ -290,7 +319,9 @@ def compute(
     with bulk():
         tree = build_tree(assocs, usage)
         root_raw = tree.raw[tree.root]
-        norm = [min(r / root_raw, 1.0) for r in tree.raw] if root_raw else [0.0] * len(tree.raw)
+        n = len(tree.raw)  # raw[i] <= root_raw: no quotient exceeds 1
+        norm = list(map(operator.truediv, tree.raw, itertools.repeat(root_raw, n))) if root_raw \
+            else [0.0] * n
         if algorithm == "fair_tree":
             return _fair_tree(tree, norm, dampening)
         return _classic(tree, norm, algorithm, dampening)
@@ -313,39 +344,44 @@ def _make_rows(tree: Tree, c: Columns) -> list[ShareRow]:
 
 
 def _fair_tree(tree: Tree, norm: list[float], dampening: int) -> FairShareResult:
-    assocs, raw, fsp, root = tree.assocs, tree.raw, tree.fs_parent, tree.root
-    n = len(assocs)
+    raw, fsp, root = tree.raw, tree.fs_parent, tree.root
     users, raw_shares = tree.users, tree.shares
     # U = raw / fs-parent raw, S = shares / level shares, LevelFS = S / U (root fixed below)
-    efctv = [r / u if u else 0.0 for r, u in zip(raw, [raw[fp] for fp in fsp])]
-    shares = [s / lvl if lvl else 0.0 for s, lvl in zip(raw_shares, tree.level_shares)]
     inf = math.inf
-    level_fs: list[float | None] = [
-        0.0 if s == 0 else (s / u if u else inf) for s, u in zip(shares, efctv)]
-    efctv[root], shares[root], level_fs[root] = 1.0, 0.0, None
-    lf_sort = list(level_fs)  # the value Slurm sorts on (NO_VAL for parent accounts)
-    lf_sort[root] = NO_VAL
+    if 0.0 in raw:
+        efctv = _divide(raw, list(map(raw.__getitem__, fsp)), 0.0)
+    else:  # no zero divisor (fsp[root] = -1 names some position: root is fixed below)
+        efctv = list(map(operator.truediv, raw, map(raw.__getitem__, fsp)))
+    shares = _divide(raw_shares, tree.level_shares, 0.0, 0)
+    level_fs: list[float | None] = _divide(shares, efctv, inf)  # type: ignore[assignment]
+    for i in _zeros(shares, 0.0):
+        level_fs[i] = 0.0
+    # minus the value Slurm sorts on (NO_VAL for the root and parent accounts)
+    neg_sort = list(map(operator.neg, level_fs))  # type: ignore[arg-type]
+    efctv[root], shares[root], level_fs[root], neg_sort[root] = 1.0, 0.0, None, -NO_VAL
     if SHARES_PARENT in raw_shares:
         for i in tree.order:
             if raw_shares[i] == SHARES_PARENT:
                 shares[i] = shares[fsp[i]]
                 level_fs[i] = None
-                lf_sort[i] = inf if users[i] is not None else NO_VAL
+                neg_sort[i] = -inf if users[i] is not None else -NO_VAL
 
     # Siblings by LevelFS descending; fs_children are in name order (users first), and
     # the sort is stable. Slurm's tie rule: the first child inherits its account's tie,
     # every other child is tied when its LevelFS equals the previous sibling's.
-    by_level = [-lf for lf in lf_sort].__getitem__
-    fs_children = tree.fs_children
-    ranked: dict[int, list[int]] = {}
-    tie: dict[int, bool] = {}
-    lf_of = lf_sort.__getitem__
-    for p in tree.fs_parents:
-        kids = ranked[p] = sorted(fs_children[p], key=by_level)
-        lfs = list(map(lf_of, kids))
-        tie.update(zip(kids, map(float.__eq__, lfs, [NO_VAL, *lfs])))
-        if tie.get(p):
-            tie[kids[0]] = True
+    by_level = neg_sort.__getitem__
+    fs_children, fs_parents = tree.fs_children, tree.fs_parents
+    ranked = dict(zip(fs_parents, [sorted(fs_children[p], key=by_level) for p in fs_parents]))
+    flat = list(itertools.chain.from_iterable(ranked.values()))
+    lfs = list(map(by_level, flat))
+    before = [-NO_VAL, *lfs]  # the previous sibling's; NO_VAL's for first children
+    for start in itertools.accumulate(map(len, ranked.values()), initial=0):
+        before[start] = -NO_VAL
+    tied = set(itertools.compress(flat, map(float.__eq__, lfs, before)))
+    if tied:
+        for p, kids in ranked.items():
+            if p in tied:
+                tied.add(kids[0])
 
     # Users in depth-first order of the ranked tree: an account whose children are all
     # users (in name order users come first) adds them at once.
@@ -365,18 +401,41 @@ def _fair_tree(tree: Tree, norm: list[float], dampening: int) -> FairShareResult
     # keeps its rank.
     total = tree.user_count
     ranks = range(total, 0, -1)
-    ties = list(map(tie.__getitem__, seq))
-    if any(ties):
+    if tied:
         ranks = list(ranks)
-        for j in range(1, total):
-            if ties[j]:
+        for j, is_tied in enumerate(map(tied.__contains__, seq)):
+            if is_tied and j:
                 ranks[j] = ranks[j - 1]
     fs_factor = dict(zip(map(tree.ids.__getitem__, seq),
                          map(operator.truediv, ranks, itertools.repeat(total, total))))
     factor: list[float | None] = list(map(fs_factor.get, tree.ids))
-    tied = list(map(tie.get, range(n), itertools.repeat(False, n)))
     return FairShareResult("fair_tree", fs_factor, total, dampening, tree,
                            Columns(norm, shares, efctv, factor, level_fs), ranked, tied)
+
+
+def _zeros(values: list, zero: float) -> list[int]:
+    """The positions of the zeros in ``values`` (cheap when there are few); ``zero`` is 0 or
+    0.0, of the type of the values (comparisons of one type are faster)."""
+    at: list[int] = []
+    k = -1
+    find = values.index
+    for _ in range(values.count(zero)):
+        k = find(zero, k + 1)
+        at.append(k)
+    return at
+
+
+def _divide(num: list, den: list, if_zero: float, zero: float = 0.0) -> list[float]:
+    """``num[i] / den[i]``, or ``if_zero`` where ``den[i]`` is 0 (``zero``: as in :func:`_zeros`)."""
+    zeros = _zeros(den, zero)
+    if zeros:
+        den = list(den)
+        for k in zeros:
+            den[k] = 1
+    out = list(map(operator.truediv, num, den))
+    for k in zeros:
+        out[k] = if_zero
+    return out
 
 
 def _classic(tree: Tree, norm: list[float], algorithm: str, dampening: int) -> FairShareResult:

@@ -79,7 +79,7 @@ def _fair_tree(result: FairShareResult, target: int) -> list[str]:
             lines.append(f"{indent}  LevelFS = S / U = {_num(r.level_fs)}")
         order = result.ranked_children.get(fp, [])
         listing = ", ".join(
-            f"{'=' if result.tied[k] else ''}"
+            f"{'=' if k in result.tied else ''}"
             f"{tree.assocs[k].user or tree.assocs[k].account}"
             f"{'' if tree.assocs[k].user else '/'} {_num(rows[k].level_fs)}" for k in order)
         lines.append(f"{indent}  sibling order (LevelFS high to low, '=' tied): {listing}")

@@ -17,7 +17,9 @@ run ``billing * x * D**x * UsageFactor`` with ``x`` the seconds since the previo
 
 from __future__ import annotations
 
+import itertools
 import math
+import operator
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -58,14 +60,15 @@ class Charges:
 
 
 class _Powers(dict):
-    """``d ** age`` per age, computed once per distinct age (charges share passes)."""
+    """``d ** (top - k * period)`` per pass number ``k``, computed once per pass (charges
+    share passes): the decay at ``top`` of a charge made in pass ``k``."""
 
-    def __init__(self, d: float):
+    def __init__(self, d: float, top: int, period: int):
         super().__init__()
-        self.d = d
+        self.d, self.top, self.period = d, top, period
 
-    def __missing__(self, age: int) -> float:
-        value = self[age] = self.d ** age
+    def __missing__(self, k: int) -> float:
+        value = self[k] = self.d ** (self.top - k * self.period)
         return value
 
 
@@ -119,8 +122,8 @@ def raw_usage(
 ) -> dict[int, float]:
     """RawUsage per association at time ``at`` from charges (and job runs) made to it.
 
-    A charge at ``t`` is decayed by ``D ** (P(at) - P(t))`` with ``P(t) = t - (t - anchor)
-    % period`` (its pass); the powers are computed once per distinct age.
+    A charge at ``t`` is decayed by ``D ** (P(at) - P(t))`` with ``P(t) = anchor + k * period``
+    (its pass, ``k = (t - anchor) // period``); the powers are computed once per pass.
     """
     table = charges if isinstance(charges, Charges) else Charges.of(charges)
     ids, ats, amounts = table.assoc_id, table.at, table.amount
@@ -130,12 +133,13 @@ def raw_usage(
     if ats and (max(ats) > at or (cutoff is not None and min(ats) <= cutoff)):
         keep = [k for k, t in enumerate(ats) if t <= at and (cutoff is None or t > cutoff)]
         ids, ats, amounts = ([col[k] for k in keep] for col in (ids, ats, amounts))
-    powers = _Powers(decay_factor(cfg.decay_half_life))
-    factors = map(powers.__getitem__, [p_at - t + (t - anchor) % period for t in ats])
+    powers = _Powers(decay_factor(cfg.decay_half_life), p_at - anchor, period)
+    shifted = map(operator.sub, ats, itertools.repeat(anchor)) if anchor else ats
+    factors = map(powers.__getitem__, map(operator.floordiv, shifted, itertools.repeat(period)))
     out: dict[int, float] = {}
     get = out.get
-    for assoc_id, amount, factor in zip(ids, amounts, factors):
-        out[assoc_id] = get(assoc_id, 0.0) + amount * factor
+    for assoc_id, charged in zip(ids, map(operator.mul, amounts, factors)):
+        out[assoc_id] = get(assoc_id, 0.0) + charged
     for run in runs:
         amount = run_usage(run, at, cfg, reset_at)
         if amount:

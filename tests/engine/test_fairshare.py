@@ -207,10 +207,14 @@ def reference_fair_tree(result) -> dict[int, float]:
             return math.inf if tree.users[k] is not None else NO_VAL
         return rows[k].level_fs
 
+    def name_key(k: int) -> tuple:
+        a = tree.assocs[k]
+        return (0, a.user, a.partition or "") if a.user is not None else (1, a.account)
+
     ranked: list[tuple[int, bool]] = []
 
     def visit(p: int, parent_tied: bool) -> None:
-        kids = sorted(tree.fs_children[p], key=lambda k: (-sort_value(k), tree.name_key[k]))
+        kids = sorted(tree.fs_children[p], key=lambda k: (-sort_value(k), name_key(k)))
         prev = NO_VAL
         for j, k in enumerate(kids):
             tied = prev == sort_value(k) or (j == 0 and parent_tied)
