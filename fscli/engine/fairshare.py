@@ -366,12 +366,29 @@ def _fair_tree(tree: Tree, norm: list[float], dampening: int) -> FairShareResult
                 level_fs[i] = None
                 neg_sort[i] = -inf if users[i] is not None else -NO_VAL
 
-    # Siblings by LevelFS descending; fs_children are in name order (users first), and
-    # the sort is stable. Slurm's tie rule: the first child inherits its account's tie,
-    # every other child is tied when its LevelFS equals the previous sibling's.
-    by_level = neg_sort.__getitem__
-    fs_children, fs_parents = tree.fs_children, tree.fs_parents
-    ranked = dict(zip(fs_parents, [sorted(fs_children[p], key=by_level) for p in fs_parents]))
+    # Users in depth-first order of the ranked tree, each fs-parent's children ranked on the
+    # way (by LevelFS descending; fs_children are in name order, users first, and the sort
+    # is stable): an account whose children are all users adds them at once. ``ranked``
+    # lists parents before their children.
+    by_level, fs_children = neg_sort.__getitem__, tree.fs_children
+    ranked: dict[int, list[int]] = {}
+    seq: list[int] = []
+    stack = [root]
+    pop, push, add, add_all = stack.pop, stack.extend, seq.append, seq.extend
+    while stack:
+        p = pop()
+        by_name = fs_children[p]
+        if by_name:
+            kids = ranked[p] = sorted(by_name, key=by_level)
+            if users[by_name[-1]] is not None:
+                add_all(kids)
+            else:
+                push(reversed(kids))
+        elif users[p] is not None:
+            add(p)
+
+    # Slurm's tie rule: the first child inherits its account's tie, every other child is
+    # tied when its LevelFS equals the previous sibling's.
     flat = list(itertools.chain.from_iterable(ranked.values()))
     lfs = list(map(by_level, flat))
     before = [-NO_VAL, *lfs]  # the previous sibling's; NO_VAL's for first children
@@ -383,20 +400,6 @@ def _fair_tree(tree: Tree, norm: list[float], dampening: int) -> FairShareResult
             if p in tied:
                 tied.add(kids[0])
 
-    # Users in depth-first order of the ranked tree: an account whose children are all
-    # users (in name order users come first) adds them at once.
-    seq: list[int] = []
-    stack = [root]
-    pop, push, add, add_all = stack.pop, stack.extend, seq.append, seq.extend
-    while stack:
-        p = pop()
-        if users[p] is not None:
-            add(p)
-        elif p in ranked:
-            if users[fs_children[p][-1]] is not None:
-                add_all(ranked[p])
-            else:
-                push(reversed(ranked[p]))
     # factor = rank / #users, ranks counting down; a user tied with the previous one
     # keeps its rank.
     total = tree.user_count
