@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from fscli.engine import tres as tresmod
 from fscli.engine.timestr import parse_duration_mins, parse_when
 from fscli.errors import InvalidValue, UsageProblem, closest
 
@@ -140,8 +141,6 @@ def validate(key: str, value: str) -> tuple[str, str]:
 
 def parse_tres_weights(text: str, key: str = "TRESBillingWeights") -> dict[str, float]:
     """``"CPU=1.0,Mem=0.25G,GRES/gpu=2.0"`` → weights per base unit (MB for memory)."""
-    from fscli.engine import tres as tresmod
-
     weights: dict[str, float] = {}
     if not str(text or "").strip():
         return weights
@@ -161,11 +160,10 @@ def parse_tres_weights(text: str, key: str = "TRESBillingWeights") -> dict[str, 
             raise InvalidValue(f"invalid {key} weight '{raw}' for {canon}: must be a finite "
                                "number >= 0")
         if unit:
-            powers = {"k": 1, "m": 2, "g": 3, "t": 4, "p": 5}
-            if unit not in powers:
+            if unit not in tresmod.UNIT_POWER:
                 raise InvalidValue(f"invalid unit '{unit}' in {key} weight '{raw}'")
             base = 2 if tresmod.is_mb_based(canon) else 0
-            weight /= 1024 ** (powers[unit] - base)
+            weight /= 1024 ** (tresmod.UNIT_POWER[unit] - base)
         weights[canon] = weight
     return weights
 

@@ -30,6 +30,7 @@ from typing import Any
 from fscli.engine import reasons as R
 from fscli.engine.limits import LimitEntry, Resolution, has_flag, resolve, resolve_detail
 from fscli.engine.model import Assoc, Job, Partition, Qos
+from fscli.engine.tree import ancestors
 from fscli.errors import InvalidValue, UsageProblem
 
 INF = math.inf
@@ -600,13 +601,6 @@ def _find_assoc(state: LimitsState, req: JobRequest, partition: str | None) -> A
     return fits[0] if fits else None
 
 
-def _chain(assoc: Assoc, by_id: dict[int, Assoc]) -> list[Assoc]:
-    chain = [assoc]
-    while chain[-1].parent_id is not None and chain[-1].parent_id in by_id:
-        chain.append(by_id[chain[-1].parent_id])
-    return chain
-
-
 def _first_up(chain: list[Assoc], attr: str):
     return next((getattr(a, attr) for a in chain if getattr(a, attr)), None)
 
@@ -670,7 +664,7 @@ def check(req: JobRequest, state: LimitsState, now: int) -> CheckResult:
     if assoc is None:
         return _reject(R.ERR_INVALID_ACCOUNT, partition=part_name)
     by_id = {a.id: a for a in state.assocs}
-    chain = _chain(assoc, by_id)
+    chain = ancestors(assoc.id, by_id)
     qos_by_name = {q.name: q for q in state.qos}
     job_qos, allowed = _pick_qos(req, chain, qos_by_name, state.enforce)
     if not allowed:
@@ -726,7 +720,7 @@ def effective(req: JobRequest, state: LimitsState) -> list[LimitEntry]:
         assoc = _find_assoc(state, req, part_name)
     if assoc is None:
         raise InvalidValue(R.ERR_INVALID_ACCOUNT)
-    chain = _chain(assoc, {a.id: a for a in state.assocs})
+    chain = ancestors(assoc.id, {a.id: a for a in state.assocs})
     qos_by_name = {q.name: q for q in state.qos}
     job_qos, allowed = _pick_qos(req, chain, qos_by_name, state.enforce)
     if not allowed:

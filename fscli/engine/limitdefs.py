@@ -8,8 +8,7 @@ Kinds:
 - ``count``: a non-negative integer (jobs, priority);
 - ``tres``: a TRES dict (``cpu=4,mem=8G``), memory in MB;
 - ``tres_mins``: a TRES dict whose values are minutes of that TRES (plain numbers);
-- ``minutes``: a wall time given as a Slurm time string, kept in minutes;
-- ``float``: a non-negative real (UsageFactor, LimitFactor, UsageThreshold).
+- ``minutes``: a wall time given as a Slurm time string, kept in minutes.
 """
 
 from __future__ import annotations
@@ -18,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fscli.engine import tres as tresmod
-from fscli.engine.timestr import parse_duration_mins
+from fscli.engine.timestr import format_mins, parse_duration_mins
 from fscli.errors import InvalidValue
 
 ASSOC = "assoc"
@@ -121,8 +120,6 @@ def parse_limit(defn: LimitDef, text: str) -> Any:
 
 def format_limit(defn: LimitDef, value: Any) -> str:
     """Text of a stored limit value as sacctmgr shows it (times as D-HH:MM:SS)."""
-    from fscli.engine.timestr import format_mins
-
     if value is None:
         return ""
     if defn.kind in ("tres", "tres_mins"):

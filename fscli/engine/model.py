@@ -15,9 +15,6 @@ from typing import Any
 SHARES_PARENT = 0x7FFFFFFF
 """How Slurm stores ``FairShare=parent`` (SLURMDB_FS_USE_PARENT)."""
 
-JOB_STATES = ("pending", "running", "completed", "cancelled")
-
-
 @dataclass(slots=True)
 class Assoc:
     """One association: the root (parent_id None), an account, or a user (+partition)."""
@@ -91,7 +88,7 @@ class Job:
     assoc_id: int | None = None
     partitions: tuple[str, ...] = ()
     qos: str | None = None
-    state: str = "pending"
+    state: str = "pending"  # pending, running, completed or cancelled
     submit: int = 0
     eligible: int | None = None
     start: int | None = None

@@ -30,7 +30,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from operator import attrgetter
 
+from fscli.engine.config import WEIGHT_KEYS as _WEIGHT_KEY_NAMES
 from fscli.engine.config import PriorityConfig
+from fscli.engine.limit_check import request_tres
 from fscli.engine.model import Assoc, ClusterInfo, Job, Partition, Qos
 from fscli.engine.timestr import format_secs
 from fscli.engine.tres import tres_order
@@ -39,14 +41,8 @@ from fscli.errors import InvalidValue, NotFound
 FACTORS = ("age", "assoc", "fairshare", "jobsize", "partition", "qos")
 """The weighted factors, in sprio's column order."""
 
-WEIGHT_KEYS = {
-    "age": "PriorityWeightAge",
-    "assoc": "PriorityWeightAssoc",
-    "fairshare": "PriorityWeightFairshare",
-    "jobsize": "PriorityWeightJobSize",
-    "partition": "PriorityWeightPartition",
-    "qos": "PriorityWeightQOS",
-}
+WEIGHT_KEYS = dict(zip(FACTORS, _WEIGHT_KEY_NAMES))
+"""Factor name -> its slurm.conf weight key (``PriorityWeightAge`` ...)."""
 
 PRIORITY_MAX = 0xFFFFFFFF
 """Job priorities are 32-bit; sprio's normalized PRIORITY is the sum divided by this."""
@@ -248,37 +244,6 @@ def _raw_flags(flags: frozenset[str]) -> dict[str, bool]:
     return {name: every or flag in flags for name, flag in _NO_NORMAL.items()}
 
 
-def _build_context(
-    assocs: dict[int, Assoc],
-    qos: dict[str, Qos],
-    partitions: dict[str, Partition],
-    cluster: ClusterInfo,
-    config: PriorityConfig,
-    fs_factors: dict[int, float],
-    now: int,
-) -> _Context:
-    weights = {name: int(config.weights.get(key, 0)) for name, key in WEIGHT_KEYS.items()}
-    assoc_priority = _effective_assoc_priority(assocs) if weights["assoc"] else {}
-    nodes, cpus = cluster_size(cluster, partitions)
-    return _Context(
-        config=config,
-        now=int(now),
-        cluster=cluster.name,
-        weights=weights,
-        raw=_raw_flags(config.flags),
-        cluster_nodes=nodes,
-        cluster_cpus=cpus,
-        assoc_priority=assoc_priority,
-        max_assoc_priority=max(assoc_priority.values(), default=0),
-        max_qos_priority=max((q.priority for q in qos.values()), default=0),
-        max_part_factor=max((p.priority_job_factor for p in partitions.values()), default=0),
-        fs_factors=fs_factors,
-        partitions=partitions,
-        qos=qos,
-        assocs=assocs,
-    )
-
-
 def _ratio(value: float, maximum: float, raw: bool) -> float:
     if raw:
         return float(value)
@@ -323,10 +288,7 @@ def _job_size_factor(job: Job, ctx: _Context) -> float:
 
 def _job_tres(job: Job) -> dict[str, int]:
     """The job's TRES request: ``Job.tres`` with cpu and node from ``Job.cpus``/``nodes``."""
-    counts = dict(job.tres)
-    counts.setdefault("cpu", job.cpus)
-    counts.setdefault("node", job.nodes)
-    return counts
+    return request_tres(job.cpus, job.nodes, job.tres)
 
 
 def _partition_tres(part: Partition) -> dict[str, int]:
@@ -372,7 +334,26 @@ def compute_priorities(
     sprio lists pending jobs (and running ones with ``CALCULATE_RUNNING``) that are
     eligible and not held (admin priority 0).
     """
-    ctx = _build_context(assocs, qos, partitions, cluster, config, fs_factors, now)
+    weights = {name: int(config.weights.get(key, 0)) for name, key in WEIGHT_KEYS.items()}
+    assoc_priority = _effective_assoc_priority(assocs) if weights["assoc"] else {}
+    nodes, cpus = cluster_size(cluster, partitions)
+    ctx = _Context(
+        config=config,
+        now=int(now),
+        cluster=cluster.name,
+        weights=weights,
+        raw=_raw_flags(config.flags),
+        cluster_nodes=nodes,
+        cluster_cpus=cpus,
+        assoc_priority=assoc_priority,
+        max_assoc_priority=max(assoc_priority.values(), default=0),
+        max_qos_priority=max((q.priority for q in qos.values()), default=0),
+        max_part_factor=max((p.priority_job_factor for p in partitions.values()), default=0),
+        fs_factors=fs_factors,
+        partitions=partitions,
+        qos=qos,
+        assocs=assocs,
+    )
     warnings = config_warnings(config)
     if ctx.weights["jobsize"] and not (ctx.cluster_nodes and ctx.cluster_cpus):
         warnings.append(

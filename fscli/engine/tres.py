@@ -16,10 +16,10 @@ from fscli.errors import InvalidValue
 CLEAR = -1
 PLAIN_TYPES = ("cpu", "mem", "node", "energy", "billing", "fs/disk", "vmem", "pages")
 PREFIX_TYPES = ("gres/", "license/", "bb/")
-MB_BASED = ("mem", "vmem", "bb/")
 KNOWN_HELP = "cpu, mem, node, energy, billing, fs/disk, vmem, pages, gres/NAME[:TYPE], license/NAME, bb/NAME"
 
-_UNIT_POWER = {"k": 1, "m": 2, "g": 3, "t": 4, "p": 5}
+UNIT_POWER = {"k": 1, "m": 2, "g": 3, "t": 4, "p": 5}
+"""Powers of 1024 of the unit suffixes (K, M, G, T, P)."""
 MAX_VALUE = 2**63 - 1  # the largest amount a 64-bit column holds
 _VALUE = re.compile(r"(\d+(?:\.\d+)?)([kmgtpKMGTP]?)")
 _NAME = re.compile(r"[a-z0-9_.+-]+(?::[a-z0-9_.+-]+)?")
@@ -52,9 +52,9 @@ def parse_value(name: str, text: str) -> int:
         raise InvalidValue(f"invalid value '{text}' for TRES {name}: expected a number like 8, 64G or -1")
     digits, unit = match.group(1), match.group(2).lower()
     if is_mb_based(name):
-        power = max(_UNIT_POWER.get(unit, 2) - 2, 0) if unit else 0
+        power = max(UNIT_POWER.get(unit, 2) - 2, 0) if unit else 0
     else:
-        power = _UNIT_POWER[unit] if unit else 0
+        power = UNIT_POWER[unit] if unit else 0
     exact = digits.isdigit() and len(digits) < 20  # whole numbers exactly; float can be inf
     value = (int(digits) if exact else float(digits)) * (1024 ** power)
     if value > MAX_VALUE:
@@ -86,13 +86,14 @@ def parse_tres(text: str, allow_clear: bool = True) -> dict[str, int]:
     return result
 
 
+# Slurm's TRES ids
+_SLURM_IDS = {"cpu": 1, "mem": 2, "energy": 3, "node": 4, "billing": 5, "fs/disk": 6,
+              "vmem": 7, "pages": 8}
+
+
 def _tres_sort_key(name: str) -> tuple[int, str]:
-    order = {n: i for i, n in enumerate(PLAIN_TYPES)}
-    # Slurm's TRES ids: cpu=1 mem=2 energy=3 node=4 billing=5 fs/disk=6 vmem=7 pages=8
-    slurm_ids = {"cpu": 1, "mem": 2, "energy": 3, "node": 4, "billing": 5, "fs/disk": 6, "vmem": 7, "pages": 8}
-    if name in slurm_ids:
-        return (slurm_ids[name], name)
-    return (100 + order.get(name, 0), name)
+    """Plain TRES by Slurm's id, then the others (gres/, license/, bb/) by name."""
+    return (_SLURM_IDS.get(name, 100), name)
 
 
 def tres_order(names) -> list[str]:
@@ -119,8 +120,7 @@ def format_tres(tres: dict[str, int] | None, units: bool = True) -> str:
     """Canonical text in Slurm's TRES order (cpu, mem, energy, node, billing, ..., gres)."""
     if not tres:
         return ""
-    names = sorted(tres, key=_tres_sort_key)
-    return ",".join(f"{n}={format_value(n, tres[n], units)}" for n in names)
+    return ",".join(f"{n}={format_value(n, tres[n], units)}" for n in tres_order(tres))
 
 
 def merge_tres(old: dict[str, int] | None, change: dict[str, int]) -> dict[str, int]:

@@ -12,6 +12,7 @@ from fscli.engine.fairshare import NO_VAL, compute
 from fscli.engine.fsexplain import explain
 from fscli.engine.heap import bulk
 from fscli.engine.model import SHARES_PARENT, Assoc
+from fscli.engine.tree import display_order
 from fscli.errors import InvalidValue
 
 P = SHARES_PARENT
@@ -151,9 +152,8 @@ def test_explain_classic_product_and_recursion() -> None:
     assert "account bio: UN = 60 / 100 = 0.600000; UE = UN = 0.600000 (child of root)" in text
     assert ("account genomics: UN = 30 / 100 = 0.300000; UE = UN + (UE_parent - UN) x 2/4 = "
             "0.300000 + (0.600000 - 0.300000) x 2/4 = 0.450000") in text
-    ue = result.row(7).effective_usage
-    assert lines[-1] == (f"FairShare = 2^(-(UE / S) / d) = 2^(-({ue:.6f} / 0.375000) / 1) = "
-                         f"{result.row(7).fairshare:.6f}")
+    # bob: UE = 0.3 + (0.45 - 0.3) x 1/1 = 0.45; F = 2^(-0.45 / 0.375) = 2^-1.2
+    assert lines[-1] == "FairShare = 2^(-(UE / S) / d) = 2^(-(0.450000 / 0.375000) / 1) = 0.435275"
     linear = compute(small_tree(), {4: 10.0}, "linear")
     assert explain(linear, 4)[-1].startswith("FairShare = (S - UE + 1) / 2 = ")
     assert "depth_oblivious" in explain(compute(small_tree(), {4: 1.0}, "depth_oblivious"), 1)[0]
@@ -240,7 +240,9 @@ def test_fair_tree_ranks_match_a_plain_reference_with_ties_and_parents(seed: int
     usage = {k: rng.choice([0.0, 100.0, 100.0, 250.0]) for k in usage}  # many ties
     result = compute(assocs, usage, "fair_tree")
     assert result.fs_factor == reference_fair_tree(result)
-    assert [result.tree.ids[k] for k in result.tree.order] == [r.assoc_id for r in result.rows]
+    # rows in sshare's order, the same as the plain display-order walk of the tree
+    assert [(r.assoc_id, r.depth) for r in result.rows] == [
+        (a.id, depth) for a, depth in display_order(assocs)]
 
 
 def test_rows_are_built_on_first_use() -> None:

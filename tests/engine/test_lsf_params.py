@@ -14,6 +14,7 @@ def test_defaults_are_lsf_defaults():
         committed_run_time_factor=0.0, hist_hours=5.0, run_time_decay=False,
         enable_hist_run_time=False, fairshare_adjustment_factor=0.0,
     )
+    assert LsfParams() == LsfParams.from_mapping()  # the dataclass agrees with PARAMS
     assert PARAM_DEFAULTS["RUN_JOB_FACTOR"] == "3"
     assert PARAM_DEFAULTS["RUN_TIME_DECAY"] == "N"
 

@@ -325,7 +325,8 @@ def test_explain_names_every_input():
     assert lines[3] == "job size: (1/4 nodes + 2/32 CPUs) / 2 -> 0.15625 x 100 = 15.62"
     assert lines[4] == "tres cpu: 2 of 8 in p -> 0.25 x 2000 = 500.00"
     assert lines[5] == "nice: -10"
-    assert lines[-1] == f"priority: {row.exact:.2f} -> {row.priority}"
+    # 303.571428... + 5000 + 15.625 + 500 - 10
+    assert lines[-1] == "priority: 5809.20 -> 5809"
     assert row.priority == int(303.5714285 + 5000 + 15.625 + 500 - 10)
 
 
@@ -333,5 +334,6 @@ def test_admin_set_priority_zeroes_factors():
     job = Job(id=5, user="u", partitions=("p",), submit=NOW, admin_priority=999, nice=50)
     (row,) = _run([job], _config(PriorityWeightAge="1000")).rows
     assert (row.priority, row.admin_set, set(row.weighted.values())) == (999, True, {0.0})
+    assert row.normalized_priority == 999.0  # sprio's %y shows an admin-set value as it is
     assert explain(row)[-1] == "priority 999 set by an administrator: factors are not used"
 

@@ -17,7 +17,7 @@ import pytest
 
 from fscli.engine import config as cfg
 from fscli.engine.model import Assoc, ClusterInfo, Job, Partition, Qos
-from fscli.engine.priority import PRIORITY_MAX, compute_priorities
+from fscli.engine.priority import compute_priorities
 from fscli.render.sprio import render
 
 CAPTURE = Path(__file__).parents[1] / "data/golden/slurm-22.05/sprio/fairtree"
@@ -152,7 +152,7 @@ def test_normalized_priority_matches_to_14_digits(capture):
     fields = [line.split("|") for line in _text("sprio_o_full.txt").splitlines()[1:]]
     expected = {int(f[0]): float(f[4]) for f in fields}  # the %y column
     for row in result.rows:
-        assert row.exact / PRIORITY_MAX == pytest.approx(expected[row.job_id], abs=1e-14)
+        assert row.normalized_priority == pytest.approx(expected[row.job_id], abs=1e-14)
 
 
 @pytest.mark.parametrize("name, options", [
