@@ -12,7 +12,7 @@ WORDS = click.argument("words", nargs=-1)
 SETTINGS = {"context_settings": {"ignore_unknown_options": True}}
 
 
-def cluster_values(words, command: str) -> dict:
+def cluster_values(words) -> dict:
     from fscli.engine.tres import format_tres, parse_tres
 
     values = {}
@@ -52,7 +52,7 @@ def add(app, words, dry_run) -> None:
     names = parsed.all_names()
     if len(names) != 1:
         raise UsageProblem("give exactly one cluster name to add")
-    values = cluster_values(parsed, "cluster add")
+    values = cluster_values(parsed)
     with app.transaction(dry_run) as session:
         lines = Admin(session, app.now, app.actor).add_cluster(names[0], **values)
     report(app, lines, dry_run)
@@ -76,7 +76,7 @@ def modify(app, words, dry_run) -> None:
     names = parsed.all_names()
     if len(names) != 1:
         raise UsageProblem("name exactly one cluster to modify")
-    values = cluster_values(parsed, "cluster modify")
+    values = cluster_values(parsed)
     if not values:
         raise UsageProblem("nothing to set: give KEY=VALUE words (nodes=, cpus=, tres=)")
     with app.transaction(dry_run) as session:

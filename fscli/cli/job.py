@@ -6,7 +6,15 @@ import click
 
 from fscli.cli.complete import words_completer
 from fscli.cli.output import dry_run_option, output_options, report
-from fscli.cli.words import key_table, parse_words, reject_unused, split_list
+from fscli.cli.words import (
+    COUNT_MAX,
+    JOB_ID_MAX,
+    key_table,
+    mem_per_node,
+    parse_words,
+    reject_unused,
+    split_list,
+)
 
 SUBMIT_KEYS = key_table({
     "user": ("users", "u"),
@@ -54,7 +62,8 @@ def job() -> None:
     """
 
 
-def _whole(key: str, text: str, low: int | None = 0) -> int:
+def _whole(key: str, text: str, low: int | None = 0, high: int | None = COUNT_MAX) -> int:
+    """A whole number ``low``..``high`` (``None``: no bound here; the caller checks the range)."""
     from fscli.errors import InvalidValue
 
     try:
@@ -63,6 +72,8 @@ def _whole(key: str, text: str, low: int | None = 0) -> int:
         raise InvalidValue(f"invalid {key} '{text}': expected a whole number") from None
     if low is not None and value < low:
         raise InvalidValue(f"invalid {key} '{text}': expected a whole number >= {low}")
+    if high is not None and value > high:
+        raise InvalidValue(f"invalid {key} '{text}': out of range (at most {high})")
     return value
 
 
@@ -82,8 +93,8 @@ def _job_input(parsed, now: int):
     """The submit words as a :class:`JobInput` (values parsed, not yet checked against the store)."""
     from fscli.engine.priority import check_nice, check_site_factor
     from fscli.engine.timestr import parse_duration_mins, parse_when
-    from fscli.engine.tres import parse_tres, parse_value
-    from fscli.errors import InvalidValue, UsageProblem
+    from fscli.engine.tres import parse_tres
+    from fscli.errors import UsageProblem
     from fscli.store.jobs import JobInput
 
     get = parsed.get
@@ -104,10 +115,7 @@ def _job_input(parsed, now: int):
     if get("mem") is not None:
         if "mem" in tres:
             raise UsageProblem("give the memory once: mem= (per node) or tres=mem= (total)")
-        per_node = parse_value("mem", get("mem"))
-        if per_node < 0:
-            raise InvalidValue(f"invalid mem '{get('mem')}': expected a size like 4G or 2000M")
-        tres["mem"] = per_node * nodes
+        tres["mem"] = mem_per_node(get("mem")) * nodes
     when = {key: parse_when(get(key), now) if get(key) is not None else None
             for key in ("submit", "begin", "start", "end")}
     cputime = _seconds("cputime", get("cputime")) if get("cputime") is not None else None
@@ -118,10 +126,10 @@ def _job_input(parsed, now: int):
         eligible=when["begin"], start=when["start"], end=when["end"], cpus=cpus, nodes=nodes,
         slots=_whole("slots", get("slots"), 1) if get("slots") is not None else 1, tres=tres,
         time_limit=parse_duration_mins(get("time"), "time limit") if get("time") else None,
-        nice=check_nice(_whole("nice", get("nice"), None)) if get("nice") else 0,
-        site_factor=check_site_factor(_whole("sitefactor", get("sitefactor"), None))
+        nice=check_nice(_whole("nice", get("nice"), None, None)) if get("nice") else 0,
+        site_factor=check_site_factor(_whole("sitefactor", get("sitefactor"), None, None))
         if get("sitefactor") else 0,
-        cputime=cputime, job_id=_whole("id", get("id"), 1) if get("id") else None,
+        cputime=cputime, job_id=_whole("id", get("id"), 1, JOB_ID_MAX) if get("id") else None,
     )
 
 
@@ -172,6 +180,11 @@ def submit(app, words, dry_run) -> None:
         raise UsageProblem(f"unexpected word '{parsed.names[0]}' in job submit: expected KEY=VALUE")
     spec = _job_input(parsed, app.now)
     count = _whole("count", parsed.get("count"), 1) if parsed.get("count") else 1
+    if spec.job_id is not None and spec.job_id + count - 1 > JOB_ID_MAX:
+        from fscli.errors import InvalidValue
+
+        raise InvalidValue(f"invalid id '{spec.job_id}': {count} job(s) from it go past "
+                           f"{JOB_ID_MAX}")
     with app.transaction(dry_run) as session:
         service = _jobs_service(app, session, parsed.get("cluster") or app.cluster_name,
                                 lsf=spec.queue is not None)
@@ -230,7 +243,7 @@ def cancel(app, ids, dry_run) -> None:
     Example:
       fscli job cancel 12 13
     """
-    job_ids = [_whole("job id", text, 1) for item in ids for text in split_list(item)]
+    job_ids = [_whole("job id", text, 1, JOB_ID_MAX) for item in ids for text in split_list(item)]
     with app.transaction(dry_run) as session:
         from fscli.store.admin import Admin
         from fscli.store.jobs import Jobs
@@ -249,7 +262,7 @@ def _admin_priority(text: str) -> int | None:
 
     if text.strip().lower() in ("-1", "clear"):
         return None
-    return check_admin_priority(_whole("priority", text, None))
+    return check_admin_priority(_whole("priority", text, None, None))
 
 
 @job.command("modify", **SETTINGS)
@@ -277,17 +290,17 @@ def modify(app, words, dry_run) -> None:
 
     parsed = parse_words(words, MODIFY_KEYS, "job modify", modify=True)
     texts = parsed.names + ([parsed.get("id")] if parsed.get("id") else [])
-    job_ids = [_whole("job id", t, 1) for text in texts for t in split_list(text)]
+    job_ids = [_whole("job id", t, 1, JOB_ID_MAX) for text in texts for t in split_list(text)]
     if not job_ids:
         raise UsageProblem("name the job(s): fscli job modify JOBID priority=N")
     changes: dict[str, int | None] = {}
     if parsed.values.get("priority"):
         changes["admin_priority"] = _admin_priority(parsed.values["priority"].value)
     if parsed.values.get("nice"):
-        changes["nice"] = check_nice(_whole("nice", parsed.values["nice"].value, None))
+        changes["nice"] = check_nice(_whole("nice", parsed.values["nice"].value, None, None))
     if parsed.values.get("sitefactor"):
         changes["site_factor"] = check_site_factor(
-            _whole("sitefactor", parsed.values["sitefactor"].value, None))
+            _whole("sitefactor", parsed.values["sitefactor"].value, None, None))
     if not changes:
         raise UsageProblem("nothing to change: give priority=, nice= or sitefactor=")
     with app.transaction(dry_run) as session:

@@ -348,24 +348,22 @@ def _request(app, conn, parsed, tres: dict | None = None, time_limit: int | None
 
 def _job_tres(parsed) -> tuple[dict[str, int], int | None]:
     """The request's TRES (cpu and node from cpus=/nodes= unless tres= names them) and time."""
+    from fscli.cli.words import mem_per_node
     from fscli.engine.limit_check import request_tres
     from fscli.engine.timestr import parse_duration_mins
-    from fscli.engine.tres import parse_tres, parse_value
+    from fscli.engine.tres import parse_tres
     from fscli.errors import InvalidValue
 
     def count(key: str) -> int:
         text = parsed.get(key, "1").strip()
-        if not text.isdigit() or int(text) < 1:
+        if not (text.isascii() and text.isdigit()) or int(text) < 1:
             raise InvalidValue(f"invalid {key} '{text}': expected a whole number >= 1")
         return int(text)
 
     extra = parse_tres(parsed.get("tres"), allow_clear=False) if parsed.get("tres") else {}
     nodes = count("nodes")
     if parsed.get("mem"):
-        mem = parse_value("mem", parsed.get("mem"))
-        if mem < 0:
-            raise InvalidValue(f"invalid mem '{parsed.get('mem')}': expected a size like 8G")
-        extra["mem"] = mem * nodes  # per node, as sbatch --mem and job submit mem=
+        extra["mem"] = mem_per_node(parsed.get("mem")) * nodes
     time = parse_duration_mins(parsed.get("time"), "time") if parsed.get("time") else None
     return request_tres(count("cpus"), nodes, extra), time
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import click
 
 from fscli.cli.output import dry_run_option, output_options, report
-from fscli.cli.words import key_table, parse_words, reject_unused
+from fscli.cli.words import count_value, key_table, parse_words, reject_unused
 from fscli.engine.lsf import PARAMS
 
 SETTINGS = {"context_settings": {"ignore_unknown_options": True}}
@@ -440,7 +440,7 @@ def dispatch(app, words, out) -> None:
     values = _values(parsed, "lsf dispatch")
     if "slots" not in values:
         raise UsageProblem("give the number of free slots: slots=N")
-    slots, jobs_per_user = _count("slots", values["slots"]), values.get("jobs")
+    slots, jobs_per_user = count_value("slots", values["slots"]), values.get("jobs")
     with app.reading() as conn:
         setup = load_lsf(conn)
         chosen = [setup.queue(q) for q in parsed.all_names()] or list(setup.queues.values())
@@ -452,16 +452,8 @@ def dispatch(app, words, out) -> None:
     result = simulate_dispatch(chosen, users, slots, now=app.now, jobs=jobs,
                                global_params=setup.params, groups=setup.groups,
                                jobs_per_user=None if jobs_per_user is None
-                               else _count("jobs", jobs_per_user))
+                               else count_value("jobs", jobs_per_user))
     rows = [[q, user, n, n / len(result.order)] for q, counts in result.counts.items()
             for user, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
     out.emit(["Queue", "User", "Slots", "Fraction"], rows, "dispatch",
              numeric=("Slots", "Fraction"), meta={"at": utc_iso(app.now), "slots": slots})
-
-
-def _count(key: str, text: str) -> int:
-    from fscli.errors import InvalidValue
-
-    if not text.strip().isdigit():
-        raise InvalidValue(f"invalid {key} '{text}': expected a whole number >= 0")
-    return int(text)

@@ -23,10 +23,10 @@ def _ids(texts: tuple[str, ...]) -> list[int]:
 
     ids = []
     for text in texts:
-        for item in text.split(","):
-            if item.strip():
-                if not item.strip().isdigit():
-                    raise InvalidValue(f"Invalid job id: {item.strip()}")
+        for item in (i.strip() for i in text.split(",")):
+            if item:
+                if not (item.isascii() and item.isdigit()):
+                    raise InvalidValue(f"Invalid job id: {item}")
                 ids.append(int(item))
     return ids
 
@@ -42,16 +42,14 @@ def priorities(app, algorithm: str | None = None, cluster: str | None = None):
     ``state.jobs`` holds the jobs whose usage counts for fair-share; the queue sprio ranks
     is loaded apart, with the lean ``store.snapshot.load_queue``.
     """
-    from fscli.engine.config import ALGORITHMS
+    from fscli.cli.sshare import algorithm_option
     from fscli.engine.heap import bulk
     from fscli.engine.priority import compute_priorities
-    from fscli.errors import InvalidValue, UsageProblem
+    from fscli.errors import InvalidValue
     from fscli.store.snapshot import load_jobs, load_queue
     from fscli.store.state import CHARGED, fairshare, load_state
 
-    if algorithm is not None and algorithm.strip().lower().replace("-", "_") not in ALGORITHMS:
-        raise UsageProblem(f"unknown algorithm '{algorithm}': expected one of "
-                           f"{', '.join(ALGORITHMS)}")
+    algorithm = algorithm_option(algorithm)
     with app.reading() as conn:
         state = load_state(conn, cluster or app.cluster_name, app.now, jobs=False)
         if state.config.raw.get("PriorityType", "").lower() == "priority/basic":
@@ -60,7 +58,6 @@ def priorities(app, algorithm: str | None = None, cluster: str | None = None):
         listed = ("pending", "running") if "CALCULATE_RUNNING" in state.config.flags else (
             "pending",)
         queue = load_queue(conn, state.cluster_id, listed)
-    algorithm = algorithm.strip().lower().replace("-", "_") if algorithm else None
     shares = fairshare(state, app.now, algorithm)
     with bulk():
         result = compute_priorities(queue, state.by_id, state.qos, state.partitions,
@@ -72,8 +69,11 @@ def _not_listed(app, job_id: int) -> str:
     """Why ``--explain JOB`` has no row for the job."""
     from sqlalchemy import select
 
+    from fscli.cli.words import JOB_ID_MAX
     from fscli.store import models as m
 
+    if not 0 <= job_id <= JOB_ID_MAX:  # no store holds such an id (nor can it be queried)
+        return f"job {job_id} does not exist"
     with app.reading() as conn:
         state = conn.scalar(select(m.Job.state).where(m.Job.id == job_id))
     if state is None:

@@ -13,17 +13,25 @@ import click
 from fscli.cli.output import output_options, svg_option
 
 
-def share_result(app, algorithm: str | None):
-    """(state, fair-share result, algorithm) at ``app.now`` for the chosen cluster."""
+def algorithm_option(text: str | None) -> str | None:
+    """``--algorithm``'s value as the engine names it (``fair-tree`` → ``fair_tree``)."""
     from fscli.engine.config import ALGORITHMS
     from fscli.errors import UsageProblem
+
+    if text is None:
+        return None
+    algorithm = text.strip().lower().replace("-", "_")
+    if algorithm not in ALGORITHMS:
+        raise UsageProblem(f"unknown algorithm '{algorithm}': expected one of "
+                           f"{', '.join(ALGORITHMS)}")
+    return algorithm
+
+
+def share_result(app, algorithm: str | None):
+    """(state, fair-share result, algorithm) at ``app.now`` for the chosen cluster."""
     from fscli.store.state import fairshare, load_state
 
-    if algorithm is not None:
-        algorithm = algorithm.strip().lower().replace("-", "_")
-        if algorithm not in ALGORITHMS:
-            raise UsageProblem(f"unknown algorithm '{algorithm}': expected one of "
-                               f"{', '.join(ALGORITHMS)}")
+    algorithm = algorithm_option(algorithm)
     with app.reading() as conn:
         state = load_state(conn, app.cluster_name, app.now)
     algorithm = algorithm or state.config.algorithm
@@ -64,7 +72,7 @@ def find_assoc(state, text: str) -> int:
     from fscli.errors import NotFound
 
     name = text.strip().lower()
-    if name.isdigit() and any(a.id == int(name) for a in state.assocs):
+    if name.isascii() and name.isdigit() and any(a.id == int(name) for a in state.assocs):
         return int(name)
     user, sep, account = name.partition("/")
     if sep:

@@ -23,29 +23,44 @@ KIND_TITLES = {"qos": "QOS", "partition": "partitions", "priority": "priority se
                "assoc": "user associations"}
 
 
-def _read(path: str) -> str:
-    from fscli.errors import NotFound
-
-    try:
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
-    except OSError as exc:
-        raise NotFound(f"cannot read {path}: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise NotFound(f"cannot read {path}: {exc}") from None
-
-
 def _write(path: str | None, text: str) -> None:
+    """``text`` to stdout (no path or ``-``) or to ``path``, all or nothing: a regular file is
+    written next to it under a temporary name and renamed over it only once complete."""
+    import os
+    import stat
+    import tempfile
+
     from fscli.errors import InvalidValue
 
     if path in (None, "-"):
         click.echo(text, nl=False)
         return
     try:
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        try:
+            mode = os.stat(path).st_mode
+        except FileNotFoundError:
+            mode = None
+        if mode is not None and not stat.S_ISREG(mode):  # /dev/stdout, a pipe: no rename
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            return
+        real = os.path.realpath(path)
+        fd, temp = tempfile.mkstemp(dir=os.path.dirname(real), prefix=".fscli-")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            if mode is None:
+                umask = os.umask(0)
+                os.umask(umask)
+                os.chmod(temp, 0o666 & ~umask)
+            else:
+                os.chmod(temp, stat.S_IMODE(mode))
+            os.replace(temp, real)
+        except BaseException:
+            os.unlink(temp)
+            raise
     except OSError as exc:
-        raise InvalidValue(f"cannot write {path}: {exc.strerror}") from None
+        raise InvalidValue(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def _print_plan(plan) -> None:
@@ -142,12 +157,13 @@ def apply(app, file, dry_run, prune) -> None:
       fscli apply examples/tree.yaml --dry-run
       fscli apply tree.yaml --prune
     """
+    from fscli.cli.usage import read_text
     from fscli.engine.heap import bulk
     from fscli.errors import InvalidValue
     from fscli.io import yamltree
 
     with bulk():
-        spec = yamltree.load(_read(file), source=file)
+        spec = yamltree.load(read_text(file), source=file)
         if app.cluster_name and app.cluster_name.lower() != spec.cluster.name:
             raise InvalidValue(f"{file} is for cluster '{spec.cluster.name}', not "
                                f"'{app.cluster_name}'")
@@ -247,6 +263,7 @@ def load(app, words, dry_run) -> None:
       fscli load file=old.cfg cluster=c2
       fscli load c1.cfg clean
     """
+    from fscli.cli.usage import read_text
     from fscli.engine.heap import bulk
     from fscli.errors import UsageProblem
     from fscli.io import flatfile
@@ -261,7 +278,7 @@ def load(app, words, dry_run) -> None:
     override = parsed.get("cluster")
     wanted = None if override else _load_target(app, app.cluster_name)
     with bulk():
-        spec = flatfile.parse(_read(paths[0]), cluster=wanted, source=paths[0])
+        spec = flatfile.parse(read_text(paths[0]), cluster=wanted, source=paths[0])
         if override:
             spec.cluster.name = override.lower()
         _run_plan(app, spec, paths[0], dry_run, create_missing=True, clean=clean)

@@ -13,10 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from fscli.engine import limitdefs
-from fscli.errors import InvalidValue, UsageProblem, closest
+from fscli.errors import InvalidValue, UsageProblem, did_you_mean
 
 IDENTITY = ("name", "cluster", "account", "user", "partition")
 COUNT_MAX = 2**31 - 1  # node/CPU counts live in 32-bit columns on every backend
+JOB_ID_MAX = 2**63 - 1  # job ids live in 64-bit columns
 
 
 @dataclass
@@ -56,6 +57,16 @@ def count_value(key: str, text: str, maximum: int = COUNT_MAX) -> int:
     if number > maximum:
         raise InvalidValue(f"invalid {key} '{text}': out of range (at most {maximum})")
     return number
+
+
+def mem_per_node(text: str) -> int:
+    """``mem=`` of a job (``job submit``, ``limits check``): a size per node, as sbatch --mem."""
+    from fscli.engine.tres import parse_value
+
+    per_node = parse_value("mem", text)
+    if per_node < 0:
+        raise InvalidValue(f"invalid mem '{text}': expected a size like 4G or 2000M")
+    return per_node
 
 
 def split_list(text: str) -> list[str]:
@@ -106,8 +117,7 @@ def parse_words(args: tuple[str, ...] | list[str], keys: dict[str, str], command
             if defn is not None:
                 kind = "an association" if limitdefs.ASSOC in defn.scopes else "a QOS"
                 raise UsageProblem(f"{defn.name} is {kind} limit; it cannot be set in {command}")
-            near = closest(key.strip(), sorted(set(keys.values())), 1)
-            hint = f" (did you mean '{near[0]}'?)" if near else ""
+            hint = did_you_mean(key.strip(), sorted(set(keys.values())))
             raise UsageProblem(f"unknown key '{key}' for {command}{hint}")
         word = Word(canon, op, value)
         if modify and (after_set or (not has_set and canon not in IDENTITY)):

@@ -58,6 +58,18 @@ CASES = [
     (("cluster", "add", "c9", "cpus=1e3"), 1, "invalid cpus '1e3': expected a whole number"),
     (("account", "add", "a" * 65), 1, "at most 64 characters"),
     (("--at", "yesterday-ish", "history"), 1, "invalid time"),
+    # numbers no column holds, digits int() refuses: a clear error, not an internal one
+    (("job", "cancel", "9" * 23), 1, f"invalid job id '{'9' * 23}': out of range (at most "
+                                     "9223372036854775807)"),
+    (("job", "modify", "9" * 23, "priority=1"), 1, "invalid job id"),
+    (("job", "submit", "user=alice", "count=" + "9" * 23), 1, "invalid count"),
+    (("job", "submit", "user=alice", "id=9223372036854775807", "count=2"), 1,
+     "2 job(s) from it go past 9223372036854775807"),
+    (("sprio", "--explain", "9" * 23), 1, f"job {'9' * 23} does not exist"),
+    (("sprio", "-j", "\u00b2"), 1, "Invalid job id: \u00b2"),
+    (("sshare", "--explain", "\u00b2"), 1, "no association '\u00b2'"),
+    (("limits", "check", "user=alice", "cpus=\u00b2"), 1, "invalid cpus '\u00b2': expected a whole number >= 1"),
+    (("lsf", "dispatch", "slots=\u00b2"), 1, "invalid slots '\u00b2': expected a whole number from 0 to"),
 ]
 
 
@@ -109,8 +121,8 @@ def test_read_only_store_as_root(fscli, db_path, monkeypatch):
 
     real = dbmod.create_engine_for
 
-    def readonly_engine(url):
-        engine = real(url)
+    def readonly_engine(url, read_only=False):
+        engine = real(url, read_only)
         from sqlalchemy import event
 
         @event.listens_for(engine, "connect")
@@ -119,11 +131,14 @@ def test_read_only_store_as_root(fscli, db_path, monkeypatch):
         return engine
 
     monkeypatch.setattr(dbmod, "create_engine_for", readonly_engine)
-    result = fscli.fails("account", "add", "a")
-    assert "read-only" in result.stderr or "readonly" in result.stderr
+    result = fscli.fails("account", "add", "a", code=1)
+    assert result.stderr.startswith("fscli: error: the store is read-only (")
+    assert result.stderr.endswith("); use a writable --db or check permissions\n")
 
 
 def test_unknown_command_and_internal_errors_have_no_traceback(fscli):
     result = fscli("nosuchcommand")
     assert result.exit_code == 2
+    assert "Error: No such command 'nosuchcommand'." in result.stderr
     assert "Traceback" not in result.stderr
+    # internal errors: test_finish.test_internal_error_is_one_line_and_debug_shows_it

@@ -60,17 +60,18 @@ def test24_7_normalized_factors(fscli):
     assert _line(fscli, "-j", job3, "-o", weighted) == f"{job3} 2000000 30000 2000000 cpu=2000000"
     assert _line(fscli, "-n", "-j", job3, "-o", normalized) == (
         f"{job3} 0.5000000 0.5000000 0.5000000 cpu=0.50")
+    def set_ta1_tq1_p1(priority: int, factor: int) -> None:
+        fscli.ok("account", "modify", "ta1", "set", f"priority={priority}")
+        fscli.ok("qos", "modify", "tq1", "set", f"priority={priority}")
+        fscli.ok("partition", "modify", "p1", "set", f"priorityjobfactor={factor}")
+
     # test2: ta2/tq2/p2 now hold the maximum together with ta1/tq1/p1
-    fscli.ok("account", "modify", "ta1", "set", "priority=2000000")
-    fscli.ok("qos", "modify", "tq1", "set", "priority=2000000")
-    fscli.ok("partition", "modify", "p1", "set", "priorityjobfactor=30000")
+    set_ta1_tq1_p1(2000000, 30000)
     job_a = _job(fscli, "ta2", "p2", "tq2", 64)
     assert _line(fscli, "-j", job_a, "-o", weighted) == (
         f"{job_a} 4000000 60000 4000000 cpu=4000000")
     # test3: the maxima go back to ta1/tq1/p1
-    fscli.ok("account", "modify", "ta1", "set", "priority=4000000")
-    fscli.ok("qos", "modify", "tq1", "set", "priority=4000000")
-    fscli.ok("partition", "modify", "p1", "set", "priorityjobfactor=60000")
+    set_ta1_tq1_p1(4000000, 60000)
     job_b = _job(fscli, "ta2", "p2", "tq2", 32)
     assert _line(fscli, "-j", job_b, "-o", weighted) == (
         f"{job_b} 2000000 30000 2000000 cpu=2000000")
@@ -184,7 +185,7 @@ def test_basic_priority_plugin_is_refused(queue):
     assert err == "fscli: error: You are not running a supported priority plugin\n"
 
 
-def test_demo_helpers(fscli, monkeypatch):
+def test_demo_helpers(fscli, monkeypatch, capsys):
     """demo_jobs and show_sprio, as fscli demo will use them."""
     from fscli.cli.app import App
     from fscli.cli.demo import build_demo
@@ -200,4 +201,12 @@ def test_demo_helpers(fscli, monkeypatch):
     out = fscli.ok("--cluster", "demo", "sprio", "-h", "-o", "%u %Y", at=AT).stdout
     assert [line.split()[0] for line in out.splitlines()] == [
         "user1", "user2", "user3", "user4", "user5", "ana"]
+    capsys.readouterr()
     show_sprio(app, "demo")
+    shown = [line.split() for line in capsys.readouterr().out.splitlines() if line.strip()]
+    assert shown[0] == ["Job", "priority", "on", "demo", "(sprio", "-l)"]
+    assert shown[1] == ["JOBID", "PARTITION", "USER", "PRIORITY", "SITE", "AGE", "ASSOC",
+                        "FAIRSHARE", "JOBSIZE", "PARTITION", "QOS", "NICE", "TRES"]
+    assert shown[3] == ["1", "batch", "user1", "11595", "0", "556", "0", "10000", "40", "1000",
+                        "0", "0"]
+    assert [row[2] for row in shown[3:]] == ["user1", "user2", "user3", "user4", "user5", "ana"]

@@ -236,3 +236,24 @@ def test_prune_refuses_active_jobs_is_atomic(fscli, tmp_path):
     result = fscli.fails("apply", write(tmp_path, "s.yaml", smaller), "--prune", code=1)
     assert "Job(s) active" in result.stderr
     assert "physics||30" in fscli.ok("assoc", "list", "-P", "format=Account,User,Share").stdout
+
+
+def test_export_to_a_file_is_all_or_nothing(science, tmp_path, monkeypatch):
+    (tmp_path / "out").mkdir()
+    path = tmp_path / "out" / "tree.yaml"
+    path.write_text("keep me\n")
+    path.chmod(0o640)
+    exported = science.ok("export").stdout
+    assert science.ok("export", "-o", str(path)).stdout == ""
+    assert path.read_text() == exported
+    assert path.stat().st_mode & 0o777 == 0o640  # the file keeps its mode
+    path.write_text("keep me\n")
+
+    def fail(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("os.replace", fail)
+    err = science.fails("export", "-o", str(path), code=1).stderr
+    assert err == f"fscli: error: cannot write {path}: No space left on device\n"
+    assert path.read_text() == "keep me\n"
+    assert [p.name for p in path.parent.iterdir()] == ["tree.yaml"]  # no temporary left
