@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from alembic import context
 
-from fscli.store.models import Base
-
-target_metadata = Base.metadata
+from fscli.store.tables import metadata as target_metadata
 
 
 def run_migrations_online() -> None:

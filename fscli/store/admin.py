@@ -229,9 +229,7 @@ class Admin:
             doomed += self.subtree_ids(assoc.id)
         self.refuse_active_jobs(doomed)
         rows = list(self.s.scalars(select(m.Association).where(m.Association.id.in_(doomed))))
-        self.s.execute(delete(m.Usage).where(m.Usage.assoc_id.in_(doomed)))
-        self.s.execute(delete(m.Association).where(m.Association.id.in_(doomed)))
-        self.s.flush()
+        self._delete_assocs(doomed)
         self._fix_defaults_and_orphans()
         lines = []
         for row in rows:
@@ -349,7 +347,7 @@ class Admin:
         for assoc in assocs:
             apply_changes(assoc, changes)
             detail = " ".join(changes.describe())
-            where = f"{assoc.user}/{assoc.account}" + (f"/{assoc.partition}" if assoc.partition else "")
+            where = _user_assoc_name(assoc)
             self.log("modify association", f"{where}@{cluster.name}", detail)
             lines.append(f"modified user {where} on {cluster.name}: {detail}")
         self.s.flush()
@@ -362,7 +360,7 @@ class Admin:
         assocs = self.user_assocs(cluster, names, account, partition)
         self.refuse_active_jobs([a.id for a in assocs])
         doomed = {a.id for a in assocs}
-        for name in {a.user for a in assocs}:
+        for name in sorted({a.user for a in assocs}):
             user = self.s.scalar(select(m.User).where(m.User.name == name))
             remaining = [a for a in self.s.scalars(select(m.Association).where(m.Association.user == name))
                          if a.id not in doomed]
@@ -371,13 +369,11 @@ class Admin:
                     f"You can not remove the default account of a user: '{user.default_account}' is "
                     f"{name}'s default; change it first (fscli user modify {name} set "
                     f"defaultaccount={sorted({a.account for a in remaining})[0]})")
-        self.s.execute(delete(m.Usage).where(m.Usage.assoc_id.in_(doomed)))
-        self.s.execute(delete(m.Association).where(m.Association.id.in_(doomed)))
-        self.s.flush()
+        self._delete_assocs(list(doomed))
         self._drop_orphans()
         lines = []
         for assoc in assocs:
-            where = f"{assoc.user}/{assoc.account}" + (f"/{assoc.partition}" if assoc.partition else "")
+            where = _user_assoc_name(assoc)
             self.log("delete user association", f"{where}@{cluster.name}")
             lines.append(f"deleted user {where} on {cluster.name}")
         return lines
@@ -391,6 +387,12 @@ class Admin:
         return found
 
     # -- cleanup -------------------------------------------------------------------
+    def _delete_assocs(self, ids: list[int]) -> None:
+        """Association rows and their usage charges (their jobs keep a NULL association)."""
+        self.s.execute(delete(m.Usage).where(m.Usage.assoc_id.in_(ids)))
+        self.s.execute(delete(m.Association).where(m.Association.id.in_(ids)))
+        self.s.flush()
+
     def _drop_orphans(self) -> None:
         """Users and accounts left without any association disappear, as in the dump."""
         used_users = select(m.Association.user).where(m.Association.user.is_not(None))
@@ -412,3 +414,8 @@ class Admin:
 
 def _kv(**values) -> str:
     return " ".join(f"{k}={v}" for k, v in values.items() if v is not None)
+
+
+def _user_assoc_name(assoc: m.Association) -> str:
+    """``user/account[/partition]``, as history and messages name a user association."""
+    return f"{assoc.user}/{assoc.account}" + (f"/{assoc.partition}" if assoc.partition else "")

@@ -98,8 +98,24 @@ def loaded_limit(defn: limitdefs.LimitDef, column: Any) -> Any:
     return int(column)
 
 
+def loaded_limits(defs, columns) -> dict[str, Any]:
+    """A row's limit columns (in ``defs`` order) → ``{name: engine value}`` of those set."""
+    if columns.count(None) == len(columns):  # most rows set no limit
+        return {}
+    return {d.name: loaded_limit(d, v) for d, v in zip(defs, columns) if v is not None}
+
+
 def qos_list(text: str | None) -> list[str]:
     return [q for q in (text or "").split(",") if q]
+
+
+def edited(current: list[str], op: str, names: list[str]) -> list[str]:
+    """A name list (QOS, flags) after ``=``, ``+=`` (appended, no repeats) or ``-=``."""
+    if op == "=":
+        return list(names)
+    if op == "+=":
+        return current + [n for n in names if n not in current]
+    return [n for n in current if n not in names]
 
 
 def validate_changes(changes: AssocChanges, known_qos: set[str]) -> None:
@@ -125,13 +141,7 @@ def apply_changes(row, changes: AssocChanges) -> None:
     if changes.priority is not None:
         row.priority = None if changes.priority is limitdefs.CLEAR else changes.priority
     if changes.qos is not None:
-        current = qos_list(row.qos)
-        if changes.qos.op == "=":
-            current = list(changes.qos.names)
-        elif changes.qos.op == "+=":
-            current += [q for q in changes.qos.names if q not in current]
-        else:
-            current = [q for q in current if q not in changes.qos.names]
+        current = edited(qos_list(row.qos), changes.qos.op, changes.qos.names)
         row.qos = ",".join(sorted(set(current))) or None
     if changes.default_qos is not None:
         row.default_qos = changes.default_qos or None
@@ -139,7 +149,3 @@ def apply_changes(row, changes: AssocChanges) -> None:
         defn = limitdefs.lookup(name)
         old = loaded_limit(defn, getattr(row, defn.attr))
         setattr(row, defn.attr, stored_limit(defn, limitdefs.apply_change(defn, old, value)))
-
-
-def shares_text(shares_raw: int | None, shares_parent: bool) -> str:
-    return "parent" if shares_parent else ("" if shares_raw is None else str(shares_raw))

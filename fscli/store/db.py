@@ -75,8 +75,11 @@ def _on_network_fs(path: Path) -> bool:
     best, fstype = "", ""
     for line in mounts:
         parts = line.split()
-        if len(parts) >= 3 and target.startswith(parts[1]) and len(parts[1]) > len(best):
-            best, fstype = parts[1], parts[2]
+        if len(parts) < 3 or len(parts[1]) <= len(best):
+            continue
+        point = parts[1]
+        if target == point or target.startswith(point.rstrip("/") + "/"):  # not /home for /homes
+            best, fstype = point, parts[2]
     return fstype in NETWORK_FILESYSTEMS
 
 
@@ -258,8 +261,6 @@ def open_engine(db: str | None, migrate: bool = True, read_only: bool = False):
     engine = create_engine_for(url, read_only)
     try:
         revision = current_revision(engine)
-    except StoreError:
-        raise
     except Exception as exc:  # noqa: BLE001 - driver errors vary by backend
         reason = str(getattr(exc, "orig", exc)).strip().splitlines()[0]
         raise StoreError(f"cannot open store {display_url(url.url)}: {reason}") from None

@@ -20,11 +20,10 @@ from fscli.engine import reasons as R
 from fscli.engine.tres import format_tres
 from fscli.errors import Conflict, InvalidValue, NotFound, UsageProblem
 from fscli.store import models as m
-from fscli.store.admin import Admin
+from fscli.store.admin import ACTIVE_STATES, Admin
 from fscli.store.assoc_fields import qos_list
 
 SUBMIT_STATES = ("pending", "running", "completed")
-ACTIVE = ("pending", "running")
 
 
 @dataclass
@@ -237,7 +236,7 @@ class Jobs:
             row = rows.get(job_id)
             if row is None:
                 raise NotFound(missing(job_id))
-            if row.state not in ACTIVE:
+            if row.state not in ACTIVE_STATES:
                 raise Conflict(finished(row))
         return rows
 
@@ -271,8 +270,8 @@ class Jobs:
     def import_jobs(self, jobs: list[JobInput], replace_existing: bool) -> list[str]:
         """Store the pending and running jobs read from squeue (finished ones carry no end
         time and are skipped); existing ids are a conflict unless replaced."""
-        finished = sum(1 for j in jobs if j.state not in ACTIVE)
-        jobs = [j for j in jobs if j.state in ACTIVE]
+        finished = sum(1 for j in jobs if j.state not in ACTIVE_STATES)
+        jobs = [j for j in jobs if j.state in ACTIVE_STATES]
         ids = [j.job_id for j in jobs]
         if len(set(ids)) != len(ids):
             raise Conflict("the file holds the same job id twice")

@@ -244,7 +244,7 @@ def _decayed_minutes(cs, now: int):
     the run time itself. Billing also counts the charged usage records.
     """
     from fscli.engine.usage import Run, run_usage
-    from fscli.store.state import usage_at
+    from fscli.store.state import job_qos, usage_at
 
     per_assoc: dict[int, dict[str, float]] = {}
     per_qos: dict[str, dict[str, float]] = {}
@@ -257,8 +257,7 @@ def _decayed_minutes(cs, now: int):
                                 else job.end, 1.0), now, cs.config)
         if not seconds:
             continue
-        qos = cs.qos.get(job.qos or "")
-        factor = qos.usage_factor if qos is not None and qos.usage_factor >= 0 else 1.0
+        qos, factor = job_qos(cs, job)
         targets = [per_assoc.setdefault(job.assoc_id, {})]
         if qos is not None:
             targets.append(per_qos.setdefault(qos.name, {}))

@@ -117,30 +117,24 @@ def _limits_whatif(limits: dict[str, Any], new: dict[str, Any]) -> None:
 
 
 def _assoc_whatif(assoc: Assoc, changes: AssocChanges, known_qos: set[str]) -> None:
-    from fscli.store.assoc_fields import validate_changes
+    from fscli.store.assoc_fields import edited, validate_changes
 
     validate_changes(changes, known_qos)
     assoc.limits = dict(assoc.limits)
     _limits_whatif(assoc.limits, changes.limits)
     if changes.qos is not None:
-        names = list(changes.qos.names)
-        if changes.qos.op == "+=":
-            names = list(assoc.qos) + names
-        elif changes.qos.op == "-=":
-            names = [q for q in assoc.qos if q not in names]
-        assoc.qos = tuple(sorted(set(names)))
+        assoc.qos = tuple(sorted(set(edited(list(assoc.qos), changes.qos.op, changes.qos.names))))
     if changes.default_qos is not None:
         assoc.default_qos = changes.default_qos or None
 
 
 def _qos_whatif(qos: Qos, changes: QosChanges) -> None:
+    from fscli.store.assoc_fields import edited
+
     for key, value in changes.values.items():
         if hasattr(qos, key):
             setattr(qos, key, 1.0 if key == "usage_factor" and value is None else value)
     if changes.flags is not None:
-        op, flags = changes.flags
-        current = set(qos.flags)
-        qos.flags = frozenset(flags if op == "=" else
-                              current | set(flags) if op == "+=" else current - set(flags))
+        qos.flags = frozenset(edited(sorted(qos.flags), *changes.flags))
     qos.limits = dict(qos.limits)
     _limits_whatif(qos.limits, changes.limits)

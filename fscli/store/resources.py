@@ -11,8 +11,8 @@ from sqlalchemy import func, select, update
 from fscli.engine import limitdefs
 from fscli.errors import Conflict, InvalidValue, NotFound, UsageProblem
 from fscli.store import models as m
-from fscli.store.admin import Admin, check_name
-from fscli.store.assoc_fields import loaded_limit, qos_list, stored_limit
+from fscli.store.admin import ACTIVE_STATES, Admin, check_name
+from fscli.store.assoc_fields import edited, loaded_limit, qos_list, stored_limit
 
 QOS_FLAGS = ("DenyOnLimit", "EnforceUsageThreshold", "NoReserve", "PartitionMaxNodes",
              "PartitionMinNodes", "OverPartQOS", "PartitionTimeLimit", "RequiresReservation",
@@ -70,15 +70,7 @@ def _apply_qos(row: m.Qos, changes: QosChanges) -> None:
     for key, value in changes.values.items():
         setattr(row, key, value)
     if changes.flags is not None:
-        op, flags = changes.flags
-        current = [f for f in (row.flags or "").split(",") if f]
-        if op == "=":
-            current = flags
-        elif op == "+=":
-            current += [f for f in flags if f not in current]
-        else:
-            current = [f for f in current if f not in flags]
-        row.flags = ",".join(current) or None
+        row.flags = ",".join(edited(qos_list(row.flags), *changes.flags)) or None
     for name, value in changes.limits.items():
         defn = limitdefs.lookup(name)
         if limitdefs.QOS not in defn.scopes:
@@ -129,7 +121,7 @@ def delete_qos(admin: Admin, names: list[str]) -> list[str]:
     lines = []
     for row in rows:
         busy = admin.s.scalar(select(func.count()).select_from(m.Job).where(
-            m.Job.qos == row.name, m.Job.state.in_(("pending", "running"))))
+            m.Job.qos == row.name, m.Job.state.in_(ACTIVE_STATES)))
         if busy:
             raise Conflict(f"QOS '{row.name}' is used by {busy} pending or running job(s)")
         used_by = admin.s.scalar(select(m.Partition.name).where(m.Partition.qos == row.name).limit(1))
@@ -144,9 +136,6 @@ def delete_qos(admin: Admin, names: list[str]) -> list[str]:
         lines.append(f"deleted QOS {row.name}")
     admin.s.flush()
     return lines
-
-
-PARTITION_INT_FIELDS = ("nodes", "cpus", "priority_job_factor", "priority_tier", "max_nodes", "min_nodes")
 
 
 def add_partition(admin: Admin, cluster: m.Cluster, name: str, values: dict[str, Any]) -> list[str]:

@@ -21,18 +21,10 @@ from fscli.engine.model import (
 from fscli.engine.tres import parse_tres
 from fscli.engine.usage import Charges
 from fscli.store import tables as t
-from fscli.store.assoc_fields import loaded_limit, qos_list
+from fscli.store.assoc_fields import loaded_limits, qos_list
 
 _ASSOC_COLS = [getattr(t.association.c, d.attr) for d in limitdefs.ASSOC_LIMITS]
 _QOS_COLS = [getattr(t.qos.c, d.attr) for d in limitdefs.QOS_LIMITS]
-
-
-def _limits(defs, values) -> dict:
-    out = {}
-    for defn, value in zip(defs, values):
-        if value is not None:
-            out[defn.name] = loaded_limit(defn, value)
-    return out
 
 
 def _plain_rows(conn, query) -> list[tuple]:
@@ -60,7 +52,8 @@ def load_assocs(conn, cluster_id: int, where=None) -> list[Assoc]:
         table.cluster_id == cluster_id, or_(*(c.is_not(None) for c in _ASSOC_COLS)))
     if where is not None:
         query, limited = query.where(where), limited.where(where)
-    limits = {row[0]: _limits(limitdefs.ASSOC_LIMITS, row[1:]) for row in conn.execute(limited)}
+    limits = {row[0]: loaded_limits(limitdefs.ASSOC_LIMITS, row[1:])
+              for row in conn.execute(limited)}
     rows = _plain_rows(conn, query)
     qos_lists = {text: tuple(qos_list(text)) for text in {row[8] for row in rows}}
     return [Assoc(aid, parent, account, user, part,
@@ -80,7 +73,7 @@ def load_qos(conn) -> dict[str, Qos]:
                         flags=frozenset(f for f in (flags or "").split(",") if f),
                         usage_factor=1.0 if uf is None else uf, limit_factor=lf,
                         usage_threshold=ut, grace_time=grace,
-                        limits=_limits(limitdefs.QOS_LIMITS, row[7:]))
+                        limits=loaded_limits(limitdefs.QOS_LIMITS, row[7:]))
     return out
 
 

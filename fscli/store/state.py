@@ -67,6 +67,12 @@ def job_billing(job: Job, state: ClusterState) -> float:
     return billable(alloc, weights, state.config.flags)
 
 
+def job_qos(state: ClusterState, job: Job) -> tuple[Qos | None, float]:
+    """The job's QOS, and the UsageFactor its run time is charged with (1.0 without one)."""
+    qos = state.qos.get(job.qos or "")
+    return qos, (qos.usage_factor if qos is not None and qos.usage_factor >= 0 else 1.0)
+
+
 def job_runs(state: ClusterState, now: int) -> list:
     """Running and completed Slurm jobs (with a start) as the engine's ``Run`` records."""
     from fscli.engine.usage import Run
@@ -77,8 +83,7 @@ def job_runs(state: ClusterState, now: int) -> list:
             continue
         if job.state not in CHARGED:
             continue
-        qos = state.qos.get(job.qos or "")
-        factor = qos.usage_factor if qos is not None and qos.usage_factor >= 0 else 1.0
+        _, factor = job_qos(state, job)
         end = job.end if job.state != "running" else None
         runs.append(Run(job.assoc_id, job.start, end, job_billing(job, state), factor))
     return runs

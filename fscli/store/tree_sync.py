@@ -38,8 +38,9 @@ from fscli.io.treespec import (
     UserSpec,
 )
 from fscli.store import models as m
+from fscli.store import snapshot
 from fscli.store.admin import Admin, check_name
-from fscli.store.assoc_fields import loaded_limit, qos_list, stored_limit
+from fscli.store.assoc_fields import loaded_limits, qos_list, stored_limit
 from fscli.store.db import ids_given
 
 COORD_KEY = "fscli:coordinators"
@@ -47,7 +48,6 @@ BATCH = 5000
 _A = m.Association
 _T = m.Association.__table__
 _LIMIT_COLS = [getattr(_A, d.attr) for d in limitdefs.ASSOC_LIMITS]
-_QOS_LIMIT_COLS = [getattr(m.Qos, d.attr) for d in limitdefs.QOS_LIMITS]
 _NO_LIMITS = {d.attr: None for d in limitdefs.ASSOC_LIMITS}
 _PART_FIELDS = ("nodes", "cpus", "tres", "priority_job_factor", "priority_tier", "qos",
                 "max_time", "max_nodes", "min_nodes", "billing_weights")
@@ -60,18 +60,12 @@ Progress = Callable[[int, int], None]
 # ---------------------------------------------------------------- store -> TreeSpec
 
 
-def _limits(defs, values) -> dict[str, Any]:
-    if values.count(None) == len(values):  # most associations set no limit
-        return {}
-    return {d.name: loaded_limit(d, v) for d, v in zip(defs, values) if v is not None}
-
-
 def _settings(row) -> dict[str, Any]:
     """AssocSettings fields of an association row (shares_raw, shares_parent, ...)."""
     raw, is_parent, prio, qos, dqos = row[:5]
     return {"shares": SHARES_PARENT if is_parent else (1 if raw is None else raw),
             "priority": prio, "qos": qos_list(qos), "default_qos": dqos,
-            "limits": _limits(limitdefs.ASSOC_LIMITS, row[5:])}
+            "limits": loaded_limits(limitdefs.ASSOC_LIMITS, row[5:])}
 
 
 def cluster_id(conn, name: str) -> int | None:
@@ -123,35 +117,25 @@ def read_spec(conn, cid: int) -> TreeSpec:
                                          coordinator_of=coords.get(uname, []),
                                          associations=users[uname])
     spec.qos = read_qos(conn)
-    spec.partitions = read_partitions(conn, cid)
-    spec.priority = {k: v for k, v in conn.execute(select(m.Config.key, m.Config.value))
-                     if k in configmod.KEYS}
+    spec.partitions = snapshot.load_partitions(conn, cid)
+    spec.priority = _priority_settings(conn)
     return spec
 
 
+def _priority_settings(conn) -> dict[str, str]:
+    """The slurm.conf priority settings stored (not fscli's own config keys)."""
+    return {k: v for k, v in snapshot.load_config(conn).items() if k in configmod.KEYS}
+
+
 def read_qos(conn) -> dict[str, QosSpec]:
-    out = {}
-    for row in conn.execute(select(m.Qos.name, *[getattr(m.Qos, f) for f in _QOS_FIELDS],
-                                   *_QOS_LIMIT_COLS)):
-        name, desc, prio, flags, uf, lf, ut, grace = row[:8]
-        out[name] = QosSpec(name=name, description=desc or "", priority=prio or 0,
-                            flags=sorted(f for f in (flags or "").split(",") if f),
-                            usage_factor=1.0 if uf is None else uf, limit_factor=lf,
-                            usage_threshold=ut, grace_time=grace,
-                            limits=_limits(limitdefs.QOS_LIMITS, row[8:]))
-    return out
-
-
-def read_partitions(conn, cid: int) -> dict[str, Partition]:
-    out = {}
-    cols = [getattr(m.Partition, f) for f in _PART_FIELDS]
-    for row in conn.execute(select(m.Partition.name, *cols).where(m.Partition.cluster_id == cid)):
-        values = dict(zip(_PART_FIELDS, row[1:]))
-        values["tres"] = parse_tres(values["tres"]) if values["tres"] else {}
-        values["priority_job_factor"] = values["priority_job_factor"] or 1
-        values["priority_tier"] = values["priority_tier"] or 1
-        out[row[0]] = Partition(name=row[0], **values)
-    return out
+    """Every QOS as the tree file describes it (the read path's QOS, plus descriptions)."""
+    descriptions = dict(conn.execute(select(m.Qos.name, m.Qos.description)).all())
+    return {name: QosSpec(name=name, description=descriptions[name] or "",
+                          priority=q.priority, flags=sorted(q.flags),
+                          usage_factor=q.usage_factor, limit_factor=q.limit_factor,
+                          usage_threshold=q.usage_threshold, grace_time=q.grace_time,
+                          limits=q.limits)
+            for name, q in snapshot.load_qos(conn).items()}
 
 
 # ---------------------------------------------------------------- TreeSpec -> rows
@@ -317,8 +301,7 @@ def make_plan(conn, spec: TreeSpec, prune: bool = False, create_missing: bool = 
     else:
         current = TreeSpec(cluster=ClusterSpec(name=spec.cluster.name))
         current.qos = read_qos(conn)
-        current.priority = {k: v for k, v in conn.execute(select(m.Config.key, m.Config.value))
-                            if k in configmod.KEYS}
+        current.priority = _priority_settings(conn)
     if create_missing:
         _add_missing(spec, current)
     if not prune:  # what the file leaves out stays as it is

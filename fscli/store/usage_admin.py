@@ -27,6 +27,10 @@ from fscli.store.admin import Admin
 from fscli.store.state import RESET_AT_KEY
 
 
+MAX_JOB_ID = 2**63 - 1
+"""The job table's ids are 64-bit signed integers."""
+
+
 @dataclass
 class ImportResult:
     lines: list[str] = field(default_factory=list)
@@ -58,10 +62,7 @@ class UsageAdmin(Admin):
             row = self.s.get(m.Config, key)
             if row is not None and row.value == value:
                 continue
-            if row is None:
-                self.s.add(m.Config(key=key, value=value))
-            else:
-                row.value = value
+            self._put(key, value)
             self.log(source, key, f"{value}{origin}")
             lines.append(f"set {key}={value}")
             if key == "PriorityUsageResetPeriod" and value == "NOW":
@@ -181,8 +182,12 @@ class UsageAdmin(Admin):
 
     def _job_ids(self, jobs: list[JobRecord]) -> list[int]:
         """sacct's numeric JobID where it has one (clash = error), else new ids."""
-        given = [int(j.job_id) if j.job_id and j.job_id.isdigit() else None for j in jobs]
+        given = [int(j.job_id) if j.job_id and j.job_id.isascii() and j.job_id.isdigit()
+                 else None for j in jobs]
         wanted = [i for i in given if i is not None]
+        too_big = next((i for i in wanted if i > MAX_JOB_ID), None)
+        if too_big is not None:
+            raise InvalidValue(f"job id {too_big} is too large (at most {MAX_JOB_ID})")
         dupes = sorted(i for i, n in Counter(wanted).items() if n > 1)
         if dupes:
             raise Conflict(f"job id(s) {', '.join(map(str, dupes[:10]))} appear twice in the file")

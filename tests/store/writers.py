@@ -88,6 +88,7 @@ def _history_count(db: str) -> int:
     from fscli.cli.main import cli
 
     result = CliRunner().invoke(cli, ["--db", db, "history", "-P", "-n"], catch_exceptions=False)
+    assert result.exit_code == 0, result.stderr
     return len(result.stdout.splitlines())
 
 
