@@ -13,7 +13,6 @@ Usage: python benchmarks/complete_scale.py [RUNS]   (no asserts: it prints figur
 from __future__ import annotations
 
 import os
-import resource
 import shutil
 import sqlite3
 import subprocess
@@ -21,6 +20,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from timing import child_cpu
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
 
@@ -95,12 +96,10 @@ def tab(cmd: list[str], db: Path, words: list[str], runs: int) -> tuple[float, f
     subprocess.run(cmd, env=env, check=True, capture_output=True)  # warm: bytecode, disk cache
     walls, cpus, count = [], [], 0
     for _ in range(runs):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        start = time.perf_counter()
+        cpu, start = child_cpu(), time.perf_counter()
         done = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True)
         walls.append(time.perf_counter() - start)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+        cpus.append(child_cpu() - cpu)
         count = len(done.stdout.splitlines())
     return min(walls), min(cpus), count
 

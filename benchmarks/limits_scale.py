@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from timing import timed
+from timing import insert_tree, timed
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -33,11 +33,11 @@ NOW = 1_800_000_000
 
 def build(path: str, users: int, jobs: int) -> None:
     engine = open_engine(path)
-    accounts = max(1, users // 100)
     with engine.begin() as conn:
-        conn.execute(insert(m.Cluster), [{"id": 1, "name": "big", "nodes": 1000, "cpus": 64000}])
-        conn.execute(insert(m.Account), [{"name": "root"}]
-                     + [{"name": f"a{i:04d}"} for i in range(accounts)])
+        accounts, first_user = insert_tree(
+            conn, users, {"qos": "normal,high", "grp_tres": "mem=104857600"},
+            lambda i: {"shares_raw": 1, "grp_tres": "cpu=512", "grp_jobs": 200},
+            lambda u: {"max_jobs": 10, "max_submit_jobs": 40})
         conn.execute(insert(m.Qos), [
             {"name": "normal", "priority": 0, "usage_factor": 1.0},
             {"name": "high", "priority": 100, "usage_factor": 1.0, "max_jobs_per_user": 50,
@@ -46,20 +46,6 @@ def build(path: str, users: int, jobs: int) -> None:
         conn.execute(insert(m.Partition), [
             {"cluster_id": 1, "name": "batch", "nodes": 1000, "cpus": 64000,
              "priority_job_factor": 10, "priority_tier": 1, "qos": "part", "max_time": 2880}])
-        conn.execute(insert(m.Association), [{"id": 1, "cluster_id": 1, "account": "root",
-                                              "parent_id": None, "qos": "normal,high",
-                                              "grp_tres": "mem=104857600"}])
-        conn.execute(insert(m.Association), [
-            {"id": 2 + i, "cluster_id": 1, "account": f"a{i:04d}", "parent_id": 1,
-             "shares_raw": 1, "grp_tres": "cpu=512", "grp_jobs": 200} for i in range(accounts)])
-        first_user = 2 + accounts
-        conn.execute(insert(m.Association), [
-            {"id": first_user + u, "cluster_id": 1, "account": f"a{u % accounts:04d}",
-             "user": f"u{u:06d}", "parent_id": 2 + u % accounts, "max_jobs": 10,
-             "max_submit_jobs": 40} for u in range(users)])
-        conn.execute(insert(m.User), [{"name": f"u{u:06d}", "default_account":
-                                       f"a{u % accounts:04d}", "admin_level": "None"}
-                                      for u in range(users)])
         conn.execute(insert(m.Job), [
             {"id": j + 1, "cluster_id": 1, "assoc_id": first_user + j % users,
              "user": f"u{j % users:06d}", "account": f"a{(j % users) % accounts:04d}",

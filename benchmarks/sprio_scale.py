@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from timing import timed
+from timing import insert_tree, timed
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -38,11 +38,10 @@ CONFIG = {"PriorityWeightAge": "1000", "PriorityWeightFairshare": "100000",
 
 def build(path: str, users: int, jobs: int) -> None:
     engine = open_engine(path)
-    accounts = max(1, users // 100)
     with engine.begin() as conn:
-        conn.execute(insert(m.Cluster), [{"id": 1, "name": "big", "nodes": 1000, "cpus": 64000}])
-        conn.execute(insert(m.Account), [{"name": "root"}]
-                     + [{"name": f"a{i:04d}"} for i in range(accounts)])
+        accounts, first_user = insert_tree(
+            conn, users, {"qos": "normal,high,low"}, lambda i: {"shares_raw": 1 + i % 7},
+            lambda u: {"priority": u % 50 or None})
         conn.execute(insert(m.Qos), [{"name": n, "priority": p, "usage_factor": 1.0}
                                      for n, p in (("normal", 0), ("high", 100), ("low", 10))])
         conn.execute(insert(m.Partition), [
@@ -52,19 +51,6 @@ def build(path: str, users: int, jobs: int) -> None:
              "priority_job_factor": 100, "priority_tier": 1}])
         conn.execute(insert(m.Config), [dict(zip(("key", "value"), validate(k, v)))
                                         for k, v in CONFIG.items()])
-        conn.execute(insert(m.Association), [{"id": 1, "cluster_id": 1, "account": "root",
-                                              "parent_id": None, "qos": "normal,high,low"}])
-        conn.execute(insert(m.Association), [
-            {"id": 2 + i, "cluster_id": 1, "account": f"a{i:04d}", "parent_id": 1,
-             "shares_raw": 1 + i % 7} for i in range(accounts)])
-        first_user = 2 + accounts
-        conn.execute(insert(m.Association), [
-            {"id": first_user + u, "cluster_id": 1, "account": f"a{u % accounts:04d}",
-             "user": f"u{u:06d}", "parent_id": 2 + u % accounts, "priority": u % 50 or None}
-            for u in range(users)])
-        conn.execute(insert(m.User), [{"name": f"u{u:06d}", "default_account":
-                                       f"a{u % accounts:04d}", "admin_level": "None"}
-                                      for u in range(users)])
         conn.execute(insert(m.Usage), [{"assoc_id": first_user + u, "at": NOW - 86400 * (u % 5),
                                         "amount": float(1000 * (u % 97))}
                                        for u in range(0, users, 10)])

@@ -1,4 +1,5 @@
-"""Timing shared by the benchmarks: the minimum wall and CPU time of a command over runs.
+"""Shared by the benchmarks: the minimum wall and CPU time of a command over runs, and the
+bulk insert of a big accounting tree.
 
 The machine may be shared, so wall-clock time is noisy; the CPU time of the child (user +
 system, from ``RUSAGE_CHILDREN``) is the steadier figure, and both are minima over the runs.
@@ -17,13 +18,46 @@ def child_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def timed(cmd: list[str], runs: int, cwd=None) -> tuple[float, float]:
-    """(min wall, min CPU) seconds of ``runs`` runs of ``cmd``, its output discarded."""
+def timed(cmd: list[str], runs: int, cwd=None, setup=None) -> tuple[float, float]:
+    """(min wall, min CPU) seconds of ``runs`` runs of ``cmd``, its output discarded;
+    ``setup()``, if given, runs before each run and is not timed."""
     walls, cpus = [], []
     for _ in range(runs):
+        if setup:
+            setup()
         cpu, start = child_cpu(), time.perf_counter()
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL,
                        env={**os.environ, "TZ": "UTC"}, cwd=cwd)
         walls.append(time.perf_counter() - start)
         cpus.append(child_cpu() - cpu)
     return min(walls), min(cpus)
+
+
+def insert_tree(conn, users: int, root: dict, account, user) -> tuple[int, int]:
+    """Cluster ``big`` (1,000 nodes), root and ``users // 100`` accounts ``aNNNN`` under it,
+    ``users`` users ``uNNNNNN`` spread round-robin over them, by bulk Core inserts.
+
+    ``root`` holds extra columns of the root association; ``account(i)`` and ``user(u)``
+    give extra columns of account ``i``'s and user ``u``'s association. Returns (number of
+    accounts, id of user 0's association: user ``u``'s is that plus ``u``).
+    """
+    from sqlalchemy import insert
+
+    from fscli.store import models as m
+
+    accounts = max(1, users // 100)
+    conn.execute(insert(m.Cluster), [{"id": 1, "name": "big", "nodes": 1000, "cpus": 64000}])
+    conn.execute(insert(m.Account), [{"name": "root"}]
+                 + [{"name": f"a{i:04d}"} for i in range(accounts)])
+    conn.execute(insert(m.Association), [{"id": 1, "cluster_id": 1, "account": "root",
+                                          "parent_id": None, **root}])
+    conn.execute(insert(m.Association), [
+        {"id": 2 + i, "cluster_id": 1, "account": f"a{i:04d}", "parent_id": 1, **account(i)}
+        for i in range(accounts)])
+    first_user = 2 + accounts
+    conn.execute(insert(m.Association), [
+        {"id": first_user + u, "cluster_id": 1, "account": f"a{u % accounts:04d}",
+         "user": f"u{u:06d}", "parent_id": 2 + u % accounts, **user(u)} for u in range(users)])
+    conn.execute(insert(m.User), [{"name": f"u{u:06d}", "default_account": f"a{u % accounts:04d}",
+                                   "admin_level": "None"} for u in range(users)])
+    return accounts, first_user

@@ -10,13 +10,13 @@ Usage: python benchmarks/trees_scale.py [ACCOUNTS] [USER_ASSOCIATIONS] [REPEAT]
 
 from __future__ import annotations
 
-import resource
 import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from timing import timed
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -52,29 +52,6 @@ def generate(accounts: int, assocs: int) -> TreeSpec:
     return spec
 
 
-def run(*args: str) -> tuple[float, float]:
-    """(wall seconds, child CPU seconds) of one ``fscli -Q ARGS`` run."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "fscli", "-Q", *args], check=True,
-                   stdout=subprocess.DEVNULL, cwd=REPO)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-
-
-def timed(label: str, repeat: int, args, setup=None) -> None:
-    """Run ``args()`` ``repeat`` times (``setup()`` before each) and print the minima."""
-    walls, cpus = [], []
-    for _ in range(repeat):
-        if setup:
-            setup()
-        wall, cpu = run(*args())
-        walls.append(wall)
-        cpus.append(cpu)
-    print(f"{label:<40} {min(walls):7.2f} s wall {min(cpus):7.2f} s cpu (min of {repeat})")
-
-
 def main() -> None:
     accounts = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
     assocs = int(sys.argv[2]) if len(sys.argv) > 2 else 100_000
@@ -87,22 +64,26 @@ def main() -> None:
         print(f"{accounts} accounts, {assocs} user associations "
               f"(YAML {tree.stat().st_size / 1e6:.1f} MB, flat {flat.stat().st_size / 1e6:.1f} MB)")
         db, db2, empty = Path(tmp, "a.db"), Path(tmp, "b.db"), Path(tmp, "empty.db")
-        run("--db", str(empty), "cluster", "list")  # a migrated, empty store to copy
+        fscli = [sys.executable, "-m", "fscli", "-Q"]
+        # a migrated, empty store to copy
+        subprocess.run([*fscli, "--db", str(empty), "cluster", "list"], check=True,
+                       stdout=subprocess.DEVNULL, cwd=REPO)
 
         def fresh(path: Path):
             return lambda: shutil.copyfile(empty, path)
 
-        timed("apply into an empty store", repeat,
-              lambda: ("--db", str(db), "apply", str(tree)), fresh(db))
-        timed("apply again (empty plan)", repeat, lambda: ("--db", str(db), "apply", str(tree)))
-        timed("export --format yaml", repeat,
-              lambda: ("--db", str(db), "export", "-o", str(Path(tmp, "e.yaml"))))
-        timed("dump", repeat, lambda: ("--db", str(db), "dump", f"file={Path(tmp, 'e.cfg')}"))
-        timed("load flat file into an empty store", repeat,
-              lambda: ("--db", str(db2), "load", str(flat)), fresh(db2))
-        timed("load again (empty plan)", repeat, lambda: ("--db", str(db2), "load", str(flat)))
-        timed("load clean (wipe, then load)", repeat,
-              lambda: ("--db", str(db2), "load", str(flat), "clean"))
+        def report(label: str, args: tuple[str, ...], setup=None) -> None:
+            wall, cpu = timed([*fscli, *args], repeat, cwd=REPO, setup=setup)
+            print(f"{label:<40} {wall:7.2f} s wall {cpu:7.2f} s cpu (min of {repeat})")
+
+        report("apply into an empty store", ("--db", str(db), "apply", str(tree)), fresh(db))
+        report("apply again (empty plan)", ("--db", str(db), "apply", str(tree)))
+        report("export --format yaml", ("--db", str(db), "export", "-o", str(Path(tmp, "e.yaml"))))
+        report("dump", ("--db", str(db), "dump", f"file={Path(tmp, 'e.cfg')}"))
+        report("load flat file into an empty store", ("--db", str(db2), "load", str(flat)),
+               fresh(db2))
+        report("load again (empty plan)", ("--db", str(db2), "load", str(flat)))
+        report("load clean (wipe, then load)", ("--db", str(db2), "load", str(flat), "clean"))
 
 
 if __name__ == "__main__":

@@ -235,13 +235,6 @@ class TreeSpec:
                                      f"coordinator of account '{acct}', which does not exist"))
         return found
 
-    def validate(self) -> None:
-        """Raise :class:`InvalidValue` naming the first problem, if any."""
-        found = self.problems()
-        if found:
-            first = found[0]
-            raise InvalidValue(f"{'.'.join(map(str, first.path))}: {first.message}")
-
 
 def default_organization(name: str, parent: str) -> str:
     """sacctmgr's default Organization: the parent's name, or the account's own under root."""

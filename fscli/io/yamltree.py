@@ -379,10 +379,10 @@ class _Loader:
         if "priority" in top:
             spec.priority = self.priority(top["priority"][1])
         if "qos" in top:
-            for name, (knode, vnode) in self.mapping(top["qos"][1], "qos", ()).items():
-                spec.qos[name] = self.qos(name, knode, vnode)
+            for name, (_, vnode) in self.mapping(top["qos"][1], "qos", ()).items():
+                spec.qos[name] = self.qos(name, vnode)
         if "partitions" in top:
-            for name, (knode, vnode) in self.mapping(top["partitions"][1], "partitions",
+            for name, (_, vnode) in self.mapping(top["partitions"][1], "partitions",
                                                      ()).items():
                 spec.partitions[name] = self.partition(name, vnode)
         if "accounts" in top:
@@ -403,7 +403,7 @@ class _Loader:
                 line, path = 1, ".".join(map(str, problem.path))
             raise InvalidValue(f"{self.source}:{line}: {path}: {problem.message}")
 
-    def assoc(self, fields: Fields, path: str, scope_name: str) -> dict[str, Any]:
+    def assoc(self, fields: Fields, path: str) -> dict[str, Any]:
         """The association settings of a cluster/account/user-association mapping."""
         out: dict[str, Any] = {}
         if "fairshare" in fields:
@@ -425,7 +425,7 @@ class _Loader:
             out["default_qos"] = self.text(fields["default_qos"][1], _join(path, "default_qos"))
         if "priority" in fields:
             out["priority"] = self.number(fields["priority"][1], _join(path, "priority"), int,
-                                          f"a whole number >= 0 ({scope_name} priority)")
+                                          "a whole number >= 0 (association priority)")
         return out
 
     def limits(self, node: Node, path: str, scope: str) -> dict[str, Any]:
@@ -443,7 +443,7 @@ class _Loader:
         fields = self.mapping(node, "cluster", CLUSTER_KEYS)
         if "name" not in fields:
             raise self.fail(node, "cluster", "missing name: the cluster's name")
-        out = self.assoc(fields, "cluster", "association")
+        out = self.assoc(fields, "cluster")
         for key in ("nodes", "cpus"):
             if key in fields:
                 out[key] = self.number(fields[key][1], f"cluster.{key}", int, "a whole number >= 0")
@@ -484,7 +484,7 @@ class _Loader:
             texts = {k: self.text(fields[k][1], _join(apath, k))
                      for k in ("description", "organization") if k in fields}
             spec.accounts[name] = AccountSpec(name=name, parent=my_parent, **texts,
-                                              **self.assoc(fields, apath, "association"))
+                                              **self.assoc(fields, apath))
             if "children" in fields:
                 self.accounts(spec, fields["children"][1], _join(apath, "children"), name)
 
@@ -533,7 +533,7 @@ class _Loader:
                 partition = self.text(fields["partition"][1], f"{ipath}.partition").strip()
             found.append((UserAssocSpec(account=self.text(acct_node, f"{ipath}.account").strip(),
                                         partition=partition,
-                                        **self.assoc(fields, ipath, "association")),
+                                        **self.assoc(fields, ipath)),
                           item, acct_node, ipath))
         # problems() index the associations in the order UserSpec sorts them into (after
         # taking the first one listed as the default account)
@@ -543,7 +543,7 @@ class _Loader:
                           ipath if acct_node is item else f"{ipath}.account")
         return [f[0] for f in found]
 
-    def qos(self, name: str, knode: Node, node: Node) -> QosSpec:
+    def qos(self, name: str, node: Node) -> QosSpec:
         path = f"qos.{name}"
         fields = self.mapping(node, path, QOS_KEYS)
         out: dict[str, Any] = {}

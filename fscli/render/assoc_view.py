@@ -11,7 +11,7 @@ from typing import Any
 
 from fscli.engine import limitdefs
 from fscli.engine.model import Assoc
-from fscli.errors import UsageProblem, closest
+from fscli.errors import UsageProblem, did_you_mean
 
 DEFAULT_COLUMNS = ("Cluster", "Account", "User", "Partition", "Share", "Priority", "GrpJobs",
                    "GrpTRES", "GrpSubmit", "GrpWall", "GrpTRESMins", "MaxJobs", "MaxTRES",
@@ -87,9 +87,8 @@ def resolve_columns(text: str | None) -> list[str]:
     for name in [n.strip() for n in text.split(",") if n.strip()]:
         found = lookup.get(name.lower()) or ALIASES.get(name.lower())
         if found is None:
-            near = closest(name, list(COLUMNS), 1)
-            hint = f" (did you mean '{near[0]}'?)" if near else ""
-            raise UsageProblem(f"unknown column '{name}' in format={hint}; known: {', '.join(COLUMNS)}")
+            raise UsageProblem(f"unknown column '{name}' in format={did_you_mean(name, COLUMNS)}; "
+                               f"known: {', '.join(COLUMNS)}")
         out.append(found)
     return out
 

@@ -45,6 +45,8 @@ _HEADERS = {
     "c": "CLUSTER", "y": "PRIORITY", "S": "SITE", "N": "NICE", "t": "TRES",
     "a": "AGE", "b": "ASSOC", "f": "FAIRSHARE", "j": "JOBSIZE", "p": "PARTITION", "q": "QOS",
 }
+MAX_WIDTH = 10_000
+"""The widest column a format may ask for (wider ones would only pad with spaces)."""
 LETTERS = "".join(sorted(set(_HEADERS) | {c.upper() for c in _FACTOR_LETTERS} | {"Y", "T"}))
 
 
@@ -69,7 +71,7 @@ def parse_format(fmt: str) -> tuple[str, list[Field]]:
             continue  # "%%" is skipped, as strtok does
         i = 1 if token[0] == "." else 0
         j = i
-        while j < len(token) and token[j].isdigit():
+        while j < len(token) and token[j] in "0123456789":  # not str.isdigit: "²" is one
             j += 1
         letter = token[j:j + 1]
         if not letter or letter not in LETTERS:
@@ -77,7 +79,11 @@ def parse_format(fmt: str) -> tuple[str, list[Field]]:
                 f"Invalid job format specification: '%{token}' in '{fmt}' "
                 f"(letters: {' '.join(LETTERS)})"
             )
-        fields.append(Field(letter, int(token[i:j] or 0), i == 1, token[j + 1:]))
+        digits = token[i:j].lstrip("0")
+        if len(digits) > len(str(MAX_WIDTH)) or int(digits or 0) > MAX_WIDTH:
+            raise InvalidValue(f"Invalid job format specification: '%{token}' in '{fmt}' "
+                               f"(width at most {MAX_WIDTH})")
+        fields.append(Field(letter, int(digits or 0), i == 1, token[j + 1:]))
     return prefix, fields
 
 

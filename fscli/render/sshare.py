@@ -39,6 +39,7 @@ LONG_FAIR_TREE = LONG[:8] + ("LevelFS",) + LONG[8:]
 DEFAULT_TRES = ("cpu", "mem", "energy", "node", "billing", "fs/disk", "vmem", "pages")
 """Slurm's always-tracked TRES, the names TRESRunMins/GrpTRESRaw list (zeros included)."""
 
+MAX_WIDTH = 10_000
 _WIDTH = dict(FIELD_TABLE)
 _DOUBLES = frozenset({"NormShares", "NormUsage", "EffectvUsage", "FairShare", "LevelFS"})
 
@@ -78,6 +79,9 @@ def select_fields(spec: str | None, algorithm: str = "fair_tree", long: bool = F
                 size = int(width_text)
             except ValueError:
                 raise InvalidValue(f"invalid width '{width_text}' for field {match}") from None
+            if abs(size) > MAX_WIDTH:  # it would only pad with spaces, gigabytes of them
+                raise InvalidValue(f"invalid width '{width_text}' for field {match}: "
+                                   f"at most {MAX_WIDTH}")
             width = -abs(size) if width < 0 else size
         fields.append(Field(match, width))
     return fields

@@ -30,15 +30,20 @@ FLAT = st.one_of(
 )
 
 
+def parses_or_one_clean_error(parse, write, text: str) -> None:
+    """``parse(text)`` gives a spec or one clean error; a spec survives ``write``: it is
+    ``parse(write(spec))``, and the written text is a fixed point."""
+    spec = outcome(parse, text)
+    if not failed(spec):
+        written = write(spec)
+        assert parse(written) == spec
+        assert write(parse(written)) == written
+
+
 @SETTINGS
 @given(st.one_of(hostile, FLAT))
 def test_flat_file_parses_or_one_clean_error(text):
-    spec = outcome(flatfile.parse, text)
-    if not failed(spec):
-        # parse(write(spec)) == spec, and the written text is a fixed point
-        written = flatfile.write(spec)
-        assert flatfile.parse(written) == spec
-        assert flatfile.write(flatfile.parse(written)) == written
+    parses_or_one_clean_error(flatfile.parse, flatfile.write, text)
 
 
 @SETTINGS
@@ -46,11 +51,7 @@ def test_flat_file_parses_or_one_clean_error(text):
                  mutated(st.sampled_from(TREE_YAML.splitlines(keepends=True))
                          .map(lambda line: "cluster: {name: c}\n" + line))))
 def test_yaml_tree_loads_or_one_clean_error(text):
-    spec = outcome(yamltree.load, text)
-    if not failed(spec):
-        written = yamltree.dump(spec)
-        assert yamltree.load(written) == spec
-        assert yamltree.dump(yamltree.load(written)) == written
+    parses_or_one_clean_error(yamltree.load, yamltree.dump, text)
 
 
 def test_golden_files_round_trip():

@@ -57,6 +57,13 @@ SHARE_INFO_FOR: normal/
  tadmin2        1000   333.333        0         0       0.0         0    0.000
  tadmin1        1000    29.579       10         0    1147.0      3010    0.000
 """
+    # the rows carry the seed's worked numbers (tests/data/lsf/seed002_worked.json)
+    rows = {line.split()[0]: line.split()[1:] for line in text.splitlines()[-2:]}
+    for case in ("running", "idle"):
+        want = SEED[case]["bqueues"]
+        assert rows[SEED[case]["user"]] == [str(want["SHARES"]), want["PRIORITY"],
+                                            str(want["STARTED"]), "0", want["CPU_TIME"],
+                                            want["RUN_TIME"], "0.000"]
 
 
 def test_bqueues_long_fcfs_queue_with_overrides():

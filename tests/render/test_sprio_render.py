@@ -97,6 +97,15 @@ def test_format_errors():
         parse_format("%-3r")
     with pytest.raises(InvalidValue, match="lacks specification"):
         parse_format("")
+    # Regression: these ended in "internal error: ValueError" (int("²"), a width Python's
+    # format cannot take, an integer of more than 4300 digits).
+    for bad in ("%²i", "%.٣i"):
+        with pytest.raises(InvalidValue, match="Invalid job format specification"):
+            parse_format(bad)
+    for width in ("10001", "9" * 30, "9" * 5000):
+        with pytest.raises(InvalidValue, match="width at most 10000"):
+            parse_format(f"%.{width}i")
+    assert parse_format("%010000i")[1][0].width == 10000
     with pytest.raises(InvalidValue) as err:
         render(_rows(), CONFIG, fmt="%i", long=True)
     assert str(err.value) == LONG_WITH_FORMAT

@@ -132,6 +132,9 @@ def test_format_prefixes_widths_and_errors(tiny) -> None:
     assert [f.width for f in select_fields("Account%8", "classic")] == [-8]
     with pytest.raises(InvalidValue, match='Invalid field requested: "bogus"'):
         select_fields("Account,bogus", "classic")
+    assert [f.width for f in select_fields("User%10000", "classic")] == [10000]
+    with pytest.raises(InvalidValue, match="invalid width '10001' for field User: at most"):
+        select_fields("User%10001", "classic")  # not gigabytes of blanks per row
     text = render_text(tiny.rows, select_fields("User%6,RawUsage", "fair_tree"))
     assert text.splitlines() == [
         "  User    RawUsage ", "------ ----------- ", "              1234 ",
@@ -179,6 +182,12 @@ def test_double_too_wide_uses_exponent() -> None:
 
 
 def test_columns_agree_with_cell_values_and_empty_output(tiny) -> None:
+    zeros = "cpu=0,mem=0,energy=0,node=0,billing=0,fs/disk=0,vmem=0,pages=0"
+    assert cell_values(tiny.rows[2], "c1") == {
+        "Account": "  physics", "Cluster": "c1", "EffectvUsage": 1.0, "FairShare": 1.0,
+        "GrpTRESMins": None, "GrpTRESRaw": zeros, "ID": 3, "LevelFS": 1.0, "NormShares": 1.0,
+        "NormUsage": 1.0, "Partition": None, "RawShares": 1, "RawUsage": 1234,
+        "TRESRunMins": zeros, "User": "a-very-long-user-name"}
     names = [name for name, _ in FIELD_TABLE]
     for k, row in enumerate(tiny.rows):
         assert cell_values(row, "c1") == {n: column(n, tiny.rows, "c1")[k] for n in names}
