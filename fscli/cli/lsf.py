@@ -358,10 +358,12 @@ def compare(app, queue_name, out) -> None:
     Example:
       fscli --at 2026-05-01T12:00:00 compare --queue normal -P
     """
+    from fscli.engine.compare import compare as side_by_side
+    from fscli.engine.compare import user_priorities
     from fscli.engine.lsf import share_info
     from fscli.engine.timestr import utc_iso
     from fscli.errors import NotFound
-    from fscli.store.lsf_admin import load_lsf, load_lsf_usage, user_priorities
+    from fscli.store.lsf_admin import load_lsf, load_lsf_usage
     from fscli.store.state import fairshare, load_state
 
     now = app.now
@@ -377,40 +379,21 @@ def compare(app, queue_name, out) -> None:
                                "'fscli lsf queue add NAME fairshare=\"USER_SHARES[...]\"'")
             lsf_queue = fair[0]
         jobs, users = load_lsf_usage(conn, app.cluster_name, [lsf_queue])
-    slurm = {}
-    for algorithm in ("fair_tree", "classic"):
-        best: dict[str, float] = {}
-        for row in fairshare(state, now, algorithm).rows:
-            if row.user and row.fairshare is not None:
-                best[row.user] = max(best.get(row.user, 0.0), row.fairshare)
-        slurm[algorithm] = best
     blocks = share_info(lsf_queue, jobs, now, global_params=setup.params,
                         groups=setup.groups, users=users)
-    lsf_prio = user_priorities(lsf_queue, blocks, setup.groups, users)
-    names = sorted(set(slurm["fair_tree"]) | set(slurm["classic"]) | set(lsf_prio))
-    ranks = [_ranks(slurm["fair_tree"]), _ranks(slurm["classic"]), _ranks(lsf_prio)]
-    names.sort(key=lambda n: [(r.get(n) is None, r.get(n)) for r in ranks] + [n])
-    rows = [[name, slurm["fair_tree"].get(name), ranks[0].get(name),
-             slurm["classic"].get(name), ranks[1].get(name),
-             lsf_prio[name][-1] if name in lsf_prio else None, ranks[2].get(name)]
-            for name in names]
+    compared = side_by_side(fairshare(state, now, "fair_tree"), fairshare(state, now, "classic"),
+                            user_priorities(lsf_queue, blocks, setup.groups, users))
+    rows = [[c.user, c.fair_tree, c.fair_tree_rank, c.classic, c.classic_rank, c.lsf, c.lsf_rank]
+            for c in compared]
     columns = ["User", "FairTree", "FairTreeRank", "Classic", "ClassicRank",
                f"LSF:{lsf_queue.name}", "LSFRank"]
     out.emit(columns, rows, "users", numeric=columns[1:],
              meta={"at": utc_iso(now), "queue": lsf_queue.name})
 
 
-def _ranks(values: dict) -> dict[str, int]:
-    """Competition ranking, highest value first: 1, 2, 2, 4."""
-    ordered = sorted(values.values(), reverse=True)
-    first = {}
-    for i, value in enumerate(ordered, 1):
-        first.setdefault(value, i)
-    return {name: first[value] for name, value in values.items()}
-
-
 # --------------------------------------------------------------------------- dispatch
 
+DISPATCH_MAX = 1_000_000  # the simulation places one slot at a time: keep it to seconds
 DISPATCH_KEYS = key_table({"name": ("names", "queue", "queues"), "slots": (),
                            "users": ("user",), "jobs": ("jobs_per_user",)}, None)
 
@@ -440,7 +423,8 @@ def dispatch(app, words, out) -> None:
     values = _values(parsed, "lsf dispatch")
     if "slots" not in values:
         raise UsageProblem("give the number of free slots: slots=N")
-    slots, jobs_per_user = count_value("slots", values["slots"]), values.get("jobs")
+    slots = count_value("slots", values["slots"], DISPATCH_MAX)
+    jobs_per_user = values.get("jobs")
     with app.reading() as conn:
         setup = load_lsf(conn)
         chosen = [setup.queue(q) for q in parsed.all_names()] or list(setup.queues.values())
@@ -452,7 +436,7 @@ def dispatch(app, words, out) -> None:
     result = simulate_dispatch(chosen, users, slots, now=app.now, jobs=jobs,
                                global_params=setup.params, groups=setup.groups,
                                jobs_per_user=None if jobs_per_user is None
-                               else count_value("jobs", jobs_per_user))
+                               else count_value("jobs", jobs_per_user, DISPATCH_MAX))
     rows = [[q, user, n, n / len(result.order)] for q, counts in result.counts.items()
             for user, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
     out.emit(["Queue", "User", "Slots", "Fraction"], rows, "dispatch",

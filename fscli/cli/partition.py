@@ -6,7 +6,14 @@ import click
 
 from fscli.cli.complete import words_completer
 from fscli.cli.output import dry_run_option, output_options, report
-from fscli.cli.words import COUNT_MAX, count_value, key_table, parse_words, reject_unused
+from fscli.cli.words import (
+    COUNT_MAX,
+    count_value,
+    key_table,
+    parse_words,
+    reject_changes,
+    reject_unused,
+)
 
 BASE_KEYS = {"name": ("names", "partition", "partitionname"), "cluster": ("clusters",),
              "nodes": ("totalnodes",), "cpus": ("totalcpus",), "tres": (),
@@ -126,6 +133,8 @@ def delete(app, words, dry_run) -> None:
     from fscli.store.resources import delete_partition
 
     parsed = parse_words(words, KEYS, "partition delete", modify=True)
+    reject_unused(parsed, ("name", "cluster"), "partition delete")
+    reject_changes(parsed, "partition delete")
     with app.transaction(dry_run) as session:
         admin = Admin(session, app.now, app.actor)
         target = admin.cluster(parsed.get("cluster") or app.cluster_name)

@@ -6,7 +6,7 @@ import click
 
 from fscli.cli.complete import words_completer
 from fscli.cli.output import dry_run_option, output_options, report
-from fscli.cli.words import key_table, parse_words, reject_unused
+from fscli.cli.words import key_table, parse_words, reject_changes, reject_unused
 
 BASE_KEYS = {"name": ("names",), "priority": (), "flags": (), "usagefactor": (),
              "limitfactor": (), "usagethreshold": ("usagethres",), "gracetime": (),
@@ -117,7 +117,10 @@ def delete(app, words, dry_run) -> None:
     from fscli.store.admin import Admin
     from fscli.store.resources import delete_qos
 
-    names = parse_words(words, KEYS, "qos delete").all_names()
+    parsed = parse_words(words, KEYS, "qos delete")
+    reject_unused(parsed, ("name",), "qos delete")
+    reject_changes(parsed, "qos delete")
+    names = parsed.all_names()
     if not names:
         raise UsageProblem("name the QOS to delete")
     with app.transaction(dry_run) as session:

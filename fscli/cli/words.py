@@ -132,6 +132,14 @@ def parse_words(args: tuple[str, ...] | list[str], keys: dict[str, str], command
     return words
 
 
+def reject_changes(words: Words, command: str) -> None:
+    """A delete takes names (and where it applies, cluster=): KEY=VALUE words it would
+    ignore are an error, so that a mistyped command never deletes something else."""
+    if words.values:
+        key = next(iter(words.values))
+        raise UsageProblem(f"'{key}=' cannot be used in {command}: give only what to delete")
+
+
 def reject_unused(words: Words, allowed_select: tuple[str, ...], command: str) -> None:
     """Selection keys a command cannot use are an error, not silently ignored."""
     for key in words.select:

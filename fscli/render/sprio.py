@@ -19,7 +19,7 @@ from functools import lru_cache
 from operator import attrgetter
 
 from fscli.engine.config import PriorityConfig
-from fscli.engine.priority import FACTORS, PRIORITY_MAX, WEIGHT_KEYS, PriorityRow
+from fscli.engine.priority import FACTORS, WEIGHT_KEYS, PriorityRow
 from fscli.engine.tres import tres_order
 from fscli.errors import InvalidValue
 
@@ -173,8 +173,7 @@ _COLUMNS: dict[str, Callable[[list[PriorityRow], PriorityConfig], list[str]]] = 
     "n": lambda rows, _: [r.qos for r in rows],
     "c": lambda rows, _: [r.cluster for r in rows],
     "Y": lambda rows, _: [str(int(r.exact)) for r in rows],
-    "y": lambda rows, _: [f"{r.exact if r.admin_set else r.exact / PRIORITY_MAX:16.14f}"
-                          for r in rows],
+    "y": lambda rows, _: [f"{r.normalized_priority:16.14f}" for r in rows],
     "S": lambda rows, _: [_int(0 if r.admin_set else r.site) for r in rows],
     "N": lambda rows, _: [_int(0 if r.admin_set else r.nice) for r in rows],
     "T": lambda rows, config: _tres_column(rows, config, normalized=False),
@@ -283,7 +282,7 @@ def row_dict(row: PriorityRow) -> dict:
         "cluster": row.cluster,
         "priority": row.priority,
         "priority_exact": row.exact,
-        "priority_normalized": row.exact / PRIORITY_MAX,
+        "priority_normalized": row.normalized_priority,
         "admin_set": row.admin_set,
         "site": row.site,
         "nice": row.nice,

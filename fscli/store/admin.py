@@ -9,6 +9,7 @@ what changed, which the CLI prints on stderr.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Sequence
 
 from sqlalchemy import delete, func, select
 
@@ -20,7 +21,20 @@ NAME_RE = re.compile(r"[a-z0-9_][a-z0-9_.@+-]*")
 ADMIN_LEVELS = {"none": "None", "operator": "Operator", "administrator": "Administrator",
                 "admin": "Administrator"}
 ACTIVE_STATES = ("pending", "running")
+IN_LIST = 900
 MAX_NAME = 64  # the name columns' width; servers refuse longer values, SQLite would not
+
+
+def chunked(ids: Sequence[int]) -> Iterator[Sequence[int]]:
+    """``ids`` in slices of ``IN_LIST``: one IN list per slice stays far below every
+    backend's bind-parameter limit (SQLite 32,766; PostgreSQL 65,535)."""
+    return (ids[i:i + IN_LIST] for i in range(0, len(ids), IN_LIST))
+
+
+def active_jobs(conn, assoc_ids: Sequence[int]) -> int:
+    """How many pending or running jobs the associations have (a Session or Connection)."""
+    return sum(conn.scalar(select(func.count()).select_from(m.Job).where(
+        m.Job.assoc_id.in_(part), m.Job.state.in_(ACTIVE_STATES))) for part in chunked(assoc_ids))
 
 
 def check_name(kind: str, name: str) -> str:
@@ -88,14 +102,13 @@ class Admin:
     def subtree_ids(self, root_id: int) -> list[int]:
         ids, frontier = [root_id], [root_id]
         while frontier:
-            frontier = list(self.s.scalars(
-                select(m.Association.id).where(m.Association.parent_id.in_(frontier))))
+            frontier = [i for part in chunked(frontier) for i in self.s.scalars(
+                select(m.Association.id).where(m.Association.parent_id.in_(part)))]
             ids += frontier
         return ids
 
     def refuse_active_jobs(self, assoc_ids: list[int]) -> None:
-        count = self.s.scalar(select(func.count()).select_from(m.Job).where(
-            m.Job.assoc_id.in_(assoc_ids), m.Job.state.in_(ACTIVE_STATES)))
+        count = active_jobs(self.s, assoc_ids)
         if count:
             raise Conflict(f"Job(s) active, cancel job(s) before remove ({count} pending or running)")
 
@@ -129,7 +142,8 @@ class Admin:
         ids = list(self.s.scalars(select(m.Association.id).where(m.Association.cluster_id == cluster.id)))
         self.refuse_active_jobs(ids)
         self.s.execute(delete(m.Job).where(m.Job.cluster_id == cluster.id))
-        self.s.execute(delete(m.Usage).where(m.Usage.assoc_id.in_(ids)))
+        self.s.execute(delete(m.Usage).where(m.Usage.assoc_id.in_(
+            select(m.Association.id).where(m.Association.cluster_id == cluster.id))))
         self.s.execute(delete(m.Association).where(m.Association.cluster_id == cluster.id))
         self.s.execute(delete(m.Partition).where(m.Partition.cluster_id == cluster.id))
         self.s.delete(cluster)
@@ -228,7 +242,8 @@ class Admin:
                                f"{users} user association(s): delete them first or use --recursive")
             doomed += self.subtree_ids(assoc.id)
         self.refuse_active_jobs(doomed)
-        rows = list(self.s.scalars(select(m.Association).where(m.Association.id.in_(doomed))))
+        rows = [row for part in chunked(doomed) for row in self.s.scalars(
+            select(m.Association).where(m.Association.id.in_(part)))]
         self._delete_assocs(doomed)
         self._fix_defaults_and_orphans()
         lines = []
@@ -368,7 +383,7 @@ class Admin:
                 raise Conflict(
                     f"You can not remove the default account of a user: '{user.default_account}' is "
                     f"{name}'s default; change it first (fscli user modify {name} set "
-                    f"defaultaccount={sorted({a.account for a in remaining})[0]})")
+                    f"defaultaccount={min(a.account for a in remaining)})")
         self._delete_assocs(list(doomed))
         self._drop_orphans()
         lines = []
@@ -389,8 +404,9 @@ class Admin:
     # -- cleanup -------------------------------------------------------------------
     def _delete_assocs(self, ids: list[int]) -> None:
         """Association rows and their usage charges (their jobs keep a NULL association)."""
-        self.s.execute(delete(m.Usage).where(m.Usage.assoc_id.in_(ids)))
-        self.s.execute(delete(m.Association).where(m.Association.id.in_(ids)))
+        for part in chunked(ids):
+            self.s.execute(delete(m.Usage).where(m.Usage.assoc_id.in_(part)))
+            self.s.execute(delete(m.Association).where(m.Association.id.in_(part)))
         self.s.flush()
 
     def _drop_orphans(self) -> None:

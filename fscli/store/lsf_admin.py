@@ -310,28 +310,3 @@ def delete_group(admin: Admin, names: list[str]) -> list[str]:
         admin.log("delete lsf group", row.name)
         lines.append(f"deleted user group {row.name}")
     return lines
-
-
-# --------------------------------------------------------------------------- compare
-
-
-def user_priorities(queue: LsfQueue, blocks, groups, users) -> dict[str, tuple[float, ...]]:
-    """Each user's dynamic priorities from the top of the queue's share tree down to the
-    holder that contains the user (one number per level). Dispatch compares these tuples:
-    the highest at the top level first, then inside it. Users holding no share are left out.
-    """
-    from fscli.engine.lsf import resolve_shares
-
-    rows = {(b.path, r.name): r.priority for b in blocks for r in b.rows}
-    out: dict[str, tuple[float, ...]] = {}
-
-    def walk(nodes, path: str, above: tuple[float, ...]) -> None:
-        for node in nodes:
-            here = above + (rows[(path, node.name)],)
-            if node.children:
-                walk(node.children, f"{path}{node.name}/", here)
-            else:
-                out.update({u: here for u in node.users})
-
-    walk(resolve_shares(queue.shares, groups, users), f"{queue.name}/", ())
-    return out

@@ -39,7 +39,7 @@ from fscli.io.treespec import (
 )
 from fscli.store import models as m
 from fscli.store import snapshot
-from fscli.store.admin import Admin, check_name
+from fscli.store.admin import Admin, active_jobs, check_name, chunked
 from fscli.store.assoc_fields import loaded_limits, qos_list, stored_limit
 from fscli.store.db import ids_given
 
@@ -459,11 +459,7 @@ def _removed_ids(conn, cid: int, changes: list[Change]) -> list[int]:
     ids = [aid for aid, acct, user, part in conn.execute(
         select(_A.id, _A.account, _A.user, _A.partition).where(_A.cluster_id == cid))
         if (user is None and acct in gone_accounts) or (user, acct, part) in gone_assocs]
-    busy = 0
-    for start in range(0, len(ids), 900):
-        busy += conn.execute(select(func.count()).select_from(m.Job).where(
-            m.Job.assoc_id.in_(ids[start:start + 900]),
-            m.Job.state.in_(("pending", "running")))).scalar()
+    busy = active_jobs(conn, ids)
     if busy:
         raise Conflict(f"Job(s) active, cancel job(s) before remove ({busy} pending or running "
                        "in associations the plan removes)")
@@ -638,9 +634,7 @@ class _Writer:
 
     def remove_assocs(self) -> None:
         """The association rows the plan removes, and their usage."""
-        ids = self.plan.removed_assoc_ids
-        for start in range(0, len(ids), 900):
-            chunk = ids[start:start + 900]
+        for chunk in chunked(self.plan.removed_assoc_ids):
             self.conn.execute(delete(m.Usage.__table__).where(
                 m.Usage.__table__.c.assoc_id.in_(chunk)))
             self.conn.execute(delete(_T).where(_T.c.id.in_(chunk)))

@@ -26,7 +26,6 @@ from fscli.store import models as m
 from fscli.store.admin import Admin
 from fscli.store.state import RESET_AT_KEY
 
-
 MAX_JOB_ID = 2**63 - 1
 """The job table's ids are 64-bit signed integers."""
 

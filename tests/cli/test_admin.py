@@ -172,3 +172,24 @@ def test_db_commands(fscli):
 
     fscli.ok("db", "upgrade")
     assert fscli.ok("db", "current").stdout.strip() == HEAD
+
+
+def test_deletes_of_thousands_of_associations_go_in_slices(fscli, tmp_path):
+    """More ids than one IN list may carry (IN_LIST) still delete, all at once."""
+    from fscli.store.admin import IN_LIST
+
+    users = 2 * IN_LIST + 5
+    tree = ["cluster: {name: c1}", "accounts:", "  big: {fairshare: 1}", "  keep: {}", "users:"]
+    tree += [f"  u{n}: {{associations: [big]}}" for n in range(users)]
+    (tmp_path / "t.yaml").write_text("\n".join(tree) + "\n")
+    fscli.ok("-Q", "apply", str(tmp_path / "t.yaml"))
+    fscli.ok("-Q", "usage", "add", "user=u7", "account=big", "raw=10")
+    fscli.ok("-Q", "job", "submit", f"user=u{users - 1}", "account=big", "state=running")
+    err = fscli.fails("account", "delete", "big", "--recursive", code=1).stderr
+    assert err == "fscli: error: Job(s) active, cancel job(s) before remove (1 pending or running)\n"
+    fscli.ok("-Q", "job", "cancel", "1")
+    out = fscli.ok("account", "delete", "big", "--recursive").stderr
+    assert len(out.splitlines()) == users + 1
+    assert fscli.ok("assoc", "list", "-P", "-n", "format=Account,User").stdout == "root|\nkeep|\n"
+    assert fscli.ok("cluster", "delete", "c1").stderr == (
+        "deleted cluster c1 and its 2 associations\n")

@@ -137,3 +137,7 @@ def test_dispatch_two_to_one_split_under_equal_demand(fscli):
                               "--json", at=T0).stdout)
     assert {r["User"]: r["Slots"] for r in doc["dispatch"]} == equal["expected"]
     assert "slots=N" in fscli.fails("lsf", "dispatch", "normal", code=2).stderr
+    assert fscli.fails("lsf", "dispatch", "slots=1000001", code=1).stderr == (
+        "fscli: error: invalid slots '1000001': out of range (at most 1000000)\n")
+    assert fscli.fails("lsf", "dispatch", "slots=3", "jobs=99999999", code=1).stderr == (
+        "fscli: error: invalid jobs '99999999': expected a whole number from 0 to 1000000\n")

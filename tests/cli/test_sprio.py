@@ -94,6 +94,10 @@ def test24_7_admin_set_priority(fscli):
     assert _line(fscli, "-n", "-j", job_c, "-o", fmt) == expected
     assert fscli.ok("sprio", "--explain", job_c, at=AT).stdout.splitlines()[1] == (
         "priority 999 set by an administrator: factors are not used")
+    assert _line(fscli, "-j", job_c, "-o", "%.15i %y") == f"{job_c} 999.00000000000000"
+    [row] = [r for r in json.loads(fscli.ok("sprio", "--json", at=AT).stdout)["jobs"]
+             if str(r["job_id"]) == job_c]
+    assert (row["priority"], row["priority_normalized"], row["admin_set"]) == (999, 999.0, True)
     fscli.ok("job", "modify", job_c, "priority=0")  # held: sprio leaves it out
     err = fscli.fails("sprio", "-j", job_c, at=AT, code=1).stderr
     assert err == "fscli: error: Unable to find jobs matching user/id(s) specified\n"
