@@ -1,12 +1,23 @@
 """sshare at scale: 10,000 accounts, 100,000 user associations with usage records.
 
 Builds a synthetic store (schema from ``fscli cluster add``, rows by bulk inserts with
-the sqlite3 module), then prints:
+the sqlite3 module) in two layouts:
+
+* ``ordered``: associations written tree by tree, each user's charges together, so that
+  id order follows the tree and the names (what a generator writes);
+* ``shuffled``: the same tree and charges, but user associations written in random order
+  (ids unrelated to names and accounts) and charges in time order, as years of
+  ``user add`` and ``usage import`` leave a real store. Reading the same data in an
+  order unrelated to memory makes every pass slower (cache misses).
+
+and prints for each:
 
 * ``fscli sshare -a -P > /dev/null`` end to end (subprocess; target < 2 s),
 * the engine part in-process: load_state (Core), usage_at (decay), fair-share compute
-  (target for usage_at + compute < 0.2 s),
-* ``fscli sshare`` (rich table) on the demo store (target < 0.4 s).
+  (target for usage_at + compute < 0.2 s), and the ShareRow objects that sshare renders
+  (built on first use, so not in compute; printed beside it),
+
+then ``fscli sshare`` (rich table) on the demo store (target < 0.4 s).
 
 Usage: python benchmarks/sshare_scale.py [RUNS]   (no asserts: it prints figures)
 
@@ -41,8 +52,9 @@ def fscli_cmd() -> list[str]:
     return [exe] if exe else [sys.executable, "-c", "from fscli.cli.main import main; main()"]
 
 
-def build(db: Path) -> tuple[int, int, int]:
-    """The synthetic store; returns (accounts, user associations, usage rows)."""
+def build(db: Path, shuffled: bool = False) -> tuple[int, int, int]:
+    """The synthetic store (layouts: see the module docstring); returns (accounts, user
+    associations, usage rows)."""
     subprocess.run([*fscli_cmd(), "--db", str(db), "-Q", "cluster", "add", "big"], check=True)
     rng = random.Random(42)
     con = sqlite3.connect(db)
@@ -64,15 +76,21 @@ def build(db: Path) -> tuple[int, int, int]:
     # 100 top accounts hold users too, so every account has USERS_PER_ACCOUNT users
     leaves += [(a[2], a[0]) for a in assocs if a[4] == root_id]
     users, usage = [], []
+    user_ids = list(range(next_id, next_id + len(leaves) * USERS_PER_ACCOUNT))
+    if shuffled:
+        random.Random(7).shuffle(user_ids)
     for k, (account, parent_id) in enumerate(leaves):
         for u in range(USERS_PER_ACCOUNT):
             name = f"u{k:05d}_{u}"
+            assoc_id = user_ids[k * USERS_PER_ACCOUNT + u]
             users.append((name, account))
-            assocs.append((next_id, cid, account, name, parent_id, rng.randint(1, 10)))
+            assocs.append((assoc_id, cid, account, name, parent_id, rng.randint(1, 10)))
             for _ in range(CHARGES_PER_USER):
-                usage.append((next_id, AT - rng.randint(0, 14 * 86400),
+                usage.append((assoc_id, AT - rng.randint(0, 14 * 86400),
                               float(rng.randint(0, 10_000_000))))
-            next_id += 1
+    if shuffled:
+        assocs.sort()
+        usage.sort(key=lambda charge: charge[1])
     with con:
         con.executemany("INSERT INTO account (name, description, organization) "
                         "VALUES (?, ?, ?)", [(a[0], a[0], "bench") for a in accounts])
@@ -91,12 +109,14 @@ def _clock() -> tuple[float, float]:
 
 
 def engine_part(db: Path, runs: int) -> None:
+    """Minimum times of each stage in this process (wall and CPU)."""
     from fscli.engine.fairshare import compute
     from fscli.store.db import open_engine
     from fscli.store.state import load_state, usage_at
 
     engine = open_engine(str(db))
-    stages: dict[str, list[tuple[float, float]]] = {"load": [], "decay": [], "fs": []}
+    stages: dict[str, list[tuple[float, float]]] = {"load": [], "decay": [], "fs": [],
+                                                     "rows": []}
     for _ in range(runs):
         t0 = _clock()
         with engine.connect() as conn:
@@ -104,35 +124,41 @@ def engine_part(db: Path, runs: int) -> None:
         t1 = _clock()
         usage = usage_at(state, AT)
         t2 = _clock()
-        compute(state.assocs, usage, state.config.algorithm, state.config.dampening)
+        result = compute(state.assocs, usage, state.config.algorithm, state.config.dampening)
         t3 = _clock()
-        for name, (a, b) in zip(stages, ((t0, t1), (t1, t2), (t2, t3))):
+        assert len(result.rows) == len(state.assocs)
+        t4 = _clock()
+        for name, (a, b) in zip(stages, ((t0, t1), (t1, t2), (t2, t3), (t3, t4))):
             stages[name].append((b[0] - a[0], b[1] - a[1]))
     best = {name: (min(w for w, _ in v) * 1000, min(c for _, c in v) * 1000)
             for name, v in stages.items()}
-    line = "  {:<40} {:7.1f} ms wall, {:7.1f} ms CPU"
+    line = "    {:<40} {:7.1f} ms wall, {:7.1f} ms CPU"
     print(line.format("load_state (Core rows -> dataclasses):", *best["load"]))
     print(line.format(f"usage_at (decay of {len(state.charges):,} charges):", *best["decay"]))
     print(line.format(f"fair-share compute ({state.config.algorithm}):", *best["fs"]))
     print(line.format("engine part (usage_at + compute):",
                       best["decay"][0] + best["fs"][0], best["decay"][1] + best["fs"][1])
           + " (target < 200 ms)")
+    print(line.format("then sshare's ShareRow objects:", *best["rows"]))
 
 
 def main() -> None:
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 3
     cmd = fscli_cmd()
     with tempfile.TemporaryDirectory() as tmp:
-        big, demo = Path(tmp) / "big.db", Path(tmp) / "demo.db"
-        start = time.perf_counter()
-        n_acc, n_users, n_usage = build(big)
-        print(f"built {n_acc:,} accounts, {n_users:,} user associations, {n_usage:,} usage "
-              f"records in {time.perf_counter() - start:.1f} s")
-        wall, cpu = timed([*cmd, "--db", str(big), "--at", str(AT), "sshare", "-a", "-P"], runs)
-        print(f"fscli sshare -a -P > /dev/null: min {wall:.2f} s wall, {cpu:.2f} s CPU "
-              f"over {runs} runs (target < 2 s)")
-        print("engine, in-process:")
-        engine_part(big, runs)
+        for layout in ("ordered", "shuffled"):
+            big = Path(tmp) / f"{layout}.db"
+            start = time.perf_counter()
+            n_acc, n_users, n_usage = build(big, shuffled=layout == "shuffled")
+            print(f"{layout}: built {n_acc:,} accounts, {n_users:,} user associations, "
+                  f"{n_usage:,} usage records in {time.perf_counter() - start:.1f} s")
+            wall, cpu = timed([*cmd, "--db", str(big), "--at", str(AT), "sshare", "-a", "-P"],
+                              runs)
+            print(f"  fscli sshare -a -P > /dev/null: min {wall:.2f} s wall, {cpu:.2f} s CPU "
+                  f"over {runs} runs (target < 2 s)")
+            print("  engine, in-process:")
+            engine_part(big, runs)
+        demo = Path(tmp) / "demo.db"
         env = dict(os.environ, COLUMNS="160")
         subprocess.run([*cmd, "--db", str(demo), "-Q", "demo"], check=True,
                        stdout=subprocess.DEVNULL, env=env)

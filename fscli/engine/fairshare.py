@@ -31,12 +31,14 @@ sort per sibling list.
 
 from __future__ import annotations
 
+import collections
 import functools
 import itertools
 import math
 import operator
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from fscli.engine.config import ALGORITHMS
 from fscli.engine.heap import bulk
@@ -50,9 +52,12 @@ NO_VAL = 4294967294.0
 """Slurm's NO_VAL as a LevelFS: what a ``FairShare=parent`` account gets (printed blank)."""
 
 
-@dataclass(slots=True)
-class ShareRow:
-    """One sshare row. ``None`` means "printed blank" (Slurm's NO_VAL)."""
+class ShareRow(NamedTuple):
+    """One sshare row. ``None`` means "printed blank" (Slurm's NO_VAL).
+
+    A named tuple, so that a result's 100,000 rows are made in one C-level pass
+    (:func:`_make_rows`): a dataclass ``__init__`` per row costs three times as much.
+    """
 
     assoc_id: int
     account: str
@@ -121,12 +126,12 @@ class Columns:
 class FairShareResult:
     """The numbers per association plus what explanations and job priority need.
 
-    ``rows`` (sshare order) and ``by_index`` (tree positions) are :class:`ShareRow`
-    objects built on first use: job priority needs only ``fs_factor``.
+    Built on first use, from the columns: ``rows`` (sshare order) and ``by_index`` (tree
+    positions), :class:`ShareRow` objects that job priority never needs, and
+    ``fs_factor``, the dict job priority reads that sshare never needs.
     """
 
     algorithm: str
-    fs_factor: dict[int, float]
     user_count: int
     dampening: int
     tree: Tree
@@ -134,6 +139,13 @@ class FairShareResult:
     # Fair Tree only: each fs-parent's children (tree indexes) in ranking order, tie flags.
     ranked_children: dict[int, list[int]] = field(default_factory=dict)
     tied: set[int] = field(default_factory=set)  # tree indexes tied with the previous sibling
+
+    @functools.cached_property
+    def fs_factor(self) -> dict[int, float]:
+        """User association id -> fair-share factor."""
+        tree = self.tree
+        is_user = map(operator.is_not, tree.users, itertools.repeat(None))
+        return dict(itertools.compress(zip(tree.ids, self.columns.fairshare), is_user))
 
     @functools.cached_property
     def by_index(self) -> list[ShareRow]:
@@ -172,16 +184,17 @@ def build_tree(assocs: Sequence[Assoc], usage: Mapping[int, float]) -> Tree:
         raise InvalidValue(f"association {a.id} ({_label(a)}) has unknown parent id {a.parent_id}")
     parent[root] = -1
     by_name, user_count = _name_order(assocs, users, list(index.values()))
-    children, parents = _group(by_name, parent)
+    children, parents, groups = _group(by_name, parent)
     bad = [p for p in parents if users[p] is not None]
     if bad:
         a = assocs[children[min(bad)][0]]
         raise InvalidValue(f"association {a.id} ({_label(a)}) has a user association as parent")
 
     shares = list(map(_SHARES, assocs))
-    share_of = shares.__getitem__
     level_sum = [0] * n  # children's shares, for the tree without re-attachment
+    _scatter(level_sum, parents, map(sum, map(map, itertools.repeat(shares.__getitem__), groups)))
     inner: list[int] = []  # positions with children, in tree order
+    leaf_parents: list[int] = []  # those whose children are all users
     kid_depth = [0] * (n + 1)  # depth of i's children; the extra entry serves the root
     order: list[int] = []
     stack = [root]
@@ -192,10 +205,10 @@ def build_tree(assocs: Sequence[Assoc], usage: Mapping[int, float]) -> Tree:
         kids = children[i]
         if kids:
             inner.append(i)
-            level_sum[i] = sum(map(share_of, kids))
             kid_depth[i] = kid_depth[parent[i]] + 1
             if users[kids[-1]] is not None:  # only users (they sort first), so only leaves
                 visit_all(kids)
+                leaf_parents.append(i)
             else:
                 push(reversed(kids))
     depth = list(map(kid_depth.__getitem__, parent))
@@ -207,11 +220,18 @@ def build_tree(assocs: Sequence[Assoc], usage: Mapping[int, float]) -> Tree:
 
     raw = list(map(operator.add, itertools.repeat(0.0, n),
                    map(usage.get, ids, itertools.repeat(0.0, n))))
-    # An account's RawUsage: its own plus its children's, added last child first (children
-    # before parents: reversed tree order).
+    # An account's RawUsage: its own plus its children's, added last child first; accounts
+    # of users only all at once, then the others children before parents (reversed tree
+    # order).
     raw_of, add = raw.__getitem__, operator.add
-    for p in reversed(inner):
-        raw[p] = functools.reduce(add, map(raw_of, reversed(children[p])), raw[p])
+    leaf_kids = map(map, itertools.repeat(raw_of), map(reversed, map(children.__getitem__,
+                                                                     leaf_parents)))
+    _scatter(raw, leaf_parents, map(functools.reduce, itertools.repeat(add), leaf_kids,
+                                    map(raw_of, leaf_parents)))
+    if len(leaf_parents) < len(inner):
+        leafy = set(leaf_parents)
+        for p in itertools.filterfalse(leafy.__contains__, reversed(inner)):
+            raw[p] = functools.reduce(add, map(raw_of, reversed(children[p])), raw[p])
     _check_usage(usage, index, raw[root])
 
     fs_parent, fs_children, fs_parents = parent, children, inner  # unless re-attached
@@ -242,17 +262,29 @@ def _name_order(assocs: Sequence[Assoc], users: list[str | None], positions: lis
     return user_pos + list(map(account_pos.__getitem__, by_name)), len(user_pos)
 
 
-def _group(ordered: list[int], parent: list[int]) -> tuple[list[Sequence[int]], list[int]]:
+def _group(ordered: list[int], parent: list[int]
+           ) -> tuple[list[Sequence[int]], list[int], list[list[int]]]:
     """(each position's children in their relative order in ``ordered``, the positions that
-    have children)."""
-    children: list[Sequence[int]] = [()] * len(parent)
-    parents = []
-    groups = itertools.groupby(sorted(ordered, key=parent.__getitem__), parent.__getitem__)
-    next(groups)  # the root, under parent -1
-    for p, kids in groups:
-        children[p] = list(kids)
-        parents.append(p)
-    return children, parents
+    have children in ascending order, their children lists in that order).
+
+    One stable sort by parent, then the runs of equal parents cut out as slices: no
+    Python-level step per child or per parent. The root (parent -1) sorts first, alone.
+    """
+    n = len(parent)
+    children: list[Sequence[int]] = [()] * n
+    by_parent = sorted(ordered, key=parent.__getitem__)
+    keys = list(map(parent.__getitem__, by_parent))
+    starts = list(itertools.compress(range(1, n), map(operator.ne, itertools.islice(keys, 1, None),
+                                                       keys)))
+    groups = list(map(by_parent.__getitem__, map(slice, starts, [*starts[1:], n])))
+    parents = list(map(keys.__getitem__, starts))
+    _scatter(children, parents, groups)
+    return children, parents, groups
+
+
+def _scatter(target: list, positions: Iterable[int], values: Iterable) -> None:
+    """``target[positions[k]] = values[k]`` for every k, without a Python-level loop."""
+    collections.deque(map(target.__setitem__, positions, values), 0)
 
 
 def _check_usage(usage: Mapping[int, float], index: Mapping[int, int], total: float) -> None:
@@ -335,12 +367,13 @@ def _make_rows(tree: Tree, c: Columns) -> list[ShareRow]:
     norm_usage: list[float | None] = list(c.norm_usage)
     norm_usage[root] = None
     with bulk():
-        return list(map(
-            ShareRow, tree.ids, list(map(_ACCOUNT, assocs)), tree.users,
-            list(map(_PARTITION, assocs)), tree.depth, raw_shares, c.norm_shares, tree.raw,
-            norm_usage, c.effective_usage, c.fairshare, c.level_fs,
+        fields = zip(
+            tree.ids, map(_ACCOUNT, assocs), tree.users, map(_PARTITION, assocs), tree.depth,
+            raw_shares, c.norm_shares, tree.raw, norm_usage, c.effective_usage, c.fairshare,
+            c.level_fs,
             [a.limits.get("GrpTRESMins") or None if a.limits else None for a in assocs],
-        ))
+            *[itertools.repeat(None)] * 2)  # tres_run_mins, tres_raw_mins
+        return list(map(tuple.__new__, itertools.repeat(ShareRow), fields))
 
 
 def _fair_tree(tree: Tree, norm: list[float], dampening: int) -> FairShareResult:
@@ -354,51 +387,49 @@ def _fair_tree(tree: Tree, norm: list[float], dampening: int) -> FairShareResult
         efctv = list(map(operator.truediv, raw, map(raw.__getitem__, fsp)))
     shares = _divide(raw_shares, tree.level_shares, 0.0, 0)
     level_fs: list[float | None] = _divide(shares, efctv, inf)  # type: ignore[assignment]
-    for i in _zeros(shares, 0.0):
-        level_fs[i] = 0.0
-    # minus the value Slurm sorts on (NO_VAL for the root and parent accounts)
-    neg_sort = list(map(operator.neg, level_fs))  # type: ignore[arg-type]
-    efctv[root], shares[root], level_fs[root], neg_sort[root] = 1.0, 0.0, None, -NO_VAL
+    _scatter(level_fs, _zeros(shares, 0.0), itertools.repeat(0.0))
+    # the value Slurm sorts on: LevelFS, NO_VAL for the root and parent accounts
+    sort_key: list[float] = list(level_fs)  # type: ignore[arg-type]
+    efctv[root], shares[root], level_fs[root], sort_key[root] = 1.0, 0.0, None, NO_VAL
     if SHARES_PARENT in raw_shares:
         for i in tree.order:
             if raw_shares[i] == SHARES_PARENT:
                 shares[i] = shares[fsp[i]]
                 level_fs[i] = None
-                neg_sort[i] = -inf if users[i] is not None else -NO_VAL
+                sort_key[i] = inf if users[i] is not None else NO_VAL
 
-    # Users in depth-first order of the ranked tree, each fs-parent's children ranked on the
-    # way (by LevelFS descending; fs_children are in name order, users first, and the sort
-    # is stable): an account whose children are all users adds them at once. ``ranked``
-    # lists parents before their children.
-    by_level, fs_children = neg_sort.__getitem__, tree.fs_children
-    ranked: dict[int, list[int]] = {}
+    # Each fs-parent's children ranked by LevelFS descending (fs_children are in name order,
+    # users first, and the sort is stable, also reversed); ``ranked`` lists parents in tree
+    # order, so before their children.
+    by_level, fs_children, fs_parents = sort_key.__getitem__, tree.fs_children, tree.fs_parents
+    rank_kids = functools.partial(sorted, key=by_level, reverse=True)
+    ranked = dict(zip(fs_parents, map(rank_kids, map(fs_children.__getitem__, fs_parents))))
+    # Users in depth-first order of the ranked tree: an account whose children are all users
+    # adds them at once.
     seq: list[int] = []
     stack = [root]
-    pop, push, add, add_all = stack.pop, stack.extend, seq.append, seq.extend
+    pop, push, add, add_all, kids_of = stack.pop, stack.extend, seq.append, seq.extend, ranked.get
     while stack:
         p = pop()
-        by_name = fs_children[p]
-        if by_name:
-            kids = ranked[p] = sorted(by_name, key=by_level)
-            if users[by_name[-1]] is not None:
-                add_all(kids)
-            else:
-                push(reversed(kids))
-        elif users[p] is not None:
-            add(p)
+        kids = kids_of(p)
+        if kids is None:
+            if users[p] is not None:
+                add(p)
+        elif users[fs_children[p][-1]] is not None:
+            add_all(kids)
+        else:
+            push(reversed(kids))
 
     # Slurm's tie rule: the first child inherits its account's tie, every other child is
     # tied when its LevelFS equals the previous sibling's.
     flat = list(itertools.chain.from_iterable(ranked.values()))
     lfs = list(map(by_level, flat))
-    before = [-NO_VAL, *lfs]  # the previous sibling's; NO_VAL's for first children
+    before = [NO_VAL, *lfs]  # the previous sibling's; NO_VAL for first children
     for start in itertools.accumulate(map(len, ranked.values()), initial=0):
-        before[start] = -NO_VAL
-    tied = set(itertools.compress(flat, map(float.__eq__, lfs, before)))
-    if tied:
-        for p, kids in ranked.items():
-            if p in tied:
-                tied.add(kids[0])
+        before[start] = NO_VAL
+    tied = set(itertools.compress(flat, map(operator.eq, lfs, before)))
+    for p in filter(tied.__contains__, ranked):  # parents first: a tie passes all the way down
+        tied.add(ranked[p][0])
 
     # factor = rank / #users, ranks counting down; a user tied with the previous one
     # keeps its rank.
@@ -406,26 +437,22 @@ def _fair_tree(tree: Tree, norm: list[float], dampening: int) -> FairShareResult
     ranks = range(total, 0, -1)
     if tied:
         ranks = list(ranks)
-        for j, is_tied in enumerate(map(tied.__contains__, seq)):
-            if is_tied and j:
-                ranks[j] = ranks[j - 1]
-    fs_factor = dict(zip(map(tree.ids.__getitem__, seq),
-                         map(operator.truediv, ranks, itertools.repeat(total, total))))
-    factor: list[float | None] = list(map(fs_factor.get, tree.ids))
-    return FairShareResult("fair_tree", fs_factor, total, dampening, tree,
+        for j in itertools.compress(range(1, total),
+                                    map(tied.__contains__, itertools.islice(seq, 1, None))):
+            ranks[j] = ranks[j - 1]
+    factor: list[float | None] = [None] * len(raw)
+    _scatter(factor, seq, map(operator.truediv, ranks, itertools.repeat(total, total)))
+    return FairShareResult("fair_tree", total, dampening, tree,
                            Columns(norm, shares, efctv, factor, level_fs), ranked, tied)
 
 
 def _zeros(values: list, zero: float) -> list[int]:
-    """The positions of the zeros in ``values`` (cheap when there are few); ``zero`` is 0 or
-    0.0, of the type of the values (comparisons of one type are faster)."""
-    at: list[int] = []
-    k = -1
-    find = values.index
-    for _ in range(values.count(zero)):
-        k = find(zero, k + 1)
-        at.append(k)
-    return at
+    """The positions of the zeros in ``values``; ``zero`` is 0 or 0.0, of the type of the
+    values (comparisons of one type are faster)."""
+    if zero not in values:
+        return []
+    return list(itertools.compress(range(len(values)),
+                                   map(operator.eq, values, itertools.repeat(zero))))
 
 
 def _divide(num: list, den: list, if_zero: float, zero: float = 0.0) -> list[float]:
@@ -433,11 +460,9 @@ def _divide(num: list, den: list, if_zero: float, zero: float = 0.0) -> list[flo
     zeros = _zeros(den, zero)
     if zeros:
         den = list(den)
-        for k in zeros:
-            den[k] = 1
+        _scatter(den, zeros, itertools.repeat(1))
     out = list(map(operator.truediv, num, den))
-    for k in zeros:
-        out[k] = if_zero
+    _scatter(out, zeros, itertools.repeat(if_zero))
     return out
 
 
@@ -481,9 +506,8 @@ def _classic(tree: Tree, norm: list[float], algorithm: str, dampening: int) -> F
         fair: list[float | None] = [(s - u + 1.0) / 2.0 for s, u in zip(shares, efctv)]
     else:
         fair = [2.0 ** (-(u / s) / dampening) if s > 0 else 0.0 for s, u in zip(shares, efctv)]
-    fs_factor = {aid: f for aid, f, u in zip(tree.ids, fair, tree.users) if u is not None}
-    return FairShareResult(algorithm, fs_factor, tree.user_count, dampening,  # type: ignore[arg-type]
-                           tree, Columns(norm, shares, efctv, fair, [None] * n))
+    return FairShareResult(algorithm, tree.user_count, dampening, tree,
+                           Columns(norm, shares, efctv, fair, [None] * n))  # type: ignore[arg-type]
 
 
 def oblivious_terms(s: float, un: float, ps: float, pue: float, sib_un: float

@@ -15,8 +15,8 @@ from pathlib import Path
 
 from fscli.errors import StoreError
 
-HEAD = "0002"
-KNOWN_REVISIONS = ("0001", "0002")
+HEAD = "0003"
+KNOWN_REVISIONS = ("0001", "0002", "0003")
 NETWORK_FILESYSTEMS = ("nfs", "nfs4", "lustre", "gpfs", "cifs", "smb3", "beegfs", "fuse.glusterfs")
 
 

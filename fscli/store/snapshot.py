@@ -45,11 +45,15 @@ def load_assocs(conn, cluster_id: int, where=None) -> list[Assoc]:
     query stays narrow (most associations set none).
     """
     table = t.association.c
+    # All of a cluster: "cluster_id + 0" keeps SQLite from walking ix_association_key and
+    # fetching each row by id (twice the cost of scanning the table). Rows come in id
+    # order, the order of the charges (see _charges_query).
+    in_cluster = (table.cluster_id + 0 if where is None else table.cluster_id) == cluster_id
     query = select(table.id, table.parent_id, table.account, table.user, table.partition,
                    table.shares_raw, table.shares_parent, table.priority, table.qos,
-                   table.default_qos).where(table.cluster_id == cluster_id)
+                   table.default_qos).where(in_cluster).order_by(table.id)
     limited = select(table.id, *_ASSOC_COLS).where(
-        table.cluster_id == cluster_id, or_(*(c.is_not(None) for c in _ASSOC_COLS)))
+        in_cluster, or_(*(c.is_not(None) for c in _ASSOC_COLS)))
     if where is not None:
         query, limited = query.where(where), limited.where(where)
     limits = {row[0]: loaded_limits(limitdefs.ASSOC_LIMITS, row[1:])
@@ -102,7 +106,11 @@ def load_config(conn) -> dict[str, str]:
 
 
 def _charges_query(conn, cluster_id: int, until: int | None):
-    query = select(t.usage.c.assoc_id, t.usage.c.at, t.usage.c.amount)
+    """The cluster's charges grouped by association, by time within one (a scan of the
+    covering index ``ix_usage_assoc_at_amount``): the engine sums each association's
+    charges in this one order, whatever order they were written in, on every backend."""
+    u = t.usage.c
+    query = select(u.assoc_id, u.at, u.amount).order_by(u.assoc_id, u.at, u.amount)
     if conn.execute(select(func.count()).select_from(t.cluster)).scalar() != 1:
         # several clusters: keep this one's charges (with one, all are its own, and
         # SQLite's plan for the join costs 40% more than reading the table)

@@ -130,7 +130,7 @@ usage = Table(
     Column("at", BigInteger, nullable=False),
     Column("amount", Double, nullable=False),
     Column("tres", Text),
-    Index("ix_usage_assoc_at", "assoc_id", "at"),
+    Index("ix_usage_assoc_at_amount", "assoc_id", "at", "amount"),
 )
 
 job = Table(

@@ -236,6 +236,21 @@ def test_decay_one_half_life_and_reset(fscli):
                     at="2026-05-03T00:01:00").stdout.splitlines()[-1] == "u|0"
 
 
+def test_charges_sum_in_one_order_whatever_order_they_were_written(fscli):
+    """0.1 + 0.2 + 0.3 and 0.3 + 0.2 + 0.1 are different doubles: summed in the order the
+    rows were written, two users with the same charges would get different LevelFS and no
+    tie. The store hands them over by (association, time, amount), so they tie."""
+    fscli.ok("-Q", "cluster", "add", "t")
+    fscli.ok("-Q", "account", "add", "a")
+    fscli.ok("-Q", "user", "add", "u1,u2", "account=a")
+    for user, amounts in (("u1", ("0.1", "0.2", "0.3")), ("u2", ("0.3", "0.2", "0.1"))):
+        for amount in amounts:
+            fscli.ok("-Q", "usage", "add", f"user={user}", "account=a", f"raw={amount}", at=AT)
+    rows = fscli.ok("sshare", "-a", "-P", "-n", "-o", "User,LevelFS,FairShare",
+                    at=AT).stdout.splitlines()
+    assert rows[-2:] == ["u1|1.000000|1.000000", "u2|1.000000|1.000000"]
+
+
 @pytest.mark.parametrize("args,message", [
     (("--algorithm", "fairtree2"), "unknown algorithm 'fairtree2'"),
     (("-o", "Account,Bogus"), 'Invalid field requested: "Bogus"'),

@@ -176,8 +176,8 @@ def test_json_rows_numbers_and_inf() -> None:
 def test_double_too_wide_uses_exponent() -> None:
     assocs = [Assoc(1, None, "root"), Assoc(2, 1, "a", shares=1), Assoc(3, 2, "a", "u", shares=1)]
     result = compute(assocs, {3: 1.0}, "fair_tree")
-    result.rows[2].level_fs = 123456789.0
-    text = render_text(result.rows[2:], select_fields("LevelFS", "fair_tree"), header=False)
+    row = result.rows[2]._replace(level_fs=123456789.0)
+    text = render_text([row], select_fields("LevelFS", "fair_tree"), header=False)
     assert text == "1.2346e+08 \n"
 
 
