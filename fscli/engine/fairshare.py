@@ -218,8 +218,7 @@ def build_tree(assocs: Sequence[Assoc], usage: Mapping[int, float]) -> Tree:
         raise InvalidValue(
             f"association {stray.id} ({_label(stray)}) is not below the root (cycle?)")
 
-    raw = list(map(operator.add, itertools.repeat(0.0, n),
-                   map(usage.get, ids, itertools.repeat(0.0, n))))
+    raw = list(map(float, map(usage.get, ids, itertools.repeat(0.0, n))))
     # An account's RawUsage: its own plus its children's, added last child first; accounts
     # of users only all at once, then the others children before parents (reversed tree
     # order).
@@ -425,8 +424,7 @@ def _fair_tree(tree: Tree, norm: list[float], dampening: int) -> FairShareResult
     flat = list(itertools.chain.from_iterable(ranked.values()))
     lfs = list(map(by_level, flat))
     before = [NO_VAL, *lfs]  # the previous sibling's; NO_VAL for first children
-    for start in itertools.accumulate(map(len, ranked.values()), initial=0):
-        before[start] = NO_VAL
+    _scatter(before, itertools.accumulate(map(len, ranked.values())), itertools.repeat(NO_VAL))
     tied = set(itertools.compress(flat, map(operator.eq, lfs, before)))
     for p in filter(tied.__contains__, ranked):  # parents first: a tie passes all the way down
         tied.add(ranked[p][0])
