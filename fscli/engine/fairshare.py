@@ -109,6 +109,7 @@ class Tree:
     shares: list[int]  # per position: raw shares (SHARES_PARENT for FairShare=parent)
     ids: list[int]  # per position: the association id
     fs_parents: list[int]  # positions with fair-share children, in tree order
+    user_parents: set[int]  # those of them whose fair-share children are all users
 
 
 @dataclass
@@ -227,20 +228,22 @@ def build_tree(assocs: Sequence[Assoc], usage: Mapping[int, float]) -> Tree:
                                                                      leaf_parents)))
     _scatter(raw, leaf_parents, map(functools.reduce, itertools.repeat(add), leaf_kids,
                                     map(raw_of, leaf_parents)))
-    if len(leaf_parents) < len(inner):
-        leafy = set(leaf_parents)
+    leafy = set(leaf_parents)
+    if len(leafy) < len(inner):
         for p in itertools.filterfalse(leafy.__contains__, reversed(inner)):
             raw[p] = functools.reduce(add, map(raw_of, reversed(children[p])), raw[p])
     _check_usage(usage, index, raw[root])
 
     fs_parent, fs_children, fs_parents = parent, children, inner  # unless re-attached
+    user_parents = leafy
     if SHARES_PARENT in shares:
         fs_parent, fs_children, level_sum = _reattach(order, parent, shares, by_name)
         fs_parents = [i for i in order if fs_children[i]]
+        user_parents = {i for i in fs_parents if users[fs_children[i][-1]] is not None}
     level_shares = list(map(level_sum.__getitem__, fs_parent))
     level_shares[root] = 0
     return Tree(assocs, index, parent, order, depth, fs_parent, fs_children, level_shares,
-                raw, root, user_count, users, shares, ids, fs_parents)
+                raw, root, user_count, users, shares, ids, fs_parents, user_parents)
 
 
 def _name_order(assocs: Sequence[Assoc], users: list[str | None], positions: list[int]
@@ -408,13 +411,14 @@ def _fair_tree(tree: Tree, norm: list[float], dampening: int) -> FairShareResult
     seq: list[int] = []
     stack = [root]
     pop, push, add, add_all, kids_of = stack.pop, stack.extend, seq.append, seq.extend, ranked.get
+    user_parents = tree.user_parents
     while stack:
         p = pop()
         kids = kids_of(p)
         if kids is None:
             if users[p] is not None:
                 add(p)
-        elif users[fs_children[p][-1]] is not None:
+        elif p in user_parents:
             add_all(kids)
         else:
             push(reversed(kids))
