@@ -13,7 +13,6 @@ Usage: python benchmarks/complete_scale.py [RUNS]   (no asserts: it prints figur
 from __future__ import annotations
 
 import os
-import shutil
 import sqlite3
 import subprocess
 import sys
@@ -21,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from timing import child_cpu
+from timing import child_cpu, fscli_cmd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
 
@@ -42,11 +41,6 @@ TABS = [
     ("partition delete p<TAB>", ["partition", "delete", "p"]),
     ("assoc list user=alice000<TAB>", ["assoc", "list", "user=alice000"]),
 ]
-
-
-def fscli_cmd() -> list[str]:
-    exe = shutil.which("fscli")
-    return [exe] if exe else [sys.executable, "-c", "from fscli.cli.main import main; main()"]
 
 
 def build(db: Path) -> int:

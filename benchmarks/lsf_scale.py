@@ -2,9 +2,10 @@
 
 Builds a temporary store: USERS users in GROUPS user groups (a two-level share tree),
 two fairshare queues and one FCFS queue, and JOBS jobs (running, pending, finished) with
-bulk Core inserts; then runs the real ``fscli`` commands end to end.
+bulk Core inserts; then runs the real ``fscli`` commands end to end and prints the
+minimum wall and CPU time over RUNS runs of each.
 
-Usage: python benchmarks/lsf_scale.py [USERS] [JOBS]
+Usage: python benchmarks/lsf_scale.py [USERS] [JOBS] [RUNS]
 """
 
 from __future__ import annotations
@@ -17,17 +18,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from timing import timed
+
 NOW = 1_777_636_800  # 2026-05-01T12:00:00Z
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-
-
-def fscli(db: str, *args: str) -> float:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "fscli", "-Q", "--db", db, *args], check=True,
-                   stdout=subprocess.DEVNULL, env=env)
-    return time.perf_counter() - start
+FSCLI = [sys.executable, "-m", "fscli", "-Q"]  # from the checkout: run in ROOT
 
 
 def build(db: str, users: int, jobs: int) -> None:
@@ -37,7 +33,9 @@ def build(db: str, users: int, jobs: int) -> None:
 
     groups = max(users // 100, 1)
     names = [f"u{i:06d}" for i in range(users)]
-    fscli(db, "lsf", "params", "set", "HIST_HOURS=5")  # creates and migrates the store
+    # creates and migrates the store
+    subprocess.run([*FSCLI, "--db", db, "lsf", "params", "set", "HIST_HOURS=5"], check=True,
+                   stdout=subprocess.DEVNULL, cwd=ROOT)
     engine = create_engine(f"sqlite:///{db}")
     rng = random.Random(7)
     with engine.begin() as conn:
@@ -65,17 +63,19 @@ def build(db: str, users: int, jobs: int) -> None:
 def main() -> None:
     users = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
     jobs = int(sys.argv[2]) if len(sys.argv) > 2 else 100_000
+    runs = int(sys.argv[3]) if len(sys.argv) > 3 else 1
     with tempfile.TemporaryDirectory() as tmp:
         db = os.path.join(tmp, "lsf.db")
         start = time.perf_counter()
         build(db, users, jobs)
         print(f"built store: {users} users, {jobs} jobs in {time.perf_counter() - start:.1f} s")
-        at = "2026-05-01T12:00:00"
+        at = "2026-05-01T12:00:00"  # NOW: timed() runs the commands with TZ=UTC
         for args in (["bqueues"], ["bqueues", "-l"], ["bqueues", "-l", "--json"],
                      ["bqueues", "normal", "--explain", "u000001"],
                      ["lsf", "dispatch", "flat", "slots=1000", "jobs=1"]):
-            took = fscli(db, "--at", at, *args)
-            print(f"fscli {' '.join(args)}: {took:.2f} s")
+            wall, cpu = timed([*FSCLI, "--db", db, "--at", at, *args], runs, cwd=ROOT)
+            print(f"fscli {' '.join(args)}: {wall:.2f} s wall, {cpu:.2f} s CPU "
+                  f"(min of {runs})")
 
 
 if __name__ == "__main__":

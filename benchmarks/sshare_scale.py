@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import os
 import random
-import shutil
 import sqlite3
 import subprocess
 import sys
@@ -38,18 +37,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from timing import timed
+from timing import fscli_cmd, timed
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
 
 TOP, SUB, USERS_PER_ACCOUNT = 100, 99, 10  # 100 + 9,900 accounts; 100,000 user assocs
 AT = 1_777_600_000
 CHARGES_PER_USER = 2
-
-
-def fscli_cmd() -> list[str]:
-    exe = shutil.which("fscli")
-    return [exe] if exe else [sys.executable, "-c", "from fscli.cli.main import main; main()"]
 
 
 def build(db: Path, shuffled: bool = False) -> tuple[int, int, int]:
@@ -126,8 +120,10 @@ def engine_part(db: Path, runs: int) -> None:
         t2 = _clock()
         result = compute(state.assocs, usage, state.config.algorithm, state.config.dampening)
         t3 = _clock()
-        assert len(result.rows) == len(state.assocs)
+        rows = result.rows  # built on first use: not an assert, which python -O would skip
         t4 = _clock()
+        if len(rows) != len(state.assocs):
+            raise SystemExit(f"{len(rows)} rows for {len(state.assocs)} associations")
         for name, (a, b) in zip(stages, ((t0, t1), (t1, t2), (t2, t3), (t3, t4))):
             stages[name].append((b[0] - a[0], b[1] - a[1]))
     best = {name: (min(w for w, _ in v) * 1000, min(c for _, c in v) * 1000)

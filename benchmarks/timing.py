@@ -1,5 +1,5 @@
-"""Shared by the benchmarks: the minimum wall and CPU time of a command over runs, and the
-bulk insert of a big accounting tree.
+"""Shared by the benchmarks: the command that runs fscli, the minimum wall and CPU time of a
+command over runs, and the bulk insert of a big accounting tree.
 
 The machine may be shared, so wall-clock time is noisy; the CPU time of the child (user +
 system, from ``RUSAGE_CHILDREN``) is the steadier figure, and both are minima over the runs.
@@ -9,8 +9,16 @@ from __future__ import annotations
 
 import os
 import resource
+import shutil
 import subprocess
+import sys
 import time
+
+
+def fscli_cmd() -> list[str]:
+    """The installed ``fscli`` script (what users run), else this Python importing fscli."""
+    exe = shutil.which("fscli")
+    return [exe] if exe else [sys.executable, "-c", "from fscli.cli.main import main; main()"]
 
 
 def child_cpu() -> float:

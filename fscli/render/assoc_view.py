@@ -44,8 +44,7 @@ def _limit_getter(limit: str) -> Callable[[Assoc, Context], Any]:
     defn = limitdefs.lookup(limit)
 
     def get(assoc: Assoc, ctx: Context) -> Any:
-        value = assoc.limits.get(defn.name)
-        return limitdefs.format_limit(defn, value) if value is not None else ""
+        return limitdefs.format_limit(defn, assoc.limits.get(defn.name))  # "" when unset
     return get
 
 

@@ -16,11 +16,10 @@ from typing import Any
 
 
 def cell(value: Any) -> str:
+    """Slurm's parsable cell: blank for None, C's ``%f`` for doubles (``inf`` included)."""
     if value is None:
         return ""
     if isinstance(value, float):
-        if math.isinf(value):
-            return "inf"
         return f"{value:f}"
     return str(value)
 

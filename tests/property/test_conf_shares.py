@@ -98,5 +98,7 @@ def test_user_shares_format_then_parse_is_identity(shares):
                                   "USER_SHARES[[a, 99999999999999999999]]"])
 def test_user_shares_too_large_are_clean_errors(text):
     # Regression: a share with thousands of digits raised ValueError.
-    with pytest.raises(InvalidValue):
+    with pytest.raises(InvalidValue) as err:
         parse_user_shares(text)
+    assert err.value.message == ("invalid USER_SHARES: share for 'a' is out of range: "
+                                 "expected at most 10 digits at character 17")

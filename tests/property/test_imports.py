@@ -67,31 +67,40 @@ def test_squeue_parses_or_one_clean_error(text, tz):
             assert 0 <= job.id <= 2**63 - 1
 
 
-@pytest.mark.parametrize("text", [
+@pytest.mark.parametrize("text, message", [
     # Regression: a repeated column made the header shorter than a row: IndexError.
-    "User|Account|Start|End|AllocCPUS|User\na|b|2020-01-01T00:00:00|2020-01-01T01:00:00|4\n",
-    "User|Account|Start|ElapsedRaw|AllocCPUS\na|b|2020-01-01T00:00:00|" + "9" * 30 + "|4\n",
-    "User|Account|Start|End|AllocCPUS\na|b|0001-01-01T00:00:00|Unknown|4\n",
+    ("User|Account|Start|End|AllocCPUS|User\na|b|2020-01-01T00:00:00|2020-01-01T01:00:00|4\n",
+     "sacct header repeats column(s): user"),
+    ("User|Account|Start|ElapsedRaw|AllocCPUS\na|b|2020-01-01T00:00:00|" + "9" * 30 + "|4\n",
+     f"line 2: invalid ElapsedRaw '{'9' * 30}': must be from 0 to 9223372036854775807"),
+    ("User|Account|Start|End|AllocCPUS\na|b|0001-01-01T00:00:00|Unknown|4\n",
+     "line 2: invalid time '0001-01-01T00:00:00'"),
 ])
-def test_sacct_lines_that_broke_the_import(text):
-    with pytest.raises(InvalidValue):
+def test_sacct_lines_that_broke_the_import(text, message):
+    with pytest.raises(InvalidValue) as err:
         parse_sacct(text)
+    assert message in err.value.message
 
 
 def test_sshare_repeated_column_is_a_clean_error():
-    with pytest.raises(InvalidValue):
+    with pytest.raises(InvalidValue) as err:
         parse_sshare("Account|User|RawUsage|User\nroot||10\n")
+    assert err.value.message == "sshare header repeats column(s): user"
 
 
-@pytest.mark.parametrize("line", [
+@pytest.mark.parametrize("line, problem", [
     # Regression: numbers with thousands of digits raised ValueError; year 1 in local
     # time raised ValueError; a huge GRES count overflowed the store.
-    "9" * 5000 + "|u|a|p|q|PD|2026-11-21T15:38:05|N/A|1:00|1|1|0|N/A|0",
-    "1|u|a|p|q|PD|2026-11-21T15:38:05|N/A|1:00|" + "9" * 5000 + "|1|0|N/A|0",
-    "1|u|a|p|q|PD|0001-01-01T00:00:00|N/A|1:00|1|1|0|N/A|0",
-    "1|u|a|p|q|PD|2026-11-21T15:38:05|N/A|1:00|1|1|0|gres/gpu:" + "9" * 5000 + "|0",
-    "1|u|a|p|q|PD|2026-11-21T15:38:05|N/A|1:00|1|1|0|N/A|" + "9" * 5000,
+    ("9" * 5000 + "|u|a|p|q|PD|2026-11-21T15:38:05|N/A|1:00|1|1|0|N/A|0", "job id '999"),
+    ("1|u|a|p|q|PD|2026-11-21T15:38:05|N/A|1:00|" + "9" * 5000 + "|1|0|N/A|0",
+     "invalid node count '999"),
+    ("1|u|a|p|q|PD|0001-01-01T00:00:00|N/A|1:00|1|1|0|N/A|0",
+     "invalid submit time '0001-01-01T00:00:00'"),
+    ("1|u|a|p|q|PD|2026-11-21T15:38:05|N/A|1:00|1|1|0|gres/gpu:" + "9" * 5000 + "|0",
+     "invalid TRES per node 'gres/gpu:999"),
+    ("1|u|a|p|q|PD|2026-11-21T15:38:05|N/A|1:00|1|1|0|N/A|" + "9" * 5000, "invalid nice '999"),
 ])
-def test_squeue_lines_that_broke_the_import(line):
-    with pytest.raises(InvalidValue):
+def test_squeue_lines_that_broke_the_import(line, problem):
+    with pytest.raises(InvalidValue) as err:
         parse_squeue(line)
+    assert f"(1 bad lines): line 1: {problem}" in err.value.message

@@ -111,7 +111,15 @@ idle                   1  Open:Active        -    -    -    -     0     0     0 
 
 
 def test_separator_between_queues():
-    assert SEPARATOR == "\n" + "-" * 79 + "\n\n"
+    """bqueues -l of several queues: a blank line, 79 dashes and a blank line between them."""
+    queues = [LsfQueue("short", 50), LsfQueue("idle", 1)]
+    summaries = queue_summary(queues, [])
+    text = SEPARATOR.join(render_bqueues_long(q, s, []) for q, s in zip(queues, summaries))
+    stats = "PRIO NICE  STATUS           MAX JL/U JL/P JL/H NJOBS  PEND   RUN SSUSP USUSP   RSV"
+    counts = "  Open:Active        -    -    -    -     0     0     0     0     0     0"
+    assert text == (f"QUEUE: short\n\nPARAMETERS/STATISTICS\n{stats}\n  50    0{counts}\n"
+                    "\n" + "-" * 79 + "\n\n"
+                    f"QUEUE: idle\n\nPARAMETERS/STATISTICS\n{stats}\n   1    0{counts}\n")
 
 
 def test_json_dict():

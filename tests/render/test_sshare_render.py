@@ -152,10 +152,14 @@ def test_parsable_modes_and_no_header(tiny) -> None:
 
 
 def test_long_default_columns_per_algorithm() -> None:
-    assert "LevelFS" in [f.name for f in default_fields("fair_tree", long=True)]
-    assert "LevelFS" not in [f.name for f in default_fields("classic", long=True)]
-    names = [f.name for f in default_fields("classic", partition=True)]
-    assert names[:3] == ["Account", "User", "Partition"]
+    long_classic = ["Account", "User", "RawShares", "NormShares", "RawUsage", "NormUsage",
+                    "EffectvUsage", "FairShare", "GrpTRESMins", "TRESRunMins"]
+    assert [f.name for f in default_fields("classic", long=True)] == long_classic
+    assert [f.name for f in default_fields("fair_tree", long=True)] == (
+        long_classic[:8] + ["LevelFS"] + long_classic[8:])
+    assert [(f.name, f.width) for f in default_fields("classic", partition=True)] == [
+        ("Account", -20), ("User", 10), ("Partition", 12), ("RawShares", 10),
+        ("NormShares", 11), ("RawUsage", 11), ("EffectvUsage", 13), ("FairShare", 10)]
 
 
 def test_json_rows_numbers_and_inf() -> None:
