@@ -72,17 +72,10 @@ class ShareRow(NamedTuple):
     fairshare: float | None
     level_fs: float | None
     grp_tres_mins: dict[str, int] | None = None
-    # Filled in by the caller when it knows them (running jobs, per-TRES usage); None = zeros.
+    # sshare's TRESRunMins and GrpTRESRaw: the engine keeps no per-TRES usage, so they are
+    # always None, which sshare prints as zeros.
     tres_run_mins: dict[str, int] | None = None
     tres_raw_mins: dict[str, int] | None = None
-
-    @property
-    def is_user(self) -> bool:
-        return self.user is not None
-
-    @property
-    def shares_parent(self) -> bool:
-        return self.raw_shares == SHARES_PARENT
 
 
 @dataclass
@@ -184,7 +177,7 @@ def build_tree(assocs: Sequence[Assoc], usage: Mapping[int, float]) -> Tree:
         a = assocs[next(i for i, p in enumerate(parent) if p == -2 and parent_ids[i] is not None)]
         raise InvalidValue(f"association {a.id} ({_label(a)}) has unknown parent id {a.parent_id}")
     parent[root] = -1
-    by_name, user_count = _name_order(assocs, users, list(index.values()))
+    by_name, user_count = _name_order(assocs, users)
     children, parents, groups = _group(by_name, parent)
     bad = [p for p in parents if users[p] is not None]
     if bad:
@@ -246,11 +239,11 @@ def build_tree(assocs: Sequence[Assoc], usage: Mapping[int, float]) -> Tree:
                 raw, root, user_count, users, shares, ids, fs_parents, user_parents)
 
 
-def _name_order(assocs: Sequence[Assoc], users: list[str | None], positions: list[int]
-                ) -> tuple[list[int], int]:
+def _name_order(assocs: Sequence[Assoc], users: list[str | None]) -> tuple[list[int], int]:
     """(positions in sshare's sibling order, #users): users by (user, partition), then
     accounts by name."""
     n = len(users)
+    positions = range(n)
     is_account = list(map(operator.is_, users, itertools.repeat(None, n)))
     user_key: list[str | None] = users
     if any(map(_PARTITION, assocs)):  # "\0" sorts first: "u\0p" sorts like (u, p)

@@ -218,10 +218,6 @@ class JobGroup:
     account: str | None = None
 
 
-def _job_tres(job: Job) -> dict[str, int]:
-    return job.tres or {"cpu": job.cpus, "node": job.nodes}
-
-
 def _run_left(job: Job, now: int) -> float:
     """Minutes a running job may still run (infinite without a time limit)."""
     if job.time_limit is None:
@@ -238,7 +234,7 @@ def job_groups(state: LimitsState, scope: JobScope) -> list[JobGroup]:
         running = job.state == _RUNNING
         if not running and job.state != _PENDING:
             continue
-        tres = _job_tres(job) if running else {}
+        tres = request_tres(job.cpus, job.nodes, job.tres) if running else {}
         run: dict[str, float] = {}
         if running and scope.run_mins:
             left = _run_left(job, scope.now)
@@ -646,8 +642,33 @@ def _fill_time(
     return INF, False
 
 
-def _reject(error: str, **kw: Any) -> CheckResult:
-    return CheckResult("reject", error=error, **kw)
+class _Refused(Exception):
+    """Slurm refuses the request at submission: ``args`` are sbatch's error text and the
+    partition or QOS named (None when no association fits)."""
+
+
+def _place(req: JobRequest, state: LimitsState) -> tuple[list[Assoc], Qos | None,
+                                                          Partition | None, Qos | None]:
+    """(association chain, job QOS, partition, partition QOS) as ``_job_create`` finds
+    them, or :class:`_Refused`. With ``req.user`` None, the account's own association."""
+    part_name = req.partition or state.default_partition
+    partition = next((p for p in state.partitions if p.name == part_name), None)
+    if part_name and partition is None:
+        raise _Refused(R.ERR_INVALID_PARTITION, part_name)
+    if req.user is None:
+        assoc = next((a for a in state.assocs
+                      if a.user is None and a.account == req.account), None)
+    else:
+        assoc = _find_assoc(state, req, part_name)
+    if assoc is None:
+        raise _Refused(R.ERR_INVALID_ACCOUNT, None)
+    chain = ancestors(assoc.id, {a.id: a for a in state.assocs})
+    qos_by_name = {q.name: q for q in state.qos}
+    job_qos, allowed = _pick_qos(req, chain, qos_by_name, state.enforce)
+    if not allowed:
+        raise _Refused(R.ERR_INVALID_QOS, str(req.qos))
+    part_qos = qos_by_name.get(partition.qos) if partition and partition.qos else None
+    return chain, job_qos, partition, part_qos
 
 
 def check(req: JobRequest, state: LimitsState, now: int) -> CheckResult:
@@ -655,21 +676,13 @@ def check(req: JobRequest, state: LimitsState, now: int) -> CheckResult:
 
     ``now`` (epoch seconds) dates the running jobs' remaining time for GrpTRESRunMins.
     """
-    parts = {p.name: p for p in state.partitions}
     part_name = req.partition or state.default_partition
-    partition = parts.get(part_name) if part_name else None
-    if part_name and partition is None:
-        return _reject(R.ERR_INVALID_PARTITION, partition=part_name)
-    assoc = _find_assoc(state, req, part_name)
-    if assoc is None:
-        return _reject(R.ERR_INVALID_ACCOUNT, partition=part_name)
-    by_id = {a.id: a for a in state.assocs}
-    chain = ancestors(assoc.id, by_id)
-    qos_by_name = {q.name: q for q in state.qos}
-    job_qos, allowed = _pick_qos(req, chain, qos_by_name, state.enforce)
-    if not allowed:
-        return _reject(R.ERR_INVALID_QOS, partition=part_name, qos=req.qos)
-    part_qos = qos_by_name.get(partition.qos) if partition and partition.qos else None
+    try:
+        chain, job_qos, partition, part_qos = _place(req, state)
+    except _Refused as no:
+        error = no.args[0]
+        return CheckResult("reject", error=error, partition=part_name,
+                           qos=req.qos if error == R.ERR_INVALID_QOS else None)
     res = resolve_detail(chain, job_qos, partition, part_qos)
     strict = not res.qos_order or any(has_flag(q, "DenyOnLimit") for q, _ in res.qos_order)
     time, given = _fill_time(req, res, strict, partition)
@@ -678,7 +691,8 @@ def check(req: JobRequest, state: LimitsState, now: int) -> CheckResult:
                          time_limit=None if time == INF else int(time), strict=strict)
     if "limits" not in state.enforce:
         return result
-    counters = _Counters(state, chain, res, job, req.user, assoc.account, parts, now)
+    parts = {p.name: p for p in state.partitions}
+    counters = _Counters(state, chain, res, job, req.user, chain[0].account, parts, now)
     checker = _Checker(res, chain, counters, job, strict, state)
     checker.partition()
     part_found, checker.found = checker.found, []
@@ -708,25 +722,11 @@ def effective(req: JobRequest, state: LimitsState) -> list[LimitEntry]:
     at submission (unknown partition, no association, QOS not allowed) raises
     :class:`InvalidValue` with Slurm's error text.
     """
-    parts = {p.name: p for p in state.partitions}
-    part_name = req.partition or state.default_partition
-    partition = parts.get(part_name) if part_name else None
-    if part_name and partition is None:
-        raise InvalidValue(f"{R.ERR_INVALID_PARTITION}: {part_name}")
-    if req.user is None:
-        assoc = next((a for a in state.assocs
-                      if a.user is None and a.account == req.account), None)
-    else:
-        assoc = _find_assoc(state, req, part_name)
-    if assoc is None:
-        raise InvalidValue(R.ERR_INVALID_ACCOUNT)
-    chain = ancestors(assoc.id, {a.id: a for a in state.assocs})
-    qos_by_name = {q.name: q for q in state.qos}
-    job_qos, allowed = _pick_qos(req, chain, qos_by_name, state.enforce)
-    if not allowed:
-        raise InvalidValue(f"{R.ERR_INVALID_QOS}: {req.qos}")
-    part_qos = qos_by_name.get(partition.qos) if partition and partition.qos else None
-    return resolve(chain, job_qos, partition, part_qos)
+    try:
+        return resolve(*_place(req, state))
+    except _Refused as no:
+        error, name = no.args
+        raise InvalidValue(error if name is None else f"{error}: {name}") from None
 
 
 def _dedupe(found: list[Violation]) -> list[Violation]:

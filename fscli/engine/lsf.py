@@ -50,10 +50,6 @@ def _number(name: str, text: str, low: float = 0.0, high: float | None = None) -
     return f"{value:.12g}"
 
 
-def _factor(name: str, text: str) -> str:
-    return _number(name, text)
-
-
 def _fraction(name: str, text: str) -> str:
     return _number(name, text, 0.0, 1.0)
 
@@ -68,14 +64,14 @@ def _yes_no(name: str, text: str) -> str:
 
 
 PARAMS: dict[str, tuple[str, object]] = {
-    "CPU_TIME_FACTOR": ("0.7", _factor),
-    "RUN_TIME_FACTOR": ("0.7", _factor),
-    "RUN_JOB_FACTOR": ("3", _factor),
+    "CPU_TIME_FACTOR": ("0.7", _number),
+    "RUN_TIME_FACTOR": ("0.7", _number),
+    "RUN_JOB_FACTOR": ("3", _number),
     "COMMITTED_RUN_TIME_FACTOR": ("0", _fraction),
-    "HIST_HOURS": ("5", _factor),
+    "HIST_HOURS": ("5", _number),
     "RUN_TIME_DECAY": ("N", _yes_no),
     "ENABLE_HIST_RUN_TIME": ("N", _yes_no),
-    "FAIRSHARE_ADJUSTMENT_FACTOR": ("0", _factor),
+    "FAIRSHARE_ADJUSTMENT_FACTOR": ("0", _number),
 }
 """Canonical LSF parameter name -> (LSF default as text, validator)."""
 

@@ -240,9 +240,26 @@ def test_fair_tree_ranks_match_a_plain_reference_with_ties_and_parents(seed: int
     usage = {k: rng.choice([0.0, 100.0, 100.0, 250.0]) for k in usage}  # many ties
     result = compute(assocs, usage, "fair_tree")
     assert result.fs_factor == reference_fair_tree(result)
+    # RawUsage: own charges plus every descendant's (whole numbers: exact in any order)
+    subtree = {a.id: usage.get(a.id, 0.0) for a in assocs}
+    for a, _ in reversed(display_order(assocs)):
+        if a.parent_id is not None:
+            subtree[a.parent_id] += subtree[a.id]
+    assert {r.assoc_id: r.raw_usage for r in result.rows} == subtree
     # rows in sshare's order, the same as the plain display-order walk of the tree
     assert [(r.assoc_id, r.depth) for r in result.rows] == [
         (a.id, depth) for a, depth in display_order(assocs)]
+
+
+def test_user_rows_sort_by_user_then_partition() -> None:
+    assocs = [Assoc(1, None, "root"), Assoc(2, 1, "a"),
+              Assoc(3, 2, "a", "bo", "zz"), Assoc(4, 2, "a", "bo2"), Assoc(5, 2, "a", "bo"),
+              Assoc(6, 2, "a", "b", "p"), Assoc(7, 2, "a", "bo", "aa"), Assoc(8, 2, "aa")]
+    rows = compute(assocs, {}, "fair_tree").rows
+    assert [(r.user, r.partition) for r in rows] == [
+        (None, None), (None, None), ("b", "p"), ("bo", None), ("bo", "aa"), ("bo", "zz"),
+        ("bo2", None), (None, None)]
+    assert [r.assoc_id for r in rows] == [a.id for a, _ in display_order(assocs)]
 
 
 def test_rows_are_built_on_first_use() -> None:

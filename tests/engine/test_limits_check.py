@@ -8,9 +8,16 @@ import json
 import pytest
 
 from fscli.engine import reasons
-from fscli.engine.limit_check import WALL, JobRequest, LimitsState, check, request_tres
+from fscli.engine.limit_check import (
+    WALL,
+    JobRequest,
+    LimitsState,
+    check,
+    effective,
+    request_tres,
+)
 from fscli.engine.model import Assoc, Job, Partition, Qos
-from fscli.errors import UsageProblem
+from fscli.errors import InvalidValue, UsageProblem
 
 NOW = 1_700_000_000
 POLICY = reasons.ERR_ACCOUNTING_POLICY
@@ -81,6 +88,19 @@ def test_grp_tres_run_minutes_count_what_running_jobs_have_left():
     assert (result.verdict, result.reason) == ("pend", "AssocGrpCPURunMinutesLimit")
     assert (result.violation.current, result.violation.request) == (120, 80)
     assert check(_req(cpus=2, time=40), state, NOW + 600).verdict == "run"
+
+
+def test_running_jobs_count_their_cpus_and_nodes_beside_other_tres():
+    # Job.tres holds the TRES beyond the cpu and node columns (as the store keeps them)
+    gpu_job = Job(1, "bob", "phys", 4, ("batch",), "normal", "running", cpus=8, nodes=2,
+                  tres={"gres/gpu": 2})
+    state = _state(acct_limits={"GrpTRES": {"cpu": 10, "node": 3, "gres/gpu": 4}},
+                   jobs=[gpu_job])
+    result = check(_req(cpus=4, nodes=2, **{"gres/gpu": 2}), state, NOW)
+    assert (result.verdict, result.reason) == ("pend", "AssocGrpCpuLimit")
+    assert (result.violation.current, result.violation.request) == (8, 4)
+    assert [(o.reason, o.current) for o in result.others] == [("AssocGrpNodeLimit", 2)]
+    assert check(_req(cpus=2, nodes=1, **{"gres/gpu": 2}), state, NOW).verdict == "run"
 
 
 def test_first_violation_decides_others_are_listed():
@@ -164,9 +184,14 @@ def test_time_limit_filled_from_tightest_wall_limit_else_partition():
 
 def test_request_errors():
     state = _state()
-    assert check(_req(partition="nope"), state, NOW).error == reasons.ERR_INVALID_PARTITION
-    assert check(_req(user="carol"), state, NOW).error == reasons.ERR_INVALID_ACCOUNT
-    assert check(_req(qos="ghost"), state, NOW).error == reasons.ERR_INVALID_QOS
+    refused = [check(_req(partition="nope"), state, NOW), check(_req(user="carol"), state, NOW),
+               check(_req(qos="ghost"), state, NOW)]
+    assert [(r.verdict, r.error, r.partition, r.qos, r.reason) for r in refused] == [
+        ("reject", reasons.ERR_INVALID_PARTITION, "nope", None, None),
+        ("reject", reasons.ERR_INVALID_ACCOUNT, "batch", None, None),
+        ("reject", reasons.ERR_INVALID_QOS, "batch", "ghost", None)]
+    assert refused[2].sbatch_stderr() == (
+        f"sbatch: error: Batch job submission failed: {reasons.ERR_INVALID_QOS}")
     state.assocs.append(Assoc(5, 1, "chem"))
     state.assocs.append(Assoc(6, 5, "chem", "alice"))
     with pytest.raises(UsageProblem, match="several accounts"):
@@ -206,3 +231,19 @@ def test_hundred_thousand_associations_and_jobs():
     state = LimitsState(assocs, [Qos("normal")], [Partition("p")], jobs, default_partition="p")
     result = check(JobRequest("u7", "big"), state, NOW)
     assert (result.reason, result.violation.current) == ("AssocGrpJobsLimit", 50_000)
+
+
+def test_effective_limits_refuse_what_check_rejects():
+    state = _state(user_limits={"MaxJobs": 2}, acct_limits={"GrpJobs": 9})
+    for req, message in [(_req(partition="nope"), f"{reasons.ERR_INVALID_PARTITION}: nope"),
+                         (_req(user="carol"), reasons.ERR_INVALID_ACCOUNT),
+                         (_req(qos="ghost"), f"{reasons.ERR_INVALID_QOS}: ghost")]:
+        with pytest.raises(InvalidValue) as info:
+            effective(req, state)
+        assert info.value.message == message
+    names = [(e.name, e.value, e.source) for e in effective(_req(), state)]
+    assert names == [("MaxJobs", 2, "alice@phys"), ("GrpJobs", 9, "phys"),
+                     ("MaxWallDurationPerJob", 60, "batch"), ("MaxTRESPerJob", 4, "batch")]
+    account_only = JobRequest(None, "phys")  # type: ignore[arg-type]
+    assert [(e.name, e.source) for e in effective(account_only, state)] == [
+        ("GrpJobs", "phys"), ("MaxWallDurationPerJob", "batch"), ("MaxTRESPerJob", "batch")]
