@@ -6,7 +6,7 @@ import click
 
 from fscli.cli.complete import words_completer
 from fscli.cli.output import dry_run_option, output_options, report
-from fscli.cli.words import key_table, parse_words, reject_changes, reject_unused
+from fscli.cli.words import delete_words, key_table, parse_words, reject_unused
 
 BASE_KEYS = {
     "name": ("names", "account", "accounts", "acct"),
@@ -105,9 +105,7 @@ def delete(app, words, recursive, dry_run) -> None:
     """
     from fscli.store.admin import Admin
 
-    parsed = parse_words(words, KEYS, "account delete", modify=True)
-    reject_unused(parsed, ("name", "cluster"), "account delete")
-    reject_changes(parsed, "account delete")
+    parsed = delete_words(words, KEYS, "account delete", ("name", "cluster"))
     cluster = parsed.get("cluster") or app.cluster_name
     with app.transaction(dry_run) as session:
         admin = Admin(session, app.now, app.actor)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from fscli.cli.output import dry_run_option, output_options, report
-from fscli.cli.words import count_value, key_table, parse_words, reject_changes, reject_unused
+from fscli.cli.words import count_value, delete_words, key_table, parse_words
 
 KEYS = key_table({"name": ("names", "cluster", "clusters"), "nodes": (), "cpus": (), "tres": ()}, None)
 WORDS = click.argument("words", nargs=-1)
@@ -98,10 +98,7 @@ def delete(app, words, dry_run) -> None:
     from fscli.errors import UsageProblem
     from fscli.store.admin import Admin
 
-    parsed = parse_words(words, KEYS, "cluster delete")
-    reject_unused(parsed, ("name",), "cluster delete")
-    reject_changes(parsed, "cluster delete")
-    names = parsed.all_names()
+    names = delete_words(words, KEYS, "cluster delete", ("name",), modify=False).all_names()
     if not names:
         raise UsageProblem("name the cluster to delete")
     with app.transaction(dry_run) as session:

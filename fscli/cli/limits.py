@@ -259,13 +259,23 @@ def _own_entries(target, assocs, qos_map, partitions) -> list:
     found = sorted((a for a in assocs if target.matches(a)),
                    key=lambda a: (a.account, a.user or "", a.partition or ""))
     if not found:
-        raise NotFound(f"no association for {target.describe()} {target.user or target.account}")
+        raise NotFound(_no_association(target))
     for a in found:
         level, source = assoc_level(a), assoc_label(a)
         entries += spread(limitdefs.ASSOC_LIMITS, a.limits, level, source)
         extra = {"QOS": ",".join(a.qos) or None, "DefaultQOS": a.default_qos}
         entries += [LimitEntry(k, v, level, source) for k, v in extra.items() if v is not None]
     return entries
+
+
+def _no_association(target) -> str:
+    """What a target that names no association names: ``account chem``, ``user bob account
+    chem partition gpu`` (``describe()`` says only "a user association" for a user)."""
+    if target.user is None:
+        return f"no association for {target.describe()}"
+    where = "".join(f" {key} {value}" for key, value in
+                    (("account", target.account), ("partition", target.partition)) if value)
+    return f"no association for user {target.user}{where}"
 
 
 @limits.command("show", **SETTINGS)
@@ -386,8 +396,6 @@ def check(app, words, whatif, out) -> None:
       fscli limits check user=bob tres=cpu=4,mem=8G,gres/gpu=1 partition=gpu --json
       fscli limits check user=bob cpus=200 --with 'account=chem GrpTRES=cpu=256'
     """
-    import shlex
-
     from fscli.engine import reasons as R
     from fscli.engine.limit_check import check as run_check
     from fscli.errors import InvalidValue, UsageProblem
@@ -399,7 +407,7 @@ def check(app, words, whatif, out) -> None:
         raise UsageProblem("limits check needs user=U [account=A] [partition=P] [qos=Q] "
                            "[tres=..|cpus=N] [nodes=N] [mem=M] [time=T]")
     tres, time = _job_tres(parsed)
-    changes = [_target_and_changes(shlex.split(text), "limits check --with") for text in whatif]
+    changes = [_target_and_changes(_split(text), "limits check --with") for text in whatif]
     with app.reading() as conn:
         req, state = _request(app, conn, parsed, tres, time, [t for t, _ in changes])
         for target, change in changes:
@@ -411,6 +419,18 @@ def check(app, words, whatif, out) -> None:
         raise InvalidValue(f"{R.ERR_INVALID_ACCOUNT}: user {req.user} has no association "
                            f"with account {req.account}{where}")
     _emit_check(out, result)
+
+
+def _split(text: str) -> list[str]:
+    """A ``--with`` value as shell words; unbalanced quotes are the user's error, not ours."""
+    import shlex
+
+    from fscli.errors import UsageProblem
+
+    try:
+        return shlex.split(text)
+    except ValueError as exc:
+        raise UsageProblem(f"--with {text!r}: {exc}") from None
 
 
 def _emit_check(out, result) -> None:

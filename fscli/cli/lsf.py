@@ -11,7 +11,14 @@ from __future__ import annotations
 import click
 
 from fscli.cli.output import dry_run_option, output_options, report
-from fscli.cli.words import count_value, key_table, parse_words, reject_unused
+from fscli.cli.words import (
+    count_value,
+    delete_words,
+    key_table,
+    parse_words,
+    reject_unused,
+    split_list,
+)
 from fscli.engine.lsf import PARAMS
 
 SETTINGS = {"context_settings": {"ignore_unknown_options": True}}
@@ -40,9 +47,10 @@ def _change(app, dry_run: bool, action, *args) -> None:
 
 
 def _change_command(group: click.Group, verb: str, keys, action: str, help: str, *,
-                    one_name: bool = True, values: bool = True) -> None:
+                    one_name: bool = True) -> None:
     """``lsf queue|group add|modify|delete WORDS``: names and ``key=value`` words in, one
-    ``store.lsf_admin`` action (by name) on one name or on all, with the values or not."""
+    ``store.lsf_admin`` action (by name) on one name or on all; add and modify pass the
+    values, a delete takes names only (a KEY=VALUE word it would ignore is an error)."""
     command = f"lsf {group.name} {verb}"
 
     @group.command(verb, help=help, **SETTINGS)
@@ -53,12 +61,17 @@ def _change_command(group: click.Group, verb: str, keys, action: str, help: str,
         from fscli.errors import UsageProblem
         from fscli.store import lsf_admin
 
-        parsed = parse_words(words, keys, command, modify=verb == "modify")
-        reject_unused(parsed, ("name",), command)
+        if verb == "delete":
+            parsed = delete_words(words, keys, command, ("name",), modify=False)
+        else:
+            parsed = parse_words(words, keys, command, modify=verb == "modify")
+            reject_unused(parsed, ("name",), command)
         names = parsed.all_names()
         if one_name and len(names) != 1:
             raise UsageProblem(f"{command} takes one name, got {len(names)}")
-        args = [names[0] if one_name else names] + ([_values(parsed, command)] if values else [])
+        args = [names[0] if one_name else names]
+        if verb != "delete":
+            args.append(_values(parsed, command))
         _change(app, dry_run, getattr(lsf_admin, action), *args)
 
 
@@ -186,7 +199,7 @@ _change_command(
     \b
     Example:
       fscli lsf queue delete short
-    """, one_name=False, values=False)
+    """, one_name=False)
 
 
 @queue.command("list")
@@ -248,7 +261,7 @@ _change_command(
     \b
     Example:
       fscli lsf group delete physics
-    """, one_name=False, values=False)
+    """, one_name=False)
 
 
 @group.command("list")
@@ -424,19 +437,17 @@ def dispatch(app, words, out) -> None:
     if "slots" not in values:
         raise UsageProblem("give the number of free slots: slots=N")
     slots = count_value("slots", values["slots"], DISPATCH_MAX)
-    jobs_per_user = values.get("jobs")
+    jobs_per_user = None if "jobs" not in values else count_value("jobs", values["jobs"],
+                                                                  DISPATCH_MAX)
     with app.reading() as conn:
         setup = load_lsf(conn)
         chosen = [setup.queue(q) for q in parsed.all_names()] or list(setup.queues.values())
         jobs, users = load_lsf_usage(conn, app.cluster_name, chosen)
     if "users" in values:
-        from fscli.cli.words import split_list
-
         users = split_list(values["users"])
     result = simulate_dispatch(chosen, users, slots, now=app.now, jobs=jobs,
                                global_params=setup.params, groups=setup.groups,
-                               jobs_per_user=None if jobs_per_user is None
-                               else count_value("jobs", jobs_per_user, DISPATCH_MAX))
+                               jobs_per_user=jobs_per_user)
     rows = [[q, user, n, n / len(result.order)] for q, counts in result.counts.items()
             for user, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
     out.emit(["Queue", "User", "Slots", "Fraction"], rows, "dispatch",

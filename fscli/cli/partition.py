@@ -9,9 +9,9 @@ from fscli.cli.output import dry_run_option, output_options, report
 from fscli.cli.words import (
     COUNT_MAX,
     count_value,
+    delete_words,
     key_table,
     parse_words,
-    reject_changes,
     reject_unused,
 )
 
@@ -70,6 +70,23 @@ def _one_name(parsed, command: str) -> str:
     return names[0]
 
 
+def _write(app, words, dry_run: bool, verb: str, writer) -> None:
+    """``partition add|modify``: the same words and values; an add may create the default
+    cluster (as ``account add`` does), a modify needs the cluster to exist."""
+    from fscli.store.admin import Admin
+
+    command = f"partition {verb}"
+    parsed = parse_words(words, KEYS, command, modify=verb == "modify")
+    reject_unused(parsed, ("name", "cluster"), command)
+    values = partition_values(parsed)
+    with app.transaction(dry_run) as session:
+        admin = Admin(session, app.now, app.actor)
+        target = admin.cluster(parsed.get("cluster") or app.cluster_name,
+                               create_default=verb == "add")
+        lines = writer(admin, target, _one_name(parsed, command), values)
+    report(app, lines, dry_run)
+
+
 @partition.command("add", **SETTINGS)
 @click.argument("words", nargs=-1, shell_complete=words_completer("partition", KEYS))
 @dry_run_option
@@ -81,17 +98,9 @@ def add(app, words, dry_run) -> None:
     Example:
       fscli partition add gpu nodes=10 cpus=640 tres=mem=5T,gres/gpu=40 priorityjobfactor=10
     """
-    from fscli.store.admin import Admin
     from fscli.store.resources import add_partition
 
-    parsed = parse_words(words, KEYS, "partition add")
-    reject_unused(parsed, ("name", "cluster"), "partition add")
-    values = partition_values(parsed)
-    with app.transaction(dry_run) as session:
-        admin = Admin(session, app.now, app.actor)
-        target = admin.cluster(parsed.get("cluster") or app.cluster_name, create_default=True)
-        lines = add_partition(admin, target, _one_name(parsed, "partition add"), values)
-    report(app, lines, dry_run)
+    _write(app, words, dry_run, "add", add_partition)
 
 
 @partition.command("modify", **SETTINGS)
@@ -105,17 +114,9 @@ def modify(app, words, dry_run) -> None:
     Example:
       fscli partition modify gpu set maxtime=2-00:00:00 qos=gpuqos
     """
-    from fscli.store.admin import Admin
     from fscli.store.resources import modify_partition
 
-    parsed = parse_words(words, KEYS, "partition modify", modify=True)
-    reject_unused(parsed, ("name", "cluster"), "partition modify")
-    values = partition_values(parsed)
-    with app.transaction(dry_run) as session:
-        admin = Admin(session, app.now, app.actor)
-        target = admin.cluster(parsed.get("cluster") or app.cluster_name)
-        lines = modify_partition(admin, target, _one_name(parsed, "partition modify"), values)
-    report(app, lines, dry_run)
+    _write(app, words, dry_run, "modify", modify_partition)
 
 
 @partition.command("delete", **SETTINGS)
@@ -132,9 +133,7 @@ def delete(app, words, dry_run) -> None:
     from fscli.store.admin import Admin
     from fscli.store.resources import delete_partition
 
-    parsed = parse_words(words, KEYS, "partition delete", modify=True)
-    reject_unused(parsed, ("name", "cluster"), "partition delete")
-    reject_changes(parsed, "partition delete")
+    parsed = delete_words(words, KEYS, "partition delete", ("name", "cluster"))
     with app.transaction(dry_run) as session:
         admin = Admin(session, app.now, app.actor)
         target = admin.cluster(parsed.get("cluster") or app.cluster_name)

@@ -6,7 +6,7 @@ import click
 
 from fscli.cli.complete import words_completer
 from fscli.cli.output import dry_run_option, output_options, report
-from fscli.cli.words import key_table, parse_words, reject_changes, reject_unused
+from fscli.cli.words import delete_words, key_table, parse_words, reject_unused
 
 BASE_KEYS = {"name": ("names",), "priority": (), "flags": (), "usagefactor": (),
              "limitfactor": (), "usagethreshold": ("usagethres",), "gracetime": (),
@@ -48,6 +48,19 @@ def qos_changes(parsed, command: str):
     return changes
 
 
+def _write(app, words, dry_run: bool, verb: str, writer) -> None:
+    """``qos add|modify``: the same words and values; ``writer`` adds or changes the named QOS."""
+    from fscli.store.admin import Admin
+
+    command = f"qos {verb}"
+    parsed = parse_words(words, KEYS, command, modify=verb == "modify")
+    reject_unused(parsed, ("name",), command)
+    changes = qos_changes(parsed, command)
+    with app.transaction(dry_run) as session:
+        lines = writer(Admin(session, app.now, app.actor), parsed.all_names(), changes)
+    report(app, lines, dry_run)
+
+
 @click.group()
 def qos() -> None:
     """Quality of service records: priority, flags, usage factor and QOS limits.
@@ -69,15 +82,9 @@ def add(app, words, dry_run) -> None:
     Example:
       fscli qos add high priority=100 flags=DenyOnLimit MaxJobsPerUser=10
     """
-    from fscli.store.admin import Admin
     from fscli.store.resources import add_qos
 
-    parsed = parse_words(words, KEYS, "qos add")
-    reject_unused(parsed, ("name",), "qos add")
-    changes = qos_changes(parsed, "qos add")
-    with app.transaction(dry_run) as session:
-        lines = add_qos(Admin(session, app.now, app.actor), parsed.all_names(), changes)
-    report(app, lines, dry_run)
+    _write(app, words, dry_run, "add", add_qos)
 
 
 @qos.command("modify", **SETTINGS)
@@ -91,15 +98,9 @@ def modify(app, words, dry_run) -> None:
     Example:
       fscli qos modify high set flags+=OverPartQOS GrpTRES=cpu=256
     """
-    from fscli.store.admin import Admin
     from fscli.store.resources import modify_qos
 
-    parsed = parse_words(words, KEYS, "qos modify", modify=True)
-    reject_unused(parsed, ("name",), "qos modify")
-    changes = qos_changes(parsed, "qos modify")
-    with app.transaction(dry_run) as session:
-        lines = modify_qos(Admin(session, app.now, app.actor), parsed.all_names(), changes)
-    report(app, lines, dry_run)
+    _write(app, words, dry_run, "modify", modify_qos)
 
 
 @qos.command("delete", **SETTINGS)
@@ -117,10 +118,7 @@ def delete(app, words, dry_run) -> None:
     from fscli.store.admin import Admin
     from fscli.store.resources import delete_qos
 
-    parsed = parse_words(words, KEYS, "qos delete")
-    reject_unused(parsed, ("name",), "qos delete")
-    reject_changes(parsed, "qos delete")
-    names = parsed.all_names()
+    names = delete_words(words, KEYS, "qos delete", ("name",), modify=False).all_names()
     if not names:
         raise UsageProblem("name the QOS to delete")
     with app.transaction(dry_run) as session:

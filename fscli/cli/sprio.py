@@ -22,18 +22,17 @@ def _ids(texts: tuple[str, ...]) -> list[int]:
     from fscli.errors import InvalidValue
 
     ids = []
-    for text in texts:
-        for item in (i.strip() for i in text.split(",")):
-            if item:
-                if not (item.isascii() and item.isdigit()):
-                    raise InvalidValue(f"Invalid job id: {item}")
-                ids.append(int(item))
+    for item in _names(texts) or ():
+        if not (item.isascii() and item.isdigit()):
+            raise InvalidValue(f"Invalid job id: {item}")
+        ids.append(int(item))
     return ids
 
 
 def _names(texts: tuple[str, ...]) -> list[str] | None:
-    names = [n.strip() for text in texts for n in text.split(",") if n.strip()]
-    return names or None
+    from fscli.cli.words import split_list
+
+    return [name for text in texts for name in split_list(text)] or None
 
 
 def priorities(app, algorithm: str | None = None, cluster: str | None = None):

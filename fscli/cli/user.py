@@ -6,7 +6,7 @@ import click
 
 from fscli.cli.complete import words_completer
 from fscli.cli.output import dry_run_option, output_options, report
-from fscli.cli.words import key_table, parse_words, reject_changes, reject_unused, split_list
+from fscli.cli.words import delete_words, key_table, parse_words, reject_unused, split_list
 
 BASE_KEYS = {
     "name": ("names", "user", "users"),
@@ -110,9 +110,7 @@ def delete(app, words, dry_run) -> None:
     """
     from fscli.store.admin import Admin
 
-    parsed = parse_words(words, KEYS, "user delete", modify=True)
-    reject_unused(parsed, SELECT, "user delete")
-    reject_changes(parsed, "user delete")
+    parsed = delete_words(words, KEYS, "user delete", SELECT)
     with app.transaction(dry_run) as session:
         admin = Admin(session, app.now, app.actor)
         lines = admin.delete_users(admin.cluster(parsed.get("cluster") or app.cluster_name),

@@ -146,3 +146,13 @@ def reject_unused(words: Words, allowed_select: tuple[str, ...], command: str) -
         if key not in allowed_select:
             raise UsageProblem(f"'{key}=' cannot select in {command}; allowed: "
                                f"{', '.join(allowed_select) or 'names only'}")
+
+
+def delete_words(args: tuple[str, ...] | list[str], keys: dict[str, str], command: str,
+                 select: tuple[str, ...], modify: bool = True) -> Words:
+    """The words of a ``delete``: only ``select`` keys and names, never a value to set, so
+    that a mistyped delete is refused instead of deleting what its names alone pick."""
+    words = parse_words(args, keys, command, modify=modify)
+    reject_unused(words, select, command)
+    reject_changes(words, command)
+    return words

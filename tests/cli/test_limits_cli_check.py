@@ -168,6 +168,8 @@ BAD = [
      "MaxJobsPerUser is a QOS limit"),
     (("check", "user=bob", "--with", "account=nosuch MaxJobs=1"), 1,
      "no association for account nosuch"),
+    (("check", "user=bob", "--with", "account=chem 'MaxJobs=1"), 2,
+     "--with \"account=chem 'MaxJobs=1\": No closing quotation"),
     (("show", "qos=normal", "--effective"), 2, "--effective takes user=U"),
     (("show", "user=alice", "account=chem", "--effective"), 1,
      "Invalid account or account/partition combination specified"),

@@ -157,7 +157,9 @@ BAD = [
     (("set", "account=chem", "partition=p1", "MaxJobs=4"), 2, "partition= needs user="),
     (("unset", "account=chem", "MaxJob"), 2, "did you mean 'MaxJobs'"),
     (("unset", "account=chem", "MaxJobs=4"), 2, "name limits without a value"),
-    (("show", "account=nosuch"), 1, "no association for account nosuch"),
+    (("show", "account=nosuch"), 1, "no association for account nosuch\n"),
+    (("show", "user=alice", "account=chem"), 1, "no association for user alice account chem\n"),
+    (("show", "user=nosuch"), 1, "no association for user nosuch\n"),
     (("show", "account=chem", "MaxJobs=4"), 2, "limits show takes only the target"),
 ]
 

@@ -45,6 +45,10 @@ def test_queue_add_modify_list_delete(fscli):
         "normal|60|USER_SHARES[[others, 1]]|RUN_JOB_FACTOR=5", "short|50||"]
     table = fscli.ok("lsf", "queue", "list").stdout
     assert "USER_SHARES[[others, 1]]" in table  # brackets are not taken for rich markup
+    # a delete takes names only: a KEY=VALUE word it would ignore is refused, nothing deleted
+    refused = fscli.fails("lsf", "queue", "delete", "short", "priority=50", code=2).stderr
+    assert refused == ("fscli: error: 'priority=' cannot be used in lsf queue delete: "
+                       "give only what to delete\n")
     fscli.ok("lsf", "queue", "delete", "short")
     assert fscli.ok("lsf", "queue", "list", "-P", "-n").stdout.count("\n") == 1
     actions = [line.split("|")[2:4] for line in fscli.ok("history", "-P", "-n").stdout.splitlines()]
@@ -63,6 +67,9 @@ def test_groups_list_modify_and_delete_rules(fscli):
     assert "member of group 'sci'" in fscli.fails("lsf", "group", "delete", "chem").stderr
     fscli.ok("lsf", "group", "modify", "chem", "set", "members=fay,gus,ian")
     fscli.ok("lsf", "queue", "modify", "q", "fairshare=USER_SHARES[[default, 1]]")
+    refused = fscli.fails("lsf", "group", "delete", "sci", "members=hal", code=2).stderr
+    assert refused == ("fscli: error: 'members=' cannot be used in lsf group delete: "
+                       "give only what to delete\n")
     fscli.ok("lsf", "group", "delete", "sci,chem")
     assert fscli.ok("lsf", "group", "list", "-P", "-n").stdout == ""
 
