@@ -76,6 +76,9 @@ def _target(parsed, command: str):
 
     get = parsed.select.get
     value = {key: word.value.strip() for key, word in parsed.select.items()}
+    for key, text in value.items():
+        if not text:  # "account=" would name an account called ""
+            raise UsageProblem(f"'{key}=' needs a name in {command} (target: {TARGET_HELP})")
     cluster = value.get("cluster")
     if get("user"):
         return Target(ASSOC, cluster, value.get("account", "").lower() or None,
@@ -92,7 +95,10 @@ def _target(parsed, command: str):
         del parsed.values["qos"]
         if qos.op != "=":
             raise UsageProblem(f"'qos{qos.op}' cannot name the target of {command}: use qos=NAME")
-        return Target(QOS, qos=[q.lower() for q in split_list(qos.value)])
+        names = [q.lower() for q in split_list(qos.value)]
+        if not names:
+            raise UsageProblem(f"'qos=' needs a name in {command} (target: {TARGET_HELP})")
+        return Target(QOS, qos=names)
     if cluster:
         return Target(ASSOC, cluster, "root")
     raise UsageProblem(f"name the target of {command}: {TARGET_HELP}")
