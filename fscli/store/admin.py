@@ -37,13 +37,15 @@ def active_jobs(conn, assoc_ids: Sequence[int]) -> int:
         m.Job.assoc_id.in_(part), m.Job.state.in_(ACTIVE_STATES))) for part in chunked(assoc_ids))
 
 
-def check_name(kind: str, name: str) -> str:
-    low = name.strip().lower()
-    if not NAME_RE.fullmatch(low):
+def check_name(kind: str, name: str, keep_case: bool = False) -> str:
+    """The name as stored: lower-cased (as sacctmgr does), except partition names, whose
+    case Slurm keeps. Separators (',', '|', spaces) would break lists and -P output."""
+    text = name.strip()
+    if not NAME_RE.fullmatch(text.lower()):
         raise InvalidValue(f"invalid {kind} name '{name}': use letters, digits, '_', '.', '-'")
-    if len(low) > MAX_NAME:
+    if len(text) > MAX_NAME:
         raise InvalidValue(f"invalid {kind} name '{name[:24]}...': at most {MAX_NAME} characters")
-    return low
+    return text if keep_case else text.lower()
 
 
 def parse_admin_level(text: str) -> str:
@@ -68,22 +70,13 @@ class Admin:
         return set(self.s.scalars(select(m.Qos.name)))
 
     def cluster(self, name: str | None, create_default: bool = False) -> m.Cluster:
-        """The cluster a command works on (see ``--cluster`` in the spec)."""
-        if name:
-            found = self.s.scalar(select(m.Cluster).where(m.Cluster.name == name.lower()))
-            if found is None:
-                raise NotFound(f"cluster '{name}' does not exist: add it with 'fscli cluster add {name}'")
-            return found
-        clusters = list(self.s.scalars(select(m.Cluster).order_by(m.Cluster.name)))
-        if len(clusters) == 1:
-            return clusters[0]
-        if not clusters:
-            if create_default:
-                self.add_cluster("default")
-                return self.cluster("default")
-            raise NotFound("the store holds no cluster yet: add one with 'fscli cluster add NAME'")
-        names = ", ".join(c.name for c in clusters)
-        raise UsageProblem(f"the store holds several clusters ({names}): choose one with --cluster")
+        """The cluster a command works on (:func:`snapshot.cluster_id_for`); with
+        ``create_default``, a first command on an empty store makes one named ``default``."""
+        from fscli.store.snapshot import cluster_id_for
+
+        if create_default and not name and self.s.scalar(select(m.Cluster.id).limit(1)) is None:
+            self.add_cluster("default")
+        return self.s.get(m.Cluster, cluster_id_for(self.s, name, demo_hint=False))
 
     def account_assoc(self, cluster: m.Cluster, account: str) -> m.Association | None:
         return self.s.scalar(select(m.Association).where(

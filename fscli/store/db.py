@@ -12,11 +12,12 @@ import os
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote, unquote
 
 from fscli.errors import StoreError
 
-HEAD = "0003"
-KNOWN_REVISIONS = ("0001", "0002", "0003")
+KNOWN_REVISIONS = ("0001", "0002", "0003")  # migrations/versions, oldest first
+HEAD = KNOWN_REVISIONS[-1]
 NETWORK_FILESYSTEMS = ("nfs", "nfs4", "lustre", "gpfs", "cifs", "smb3", "beegfs", "fuse.glusterfs")
 
 
@@ -34,21 +35,26 @@ class StoreUrl:
 def resolve_url(db: str | None) -> StoreUrl:
     """``--db``/``FSCLI_DB`` value (URL or plain path) → SQLAlchemy URL."""
     text = db or os.environ.get("FSCLI_DB") or ""
-    if not text:
-        path = default_path()
-        return StoreUrl(f"sqlite:///{path}", path)
     if "://" in text:
         if text.startswith("sqlite:///") and text != "sqlite:///:memory:":
-            return StoreUrl(text, Path(text[len("sqlite:///"):]))
+            # the file SQLAlchemy opens: the URL's path, %-decoded, without its ?query
+            return StoreUrl(text, Path(unquote(text[len("sqlite:///"):].partition("?")[0])))
         return StoreUrl(text, None)
-    path = Path(text).expanduser().absolute()
-    return StoreUrl(f"sqlite:///{path}", path)
+    path = Path(text).expanduser().absolute() if text else default_path()
+    # SQLAlchemy %-decodes a URL's path and cuts it at '?': a file name is escaped first
+    return StoreUrl(f"sqlite:///{quote(str(path), safe='/')}", path)
+
+
+def _sqlite_uri(path: Path, mode: str = "ro") -> str:
+    """An SQLite ``file:`` URI for ``path``: '?', '#' and '%' in a file name are escaped,
+    or SQLite would open another file (and create it)."""
+    return f"file:{quote(str(path), safe='/')}?mode={mode}"
 
 
 def _sqlite_revision(path: Path) -> str | None:
     """The store's Alembic revision; ``None`` for an empty file. Raises for non-stores."""
     try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        conn = sqlite3.connect(_sqlite_uri(path), uri=True)
     except sqlite3.Error as exc:
         raise StoreError(f"cannot open store {path}: {exc}") from None
     try:
@@ -202,11 +208,16 @@ def migrations_dir() -> Path:
 
 
 def upgrade(engine, to: str = "head") -> None:
+    """Migrate in one transaction. On SQLite it takes the write lock at BEGIN, as writers
+    do: processes that find the same old store at once then migrate one after the other
+    (the later ones find it done) instead of failing with "database is locked"."""
     from alembic import command
     from alembic.config import Config
 
     cfg = Config()
     cfg.set_main_option("script_location", str(migrations_dir()))
+    if engine.dialect.name == "sqlite":  # a server's write lock needs alembic_version to exist
+        engine = engine.execution_options(fscli_write=True)
     with engine.begin() as conn:
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, to)
@@ -254,7 +265,7 @@ def open_engine(db: str | None, migrate: bool = True, read_only: bool = False):
             except OSError as exc:
                 raise StoreError(f"cannot create store {path}: {exc.strerror}") from None
         else:
-            backup_sqlite(path, _unused_name(Path(f"{path}.bak-{revision or 'empty'}")))
+            _backup_before_migration(path, revision)
         engine = create_engine_for(url)
         upgrade(engine)
         return engine
@@ -273,27 +284,39 @@ def open_engine(db: str | None, migrate: bool = True, read_only: bool = False):
     return engine
 
 
-def _unused_name(path: Path) -> Path:
-    """``path``, or ``path.1``, ``path.2``…: an earlier backup is never overwritten."""
-    candidate, n = path, 0
-    while candidate.exists():
-        n += 1
-        candidate = path.with_name(f"{path.name}.{n}")
-    return candidate
+class _BackupExists(StoreError):
+    """The backup's file name is taken (by an earlier backup, or a process doing the same)."""
+
+
+def _backup_before_migration(path: Path, revision: str | None) -> None:
+    """``PATH.bak-REV``, or ``.1``, ``.2``…: an earlier backup is never overwritten, and
+    processes migrating the same store at once each keep their own."""
+    base = Path(f"{path}.bak-{revision or 'empty'}")
+    target, n = base, 0
+    while True:
+        try:
+            return backup_sqlite(path, target)
+        except _BackupExists:
+            n += 1
+            target = base.with_name(f"{base.name}.{n}")
 
 
 def backup_sqlite(source: Path, target: Path) -> None:
     """A consistent copy of a live SQLite store (the online backup API), mode 0600.
 
     Unlike a file copy, this is safe while other processes write: the copy is one
-    snapshot of committed state, WAL contents included.
+    snapshot of committed state, WAL contents included. The target is created exclusively,
+    and only a target this call created is removed when the copy fails.
     """
-    if target.exists():
-        raise StoreError(f"{target} exists; choose a new file name for the backup")
     try:
         fd = os.open(target, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
-        os.close(fd)
-        src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+    except FileExistsError:
+        raise _BackupExists(f"{target} exists; choose a new file name for the backup") from None
+    except OSError as exc:
+        raise StoreError(f"cannot back up {source} to {target}: {exc.strerror}") from None
+    os.close(fd)
+    try:
+        src = sqlite3.connect(_sqlite_uri(source), uri=True)
         try:
             dst = sqlite3.connect(target)
             try:

@@ -22,6 +22,7 @@ from fscli.errors import Conflict, InvalidValue, NotFound, UsageProblem
 from fscli.store import models as m
 from fscli.store.admin import ACTIVE_STATES, Admin
 from fscli.store.assoc_fields import qos_list
+from fscli.store.limits_admin import default_account
 
 SUBMIT_STATES = ("pending", "running", "completed")
 
@@ -161,7 +162,7 @@ class Jobs:
                     tres=format_tres(job.tres, units=False) if job.tres else None, queue=None)
 
     def _default_account(self, user: str) -> str:
-        default = self.s.scalar(select(m.User.default_account).where(m.User.name == user))
+        default = default_account(self.s, user)
         if default is None:
             raise NotFound(f"{R.ERR_INVALID_ACCOUNT} (user '{user}' does not exist)")
         return default
@@ -215,7 +216,8 @@ class Jobs:
 
     # -- cancel --------------------------------------------------------------------
     def cancel(self, ids: list[int]) -> list[str]:
-        """scancel: pending and running jobs become cancelled (end = now)."""
+        """scancel: pending and running jobs become cancelled (end = now), each once."""
+        ids = list(dict.fromkeys(ids))
         rows = self._active_jobs(
             ids, lambda i: f"Kill job error on job id {i}: Invalid job id specified",
             lambda j: f"Kill job error on job id {j.id}: Job/step already completing or completed")
@@ -244,7 +246,8 @@ class Jobs:
     def modify(self, ids: list[int], changes: dict[str, int | None]) -> list[str]:
         """scontrol update job: ``changes`` maps ``admin_priority``, ``nice`` or
         ``site_factor`` to the new value (``admin_priority`` None releases the job to the
-        priority plugin again). Only pending and running jobs change."""
+        priority plugin again). Only pending and running jobs change, each once."""
+        ids = list(dict.fromkeys(ids))
         rows = self._active_jobs(
             ids, lambda i: f"job {i} does not exist",
             lambda j: f"job {j.id} is {j.state}: only pending or running jobs can be modified")

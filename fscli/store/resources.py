@@ -141,6 +141,7 @@ def delete_qos(admin: Admin, names: list[str]) -> list[str]:
 def add_partition(admin: Admin, cluster: m.Cluster, name: str, values: dict[str, Any]) -> list[str]:
     if not name:
         raise UsageProblem("need the name of the partition to add")
+    name = check_name("partition", name, keep_case=True)
     exists = admin.s.scalar(select(m.Partition).where(m.Partition.cluster_id == cluster.id,
                                                       m.Partition.name == name))
     if exists is not None:

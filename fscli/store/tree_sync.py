@@ -400,6 +400,8 @@ def _check_names(spec: TreeSpec) -> None:
         check_name("user", name)
     for name in spec.qos:
         check_name("QOS", name)
+    for name in sorted(set(spec.partitions) | _referenced(spec)[1]):
+        check_name("partition", name, keep_case=True)
 
 
 def _check_tree(spec: TreeSpec) -> None:

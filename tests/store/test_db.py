@@ -23,3 +23,29 @@ def test_network_file_system_is_found_by_mount_point(monkeypatch, store, network
                         MOUNTS if str(self) == "/proc/mounts" else real(self, *a, **kw))
     monkeypatch.setattr(Path, "resolve", lambda self, strict=False: self)  # no host symlinks
     assert db._on_network_fs(Path(store)) is network
+
+
+def test_known_revisions_are_the_migration_scripts_in_order():
+    """A new migration must be listed in KNOWN_REVISIONS (else its stores are refused as
+    "newer than this fscli"), and HEAD is the newest."""
+    from alembic.script import ScriptDirectory
+
+    scripts = ScriptDirectory(str(db.migrations_dir()))
+    chain = [s.revision for s in scripts.walk_revisions()][::-1]
+    assert chain == list(db.KNOWN_REVISIONS)
+    assert db.HEAD == scripts.get_current_head() == chain[-1]
+
+
+@pytest.mark.parametrize("name", ["a#b.db", "a%20b.db", "q?x.db", "sp ace+@.db"])
+def test_a_file_name_with_url_characters_is_the_store_itself(tmp_path, name):
+    """'#', '?' and '%' mean something in URLs: the store must still be that very file, found
+    at its schema on the next open (no second file, no backup, no migration)."""
+    store = tmp_path / name
+    for read_only in (False, False, True):
+        engine = db.open_engine(str(store), read_only=read_only)
+        try:
+            assert db.current_revision(engine) == db.HEAD
+        finally:
+            engine.dispose()
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.endswith(("-wal", "-shm"))) \
+        == [name]

@@ -7,8 +7,13 @@ Runs on SQLite and on each configured server.
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+import sys
+
 import pytest
 
+from fscli.store.db import HEAD
 from tests.backends import once, store_for
 
 pytestmark = once
@@ -70,7 +75,6 @@ def read(conn, names) -> dict[str, list[dict]]:
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql", "mysql"])
 def test_first_version_store_upgrades_with_every_row(backend, tmp_path):
     from fscli.store.db import (
-        HEAD,
         create_engine_for,
         current_revision,
         open_engine,
@@ -109,3 +113,23 @@ def test_a_migrated_store_works_from_the_command_line(fscli, db_path):
     fscli.ok("cluster", "add", "c1")
     fscli.ok("account", "add", "physics", "fairshare=40")
     assert "physics" in fscli.ok("assoc", "list", "-P").stdout
+
+
+def test_processes_finding_the_same_old_store_all_work(tmp_path):
+    """After an fscli upgrade, the first commands may start at once on an old store: they
+    migrate one after the other (the later ones find it done), none fails as "busy"."""
+    from fscli.store.db import create_engine_for, resolve_url, upgrade
+
+    old = tmp_path / "old.db"
+    engine = create_engine_for(resolve_url(str(old)))
+    upgrade(engine, FIRST)
+    engine.dispose()
+    for round_ in range(2):
+        store = tmp_path / f"store{round_}.db"
+        shutil.copy(old, store)
+        procs = [subprocess.Popen([sys.executable, "-m", "fscli", "--db", str(store), "db",
+                                   "current"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  text=True) for _ in range(4)]
+        outcomes = [(p.wait(timeout=120), *p.communicate()) for p in procs]
+        assert [(code, err) for code, _, err in outcomes if code] == []
+        assert {out for _, out, _ in outcomes} == {f"{HEAD}\n"}

@@ -1,0 +1,31 @@
+"""Job writes: a job named twice in one command changes (and is logged) once."""
+
+from __future__ import annotations
+
+AT = "2026-05-01T00:00:00"
+
+
+def _store(fscli):
+    fscli.ok("cluster", "add", "c1")
+    fscli.ok("account", "add", "a")
+    fscli.ok("user", "add", "u", "account=a")
+    fscli.ok("job", "submit", "user=u", at=AT)
+
+
+def _history(fscli) -> list[str]:
+    rows = fscli.ok("history", "-P", "-n").stdout.splitlines()
+    return ["|".join(row.split("|")[2:]) for row in rows if "|submit job|" not in row]
+
+
+def test_a_job_cancelled_twice_in_one_command_is_cancelled_once(fscli):
+    _store(fscli)
+    done = fscli.ok("job", "cancel", "1", "1,1", at=AT)
+    assert done.stderr == "cancelled job 1 (was pending)\n"
+    assert [h for h in _history(fscli) if "job" in h] == ["cancel job|1|was pending"]
+
+
+def test_a_job_modified_twice_in_one_command_is_modified_once(fscli):
+    _store(fscli)
+    done = fscli.ok("job", "modify", "1,1", "priority=5", at=AT)
+    assert done.stderr == "modified job 1: priority=5\n"
+    assert [h for h in _history(fscli) if "job" in h] == ["modify job|1|priority=5"]
