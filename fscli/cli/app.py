@@ -68,8 +68,8 @@ class App:
         if self.read_only:
             raise StoreError("this command changes the store, and fscli is read-only here "
                              "(--read-only or FSCLI_READ_ONLY); run it without that to change it")
-        engine = self.engine.execution_options(fscli_write=True)
-        try:
+        try:  # opening the store may migrate it: its errors are store errors too
+            engine = self.engine.execution_options(fscli_write=True)
             with Session(engine, autoflush=True, expire_on_commit=False) as session:
                 try:
                     with session.begin():

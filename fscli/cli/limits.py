@@ -265,23 +265,13 @@ def _own_entries(target, assocs, qos_map, partitions) -> list:
     found = sorted((a for a in assocs if target.matches(a)),
                    key=lambda a: (a.account, a.user or "", a.partition or ""))
     if not found:
-        raise NotFound(_no_association(target))
+        raise NotFound(target.missing())
     for a in found:
         level, source = assoc_level(a), assoc_label(a)
         entries += spread(limitdefs.ASSOC_LIMITS, a.limits, level, source)
         extra = {"QOS": ",".join(a.qos) or None, "DefaultQOS": a.default_qos}
         entries += [LimitEntry(k, v, level, source) for k, v in extra.items() if v is not None]
     return entries
-
-
-def _no_association(target) -> str:
-    """What a target that names no association names: ``account chem``, ``user bob account
-    chem partition gpu`` (``describe()`` says only "a user association" for a user)."""
-    if target.user is None:
-        return f"no association for {target.describe()}"
-    where = "".join(f" {key} {value}" for key, value in
-                    (("account", target.account), ("partition", target.partition)) if value)
-    return f"no association for user {target.user}{where}"
 
 
 @limits.command("show", **SETTINGS)

@@ -448,7 +448,6 @@ def dispatch(app, words, out) -> None:
     result = simulate_dispatch(chosen, users, slots, now=app.now, jobs=jobs,
                                global_params=setup.params, groups=setup.groups,
                                jobs_per_user=jobs_per_user)
-    rows = [[q, user, n, n / len(result.order)] for q, counts in result.counts.items()
-            for user, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
+    rows = [list(share) for share in result.shares()]
     out.emit(["Queue", "User", "Slots", "Fraction"], rows, "dispatch",
              numeric=("Slots", "Fraction"), meta={"at": utc_iso(app.now), "slots": slots})

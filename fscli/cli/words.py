@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from fscli.engine import limitdefs
-from fscli.errors import InvalidValue, UsageProblem, did_you_mean
+from fscli.errors import Conflict, InvalidValue, UsageProblem, did_you_mean
 
 IDENTITY = ("name", "cluster", "account", "user", "partition")
 COUNT_MAX = 2**31 - 1  # node/CPU counts live in 32-bit columns on every backend
@@ -38,10 +38,16 @@ class Words:
         return word.value if word else default
 
     def all_names(self) -> list[str]:
-        """Bare names plus ``name=`` values, comma-split, in order."""
+        """Bare names plus ``name=`` values, comma-split, in order. A name given twice is
+        an error: a modify or delete would otherwise do (and log) its work twice."""
         names = list(self.names)
         if "name" in self.select:
             names += split_list(self.select["name"].value)
+        seen: set[str] = set()
+        for name in names:
+            if name in seen:
+                raise Conflict(f"'{name}' is named twice")
+            seen.add(name)
         return names
 
 

@@ -56,7 +56,7 @@ class ShareRow(NamedTuple):
     """One sshare row. ``None`` means "printed blank" (Slurm's NO_VAL).
 
     A named tuple, so that a result's 100,000 rows are made in one C-level pass
-    (:func:`_make_rows`): a dataclass ``__init__`` per row costs three times as much.
+    (:func:`_make_rows`), with no Python ``__init__`` call per row.
     """
 
     assoc_id: int
@@ -72,10 +72,6 @@ class ShareRow(NamedTuple):
     fairshare: float | None
     level_fs: float | None
     grp_tres_mins: dict[str, int] | None = None
-    # sshare's TRESRunMins and GrpTRESRaw: the engine keeps no per-TRES usage, so they are
-    # always None, which sshare prints as zeros.
-    tres_run_mins: dict[str, int] | None = None
-    tres_raw_mins: dict[str, int] | None = None
 
 
 @dataclass
@@ -366,8 +362,7 @@ def _make_rows(tree: Tree, c: Columns) -> list[ShareRow]:
             tree.ids, map(_ACCOUNT, assocs), tree.users, map(_PARTITION, assocs), tree.depth,
             raw_shares, c.norm_shares, tree.raw, norm_usage, c.effective_usage, c.fairshare,
             c.level_fs,
-            [a.limits.get("GrpTRESMins") or None if a.limits else None for a in assocs],
-            *[itertools.repeat(None)] * 2)  # tres_run_mins, tres_raw_mins
+            [a.limits.get("GrpTRESMins") or None if a.limits else None for a in assocs])
         return list(map(tuple.__new__, itertools.repeat(ShareRow), fields))
 
 

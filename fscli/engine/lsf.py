@@ -543,6 +543,12 @@ class DispatchResult:
     order: list[tuple[str, str]] = field(default_factory=list)
     counts: dict[str, dict[str, int]] = field(default_factory=dict)
 
+    def shares(self) -> list[tuple[str, str, int, float]]:
+        """(queue, user, jobs, fraction of all dispatched jobs): per queue, most jobs first."""
+        total = len(self.order)
+        return [(queue, user, n, n / total) for queue, counts in self.counts.items()
+                for user, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
+
 
 def simulate_dispatch(queues: Sequence[LsfQueue], users: Sequence[str], slots: int, *,
                       jobs_per_user: int | None = None, jobs: Iterable[Job] = (), now: int = 0,

@@ -93,15 +93,9 @@ _ATTRS = {"EffectvUsage": "effective_usage", "FairShare": "fairshare", "ID": "as
 """Fields printed straight from one ShareRow attribute."""
 
 
-def _tres_list(values: dict[str, int] | None, names: tuple[str, ...]) -> str:
-    if not values:
-        return _zero_tres(names)
-    return ",".join(f"{n}={values.get(n, 0)}" for n in names)
-
-
 @functools.lru_cache(maxsize=16)
 def _zero_tres(names: tuple[str, ...]) -> str:
-    """``cpu=0,mem=0,...``: most rows have no running TRES, so build it once."""
+    """``cpu=0,mem=0,...``, built once per TRES list."""
     return ",".join(f"{n}=0" for n in names)
 
 
@@ -121,10 +115,9 @@ def column(name: str, rows: Sequence[ShareRow], cluster: str = "",
     if name == "GrpTRESMins":
         return [format_tres(row.grp_tres_mins, units=False) or None for row in rows]
     if name in ("GrpTRESRaw", "TRESRunMins"):
-        names = tuple(tres_names)
-        values = map(operator.attrgetter("tres_raw_mins" if name == "GrpTRESRaw"
-                                         else "tres_run_mins"), rows)
-        return [_tres_list(v, names) for v in values]
+        # fscli keeps usage as billing TRES-seconds only and tracks no running
+        # TRES-minutes per association: every tracked TRES prints as 0
+        return [_zero_tres(tuple(tres_names))] * len(rows)
     if name == "RawShares":
         return [None if s is None else "parent" if s == SHARES_PARENT else s
                 for s in map(operator.attrgetter("raw_shares"), rows)]

@@ -18,8 +18,6 @@ from fscli.store import models as m
 from fscli.store.assoc_fields import AssocChanges, apply_changes, validate_changes
 
 NAME_RE = re.compile(r"[a-z0-9_][a-z0-9_.@+-]*")
-ADMIN_LEVELS = {"none": "None", "operator": "Operator", "administrator": "Administrator",
-                "admin": "Administrator"}
 ACTIVE_STATES = ("pending", "running")
 IN_LIST = 900
 MAX_NAME = 64  # the name columns' width; servers refuse longer values, SQLite would not
@@ -46,13 +44,6 @@ def check_name(kind: str, name: str, keep_case: bool = False) -> str:
     if len(text) > MAX_NAME:
         raise InvalidValue(f"invalid {kind} name '{name[:24]}...': at most {MAX_NAME} characters")
     return text if keep_case else text.lower()
-
-
-def parse_admin_level(text: str) -> str:
-    level = ADMIN_LEVELS.get(text.strip().lower())
-    if level is None:
-        raise InvalidValue(f"invalid adminlevel '{text}': expected None, Operator or Administrator")
-    return level
 
 
 class Admin:

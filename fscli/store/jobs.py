@@ -25,6 +25,7 @@ from fscli.store.assoc_fields import qos_list
 from fscli.store.limits_admin import default_account
 
 SUBMIT_STATES = ("pending", "running", "completed")
+MAX_COUNT = 100_000  # jobs one submit makes: each is a row and a history line in one transaction
 
 
 @dataclass
@@ -87,12 +88,15 @@ class Jobs:
     def _ids(self, wanted: int | None, count: int) -> list[int]:
         if count < 1:
             raise InvalidValue(f"invalid count '{count}': expected a whole number >= 1")
+        if count > MAX_COUNT:
+            raise InvalidValue(f"invalid count '{count}': at most {MAX_COUNT:,} jobs per submit")
         if wanted is None:
             if self._next_id is None:
                 self._next_id = (self.s.scalar(select(func.max(m.Job.id))) or 0) + 1
             wanted = self._next_id
         ids = list(range(wanted, wanted + count))
-        taken = self.s.scalar(select(m.Job.id).where(m.Job.id.in_(ids)).limit(1))
+        taken = self.s.scalar(select(m.Job.id).where(m.Job.id.between(ids[0], ids[-1]))
+                              .order_by(m.Job.id).limit(1))
         if taken is not None:
             raise Conflict(f"job {taken} already exists (cancel it or choose another id=)")
         self._next_id = ids[-1] + 1

@@ -16,8 +16,15 @@ from collections.abc import Iterable
 
 from sqlalchemy import and_, case, func, or_, select
 
-from fscli.engine.limit_check import DEFAULT_ENFORCE, WALL, JobGroup, JobScope, LimitsState
-from fscli.engine.model import Assoc, Job
+from fscli.engine.limit_check import (
+    DEFAULT_ENFORCE,
+    WALL,
+    JobGroup,
+    JobScope,
+    LimitsState,
+    request_tres,
+)
+from fscli.engine.model import Assoc
 from fscli.engine.tres import parse_tres
 from fscli.store import snapshot, tables
 from fscli.store.limits_admin import ASSOC, Target
@@ -263,12 +270,7 @@ def _decayed_minutes(cs, now: int):
             targets.append(per_qos.setdefault(qos.name, {}))
         for usage in targets:
             usage[WALL] = usage.get(WALL, 0.0) + seconds / 60.0
-            for name, amount in _job_tres(job).items():
+            for name, amount in request_tres(job.cpus, job.nodes, job.tres).items():
                 if name != "billing" or usage is not targets[0]:
                     usage[name] = usage.get(name, 0.0) + amount * factor * seconds / 60.0
     return per_assoc, per_qos
-
-
-def _job_tres(job: Job) -> dict[str, int]:
-    """All of a job's TRES: the store keeps the CPU and node counts in their own columns."""
-    return {"cpu": job.cpus, "node": job.nodes, **job.tres}

@@ -45,6 +45,15 @@ class Target:
             return "the root association" if self.account == "root" else f"account {self.account}"
         return "a user association"
 
+    def missing(self) -> str:
+        """The error when an association target names none: ``no association for account
+        chem``, ``... for user bob account chem partition gpu``."""
+        if self.user is None:
+            return f"no association for {self.describe()}"
+        where = "".join(f" {key} {value}" for key, value in
+                        (("account", self.account), ("partition", self.partition)) if value)
+        return f"no association for user {self.user}{where}"
+
     def matches(self, assoc: Assoc) -> bool:
         if self.user is None:
             return assoc.user is None and assoc.account == self.account
@@ -100,8 +109,7 @@ def apply_whatif(state: LimitsState, target: Target, changes: Any) -> None:
     else:
         found = [a for a in state.assocs if target.matches(a)]
         if not found:
-            raise NotFound(f"no association for {target.describe()} "
-                           f"{target.user or target.account}")
+            raise NotFound(target.missing())
         for assoc in found:
             _assoc_whatif(assoc, changes, known_qos)
 

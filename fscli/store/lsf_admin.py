@@ -51,6 +51,9 @@ def _members(text: str | None) -> tuple[str, ...]:
     return tuple((text or "").split())
 
 
+PRIORITY_MAX = 2**31 - 1  # a queue's priority column is 32-bit on every backend
+
+
 def _priority(text: str) -> int:
     try:
         value = int(str(text).strip())
@@ -58,6 +61,8 @@ def _priority(text: str) -> int:
         raise InvalidValue(f"invalid priority '{text}': expected a whole number >= 1") from None
     if value < 1:
         raise InvalidValue(f"invalid priority '{text}': must be >= 1")
+    if value > PRIORITY_MAX:
+        raise InvalidValue(f"invalid priority '{text}': at most {PRIORITY_MAX}")
     return value
 
 

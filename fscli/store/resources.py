@@ -10,25 +10,19 @@ from sqlalchemy import func, select, update
 
 from fscli.engine import limitdefs
 from fscli.errors import Conflict, InvalidValue, NotFound, UsageProblem
+from fscli.io.treespec import parse_qos_flag
 from fscli.store import models as m
 from fscli.store.admin import ACTIVE_STATES, Admin, check_name
 from fscli.store.assoc_fields import edited, loaded_limit, qos_list, stored_limit
 
-QOS_FLAGS = ("DenyOnLimit", "EnforceUsageThreshold", "NoReserve", "PartitionMaxNodes",
-             "PartitionMinNodes", "OverPartQOS", "PartitionTimeLimit", "RequiresReservation",
-             "NoDecay", "UsageFactorSafe")
-
 
 def parse_flags(text: str) -> list[str]:
-    lookup = {f.lower(): f for f in QOS_FLAGS}
+    """A comma list of QOS flags in their canonical spelling; ``-1`` clears them all."""
     flags = []
     for word in [w.strip() for w in str(text).split(",") if w.strip()]:
         if word == "-1":
             return []
-        flag = lookup.get(word.lower())
-        if flag is None:
-            raise InvalidValue(f"unknown QOS flag '{word}': known flags are {', '.join(QOS_FLAGS)}")
-        flags.append(flag)
+        flags.append(parse_qos_flag(word))
     return flags
 
 

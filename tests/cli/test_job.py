@@ -122,6 +122,8 @@ def test_cancel(cluster):
     (["user=alice", "partition=p1", "sitefactor=9999999999"], 1, "SiteFactor value out of range"),
     (["user=alice", "partition=p1", "slots=2"], 2, "slots= does not apply to a Slurm job (no queue=)"),
     (["user=alice", "partition=p1", "cpus=0"], 1, "invalid cpus '0': expected a whole number >= 1"),
+    (["user=alice", "partition=p1", "count=100001"], 1,
+     "invalid count '100001': at most 100,000 jobs per submit"),
     (["user=alice", "partition=p1", "colour=red"], 2, "unknown key 'colour' for job submit (did you mean 'cluster'?)"),
 ])
 def test_submit_rejects_bad_input(cluster, words, code, message):

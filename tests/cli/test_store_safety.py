@@ -132,3 +132,19 @@ def test_no_sql_text_is_built_from_strings_at_run_time():
     found = [f"{p.name}:{n}" for p in Path(fscli.__file__).parent.rglob("*.py")
              for n, line in enumerate(p.read_text().splitlines(), 1) if pattern.search(line)]
     assert found == []
+
+
+@pytest.mark.parametrize("words", [("account", "add", "math"), ("sshare",)])
+def test_a_database_error_while_opening_the_store_is_one_line(fscli, monkeypatch, words):
+    """Opening may migrate the store, and a lock held elsewhere fails that as a DBAPI
+    error: a write command reports it like any store error, as a view does."""
+    from sqlalchemy.exc import OperationalError
+
+    from fscli.store import db
+
+    def locked(*args, **kw):
+        raise OperationalError("UPDATE alembic_version", {}, Exception("database is locked"))
+
+    monkeypatch.setattr(db, "open_engine", locked)
+    err = fscli.fails(*words, code=1).stderr
+    assert err == "fscli: error: the store is busy (database is locked); try again\n"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fscli.cli.tree import usage_bar
+from fscli.render.tree import usage_bar
 
 AT = "2026-05-01T12:00:00"
 

@@ -53,6 +53,7 @@ def test_queues_are_scanned_from_the_highest_priority():
     result = simulate_dispatch([low, high], ["a", "b"], 5, jobs_per_user=3)
     assert result.order == [("high", "a")] * 3 + [("low", "a"), ("low", "b")]
     assert result.counts == {"high": {"a": 3}, "low": {"a": 1, "b": 1}}
+    assert result.shares() == [("high", "a", 3, 0.6), ("low", "a", 1, 0.2), ("low", "b", 1, 0.2)]
 
 
 def test_stops_when_demand_runs_out():
