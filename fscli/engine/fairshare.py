@@ -173,7 +173,8 @@ def build_tree(assocs: Sequence[Assoc], usage: Mapping[int, float]) -> Tree:
         a = assocs[next(i for i, p in enumerate(parent) if p == -2 and parent_ids[i] is not None)]
         raise InvalidValue(f"association {a.id} ({_label(a)}) has unknown parent id {a.parent_id}")
     parent[root] = -1
-    by_name, user_count = _name_order(assocs, users)
+    # positions 0..n-1 as the int objects the index already holds (a range makes new ones)
+    by_name, user_count = _name_order(assocs, users, list(index.values()))
     children, parents, groups = _group(by_name, parent)
     bad = [p for p in parents if users[p] is not None]
     if bad:
@@ -235,11 +236,11 @@ def build_tree(assocs: Sequence[Assoc], usage: Mapping[int, float]) -> Tree:
                 raw, root, user_count, users, shares, ids, fs_parents, user_parents)
 
 
-def _name_order(assocs: Sequence[Assoc], users: list[str | None]) -> tuple[list[int], int]:
-    """(positions in sshare's sibling order, #users): users by (user, partition), then
-    accounts by name."""
+def _name_order(assocs: Sequence[Assoc], users: list[str | None], positions: list[int]
+                ) -> tuple[list[int], int]:
+    """(``positions``, i.e. 0..n-1, in sshare's sibling order; #users): users by (user,
+    partition), then accounts by name."""
     n = len(users)
-    positions = range(n)
     is_account = list(map(operator.is_, users, itertools.repeat(None, n)))
     user_key: list[str | None] = users
     if any(map(_PARTITION, assocs)):  # "\0" sorts first: "u\0p" sorts like (u, p)
