@@ -95,12 +95,12 @@ WIDE_SSHARE = ("NormUsage", "GrpTRESMins", "GrpTRESRaw", "TRESRunMins")
 
 
 def show_sshare(app) -> None:
-    from fscli.cli.sshare import emit_table, share_result, tres_names
+    from fscli.cli.sshare import emit_table, share_extras, share_result
     from fscli.render.sshare import default_fields
 
     state, result, algorithm = share_result(app, None)
     fields = [f for f in default_fields(algorithm, long=True) if f.name not in WIDE_SSHARE]
-    emit_table(result.rows, fields, True, state.cluster.name, tres_names(state),
+    emit_table(result.rows, fields, True, share_extras(state, app.now),
                title=f"sshare -a -l ({algorithm}, without TRES columns)")
 
 

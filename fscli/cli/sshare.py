@@ -56,6 +56,14 @@ def select_rows(rows, all_users: bool, accounts: str | None, users: str | None) 
     return out
 
 
+def share_extras(state, now: int):
+    """What sshare prints beside the rows: cluster name, tracked TRES, TRES run-minutes."""
+    from fscli.render.sshare import Extras
+    from fscli.store.state import run_minutes
+
+    return Extras(state.cluster.name, tres_names(state), run_minutes(state, now))
+
+
 def tres_names(state) -> tuple[str, ...]:
     """Slurm's tracked TRES: the defaults plus AccountingStorageTRES additions."""
     from fscli.cli.words import split_list
@@ -132,38 +140,37 @@ def sshare(app, all_users, long_, accounts, users, partition, fmt, algorithm, ex
         return
     fields = fields or select_fields(None, algorithm, long_, partition)
     rows = select_rows(result.rows, all_users, accounts, users)
-    cluster, names = state.cluster.name, tres_names(state)
+    extras = share_extras(state, app.now)
     if out.json:
-        emit_json(rows, algorithm, cluster, names, app.now)
+        emit_json(rows, algorithm, extras, app.now)
     elif out.parsable:
         from fscli.render.sshare import render_text
 
-        click.echo(render_text(rows, fields, out.parsable, not out.noheader, cluster, names),
-                   nl=False)
+        click.echo(render_text(rows, fields, out.parsable, not out.noheader, extras), nl=False)
     else:
         from fscli.render import tables
 
         console = tables.console(record=bool(svg))
-        emit_table(rows, fields, not out.noheader, cluster, names,
-                   title=f"Fair-share on {cluster} ({algorithm})", console=console)
+        emit_table(rows, fields, not out.noheader, extras,
+                   title=f"Fair-share on {extras.cluster} ({algorithm})", console=console)
         if svg:
             from fscli.cli.output import command_line
 
             tables.save_svg(console, svg, command_line(click.get_current_context()))
 
 
-def emit_json(rows, algorithm: str, cluster: str, names, now: int) -> None:
+def emit_json(rows, algorithm: str, extras, now: int) -> None:
     import json
 
     from fscli.engine.timestr import utc_iso
     from fscli.render.sshare import json_rows
 
-    doc = {"meta": {"cluster": cluster, "algorithm": algorithm, "at": utc_iso(now)},
-           "shares": json_rows(rows, cluster, names)}
+    doc = {"meta": {"cluster": extras.cluster, "algorithm": algorithm, "at": utc_iso(now)},
+           "shares": json_rows(rows, extras)}
     click.echo(json.dumps(doc, indent=2))
 
 
-def emit_table(rows, fields, header: bool, cluster: str, names, title: str | None = None,
+def emit_table(rows, fields, header: bool, extras, title: str | None = None,
                console=None) -> None:
     """The rows as a rich table with sshare's columns and number formats (on ``console``).
 
@@ -175,7 +182,7 @@ def emit_table(rows, fields, header: bool, cluster: str, names, title: str | Non
     columns = [f.name for f in fields]
     data = []
     for row in rows:
-        cells = cell_values(row, cluster, names)
+        cells = cell_values(row, extras)
         for key in ("GrpTRESRaw", "TRESRunMins"):
             cells[key] = ",".join(p for p in cells[key].split(",") if not p.endswith("=0"))
         data.append([cells[c] for c in columns])

@@ -17,8 +17,8 @@ from __future__ import annotations
 import functools
 import math
 import operator
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 from fscli.engine.fairshare import ShareRow
 from fscli.engine.model import SHARES_PARENT
@@ -42,6 +42,17 @@ DEFAULT_TRES = ("cpu", "mem", "energy", "node", "billing", "fs/disk", "vmem", "p
 MAX_WIDTH = 10_000
 _WIDTH = dict(FIELD_TABLE)
 _DOUBLES = frozenset({"NormShares", "NormUsage", "EffectvUsage", "FairShare", "LevelFS"})
+
+
+@dataclass(frozen=True)
+class Extras:
+    """What the rows do not carry: the cluster's name, its tracked TRES (the names the
+    TRES list columns print, zeros included) and each association's TRES run-minutes
+    (:func:`fscli.store.state.run_minutes`; associations that hold none are left out)."""
+
+    cluster: str = ""
+    tres_names: Sequence[str] = DEFAULT_TRES
+    run_mins: Mapping[int, Mapping[str, int]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -99,8 +110,17 @@ def _zero_tres(names: tuple[str, ...]) -> str:
     return ",".join(f"{n}=0" for n in names)
 
 
-def column(name: str, rows: Sequence[ShareRow], cluster: str = "",
-           tres_names: Sequence[str] = DEFAULT_TRES) -> list[object]:
+def _tres_counts(rows: Sequence[ShareRow], names: Sequence[str],
+                 counts: Mapping[int, Mapping[str, int]]) -> list[str]:
+    """A TRES list per row in ``names`` order (``cpu=12,mem=0,...``): the row's
+    association's counts, zeros for the associations ``counts`` leaves out."""
+    zeros = _zero_tres(tuple(names))
+    get = counts.get
+    return [zeros if (held := get(row.assoc_id)) is None
+            else ",".join(f"{n}={held.get(n, 0)}" for n in names) for row in rows]
+
+
+def column(name: str, rows: Sequence[ShareRow], extras: Extras = Extras()) -> list[object]:
     """One field's raw values for every row: str, int, float, or None for blank.
 
     Users are already one level deeper than their account, so depth is the indent.
@@ -111,13 +131,15 @@ def column(name: str, rows: Sequence[ShareRow], cluster: str = "",
     if name == "Account":
         return [" " * row.depth + row.account for row in rows]
     if name == "Cluster":
-        return [cluster or None] * len(rows)
+        return [extras.cluster or None] * len(rows)
     if name == "GrpTRESMins":
         return [format_tres(row.grp_tres_mins, units=False) or None for row in rows]
-    if name in ("GrpTRESRaw", "TRESRunMins"):
-        # fscli keeps usage as billing TRES-seconds only and tracks no running
-        # TRES-minutes per association: every tracked TRES prints as 0
-        return [_zero_tres(tuple(tres_names))] * len(rows)
+    if name == "TRESRunMins":
+        return _tres_counts(rows, extras.tres_names, extras.run_mins)
+    if name == "GrpTRESRaw":
+        # fscli keeps usage as billing TRES-seconds only, not per TRES: every tracked
+        # TRES prints as 0
+        return [_zero_tres(tuple(extras.tres_names))] * len(rows)
     if name == "RawShares":
         return [None if s is None else "parent" if s == SHARES_PARENT else s
                 for s in map(operator.attrgetter("raw_shares"), rows)]
@@ -126,10 +148,9 @@ def column(name: str, rows: Sequence[ShareRow], cluster: str = "",
     raise InvalidValue(f'Invalid field requested: "{name}"')
 
 
-def cell_values(row: ShareRow, cluster: str = "",
-                tres_names: Sequence[str] = DEFAULT_TRES) -> dict[str, object]:
+def cell_values(row: ShareRow, extras: Extras = Extras()) -> dict[str, object]:
     """Raw values per field name: str, int, float, or None for blank."""
-    return {name: column(name, (row,), cluster, tres_names)[0] for name, _ in FIELD_TABLE}
+    return {name: column(name, (row,), extras)[0] for name, _ in FIELD_TABLE}
 
 
 def _double_text(value: float, width: int) -> str:
@@ -165,12 +186,11 @@ def _texts(name: str, values: list[object]) -> list[str]:
 
 
 def render_text(rows: Sequence[ShareRow], fields: Sequence[Field], parsable: str | None = None,
-                header: bool = True, cluster: str = "",
-                tres_names: Sequence[str] = DEFAULT_TRES) -> str:
+                header: bool = True, extras: Extras = Extras()) -> str:
     """sshare's text output. ``parsable``: None (fixed width), ``"p"`` (-p) or ``"P"`` (-P)."""
     if parsable not in (None, "p", "P"):
         raise InvalidValue(f"unknown parsable mode '{parsable}': expected p or P")
-    columns = [column(f.name, rows, cluster, tres_names) for f in fields]
+    columns = [column(f.name, rows, extras) for f in fields]
     if parsable:
         cells = [_texts(f.name, values) for f, values in zip(fields, columns)]
         lines = [[f.name for f in fields]] if header else []
@@ -190,11 +210,10 @@ def render_text(rows: Sequence[ShareRow], fields: Sequence[Field], parsable: str
     return "".join(line + "\n" for line in lines)
 
 
-def json_rows(rows: Sequence[ShareRow], cluster: str = "",
-              tres_names: Sequence[str] = DEFAULT_TRES) -> list[dict[str, object]]:
+def json_rows(rows: Sequence[ShareRow], extras: Extras = Extras()) -> list[dict[str, object]]:
     """One JSON-ready dict per row; Account without indentation, plus ``depth``."""
     names = [name for name, _ in FIELD_TABLE]
-    columns = [column(name, rows, cluster, tres_names) for name in names]
+    columns = [column(name, rows, extras) for name in names]
     out = []
     for row, values in zip(rows, zip(*columns)):
         cells = dict(zip(names, values))

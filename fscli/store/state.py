@@ -89,6 +89,37 @@ def job_runs(state: ClusterState, now: int) -> list:
     return runs
 
 
+def run_minutes(state: ClusterState, now: int) -> dict[int, dict[str, int]]:
+    """sshare's TRESRunMins per association at ``now`` (:mod:`fscli.engine.runmins`).
+
+    Slurm keeps these counters only when it enforces limits (AccountingStorageEnforce),
+    so without that every association holds none. A job without a time limit gets its
+    first partition's MaxTime, as slurmctld gives it.
+    """
+    from fscli.engine.limit_check import request_tres
+    from fscli.engine.runmins import Allocation
+    from fscli.engine.runmins import run_minutes as held_minutes
+    from fscli.store.limit_state import enforce_flags
+
+    if "limits" not in enforce_flags(state.config.raw.get("AccountingStorageEnforce", "")):
+        return {}
+    jobs = []
+    for job in state.jobs:
+        if job.state != "running" or job.assoc_id is None or job.start is None \
+                or job.start > now:
+            continue
+        limit = job.time_limit
+        if limit is None and job.partitions and job.partitions[0] in state.partitions:
+            limit = state.partitions[job.partitions[0]].max_time
+        tres = request_tres(job.cpus, job.nodes, job.tres)
+        tres["billing"] = int(job_billing(job, state))
+        jobs.append(Allocation(job.assoc_id, job.start, limit, tres, job_qos(state, job)[1]))
+    if not jobs:
+        return {}
+    parent_of = {a.id: a.parent_id for a in state.assocs}
+    return held_minutes(jobs, parent_of, now, state.config.calc_period, state.config.calc_anchor)
+
+
 def usage_at(state: ClusterState, now: int) -> dict[int, float]:
     """RawUsage charged to each association itself at ``now`` (charges + jobs, decayed)."""
     from fscli.engine.usage import raw_usage

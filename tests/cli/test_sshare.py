@@ -165,6 +165,63 @@ def test_real_slurm_capture(fscli, folder, flags):
                 assert _close(g[col], w[col]), (col, g_line, w_line)
 
 
+def test_real_slurm_capture_rebuilt_from_its_jobs(fscli):
+    """The sprio capture's sshare -l, every column, from the jobs that made it (its notes):
+    RawUsage comes from the charged run time, TRESRunMins from the running blocker job.
+
+    The capture's PriorityCalcPeriod is 1 minute with no decay; the phase of its passes
+    is recovered from user4's RawUsage: 2432 = 64 CPUs x 38 s, so a pass fell 38 s after
+    job 3 started (and the counter shows its 365-day limit less those 38 s).
+    """
+    folder = GOLDEN / "slurm-22.05/sprio/fairtree"
+    build(fscli, _capture_tree(folder))
+    fscli.ok("-Q", "config", "set", "PriorityDecayHalfLife=0", "PriorityCalcPeriod=1",
+             "PriorityCalcAnchor=1970-01-01T00:00:38Z")
+    for words in (  # JobID 1, 2, 3 of the notes' sacct table
+            ("user=user1", "account=px", "cpus=16", "state=completed",
+             "start=2026-11-21T15:35:47Z", "end=2026-11-21T15:36:47Z"),
+            ("user=user3", "account=py", "cpus=8", "state=completed",
+             "start=2026-11-21T15:35:47Z", "end=2026-11-21T15:36:47Z"),
+            ("user=user4", "account=py", "cpus=64", "time=365-00:00:00", "state=running",
+             "start=2026-11-21T15:38:00Z")):
+        fscli.ok("-Q", "job", "submit", *words, "submit=2026-11-21T15:35:00Z")
+    want = (folder / "sshare_a_l_P.txt").read_text().splitlines()
+    got = fscli.ok("sshare", "-a", "-l", "-P", at="2026-11-21T15:39:21Z").stdout.splitlines()
+    assert got[0] == want[0] and len(got) == len(want)
+    cols = want[0].split("|")
+    for g_line, w_line in zip(got[1:], want[1:]):
+        g, w = dict(zip(cols, g_line.split("|"))), dict(zip(cols, w_line.split("|")))
+        for col in cols:
+            if col in ("NormShares", "NormUsage", "EffectvUsage", "FairShare", "LevelFS"):
+                assert _close(g[col], w[col]), (col, g_line, w_line)
+            else:
+                assert g[col] == w[col], (col, g_line, w_line)
+    assert "cpu=33638359," in got[1]  # root holds the blocker's run time too
+    # one pass later the job has given back 60 more seconds: 64 CPU-minutes
+    later = fscli.ok("sshare", "-a", "-l", "-P", "-n", at="2026-11-21T15:39:38Z").stdout
+    assert later.splitlines()[0].endswith("|cpu=33638295,mem=0,energy=0,node=525598,"
+                                          "billing=33638295,fs/disk=0,vmem=0,pages=0")
+
+
+def test_tres_run_minutes_need_limits_enforced(fscli):
+    fscli.ok("-Q", "cluster", "add", "t")
+    fscli.ok("-Q", "account", "add", "a")
+    fscli.ok("-Q", "user", "add", "u", "account=a")
+    fscli.ok("-Q", "config", "set", "PriorityCalcPeriod=1")
+    fscli.ok("-Q", "job", "submit", "user=u", "account=a", "cpus=2", "mem=1G", "time=10",
+             "state=running", f"start={AT}", f"submit={AT}")
+    rows = sshare(fscli, "-a", "-P", "-n", "-o", "Account,User,TRESRunMins")
+    assert rows == ["root||cpu=20,mem=10240,energy=0,node=10,billing=20,fs/disk=0,vmem=0,pages=0",
+                    " a||cpu=20,mem=10240,energy=0,node=10,billing=20,fs/disk=0,vmem=0,pages=0",
+                    "  a|u|cpu=20,mem=10240,energy=0,node=10,billing=20,fs/disk=0,vmem=0,pages=0"]
+    table = "\n".join(sshare(fscli, "-a", "-l"))
+    assert "cpu=20,mem=10240,node=10,billing=20" in table  # the rich table drops the zeros
+    fscli.ok("-Q", "config", "set", "AccountingStorageEnforce=associations")
+    rows = sshare(fscli, "-a", "-P", "-n", "-o", "User,TRESRunMins")
+    assert set(rows) == {"|cpu=0,mem=0,energy=0,node=0,billing=0,fs/disk=0,vmem=0,pages=0",
+                         "u|cpu=0,mem=0,energy=0,node=0,billing=0,fs/disk=0,vmem=0,pages=0"}
+
+
 # -- options ---------------------------------------------------------------------------
 
 def test_row_selection_and_format(fscli):

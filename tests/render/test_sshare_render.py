@@ -15,6 +15,7 @@ from fscli.errors import InvalidValue
 from fscli.io.usage_import import parse_sshare
 from fscli.render.sshare import (
     FIELD_TABLE,
+    Extras,
     cell_values,
     column,
     default_fields,
@@ -51,7 +52,7 @@ def test_slurm_testsuite_rows_long_parsable_no_header(name: str) -> None:
     result = compute(assocs, usage, case["algorithm"])
     fields = select_fields(None, case["algorithm"], long=True)
     assert [f.name for f in fields] == case["expected_rows"]["columns"]
-    text = render_text(result.rows, fields, parsable="p", header=False, tres_names=("cpu",))
+    text = render_text(result.rows, fields, parsable="p", header=False, extras=Extras(tres_names=("cpu",)))
     lines = text.splitlines()
     assert len(lines) == len(assocs)
     # the test matches line starts once Slurm's indentation is removed
@@ -65,7 +66,7 @@ def test_testsuite_24_4_indentation_and_tie_rows() -> None:
     _case, assocs, usage = load_testsuite_case("test24.4")
     result = compute(assocs, usage, "fair_tree")
     text = render_text(result.rows, select_fields(None, "fair_tree", long=True), parsable="P",
-                       header=False, tres_names=("cpu",))
+                       header=False, extras=Extras(tres_names=("cpu",)))
     lines = text.splitlines()
     assert lines[0] == "root|||0.000000|240||1.000000||||cpu=0"
     assert lines[1] == " root|u1|10|0.048077|0|0.000000|0.000000|1.000000|inf||cpu=0"
@@ -166,7 +167,7 @@ def test_json_rows_numbers_and_inf() -> None:
     assocs = [Assoc(1, None, "root"), Assoc(2, 1, "a"), Assoc(3, 2, "a", "u1"),
               Assoc(4, 2, "a", "u2")]
     result = compute(assocs, {3: 10.5}, "fair_tree")
-    rows = json.loads(json.dumps(json_rows(result.rows, cluster="c1")))
+    rows = json.loads(json.dumps(json_rows(result.rows, Extras("c1"))))
     by_user = {r["User"]: r for r in rows}
     assert by_user["u2"]["LevelFS"] == "inf"
     assert by_user["u1"]["LevelFS"] == 0.5
@@ -175,6 +176,16 @@ def test_json_rows_numbers_and_inf() -> None:
     assert by_user["u1"]["Account"] == "a" and by_user["u1"]["depth"] == 2
     assert by_user["u1"]["Cluster"] == "c1"
     assert not any(isinstance(v, float) and math.isinf(v) for r in rows for v in r.values())
+
+
+def test_tres_run_minutes_in_tracked_order_zeros_printed(tiny) -> None:
+    extras = Extras(tres_names=("cpu", "mem", "gres/gpu"),
+                    run_mins={3: {"gres/gpu": 4, "cpu": 120, "license/x": 9}})
+    assert column("TRESRunMins", tiny.rows, extras) == [
+        "cpu=0,mem=0,gres/gpu=0", "cpu=0,mem=0,gres/gpu=0", "cpu=120,mem=0,gres/gpu=4"]
+    assert column("GrpTRESRaw", tiny.rows, extras)[2] == "cpu=0,mem=0,gres/gpu=0"
+    text = render_text(tiny.rows, select_fields("User%6,TRESRunMins%12"), extras=extras)
+    assert text.splitlines()[-1] == "a-ver+ cpu=120,mem+ "
 
 
 def test_double_too_wide_uses_exponent() -> None:
@@ -187,14 +198,15 @@ def test_double_too_wide_uses_exponent() -> None:
 
 def test_columns_agree_with_cell_values_and_empty_output(tiny) -> None:
     zeros = "cpu=0,mem=0,energy=0,node=0,billing=0,fs/disk=0,vmem=0,pages=0"
-    assert cell_values(tiny.rows[2], "c1") == {
+    assert cell_values(tiny.rows[2], Extras("c1")) == {
         "Account": "  physics", "Cluster": "c1", "EffectvUsage": 1.0, "FairShare": 1.0,
         "GrpTRESMins": None, "GrpTRESRaw": zeros, "ID": 3, "LevelFS": 1.0, "NormShares": 1.0,
         "NormUsage": 1.0, "Partition": None, "RawShares": 1, "RawUsage": 1234,
         "TRESRunMins": zeros, "User": "a-very-long-user-name"}
     names = [name for name, _ in FIELD_TABLE]
     for k, row in enumerate(tiny.rows):
-        assert cell_values(row, "c1") == {n: column(n, tiny.rows, "c1")[k] for n in names}
+        assert cell_values(row, Extras("c1")) == {n: column(n, tiny.rows, Extras("c1"))[k]
+                                                  for n in names}
     fields = select_fields("Account,FairShare", "fair_tree")
     assert render_text([], fields, parsable="p") == "Account|FairShare|\n"
     assert render_text([], fields, parsable="P", header=False) == ""
