@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from fscli.engine.usage import last_pass
 
-INFINITE_MINUTES = 0xFFFFFFFE
+INFINITE_MINUTES = 0xFFFFFFFF
 """Slurm's INFINITE time limit (minutes): what a job without one holds."""
 _UNTRACKED = frozenset({"energy"})
 """TRES a job never holds run time of (Slurm skips energy)."""
