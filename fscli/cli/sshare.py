@@ -57,11 +57,13 @@ def select_rows(rows, all_users: bool, accounts: str | None, users: str | None) 
 
 
 def share_extras(state, now: int):
-    """What sshare prints beside the rows: cluster name, tracked TRES, TRES run-minutes."""
+    """What sshare prints beside the rows: cluster name, tracked TRES, TRES run-minutes
+    and TRES usage."""
     from fscli.render.sshare import Extras
-    from fscli.store.state import run_minutes
+    from fscli.store.state import run_minutes, tres_usage
 
-    return Extras(state.cluster.name, tres_names(state), run_minutes(state, now))
+    return Extras(state.cluster.name, tres_names(state), run_minutes(state, now),
+                  tres_usage(state, now))
 
 
 def tres_names(state) -> tuple[str, ...]:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from fscli.engine.tree import subtree_totals
 from fscli.engine.usage import last_pass
 
 INFINITE_MINUTES = 0xFFFFFFFF
@@ -61,18 +62,10 @@ def run_minutes(jobs: Iterable[Allocation], parent_of: Mapping[int, int | None],
     (None for the root); jobs of associations not in it are left out."""
     seconds: dict[int, dict[str, int]] = {}
     for job in jobs:
-        if job.assoc_id not in parent_of:
-            continue
         held = held_seconds(job, at, period, anchor)
-        counts = [(name, count * held) for name, count in job.tres.items()
-                  if count and name not in _UNTRACKED]
-        if not held or not counts:
-            continue
-        assoc_id: int | None = job.assoc_id
-        while assoc_id is not None:
-            total = seconds.setdefault(assoc_id, {})
-            for name, secs in counts:
-                total[name] = total.get(name, 0) + secs
-            assoc_id = parent_of.get(assoc_id)
+        own = seconds.setdefault(job.assoc_id, {})
+        for name, count in job.tres.items():
+            if count and held and name not in _UNTRACKED:
+                own[name] = own.get(name, 0) + count * held
     return {assoc_id: {name: secs // 60 for name, secs in total.items()}
-            for assoc_id, total in seconds.items()}
+            for assoc_id, total in subtree_totals(seconds, parent_of).items() if total}

@@ -1,4 +1,4 @@
-"""Walking the association tree in Slurm's display order.
+"""Walking the association tree in Slurm's display order, and adding counts up it.
 
 sshare and ``sacctmgr show assoc tree`` list associations depth-first from root; within a
 parent, user associations first, then sub-accounts, each alphabetically (user rows by
@@ -7,9 +7,12 @@ user name then partition). Iterative, so 100,000-deep trees cannot overflow the 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import TypeVar
 
 from fscli.engine.model import Assoc
+
+Number = TypeVar("Number", int, float)
 
 
 def children_map(assocs: Iterable[Assoc]) -> dict[int | None, list[Assoc]]:
@@ -51,3 +54,20 @@ def ancestors(assoc_id: int, by_id: dict[int, Assoc]) -> list[Assoc]:
         chain.append(current)
         current = by_id.get(current.parent_id) if current.parent_id is not None else None
     return chain
+
+
+def subtree_totals(own: Mapping[int, Mapping[str, Number]],
+                   parent_of: Mapping[int, int | None]) -> dict[int, dict[str, Number]]:
+    """Each association's counts plus all its descendants' (``own``: per association id,
+    counts by name), for the associations that have some: Slurm adds a job's usage and
+    run time to its association and to every ancestor. Ids not in ``parent_of`` are left
+    out."""
+    out: dict[int, dict[str, Number]] = {}
+    for assoc_id, counts in own.items():
+        current: int | None = assoc_id if assoc_id in parent_of else None
+        while current is not None:
+            total = out.setdefault(current, {})
+            for name, count in counts.items():
+                total[name] = total.get(name, 0) + count
+            current = parent_of.get(current)
+    return out

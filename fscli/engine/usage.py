@@ -213,6 +213,28 @@ def run_usage(run: Run, at: int, cfg: PriorityConfig, reset_at: int | None = Non
     return run.billing * run.usage_factor * total
 
 
+def tres_seconds(runs: Iterable[tuple[Run, Mapping[str, int]]], at: int, cfg: PriorityConfig,
+                 reset_at: int | None = None) -> dict[int, dict[str, float]]:
+    """Decayed TRES-seconds per association charged to itself by job runs, each paired with
+    its allocation (Slurm's ``usage_tres_raw``): the run's decayed seconds (times its
+    UsageFactor, as :func:`run_usage` charges them) times each TRES count.
+
+    Billing and energy are left out: fscli's RawUsage is the billing usage (charges made
+    without a job count there too), and a job holds no energy.
+    """
+    out: dict[int, dict[str, float]] = {}
+    for run, alloc in runs:
+        seconds = run_usage(Run(run.assoc_id, run.start, run.end, 1.0, run.usage_factor), at,
+                            cfg, reset_at)
+        if not seconds:
+            continue
+        own = out.setdefault(run.assoc_id, {})
+        for name, count in alloc.items():
+            if count and name not in ("billing", "energy"):
+                own[name] = own.get(name, 0.0) + count * seconds
+    return out
+
+
 def billable(tres_alloc: Mapping[str, float], weights: Mapping[str, float] | None = None,
              flags: Iterable[str] = ()) -> float:
     """Billing TRES of an allocation (``calc_job_billable_tres``).

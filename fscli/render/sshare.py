@@ -47,12 +47,14 @@ _DOUBLES = frozenset({"NormShares", "NormUsage", "EffectvUsage", "FairShare", "L
 @dataclass(frozen=True)
 class Extras:
     """What the rows do not carry: the cluster's name, its tracked TRES (the names the
-    TRES list columns print, zeros included) and each association's TRES run-minutes
-    (:func:`fscli.store.state.run_minutes`; associations that hold none are left out)."""
+    TRES list columns print, zeros included), each association's TRES run-minutes
+    (:func:`fscli.store.state.run_minutes`) and its decayed TRES-seconds other than
+    billing (:func:`fscli.store.state.tres_usage`); associations with none are left out."""
 
     cluster: str = ""
     tres_names: Sequence[str] = DEFAULT_TRES
     run_mins: Mapping[int, Mapping[str, int]] = field(default_factory=dict)
+    tres_usage: Mapping[int, Mapping[str, float]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -120,6 +122,24 @@ def _tres_counts(rows: Sequence[ShareRow], names: Sequence[str],
             else ",".join(f"{n}={held.get(n, 0)}" for n in names) for row in rows]
 
 
+def _tres_raw(rows: Sequence[ShareRow], names: Sequence[str],
+              usage: Mapping[int, Mapping[str, float]]) -> list[str]:
+    """GrpTRESRaw per row: decayed TRES-minutes, truncated as sshare does; billing is the
+    row's RawUsage, the other TRES come from ``usage`` (TRES-seconds)."""
+    template = ",".join(f"{n}={{0}}" if n == "billing" else f"{n}=0" for n in names)
+    get = usage.get
+    out = []
+    for row in rows:
+        billing = int(row.raw_usage / 60)
+        seconds = get(row.assoc_id)
+        if seconds is None:
+            out.append(template.format(billing))
+        else:
+            out.append(",".join(f"{n}={billing if n == 'billing' else int(seconds.get(n, 0) / 60)}"
+                                for n in names))
+    return out
+
+
 def column(name: str, rows: Sequence[ShareRow], extras: Extras = Extras()) -> list[object]:
     """One field's raw values for every row: str, int, float, or None for blank.
 
@@ -137,9 +157,7 @@ def column(name: str, rows: Sequence[ShareRow], extras: Extras = Extras()) -> li
     if name == "TRESRunMins":
         return _tres_counts(rows, extras.tres_names, extras.run_mins)
     if name == "GrpTRESRaw":
-        # fscli keeps usage as billing TRES-seconds only, not per TRES: every tracked
-        # TRES prints as 0
-        return [_zero_tres(tuple(extras.tres_names))] * len(rows)
+        return _tres_raw(rows, extras.tres_names, extras.tres_usage)
     if name == "RawShares":
         return [None if s is None else "parent" if s == SHARES_PARENT else s
                 for s in map(operator.attrgetter("raw_shares"), rows)]

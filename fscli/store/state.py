@@ -73,20 +73,32 @@ def job_qos(state: ClusterState, job: Job) -> tuple[Qos | None, float]:
     return qos, (qos.usage_factor if qos is not None and qos.usage_factor >= 0 else 1.0)
 
 
-def job_runs(state: ClusterState, now: int) -> list:
-    """Running and completed Slurm jobs (with a start) as the engine's ``Run`` records."""
+def _charged_jobs(state: ClusterState, now: int) -> list[Job]:
+    """The Slurm jobs whose run time is charged as usage by ``now``."""
+    return [job for job in state.jobs if job.assoc_id is not None and job.start is not None
+            and job.start <= now and job.state in CHARGED]
+
+
+def _run(state: ClusterState, job: Job):
     from fscli.engine.usage import Run
 
-    runs = []
-    for job in state.jobs:
-        if job.assoc_id is None or job.start is None or job.start > now:
-            continue
-        if job.state not in CHARGED:
-            continue
-        _, factor = job_qos(state, job)
-        end = job.end if job.state != "running" else None
-        runs.append(Run(job.assoc_id, job.start, end, job_billing(job, state), factor))
-    return runs
+    end = job.end if job.state != "running" else None
+    return Run(job.assoc_id, job.start, end, job_billing(job, state), job_qos(state, job)[1])
+
+
+def job_runs(state: ClusterState, now: int) -> list:
+    """Running and completed Slurm jobs (with a start) as the engine's ``Run`` records."""
+    return [_run(state, job) for job in _charged_jobs(state, now)]
+
+
+def _reset_at(state: ClusterState) -> int | None:
+    if state.config.usage_reset_period != "NOW":
+        return None
+    return int(state.config.raw.get(RESET_AT_KEY, "0") or 0) or None
+
+
+def _parent_of(state: ClusterState) -> dict[int, int | None]:
+    return {a.id: a.parent_id for a in state.assocs}
 
 
 def run_minutes(state: ClusterState, now: int) -> dict[int, dict[str, int]]:
@@ -116,18 +128,33 @@ def run_minutes(state: ClusterState, now: int) -> dict[int, dict[str, int]]:
         jobs.append(Allocation(job.assoc_id, job.start, limit, tres, job_qos(state, job)[1]))
     if not jobs:
         return {}
-    parent_of = {a.id: a.parent_id for a in state.assocs}
-    return held_minutes(jobs, parent_of, now, state.config.calc_period, state.config.calc_anchor)
+    return held_minutes(jobs, _parent_of(state), now, state.config.calc_period,
+                        state.config.calc_anchor)
+
+
+def tres_usage(state: ClusterState, now: int) -> dict[int, dict[str, float]]:
+    """Decayed TRES-seconds per association and its descendants from the store's jobs
+    (sshare's GrpTRESRaw, whose billing is the RawUsage; see
+    :func:`fscli.engine.usage.tres_seconds`). Usage charged without a job (``usage
+    add/set/import``) is billing only: it adds to no other TRES."""
+    from fscli.engine.limit_check import request_tres
+    from fscli.engine.tree import subtree_totals
+    from fscli.engine.usage import tres_seconds
+
+    jobs = _charged_jobs(state, now)
+    if not jobs:
+        return {}
+    runs = [(_run(state, job), request_tres(job.cpus, job.nodes, job.tres)) for job in jobs]
+    own = tres_seconds(runs, now, state.config, _reset_at(state))
+    return subtree_totals(own, _parent_of(state))
 
 
 def usage_at(state: ClusterState, now: int) -> dict[int, float]:
     """RawUsage charged to each association itself at ``now`` (charges + jobs, decayed)."""
     from fscli.engine.usage import raw_usage
 
-    reset_at = None
-    if state.config.usage_reset_period == "NOW":
-        reset_at = int(state.config.raw.get(RESET_AT_KEY, "0") or 0) or None
-    return raw_usage(state.charges, now, state.config, job_runs(state, now), reset_at=reset_at)
+    return raw_usage(state.charges, now, state.config, job_runs(state, now),
+                     reset_at=_reset_at(state))
 
 
 def fairshare(state: ClusterState, now: int, algorithm: str | None = None):

@@ -222,6 +222,23 @@ def test_tres_run_minutes_need_limits_enforced(fscli):
                          "u|cpu=0,mem=0,energy=0,node=0,billing=0,fs/disk=0,vmem=0,pages=0"}
 
 
+def test_grp_tres_raw_from_jobs_billing_from_raw_usage(fscli):
+    fscli.ok("-Q", "cluster", "add", "t")
+    fscli.ok("-Q", "account", "add", "a")
+    fscli.ok("-Q", "user", "add", "u", "account=a")
+    fscli.ok("-Q", "config", "set", "PriorityDecayHalfLife=0")
+    fscli.ok("-Q", "job", "submit", "user=u", "account=a", "cpus=2", "mem=1G", "time=60",
+             "state=completed", "start=2026-05-01T11:00:00", "end=2026-05-01T11:30:00",
+             "submit=2026-05-01T11:00:00")
+    # a charge made without a job is billing usage only
+    fscli.ok("-Q", "usage", "add", "user=u", "account=a", "raw=600", "at=2026-05-01T11:45:00")
+    rows = sshare(fscli, "-a", "-P", "-n", "-o", "User,RawUsage,GrpTRESRaw")
+    want = "cpu=60,mem=30720,energy=0,node=30,billing=70,fs/disk=0,vmem=0,pages=0"
+    assert rows == [f"|4200|{want}", f"|4200|{want}", f"u|4200|{want}"]
+    doc = json.loads(fscli.ok("sshare", "--json", "-u", "u", at=AT).stdout)
+    assert {r["GrpTRESRaw"] for r in doc["shares"]} == {want}
+
+
 # -- options ---------------------------------------------------------------------------
 
 def test_row_selection_and_format(fscli):

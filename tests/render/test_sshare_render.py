@@ -188,6 +188,13 @@ def test_tres_run_minutes_in_tracked_order_zeros_printed(tiny) -> None:
     assert text.splitlines()[-1] == "a-ver+ cpu=120,mem+ "
 
 
+def test_grp_tres_raw_is_truncated_minutes_billing_from_raw_usage(tiny) -> None:
+    extras = Extras(tres_names=("cpu", "billing", "mem"),
+                    tres_usage={3: {"cpu": 119.9, "mem": 6000.0}, 2: {"cpu": 119.9}})
+    assert column("GrpTRESRaw", tiny.rows, extras) == [
+        "cpu=0,billing=20,mem=0", "cpu=1,billing=20,mem=0", "cpu=1,billing=20,mem=100"]
+
+
 def test_double_too_wide_uses_exponent() -> None:
     assocs = [Assoc(1, None, "root"), Assoc(2, 1, "a", shares=1), Assoc(3, 2, "a", "u", shares=1)]
     result = compute(assocs, {3: 1.0}, "fair_tree")
@@ -200,7 +207,8 @@ def test_columns_agree_with_cell_values_and_empty_output(tiny) -> None:
     zeros = "cpu=0,mem=0,energy=0,node=0,billing=0,fs/disk=0,vmem=0,pages=0"
     assert cell_values(tiny.rows[2], Extras("c1")) == {
         "Account": "  physics", "Cluster": "c1", "EffectvUsage": 1.0, "FairShare": 1.0,
-        "GrpTRESMins": None, "GrpTRESRaw": zeros, "ID": 3, "LevelFS": 1.0, "NormShares": 1.0,
+        "GrpTRESMins": None,
+        "GrpTRESRaw": "cpu=0,mem=0,energy=0,node=0,billing=20,fs/disk=0,vmem=0,pages=0", "ID": 3, "LevelFS": 1.0, "NormShares": 1.0,
         "NormUsage": 1.0, "Partition": None, "RawShares": 1, "RawUsage": 1234,
         "TRESRunMins": zeros, "User": "a-very-long-user-name"}
     names = [name for name, _ in FIELD_TABLE]
