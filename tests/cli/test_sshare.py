@@ -203,13 +203,18 @@ def test_real_slurm_capture_rebuilt_from_its_jobs(fscli):
                                           "billing=33638295,fs/disk=0,vmem=0,pages=0")
 
 
-def test_tres_run_minutes_need_limits_enforced(fscli):
+def one_job(fscli, config: str, *job: str) -> None:
+    """Account a, its user u, one setting, one job of u's with 2 CPUs and 1 GiB."""
     fscli.ok("-Q", "cluster", "add", "t")
     fscli.ok("-Q", "account", "add", "a")
     fscli.ok("-Q", "user", "add", "u", "account=a")
-    fscli.ok("-Q", "config", "set", "PriorityCalcPeriod=1")
-    fscli.ok("-Q", "job", "submit", "user=u", "account=a", "cpus=2", "mem=1G", "time=10",
-             "state=running", f"start={AT}", f"submit={AT}")
+    fscli.ok("-Q", "config", "set", config)
+    fscli.ok("-Q", "job", "submit", "user=u", "account=a", "cpus=2", "mem=1G", *job)
+
+
+def test_tres_run_minutes_need_limits_enforced(fscli):
+    one_job(fscli, "PriorityCalcPeriod=1", "time=10", "state=running", f"start={AT}",
+            f"submit={AT}")
     rows = sshare(fscli, "-a", "-P", "-n", "-o", "Account,User,TRESRunMins")
     assert rows == ["root||cpu=20,mem=10240,energy=0,node=10,billing=20,fs/disk=0,vmem=0,pages=0",
                     " a||cpu=20,mem=10240,energy=0,node=10,billing=20,fs/disk=0,vmem=0,pages=0",
@@ -223,13 +228,8 @@ def test_tres_run_minutes_need_limits_enforced(fscli):
 
 
 def test_grp_tres_raw_from_jobs_billing_from_raw_usage(fscli):
-    fscli.ok("-Q", "cluster", "add", "t")
-    fscli.ok("-Q", "account", "add", "a")
-    fscli.ok("-Q", "user", "add", "u", "account=a")
-    fscli.ok("-Q", "config", "set", "PriorityDecayHalfLife=0")
-    fscli.ok("-Q", "job", "submit", "user=u", "account=a", "cpus=2", "mem=1G", "time=60",
-             "state=completed", "start=2026-05-01T11:00:00", "end=2026-05-01T11:30:00",
-             "submit=2026-05-01T11:00:00")
+    one_job(fscli, "PriorityDecayHalfLife=0", "time=60", "state=completed",
+            "start=2026-05-01T11:00:00", "end=2026-05-01T11:30:00", "submit=2026-05-01T11:00:00")
     # a charge made without a job is billing usage only
     fscli.ok("-Q", "usage", "add", "user=u", "account=a", "raw=600", "at=2026-05-01T11:45:00")
     rows = sshare(fscli, "-a", "-P", "-n", "-o", "User,RawUsage,GrpTRESRaw")
