@@ -100,7 +100,7 @@ def show_sshare(app) -> None:
 
     state, result, algorithm = share_result(app, None)
     fields = [f for f in default_fields(algorithm, long=True) if f.name not in WIDE_SSHARE]
-    emit_table(result.rows, fields, True, share_extras(state, app.now),
+    emit_table(result.rows, fields, True, share_extras(state, app.now, {f.name for f in fields}),
                title=f"sshare -a -l ({algorithm}, without TRES columns)")
 
 

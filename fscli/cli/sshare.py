@@ -56,14 +56,19 @@ def select_rows(rows, all_users: bool, accounts: str | None, users: str | None) 
     return out
 
 
-def share_extras(state, now: int):
+def share_extras(state, now: int, columns=None):
     """What sshare prints beside the rows: cluster name, tracked TRES, TRES run-minutes
-    and TRES usage."""
+    and TRES usage, the last two only when ``columns`` (field names; None = all) show
+    them: the TRES usage goes through every job of the store again."""
     from fscli.render.sshare import Extras
     from fscli.store.state import run_minutes, tres_usage
 
-    return Extras(state.cluster.name, tres_names(state), run_minutes(state, now),
-                  tres_usage(state, now))
+    def wanted(name: str) -> bool:
+        return columns is None or name in columns
+
+    return Extras(state.cluster.name, tres_names(state),
+                  run_minutes(state, now) if wanted("TRESRunMins") else {},
+                  tres_usage(state, now) if wanted("GrpTRESRaw") else {})
 
 
 def tres_names(state) -> tuple[str, ...]:
@@ -142,7 +147,7 @@ def sshare(app, all_users, long_, accounts, users, partition, fmt, algorithm, ex
         return
     fields = fields or select_fields(None, algorithm, long_, partition)
     rows = select_rows(result.rows, all_users, accounts, users)
-    extras = share_extras(state, app.now)
+    extras = share_extras(state, app.now, None if out.json else {f.name for f in fields})
     if out.json:
         emit_json(rows, algorithm, extras, app.now)
     elif out.parsable:
