@@ -466,9 +466,8 @@ def _num(value: float) -> str:
     return f"{value:.6g}"
 
 
-def _weigh(row: PriorityRow, name: str) -> str:
-    weight = row.context.weights[name] if row.context else 0
-    return f"-> {_num(row.factors[name])} x {weight} = {row.weighted[name]:.2f}"
+def _weigh(row: PriorityRow, ctx: _Context, name: str) -> str:
+    return f"-> {_num(row.factors[name])} x {ctx.weights[name]} = {row.weighted[name]:.2f}"
 
 
 def explain(row: PriorityRow) -> list[str]:
@@ -505,34 +504,34 @@ def _factor_lines(row: PriorityRow, job: Job, ctx: _Context) -> list[str]:
         since = "submit" if "ACCRUE_ALWAYS" in ctx.config.flags else "eligible"
         waited = max(0, ctx.now - _accrue_time(job, ctx.config))
         lines.append(f"age: waited {format_secs(waited)} (since {since}) of PriorityMaxAge "
-                     f"{format_secs(ctx.config.max_age)} {_weigh(row, 'age')}")
+                     f"{format_secs(ctx.config.max_age)} {_weigh(row, ctx, 'age')}")
     if w["assoc"]:
         value = ctx.assoc_priority.get(row.assoc_id, 0) if row.assoc_id is not None else 0
         of = "raw (NO_NORMAL_ASSOC)" if ctx.raw["assoc"] else f"of max {ctx.max_assoc_priority}"
-        lines.append(f"assoc: association priority {value} {of} {_weigh(row, 'assoc')}")
+        lines.append(f"assoc: association priority {value} {of} {_weigh(row, ctx, 'assoc')}")
     if w["fairshare"]:
         source = (f"association {row.assoc_id} ({row.user}/{row.account})"
                   if row.assoc_id is not None else "no association: factor 0")
-        lines.append(f"fair-share: {source} {_weigh(row, 'fairshare')}")
+        lines.append(f"fair-share: {source} {_weigh(row, ctx, 'fairshare')}")
     if w["jobsize"]:
         lines.append(_job_size_line(row, job, ctx))
     if w["partition"]:
         part = ctx.partitions[row.partition]
         of = "raw (NO_NORMAL_PART)" if ctx.raw["partition"] else f"of max {ctx.max_part_factor}"
         lines.append(f"partition: PriorityJobFactor {part.priority_job_factor} {of} "
-                     f"{_weigh(row, 'partition')}")
+                     f"{_weigh(row, ctx, 'partition')}")
     if w["qos"]:
         qos = ctx.qos.get(row.qos)
         prio = qos.priority if qos else 0
         of = "raw (NO_NORMAL_QOS)" if ctx.raw["qos"] else f"of max {ctx.max_qos_priority}"
-        lines.append(f"qos: {row.qos or 'none'} priority {prio} {of} {_weigh(row, 'qos')}")
+        lines.append(f"qos: {row.qos or 'none'} priority {prio} {of} {_weigh(row, ctx, 'qos')}")
     return lines
 
 
 def _job_size_line(row: PriorityRow, job: Job, ctx: _Context) -> str:
     nodes, cpus = ctx.cluster_nodes, ctx.cluster_cpus
     if not nodes or not cpus:
-        return f"job size: cluster node/CPU counts unknown {_weigh(row, 'jobsize')}"
+        return f"job size: cluster node/CPU counts unknown {_weigh(row, ctx, 'jobsize')}"
     if "SMALL_RELATIVE_TO_TIME" in ctx.config.flags:
         how = (f"max({job.nodes} nodes x {cpus}/{nodes} CPUs per node, {job.cpus} CPUs) / "
                f"{_time_limit(job, ctx)} min / {cpus} CPUs")
@@ -542,7 +541,7 @@ def _job_size_line(row: PriorityRow, job: Job, ctx: _Context) -> str:
         how = f"(({nodes}-{job.nodes})/{nodes} nodes + ({cpus}-{job.cpus})/{cpus} CPUs) / 2"
     else:
         how = f"({job.nodes}/{nodes} nodes + {job.cpus}/{cpus} CPUs) / 2"
-    return f"job size: {how} {_weigh(row, 'jobsize')}"
+    return f"job size: {how} {_weigh(row, ctx, 'jobsize')}"
 
 
 def _tres_line(row: PriorityRow, job: Job, ctx: _Context, name: str) -> str:
