@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from fscli.engine import tres as tresmod
-from fscli.engine.timestr import parse_duration_mins, parse_when
+from fscli.engine.timestr import parse_date, parse_duration_mins
 from fscli.errors import InvalidValue, UsageProblem, closest
 
 RESET_PERIODS = ("NONE", "NOW", "DAILY", "WEEKLY", "MONTHLY", "QUARTERLY", "YEARLY")
@@ -89,7 +89,7 @@ def _tres_weights(key: str, text: str) -> str:
 
 
 def _anchor(key: str, text: str) -> str:
-    return str(parse_when(text, now=0))
+    return str(parse_date(text, key))
 
 
 def _text(key: str, text: str) -> str:

@@ -112,10 +112,29 @@ def parse_when(text: str | float, now: int) -> int:
 
     Moments outside :data:`MIN_EPOCH`..:data:`MAX_EPOCH` are :class:`InvalidValue`.
     """
-    epoch = _when(text, now)
+    return _in_range(_when(text, now), text)
+
+
+def _in_range(epoch: int, text: str | float) -> int:
     if not MIN_EPOCH <= epoch <= MAX_EPOCH:
         raise InvalidValue(f"invalid time '{text}': out of range (1900 to 9999)")
     return epoch
+
+
+def parse_date(text: str, what: str = "time") -> int:
+    """Epoch seconds for a moment written as a date (ISO 8601) or epoch seconds, as files
+    and stored settings carry them: ``now``, ``now-2days`` and ``today`` are refused
+    (relative to what?)."""
+    low = text.strip().lower()
+    bad = InvalidValue(f"invalid {what} '{text}': expected a date (2026-05-01T12:00:00) or "
+                       "epoch seconds")
+    if _RELATIVE.fullmatch(low) or low in ("today", "midnight"):
+        raise bad
+    try:
+        epoch = _when(text, 0)
+    except InvalidValue:
+        raise bad from None
+    return _in_range(epoch, text)
 
 
 def _when(text: str | float, now: int) -> int:

@@ -18,7 +18,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from fscli.engine.timestr import MAX_EPOCH, format_when, parse_duration_secs, parse_when
+from fscli.engine.timestr import MAX_EPOCH, format_when, parse_date, parse_duration_secs
 from fscli.engine.tres import MAX_VALUE, parse_tres
 from fscli.errors import FscliError, InvalidValue
 
@@ -137,11 +137,11 @@ def _job(n: int, get: Callable[[str], str | None]) -> JobRecord | None:
     start_text = get("start") or ""
     if start_text.lower() in _UNSET:
         return None
-    start = parse_when(start_text, now=0)
+    start = parse_date(start_text, "Start")
     end_text = get("end")
     end: int | None
     if end_text is not None:
-        end = None if end_text.lower() in _UNSET else parse_when(end_text, now=0)
+        end = None if end_text.lower() in _UNSET else parse_date(end_text, "End")
     else:
         raw = get("elapsedraw")
         secs = _int(raw, "ElapsedRaw") if raw is not None else parse_duration_secs(

@@ -56,6 +56,9 @@ def test_bad_values_change_nothing(fscli):
     fscli.fails("config", "set", "PriorityFlags=NO_FAIR_TRE", code=1)
     fscli.fails("config", "set", "PriorityWeightFairshare=-3", code=1)
     fscli.fails("config", "set", "PriorityFlags", code=2)
+    result = fscli.fails("config", "set", "PriorityCalcAnchor=now-1hour", code=1)
+    assert result.stderr.strip().endswith("invalid PriorityCalcAnchor 'now-1hour': expected a "
+                                          "date (2026-05-01T12:00:00) or epoch seconds")
     assert fscli.ok("config", "show", "-P", "-n").stdout == ""
 
 

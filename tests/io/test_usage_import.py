@@ -72,15 +72,17 @@ def test_sacct_reports_every_bad_line_at_once() -> None:
             "ann|phys|yesterday|2026-01-01T01:00:00|4\n"
             "ann|phys|2026-01-01T02:00:00|2026-01-01T01:00:00|4\n"
             "|phys|2026-01-01T00:00:00|2026-01-01T01:00:00|4\n"
-            "ann|phys|2026-01-01T00:00:00\n")
+            "ann|phys|2026-01-01T00:00:00\n"
+            "ann|phys|now-1hour|now|4\n")
     with pytest.raises(InvalidValue) as err:
         parse_sacct(text)
     assert err.value.message == (
-        "5 bad line(s) in sacct input: line 2: invalid AllocCPUS 'four': expected a whole "
-        "number; line 4: invalid time 'yesterday': expected ISO 8601 (2026-05-01T12:00:00), "
-        "'now', or 'now-2days'; line 5: End 2026-01-01T01:00:00 is before Start "
+        "6 bad line(s) in sacct input: line 2: invalid AllocCPUS 'four': expected a whole "
+        "number; line 4: invalid Start 'yesterday': expected a date (2026-05-01T12:00:00) or "
+        "epoch seconds; line 5: End 2026-01-01T01:00:00 is before Start "
         "2026-01-01T02:00:00; line 6: User and Account must not be empty; "
-        "line 7: 3 fields, header has 5")
+        "line 7: 3 fields, header has 5; line 8: invalid Start 'now-1hour': expected a date "
+        "(2026-05-01T12:00:00) or epoch seconds")
 
 
 def test_sacct_missing_columns() -> None:

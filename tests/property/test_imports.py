@@ -74,7 +74,7 @@ def test_squeue_parses_or_one_clean_error(text, tz):
     ("User|Account|Start|ElapsedRaw|AllocCPUS\na|b|2020-01-01T00:00:00|" + "9" * 30 + "|4\n",
      f"line 2: invalid ElapsedRaw '{'9' * 30}': must be from 0 to 9223372036854775807"),
     ("User|Account|Start|End|AllocCPUS\na|b|0001-01-01T00:00:00|Unknown|4\n",
-     "line 2: invalid time '0001-01-01T00:00:00'"),
+     "line 2: invalid Start '0001-01-01T00:00:00'"),
 ])
 def test_sacct_lines_that_broke_the_import(text, message):
     with pytest.raises(InvalidValue) as err:
