@@ -31,6 +31,7 @@ from fscli.engine import reasons as R
 from fscli.engine.limits import LimitEntry, Resolution, has_flag, resolve, resolve_detail
 from fscli.engine.model import Assoc, Job, Partition, Qos
 from fscli.engine.tree import ancestors
+from fscli.engine.usage import last_pass
 from fscli.errors import InvalidValue, UsageProblem
 
 INF = math.inf
@@ -83,6 +84,10 @@ class LimitsState:
     enforce_part_limits: bool = False
     count_jobs: Callable[[JobScope], list[JobGroup]] | None = None
     """A store's aggregate of the running and pending jobs; None: count ``jobs``."""
+    calc_period: int = 300
+    calc_anchor: int = 0
+    """The decay passes (PriorityCalcPeriod, seconds, and its anchor): a running job gives
+    back its run time at them (GrpTRESRunMins)."""
 
 
 @dataclass(slots=True)
@@ -185,7 +190,9 @@ class JobScope:
 
     Jobs count when they run under (a descendant of) one of ``assoc_ids``, or when their
     QOS or first partition's QOS is in ``qos``. ``run_mins`` asks for TRES run-minutes
-    left at ``now``.
+    left: running jobs have given back their run time up to ``charged_until``, the last
+    decay pass (Slurm takes it back from its counter pass by pass, as sshare's
+    TRESRunMins shows; see :mod:`fscli.engine.runmins`).
     """
 
     assoc_ids: frozenset[int]
@@ -195,7 +202,7 @@ class JobScope:
     user: str
     account: str
     run_mins: bool
-    now: int
+    charged_until: int
 
 
 @dataclass(slots=True)
@@ -218,12 +225,13 @@ class JobGroup:
     account: str | None = None
 
 
-def _run_left(job: Job, now: int) -> float:
-    """Minutes a running job may still run (infinite without a time limit)."""
+def _run_left(job: Job, charged_until: int) -> float:
+    """Minutes of its time limit a running job still holds, its run time up to the last
+    pass given back (infinite without a time limit)."""
     if job.time_limit is None:
         return INF
-    elapsed = max(0, now - (job.start if job.start is not None else now))
-    return max(0.0, job.time_limit - elapsed / 60.0)
+    start = job.start if job.start is not None else charged_until
+    return max(0.0, job.time_limit - max(0, charged_until - start) / 60.0)
 
 
 def job_groups(state: LimitsState, scope: JobScope) -> list[JobGroup]:
@@ -237,7 +245,7 @@ def job_groups(state: LimitsState, scope: JobScope) -> list[JobGroup]:
         tres = request_tres(job.cpus, job.nodes, job.tres) if running else {}
         run: dict[str, float] = {}
         if running and scope.run_mins:
-            left = _run_left(job, scope.now)
+            left = _run_left(job, scope.charged_until)
             run = {name: amount * left for name, amount in tres.items() if amount}
         out.append(JobGroup(
             job.assoc_id, running, 1, tres, run, job.qos,
@@ -309,7 +317,8 @@ class _Counters:
         scope = JobScope(
             frozenset(counted), frozenset(counted_qos),
             frozenset(p for p, q in part_qos.items() if q in counted_qos), user, account,
-            any("RunMins" in e.own_name for e in entries), now,
+            any("RunMins" in e.own_name for e in entries),
+            last_pass(now, state.calc_period, state.calc_anchor),
         )
         groups = state.count_jobs(scope) if state.count_jobs else job_groups(state, scope)
         parent = {a.id: a.parent_id for a in state.assocs}
@@ -674,7 +683,8 @@ def _place(req: JobRequest, state: LimitsState) -> tuple[list[Assoc], Qos | None
 def check(req: JobRequest, state: LimitsState, now: int) -> CheckResult:
     """Whether ``req`` would run now, pend (with Slurm's reason) or be rejected at submit.
 
-    ``now`` (epoch seconds) dates the running jobs' remaining time for GrpTRESRunMins.
+    ``now`` (epoch seconds) dates the running jobs' remaining time for GrpTRESRunMins (as
+    of the last decay pass before it).
     """
     part_name = req.partition or state.default_partition
     try:

@@ -24,6 +24,7 @@ from fscli.engine.limit_check import (
     LimitsState,
     request_tres,
 )
+from fscli.engine.config import PriorityConfig
 from fscli.engine.model import Assoc
 from fscli.engine.tres import parse_tres
 from fscli.store import snapshot, tables
@@ -81,10 +82,12 @@ def load(conn, cluster: str | None, user: str | None = None, account: str | None
         have |= {x.id for x in found}
         todo = {x.parent_id for x in found} - have - {None}
     config = snapshot.load_config(conn)
+    passes = PriorityConfig.from_mapping(config)
     return LimitsState(
         assocs, list(snapshot.load_qos(conn).values()),
         list(snapshot.load_partitions(conn, cid).values()),
-        enforce=enforce_flags(config.get("AccountingStorageEnforce", "")))
+        enforce=enforce_flags(config.get("AccountingStorageEnforce", "")),
+        calc_period=passes.calc_period, calc_anchor=passes.calc_anchor)
 
 
 def attach_jobs(conn, cluster: str | None, state: LimitsState, now: int) -> None:
@@ -187,8 +190,8 @@ def _count_jobs(conn, cluster_id: int, tree: _Tree, scope: JobScope) -> list[Job
     values = [j.cpus.label("cpus"), j.nodes.label("nodes")]
     if scope.run_mins:
         cols.append(case((j.time_limit.is_(None), 1), else_=0).label("unlimited"))
-        started = case((or_(j.start.is_(None), j.start > scope.now), 0),
-                       else_=scope.now - j.start)
+        started = case((or_(j.start.is_(None), j.start >= scope.charged_until), 0),
+                       else_=scope.charged_until - j.start)
         left = j.time_limit * 60 - started
         left = case((left > 0, left), else_=0)
         values += [left.label("left"), (j.cpus * left).label("cpu_left"),

@@ -96,6 +96,25 @@ def test_run_minutes_left_of_running_jobs(tree):
     assert (doc["reason"], doc["current"]) == ("AssocGrpCPURunMinutesLimit", None)
 
 
+def test_run_minutes_stand_still_between_passes_as_sshare_shows_them(tree):
+    """Slurm has one counter: GrpTRESRunMins checks and sshare's TRESRunMins read it, and
+    it gives back run time at the decay passes (every 5 minutes by default)."""
+    tree.ok("limits", "set", "account=chem", "GrpTRESRunMins=cpu=1000")
+    _submit(tree, "user=bob", "cpus=4", "time=2:00:00", "state=running",
+            "start=2026-01-05T09:30:00")
+    at = "2026-01-05T10:04:59"  # the last pass was at 10:00: 90 minutes held
+    doc = json.loads(tree.ok("limits", "check", "user=carol", "cpus=11", "time=1:00:00",
+                             "--json", at=at).stdout)
+    assert (doc["reason"], doc["current"]) == ("AssocGrpCPURunMinutesLimit", 360)
+    shown = tree.ok("sshare", "-A", "chem", "-P", "-n", "-o", "Account,TRESRunMins",
+                    at=at).stdout.splitlines()
+    assert shown == ["  chem|cpu=360,mem=0,energy=0,node=90,billing=360,fs/disk=0,vmem=0,"
+                     "pages=0"]
+    doc = json.loads(tree.ok("limits", "check", "user=carol", "cpus=12", "time=1:00:00",
+                             "--json", at="2026-01-05T10:05:00").stdout)
+    assert doc["current"] == 340  # a pass: 5 more minutes given back
+
+
 def test_what_if_on_associations_outside_the_chain(tree):
     tree.ok("limits", "set", "user=bob", "account=chem", "MaxJobs=1")
     _submit(tree, "user=bob", "state=running")

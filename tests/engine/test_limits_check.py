@@ -81,13 +81,23 @@ def test_grp_tres_minutes_roll_up_from_users_to_the_account():
 
 
 def test_grp_tres_run_minutes_count_what_running_jobs_have_left():
-    # 4 cpus with 60 min limit started 30 min ago: 120 cpu-minutes still to run
-    running = _job(1, cpus=4, time_limit=60, start=NOW - 1800)
+    # passes every 300 s: the last one before NOW was 200 s ago. 4 cpus with a 60 min
+    # limit started 30 min before it: 120 cpu-minutes still held
+    last = NOW - NOW % 300
+    running = _job(1, cpus=4, time_limit=60, start=last - 1800)
     state = _state(acct_limits={"GrpTRESRunMins": {"cpu": 199}}, jobs=[running])
     result = check(_req(cpus=2, time=40), state, NOW)
     assert (result.verdict, result.reason) == ("pend", "AssocGrpCPURunMinutesLimit")
     assert (result.violation.current, result.violation.request) == (120, 80)
-    assert check(_req(cpus=2, time=40), state, NOW + 600).verdict == "run"
+    # between passes the held time stands still; two passes later 40 cpu-minutes are back
+    assert check(_req(cpus=2, time=40), state, last + 299).violation.current == 120
+    assert check(_req(cpus=2, time=40), state, last + 600).verdict == "run"
+    # a pass every minute: the last one 20 s before NOW, 1980 s after the start
+    state.calc_period = 60
+    assert check(_req(cpus=4, time=40), state, NOW).violation.current == 4 * 27
+    state.calc_anchor = 20  # passes 20 s past the minute: one at NOW itself
+    assert check(_req(cpus=4, time=40), state, NOW).violation.current == pytest.approx(
+        4 * (60 - 2000 / 60))
 
 
 def test_running_jobs_count_their_cpus_and_nodes_beside_other_tres():
