@@ -207,20 +207,39 @@ def migrations_dir() -> Path:
     return Path(__file__).resolve().parents[2] / "migrations"
 
 
+# Migrations on a server take a lock of their own first: alembic_version, which writers
+# lock, may not exist yet, and MariaDB ends the transaction at every DDL statement. A
+# PostgreSQL advisory lock lasts to the commit (its DDL is transactional); MariaDB's named
+# lock lasts to its release, whatever the commits.
+MIGRATION_LOCK = {
+    "postgresql": ("SELECT pg_advisory_xact_lock(7310418235)", None),
+    "mysql": ("SELECT GET_LOCK(CONCAT('fscli-migrate-', DATABASE()), 3600)",
+              "SELECT RELEASE_LOCK(CONCAT('fscli-migrate-', DATABASE()))"),
+}
+
+
 def upgrade(engine, to: str = "head") -> None:
-    """Migrate in one transaction. On SQLite it takes the write lock at BEGIN, as writers
-    do: processes that find the same old store at once then migrate one after the other
-    (the later ones find it done) instead of failing with "database is locked"."""
+    """Migrate in one transaction, one process at a time: processes that find the same old
+    store at once migrate one after the other (the later ones find it done) instead of
+    failing with "database is locked" or on tables another one has just made. SQLite's
+    lock is the write lock taken at BEGIN, as writers take it."""
     from alembic import command
     from alembic.config import Config
 
     cfg = Config()
     cfg.set_main_option("script_location", str(migrations_dir()))
-    if engine.dialect.name == "sqlite":  # a server's write lock needs alembic_version to exist
+    lock, release = MIGRATION_LOCK.get(engine.dialect.name, (None, None))
+    if engine.dialect.name == "sqlite":
         engine = engine.execution_options(fscli_write=True)
     with engine.begin() as conn:
-        cfg.attributes["connection"] = conn
-        command.upgrade(cfg, to)
+        if lock:
+            conn.exec_driver_sql(lock)
+        try:
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, to)
+        finally:
+            if release:
+                conn.exec_driver_sql(release)
 
 
 def current_revision(engine) -> str | None:

@@ -115,21 +115,32 @@ def test_a_migrated_store_works_from_the_command_line(fscli, db_path):
     assert "physics" in fscli.ok("assoc", "list", "-P").stdout
 
 
-def test_processes_finding_the_same_old_store_all_work(tmp_path):
-    """After an fscli upgrade, the first commands may start at once on an old store: they
-    migrate one after the other (the later ones find it done), none fails as "busy"."""
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql", "mysql"])
+def test_processes_finding_the_same_old_store_all_work(backend, tmp_path):
+    """After an fscli upgrade, the first commands may start at once on an old store (or a
+    new, empty one): they migrate one after the other (the later ones find it done), none
+    fails as "busy" or on tables another one has just made."""
     from fscli.store.db import create_engine_for, resolve_url, upgrade
 
     old = tmp_path / "old.db"
-    engine = create_engine_for(resolve_url(str(old)))
-    upgrade(engine, FIRST)
-    engine.dispose()
-    for round_ in range(2):
-        store = tmp_path / f"store{round_}.db"
-        shutil.copy(old, store)
-        procs = [subprocess.Popen([sys.executable, "-m", "fscli", "--db", str(store), "db",
+    for round_, first in enumerate((FIRST, FIRST, None)):  # None: a store with no tables
+        if backend == "sqlite":
+            store = str(tmp_path / f"store{round_}.db")
+            if first:
+                if not old.exists():
+                    engine = create_engine_for(resolve_url(str(old)))
+                    upgrade(engine, first)
+                    engine.dispose()
+                shutil.copy(old, store)
+        else:
+            store = store_for(backend, tmp_path / "unused.db")
+            if first:
+                engine = create_engine_for(resolve_url(store))
+                upgrade(engine, first)
+                engine.dispose()
+        procs = [subprocess.Popen([sys.executable, "-m", "fscli", "--db", store, "db",
                                    "current"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                   text=True) for _ in range(4)]
         outcomes = [(p.wait(timeout=120), *p.communicate()) for p in procs]
-        assert [(code, err) for code, _, err in outcomes if code] == []
+        assert [(code, err) for code, _, err in outcomes if code] == [], round_
         assert {out for _, out, _ in outcomes} == {f"{HEAD}\n"}
