@@ -1,7 +1,7 @@
 """Shell completion of names from the store (accounts, users, QOS, partitions, ...).
 
 Every TAB re-runs fscli, so this module reads the store with the plain ``sqlite3`` module
-(no SQLAlchemy) through range queries on the names' unique indexes: a TAB answers in tens of
+(no SQLAlchemy; a server store completes no names) through range queries on the names' unique indexes: a TAB answers in tens of
 milliseconds even with 100,000 associations. It completes bare names and the value
 after ``key=`` (``fscli user add bob account=ph<TAB>``); keys themselves complete too.
 """
@@ -34,27 +34,25 @@ CASE_SENSITIVE = {"partition"}  # the store keeps every other kind of name in lo
 AFTER_ALL = "\U0010ffff"  # sorts after every character a name can hold
 
 
-def _store_path(ctx) -> str | None:
-    """The SQLite file the command line names (``--db``, ``FSCLI_DB`` or the default)."""
+def _store_path(ctx):
+    """The SQLite file the command line names (``--db``, ``FSCLI_DB`` or the default),
+    as fscli itself opens it; None for a server store."""
+    from fscli.store.db import resolve_url
+
     root = ctx.find_root() if ctx is not None else None
-    text = (root.params.get("db") if root is not None else None) or os.environ.get("FSCLI_DB")
-    if not text:
-        base = (os.environ.get("XDG_DATA_HOME")
-                or os.path.join(os.path.expanduser("~"), ".local", "share"))
-        return os.path.join(base, "fscli", "fscli.db")
-    if text.startswith("sqlite:///"):
-        return text[len("sqlite:///"):]
-    return None if "://" in text else os.path.expanduser(text)
+    return resolve_url(root.params.get("db") if root is not None else None).sqlite_path
 
 
 def names(ctx, kind: str, prefix: str) -> list[str]:
     """Names of one kind starting with ``prefix``; nothing (never an error) without a store."""
+    from fscli.store.db import sqlite_uri
+
     path = _store_path(ctx)
-    if not path or not os.path.exists(path):
+    if path is None or not path.exists():
         return []
     low = prefix if kind in CASE_SENSITIVE else prefix.lower()
     try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=0.05)
+        conn = sqlite3.connect(sqlite_uri(path), uri=True, timeout=0.05)
         try:
             return [row[0] for row in conn.execute(QUERIES[kind], (low, low + AFTER_ALL))]
         finally:

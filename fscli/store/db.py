@@ -45,7 +45,7 @@ def resolve_url(db: str | None) -> StoreUrl:
     return StoreUrl(f"sqlite:///{quote(str(path), safe='/')}", path)
 
 
-def _sqlite_uri(path: Path, mode: str = "ro") -> str:
+def sqlite_uri(path: Path, mode: str = "ro") -> str:
     """An SQLite ``file:`` URI for ``path``: '?', '#' and '%' in a file name are escaped,
     or SQLite would open another file (and create it)."""
     return f"file:{quote(str(path), safe='/')}?mode={mode}"
@@ -54,7 +54,7 @@ def _sqlite_uri(path: Path, mode: str = "ro") -> str:
 def _sqlite_revision(path: Path) -> str | None:
     """The store's Alembic revision; ``None`` for an empty file. Raises for non-stores."""
     try:
-        conn = sqlite3.connect(_sqlite_uri(path), uri=True)
+        conn = sqlite3.connect(sqlite_uri(path), uri=True)
     except sqlite3.Error as exc:
         raise StoreError(f"cannot open store {path}: {exc}") from None
     try:
@@ -335,7 +335,7 @@ def backup_sqlite(source: Path, target: Path) -> None:
         raise StoreError(f"cannot back up {source} to {target}: {exc.strerror}") from None
     os.close(fd)
     try:
-        src = sqlite3.connect(_sqlite_uri(source), uri=True)
+        src = sqlite3.connect(sqlite_uri(source), uri=True)
         try:
             dst = sqlite3.connect(target)
             try:

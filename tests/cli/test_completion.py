@@ -54,6 +54,17 @@ def test_no_store_means_no_names_and_no_error(tmp_path):
     assert complete(str(tmp_path / "missing.db"), "account modify x") == []
 
 
+def test_store_names_with_url_characters_complete_from_that_store(science, db_path, tmp_path):
+    """The file fscli opens for --db, also named by a %-escaped sqlite:/// URL (an SQLite
+    URI made of the raw name opened another file: no names)."""
+    odd = tmp_path / "a#b?c%d.db"
+    shutil.copy(db_path, odd)
+    assert complete(str(odd), "account modify ch") == ["chem"]
+    url = "sqlite:///" + str(odd).replace("%", "%25").replace("#", "%23").replace("?", "%3F")
+    assert complete(url, "account modify ch") == ["chem"]
+    assert complete("postgresql+psycopg://nobody@127.0.0.1:1/none", "account modify ch") == []
+
+
 @pytest.mark.skipif(shutil.which("fscli") is None or shutil.which("bash") is None,
                     reason="needs the installed fscli and bash")
 def test_real_bash_completion_sees_account_names(science, db_path):
