@@ -111,6 +111,8 @@ def find_assoc(state, text: str) -> int:
               help="Long format (NormUsage, LevelFS, GrpTRESMins, TRESRunMins).")
 @click.option("-A", "--accounts", metavar="ACCOUNTS", help="Only these accounts' rows.")
 @click.option("-u", "--users", metavar="USERS", help="Add these users' rows (-1 = all).")
+@click.option("-U", "--Users", "users_only", is_flag=True,
+              help="Only user rows (with -a or -u).")
 @click.option("-m", "--partition", is_flag=True, help="Add the Partition column.")
 @click.option("-o", "--format", "fmt", metavar="FORMAT",
               help="Columns, Slurm names and prefixes (Account,User%15,Eff).")
@@ -118,11 +120,14 @@ def find_assoc(state, text: str) -> int:
               help="fair_tree|classic|depth_oblivious|linear (default: from PriorityFlags).")
 @click.option("--explain", metavar="ASSOC",
               help="Explain one association (ACCOUNT or USER/ACCOUNT).")
+@click.option("-e", "--helpformat", is_flag=True, is_eager=True, expose_value=False,
+              callback=lambda ctx, _param, value: value and _print_fields(ctx),
+              help="List the fields -o takes, and exit.")
 @output_options
 @svg_option
 @click.pass_obj
-def sshare(app, all_users, long_, accounts, users, partition, fmt, algorithm, explain, out,
-           svg) -> None:
+def sshare(app, all_users, long_, accounts, users, users_only, partition, fmt, algorithm,
+           explain, out, svg) -> None:
     """Fair-share of every association as of --at (default now), like Slurm's sshare.
 
     \b
@@ -147,6 +152,8 @@ def sshare(app, all_users, long_, accounts, users, partition, fmt, algorithm, ex
         return
     fields = fields or select_fields(None, algorithm, long_, partition)
     rows = select_rows(result.rows, all_users, accounts, users)
+    if users_only:
+        rows = [row for row in rows if row.user is not None]
     extras = share_extras(state, app.now, None if out.json else {f.name for f in fields})
     if out.json:
         emit_json(rows, algorithm, extras, app.now)
@@ -164,6 +171,14 @@ def sshare(app, all_users, long_, accounts, users, partition, fmt, algorithm, ex
             from fscli.cli.output import command_line
 
             tables.save_svg(console, svg, command_line(click.get_current_context()))
+
+
+def _print_fields(ctx) -> None:
+    """``-e``: print the field list and exit before the store is read (as sshare does)."""
+    from fscli.render.sshare import help_format
+
+    click.echo(help_format(), nl=False)
+    ctx.exit(0)
 
 
 def emit_json(rows, algorithm: str, extras, now: int) -> None:

@@ -44,6 +44,15 @@ _WIDTH = dict(FIELD_TABLE)
 _DOUBLES = frozenset({"NormShares", "NormUsage", "EffectvUsage", "FairShare", "LevelFS"})
 
 
+def help_format() -> str:
+    """``sshare -e``: the field names, four to a line, each padded to 17 (Slurm's layout)."""
+    out = []
+    for i, (name, _) in enumerate(FIELD_TABLE):
+        out.append(" " if i & 3 else "\n" if i else "")
+        out.append(f"{name:<17}")
+    return "".join(out) + "\n"
+
+
 @dataclass(frozen=True)
 class Extras:
     """What the rows do not carry: the cluster's name, its tracked TRES (the names the

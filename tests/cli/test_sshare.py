@@ -252,6 +252,19 @@ def test_row_selection_and_format(fscli):
         "   c|user2|25|0.275000|", "   c|user3|0|0.150000|"]
 
 
+def test_users_only_and_the_field_list(fscli):
+    doc_store(fscli)
+    assert sshare(fscli, "-P", "-n", "-U", "-o", "Account,User", "-A", "c", "-a") == [
+        "   c|user2", "   c|user3"]
+    assert sshare(fscli, "-P", "-n", "-U") == []  # no user rows asked for
+    out = fscli.ok("--db", "/nonexistent/never-read.db", "sshare", "-e").stdout
+    assert out.splitlines() == [
+        "Account           Cluster           EffectvUsage      FairShare        ",
+        "GrpTRESMins       GrpTRESRaw        ID                LevelFS          ",
+        "NormShares        NormUsage         Partition         RawShares        ",
+        "RawUsage          TRESRunMins       User             "]
+
+
 def test_default_is_a_rich_table_with_sshare_columns(fscli):
     doc_store(fscli)
     lines = [line.strip() for line in sshare(fscli, "-A", "d")]
