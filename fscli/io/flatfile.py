@@ -29,6 +29,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from fscli.engine import limitdefs
+from fscli.engine.model import SHARES_PARENT
 from fscli.engine.tres import format_tres
 from fscli.errors import FscliError, InvalidValue
 from fscli.io.treespec import (
@@ -367,8 +368,8 @@ class _Reader:
 def _assoc_value(low: str, key: str, value: str) -> tuple[str, Any]:
     """(settings attribute or canonical limit name, parsed value) of one option."""
     attr = _ASSOC_KEYS.get(low)
-    if attr == "shares":
-        return attr, parse_shares(value)
+    if attr == "shares":  # the dump writes FairShare=parent as the number Slurm stores
+        return attr, SHARES_PARENT if value.strip() == str(SHARES_PARENT) else parse_shares(value)
     if attr == "qos":
         return attr, parse_qos_list(value.lower().split(","))
     if attr == "default_qos":

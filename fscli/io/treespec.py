@@ -41,7 +41,8 @@ QOS_FLAGS = (
     "PartitionMaxNodes", "PartitionMinNodes", "PartitionTimeLimit", "RequiresReservation",
     "UsageFactorSafe",
 )
-MAX_SHARES = SHARES_PARENT
+MAX_SHARES = SHARES_PARENT - 1
+"""The largest FairShare number: the next one is how Slurm stores ``parent``."""
 
 
 @dataclass(kw_only=True)
@@ -242,7 +243,9 @@ def default_organization(name: str, parent: str) -> str:
 
 
 def parse_shares(text: Any) -> int:
-    """``FairShare`` value: an integer >= 0 or ``parent`` (kept as ``SHARES_PARENT``)."""
+    """``FairShare`` value: an integer from 0 to :data:`MAX_SHARES` or ``parent`` (kept as
+    ``SHARES_PARENT``; sacctmgr dump files write it as that number, which
+    :mod:`fscli.io.flatfile` maps before this)."""
     raw = str(text).strip()
     if raw.lower() == "parent":
         return SHARES_PARENT

@@ -13,8 +13,8 @@ from fscli.engine import limitdefs
 from fscli.engine import tres as tresmod
 from fscli.engine.model import SHARES_PARENT
 from fscli.errors import InvalidValue, NotFound
+from fscli.io import treespec
 
-MAX_SHARES = SHARES_PARENT - 1
 
 
 @dataclass
@@ -59,21 +59,13 @@ class AssocChanges:
 
 
 def parse_shares(text: str) -> int | str:
-    """``parent``, or an integer 0..2147483646; -1 resets to the default 1 (as sacctmgr)."""
-    raw = str(text).strip()
-    if raw.lower() == "parent":
-        return "parent"
-    try:
-        value = int(raw)
-    except ValueError:
-        raise InvalidValue(f"invalid fairshare '{text}': expected a whole number or 'parent'") from None
-    if value == -1:
+    """A command's FairShare: ``parent`` (the word), or a number as
+    :func:`fscli.io.treespec.parse_shares` reads it; -1 resets to the default 1 (as
+    sacctmgr)."""
+    if str(text).strip() == "-1":
         return 1
-    if value < 0:
-        raise InvalidValue(f"invalid fairshare '{text}': must be >= 0 (or -1 to reset to 1, or 'parent')")
-    if value > MAX_SHARES:
-        raise InvalidValue(f"invalid fairshare '{text}': at most {MAX_SHARES}")
-    return value
+    value = treespec.parse_shares(text)
+    return "parent" if value == SHARES_PARENT else value
 
 
 def parse_priority(text: str) -> Any:

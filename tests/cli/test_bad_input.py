@@ -35,7 +35,7 @@ CASES = [
     (("account", "add", "x", "fairshare=-3"), 1, "invalid fairshare"),
     (("account", "add", "x", "fairshare=1.5"), 1, "invalid fairshare"),
     (("account", "add", "x", "fairshare=abc"), 1, "invalid fairshare"),
-    (("account", "add", "x", "fairshare=2147483647"), 1, "at most 2147483646"),
+    (("account", "add", "x", "fairshare=2147483647"), 1, "from 0 to 2147483646"),
     (("account", "add", "x", "GrpTRES=cpu=abc"), 1, "invalid value 'abc' for TRES cpu"),
     (("account", "add", "x", "GrpTRES==5"), 1, "expected NAME=COUNT"),
     (("account", "add", "x", "GrpTRES=gpu=1"), 1, "gres/gpu"),

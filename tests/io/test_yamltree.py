@@ -166,7 +166,10 @@ def test_fairshare_error_names_line_and_path():
     assert error_of(BASE.replace("fairshare: 30", "fairshare: 2.5")).endswith(
         'expected an integer or "parent"')
     assert error_of(BASE.replace("fairshare: 30", "fairshare: -3")).endswith(
-        'expected an integer from 0 to 2147483647 or "parent"')
+        'expected an integer from 0 to 2147483646 or "parent"')
+    # the number Slurm stores "parent" as is a dump file's spelling only, as on the CLI
+    assert error_of(BASE.replace("fairshare: 30", "fairshare: 2147483647")).endswith(
+        'expected an integer from 0 to 2147483646 or "parent"')
 
 
 def test_yaml_syntax_error_has_a_line():
