@@ -116,9 +116,8 @@ def run_minutes(state: ClusterState, now: int) -> dict[int, dict[str, int]]:
     if "limits" not in enforce_flags(state.config.raw.get("AccountingStorageEnforce", "")):
         return {}
     jobs = []
-    for job in state.jobs:
-        if job.state != "running" or job.assoc_id is None or job.start is None \
-                or job.start > now:
+    for job in _charged_jobs(state, now):
+        if job.state != "running":
             continue
         limit = job.time_limit
         if limit is None and job.partitions and job.partitions[0] in state.partitions:
