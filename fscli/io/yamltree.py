@@ -127,8 +127,9 @@ _SEQ_TAG = "tag:yaml.org,2002:seq"
 _AVOID = re.compile("[^\n\r\x20-\x7E\xA0-\u2027\u202A-\uD7FF\uE000-\uFEFE\uFF00-\uFFFD"
                     "\U00010000-\U0010FFFF]|\r(?!\n)")
 _PLAIN_START = re.compile(r"[^-?:,\[\]{}#&*!|>'\"%@`\s]|[-?:][^\s]")
-_FLOW_ITEM = re.compile(r"(?:[^-?:,\[\]{}#&*!|>'\"%@`\s]|[-?][^\s,\[\]{}:#'\"])"
-                        r"[^,\[\]{}:#'\"]*")
+# in a flow collection "?" opens a key and ends a plain scalar, wherever it stands
+_FLOW_ITEM = re.compile(r"(?:[^-?:,\[\]{}#&*!|>'\"%@`\s]|-[^\s,\[\]{}:#'\"?])"
+                        r"[^,\[\]{}:#'\"?]*")
 
 
 class _Composer:

@@ -318,6 +318,8 @@ PYYAML = [
     "a: b\n  continued\n", "a:\tb\n", "'quoted key': 1\n", "a: \"esc\\tape\"\n",
     "a: [x, [y]]\n", "a: 'open\n  close'\n", "? a\n: b\n", "a: b: c\n", "\ufeffa: 1\n",
     "a: 1\n a: 2\n", "a:\n  - x\n  y: 1\n", "a: [x,]\n", "a: -\n", "text\n",
+    # in a flow collection "?" opens a key (a mapping) or ends a plain scalar (an error)
+    "a: [?x]\n", "a: {?x: y}\n", "a: [x?]\n", "a: [x?y, z]\n",
 ]
 
 
