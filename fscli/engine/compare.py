@@ -27,11 +27,12 @@ class Comparison:
 
 
 def best_factors(result: FairShareResult) -> dict[str, float]:
-    """Each user's highest fair-share factor over their associations."""
+    """Each user's highest fair-share factor over their associations (from the result's
+    columns: no sshare rows are built)."""
     best: dict[str, float] = {}
-    for row in result.rows:
-        if row.user and row.fairshare is not None:
-            best[row.user] = max(best.get(row.user, 0.0), row.fairshare)
+    for user, factor in zip(result.tree.users, result.columns.fairshare):
+        if user and factor is not None:
+            best[user] = max(best.get(user, 0.0), factor)
     return best
 
 

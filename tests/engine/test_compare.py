@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
-from fscli.engine.compare import Comparison, best_factors, compare, competition_ranks
+from fscli.engine.compare import (
+    Comparison,
+    best_factors,
+    compare,
+    competition_ranks,
+    user_priorities,
+)
 from fscli.engine.fairshare import compute
-from fscli.engine.model import Assoc
+from fscli.engine.lsf import GROUP, LsfQueue, ShareEntry, UserGroup, share_info
+from fscli.engine.model import Assoc, Job
 
 TREE = [
     Assoc(1, None, "root"),
@@ -41,3 +48,23 @@ def test_rows_ordered_by_rank_with_lsf_only_users_last():
     assert rows[0] == Comparison("ann", 1.0, 1, cl["ann"], 1, None, None)
     assert rows[1] == Comparison("bob", 1.0, 1, cl["bob"], 2, 5.0, 1)
     assert rows[2] == Comparison("cat", None, None, None, None, 1.0, 2)
+
+
+def test_lsf_users_rank_level_by_level_down_the_share_tree():
+    groups = {"lab": UserGroup("lab", ("dan", "eve"), (ShareEntry("dan", 3), ShareEntry("eve", 1)))}
+    queue = LsfQueue("q", shares=(ShareEntry("lab", 10, GROUP), ShareEntry("zed", 10)))
+    now = 1_700_000_000
+    jobs = [Job(id=1, user="dan", queue="q", state="running", slots=5, start=now),
+            Job(id=2, user="zed", queue="q", state="running", slots=6, start=now)]
+    blocks = share_info(queue, jobs, now, groups=groups)
+    top = {r.name: r.priority for r in blocks[0].rows}
+    lab = {r.name: r.priority for r in blocks[1].rows}
+    got = user_priorities(queue, blocks, groups, ["dan", "eve", "zed"])
+    assert got == {"zed": (top["zed"],), "dan": (top["lab"], lab["dan"]),
+                   "eve": (top["lab"], lab["eve"])}
+    # the lab outranks zed at the top, though zed's own priority beats both members'
+    assert top["lab"] > top["zed"] > lab["eve"] > lab["dan"]
+    assert competition_ranks(got) == {"eve": 1, "dan": 2, "zed": 3}
+    rows = compare(compute(TREE, {}, "fair_tree"), compute(TREE, {}, "classic"), got)
+    assert [(r.user, r.lsf, r.lsf_rank) for r in rows if r.lsf is not None] == [
+        ("eve", lab["eve"], 1), ("dan", lab["dan"], 2), ("zed", top["zed"], 3)]
