@@ -44,9 +44,10 @@ _PENDING = "pending"
 
 @dataclass(slots=True)
 class JobRequest:
-    """A job as sbatch would submit it. ``time_limit`` is minutes, None when not given."""
+    """A job as sbatch would submit it. ``time_limit`` is minutes, None when not given.
+    ``user`` None (for :func:`effective` only) asks for the account's own association."""
 
-    user: str
+    user: str | None
     account: str | None = None
     partition: str | None = None
     qos: str | None = None

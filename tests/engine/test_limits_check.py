@@ -254,6 +254,6 @@ def test_effective_limits_refuse_what_check_rejects():
     names = [(e.name, e.value, e.source) for e in effective(_req(), state)]
     assert names == [("MaxJobs", 2, "alice@phys"), ("GrpJobs", 9, "phys"),
                      ("MaxWallDurationPerJob", 60, "batch"), ("MaxTRESPerJob", 4, "batch")]
-    account_only = JobRequest(None, "phys")  # type: ignore[arg-type]
+    account_only = JobRequest(None, "phys")
     assert [(e.name, e.source) for e in effective(account_only, state)] == [
         ("GrpJobs", "phys"), ("MaxWallDurationPerJob", "batch"), ("MaxTRESPerJob", "batch")]
