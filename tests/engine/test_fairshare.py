@@ -271,9 +271,13 @@ def test_rows_are_built_on_first_use() -> None:
 
 def test_bulk_pauses_the_collector_and_restores_it() -> None:
     assert gc.isenabled()
+    frozen = gc.get_freeze_count()
     with bulk():
         assert not gc.isenabled()
+        built = [[k] for k in range(1000)]
     assert gc.isenabled()
+    # what the block built is frozen: later collections no longer scan it
+    assert gc.get_freeze_count() >= frozen + len(built)
     gc.disable()
     try:
         with bulk():

@@ -11,6 +11,7 @@ import yaml
 from fscli.engine.config import PriorityConfig, validate
 from fscli.engine.model import Assoc, ClusterInfo, Job, Partition, Qos
 from fscli.engine.priority import (
+    FACTORS,
     OVERFLOW_WARNING,
     check_nice,
     check_site_factor,
@@ -337,3 +338,30 @@ def test_admin_set_priority_zeroes_factors():
     assert row.normalized_priority == 999.0  # sprio's %y shows an admin-set value as it is
     assert explain(row)[-1] == "priority 999 set by an administrator: factors are not used"
 
+
+
+def test_jobs_of_one_shape_keep_their_own_factors():
+    """Jobs with the same partitions, size, time limit and TRES share the size, partition
+    and TRES factors; age, association, fair-share, QOS and nice stay the job's own."""
+    assocs = {1: Assoc(1, None, "root"), 2: Assoc(2, 1, "a"), 3: Assoc(3, 2, "a", user="u"),
+              4: Assoc(4, 2, "a", user="v")}
+    qos = {"hi": Qos("hi", priority=10), "lo": Qos("lo", priority=5)}
+    parts = {"p": Partition("p", nodes=2, cpus=16, priority_job_factor=1)}
+    config = _config(PriorityWeightAge="700", PriorityMaxAge="7", PriorityWeightFairshare="1000",
+                     PriorityWeightQOS="100", PriorityWeightJobSize="80",
+                     PriorityWeightPartition="10", PriorityWeightTRES="cpu=160")
+    shape = {"partitions": ("p",), "cpus": 4, "nodes": 1, "time_limit": 30}
+    jobs = [Job(id=1, user="u", account="a", qos="hi", submit=NOW - 7 * 60, **shape),
+            Job(id=2, user="v", account="a", qos="lo", submit=NOW - 60, nice=3, **shape),
+            Job(id=3, user="u", account="a", submit=NOW, admin_priority=42, **shape)]
+    rows = _run(jobs, config, assocs=assocs, qos=qos, parts=parts, fs={3: 0.5, 4: 0.25}).rows
+    # size (1/2 + 4/16) / 2 = 0.375 -> 30, partition 10, cpu 4/16 x 160 = 40: 80 for both
+    assert [(r.assoc_id, r.weighted, r.tres_weighted, r.nice, r.priority) for r in rows] == [
+        (3, {"age": 700, "assoc": 0, "fairshare": 500, "jobsize": 30, "partition": 10,
+             "qos": 100}, {"cpu": 40}, 0, 1380),
+        (4, {"age": 100, "assoc": 0, "fairshare": 250, "jobsize": 30, "partition": 10,
+             "qos": 50}, {"cpu": 40}, 3, 477),
+        (3, dict.fromkeys(FACTORS, 0.0), {}, 0, 42)]
+    ghost = Job(id=4, user="u", account="a", qos="ghost", submit=NOW, **shape)
+    with pytest.raises(NotFound, match="job 4: QOS 'ghost' does not exist"):
+        _run([*jobs, ghost], config, assocs=assocs, qos=qos, parts=parts)
