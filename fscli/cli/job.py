@@ -7,13 +7,13 @@ import click
 from fscli.cli.complete import words_completer
 from fscli.cli.output import dry_run_option, output_options, report
 from fscli.cli.words import (
-    COUNT_MAX,
     JOB_ID_MAX,
     key_table,
     mem_per_node,
     parse_words,
     reject_unused,
     split_list,
+    whole_number,
 )
 
 SUBMIT_KEYS = key_table({
@@ -62,21 +62,6 @@ def job() -> None:
     """
 
 
-def _whole(key: str, text: str, low: int | None = 0, high: int | None = COUNT_MAX) -> int:
-    """A whole number ``low``..``high`` (``None``: no bound here; the caller checks the range)."""
-    from fscli.errors import InvalidValue
-
-    try:
-        value = int(text.strip())
-    except ValueError:
-        raise InvalidValue(f"invalid {key} '{text}': expected a whole number") from None
-    if low is not None and value < low:
-        raise InvalidValue(f"invalid {key} '{text}': expected a whole number >= {low}")
-    if high is not None and value > high:
-        raise InvalidValue(f"invalid {key} '{text}': out of range (at most {high})")
-    return value
-
-
 def _seconds(key: str, text: str) -> float:
     from fscli.errors import InvalidValue
 
@@ -108,8 +93,8 @@ def _job_input(parsed, now: int):
             form = "an LSF job (queue=)" if queue else "a Slurm job (no queue=)"
             raise UsageProblem(f"{key}= does not apply to {form}")
     tres = parse_tres(get("tres"), allow_clear=False) if get("tres") is not None else {}
-    cpus = _whole("cpus", get("cpus"), 1) if get("cpus") is not None else tres.pop("cpu", 1)
-    nodes = _whole("nodes", get("nodes"), 1) if get("nodes") is not None else tres.pop("node", 1)
+    cpus = whole_number("cpus", get("cpus"), 1) if get("cpus") is not None else tres.pop("cpu", 1)
+    nodes = whole_number("nodes", get("nodes"), 1) if get("nodes") is not None else tres.pop("node", 1)
     if "cpu" in tres or "node" in tres:
         raise UsageProblem("give the CPU and node counts once: cpus=/nodes= or in tres=")
     if get("mem") is not None:
@@ -124,12 +109,12 @@ def _job_input(parsed, now: int):
         partitions=tuple(split_list(get("partition") or "")), qos=get("qos"), queue=queue,
         state=(get("state") or "pending").strip().lower(), submit=when["submit"],
         eligible=when["begin"], start=when["start"], end=when["end"], cpus=cpus, nodes=nodes,
-        slots=_whole("slots", get("slots"), 1) if get("slots") is not None else 1, tres=tres,
+        slots=whole_number("slots", get("slots"), 1) if get("slots") is not None else 1, tres=tres,
         time_limit=parse_duration_mins(get("time"), "time limit") if get("time") else None,
-        nice=check_nice(_whole("nice", get("nice"), None, None)) if get("nice") else 0,
-        site_factor=check_site_factor(_whole("sitefactor", get("sitefactor"), None, None))
+        nice=check_nice(whole_number("nice", get("nice"), None, None)) if get("nice") else 0,
+        site_factor=check_site_factor(whole_number("sitefactor", get("sitefactor"), None, None))
         if get("sitefactor") else 0,
-        cputime=cputime, job_id=_whole("id", get("id"), 1, JOB_ID_MAX) if get("id") else None,
+        cputime=cputime, job_id=whole_number("id", get("id"), 1, JOB_ID_MAX) if get("id") else None,
     )
 
 
@@ -179,7 +164,7 @@ def submit(app, words, dry_run) -> None:
 
         raise UsageProblem(f"unexpected word '{parsed.names[0]}' in job submit: expected KEY=VALUE")
     spec = _job_input(parsed, app.now)
-    count = _whole("count", parsed.get("count"), 1) if parsed.get("count") else 1
+    count = whole_number("count", parsed.get("count"), 1) if parsed.get("count") else 1
     if spec.job_id is not None and spec.job_id + count - 1 > JOB_ID_MAX:
         from fscli.errors import InvalidValue
 
@@ -243,7 +228,7 @@ def cancel(app, ids, dry_run) -> None:
     Example:
       fscli job cancel 12 13
     """
-    job_ids = [_whole("job id", text, 1, JOB_ID_MAX) for item in ids for text in split_list(item)]
+    job_ids = [whole_number("job id", text, 1, JOB_ID_MAX) for item in ids for text in split_list(item)]
     with app.transaction(dry_run) as session:
         from fscli.store.admin import Admin
         from fscli.store.jobs import Jobs
@@ -262,7 +247,7 @@ def _admin_priority(text: str) -> int | None:
 
     if text.strip().lower() in ("-1", "clear"):
         return None
-    return check_admin_priority(_whole("priority", text, None, None))
+    return check_admin_priority(whole_number("priority", text, None, None))
 
 
 @job.command("modify", **SETTINGS)
@@ -290,17 +275,17 @@ def modify(app, words, dry_run) -> None:
 
     parsed = parse_words(words, MODIFY_KEYS, "job modify", modify=True)
     texts = parsed.names + ([parsed.get("id")] if parsed.get("id") else [])
-    job_ids = [_whole("job id", t, 1, JOB_ID_MAX) for text in texts for t in split_list(text)]
+    job_ids = [whole_number("job id", t, 1, JOB_ID_MAX) for text in texts for t in split_list(text)]
     if not job_ids:
         raise UsageProblem("name the job(s): fscli job modify JOBID priority=N")
     changes: dict[str, int | None] = {}
     if parsed.values.get("priority"):
         changes["admin_priority"] = _admin_priority(parsed.values["priority"].value)
     if parsed.values.get("nice"):
-        changes["nice"] = check_nice(_whole("nice", parsed.values["nice"].value, None, None))
+        changes["nice"] = check_nice(whole_number("nice", parsed.values["nice"].value, None, None))
     if parsed.values.get("sitefactor"):
         changes["site_factor"] = check_site_factor(
-            _whole("sitefactor", parsed.values["sitefactor"].value, None, None))
+            whole_number("sitefactor", parsed.values["sitefactor"].value, None, None))
     if not changes:
         raise UsageProblem("nothing to change: give priority=, nice= or sitefactor=")
     with app.transaction(dry_run) as session:

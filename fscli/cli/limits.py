@@ -354,17 +354,13 @@ def _request(app, conn, parsed, tres: dict | None = None, time_limit: int | None
 
 def _job_tres(parsed) -> tuple[dict[str, int], int | None]:
     """The request's TRES (cpu and node from cpus=/nodes= unless tres= names them) and time."""
-    from fscli.cli.words import mem_per_node
+    from fscli.cli.words import mem_per_node, whole_number
     from fscli.engine.limit_check import request_tres
     from fscli.engine.timestr import parse_duration_mins
     from fscli.engine.tres import parse_tres
-    from fscli.errors import InvalidValue
 
     def count(key: str) -> int:
-        text = parsed.get(key, "1").strip()
-        if not (text.isascii() and text.isdigit()) or int(text) < 1:
-            raise InvalidValue(f"invalid {key} '{text}': expected a whole number >= 1")
-        return int(text)
+        return whole_number(key, parsed.get(key, "1"), 1)
 
     extra = parse_tres(parsed.get("tres"), allow_clear=False) if parsed.get("tres") else {}
     nodes = count("nodes")

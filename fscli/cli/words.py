@@ -10,6 +10,7 @@ it are new values. Without ``set``, bare names and identity keys (``cluster``,
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from fscli.engine import limitdefs
@@ -63,6 +64,22 @@ def count_value(key: str, text: str, maximum: int = COUNT_MAX) -> int:
     if number > maximum:
         raise InvalidValue(f"invalid {key} '{text}': out of range (at most {maximum})")
     return number
+
+
+def whole_number(key: str, text: str, low: int | None = 0, high: int | None = COUNT_MAX) -> int:
+    """A whole number ``low``..``high`` in ASCII digits, an optional sign first (``None``: no
+    bound here, the caller checks the range). Not ``int()`` alone: it would take ``1_000``
+    and digits of other scripts, which sbatch and scontrol refuse."""
+    digits = text.strip()
+    expected = "a whole number" + (f" >= {low}" if low is not None else "")
+    if not re.fullmatch(r"[+-]?[0-9]{1,4000}", digits):  # int() reads at most 4300 digits
+        raise InvalidValue(f"invalid {key} '{text[:40]}': expected {expected}")
+    value = int(digits)
+    if low is not None and value < low:
+        raise InvalidValue(f"invalid {key} '{text}': expected {expected}")
+    if high is not None and value > high:
+        raise InvalidValue(f"invalid {key} '{text}': out of range (at most {high})")
+    return value
 
 
 def mem_per_node(text: str) -> int:

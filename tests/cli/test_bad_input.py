@@ -89,6 +89,15 @@ CASES = [
     (("sshare", "--explain", "\u00b2"), 1, "no association '\u00b2'"),
     (("limits", "check", "user=alice", "cpus=\u00b2"), 1, "invalid cpus '\u00b2': expected a whole number >= 1"),
     (("lsf", "dispatch", "slots=\u00b2"), 1, "invalid slots '\u00b2': expected a whole number from 0 to"),
+    (("job", "submit", "user=alice", "cpus=\u0663"), 1,
+     "invalid cpus '\u0663': expected a whole number >= 1"),
+    (("job", "submit", "user=alice", "cpus=1_000"), 1,
+     "invalid cpus '1_000': expected a whole number >= 1"),
+    (("job", "modify", "1", "nice=1_0"), 1, "invalid nice '1_0': expected a whole number"),
+    (("limits", "check", "user=alice", "cpus=2147483648"), 1,
+     "invalid cpus '2147483648': out of range (at most 2147483647)"),
+    (("limits", "check", "user=alice", "nodes=" + "9" * 30), 1,
+     f"invalid nodes '{'9' * 30}': out of range (at most 2147483647)"),
 ]
 
 
