@@ -105,6 +105,17 @@ def find_assoc(state, text: str) -> int:
     return min(a.id for a in matches)  # the one without a partition was added first
 
 
+def _print_fields(ctx: click.Context, _param, given: bool) -> None:
+    """``-e``: print the field list and exit before the store is read (as sshare does);
+    an eager option's callback, so it runs before the other options are even checked."""
+    if not given:
+        return
+    from fscli.render.sshare import help_format
+
+    click.echo(help_format(), nl=False)
+    ctx.exit(0)
+
+
 @click.command()
 @click.option("-a", "--all", "all_users", is_flag=True, help="Show every user's rows.")
 @click.option("-l", "--long", "long_", is_flag=True,
@@ -121,7 +132,7 @@ def find_assoc(state, text: str) -> int:
 @click.option("--explain", metavar="ASSOC",
               help="Explain one association (ACCOUNT or USER/ACCOUNT).")
 @click.option("-e", "--helpformat", is_flag=True, is_eager=True, expose_value=False,
-              callback=lambda ctx, _param, value: value and _print_fields(ctx),
+              callback=_print_fields,
               help="List the fields -o takes, and exit.")
 @output_options
 @svg_option
@@ -139,13 +150,13 @@ def sshare(app, all_users, long_, accounts, users, users_only, partition, fmt, a
     """
     from fscli.render.sshare import select_fields
 
-    if svg and (explain or out.json or out.parsable):
+    if svg is not None and (explain is not None or out.json or out.parsable):
         from fscli.errors import UsageProblem
 
         raise UsageProblem("--svg saves the table: leave out -p, -P, --json and --explain")
     fields = select_fields(fmt) if fmt else None  # a bad -o fails before the store is read
     state, result, algorithm = share_result(app, algorithm)
-    if explain:
+    if explain is not None:  # "--explain ''" names no association: an error, not the table
         from fscli.engine.fsexplain import explain as derive
 
         click.echo("\n".join(derive(result, find_assoc(state, explain))))
@@ -164,21 +175,13 @@ def sshare(app, all_users, long_, accounts, users, users_only, partition, fmt, a
     else:
         from fscli.render import tables
 
-        console = tables.console(record=bool(svg))
+        console = tables.console(record=svg is not None)
         emit_table(rows, fields, not out.noheader, extras,
                    title=f"Fair-share on {extras.cluster} ({algorithm})", console=console)
-        if svg:
+        if svg is not None:
             from fscli.cli.output import command_line
 
             tables.save_svg(console, svg, command_line(click.get_current_context()))
-
-
-def _print_fields(ctx) -> None:
-    """``-e``: print the field list and exit before the store is read (as sshare does)."""
-    from fscli.render.sshare import help_format
-
-    click.echo(help_format(), nl=False)
-    ctx.exit(0)
 
 
 def emit_json(rows, algorithm: str, extras, now: int) -> None:

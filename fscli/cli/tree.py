@@ -38,10 +38,10 @@ def tree(app, account, algorithm, svg) -> None:
         end = next((i for i in range(start + 1, len(rows)) if rows[i].depth <= rows[start].depth),
                    len(rows))
         rows = rows[start:end]
-    console = tables.console(record=bool(svg))
+    console = tables.console(record=svg is not None)
     console.print(f"cluster {state.cluster.name}, {algorithm}, bar: usage █ vs share |")
     console.print(share_tree(rows, algorithm))
-    if svg:
+    if svg is not None:
         from fscli.cli.output import command_line
 
         tables.save_svg(console, svg, command_line(click.get_current_context()))

@@ -46,6 +46,12 @@ def test_svg_is_for_the_table_only(science, tmp_path):
 def test_svg_unwritable_file_is_one_line(science, tmp_path):
     err = science.fails("tree", "--svg", str(tmp_path / "no" / "x.svg"), code=1).stderr
     assert err.startswith(f"fscli: error: cannot write the SVG file {tmp_path / 'no' / 'x.svg'}: ")
+    # an empty file name is not "no --svg": it was silently ignored
+    for command in ("tree", "sshare"):
+        err = science.fails(command, "--svg", "", code=1).stderr
+        assert err == "fscli: error: cannot write the SVG file : No such file or directory\n"
+    err = science.fails("sshare", "--svg", "", "-P", code=2).stderr
+    assert err == "fscli: error: --svg saves the table: leave out -p, -P, --json and --explain\n"
 
 
 # the demo on a 100-column terminal -----------------------------------------------------

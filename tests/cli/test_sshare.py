@@ -299,7 +299,11 @@ def test_explain(fscli):
     assert "0.022097" in out
     out = "\n".join(sshare(fscli, "--explain", "user2", "--algorithm", "fair_tree"))
     assert "algorithm fair_tree" in out and "rank" in out
-    fscli.fails("sshare", "--explain", "nobody", code=1, at=AT)
+    assert fscli.fails("sshare", "--explain", "nobody", code=1, at=AT).stderr == (
+        "fscli: error: no association 'nobody' on cluster t (use ACCOUNT or USER/ACCOUNT)\n")
+    # an empty name is no association either (it printed the whole table)
+    assert fscli.fails("sshare", "--explain", "", code=1, at=AT).stderr == (
+        "fscli: error: no association '' on cluster t (use ACCOUNT or USER/ACCOUNT)\n")
 
 
 def test_decay_one_half_life_and_reset(fscli):
