@@ -27,6 +27,12 @@ piece = st.one_of(token, st.text(max_size=4))
 # Fully random text, and text woven from the tricky tokens.
 hostile = st.one_of(st.text(max_size=60), st.lists(piece, max_size=12).map("".join))
 
+# Values that some key accepts (names from the tests' ``science`` tree): with them a
+# command gets past parsing and reaches the store, where a late failure must undo it all.
+values = st.one_of(hostile, st.sampled_from((
+    "40", "1", "0", "-1", "100", "parent", "physics", "chem", "alice", "c1", "normal",
+    "normal,high", "cpu=4,mem=8G", "cpu=-1", "2-00:00:00", "1:00:00")))
+
 
 @st.composite
 def mutated(draw, valid: st.SearchStrategy[str]) -> str:

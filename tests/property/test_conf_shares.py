@@ -77,8 +77,12 @@ def entries(draw) -> tuple[ShareEntry, ...]:
 
 @SETTINGS
 @given(st.one_of(hostile, near("USER_SHARES[[user1, 2000] [grp1@, 10] [default, 1000]]"),
-                 entries().map(format_user_shares).flatmap(near)))
+                 entries().map(format_user_shares).flatmap(near),
+                 near("([user1, 2000] [grp1@, 10] [default, 1000])"),
+                 entries().map(format_share_pairs).flatmap(near)))
 def test_user_shares_parse_or_one_clean_error(text):
+    # Both parsers read every text: USER_SHARES[...] for one, bare or parenthesized pairs
+    # for the other, so each sees near-valid input of its own.
     got = outcome(parse_user_shares, text, GROUPS)
     if not failed(got):
         assert parse_user_shares(format_user_shares(got), GROUPS) == got

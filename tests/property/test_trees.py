@@ -14,7 +14,9 @@ from tests.property.strategies import failed, hostile, mutated, near, outcome
 
 GOLDEN = Path(__file__).parent.parent / "data" / "golden" / "slurm-22.05"
 DUMP = (GOLDEN / "sacctmgr_messages" / "roundtrip_dump.cfg").read_text()
-DUMP_BODY = DUMP[DUMP.index("Cluster - "):]  # the comment header is long and inert
+# The comment header is long and inert; it starts at the first line that is not a comment
+# (the header holds a commented-out "Cluster - " line: a second cluster, refused).
+DUMP_BODY = DUMP[DUMP.index("\nCluster - ") + 1:]
 YAML = (GOLDEN / "classic_doc" / "case-classic.yaml").read_text()
 TREE_YAML = yamltree.dump(flatfile.parse(DUMP))
 SETTINGS = settings(deadline=None, max_examples=150)
