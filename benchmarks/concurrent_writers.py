@@ -42,11 +42,13 @@ def concurrent(db: str, workers: int, commands: int) -> tuple[float, list[str]]:
     began = time.perf_counter()
     procs = [subprocess.Popen([sys.executable, "-m", "tests.store.writers", "worker", db,
                                str(w), str(commands)], cwd=ROOT, stdout=subprocess.PIPE,
-                              text=True) for w in range(workers)]
+                              stderr=subprocess.PIPE, text=True) for w in range(workers)]
     failures = []
-    for proc in procs:
-        out, _ = proc.communicate()
+    for w, proc in enumerate(procs):
+        out, err = proc.communicate()
         failures += out.splitlines()
+        if proc.returncode and err.strip():  # a crash: its traceback ends in the exception
+            failures.append(f"worker {w} crashed: {err.strip().splitlines()[-1]}")
     return time.perf_counter() - began, failures
 
 

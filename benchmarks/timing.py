@@ -9,16 +9,24 @@ from __future__ import annotations
 
 import os
 import resource
-import shutil
 import subprocess
 import sys
 import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def fscli_cmd() -> list[str]:
-    """The installed ``fscli`` script (what users run), else this Python importing fscli."""
-    exe = shutil.which("fscli")
-    return [exe] if exe else [sys.executable, "-c", "from fscli.cli.main import main; main()"]
+    """This checkout's fscli, entered as the installed script enters it (``console``, which
+    skips the heap teardown at exit), whatever the working directory.
+
+    Not an ``fscli`` found on PATH: ``pip install .`` copies the code, so that one may be
+    another version than the checkout (and than the engine the benchmarks time in-process).
+    """
+    entry = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); "
+             "from fscli.cli.main import console; console()")
+    return [sys.executable, "-c", entry]
 
 
 def child_cpu() -> float:
