@@ -16,15 +16,14 @@ from collections.abc import Iterable
 
 from sqlalchemy import and_, case, func, or_, select
 
+from fscli.engine.config import PriorityConfig
 from fscli.engine.limit_check import (
     DEFAULT_ENFORCE,
     WALL,
     JobGroup,
     JobScope,
     LimitsState,
-    request_tres,
 )
-from fscli.engine.config import PriorityConfig
 from fscli.engine.model import Assoc
 from fscli.engine.tres import parse_tres
 from fscli.store import snapshot, tables
@@ -101,8 +100,7 @@ def attach_jobs(conn, cluster: str | None, state: LimitsState, now: int) -> None
     holders = [x.limits for x in state.assocs] + [q.limits for q in state.qos]
     if not any(name in limits for limits in holders for name in USAGE_LIMITS):
         return
-    cs = load_state(conn, cluster, now, jobs=False)
-    cs.jobs = snapshot.load_jobs(conn, cluster_id)
+    cs = load_state(conn, cluster, now)
     per_assoc, state.qos_usage_mins = _decayed_minutes(cs, now)
     tree.parents.update((x.id, x.parent_id) for x in cs.assocs)
     state.usage_mins = {}
@@ -247,33 +245,35 @@ def _run_mins(tres: dict[str, int], extra: dict[str, int], unlimited: int, left:
 
 
 def _decayed_minutes(cs, now: int):
-    """Decayed TRES-minutes and wall minutes per association and per QOS at ``now``.
-
-    Each job's decayed run time comes from the usage engine (Slurm's discrete decay);
-    TRES usage is that times the job's TRES (and its QOS UsageFactor), wall usage is
-    the run time itself. Billing also counts the charged usage records.
+    """Decayed TRES-minutes and wall minutes per association and per QOS at ``now``, as
+    slurmctld keeps them: each job's decayed run time (times its QOS UsageFactor) times
+    each TRES it holds, and as wall time (:func:`fscli.engine.usage.tres_seconds`, the
+    numbers sshare's GrpTRESRaw shows). An association's billing is its RawUsage (charged
+    usage included); a QOS's is its jobs' billing TRES. A usage reset clears them all.
     """
-    from fscli.engine.usage import Run, run_usage
-    from fscli.store.state import job_qos, usage_at
+    from dataclasses import replace
 
-    per_assoc: dict[int, dict[str, float]] = {}
-    per_qos: dict[str, dict[str, float]] = {}
+    from fscli.engine.usage import raw_usage, tres_seconds
+    from fscli.store.state import charged_allocations, job_qos, reset_at, usage_at
+
+    jobs = charged_allocations(cs, now)
+    in_qos = [(qos.name, run, alloc) for qos, run, alloc in
+              ((job_qos(cs, job)[0], run, alloc) for job, run, alloc in jobs) if qos is not None]
+    qos_names = sorted({name for name, _, _ in in_qos})
+    qos_key = {name: key for key, name in enumerate(qos_names)}  # tres_seconds sums per int key
+    qos_runs = [(replace(run, assoc_id=qos_key[name]), alloc) for name, run, alloc in in_qos]
+
+    def minutes(runs) -> dict[int, dict[str, float]]:
+        seconds = tres_seconds([(run, {**alloc, WALL: 1}) for run, alloc in runs], now,
+                               cs.config, reset_at(cs))
+        return {key: {name: amount / 60.0 for name, amount in usage.items()}
+                for key, usage in seconds.items()}
+
+    per_assoc = minutes((run, alloc) for _, run, alloc in jobs)
     for aid, raw in usage_at(cs, now).items():
         per_assoc.setdefault(aid, {})["billing"] = raw / 60.0
-    for job in cs.jobs:
-        if job.assoc_id is None or job.start is None or job.start > now or job.state == "pending":
-            continue
-        seconds = run_usage(Run(job.assoc_id, job.start, None if job.state == "running"
-                                else job.end, 1.0), now, cs.config)
-        if not seconds:
-            continue
-        qos, factor = job_qos(cs, job)
-        targets = [per_assoc.setdefault(job.assoc_id, {})]
-        if qos is not None:
-            targets.append(per_qos.setdefault(qos.name, {}))
-        for usage in targets:
-            usage[WALL] = usage.get(WALL, 0.0) + seconds / 60.0
-            for name, amount in request_tres(job.cpus, job.nodes, job.tres).items():
-                if name != "billing" or usage is not targets[0]:
-                    usage[name] = usage.get(name, 0.0) + amount * factor * seconds / 60.0
-    return per_assoc, per_qos
+    per_qos = minutes(qos_runs)
+    qos_billing = raw_usage((), now, cs.config, [run for run, _ in qos_runs], reset_at(cs))
+    for key, raw in qos_billing.items():
+        per_qos.setdefault(key, {})["billing"] = raw / 60.0
+    return per_assoc, {qos_names[key]: usage for key, usage in per_qos.items()}

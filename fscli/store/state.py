@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from fscli.engine.config import PriorityConfig, parse_tres_weights
 from fscli.engine.heap import bulk
 from fscli.engine.model import Assoc, ClusterInfo, Job, Partition, Qos
-from fscli.engine.usage import Charges
+from fscli.engine.usage import Charges, Run
 from fscli.store import snapshot
 
 RESET_AT_KEY = "PriorityUsageResetAt"
@@ -79,19 +79,18 @@ def _charged_jobs(state: ClusterState, now: int) -> list[Job]:
             and job.start <= now and job.state in CHARGED]
 
 
-def _run(state: ClusterState, job: Job):
-    from fscli.engine.usage import Run
-
+def _run(state: ClusterState, job: Job) -> Run:
     end = job.end if job.state != "running" else None
     return Run(job.assoc_id, job.start, end, job_billing(job, state), job_qos(state, job)[1])
 
 
-def job_runs(state: ClusterState, now: int) -> list:
+def job_runs(state: ClusterState, now: int) -> list[Run]:
     """Running and completed Slurm jobs (with a start) as the engine's ``Run`` records."""
     return [_run(state, job) for job in _charged_jobs(state, now)]
 
 
-def _reset_at(state: ClusterState) -> int | None:
+def reset_at(state: ClusterState) -> int | None:
+    """When ``PriorityUsageResetPeriod=NOW`` reset the usage (None: no such reset)."""
     if state.config.usage_reset_period != "NOW":
         return None
     return int(state.config.raw.get(RESET_AT_KEY, "0") or 0) or None
@@ -136,16 +135,24 @@ def tres_usage(state: ClusterState, now: int) -> dict[int, dict[str, float]]:
     (sshare's GrpTRESRaw, whose billing is the RawUsage; see
     :func:`fscli.engine.usage.tres_seconds`). Usage charged without a job (``usage
     add/set/import``) is billing only: it adds to no other TRES."""
-    from fscli.engine.limit_check import request_tres
     from fscli.engine.tree import subtree_totals
     from fscli.engine.usage import tres_seconds
 
-    jobs = _charged_jobs(state, now)
-    if not jobs:
+    runs = [(run, alloc) for _, run, alloc in charged_allocations(state, now)]
+    if not runs:
         return {}
-    runs = [(_run(state, job), request_tres(job.cpus, job.nodes, job.tres)) for job in jobs]
-    own = tres_seconds(runs, now, state.config, _reset_at(state))
+    own = tres_seconds(runs, now, state.config, reset_at(state))
     return subtree_totals(own, _parent_of(state))
+
+
+def charged_allocations(state: ClusterState, now: int) -> list[tuple[Job, Run, dict[str, int]]]:
+    """Each job charged by ``now``, its ``Run`` and the TRES it holds (cpu and node
+    counts included): what usage per TRES (sshare's GrpTRESRaw, the checker's GrpTRESMins)
+    is computed from."""
+    from fscli.engine.limit_check import request_tres
+
+    return [(job, _run(state, job), request_tres(job.cpus, job.nodes, job.tres))
+            for job in _charged_jobs(state, now)]
 
 
 def usage_at(state: ClusterState, now: int) -> dict[int, float]:
@@ -153,7 +160,7 @@ def usage_at(state: ClusterState, now: int) -> dict[int, float]:
     from fscli.engine.usage import raw_usage
 
     return raw_usage(state.charges, now, state.config, job_runs(state, now),
-                     reset_at=_reset_at(state))
+                     reset_at=reset_at(state))
 
 
 def fairshare(state: ClusterState, now: int, algorithm: str | None = None):
