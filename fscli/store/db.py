@@ -286,7 +286,7 @@ def open_engine(db: str | None, migrate: bool = True, read_only: bool = False):
         else:
             _backup_before_migration(path, revision)
         engine = create_engine_for(url)
-        upgrade(engine)
+        _migrate(engine, str(path))
         return engine
     engine = create_engine_for(url, read_only)
     try:
@@ -299,8 +299,20 @@ def open_engine(db: str | None, migrate: bool = True, read_only: bool = False):
         if not migrate:
             raise StoreError(f"store at schema {revision or 'none'}; "
                              "run 'fscli db upgrade' (not in read-only mode)")
-        upgrade(engine)
+        _migrate(engine, display_url(url.url))
     return engine
+
+
+def _migrate(engine, where: str) -> None:
+    """:func:`upgrade`, its database errors one line (the migration rolled back as a whole)."""
+    from sqlalchemy.exc import DBAPIError
+
+    try:
+        upgrade(engine)
+    except DBAPIError as exc:
+        engine.dispose()
+        reason = str(exc.orig).strip().splitlines()[0]
+        raise StoreError(f"cannot migrate store {where} to schema {HEAD}: {reason}") from None
 
 
 class _BackupExists(StoreError):

@@ -49,3 +49,18 @@ def test_a_file_name_with_url_characters_is_the_store_itself(tmp_path, name):
             engine.dispose()
     assert sorted(p.name for p in tmp_path.iterdir() if not p.name.endswith(("-wal", "-shm"))) \
         == [name]
+
+
+def test_a_migration_the_database_refuses_is_one_line_and_changes_nothing(fscli, db_path):
+    """A failing migration (here: 0002's column is already there) is a store error naming
+    the store and the database's reason, not an internal error; the store stays as it was."""
+    engine = db.create_engine_for(db.resolve_url(db_path))
+    db.upgrade(engine, "0001")
+    with engine.begin() as conn:
+        conn.exec_driver_sql("ALTER TABLE job ADD COLUMN admin_priority BIGINT")
+    engine.dispose()
+    for command in (["db", "upgrade"], ["account", "list"]):
+        failed = fscli.fails(*command, code=1)
+        assert failed.stderr == (f"fscli: error: cannot migrate store {db_path} to schema "
+                                 f"{db.HEAD}: duplicate column name: admin_priority\n")
+    assert db._sqlite_revision(Path(db_path)) == "0001"
