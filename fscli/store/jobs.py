@@ -14,15 +14,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 
 from fscli.engine import reasons as R
 from fscli.engine.tres import format_tres
 from fscli.errors import Conflict, InvalidValue, NotFound, UsageProblem
 from fscli.store import models as m
-from fscli.store.admin import ACTIVE_STATES, Admin
+from fscli.store.admin import ACTIVE_STATES, Admin, chunked
 from fscli.store.assoc_fields import qos_list
 from fscli.store.limits_admin import default_account
+from fscli.store.tables import MAX_JOB_ID
 
 SUBMIT_STATES = ("pending", "running", "completed")
 MAX_COUNT = 100_000  # jobs one submit makes: each is a row and a history line in one transaction
@@ -90,10 +91,17 @@ class Jobs:
             raise InvalidValue(f"invalid count '{count}': expected a whole number >= 1")
         if count > MAX_COUNT:
             raise InvalidValue(f"invalid count '{count}': at most {MAX_COUNT:,} jobs per submit")
+        given = wanted is not None
         if wanted is None:
             if self._next_id is None:
                 self._next_id = (self.s.scalar(select(func.max(m.Job.id))) or 0) + 1
             wanted = self._next_id
+        if wanted + count - 1 > MAX_JOB_ID:
+            if given:
+                raise InvalidValue(f"invalid id '{wanted}': {count} job(s) from it go past "
+                                   f"{MAX_JOB_ID}")
+            raise Conflict(f"no new job id left after job {wanted - 1} (job ids go up to "
+                           f"{MAX_JOB_ID}): choose free ones with id=")
         ids = list(range(wanted, wanted + count))
         taken = self.s.scalar(select(m.Job.id).where(m.Job.id.between(ids[0], ids[-1]))
                               .order_by(m.Job.id).limit(1))
@@ -282,13 +290,14 @@ class Jobs:
         ids = [j.job_id for j in jobs]
         if len(set(ids)) != len(ids):
             raise Conflict("the file holds the same job id twice")
-        existing = set(self.s.scalars(select(m.Job.id).where(m.Job.id.in_(ids))))
+        existing = {i for part in chunked(ids) for i in self.s.scalars(
+            select(m.Job.id).where(m.Job.id.in_(part)))}
         if existing and not replace_existing:
             shown = ", ".join(map(str, sorted(existing)[:5]))
             raise Conflict(f"{len(existing)} job id(s) already in the store ({shown}): "
                            "use --replace to overwrite them")
-        for row in self.s.scalars(select(m.Job).where(m.Job.id.in_(existing))):
-            self.s.delete(row)
+        for part in chunked(sorted(existing)):
+            self.s.execute(delete(m.Job).where(m.Job.id.in_(part)))
         self.s.flush()
         counts: dict[str, int] = {}
         for job in jobs:

@@ -133,6 +133,9 @@ usage = Table(
     Index("ix_usage_assoc_at_amount", "assoc_id", "at", "amount"),
 )
 
+MAX_JOB_ID = 2**63 - 1
+"""The largest job id: ``job.id`` is a signed 64-bit column on every backend."""
+
 job = Table(
     "job", metadata,
     Column("id", BigInteger, primary_key=True, autoincrement=False),

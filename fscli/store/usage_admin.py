@@ -23,11 +23,9 @@ from fscli.errors import Conflict, InvalidValue, NotFound
 from fscli.io.slurmconf import SlurmConf
 from fscli.io.usage_import import JobRecord, ShareUsage
 from fscli.store import models as m
-from fscli.store.admin import Admin
+from fscli.store.admin import Admin, chunked
 from fscli.store.state import RESET_AT_KEY
-
-MAX_JOB_ID = 2**63 - 1
-"""The job table's ids are 64-bit signed integers."""
+from fscli.store.tables import MAX_JOB_ID
 
 
 @dataclass
@@ -190,12 +188,16 @@ class UsageAdmin(Admin):
         dupes = sorted(i for i, n in Counter(wanted).items() if n > 1)
         if dupes:
             raise Conflict(f"job id(s) {', '.join(map(str, dupes[:10]))} appear twice in the file")
-        taken = set(self.s.scalars(select(m.Job.id).where(m.Job.id.in_(wanted)))) if wanted \
-            else set()
+        taken = {i for part in chunked(wanted) for i in self.s.scalars(
+            select(m.Job.id).where(m.Job.id.in_(part)))}
         if taken:
             shown = ", ".join(map(str, sorted(taken)[:10]))
             raise Conflict(f"job id(s) {shown} are already in the store (imported before?)")
         next_id = max([self.s.scalar(select(func.max(m.Job.id))) or 0, *wanted]) + 1
+        new = len(given) - len(wanted)
+        if new and next_id + new - 1 > MAX_JOB_ID:
+            raise Conflict(f"no new job id left for the {new} job(s) without a numeric JobID "
+                           f"after job {next_id - 1} (job ids go up to {MAX_JOB_ID})")
         out = []
         for i in given:
             if i is None:

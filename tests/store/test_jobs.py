@@ -29,3 +29,15 @@ def test_a_job_modified_twice_in_one_command_is_modified_once(fscli):
     done = fscli.ok("job", "modify", "1,1", "priority=5", at=AT)
     assert done.stderr == "modified job 1: priority=5\n"
     assert [h for h in _history(fscli) if "job" in h] == ["modify job|1|priority=5"]
+
+
+def test_no_new_job_id_past_the_largest_is_a_clear_error(fscli):
+    """After job 2**63-1 there is no id to hand out: an error saying so, no overflow."""
+    _store(fscli)
+    fscli.ok("job", "submit", "user=u", "id=9223372036854775807", at=AT)
+    failed = fscli.fails("job", "submit", "user=u", at=AT, code=1)
+    assert failed.stderr == ("fscli: error: no new job id left after job 9223372036854775807 "
+                             "(job ids go up to 9223372036854775807): choose free ones with id=\n")
+    fscli.ok("job", "submit", "user=u", "id=5", at=AT)  # a free id is still taken
+    listed = fscli.ok("job", "list", "-P", "-n").stdout.splitlines()
+    assert [row.split("|")[0] for row in listed] == ["1", "5", "9223372036854775807"]

@@ -32,3 +32,15 @@ def test_a_job_id_past_64_bits_is_refused(fscli, tmp_path):
                              "(at most 9223372036854775807)\n")
     listed = fscli.ok("job", "list", "-P").stdout.splitlines()
     assert (len(listed), listed[0].split("|")[0]) == (1, "JobID")  # the header only
+
+
+def test_a_job_without_id_after_the_largest_id_is_refused(fscli, tmp_path):
+    _store(fscli)
+    jobs = tmp_path / "jobs.txt"
+    jobs.write_text(HEADER + "9223372036854775807" + RUN + "x" + RUN)
+    failed = fscli.fails("usage", "import", str(jobs), "--format", "sacct", code=1)
+    assert failed.stderr == ("fscli: error: no new job id left for the 1 job(s) without a "
+                             "numeric JobID after job 9223372036854775807 (job ids go up to "
+                             "9223372036854775807)\n")
+    listed = fscli.ok("job", "list", "-P").stdout.splitlines()
+    assert (len(listed), listed[0].split("|")[0]) == (1, "JobID")  # the header only
