@@ -132,14 +132,18 @@ def load_charge_table(conn, cluster_id: int, until: int | None = None) -> Charge
     return Charges([r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows])
 
 
-def load_jobs(conn, cluster_id: int | None = None, states: tuple[str, ...] | None = None) -> list[Job]:
+def load_jobs(conn, cluster_id: int | None = None, states: tuple[str, ...] | None = None,
+              loose: bool = False) -> list[Job]:
+    """Jobs by id: the cluster's (all when ``cluster_id`` is None), with ``loose`` also
+    those stored without a cluster (LSF jobs), in ``states`` if given."""
     table = t.job.c
     query = select(table.id, table.user, table.account, table.assoc_id, table.partition, table.qos,
                    table.state, table.submit, table.eligible, table.start, table.end, table.cpus,
                    table.nodes, table.tres, table.time_limit, table.nice, table.site_factor,
                    table.queue, table.slots, table.cputime, table.admin_priority)
     if cluster_id is not None:
-        query = query.where(table.cluster_id == cluster_id)
+        here = table.cluster_id == cluster_id
+        query = query.where(or_(here, table.cluster_id.is_(None)) if loose else here)
     if states:
         query = query.where(table.state.in_(states))
     out = []
@@ -181,10 +185,7 @@ def load_listed_jobs(conn, cluster: str | None, filters: dict[str, set[str]]) ->
     if not has_cluster and not cluster:
         jobs = load_jobs(conn)
     else:
-        jobs = load_jobs(conn, cluster_id_for(conn, cluster))
-        loose = set(conn.scalars(select(t.job.c.id).where(t.job.c.cluster_id.is_(None))))
-        if loose:
-            jobs = sorted(jobs + [j for j in load_jobs(conn) if j.id in loose], key=lambda j: j.id)
+        jobs = load_jobs(conn, cluster_id_for(conn, cluster), loose=True)
     for key, wanted in filters.items():
         if key == "partition":
             jobs = [j for j in jobs if wanted & set(j.partitions)]

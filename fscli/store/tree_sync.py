@@ -23,7 +23,7 @@ from sqlalchemy import bindparam, delete, func, insert, select, update
 
 from fscli.engine import config as configmod
 from fscli.engine import limitdefs
-from fscli.engine.model import SHARES_PARENT, Partition
+from fscli.engine.model import Assoc, Partition
 from fscli.engine.timestr import format_mins
 from fscli.engine.tres import format_tres, parse_tres
 from fscli.errors import Conflict, InvalidValue
@@ -40,14 +40,13 @@ from fscli.io.treespec import (
 from fscli.store import models as m
 from fscli.store import snapshot
 from fscli.store.admin import Admin, active_jobs, check_name, chunked
-from fscli.store.assoc_fields import loaded_limits, qos_list, stored_limit
+from fscli.store.assoc_fields import stored_limit
 from fscli.store.db import ids_given
 
 COORD_KEY = "fscli:coordinators"
 BATCH = 5000
 _A = m.Association
 _T = m.Association.__table__
-_LIMIT_COLS = [getattr(_A, d.attr) for d in limitdefs.ASSOC_LIMITS]
 _NO_LIMITS = {d.attr: None for d in limitdefs.ASSOC_LIMITS}
 _PART_FIELDS = ("nodes", "cpus", "tres", "priority_job_factor", "priority_tier", "qos",
                 "max_time", "max_nodes", "min_nodes", "billing_weights")
@@ -60,12 +59,10 @@ Progress = Callable[[int, int], None]
 # ---------------------------------------------------------------- store -> TreeSpec
 
 
-def _settings(row) -> dict[str, Any]:
-    """AssocSettings fields of an association row (shares_raw, shares_parent, ...)."""
-    raw, is_parent, prio, qos, dqos = row[:5]
-    return {"shares": SHARES_PARENT if is_parent else (1 if raw is None else raw),
-            "priority": prio, "qos": qos_list(qos), "default_qos": dqos,
-            "limits": loaded_limits(limitdefs.ASSOC_LIMITS, row[5:])}
+def _settings(assoc: Assoc) -> dict[str, Any]:
+    """AssocSettings fields of an association as the read path loads it."""
+    return {"shares": assoc.shares, "priority": assoc.priority, "qos": list(assoc.qos),
+            "default_qos": assoc.default_qos, "limits": assoc.limits}
 
 
 def cluster_id(conn, name: str) -> int | None:
@@ -84,30 +81,26 @@ def read_spec(conn, cid: int) -> TreeSpec:
         .where(m.Cluster.id == cid)).one()
     accounts = {n: (d, o) for n, d, o in conn.execute(
         select(m.Account.name, m.Account.description, m.Account.organization))}
-    rows = conn.execute(select(_A.id, _A.parent_id, _A.account, _A.user, _A.partition,
-                               _A.shares_raw, _A.shares_parent, _A.priority, _A.qos,
-                               _A.default_qos, *_LIMIT_COLS)
-                        .where(_A.cluster_id == cid).order_by(_A.id)).all()
-    acct_of = {r[0]: r[2] for r in rows if r[3] is None}
+    assocs = snapshot.load_assocs(conn, cid)
+    acct_of = {a.id: a.account for a in assocs if a.user is None}
     spec = None
     users: dict[str, list[UserAssocSpec]] = {}
-    for row in rows:
-        _, parent_id, account, user, partition = row[:5]
-        settings = _settings(row[5:])
-        if user is not None:
-            users.setdefault(user, []).append(
-                UserAssocSpec(account=account, partition=partition, **settings))
-        elif parent_id is None:
+    for assoc in assocs:
+        if assoc.user is not None:
+            users.setdefault(assoc.user, []).append(
+                UserAssocSpec(account=assoc.account, partition=assoc.partition,
+                              **_settings(assoc)))
+        elif assoc.parent_id is None:
             spec = TreeSpec(cluster=ClusterSpec(name=name, nodes=nodes, cpus=cpus,
                                                 tres=parse_tres(tres) if tres else {},
-                                                **settings))
+                                                **_settings(assoc)))
     assert spec is not None, f"cluster {name} has no root association"
-    for row in rows:
-        if row[3] is None and row[1] is not None:
-            desc, org = accounts.get(row[2], ("", ""))
-            spec.accounts[row[2]] = AccountSpec(name=row[2], parent=acct_of[row[1]],
-                                                description=desc or "",
-                                                organization=org or "", **_settings(row[5:]))
+    for assoc in assocs:
+        if assoc.user is None and assoc.parent_id is not None:
+            desc, org = accounts.get(assoc.account, ("", ""))
+            spec.accounts[assoc.account] = AccountSpec(
+                name=assoc.account, parent=acct_of[assoc.parent_id], description=desc or "",
+                organization=org or "", **_settings(assoc))
     coords = read_coordinators(conn)
     for uname, default, level in conn.execute(
             select(m.User.name, m.User.default_account, m.User.admin_level)):

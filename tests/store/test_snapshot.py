@@ -40,3 +40,23 @@ def test_charges_are_the_clusters_own_by_association_time_and_amount(fscli, stor
         [b1, a1, a1], [JAN1, JAN1 + DAY, JAN1 + DAY], [3.0, 1.0, 2.0])
     assert [(c.assoc_id, c.at, c.amount) for c in c2] == [
         (ids[("c2", "b")], JAN1, 7.0), (ids[("c2", "a")], JAN1 + 4 * DAY, 9.0)]
+
+
+def test_a_clusters_job_list_holds_its_jobs_and_the_loose_lsf_ones_by_id(fscli):
+    """LSF jobs stored without a cluster are listed with every cluster's jobs, in id order;
+    another cluster's jobs are not."""
+    at = "2026-01-05T00:00:00"
+    fscli.ok("lsf", "queue", "add", "q")
+    fscli.ok("job", "submit", "user=x", "queue=q", at=at)  # 1: no cluster in the store yet
+    for cluster in ("c1", "c2"):
+        fscli.ok("cluster", "add", cluster)
+        fscli.ok("--cluster", cluster, "account", "add", "a")
+        fscli.ok("--cluster", cluster, "user", "add", "u", "account=a")
+    fscli.ok("--cluster", "c1", "job", "submit", "user=u", at=at)  # 2
+    fscli.ok("--cluster", "c2", "job", "submit", "user=u", at=at)  # 3
+    fscli.ok("job", "submit", "user=y", "queue=q", at=at)  # 4: two clusters, none chosen
+    fscli.ok("--cluster", "c1", "job", "submit", "user=u", at=at)  # 5
+    for cluster, ids in (("c1", ["1", "2", "4", "5"]), ("c2", ["1", "3", "4"])):
+        rows = fscli.ok("--cluster", cluster, "job", "list", "-P", "-n").stdout.splitlines()
+        assert [(r.split("|")[0], r.split("|")[5]) for r in rows] == [
+            (i, "q" if i in ("1", "4") else "") for i in ids], cluster
