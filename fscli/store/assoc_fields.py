@@ -16,7 +16,6 @@ from fscli.errors import InvalidValue, NotFound
 from fscli.io import treespec
 
 
-
 @dataclass
 class QosEdit:
     op: str  # "=", "+=", "-="
