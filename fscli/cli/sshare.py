@@ -202,15 +202,16 @@ def emit_table(rows, fields, header: bool, extras, title: str | None = None,
     TRES lists show only their non-zero counts, so that the table fits a terminal.
     """
     from fscli.render import tables
-    from fscli.render.sshare import cell_values
+    from fscli.render.sshare import column
 
     columns = [f.name for f in fields]
-    data = []
-    for row in rows:
-        cells = cell_values(row, extras)
-        for key in ("GrpTRESRaw", "TRESRunMins"):
-            cells[key] = ",".join(p for p in cells[key].split(",") if not p.endswith("=0"))
-        data.append([cells[c] for c in columns])
+    cells = []
+    for name in columns:
+        values = column(name, rows, extras)
+        if name in ("GrpTRESRaw", "TRESRunMins"):
+            values = [",".join(p for p in v.split(",") if not p.endswith("=0")) for v in values]
+        cells.append(values)
+    data = [list(row) for row in zip(*cells)]
     numeric = [c for c in columns if c not in ("Account", "User", "Partition", "Cluster",
                                                "GrpTRESMins", "GrpTRESRaw", "TRESRunMins")]
     (console or tables.console()).print(tables.rich_table(columns, data, title, header, numeric))

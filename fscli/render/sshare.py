@@ -9,7 +9,7 @@
 
 The Account column is indented one space per depth below root (a user row is indented
 one more than its account), also in parsable output, exactly as sshare prints it.
-Rich tables are built by the CLI from the same rows and :func:`cell_values`.
+Rich tables are built by the CLI from the same rows and :func:`column`.
 """
 
 from __future__ import annotations
