@@ -38,10 +38,6 @@ class Conflict(FscliError):
     """The change contradicts the store (duplicate name, cycle, object still in use)."""
 
 
-class NothingDone(FscliError):
-    """sacctmgr's "Nothing modified" / "Nothing deleted" / "Nothing new added": exit 1."""
-
-
 class StoreError(FscliError):
     """The store cannot be opened or used (not an fscli store, newer schema, read-only)."""
 
