@@ -47,7 +47,10 @@ def names(ctx, kind: str, prefix: str) -> list[str]:
     """Names of one kind starting with ``prefix``; nothing (never an error) without a store."""
     from fscli.store.db import sqlite_uri
 
-    path = _store_path(ctx)
+    try:
+        path = _store_path(ctx)
+    except RuntimeError:  # "--db ~nosuchuser/x.db": no home directory to expand
+        return []
     if path is None or not path.exists():
         return []
     low = prefix if kind in CASE_SENSITIVE else prefix.lower()

@@ -52,6 +52,8 @@ def test_names_and_keys_complete(science, db_path):
 
 def test_no_store_means_no_names_and_no_error(tmp_path):
     assert complete(str(tmp_path / "missing.db"), "account modify x") == []
+    # a home directory that cannot be expanded: no names either, not a traceback
+    assert complete("~no-such-user-fscli/x.db", "account modify x") == []
 
 
 def test_store_names_with_url_characters_complete_from_that_store(science, db_path, tmp_path):
