@@ -197,6 +197,9 @@ def parse_sshare(text: str) -> list[ShareUsage]:
         if not math.isfinite(value) or value < 0:
             problems.append(f"line {n}: RawUsage '{raw}' must be a finite number >= 0")
             continue
+        if value > float(MAX_VALUE):  # near DBL_MAX two of them would sum to infinity
+            problems.append(f"line {n}: RawUsage '{raw}' is out of range (at most {MAX_VALUE})")
+            continue
         out.append(ShareUsage(n, account, user or None, value))
     _raise_all(problems, "sshare input")
     return out

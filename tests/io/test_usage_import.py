@@ -115,3 +115,9 @@ def test_sshare_trailing_bar_form_and_errors() -> None:
         "line 5: 2 fields, header has 3")
     with pytest.raises(InvalidValue, match="lacks column\\(s\\): RawUsage"):
         parse_sshare("Account|User\nroot|\n")
+    # two RawUsage values near DBL_MAX would sum to infinity in their parent's row
+    with pytest.raises(InvalidValue) as err:
+        parse_sshare("Account|User|RawUsage\n a|u1|1e308\n a|u2|9223372036854775807\n")
+    assert err.value.message == (
+        "1 bad line(s) in sshare input: line 2: RawUsage '1e308' is out of range "
+        "(at most 9223372036854775807)")
