@@ -7,7 +7,6 @@ import click
 from fscli.cli.complete import words_completer
 from fscli.cli.output import dry_run_option, output_options, report
 from fscli.cli.words import (
-    JOB_ID_MAX,
     key_table,
     mem_per_node,
     parse_words,
@@ -62,6 +61,17 @@ def job() -> None:
     """
 
 
+def _max_job_id() -> int:
+    from fscli.store.tables import MAX_JOB_ID  # SQLAlchemy: not at import (completion)
+
+    return MAX_JOB_ID
+
+
+def _job_id(text: str, key: str = "job id") -> int:
+    """A job id: 1 to the largest the store's 64-bit column holds."""
+    return whole_number(key, text, 1, _max_job_id())
+
+
 def _seconds(key: str, text: str) -> float:
     from fscli.errors import InvalidValue
 
@@ -114,7 +124,7 @@ def _job_input(parsed, now: int):
         nice=check_nice(whole_number("nice", get("nice"), None, None)) if get("nice") else 0,
         site_factor=check_site_factor(whole_number("sitefactor", get("sitefactor"), None, None))
         if get("sitefactor") else 0,
-        cputime=cputime, job_id=whole_number("id", get("id"), 1, JOB_ID_MAX) if get("id") else None,
+        cputime=cputime, job_id=_job_id(get("id"), "id") if get("id") else None,
     )
 
 
@@ -165,11 +175,11 @@ def submit(app, words, dry_run) -> None:
         raise UsageProblem(f"unexpected word '{parsed.names[0]}' in job submit: expected KEY=VALUE")
     spec = _job_input(parsed, app.now)
     count = whole_number("count", parsed.get("count"), 1) if parsed.get("count") else 1
-    if spec.job_id is not None and spec.job_id + count - 1 > JOB_ID_MAX:
+    if spec.job_id is not None and spec.job_id + count - 1 > _max_job_id():
         from fscli.errors import InvalidValue
 
         raise InvalidValue(f"invalid id '{spec.job_id}': {count} job(s) from it go past "
-                           f"{JOB_ID_MAX}")
+                           f"{_max_job_id()}")
     with app.transaction(dry_run) as session:
         service = _jobs_service(app, session, parsed.get("cluster") or app.cluster_name,
                                 lsf=spec.queue is not None)
@@ -228,7 +238,7 @@ def cancel(app, ids, dry_run) -> None:
     Example:
       fscli job cancel 12 13
     """
-    job_ids = [whole_number("job id", text, 1, JOB_ID_MAX) for item in ids for text in split_list(item)]
+    job_ids = [_job_id(text) for item in ids for text in split_list(item)]
     with app.transaction(dry_run) as session:
         from fscli.store.admin import Admin
         from fscli.store.jobs import Jobs
@@ -275,7 +285,7 @@ def modify(app, words, dry_run) -> None:
 
     parsed = parse_words(words, MODIFY_KEYS, "job modify", modify=True)
     texts = parsed.names + ([parsed.get("id")] if parsed.get("id") else [])
-    job_ids = [whole_number("job id", t, 1, JOB_ID_MAX) for text in texts for t in split_list(text)]
+    job_ids = [_job_id(t) for text in texts for t in split_list(text)]
     if not job_ids:
         raise UsageProblem("name the job(s): fscli job modify JOBID priority=N")
     changes: dict[str, int | None] = {}

@@ -68,10 +68,10 @@ def _not_listed(app, job_id: int) -> str:
     """Why ``--explain JOB`` has no row for the job."""
     from sqlalchemy import select
 
-    from fscli.cli.words import JOB_ID_MAX
     from fscli.store import models as m
+    from fscli.store.tables import MAX_JOB_ID
 
-    if not 0 <= job_id <= JOB_ID_MAX:  # no store holds such an id (nor can it be queried)
+    if not 0 <= job_id <= MAX_JOB_ID:  # no store holds such an id (nor can it be queried)
         return f"job {job_id} does not exist"
     with app.reading() as conn:
         state = conn.scalar(select(m.Job.state).where(m.Job.id == job_id))

@@ -18,7 +18,6 @@ from fscli.errors import Conflict, InvalidValue, UsageProblem, did_you_mean
 
 IDENTITY = ("name", "cluster", "account", "user", "partition")
 COUNT_MAX = 2**31 - 1  # node/CPU counts live in 32-bit columns on every backend
-JOB_ID_MAX = 2**63 - 1  # job ids live in 64-bit columns
 
 
 @dataclass
