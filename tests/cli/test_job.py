@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from fscli.store.db import HEAD
 from tests.conftest import DATA
 
 AT = "2026-05-01T12:00:00"
@@ -254,7 +255,7 @@ def test_a_0001_store_with_jobs_is_upgraded(fscli, db_path):
     con.close()
     assert fscli.ok("job", "list", "-P").stdout.splitlines()[1] == (
         "42|ann|acct|p|||pending|1970-01-01T00:00:00|||2|1|1||UNLIMITED|0||")
-    assert fscli.ok("db", "current").stdout.strip() == "0003"
+    assert fscli.ok("db", "current").stdout.strip() == HEAD
     fscli.ok("job", "modify", "42", "priority=12")
     assert fscli.ok("job", "list", "-P", "-n").stdout.endswith("|UNLIMITED|0||12\n")
     con = sqlite3.connect(db_path)

@@ -252,12 +252,14 @@ def test_row_selection_and_format(fscli):
         "   c|user2|25|0.275000|", "   c|user3|0|0.150000|"]
 
 
-def test_users_only_and_the_field_list(fscli):
+def test_users_only_and_the_field_list(fscli, tmp_path):
     doc_store(fscli)
     assert sshare(fscli, "-P", "-n", "-U", "-o", "Account,User", "-A", "c", "-a") == [
         "   c|user2", "   c|user3"]
     assert sshare(fscli, "-P", "-n", "-U") == []  # no user rows asked for
-    out = fscli.ok("--db", "/nonexistent/never-read.db", "sshare", "-e").stdout
+    never = tmp_path / "never" / "read.db"  # -e answers before any store is opened
+    out = fscli.ok("--db", str(never), "sshare", "-e").stdout
+    assert not never.parent.exists()
     assert out.splitlines() == [
         "Account           Cluster           EffectvUsage      FairShare        ",
         "GrpTRESMins       GrpTRESRaw        ID                LevelFS          ",

@@ -105,13 +105,16 @@ def test_killed_command_leaves_before_or_after_state(files, tmp_path, start, com
     assert after != before
 
     rng = random.Random(f"{start}{command}")
+    mid_run = 0  # kills that hit the command while it ran (not after it had finished)
     for kill in range(KILLS):
         victim = tmp_path / f"killed{kill}.db"
         shutil.copy(source, victim)
         proc = subprocess.Popen(fscli_argv(victim, *args), stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL)
         time.sleep(duration * rng.uniform(0.3, 1.0))
+        mid_run += proc.poll() is None
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
         got = contents(victim)
         assert got == before or got == after, f"kill {kill}: a mixed state"
+    assert mid_run, "every kill came after the command had finished: nothing was tested"
