@@ -45,11 +45,12 @@ def _store_path(ctx):
 
 def names(ctx, kind: str, prefix: str) -> list[str]:
     """Names of one kind starting with ``prefix``; nothing (never an error) without a store."""
+    from fscli.errors import StoreError
     from fscli.store.db import sqlite_uri
 
     try:
         path = _store_path(ctx)
-    except RuntimeError:  # "--db ~nosuchuser/x.db": no home directory to expand
+    except StoreError:  # "--db ~nosuchuser/x.db": no home directory to expand
         return []
     if path is None or not path.exists():
         return []

@@ -29,7 +29,8 @@ def _charge(app, words, dry_run: bool, command: str) -> None:
     from fscli.cli.words import parse_words
     from fscli.engine.timestr import parse_when
     from fscli.errors import UsageProblem
-    from fscli.store.usage_admin import UsageAdmin, check_amount
+    from fscli.io.usage_import import usage_amount
+    from fscli.store.usage_admin import UsageAdmin
 
     parsed = parse_words(words, KEYS, command)
     if parsed.names:
@@ -38,7 +39,7 @@ def _charge(app, words, dry_run: bool, command: str) -> None:
     account, raw = parsed.get("account"), parsed.get("raw")
     if not account or raw is None:
         raise UsageProblem(f"{command} needs account=A and raw=N (and user=U for a user)")
-    amount = check_amount(raw)
+    amount = usage_amount(raw, "usage")
     at = parse_when(parsed.get("at"), app.now) if parsed.get("at") else app.now
     with app.transaction(dry_run) as session:
         admin = UsageAdmin(session, app.now, app.actor)

@@ -115,9 +115,9 @@ def parse_when(text: str | float, now: int) -> int:
     return _in_range(_when(text, now), text)
 
 
-def _in_range(epoch: int, text: str | float) -> int:
+def _in_range(epoch: int, text: str | float, what: str = "time") -> int:
     if not MIN_EPOCH <= epoch <= MAX_EPOCH:
-        raise InvalidValue(f"invalid time '{text}': out of range (1900 to 9999)")
+        raise InvalidValue(f"invalid {what} '{text}': out of range (1900 to 9999)")
     return epoch
 
 
@@ -134,7 +134,7 @@ def parse_date(text: str, what: str = "time") -> int:
         epoch = _when(text, 0)
     except InvalidValue:
         raise bad from None
-    return _in_range(epoch, text)
+    return _in_range(epoch, text, what)
 
 
 def _when(text: str | float, now: int) -> int:

@@ -174,6 +174,20 @@ def _int(text: str, what: str) -> int:
     return value
 
 
+def usage_amount(text: str | float, what: str) -> float:
+    """A usage amount in billing TRES-seconds: a number from 0 to :data:`MAX_VALUE` (what a
+    64-bit counter holds; near the largest double, two amounts would add up to infinity)."""
+    try:
+        value = float(text)
+    except (TypeError, ValueError):
+        raise InvalidValue(f"invalid {what} '{text}'") from None
+    if not math.isfinite(value) or value < 0:
+        raise InvalidValue(f"{what} '{text}' must be a finite number >= 0")
+    if value > float(MAX_VALUE):
+        raise InvalidValue(f"{what} '{text}' is out of range (at most {MAX_VALUE})")
+    return value
+
+
 def parse_sshare(text: str) -> list[ShareUsage]:
     """(account, user, raw usage) rows from ``sshare -P``/``-p`` output, e.g. ``-a -l -P``."""
     header, rows = _table(text, "sshare")
@@ -190,15 +204,9 @@ def parse_sshare(text: str) -> list[ShareUsage]:
             problems.append(f"line {n}: empty Account")
             continue
         try:
-            value = float(raw)
-        except ValueError:
-            problems.append(f"line {n}: invalid RawUsage '{raw}'")
-            continue
-        if not math.isfinite(value) or value < 0:
-            problems.append(f"line {n}: RawUsage '{raw}' must be a finite number >= 0")
-            continue
-        if value > float(MAX_VALUE):  # near DBL_MAX two of them would sum to infinity
-            problems.append(f"line {n}: RawUsage '{raw}' is out of range (at most {MAX_VALUE})")
+            value = usage_amount(raw, "RawUsage")
+        except InvalidValue as bad:
+            problems.append(f"line {n}: {bad.message}")
             continue
         out.append(ShareUsage(n, account, user or None, value))
     _raise_all(problems, "sshare input")

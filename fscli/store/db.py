@@ -40,7 +40,10 @@ def resolve_url(db: str | None) -> StoreUrl:
             # the file SQLAlchemy opens: the URL's path, %-decoded, without its ?query
             return StoreUrl(text, Path(unquote(text[len("sqlite:///"):].partition("?")[0])))
         return StoreUrl(text, None)
-    path = Path(text).expanduser().absolute() if text else default_path()
+    try:
+        path = Path(text).expanduser().absolute() if text else default_path()
+    except RuntimeError:  # ~name of no such user
+        raise StoreError(f"cannot open store {text}: no such user's home directory") from None
     # SQLAlchemy %-decodes a URL's path and cuts it at '?': a file name is escaped first
     return StoreUrl(f"sqlite:///{quote(str(path), safe='/')}", path)
 

@@ -11,7 +11,6 @@ the skipped names are returned.
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -32,18 +31,6 @@ from fscli.store.tables import MAX_JOB_ID
 class ImportResult:
     lines: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # "user/account" pairs not in the store
-
-
-def check_amount(text: str | float) -> float:
-    """A usage amount: a finite number >= 0 (billing TRES-seconds)."""
-    try:
-        value = float(text)
-    except (TypeError, ValueError):
-        raise InvalidValue(f"invalid usage '{text}': expected a number of billing TRES-seconds")\
-            from None
-    if not math.isfinite(value) or value < 0:
-        raise InvalidValue(f"invalid usage '{text}': must be a finite number >= 0")
-    return value
 
 
 class UsageAdmin(Admin):

@@ -96,6 +96,12 @@ def test_unknown_url_scheme_is_one_clear_line():
     assert err.startswith("fscli: error: unknown database URL scheme in nosuchdb://host/x; use ")
 
 
+def test_a_home_directory_of_no_such_user_is_one_clear_line():
+    err = Fscli("~no-such-user-fscli/x.db").fails("assoc", "list", code=1).stderr
+    assert err == ("fscli: error: cannot open store ~no-such-user-fscli/x.db: no such user's "
+                   "home directory\n")
+
+
 def test_unreachable_server_hides_the_password():
     pytest.importorskip("psycopg")
     err = Fscli("postgresql+psycopg://admin:secret@127.0.0.1:1/fscli").fails(

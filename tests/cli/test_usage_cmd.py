@@ -109,6 +109,8 @@ def test_bad_files_import_nothing(two, tmp_path, fmt, text, message):
 @pytest.mark.parametrize("words,code,message", [
     (("user=u1", "account=a", "raw=-5"), 1, "must be a finite number >= 0"),
     (("user=u1", "account=a", "raw=abc"), 1, "invalid usage 'abc'"),
+    (("user=u1", "account=a", "raw=1e308"), 1,
+     "usage '1e308' is out of range (at most 9223372036854775807)"),
     (("user=u1", "account=b", "raw=5"), 1, "user 'u1' has no association with account 'b'"),
     (("account=nope", "raw=5"), 1, "account 'nope' does not exist"),
     (("user=u1", "raw=5"), 2, "needs account=A and raw=N"),

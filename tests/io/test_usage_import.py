@@ -73,16 +73,18 @@ def test_sacct_reports_every_bad_line_at_once() -> None:
             "ann|phys|2026-01-01T02:00:00|2026-01-01T01:00:00|4\n"
             "|phys|2026-01-01T00:00:00|2026-01-01T01:00:00|4\n"
             "ann|phys|2026-01-01T00:00:00\n"
-            "ann|phys|now-1hour|now|4\n")
+            "ann|phys|now-1hour|now|4\n"
+            "ann|phys|2026-01-01T00:00:00|1800-01-01T00:00:00Z|4\n")
     with pytest.raises(InvalidValue) as err:
         parse_sacct(text)
     assert err.value.message == (
-        "6 bad line(s) in sacct input: line 2: invalid AllocCPUS 'four': expected a whole "
+        "7 bad line(s) in sacct input: line 2: invalid AllocCPUS 'four': expected a whole "
         "number; line 4: invalid Start 'yesterday': expected a date (2026-05-01T12:00:00) or "
         "epoch seconds; line 5: End 2026-01-01T01:00:00 is before Start "
         "2026-01-01T02:00:00; line 6: User and Account must not be empty; "
         "line 7: 3 fields, header has 5; line 8: invalid Start 'now-1hour': expected a date "
-        "(2026-05-01T12:00:00) or epoch seconds")
+        "(2026-05-01T12:00:00) or epoch seconds; line 9: invalid End '1800-01-01T00:00:00Z': out of "
+        "range (1900 to 9999)")
 
 
 def test_sacct_missing_columns() -> None:
