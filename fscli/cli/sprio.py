@@ -43,7 +43,7 @@ def priorities(app, algorithm: str | None = None, cluster: str | None = None):
     """
     from fscli.cli.sshare import algorithm_option
     from fscli.engine.heap import bulk
-    from fscli.engine.priority import compute_priorities
+    from fscli.engine.priority import compute_priorities, listed_states
     from fscli.errors import InvalidValue
     from fscli.store.snapshot import load_jobs, load_queue
     from fscli.store.state import CHARGED, fairshare, load_state
@@ -54,9 +54,7 @@ def priorities(app, algorithm: str | None = None, cluster: str | None = None):
         if state.config.raw.get("PriorityType", "").lower() == "priority/basic":
             raise InvalidValue("You are not running a supported priority plugin")
         state.jobs = load_jobs(conn, state.cluster_id, states=CHARGED)
-        listed = ("pending", "running") if "CALCULATE_RUNNING" in state.config.flags else (
-            "pending",)
-        queue = load_queue(conn, state.cluster_id, listed)
+        queue = load_queue(conn, state.cluster_id, listed_states(state.config))
     shares = fairshare(state, app.now, algorithm)
     with bulk():
         result = compute_priorities(queue, state.by_id, state.qos, state.partitions,

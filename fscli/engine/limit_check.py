@@ -64,6 +64,19 @@ def request_tres(
     return out
 
 
+def enforce_flags(text: str) -> frozenset[str]:
+    """AccountingStorageEnforce as the checker reads it (``safe`` implies ``limits``,
+    ``limits`` and ``qos`` imply ``associations``); unset = associations,limits,qos."""
+    words = {w.strip().lower() for w in text.split(",") if w.strip()}
+    if not words:
+        return DEFAULT_ENFORCE
+    if "safe" in words:
+        words.add("limits")
+    if words & {"limits", "qos"}:
+        words.add("associations")
+    return frozenset(words)
+
+
 @dataclass(slots=True)
 class LimitsState:
     """Plain data a check reads: copy it, change it and check again for a what-if.
@@ -775,5 +788,6 @@ __all__ = [
     "check",
     "describe",
     "effective",
+    "enforce_flags",
     "request_tres",
 ]

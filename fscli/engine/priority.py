@@ -316,6 +316,11 @@ def _assoc_index(assocs: dict[int, Assoc]) -> dict[tuple, int]:
     return {(a.user, a.account, a.partition): a.id for a in assocs.values() if a.is_user}
 
 
+def listed_states(config: PriorityConfig) -> tuple[str, ...]:
+    """The job states sprio lists: pending, and running too with ``CALCULATE_RUNNING``."""
+    return ("pending", "running") if "CALCULATE_RUNNING" in config.flags else ("pending",)
+
+
 def compute_priorities(
     jobs: Iterable[Job],
     assocs: dict[int, Assoc],
@@ -360,7 +365,7 @@ def compute_priorities(
             f"job size factor is 0: cluster '{cluster.name}' has no node and CPU counts "
             "(set them with `fscli cluster modify NAME nodes=N cpus=N`)"
         )
-    states = ("pending", "running") if "CALCULATE_RUNNING" in config.flags else ("pending",)
+    states = listed_states(config)
     always = "ACCRUE_ALWAYS" in config.flags
     now = ctx.now
     listed = [j for j in sorted(jobs, key=attrgetter("id")) if j.state in states

@@ -18,11 +18,11 @@ from sqlalchemy import and_, case, func, or_, select
 
 from fscli.engine.config import PriorityConfig
 from fscli.engine.limit_check import (
-    DEFAULT_ENFORCE,
     WALL,
     JobGroup,
     JobScope,
     LimitsState,
+    enforce_flags,
 )
 from fscli.engine.model import Assoc
 from fscli.engine.tres import parse_tres
@@ -33,19 +33,6 @@ ACTIVE = ("running", "pending")
 USAGE_LIMITS = ("GrpTRESMins", "GrpWall")
 MAX_IN = 900
 """Longest id list put in an IN clause; past it, counting scans the cluster's jobs."""
-
-
-def enforce_flags(text: str) -> frozenset[str]:
-    """AccountingStorageEnforce as the checker reads it (``safe`` implies ``limits``,
-    ``limits`` and ``qos`` imply ``associations``); unset = associations,limits,qos."""
-    words = {w.strip().lower() for w in text.split(",") if w.strip()}
-    if not words:
-        return DEFAULT_ENFORCE
-    if "safe" in words:
-        words.add("limits")
-    if words & {"limits", "qos"}:
-        words.add("associations")
-    return frozenset(words)
 
 
 def _matching(target: Target):

@@ -107,10 +107,9 @@ def run_minutes(state: ClusterState, now: int) -> dict[int, dict[str, int]]:
     so without that every association holds none. A job without a time limit gets its
     first partition's MaxTime, as slurmctld gives it.
     """
-    from fscli.engine.limit_check import request_tres
+    from fscli.engine.limit_check import enforce_flags, request_tres
     from fscli.engine.runmins import Allocation
     from fscli.engine.runmins import run_minutes as held_minutes
-    from fscli.store.limit_state import enforce_flags
 
     if "limits" not in enforce_flags(state.config.raw.get("AccountingStorageEnforce", "")):
         return {}
