@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from fscli.engine import tres as tresmod
 from fscli.engine.timestr import parse_date, parse_duration_mins
-from fscli.errors import InvalidValue, UsageProblem, closest
+from fscli.errors import InvalidValue, UsageProblem, closest, did_you_mean
 
 RESET_PERIODS = ("NONE", "NOW", "DAILY", "WEEKLY", "MONTHLY", "QUARTERLY", "YEARLY")
 PRIORITY_FLAGS = (
@@ -59,9 +59,8 @@ def _flags(key: str, text: str) -> str:
     words = [w.strip().upper() for w in str(text).split(",") if w.strip()]
     for word in words:
         if word not in PRIORITY_FLAGS:
-            near = closest(word, PRIORITY_FLAGS, 1)
-            hint = f" (did you mean {near[0]}?)" if near else ""
-            raise InvalidValue(f"invalid PriorityFlags value '{word}'{hint}")
+            raise InvalidValue(f"invalid PriorityFlags value '{word}'"
+                               f"{did_you_mean(word, PRIORITY_FLAGS)}")
     return ",".join(words)
 
 

@@ -53,7 +53,9 @@ def test_unknown_key_lists_close_matches(fscli):
 def test_bad_values_change_nothing(fscli):
     result = fscli.fails("config", "set", "PriorityWeightAge=100", "PriorityCalcPeriod=0", code=1)
     assert "PriorityCalcPeriod" in result.stderr
-    fscli.fails("config", "set", "PriorityFlags=NO_FAIR_TRE", code=1)
+    result = fscli.fails("config", "set", "PriorityFlags=NO_FAIR_TRE", code=1)
+    assert "invalid PriorityFlags value 'NO_FAIR_TRE' (did you mean 'NO_FAIR_TREE'?)" in \
+        result.stderr
     fscli.fails("config", "set", "PriorityWeightFairshare=-3", code=1)
     fscli.fails("config", "set", "PriorityFlags", code=2)
     result = fscli.fails("config", "set", "PriorityCalcAnchor=now-1hour", code=1)
