@@ -208,6 +208,7 @@ def list_(app, words, out) -> None:
     from fscli.engine.timestr import format_mins, format_when
     from fscli.engine.tres import format_tres
     from fscli.errors import UsageProblem
+    from fscli.store.jobs import JOB_STATES
     from fscli.store.snapshot import load_listed_jobs
 
     parsed = parse_words(words, LIST_KEYS, "job list")
@@ -215,6 +216,10 @@ def list_(app, words, out) -> None:
         raise UsageProblem(f"unexpected word '{parsed.names[0]}' in job list: expected KEY=VALUE")
     filters = {key: set(split_list(parsed.get(key).lower()))
                for key in ("user", "account", "state", "partition", "queue") if parsed.get(key)}
+    unknown = sorted(filters.get("state", set()) - set(JOB_STATES))
+    if unknown:
+        raise UsageProblem(f"unknown job state '{unknown[0]}' in job list: expected "
+                           f"{', '.join(JOB_STATES)}")
     with app.reading() as conn:
         jobs = load_listed_jobs(conn, parsed.get("cluster") or app.cluster_name, filters)
     rows = [[j.id, j.user, j.account, ",".join(j.partitions), j.qos, j.queue, j.state,

@@ -26,6 +26,7 @@ from fscli.store.limits_admin import default_account
 from fscli.store.tables import MAX_JOB_ID
 
 SUBMIT_STATES = ("pending", "running", "completed")
+JOB_STATES = (*SUBMIT_STATES, "cancelled")  # cancel makes the last one
 MAX_COUNT = 100_000  # jobs one submit makes: each is a row and a history line in one transaction
 
 

@@ -81,6 +81,8 @@ CASES = [
     (("job", "cancel", "9" * 23), 1, f"invalid job id '{'9' * 23}': out of range (at most "
                                      "9223372036854775807)"),
     (("job", "modify", "9" * 23, "priority=1"), 1, "invalid job id"),
+    (("job", "list", "state=pending,runing"), 2,
+     "unknown job state 'runing' in job list: expected pending, running, completed, cancelled"),
     (("job", "submit", "user=alice", "count=" + "9" * 23), 1, "invalid count"),
     (("job", "submit", "user=alice", "id=9223372036854775807", "count=2"), 1,
      "2 job(s) from it go past 9223372036854775807"),
