@@ -1,8 +1,8 @@
-"""``bqueues`` and ``bqueues -l`` text in LSF's layout, and JSON-ready dicts.
+"""``bqueues -l`` text in LSF's layout, and JSON-ready dicts (the short view is a table
+of the CLI's, with LSF's columns).
 
-The short view has one line per queue (``QUEUE_NAME PRIO STATUS MAX JL/U JL/P JL/H NJOBS
-PEND RUN SUSP``); fscli models no per-user/processor/host job limits, so MAX and the JL
-columns print ``-`` as LSF does for "no limit". The long view prints, per queue, the
+fscli models no per-user/processor/host job limits, so MAX and the JL columns print
+``-`` as LSF does for "no limit". The long view prints, per queue, the
 name and description, PARAMETERS/STATISTICS, the USER_SHARES line and one
 ``SHARE_INFO_FOR: QUEUE/...`` block per level of the share tree. Join several queues
 with :data:`SEPARATOR` as LSF does.
@@ -47,23 +47,6 @@ def _status_and_counts(status: str, counts: Sequence[str]) -> str:
     """STATUS, then the four limit columns (MAX JL/U JL/P JL/H), then the slot counts."""
     return ("  " + status.ljust(16) + " ".join(c.rjust(4) for c in counts[:4])
             + "".join(c.rjust(6) for c in counts[4:]))
-
-
-def _summary_line(name_width: int, cells: Sequence[str]) -> str:
-    name, prio, status, *counts = cells
-    return name.ljust(name_width) + prio.rjust(4) + _status_and_counts(status, counts)
-
-
-def render_bqueues(rows: Sequence[QueueSummary]) -> str:
-    """The short ``bqueues`` table (rows in scan order: priority descending)."""
-    width = max([len("QUEUE_NAME")] + [len(r.name) for r in rows]) + 2
-    header = ["QUEUE_NAME", "PRIO", "STATUS", "MAX", "JL/U", "JL/P", "JL/H",
-              "NJOBS", "PEND", "RUN", "SUSP"]
-    lines = [_summary_line(width, header)]
-    lines += [_summary_line(width, [r.name, str(r.priority), r.status, "-", "-", "-", "-",
-                                    str(r.njobs), str(r.pend), str(r.run), str(r.susp)])
-              for r in rows]
-    return "\n".join(line.rstrip() for line in lines) + "\n"
 
 
 def render_bqueues_long(queue: LsfQueue, summary: QueueSummary,
