@@ -34,7 +34,7 @@ from fscli.engine.config import WEIGHT_KEYS as _WEIGHT_KEY_NAMES
 from fscli.engine.config import PriorityConfig
 from fscli.engine.limit_check import request_tres
 from fscli.engine.model import Assoc, ClusterInfo, Job, Partition, Qos
-from fscli.engine.timestr import format_secs
+from fscli.engine.timestr import INFINITE_MINUTES, format_secs
 from fscli.engine.tres import tres_order
 from fscli.errors import InvalidValue, NotFound
 
@@ -49,9 +49,6 @@ PRIORITY_MAX = 0xFFFFFFFF
 
 NICE_RANGE = 2147483645
 """Nice and site factor are stored offset by 0x80000000; this is the usable range."""
-
-INFINITE_MINUTES = 0xFFFFFFFE
-"""Slurm's INFINITE time limit, which SMALL_RELATIVE_TO_TIME divides by as it is."""
 
 OVERFLOW_WARNING = "PriorityWeight values too high, job priority value may overflow"
 

@@ -19,11 +19,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from fscli.engine.timestr import INFINITE_MINUTES
 from fscli.engine.tree import subtree_totals
 from fscli.engine.usage import last_pass
 
-INFINITE_MINUTES = 0xFFFFFFFF
-"""Slurm's INFINITE time limit (minutes): what a job without one holds."""
 _UNTRACKED = frozenset({"energy"})
 """TRES a job never holds run time of (Slurm skips energy)."""
 

@@ -20,6 +20,8 @@ from fscli.errors import InvalidValue
 
 UNLIMITED_WORDS = frozenset({"-1", "infinite", "unlimited"})
 MAX_DURATION_SECS = 0xFFFFFFFE * 60  # Slurm keeps time limits as 32-bit minutes
+INFINITE_MINUTES = 0xFFFFFFFF
+"""Slurm's INFINITE time limit (a job or partition without one), in minutes."""
 MIN_EPOCH = -2208988800  # 1900-01-01T00:00:00Z
 MAX_EPOCH = 253402214400  # 9999-12-31T00:00:00Z: printable in every timezone
 

@@ -231,6 +231,14 @@ def test_job_size_factor(extra, nodes, cpus, expected):
     assert row.factors["jobsize"] == pytest.approx(expected, abs=1e-12)
 
 
+def test_job_size_relative_to_time_without_any_limit_divides_by_infinite():
+    # no time limit and a partition without MaxTime: Slurm divides by INFINITE (0xFFFFFFFF)
+    config = _config(PriorityWeightJobSize="1000", PriorityFlags="SMALL_RELATIVE_TO_TIME")
+    job = Job(id=1, user="u", partitions=("p",), submit=NOW, nodes=2, cpus=16)
+    (row,) = _run([job], config, cluster=ClusterInfo("c", nodes=10, cpus=320)).rows
+    assert row.factors["jobsize"] == pytest.approx(64 / 0xFFFFFFFF / 320, rel=1e-12)
+
+
 def test_cluster_size_defaults_to_largest_partition():
     parts = {"a": Partition("a", nodes=4, cpus=128), "b": Partition("b", nodes=10, cpus=320)}
     assert cluster_size(ClusterInfo("c"), parts) == (10, 320)

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fscli.engine.runmins import INFINITE_MINUTES, Allocation, held_seconds, run_minutes
+from fscli.engine.runmins import Allocation, held_seconds, run_minutes
 
 PERIOD = 300
 
@@ -48,7 +48,7 @@ def test_usage_factor_truncates_each_step_like_slurms_integers() -> None:
 
 def test_no_time_limit_is_slurms_infinite() -> None:
     assert held_seconds(job(start=1000, limit=None), 1200, PERIOD) == \
-        INFINITE_MINUTES * 60 - 200
+        0xFFFFFFFF * 60 - 200  # Slurm's INFINITE, in minutes
 
 
 @given(st.integers(0, 10_000), st.integers(0, 500), st.integers(0, 40_000),
