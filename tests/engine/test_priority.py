@@ -236,7 +236,7 @@ def test_job_size_relative_to_time_without_any_limit_divides_by_infinite():
     config = _config(PriorityWeightJobSize="1000", PriorityFlags="SMALL_RELATIVE_TO_TIME")
     job = Job(id=1, user="u", partitions=("p",), submit=NOW, nodes=2, cpus=16)
     (row,) = _run([job], config, cluster=ClusterInfo("c", nodes=10, cpus=320)).rows
-    assert row.factors["jobsize"] == pytest.approx(64 / 0xFFFFFFFF / 320, rel=1e-12)
+    assert row.factors["jobsize"] == pytest.approx(64 / 0xFFFFFFFF / 320, rel=1e-12, abs=0)
 
 
 def test_cluster_size_defaults_to_largest_partition():
