@@ -175,11 +175,6 @@ def submit(app, words, dry_run) -> None:
         raise UsageProblem(f"unexpected word '{parsed.names[0]}' in job submit: expected KEY=VALUE")
     spec = _job_input(parsed, app.now)
     count = whole_number("count", parsed.get("count"), 1) if parsed.get("count") else 1
-    if spec.job_id is not None and spec.job_id + count - 1 > _max_job_id():
-        from fscli.errors import InvalidValue
-
-        raise InvalidValue(f"invalid id '{spec.job_id}': {count} job(s) from it go past "
-                           f"{_max_job_id()}")
     with app.transaction(dry_run) as session:
         service = _jobs_service(app, session, parsed.get("cluster") or app.cluster_name,
                                 lsf=spec.queue is not None)
