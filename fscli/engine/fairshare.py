@@ -99,6 +99,7 @@ class Tree:
     ids: list[int]  # per position: the association id
     fs_parents: list[int]  # positions with fair-share children, in tree order
     user_parents: set[int]  # those of them whose fair-share children are all users
+    reattached: bool  # some association has FairShare=parent (fs_parent differs from parent)
 
 
 @dataclass
@@ -156,21 +157,21 @@ class FairShareResult:
 def build_tree(assocs: Sequence[Assoc], usage: Mapping[int, float]) -> Tree:
     """Index the tree, order it, find fs-parents and level shares, aggregate usage."""
     n = len(assocs)
-    ids = list(map(_ID, assocs))
-    index = dict(zip(ids, range(n)))
+    index = dict(zip(map(_ID, assocs), range(n)))
     if len(index) != n:
-        seen: set[int] = set()
-        dup = next(x for x in ids if x in seen or seen.add(x))  # type: ignore[func-returns-value]
+        counts = collections.Counter(map(_ID, assocs))
+        dup = next(x for x, k in counts.items() if k > 1)
         raise InvalidValue(f"association id {dup} appears twice")
+    ids = list(index)  # the ids in input order: the keys, without a second pass over assocs
     users = list(map(_USER, assocs))
-    parent_ids = list(map(_PARENT_ID, assocs))
-    parent = list(map(index.get, parent_ids, itertools.repeat(-2, n)))  # -2: root or unknown
+    # -2: root or unknown parent
+    parent = list(map(index.get, map(_PARENT_ID, assocs), itertools.repeat(-2, n)))
     root = parent.index(-2) if -2 in parent else -1
-    if parent.count(-2) != 1 or parent_ids[root] is not None:
-        roots = parent_ids.count(None)
+    if parent.count(-2) != 1 or assocs[root].parent_id is not None:
+        roots = sum(a.parent_id is None for a in assocs)
         if roots != 1:
             raise InvalidValue(f"expected exactly one root association, found {roots}")
-        a = assocs[next(i for i, p in enumerate(parent) if p == -2 and parent_ids[i] is not None)]
+        a = next(a for a, p in zip(assocs, parent) if p == -2 and a.parent_id is not None)
         raise InvalidValue(f"association {a.id} ({_label(a)}) has unknown parent id {a.parent_id}")
     parent[root] = -1
     # positions 0..n-1 as the int objects the index already holds (a range makes new ones)
@@ -226,14 +227,15 @@ def build_tree(assocs: Sequence[Assoc], usage: Mapping[int, float]) -> Tree:
 
     fs_parent, fs_children, fs_parents = parent, children, inner  # unless re-attached
     user_parents = leafy
-    if SHARES_PARENT in shares:
+    reattached = SHARES_PARENT in shares
+    if reattached:
         fs_parent, fs_children, level_sum = _reattach(order, parent, shares, by_name)
         fs_parents = [i for i in order if fs_children[i]]
         user_parents = {i for i in fs_parents if users[fs_children[i][-1]] is not None}
     level_shares = list(map(level_sum.__getitem__, fs_parent))
     level_shares[root] = 0
     return Tree(assocs, index, parent, order, depth, fs_parent, fs_children, level_shares,
-                raw, root, user_count, users, shares, ids, fs_parents, user_parents)
+                raw, root, user_count, users, shares, ids, fs_parents, user_parents, reattached)
 
 
 def _name_order(assocs: Sequence[Assoc], users: list[str | None], positions: list[int]
@@ -259,17 +261,14 @@ def _group(ordered: list[int], parent: list[int]
     """(each position's children in their relative order in ``ordered``, the positions that
     have children in ascending order, their children lists in that order).
 
-    One stable sort by parent, then the runs of equal parents cut out as slices: no
-    Python-level step per child or per parent. The root (parent -1) sorts first, alone.
+    One stable sort by parent, then the runs of equal parents taken by ``groupby``: no
+    Python-level step per child. The root (parent -1) sorts first, alone, and is dropped.
     """
-    n = len(parent)
-    children: list[Sequence[int]] = [()] * n
-    by_parent = sorted(ordered, key=parent.__getitem__)
-    keys = list(map(parent.__getitem__, by_parent))
-    starts = list(itertools.compress(range(1, n), map(operator.ne, itertools.islice(keys, 1, None),
-                                                       keys)))
-    groups = list(map(by_parent.__getitem__, map(slice, starts, [*starts[1:], n])))
-    parents = list(map(keys.__getitem__, starts))
+    children: list[Sequence[int]] = [()] * len(parent)
+    runs = itertools.groupby(sorted(ordered, key=parent.__getitem__), key=parent.__getitem__)
+    next(runs, None)  # the root's run
+    groups = list(map(list, map(operator.itemgetter(1), runs)))
+    parents = list(map(parent.__getitem__, map(operator.itemgetter(0), groups)))
     _scatter(children, parents, groups)
     return children, parents, groups
 
@@ -382,7 +381,7 @@ def _fair_tree(tree: Tree, norm: list[float], dampening: int) -> FairShareResult
     # the value Slurm sorts on: LevelFS, NO_VAL for the root and parent accounts
     sort_key: list[float] = list(level_fs)  # type: ignore[arg-type]
     efctv[root], shares[root], level_fs[root], sort_key[root] = 1.0, 0.0, None, NO_VAL
-    if SHARES_PARENT in raw_shares:
+    if tree.reattached:
         for i in tree.order:
             if raw_shares[i] == SHARES_PARENT:
                 shares[i] = shares[fsp[i]]

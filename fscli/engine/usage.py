@@ -138,8 +138,8 @@ def raw_usage(
     factors = map(powers.__getitem__, map(operator.floordiv, shifted, itertools.repeat(period)))
     out: dict[int, float] = {}
     get = out.get
-    for assoc_id, charged in zip(ids, map(operator.mul, amounts, factors)):
-        out[assoc_id] = get(assoc_id, 0.0) + charged
+    for assoc_id, amount, factor in zip(ids, amounts, factors):
+        out[assoc_id] = get(assoc_id, 0.0) + amount * factor
     for run in runs:
         amount = run_usage(run, at, cfg, reset_at)
         if amount:
