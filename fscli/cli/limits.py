@@ -379,7 +379,9 @@ def _job_tres(parsed) -> tuple[dict[str, int], int | None]:
 def check(app, words, whatif, out) -> None:
     """Would a job run now, pend (with Slurm's reason) or be rejected at submission?
 
-    Counts come from the store's running and pending jobs and decayed usage. Exit 0 for
+    Counts come from the store's running and pending jobs and decayed usage. The job and
+    the running jobs are billed as slurmctld bills them (the partition's TRESBillingWeights,
+    else the cluster's, else the CPUs); tres=billing=N bills the job N instead. Exit 0 for
     all three verdicts.
 
     \b

@@ -22,16 +22,18 @@ aggregates of them (:class:`JobGroup`) for the :class:`JobScope` the check needs
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from fscli.engine import reasons as R
+from fscli.engine.config import parse_tres_weights
 from fscli.engine.limits import LimitEntry, Resolution, has_flag, resolve, resolve_detail
 from fscli.engine.model import Assoc, Job, Partition, Qos
 from fscli.engine.tree import ancestors
-from fscli.engine.usage import last_pass
+from fscli.engine.usage import billable, last_pass
 from fscli.errors import InvalidValue, UsageProblem
 
 INF = math.inf
@@ -62,6 +64,26 @@ def request_tres(
     out = {"cpu": cpus, "node": nodes}
     out.update(tres or {})
     return out
+
+
+_weights_of = functools.lru_cache(maxsize=256)(parse_tres_weights)
+"""A partition's TRESBillingWeights text parsed once, not once per job (shared: read only)."""
+
+
+def job_billable(cpus: int, tres: Mapping[str, int], partition: Partition | None,
+                 weights: Mapping[str, float], flags: Iterable[str] = ()) -> float:
+    """Billing TRES of a job with ``cpus`` CPUs (unless ``tres`` names cpu) and ``tres``.
+
+    The weights are the partition's TRESBillingWeights, else ``weights`` (slurm.conf's
+    DEFAULT partition line); no weights bill the CPUs; PriorityFlags MAX_TRES bills only
+    the largest node TRES (:func:`fscli.engine.usage.billable`). A ``billing`` in ``tres``
+    is ignored: slurmctld always computes it. The float is what usage is charged with
+    (``calc_job_billable_tres``); slurmctld's TRES counters (the request's and a running
+    job's ``billing``) hold it truncated to a whole number.
+    """
+    if partition is not None and partition.billing_weights:
+        weights = _weights_of(partition.billing_weights)
+    return billable({"cpu": cpus, **tres}, weights, flags)
 
 
 def enforce_flags(text: str) -> frozenset[str]:
@@ -102,6 +124,10 @@ class LimitsState:
     calc_anchor: int = 0
     """The decay passes (PriorityCalcPeriod, seconds, and its anchor): a running job gives
     back its run time at them (GrpTRESRunMins)."""
+    billing_weights: dict[str, float] = field(default_factory=dict)
+    """TRESBillingWeights of partitions without their own (:func:`job_billable`)."""
+    priority_flags: frozenset[str] = frozenset()
+    """PriorityFlags (MAX_TRES changes how jobs are billed)."""
 
 
 @dataclass(slots=True)
@@ -206,7 +232,9 @@ class JobScope:
     QOS or first partition's QOS is in ``qos``. ``run_mins`` asks for TRES run-minutes
     left: running jobs have given back their run time up to ``charged_until``, the last
     decay pass (Slurm takes it back from its counter pass by pass, as sshare's
-    TRESRunMins shows; see :mod:`fscli.engine.runmins`).
+    TRESRunMins shows; see :mod:`fscli.engine.runmins`). ``billing`` asks for the
+    running jobs' billing TRES (:func:`job_billable`, whole per job), which a store's
+    sums cannot give unless it groups jobs by what they are billed for.
     """
 
     assoc_ids: frozenset[int]
@@ -217,12 +245,14 @@ class JobScope:
     account: str
     run_mins: bool
     charged_until: int
+    billing: bool = False
 
 
 @dataclass(slots=True)
 class JobGroup:
     """Running or pending jobs counted together: ``count`` jobs, their summed TRES and
-    TRES run-minutes left (infinite when one has no time limit).
+    TRES run-minutes left (infinite when one has no time limit). The TRES hold the jobs'
+    billing (each job's whole billing TRES) when :attr:`JobScope.billing` asks for it.
 
     ``assoc_id`` is the jobs' association or its nearest ancestor in ``LimitsState.assocs``;
     ``user`` and ``account`` only need to be right for the checked user and account.
@@ -249,14 +279,21 @@ def _run_left(job: Job, charged_until: int) -> float:
 
 
 def job_groups(state: LimitsState, scope: JobScope) -> list[JobGroup]:
-    """``state.jobs`` as one group per running or pending job."""
+    """``state.jobs`` as one group per running or pending job; when the scope reads
+    billing, a running job holds its billing TRES as slurmctld computes it, whatever
+    billing its ``tres`` name."""
     account_of = {a.id: a.account for a in state.assocs}
+    parts = {p.name: p for p in state.partitions}
     out = []
     for job in state.jobs:
         running = job.state == _RUNNING
         if not running and job.state != _PENDING:
             continue
         tres = request_tres(job.cpus, job.nodes, job.tres) if running else {}
+        if running and scope.billing:
+            part = parts.get(job.partitions[0]) if job.partitions else None
+            tres["billing"] = int(job_billable(job.cpus, job.tres, part, state.billing_weights,
+                                               state.priority_flags))
         run: dict[str, float] = {}
         if running and scope.run_mins:
             left = _run_left(job, scope.charged_until)
@@ -333,6 +370,7 @@ class _Counters:
             frozenset(p for p, q in part_qos.items() if q in counted_qos), user, account,
             any("RunMins" in e.own_name for e in entries),
             last_pass(now, state.calc_period, state.calc_anchor),
+            any(e.tres == "billing" and _reads_jobs(e, job) for e in res.qos_entries + grp),
         )
         groups = state.count_jobs(scope) if state.count_jobs else job_groups(state, scope)
         parent = {a.id: a.parent_id for a in state.assocs}
@@ -643,11 +681,12 @@ def _pick_qos(req: JobRequest, chain: list[Assoc], qos_by_name: dict[str, Qos],
 
 
 def _fill_time(
-    req: JobRequest, res: Resolution, strict: bool, partition: Partition | None
+    req: JobRequest, tres: dict[str, int], res: Resolution, strict: bool,
+    partition: Partition | None,
 ) -> tuple[float, bool]:
     """The job's time limit in minutes (INF = none), filled like ``_set_time_limit``:
     without ``-t`` the tightest wall limit (and, under strict checking, TRES-minute limit
-    divided by the request) becomes the time limit, else the partition's MaxTime."""
+    divided by the request's ``tres``) becomes the time limit, else the partition's MaxTime."""
     if req.time_limit is not None:
         return float(req.time_limit), True
     walls = ("MaxWallDurationPerJob", "GrpWall")
@@ -656,8 +695,8 @@ def _fill_time(
     for e in res.qos_entries + res.assoc_entries:
         if e.own_name in walls:
             caps.append(e.value)
-        elif strict and e.own_name in mins and req.tres.get(e.tres):
-            caps.append(e.value // req.tres[e.tres])
+        elif strict and e.own_name in mins and tres.get(e.tres):
+            caps.append(e.value // tres[e.tres])
     if caps:
         return float(min(caps)), False
     if partition is not None and partition.max_time is not None:
@@ -694,6 +733,17 @@ def _place(req: JobRequest, state: LimitsState) -> tuple[list[Assoc], Qos | None
     return chain, job_qos, partition, part_qos
 
 
+def _billed(req: JobRequest, partition: Partition | None, state: LimitsState) -> dict[str, int]:
+    """The request's TRES with its billing TRES, whole, as ``_job_create`` sets
+    ``tres_req_cnt[billing]`` before any limit is checked. A billing the request names
+    itself is kept: a what-if for a figure the store's weights do not give."""
+    tres = dict(req.tres) or request_tres()
+    if "billing" not in tres:
+        tres["billing"] = int(job_billable(tres.get("cpu", 0), tres, partition,
+                                           state.billing_weights, state.priority_flags))
+    return tres
+
+
 def check(req: JobRequest, state: LimitsState, now: int) -> CheckResult:
     """Whether ``req`` would run now, pend (with Slurm's reason) or be rejected at submit.
 
@@ -709,8 +759,9 @@ def check(req: JobRequest, state: LimitsState, now: int) -> CheckResult:
                            qos=req.qos if error == R.ERR_INVALID_QOS else None)
     res = resolve_detail(chain, job_qos, partition, part_qos)
     strict = not res.qos_order or any(has_flag(q, "DenyOnLimit") for q, _ in res.qos_order)
-    time, given = _fill_time(req, res, strict, partition)
-    job = _Job(dict(req.tres) or request_tres(), time, given)
+    tres = _billed(req, partition, state)
+    time, given = _fill_time(req, tres, res, strict, partition)
+    job = _Job(tres, time, given)
     result = CheckResult("run", qos=job_qos.name if job_qos else None, partition=part_name,
                          time_limit=None if time == INF else int(time), strict=strict)
     if "limits" not in state.enforce:
@@ -789,5 +840,6 @@ __all__ = [
     "describe",
     "effective",
     "enforce_flags",
+    "job_billable",
     "request_tres",
 ]

@@ -12,7 +12,7 @@ usage only when a GrpTRESMins or GrpWall limit is in force.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from sqlalchemy import and_, case, func, or_, select
 
@@ -23,6 +23,7 @@ from fscli.engine.limit_check import (
     JobScope,
     LimitsState,
     enforce_flags,
+    job_billable,
 )
 from fscli.engine.model import Assoc
 from fscli.engine.tres import parse_tres
@@ -73,7 +74,8 @@ def load(conn, cluster: str | None, user: str | None = None, account: str | None
         assocs, list(snapshot.load_qos(conn).values()),
         list(snapshot.load_partitions(conn, cid).values()),
         enforce=enforce_flags(config.get("AccountingStorageEnforce", "")),
-        calc_period=passes.calc_period, calc_anchor=passes.calc_anchor)
+        calc_period=passes.calc_period, calc_anchor=passes.calc_anchor,
+        billing_weights=passes.billing_weights, priority_flags=passes.flags)
 
 
 def attach_jobs(conn, cluster: str | None, state: LimitsState, now: int) -> None:
@@ -83,7 +85,14 @@ def attach_jobs(conn, cluster: str | None, state: LimitsState, now: int) -> None
 
     cluster_id = snapshot.cluster_id_for(conn, cluster)
     tree = _Tree(conn, cluster_id, state.assocs)
-    state.count_jobs = lambda scope: _count_jobs(conn, cluster_id, tree, scope)
+    parts = {p.name: p for p in state.partitions}
+
+    def bill(cpus: int, tres: dict[str, int], partition: str | None) -> int:
+        """One running job's billing TRES, as the engine bills it (whole, as counted)."""
+        return int(job_billable(cpus, tres, parts.get(partition), state.billing_weights,
+                                state.priority_flags))
+
+    state.count_jobs = lambda scope: _count_jobs(conn, cluster_id, tree, scope, bill)
     holders = [x.limits for x in state.assocs] + [q.limits for q in state.qos]
     if not any(name in limits for limits in holders for name in USAGE_LIMITS):
         return
@@ -160,18 +169,25 @@ def _scope_filter(tree: _Tree, scope: JobScope):
     return clause
 
 
-def _count_jobs(conn, cluster_id: int, tree: _Tree, scope: JobScope) -> list[JobGroup]:
+def _count_jobs(conn, cluster_id: int, tree: _Tree, scope: JobScope,
+                bill: Callable[[int, dict[str, int], str | None], int]) -> list[JobGroup]:
     """The running and pending jobs ``scope`` counts, summed in SQL per association (the
     checked user's own; everyone else's account), state, TRES text and, when counted QOS
-    need them, QOS, partition, user and account."""
+    need them, QOS, partition, user and account. When the scope reads billing, running
+    jobs are grouped by CPU count and partition too, so that ``bill`` (one job's billing
+    TRES) holds for every job of a group: billing is truncated per job, sums cannot give it.
+    A billing in the TRES text never counts: slurmctld computes it (as usage does)."""
     j, a = tables.job.c, tables.association.c
     own = or_(a.user.is_(None), a.user == scope.user)
     cols = [case((own, a.id), else_=a.parent_id).label("owner"), j.state.label("state"),
             j.tres.label("tres")]
+    if scope.qos or scope.billing:
+        cols.append(j.partition.label("partition"))
     if scope.qos:
-        cols += [j.qos.label("qos"), j.partition.label("partition"),
-                 case((j.user == scope.user, 1), else_=0).label("mine"),
+        cols += [j.qos.label("qos"), case((j.user == scope.user, 1), else_=0).label("mine"),
                  func.coalesce(j.account, a.account).label("account")]
+    if scope.billing:
+        cols.append(case((j.state == "running", j.cpus), else_=None).label("billed_cpus"))
     values = [j.cpus.label("cpus"), j.nodes.label("nodes")]
     if scope.run_mins:
         cols.append(case((j.time_limit.is_(None), 1), else_=0).label("unlimited"))
@@ -188,31 +204,33 @@ def _count_jobs(conn, cluster_id: int, tree: _Tree, scope: JobScope) -> list[Job
     if clause is not None:
         query = query.where(clause)
     sub = query.subquery()
-    keys = [sub.c[c.name] for c in cols]
+    names = [c.name for c in cols]
+    keys = [sub.c[name] for name in names]
     sums = [func.sum(sub.c[v.name]) for v in values]
     rows = conn.execute(select(*keys, func.count(), *sums).group_by(*keys))
     parsed: dict[str, dict[str, int]] = {}
     out = []
     for row in rows:
-        owner, state, text = row[:3]
-        qos = partition = user = account = None
-        if scope.qos:
-            qos, partition, mine, account = row[3:7]
-            partition = partition.split(",")[0] if partition else None
-            user = scope.user if mine else None
+        key = dict(zip(names, row))
+        owner, state, text = key["owner"], key["state"], key["tres"]
+        partition = key["partition"].split(",")[0] if key.get("partition") else None
+        qos, account = key.get("qos"), key.get("account")
+        user = scope.user if key.get("mine") else None
         # SUM gives Decimal on PostgreSQL and MariaDB: the engine counts in ints
         count, cpus, nodes, *run = (None if x is None else int(x) for x in row[len(keys):])
         running = state == "running"
         if text and text not in parsed:
-            parsed[text] = parse_tres(text)
+            parsed[text] = {k: v for k, v in parse_tres(text).items() if k != "billing"}
         extra = parsed[text] if text else {}
         tres: dict[str, int] = {}
         if running:
+            if scope.billing:
+                extra = {**extra, "billing": bill(int(key["billed_cpus"]), extra, partition)}
             tres = {"cpu": cpus, "node": nodes, **{k: v * count for k, v in extra.items()}}
         group = JobGroup(tree.nearest(owner), running, count, tres, {}, qos, partition, user,
                          account)
         if scope.run_mins and running:
-            group.run_mins = _run_mins(tres, extra, row[len(keys) - 1], *run)
+            group.run_mins = _run_mins(tres, extra, key["unlimited"], *run)
         out.append(group)
     return out
 

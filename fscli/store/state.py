@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from fscli.engine.config import PriorityConfig, parse_tres_weights
+from fscli.engine.config import PriorityConfig
 from fscli.engine.heap import bulk
 from fscli.engine.model import Assoc, ClusterInfo, Job, Partition, Qos
 from fscli.engine.usage import Charges, Run
@@ -56,15 +56,13 @@ def load_state(conn, cluster: str | None, now: int, jobs: bool = True) -> Cluste
 
 
 def job_billing(job: Job, state: ClusterState) -> float:
-    """Billing TRES per second of a job: partition TRESBillingWeights, else the global ones."""
-    from fscli.engine.usage import billable
+    """Billing TRES per second of a job in its first partition
+    (:func:`fscli.engine.limit_check.job_billable`, which the limit checker bills with too)."""
+    from fscli.engine.limit_check import job_billable
 
     part = state.partitions.get(job.partitions[0]) if job.partitions else None
-    weights = (parse_tres_weights(part.billing_weights) if part is not None and part.billing_weights
-               else state.config.billing_weights)
-    alloc = dict(job.tres)
-    alloc.setdefault("cpu", job.cpus)
-    return billable(alloc, weights, state.config.flags)
+    return job_billable(job.cpus, job.tres, part, state.config.billing_weights,
+                        state.config.flags)
 
 
 def job_qos(state: ClusterState, job: Job) -> tuple[Qos | None, float]:

@@ -144,14 +144,16 @@ def test_store_counts_match_the_engine_counting_every_job(tree, store):
     from fscli.store.db import resolve_url
 
     tree.ok("qos", "add", "high")
-    tree.ok("partition", "add", "batch", "qos=high")
+    tree.ok("partition", "add", "batch", "qos=high", "TRESBillingWeights=CPU=1.5,Mem=0.7G")
     tree.ok("partition", "add", "debug")
-    tree.ok("limits", "set", "cluster=c1", "qos=normal,high", "GrpTRES=mem=64G,cpu=300")
-    tree.ok("limits", "set", "account=chem", "GrpTRESRunMins=cpu=2000,node=300")
+    tree.ok("config", "set", "TRESBillingWeights=CPU=0.6,gres/gpu=3")  # for debug
+    tree.ok("limits", "set", "cluster=c1", "qos=normal,high",
+            "GrpTRES=mem=64G,cpu=300,billing=400")
+    tree.ok("limits", "set", "account=chem", "GrpTRESRunMins=cpu=2000,node=300,billing=2500")
     tree.ok("limits", "set", "account=organic", "GrpSubmitJobs=9", "GrpTRES=node=6")
     tree.ok("limits", "set", "account=science", "GrpJobs=20")
     tree.ok("limits", "set", "qos=high", "MaxJobsPerUser=6", "GrpTRES=cpu=200",
-            "MaxTRESPerAccount=cpu=90", "MaxSubmitJobsPerAccount=12")
+            "MaxTRESPerAccount=cpu=90,billing=100", "MaxSubmitJobsPerAccount=12")
     rng = random.Random(7)
     users = {"alice": "physics", "bob": "chem", "carol": "chem", "dave": "organic"}
     for _ in range(40):
@@ -183,6 +185,8 @@ def test_store_counts_match_the_engine_counting_every_job(tree, store):
                     fast = limit_state.load(conn, None, user, account)
                     limit_state.attach_jobs(conn, None, fast, NOW)
                     slow = LimitsState(everything, fast.qos, fast.partitions, jobs,
-                                       enforce=fast.enforce)
+                                       enforce=fast.enforce,
+                                       billing_weights=fast.billing_weights,
+                                       priority_flags=fast.priority_flags)
                     assert check(req, fast, NOW).to_dict() == check(req, slow, NOW).to_dict()
     engine.dispose()

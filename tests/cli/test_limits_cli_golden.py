@@ -90,13 +90,18 @@ def replay(tmp_path_factory):
         text = fscli.ok("limits", "check", *words, at=AT).stdout
         results.append((row, doc, text))
         if row["state"] in ("RUNNING", "PENDING"):
-            mem = words[2].split(",")[1]  # tres=cpu=N,mem=M,billing=N
-            submit = [w for w in words if not w.startswith(("tres=", "partition=", "qos="))]
-            fscli.ok("job", "submit", *submit, f"tres={mem},billing={row['cpus']}",
-                     f"cpus={row['cpus']}",
-                     f"partition={row['partition']}", f"qos={row['qos']}",
-                     f"state={row['state'].lower()}", at=AT)
+            fscli.ok("job", "submit", *_job_words(row, words, f",billing={row['cpus']}"),
+                     at=AT)
     return results
+
+
+def _job_words(row: dict[str, str], words: list[str], billing: str) -> list[str]:
+    """``job submit`` words for the job Slurm accepted (``billing`` is added to its TRES)."""
+    mem = words[2].split(",")[1]  # tres=cpu=N,mem=M,billing=N
+    submit = [w for w in words if not w.startswith(("tres=", "partition=", "qos="))]
+    return [*submit, f"tres={mem}{billing}", f"cpus={row['cpus']}",
+            f"partition={row['partition']}", f"qos={row['qos']}",
+            f"state={row['state'].lower()}"]
 
 
 def test_capture_has_38_submissions():
@@ -151,3 +156,53 @@ def test_invalid_qos_is_a_reject_verdict(replay):
 def test_time_limit_filled_from_association_maxwall(replay):
     _, doc, _ = next(r for r in replay if r[0]["case"] == "user_maxwall_default")
     assert doc["time_limit"] == 10
+
+
+def _billing_in_use() -> dict[str, int]:
+    """The billing TRES each account association and QOS held at the end, as slurmctld's
+    ``scontrol show assoc_mgr`` printed it (``GrpTRES=...,billing=N(used)``)."""
+    text = (DATA / "raw/scontrol_show_assoc_mgr.txt").read_text()
+    holders = re.findall(r"^(?:ClusterName=\S+ Account=(\S+) UserName= |QOS=(\w+)\().*?\n"
+                         r"(?:.*\n)*?\s+GrpTRES=.*?billing=\S+?\((\d+)\)", text, re.MULTILINE)
+    return {account or f"qos={qos}": int(used) for account, qos, used in holders}
+
+
+@pytest.fixture(scope="module")
+def settled(tmp_path_factory):
+    """The capture's store with its running and pending jobs, entered without a billing:
+    fscli computes it, as slurmctld did (no TRESBillingWeights: the CPUs)."""
+    from tests.conftest import Fscli
+
+    fscli = Fscli(str(tmp_path_factory.mktemp("settled") / "store.db"))
+    _build(fscli)
+    for row in ROWS:
+        if row["state"] in ("RUNNING", "PENDING"):
+            fscli.ok("job", "submit", *_job_words(row, _request(row), ""), at=AT)
+    return fscli
+
+
+def test_billing_in_use_matches_slurmctld(settled):
+    """A GrpTRES=billing limit of exactly what slurmctld counted stops a 1-CPU job that
+    bills 1 more, and names the count: every association and QOS jobs ran under."""
+    used = {holder: count for holder, count in _billing_in_use().items() if count}
+    assert len(used) == 17  # 10 accounts (root too), 7 QOS
+    assert (used["root"], used["lqos"], used["qos=normal"], used["qos=partqos"]) == (
+        34, 18, 20, 12)
+    users = {account: user for user, account in
+             (item.split()[0].split("@") for item in _notes_items("Users"))}
+    for holder, count in used.items():
+        qos = holder.removeprefix("qos=") if holder.startswith("qos=") else None
+        words = ["user=lu1", "account=lgrp", "cpus=1"]
+        if qos == "partqos":
+            words.append("partition=pq")
+        elif qos:
+            words.append(f"qos={qos}")
+        elif holder != "root":
+            words = [f"user={users[holder]}", f"account={holder}", "cpus=1"]
+        target = (f"qos={qos}" if qos else "cluster=oracle" if holder == "root"
+                  else f"account={holder}")
+        doc = json.loads(settled.ok("limits", "check", *words, "--json", "--with",
+                                    f"{target} GrpTRES=billing={count}", at=AT).stdout)
+        found = [v["current"] for v in [doc, *doc["others"]]
+                 if (v["limit"], v["tres"]) == ("GrpTRES", "billing")]
+        assert found == [count], (holder, doc)
