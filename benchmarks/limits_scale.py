@@ -45,7 +45,8 @@ def build(path: str, users: int, jobs: int) -> None:
             {"name": "part", "priority": 0, "usage_factor": 1.0, "max_tres_per_job": "cpu=256"}])
         conn.execute(insert(m.Partition), [
             {"cluster_id": 1, "name": "batch", "nodes": 1000, "cpus": 64000,
-             "priority_job_factor": 10, "priority_tier": 1, "qos": "part", "max_time": 2880}])
+             "priority_job_factor": 10, "priority_tier": 1, "qos": "part", "max_time": 2880,
+             "billing_weights": "CPU=1.5"}])
         conn.execute(insert(m.Job), [
             {"id": j + 1, "cluster_id": 1, "assoc_id": first_user + j % users,
              "user": f"u{j % users:06d}", "account": f"a{(j % users) % accounts:04d}",
@@ -77,6 +78,9 @@ def main() -> None:
              ["limits", "check", user, "cpus=4", "mem=4G", "-P"]),
             ("limits check -P partition=batch", ["limits", "check", user, "partition=batch",
                                                  "cpus=8", "-P"]),
+            ("limits check --with root GrpTRES=billing (every running job billed)",
+             ["limits", "check", user, "partition=batch", "cpus=8", "-P", "--with",
+              "cluster=big GrpTRES=billing=1000000"]),
             ("limits check qos=high --with", ["limits", "check", user, "qos=high", "cpus=600",
                                               "--with", "account=a0042 GrpTRES=cpu=1024"]),
             ("limits show --effective", ["limits", "show", user, "partition=batch",
