@@ -70,9 +70,11 @@ _weights_of = functools.lru_cache(maxsize=256)(parse_tres_weights)
 """A partition's TRESBillingWeights text parsed once, not once per job (shared: read only)."""
 
 
-def job_billable(cpus: int, tres: Mapping[str, int], partition: Partition | None,
+def job_billable(cpus: int, nodes: int, tres: Mapping[str, int], partition: Partition | None,
                  weights: Mapping[str, float], flags: Iterable[str] = ()) -> float:
-    """Billing TRES of a job with ``cpus`` CPUs (unless ``tres`` names cpu) and ``tres``.
+    """Billing TRES of a job with ``cpus`` CPUs and ``nodes`` nodes (unless ``tres`` names
+    cpu or node: slurmctld's allocation always counts both, so a Node weight bills every job)
+    and ``tres``.
 
     The weights are the partition's TRESBillingWeights, else ``weights`` (slurm.conf's
     DEFAULT partition line); no weights bill the CPUs; PriorityFlags MAX_TRES bills only
@@ -83,7 +85,7 @@ def job_billable(cpus: int, tres: Mapping[str, int], partition: Partition | None
     """
     if partition is not None and partition.billing_weights:
         weights = _weights_of(partition.billing_weights)
-    return billable({"cpu": cpus, **tres}, weights, flags)
+    return billable({"cpu": cpus, "node": nodes, **tres}, weights, flags)
 
 
 def enforce_flags(text: str) -> frozenset[str]:
@@ -187,7 +189,7 @@ class CheckResult:
         out.update(
             limit=v.limit if v else None, tres=v.tres if v else None,
             value=v.value if v else None, current=_plain(v.current) if v else None,
-            level=v.level if v else None, source=v.source if v else None,
+            request=_plain(v.request) if v else None, level=v.level if v else None, source=v.source if v else None,
             others=[o.to_dict() for o in self.others], qos=self.qos,
             partition=self.partition, time_limit=self.time_limit,
         )
@@ -292,8 +294,8 @@ def job_groups(state: LimitsState, scope: JobScope) -> list[JobGroup]:
         tres = request_tres(job.cpus, job.nodes, job.tres) if running else {}
         if running and scope.billing:
             part = parts.get(job.partitions[0]) if job.partitions else None
-            tres["billing"] = int(job_billable(job.cpus, job.tres, part, state.billing_weights,
-                                               state.priority_flags))
+            tres["billing"] = int(job_billable(job.cpus, job.nodes, job.tres, part,
+                                               state.billing_weights, state.priority_flags))
         run: dict[str, float] = {}
         if running and scope.run_mins:
             left = _run_left(job, scope.charged_until)
@@ -739,7 +741,7 @@ def _billed(req: JobRequest, partition: Partition | None, state: LimitsState) ->
     itself is kept: a what-if for a figure the store's weights do not give."""
     tres = dict(req.tres) or request_tres()
     if "billing" not in tres:
-        tres["billing"] = int(job_billable(tres.get("cpu", 0), tres, partition,
+        tres["billing"] = int(job_billable(tres.get("cpu", 0), tres.get("node", 0), tres, partition,
                                            state.billing_weights, state.priority_flags))
     return tres
 

@@ -87,9 +87,9 @@ def attach_jobs(conn, cluster: str | None, state: LimitsState, now: int) -> None
     tree = _Tree(conn, cluster_id, state.assocs)
     parts = {p.name: p for p in state.partitions}
 
-    def bill(cpus: int, tres: dict[str, int], partition: str | None) -> int:
+    def bill(cpus: int, nodes: int, tres: dict[str, int], partition: str | None) -> int:
         """One running job's billing TRES, as the engine bills it (whole, as counted)."""
-        return int(job_billable(cpus, tres, parts.get(partition), state.billing_weights,
+        return int(job_billable(cpus, nodes, tres, parts.get(partition), state.billing_weights,
                                 state.priority_flags))
 
     state.count_jobs = lambda scope: _count_jobs(conn, cluster_id, tree, scope, bill)
@@ -170,11 +170,11 @@ def _scope_filter(tree: _Tree, scope: JobScope):
 
 
 def _count_jobs(conn, cluster_id: int, tree: _Tree, scope: JobScope,
-                bill: Callable[[int, dict[str, int], str | None], int]) -> list[JobGroup]:
+                bill: Callable[[int, int, dict[str, int], str | None], int]) -> list[JobGroup]:
     """The running and pending jobs ``scope`` counts, summed in SQL per association (the
     checked user's own; everyone else's account), state, TRES text and, when counted QOS
     need them, QOS, partition, user and account. When the scope reads billing, running
-    jobs are grouped by CPU count and partition too, so that ``bill`` (one job's billing
+    jobs are grouped by CPU and node count and partition too, so that ``bill`` (one job's billing
     TRES) holds for every job of a group: billing is truncated per job, sums cannot give it.
     A billing in the TRES text never counts: slurmctld computes it (as usage does)."""
     j, a = tables.job.c, tables.association.c
@@ -187,7 +187,8 @@ def _count_jobs(conn, cluster_id: int, tree: _Tree, scope: JobScope,
         cols += [j.qos.label("qos"), case((j.user == scope.user, 1), else_=0).label("mine"),
                  func.coalesce(j.account, a.account).label("account")]
     if scope.billing:
-        cols.append(case((j.state == "running", j.cpus), else_=None).label("billed_cpus"))
+        cols += [case((j.state == "running", j.cpus), else_=None).label("billed_cpus"),
+                 case((j.state == "running", j.nodes), else_=None).label("billed_nodes")]
     values = [j.cpus.label("cpus"), j.nodes.label("nodes")]
     if scope.run_mins:
         cols.append(case((j.time_limit.is_(None), 1), else_=0).label("unlimited"))
@@ -225,7 +226,8 @@ def _count_jobs(conn, cluster_id: int, tree: _Tree, scope: JobScope,
         tres: dict[str, int] = {}
         if running:
             if scope.billing:
-                extra = {**extra, "billing": bill(int(key["billed_cpus"]), extra, partition)}
+                extra = {**extra, "billing": bill(int(key["billed_cpus"]), int(key["billed_nodes"]),
+                                                  extra, partition)}
             tres = {"cpu": cpus, "node": nodes, **{k: v * count for k, v in extra.items()}}
         group = JobGroup(tree.nearest(owner), running, count, tres, {}, qos, partition, user,
                          account)

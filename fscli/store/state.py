@@ -61,7 +61,7 @@ def job_billing(job: Job, state: ClusterState) -> float:
     from fscli.engine.limit_check import job_billable
 
     part = state.partitions.get(job.partitions[0]) if job.partitions else None
-    return job_billable(job.cpus, job.tres, part, state.config.billing_weights,
+    return job_billable(job.cpus, job.nodes, job.tres, part, state.config.billing_weights,
                         state.config.flags)
 
 

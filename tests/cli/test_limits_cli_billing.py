@@ -116,3 +116,17 @@ def test_max_billing_per_job_and_an_explicit_billing(billed):
     # a billing named in tres= is taken as given (a what-if for other weights)
     assert _check(billed, "user=alice", "partition=batch", "cpus=5", "tres=billing=8")[
         "verdict"] == "run"
+
+
+def test_a_node_weight_bills_running_jobs_and_their_usage_by_node_count(billed):
+    """Node=10 bills each allocated node, in the request, in the running jobs the store
+    counts and in the usage the job is charged (sshare's RawUsage), TRES text or not."""
+    billed.ok("partition", "modify", "batch", "TRESBillingWeights=CPU=1.0,Node=10")
+    billed.ok("limits", "set", "account=phys", "GrpTRES=billing=100")
+    _submit(billed, "user=bob", "partition=batch", "cpus=4", "nodes=2", "state=running",
+            "start=2026-01-05T09:59:00")  # 4 + 2 x 10 = 24 a second
+    doc = _check(billed, "user=alice", "partition=batch", "cpus=6", "nodes=8")  # 6 + 80
+    assert (doc["reason"], doc["current"], doc["request"]) == ("AssocGrpBilling", 24, 86)
+    usage = billed.ok("sshare", "-A", "phys", "-u", "bob", "-P", "-n", "-o", "User,RawUsage",
+                      at=AT).stdout.splitlines()
+    assert usage[-1] == "bob|1439"  # 24 x 60 s, charged as x * D**x: 1439.9 (the CPUs: 239)

@@ -147,13 +147,23 @@ def test_cluster_wide_weights_and_max_tres():
 
 def test_job_billable_is_truncated_where_slurmctld_counts_it():
     half = Partition("half", billing_weights="CPU=1.5")
-    assert job_billable(3, {}, half, {}) == 4.5
+    assert job_billable(3, 1, {}, half, {}) == 4.5
     state = _state(acct={"GrpTRES": {"billing": 4}})
     state.partitions.append(half)
     assert check(_req(cpus=3, partition="half"), state, NOW).verdict == "run"  # 4.5 -> 4
     # the partition's weights win over the cluster's; a billing in the TRES is no input
-    assert job_billable(2, {"billing": 99}, half, {"cpu": 10.0}) == 3.0
-    assert job_billable(2, {"cpu": 4}, None, {}) == 4.0
+    assert job_billable(2, 1, {"billing": 99}, half, {"cpu": 10.0}) == 3.0
+    assert job_billable(2, 1, {"cpu": 4}, None, {}) == 4.0
+
+
+def test_a_node_weight_bills_every_job_by_its_node_count():
+    """slurmctld's allocation always holds the node count, so Node= bills each node even
+    when the job's TRES text names none (a TRES text that names node wins)."""
+    nodes = Partition("wide", billing_weights="CPU=1.0,Node=10")
+    assert job_billable(4, 2, {}, nodes, {}) == 24.0
+    assert job_billable(4, 2, {"node": 3}, nodes, {}) == 34.0
+    assert job_billable(4, 2, {}, None, {"node": 10.0}) == 20.0
+    assert job_billable(4, 2, {}, None, {}) == 4.0  # no weights: the CPUs
 
 
 def test_the_scope_asks_a_store_for_billing_only_when_a_counted_limit_reads_it():
