@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, tzinfo
+from functools import lru_cache
 
 from fscli.engine.model import Job
 from fscli.engine.timestr import MAX_EPOCH, MIN_EPOCH, parse_duration_mins
@@ -55,6 +56,8 @@ _STATES = {
 }
 _STATE_OF = {word: state for state, words in _STATES.items() for word in words}
 _UNSET = {"", "N/A", "UNKNOWN", "NONE", "(NULL)"}
+_WHOLE = re.compile(r"\d{1,10}")
+_SIGNED = re.compile(r"[+-]?\d{1,10}")
 _GRES = re.compile(
     r"(?:gres[/:])?([a-z][\w.-]*)(?::([a-z][\w.-]*))?(?:[:=](\d{1,10}))?", re.IGNORECASE
 )
@@ -90,7 +93,7 @@ def _job(line: str, tz: tzinfo | None) -> Job:
         raise InvalidValue(f"expected {FIELD_COUNT} '|'-separated fields, got {len(fields)}")
     (job_id, user, account, parts, qos, state, submit, start, limit, nodes, cpus, mem,
      gres, nice) = fields
-    if not re.fullmatch(r"\d{1,10}", job_id):
+    if not _WHOLE.fullmatch(job_id):
         raise InvalidValue(f"job id '{job_id}' is not a whole number "
                            "(array and heterogeneous jobs are not supported)")
     if not user:
@@ -110,13 +113,13 @@ def _job(line: str, tz: tzinfo | None) -> Job:
 
 
 def _whole(text: str, what: str, minimum: int = 0) -> int:
-    if not re.fullmatch(r"\d{1,10}", text) or int(text) < minimum:
+    if not _WHOLE.fullmatch(text) or int(text) < minimum:
         raise InvalidValue(f"invalid {what} '{text}': expected a whole number >= {minimum}")
     return int(text)
 
 
 def _signed(text: str, what: str) -> int:
-    if not re.fullmatch(r"[+-]?\d{1,10}", text):
+    if not _SIGNED.fullmatch(text):
         raise InvalidValue(f"invalid {what} '{text}': expected a whole number")
     return int(text)
 
@@ -143,7 +146,9 @@ def _required_moment(text: str, tz: tzinfo | None) -> int:
     return value
 
 
+@lru_cache(maxsize=1024)
 def _limit(text: str) -> int | None:
+    """Minutes; parsed once per distinct text (a dump of 100,000 jobs repeats a few)."""
     if text.upper() == "NOT_SET":
         return None
     return parse_duration_mins(text, what="time limit")
@@ -151,21 +156,27 @@ def _limit(text: str) -> int | None:
 
 def _tres(mem: str, gres: str, nodes: int) -> dict[str, int]:
     """Job totals from squeue's per-node memory and GRES."""
+    return {name: amount * nodes for name, amount in _per_node(mem, gres)}
+
+
+@lru_cache(maxsize=1024)
+def _per_node(mem: str, gres: str) -> tuple[tuple[str, int], ...]:
+    """The (TRES, amount) pairs of one node; parsed once per distinct text (a dump of
+    100,000 jobs repeats a few)."""
     tres: dict[str, int] = {}
     mem_mb = parse_value("mem", mem) if mem.upper() not in _UNSET else 0
     if mem_mb < 0:
         raise InvalidValue(f"invalid memory '{mem}'")
     if mem_mb:
-        tres["mem"] = mem_mb * nodes
+        tres["mem"] = mem_mb
     if gres.upper() in _UNSET:
-        return tres
+        return tuple(tres.items())
     for item in gres.split(","):
         match = _GRES.fullmatch(item.strip())
         if not match:
             raise InvalidValue(f"invalid TRES per node '{item}': expected like gres/gpu:2")
         name, kind, count = match.groups()
-        total = int(count or 1) * nodes
-        tres[f"gres/{name}"] = tres.get(f"gres/{name}", 0) + total
+        tres[f"gres/{name}"] = tres.get(f"gres/{name}", 0) + int(count or 1)
         if kind:
-            tres[f"gres/{name}:{kind}"] = tres.get(f"gres/{name}:{kind}", 0) + total
-    return tres
+            tres[f"gres/{name}:{kind}"] = tres.get(f"gres/{name}:{kind}", 0) + int(count or 1)
+    return tuple(tres.items())

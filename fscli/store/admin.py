@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, insert, select
 
 from fscli.errors import Conflict, InvalidValue, NotFound, UsageProblem
 from fscli.store import models as m
@@ -56,6 +56,15 @@ class Admin:
     def log(self, action: str, target: str, detail: str = "") -> None:
         self.s.add(m.Transaction(at=self.now, actor=self.actor, action=action, target=target,
                                  detail=detail))
+
+    def log_many(self, action: str, entries: Sequence[tuple[str, str]]) -> None:
+        """:meth:`log` for many (target, detail) pairs, at least one, in one executemany:
+        an ORM object per line costs more than the change itself when 100,000 jobs are
+        imported. (The session's autoflush writes lines logged before first, so they keep
+        their order.)"""
+        self.s.execute(insert(m.Transaction.__table__), [
+            {"at": self.now, "actor": self.actor, "action": action, "target": target,
+             "detail": detail} for target, detail in entries])
 
     def known_qos(self) -> set[str]:
         return set(self.s.scalars(select(m.Qos.name)))

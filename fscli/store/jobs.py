@@ -12,17 +12,17 @@ nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, insert, select
 
 from fscli.engine import reasons as R
 from fscli.engine.tres import format_tres
 from fscli.errors import Conflict, InvalidValue, NotFound, UsageProblem
 from fscli.store import models as m
+from fscli.store import tables
 from fscli.store.admin import ACTIVE_STATES, Admin, chunked
 from fscli.store.assoc_fields import qos_list
-from fscli.store.limits_admin import default_account
 from fscli.store.tables import MAX_JOB_ID
 
 SUBMIT_STATES = ("pending", "running", "completed")
@@ -75,17 +75,36 @@ class Jobs:
     # -- submit --------------------------------------------------------------------
     def submit(self, job: JobInput, count: int = 1) -> tuple[list[int], list[str]]:
         """Validate and store ``count`` copies of ``job``; (new ids, summary lines)."""
-        job = self._timed(job)
-        row = self._lsf_row(job) if job.queue else self._slurm_row(job)
+        [row] = self._rows([job])
         ids = self._ids(job.job_id, count)
-        lines = []
-        for job_id in ids:
-            self.s.add(m.Job(id=job_id, **row))
-            detail = _describe(row)
-            self.admin.log("submit job", str(job_id), detail)
-            lines.append(f"submitted job {job_id}: {detail}")
-        self.s.flush()
-        return ids, lines
+        return ids, self._write([dict(row, id=job_id) for job_id in ids])
+
+    def _rows(self, jobs: list[JobInput]) -> list[dict]:
+        """Each job's row, checked in order (so the first bad job is the one named) as
+        slurmctld checks a submission. The store is asked once for the whole batch
+        (:class:`_Lookup`), not once per job: at six queries a job, an import of 100,000
+        jobs took minutes."""
+        slurm = [j for j in jobs if not j.queue]
+        lookup = _Lookup(self.s, self.cluster.id, slurm) if slurm and self.cluster else None
+        rows = []
+        for job in jobs:
+            common = self._common(job)
+            rows.append(self._lsf_row(job, common) if job.queue
+                        else self._slurm_row(job, common, lookup))
+        return rows
+
+    def _write(self, rows: list[dict]) -> list[str]:
+        """Insert the job rows (``id`` set) and a history line each, as two executemany
+        inserts: an ORM object per row costs more than all the checks of the job. (An
+        import of finished jobs only has none: an executemany of no rows would insert one
+        row of defaults.)"""
+        if not rows:
+            return []
+        details = [_describe(row) for row in rows]
+        self.s.execute(insert(tables.job), rows)
+        self.admin.log_many("submit job", [(str(row["id"]), detail)
+                                           for row, detail in zip(rows, details)])
+        return [f"submitted job {row['id']}: {detail}" for row, detail in zip(rows, details)]
 
     def _ids(self, wanted: int | None, count: int) -> list[int]:
         if count < 1:
@@ -111,9 +130,10 @@ class Jobs:
         self._next_id = ids[-1] + 1
         return ids
 
-    def _timed(self, job: JobInput) -> JobInput:
-        """Check the state and fill the times it implies: submit defaults to now, or to an
-        earlier start= or begin=; a started job starts at its submit time by default."""
+    def _common(self, job: JobInput) -> dict:
+        """The columns of every job, after checking the state and filling the times it
+        implies: submit defaults to now, or to an earlier start= or begin=; a started job
+        starts at its submit time by default."""
         now = self.admin.now
         if job.state not in SUBMIT_STATES:
             raise InvalidValue(f"invalid state '{job.state}': expected {', '.join(SUBMIT_STATES)}")
@@ -136,53 +156,42 @@ class Jobs:
                     raise InvalidValue("end= is before the job's start")
         if job.eligible is not None and job.eligible < submit:
             raise InvalidValue("begin= is before the job's submit time")
-        return replace(job, submit=submit, start=start, end=end)
-
-    def _common(self, job: JobInput) -> dict:
         return dict(cluster_id=self.cluster.id if self.cluster else None, user=job.user,
-                    state=job.state, submit=job.submit, eligible=job.eligible, start=job.start,
-                    end=job.end, time_limit=job.time_limit, nice=job.nice,
-                    site_factor=job.site_factor, cputime=job.cputime)
+                    state=job.state, submit=submit, eligible=job.eligible, start=start, end=end,
+                    time_limit=job.time_limit, nice=job.nice, site_factor=job.site_factor,
+                    cputime=job.cputime)
 
-    def _lsf_row(self, job: JobInput) -> dict:
+    def _lsf_row(self, job: JobInput, common: dict) -> dict:
         queue = job.queue.lower()
         if self.s.scalar(select(m.LsfQueue.id).where(m.LsfQueue.name == queue)) is None:
             raise NotFound(f"LSF queue '{job.queue}' does not exist: add it with "
                            f"'fscli lsf queue add {job.queue}'")
         if job.account or job.partitions or job.qos:
             raise UsageProblem("an LSF job (queue=) takes no account=, partition= or qos=")
-        return dict(self._common(job), queue=queue, slots=job.slots, cpus=job.slots, nodes=1,
+        return dict(common, queue=queue, slots=job.slots, cpus=job.slots, nodes=1,
                     tres=None, account=None, partition=None, qos=None, assoc_id=None)
 
-    def _slurm_row(self, job: JobInput) -> dict:
+    def _slurm_row(self, job: JobInput, common: dict, lookup: _Lookup | None) -> dict:
         if self.cluster is None:
             raise NotFound("the store holds no cluster yet: add one with 'fscli cluster add NAME'")
         user = job.user.lower()
-        account = job.account.lower() if job.account else self._default_account(user)
-        partitions = self._partitions(job.partitions)
+        account = job.account.lower() if job.account else lookup.default_account(user)
+        partitions = self._partitions(job.partitions, lookup.partitions)
         assoc = None
         for part in partitions or (None,):
-            found = self._assoc(user, account, part)
+            found = lookup.assoc(user, account, part)
             if found is None:
                 where = f" and partition '{part}'" if part else ""
                 raise NotFound(f"{R.ERR_INVALID_ACCOUNT} (user '{user}' has no association "
                                f"with account '{account}'{where} on cluster {self.cluster.name})")
             assoc = assoc or found
-        qos = self._qos(job.qos, self._chain(assoc))
-        return dict(self._common(job), user=user, account=account,
-                    partition=",".join(partitions) or None, qos=qos, assoc_id=assoc.id,
+        qos = _qos(job.qos, *lookup.qos_rules(assoc), lookup.known_qos)
+        return dict(common, user=user, account=account,
+                    partition=",".join(partitions) or None, qos=qos, assoc_id=assoc,
                     cpus=job.cpus, nodes=job.nodes, slots=job.slots,
                     tres=format_tres(job.tres, units=False) if job.tres else None, queue=None)
 
-    def _default_account(self, user: str) -> str:
-        default = default_account(self.s, user)
-        if default is None:
-            raise NotFound(f"{R.ERR_INVALID_ACCOUNT} (user '{user}' does not exist)")
-        return default
-
-    def _partitions(self, names: tuple[str, ...]) -> list[str]:
-        known = list(self.s.scalars(select(m.Partition.name).where(
-            m.Partition.cluster_id == self.cluster.id).order_by(m.Partition.name)))
+    def _partitions(self, names: tuple[str, ...], known: list[str]) -> list[str]:
         if not names:
             if len(known) > 1:
                 raise UsageProblem(f"name the job's partition(s) with partition=: cluster "
@@ -197,35 +206,6 @@ class Jobs:
                 raise InvalidValue(f"partition '{name}' named twice")
             out.append(name)
         return out
-
-    def _assoc(self, user: str, account: str, partition: str | None) -> m.Association | None:
-        query = select(m.Association).where(
-            m.Association.cluster_id == self.cluster.id, m.Association.user == user,
-            m.Association.account == account)
-        found = {a.partition: a for a in self.s.scalars(query)}
-        return found.get(partition) or found.get(None)
-
-    def _chain(self, assoc: m.Association) -> list[m.Association]:
-        chain = [assoc]
-        while chain[-1].parent_id is not None:
-            chain.append(self.s.get(m.Association, chain[-1].parent_id))
-        return chain
-
-    def _qos(self, wanted: str | None, chain: list[m.Association]) -> str | None:
-        """slurmctld's QOS choice and check; a chain without QOS lists allows every QOS."""
-        known = set(self.admin.known_qos())
-        allowed = next((qos_list(a.qos) for a in chain if a.qos), None) or sorted(known)
-        if wanted is not None:
-            name = wanted.lower()
-            if name not in known or name not in allowed:
-                why = "does not exist" if name not in known else (
-                    f"is not allowed (allowed: {','.join(allowed)})")
-                raise InvalidValue(f"{R.ERR_INVALID_QOS} (QOS '{wanted}' {why})")
-            return name
-        name = next((a.default_qos for a in chain if a.default_qos), None)
-        if name is None:
-            name = allowed[0] if len(allowed) == 1 else "normal"
-        return name if name in known else None
 
     # -- cancel --------------------------------------------------------------------
     def cancel(self, ids: list[int]) -> list[str]:
@@ -297,12 +277,14 @@ class Jobs:
             shown = ", ".join(map(str, sorted(existing)[:5]))
             raise Conflict(f"{len(existing)} job id(s) already in the store ({shown}): "
                            "use --replace to overwrite them")
+        rows = self._rows(jobs)
         for part in chunked(sorted(existing)):
             self.s.execute(delete(m.Job).where(m.Job.id.in_(part)))
-        self.s.flush()
+        for row, job in zip(rows, jobs):
+            row["id"] = job.job_id
+        self._write(rows)
         counts: dict[str, int] = {}
         for job in jobs:
-            self.submit(job)
             counts[job.state] = counts.get(job.state, 0) + 1
         summary = ", ".join(f"{n} {state}" for state, n in sorted(counts.items()))
         extra = "".join([f", {len(existing)} replaced" if existing else "",
@@ -320,3 +302,87 @@ def _shown(key: str, value: int | None) -> str:
 def _describe(row: dict) -> str:
     keys = ("user", "account", "partition", "qos", "queue", "state", "cpus", "nodes", "tres")
     return " ".join(f"{k}={row[k]}" for k in keys if row.get(k) is not None)
+
+
+def _qos(wanted: str | None, allowed: list[str] | None, default: str | None,
+         known: set[str]) -> str | None:
+    """slurmctld's QOS choice and check, given what the association's chain says (its
+    first QOS list and first default QOS, :meth:`_Lookup.qos_rules`); a chain without QOS
+    lists allows every QOS."""
+    allowed = allowed or sorted(known)
+    if wanted is not None:
+        name = wanted.lower()
+        if name not in known or name not in allowed:
+            why = "does not exist" if name not in known else (
+                f"is not allowed (allowed: {','.join(allowed)})")
+            raise InvalidValue(f"{R.ERR_INVALID_QOS} (QOS '{wanted}' {why})")
+        return name
+    if default is None:
+        default = allowed[0] if len(allowed) == 1 else "normal"
+    return default if default in known else None
+
+
+class _Lookup:
+    """What checking Slurm jobs asks of the store, loaded once for a batch of jobs: the
+    cluster's partitions, the known QOS, the users' default accounts, and every
+    association of the accounts the jobs name (or default to) with its ancestors.
+
+    One lookup serves a single ``job submit`` (a handful of queries) and an import of
+    100,000 jobs (a few dozen) alike, so both check jobs with the same code. Queries
+    select by account, which ``ix_association_key`` leads with, in IN lists of
+    :data:`~fscli.store.admin.IN_LIST` (every backend's bind-parameter limit).
+    """
+
+    def __init__(self, s, cluster_id: int, jobs: list[JobInput]):
+        a, u, p = tables.association.c, tables.user_account.c, tables.partition.c
+        self.partitions = list(s.scalars(select(p.name).where(p.cluster_id == cluster_id)
+                                         .order_by(p.name)))
+        self.known_qos = set(s.scalars(select(tables.qos.c.name)))
+        users = sorted({j.user.lower() for j in jobs if not j.account})
+        self._defaults = {name: account for part in chunked(users) for name, account in
+                          s.execute(select(u.name, u.default_account).where(u.name.in_(part)))
+                          .all()}
+        accounts = sorted({j.account.lower() for j in jobs if j.account}
+                          | {d for d in self._defaults.values() if d})
+        cols = (a.id, a.parent_id, a.user, a.account, a.partition, a.qos, a.default_qos)
+        rows = [r for part in chunked(accounts) for r in s.execute(
+            select(*cols).where(a.cluster_id == cluster_id, a.account.in_(part))).all()]
+        self._assocs: dict[tuple[str, str], dict[str | None, int]] = {}
+        self._chain: dict[int, tuple[int | None, str | None, str | None]] = {}
+        while rows:
+            for aid, parent, user, account, partition, qos, default_qos in rows:
+                self._chain[aid] = (parent, qos, default_qos)
+                if user is not None:
+                    self._assocs.setdefault((user, account), {})[partition] = aid
+            missing = sorted({r[1] for r in rows if r[1] is not None} - self._chain.keys())
+            rows = [r for part in chunked(missing) for r in s.execute(
+                select(*cols).where(a.id.in_(part))).all()]
+        self._rules: dict[int, tuple[list[str] | None, str | None]] = {}
+
+    def default_account(self, user: str) -> str:
+        """The account sbatch uses without ``-A``."""
+        default = self._defaults.get(user)
+        if default is None:
+            raise NotFound(f"{R.ERR_INVALID_ACCOUNT} (user '{user}' does not exist)")
+        return default
+
+    def assoc(self, user: str, account: str, partition: str | None) -> int | None:
+        """The id of the association a job of ``partition`` runs under: the user's one
+        for that partition, else the user's one for every partition."""
+        found = self._assocs.get((user, account), {})
+        return found.get(partition) or found.get(None)
+
+    def qos_rules(self, assoc_id: int) -> tuple[list[str] | None, str | None]:
+        """(QOS list, default QOS) of the association, each the first one set on the way
+        up its parent chain (an empty list where the first set one names none). Each
+        association's pair is made once, from its parent's."""
+        path = []
+        while assoc_id is not None and assoc_id not in self._rules:
+            path.append(assoc_id)
+            assoc_id = self._chain[assoc_id][0]
+        rules = self._rules.get(assoc_id, (None, None))
+        for aid in reversed(path):
+            _, qos, default_qos = self._chain[aid]
+            rules = self._rules[aid] = (qos_list(qos) if qos else rules[0],
+                                        default_qos or rules[1])
+        return rules
