@@ -2,7 +2,8 @@
 
 The store is built fast with bulk Core inserts into a temporary SQLite file (1,000
 accounts under root with GrpTRES/GrpJobs, 100 users each with MaxJobs/MaxSubmitJobs, a
-partition QOS, half the jobs running and half pending); then the real commands run end to
+partition QOS, half the jobs running (started over the last 8 hours) and half pending, a
+quarter of each in QOS high with UsageFactor 0.5); then the real commands run end to
 end in a subprocess. Target: under 1 s for ``limits check``. Prints the minimum wall time
 and CPU time (user + system of the child) of several runs: on a shared machine wall time
 is noisy, CPU time much less. Asserts nothing.
@@ -40,7 +41,7 @@ def build(path: str, users: int, jobs: int) -> None:
             lambda u: {"max_jobs": 10, "max_submit_jobs": 40})
         conn.execute(insert(m.Qos), [
             {"name": "normal", "priority": 0, "usage_factor": 1.0},
-            {"name": "high", "priority": 100, "usage_factor": 1.0, "max_jobs_per_user": 50,
+            {"name": "high", "priority": 100, "usage_factor": 0.5, "max_jobs_per_user": 50,
              "grp_tres": "cpu=20000"},
             {"name": "part", "priority": 0, "usage_factor": 1.0, "max_tres_per_job": "cpu=256"}])
         conn.execute(insert(m.Partition), [
@@ -50,9 +51,10 @@ def build(path: str, users: int, jobs: int) -> None:
         conn.execute(insert(m.Job), [
             {"id": j + 1, "cluster_id": 1, "assoc_id": first_user + j % users,
              "user": f"u{j % users:06d}", "account": f"a{(j % users) % accounts:04d}",
-             "partition": "batch", "qos": "high" if j % 4 == 0 else "normal",
-             "state": "running" if j % 2 else "pending", "submit": NOW - 3600,
-             "start": NOW - 1800 if j % 2 else None, "cpus": 1 + j % 16, "nodes": 1,
+             "partition": "batch", "qos": "high" if j % 8 < 2 else "normal",
+             "state": "running" if j % 2 else "pending", "submit": NOW - 30000,
+             "start": NOW - 60 - j * 7919 % 28800 if j % 2 else None, "cpus": 1 + j % 16,
+             "nodes": 1,
              "slots": 1, "nice": 0, "site_factor": 0, "time_limit": 600}
             for j in range(jobs)])
     engine.dispose()
@@ -81,6 +83,9 @@ def main() -> None:
             ("limits check --with root GrpTRES=billing (every running job billed)",
              ["limits", "check", user, "partition=batch", "cpus=8", "-P", "--with",
               "cluster=big GrpTRES=billing=1000000"]),
+            ("limits check --with root GrpTRESRunMins (every running job's run time)",
+             ["limits", "check", user, "cpus=8", "time=1:00:00", "-P", "--with",
+              "cluster=big GrpTRESRunMins=cpu=100000000"]),
             ("limits check qos=high --with", ["limits", "check", user, "qos=high", "cpus=600",
                                               "--with", "account=a0042 GrpTRES=cpu=1024"]),
             ("limits show --effective", ["limits", "show", user, "partition=batch",

@@ -32,6 +32,8 @@ from fscli.engine import reasons as R
 from fscli.engine.config import parse_tres_weights
 from fscli.engine.limits import LimitEntry, Resolution, has_flag, resolve, resolve_detail
 from fscli.engine.model import Assoc, Job, Partition, Qos
+from fscli.engine.runmins import Allocation, held_seconds
+from fscli.engine.timestr import INFINITE_MINUTES
 from fscli.engine.tree import ancestors
 from fscli.engine.usage import billable, last_pass
 from fscli.errors import InvalidValue, UsageProblem
@@ -86,6 +88,20 @@ def job_billable(cpus: int, nodes: int, tres: Mapping[str, int], partition: Part
     if partition is not None and partition.billing_weights:
         weights = _weights_of(partition.billing_weights)
     return billable({"cpu": cpus, "node": nodes, **tres}, weights, flags)
+
+
+def usage_factor(qos: Qos | None) -> float:
+    """The UsageFactor a job in ``qos`` is charged with: 1.0 without a QOS, or when the
+    QOS leaves it unset (negative, as slurmctld tests it: ``usage_factor >= 0``)."""
+    return qos.usage_factor if qos is not None and qos.usage_factor >= 0 else 1.0
+
+
+def running_time_limit(time_limit: int | None, partition: Partition | None) -> int | None:
+    """The time limit (minutes) a running job holds run time for: its own, else its
+    partition's MaxTime, which slurmctld gives a job without one (None: INFINITE)."""
+    if time_limit is None and partition is not None:
+        return partition.max_time
+    return time_limit
 
 
 def enforce_flags(text: str) -> frozenset[str]:
@@ -189,7 +205,8 @@ class CheckResult:
         out.update(
             limit=v.limit if v else None, tres=v.tres if v else None,
             value=v.value if v else None, current=_plain(v.current) if v else None,
-            request=_plain(v.request) if v else None, level=v.level if v else None, source=v.source if v else None,
+            request=_plain(v.request) if v else None, level=v.level if v else None,
+            source=v.source if v else None,
             others=[o.to_dict() for o in self.others], qos=self.qos,
             partition=self.partition, time_limit=self.time_limit,
         )
@@ -206,24 +223,29 @@ def _plain(value: float | None) -> int | float | None:
 class _Usage:
     """Running/pending counters of one association subtree, QOS, or QOS user/account."""
 
-    __slots__ = ("jobs", "run_mins", "submit", "tres")
+    __slots__ = ("jobs", "run_secs", "submit", "tres")
 
     def __init__(self) -> None:
         self.jobs = 0
         self.submit = 0
         self.tres: dict[str, int] = {}
-        self.run_mins: dict[str, float] = {}
+        self.run_secs: dict[str, int] = {}
 
     def add(self, group: JobGroup) -> None:
         self.submit += group.count
         if not group.running:
             return
         self.jobs += group.count
-        used, run = self.tres, self.run_mins
+        used, run = self.tres, self.run_secs
         for name, amount in group.tres.items():
             used[name] = used.get(name, 0) + amount
-        for name, mins in group.run_mins.items():
-            run[name] = run.get(name, 0.0) + mins
+        for name, secs in group.run_secs.items():
+            run[name] = run.get(name, 0) + secs
+
+    def run_mins(self, name: str) -> int:
+        """TRES-minutes the running jobs hold, in whole minutes as slurmctld divides its
+        seconds counter (``grp_used_tres_run_secs / 60``) and sshare's TRESRunMins shows it."""
+        return self.run_secs.get(name, 0) // 60
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,12 +253,13 @@ class JobScope:
     """The running and pending jobs a check counts, for a store that aggregates them itself.
 
     Jobs count when they run under (a descendant of) one of ``assoc_ids``, or when their
-    QOS or first partition's QOS is in ``qos``. ``run_mins`` asks for TRES run-minutes
-    left: running jobs have given back their run time up to ``charged_until``, the last
-    decay pass (Slurm takes it back from its counter pass by pass, as sshare's
-    TRESRunMins shows; see :mod:`fscli.engine.runmins`). ``billing`` asks for the
-    running jobs' billing TRES (:func:`job_billable`, whole per job), which a store's
-    sums cannot give unless it groups jobs by what they are billed for.
+    QOS or first partition's QOS is in ``qos``. ``run_mins`` asks for the TRES run time
+    running jobs still hold (:func:`held_run_seconds`): they have given back their run
+    time up to ``charged_until``, the last decay pass (of the passes every
+    ``calc_period`` seconds from ``calc_anchor``), times their QOS UsageFactor, as
+    sshare's TRESRunMins shows. ``billing`` asks for the running jobs' billing TRES
+    (:func:`job_billable`, whole per job), which a store's sums cannot give unless it
+    groups jobs by what they are billed for.
     """
 
     assoc_ids: frozenset[int]
@@ -248,13 +271,16 @@ class JobScope:
     run_mins: bool
     charged_until: int
     billing: bool = False
+    calc_period: int = 300
+    calc_anchor: int = 0
 
 
 @dataclass(slots=True)
 class JobGroup:
     """Running or pending jobs counted together: ``count`` jobs, their summed TRES and
-    TRES run-minutes left (infinite when one has no time limit). The TRES hold the jobs'
-    billing (each job's whole billing TRES) when :attr:`JobScope.billing` asks for it.
+    the TRES-seconds of run time they hold (:func:`held_run_seconds` times each TRES),
+    when :attr:`JobScope.run_mins` asks for them. The TRES hold the jobs' billing (each
+    job's whole billing TRES) when :attr:`JobScope.billing` asks for it.
 
     ``assoc_id`` is the jobs' association or its nearest ancestor in ``LimitsState.assocs``;
     ``user`` and ``account`` only need to be right for the checked user and account.
@@ -264,20 +290,23 @@ class JobGroup:
     running: bool
     count: int
     tres: dict[str, int]
-    run_mins: dict[str, float] = field(default_factory=dict)
+    run_secs: dict[str, int] = field(default_factory=dict)
     qos: str | None = None
     partition: str | None = None
     user: str | None = None
     account: str | None = None
 
 
-def _run_left(job: Job, charged_until: int) -> float:
-    """Minutes of its time limit a running job still holds, its run time up to the last
-    pass given back (infinite without a time limit)."""
-    if job.time_limit is None:
-        return INF
-    start = job.start if job.start is not None else charged_until
-    return max(0.0, job.time_limit - max(0, charged_until - start) / 60.0)
+def held_run_seconds(scope: JobScope, start: int | None, time_limit: int | None,
+                     partition: Partition | None, qos: Qos | None) -> int:
+    """Seconds of run time a running job holds per unit of each TRES it holds at
+    ``scope.charged_until``: slurmctld adds ``time limit x UsageFactor`` of its QOS when
+    the job starts and takes back ``seconds run x UsageFactor`` at each decay pass
+    (:func:`fscli.engine.runmins.held_seconds`, sshare's TRESRunMins), for its
+    associations and its QOS alike. A job without a start holds all of it."""
+    job = Allocation(0, scope.charged_until if start is None else start,
+                     running_time_limit(time_limit, partition), {}, usage_factor(qos))
+    return held_seconds(job, scope.charged_until, scope.calc_period, scope.calc_anchor)
 
 
 def job_groups(state: LimitsState, scope: JobScope) -> list[JobGroup]:
@@ -286,20 +315,22 @@ def job_groups(state: LimitsState, scope: JobScope) -> list[JobGroup]:
     billing its ``tres`` name."""
     account_of = {a.id: a.account for a in state.assocs}
     parts = {p.name: p for p in state.partitions}
+    qos_by_name = {q.name: q for q in state.qos}
     out = []
     for job in state.jobs:
         running = job.state == _RUNNING
         if not running and job.state != _PENDING:
             continue
         tres = request_tres(job.cpus, job.nodes, job.tres) if running else {}
+        part = parts.get(job.partitions[0]) if job.partitions else None
         if running and scope.billing:
-            part = parts.get(job.partitions[0]) if job.partitions else None
             tres["billing"] = int(job_billable(job.cpus, job.nodes, job.tres, part,
                                                state.billing_weights, state.priority_flags))
-        run: dict[str, float] = {}
+        run: dict[str, int] = {}
         if running and scope.run_mins:
-            left = _run_left(job, scope.charged_until)
-            run = {name: amount * left for name, amount in tres.items() if amount}
+            held = held_run_seconds(scope, job.start, job.time_limit, part,
+                                    qos_by_name.get(job.qos or ""))
+            run = {name: amount * held for name, amount in tres.items() if amount}
         out.append(JobGroup(
             job.assoc_id, running, 1, tres, run, job.qos,
             job.partitions[0] if job.partitions else None, job.user,
@@ -373,6 +404,7 @@ class _Counters:
             any("RunMins" in e.own_name for e in entries),
             last_pass(now, state.calc_period, state.calc_anchor),
             any(e.tres == "billing" and _reads_jobs(e, job) for e in res.qos_entries + grp),
+            state.calc_period, state.calc_anchor,
         )
         groups = state.count_jobs(scope) if state.count_jobs else job_groups(state, scope)
         parent = {a.id: a.parent_id for a in state.assocs}
@@ -399,11 +431,28 @@ class _Counters:
 
 @dataclass(slots=True)
 class _Job:
-    """The request as the checks see it: TRES, nodes, time (INF = unlimited)."""
+    """The request as the checks see it: TRES, nodes, time (INF = unlimited).
+
+    Before it starts (``acct_policy_job_runnable_post_select``) slurmctld weighs the
+    TRES-minute limits with ``run_time``: the time times the job QOS's UsageFactor when
+    that QOS has the flag UsageFactorSafe (an INFINITE time only when the factor is
+    below 1), else the time itself; submission checks use the time. ``free`` (UsageFactor
+    0) clears the used and running TRES-minutes there, so that such jobs can run.
+    """
 
     tres: dict[str, int]
     time: float
     time_given: bool
+    run_time: float
+    free: bool = False
+
+    @classmethod
+    def of(cls, tres: dict[str, int], time: float, given: bool, qos: Qos | None) -> _Job:
+        factor = usage_factor(qos)
+        run_time = time
+        if has_flag(qos, "UsageFactorSafe") and (time != INF or factor < 1):
+            run_time = int(min(time, INFINITE_MINUTES) * factor)  # a uint32 in slurmctld
+        return cls(tres, time, given, run_time, factor == 0)
 
     @property
     def nodes(self) -> int:
@@ -418,6 +467,10 @@ class _Job:
     def mins(self, name: str) -> float:
         amount = self.tres.get(name, 0)
         return amount * self.time if amount else 0
+
+    def run_mins(self, name: str) -> float:
+        amount = self.tres.get(name, 0)
+        return amount * self.run_time if amount else 0
 
 
 class _Checker:
@@ -594,16 +647,21 @@ class _Checker:
                 self._time(self._max_limits("MaxWallDurationPerJob"), R.ASSOC_MAX_WALL)
 
     # -- 5. acct_policy_job_runnable_post_select -------------------------------------------
-    def _minutes(self, entries, check: str, usage: dict[str, float], run: dict[str, float]):
+    def _held(self, counts: _Usage) -> Callable[[str], int]:
+        """Run-minutes ``counts`` hold per TRES, as post-select reads them."""
+        return (lambda t: 0) if self.job.free else counts.run_mins
+
+    def _minutes(self, entries, check: str, usage: dict[str, float], counts: _Usage):
         """GrpTRESMins: blocked once usage reaches the limit (and, under ``safe``, when
-        the job could not finish within what is left)."""
+        the job could not finish within what is left with what running jobs hold)."""
         safe = "safe" in self.state.enforce
+        held = self._held(counts)
         for e in entries:
-            ask = self.job.mins(e.tres)
-            if not self.job.req(e.tres):
+            ask = self.job.run_mins(e.tres)
+            if not ask:
                 continue
-            used = usage.get(e.tres, 0.0)
-            unsafe = safe and (ask > e.value or ask + run.get(e.tres, 0) > e.value - used)
+            used = 0.0 if self.job.free else usage.get(e.tres, 0.0)
+            unsafe = safe and (ask > e.value or ask + held(e.tres) > e.value - used)
             if used >= e.value or unsafe:
                 self._add(e, R.tres_reason(check, e.tres), used, ask)
 
@@ -612,14 +670,13 @@ class _Checker:
         for qos, _ in self.res.qos_order:
             counts = self.c.qos[qos.name]
             usage = self.state.qos_usage_mins.get(qos.name, {})
-            self._minutes(self._qos_limits(qos, "GrpTRESMins"), "qos_grp_mins", usage,
-                          counts.run_mins)
+            self._minutes(self._qos_limits(qos, "GrpTRESMins"), "qos_grp_mins", usage, counts)
             self._tres(self._qos_limits(qos, "GrpTRES"), "qos_grp", job.req,
                        lambda t, u=counts: u.tres.get(t, 0))
-            self._tres(self._qos_limits(qos, "GrpTRESRunMins"), "qos_grp_run_mins", job.mins,
-                       lambda t, u=counts: u.run_mins.get(t, 0))
+            self._tres(self._qos_limits(qos, "GrpTRESRunMins"), "qos_grp_run_mins",
+                       job.run_mins, self._held(counts))
             self._tres(self._qos_limits(qos, "MaxTRESMinsPerJob"), "qos_max_mins_per_job",
-                       job.mins)
+                       job.run_mins)
             self._tres(self._qos_limits(qos, "MaxTRESPerJob"), "qos_max_per_job", job.req)
             self._tres(self._qos_limits(qos, "MaxTRESPerNode"), "qos_max_per_node",
                        job.per_node)
@@ -632,14 +689,14 @@ class _Checker:
         for assoc in self.chain:
             counts = self.c.assoc[assoc.id]
             self._minutes(self._assoc_limits(assoc, "GrpTRESMins"), "assoc_grp_mins",
-                          self.c.usage[assoc.id], counts.run_mins)
+                          self.c.usage[assoc.id], counts)
             self._tres(self._assoc_limits(assoc, "GrpTRES"), "assoc_grp", job.req,
                        lambda t, u=counts: u.tres.get(t, 0))
             self._tres(self._assoc_limits(assoc, "GrpTRESRunMins"), "assoc_grp_run_mins",
-                       job.mins, lambda t, u=counts: u.run_mins.get(t, 0))
+                       job.run_mins, self._held(counts))
             if assoc is self.chain[0]:
                 self._tres(self._max_limits("MaxTRESMinsPerJob"), "assoc_max_mins_per_job",
-                           job.mins)
+                           job.run_mins)
                 self._tres(self._max_limits("MaxTRESPerJob"), "assoc_max_per_job", job.req)
                 self._tres(self._max_limits("MaxTRESPerNode"), "assoc_max_per_node",
                            job.per_node)
@@ -763,7 +820,7 @@ def check(req: JobRequest, state: LimitsState, now: int) -> CheckResult:
     strict = not res.qos_order or any(has_flag(q, "DenyOnLimit") for q, _ in res.qos_order)
     tres = _billed(req, partition, state)
     time, given = _fill_time(req, tres, res, strict, partition)
-    job = _Job(tres, time, given)
+    job = _Job.of(tres, time, given, job_qos)
     result = CheckResult("run", qos=job_qos.name if job_qos else None, partition=part_name,
                          time_limit=None if time == INF else int(time), strict=strict)
     if "limits" not in state.enforce:

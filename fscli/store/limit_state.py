@@ -11,8 +11,7 @@ usage only when a GrpTRESMins or GrpWall limit is in force.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 from sqlalchemy import and_, case, func, or_, select
 
@@ -23,9 +22,11 @@ from fscli.engine.limit_check import (
     JobScope,
     LimitsState,
     enforce_flags,
+    held_run_seconds,
     job_billable,
+    usage_factor,
 )
-from fscli.engine.model import Assoc
+from fscli.engine.model import Assoc, Partition, Qos
 from fscli.engine.tres import parse_tres
 from fscli.store import snapshot, tables
 from fscli.store.limits_admin import ASSOC, Target
@@ -85,14 +86,7 @@ def attach_jobs(conn, cluster: str | None, state: LimitsState, now: int) -> None
 
     cluster_id = snapshot.cluster_id_for(conn, cluster)
     tree = _Tree(conn, cluster_id, state.assocs)
-    parts = {p.name: p for p in state.partitions}
-
-    def bill(cpus: int, nodes: int, tres: dict[str, int], partition: str | None) -> int:
-        """One running job's billing TRES, as the engine bills it (whole, as counted)."""
-        return int(job_billable(cpus, nodes, tres, parts.get(partition), state.billing_weights,
-                                state.priority_flags))
-
-    state.count_jobs = lambda scope: _count_jobs(conn, cluster_id, tree, scope, bill)
+    state.count_jobs = lambda scope: _count_jobs(conn, cluster_id, tree, scope, state)
     holders = [x.limits for x in state.assocs] + [q.limits for q in state.qos]
     if not any(name in limits for limits in holders for name in USAGE_LIMITS):
         return
@@ -170,14 +164,19 @@ def _scope_filter(tree: _Tree, scope: JobScope):
 
 
 def _count_jobs(conn, cluster_id: int, tree: _Tree, scope: JobScope,
-                bill: Callable[[int, int, dict[str, int], str | None], int]) -> list[JobGroup]:
+                state: LimitsState) -> list[JobGroup]:
     """The running and pending jobs ``scope`` counts, summed in SQL per association (the
     checked user's own; everyone else's account), state, TRES text and, when counted QOS
-    need them, QOS, partition, user and account. When the scope reads billing, running
-    jobs are grouped by CPU and node count and partition too, so that ``bill`` (one job's billing
-    TRES) holds for every job of a group: billing is truncated per job, sums cannot give it.
-    A billing in the TRES text never counts: slurmctld computes it (as usage does)."""
+    need them, QOS, partition, user and account.
+
+    When the scope reads billing, running jobs are grouped by CPU and node count and
+    partition too, so that one job's billing TRES holds for every job of a group: billing
+    is truncated per job, sums cannot give it. A billing in the TRES text never counts:
+    slurmctld computes it (as usage does). When the scope reads run-minutes, running jobs
+    are grouped by QOS (:func:`_run_seconds`).
+    """
     j, a = tables.job.c, tables.association.c
+    running = j.state == "running"
     own = or_(a.user.is_(None), a.user == scope.user)
     cols = [case((own, a.id), else_=a.parent_id).label("owner"), j.state.label("state"),
             j.tres.label("tres")]
@@ -186,16 +185,22 @@ def _count_jobs(conn, cluster_id: int, tree: _Tree, scope: JobScope,
     if scope.qos:
         cols += [j.qos.label("qos"), case((j.user == scope.user, 1), else_=0).label("mine"),
                  func.coalesce(j.account, a.account).label("account")]
+    elif scope.run_mins:
+        cols.append(case((running, j.qos)).label("qos"))
     if scope.billing:
-        cols += [case((j.state == "running", j.cpus), else_=None).label("billed_cpus"),
-                 case((j.state == "running", j.nodes), else_=None).label("billed_nodes")]
+        cols += [case((running, j.cpus)).label("billed_cpus"),
+                 case((running, j.nodes)).label("billed_nodes")]
     values = [j.cpus.label("cpus"), j.nodes.label("nodes")]
     if scope.run_mins:
-        cols.append(case((j.time_limit.is_(None), 1), else_=0).label("unlimited"))
+        one_by_one = and_(running, or_(j.time_limit.is_(None), j.qos.in_(sorted(
+            q.name for q in state.qos if not usage_factor(q).is_integer()))))
+        cols += [case((one_by_one, 1), else_=0).label("one_by_one"),
+                 *(case((one_by_one, c)).label(f"job_{c.name}")
+                   for c in (j.start, j.time_limit, j.partition))]
         started = case((or_(j.start.is_(None), j.start >= scope.charged_until), 0),
                        else_=scope.charged_until - j.start)
         left = j.time_limit * 60 - started
-        left = case((left > 0, left), else_=0)
+        left = case((one_by_one, 0), (and_(running, left > 0), left), else_=0)
         values += [left.label("left"), (j.cpus * left).label("cpu_left"),
                    (j.nodes * left).label("node_left")]
     query = (select(*cols, *values)
@@ -209,46 +214,60 @@ def _count_jobs(conn, cluster_id: int, tree: _Tree, scope: JobScope,
     keys = [sub.c[name] for name in names]
     sums = [func.sum(sub.c[v.name]) for v in values]
     rows = conn.execute(select(*keys, func.count(), *sums).group_by(*keys))
+    parts = {p.name: p for p in state.partitions}
+    qos_by_name = {q.name: q for q in state.qos}
     parsed: dict[str, dict[str, int]] = {}
     out = []
     for row in rows:
         key = dict(zip(names, row))
-        owner, state, text = key["owner"], key["state"], key["tres"]
+        owner, state_name, text = key["owner"], key["state"], key["tres"]
         partition = key["partition"].split(",")[0] if key.get("partition") else None
         qos, account = key.get("qos"), key.get("account")
         user = scope.user if key.get("mine") else None
         # SUM gives Decimal on PostgreSQL and MariaDB: the engine counts in ints
-        count, cpus, nodes, *run = (None if x is None else int(x) for x in row[len(keys):])
-        running = state == "running"
+        count, cpus, nodes, *left = (int(x) for x in row[len(keys):])
+        is_running = state_name == "running"
         if text and text not in parsed:
             parsed[text] = {k: v for k, v in parse_tres(text).items() if k != "billing"}
         extra = parsed[text] if text else {}
         tres: dict[str, int] = {}
-        if running:
+        if is_running:
             if scope.billing:
-                extra = {**extra, "billing": bill(int(key["billed_cpus"]), int(key["billed_nodes"]),
-                                                  extra, partition)}
+                billing = job_billable(int(key["billed_cpus"]), int(key["billed_nodes"]), extra,
+                                       parts.get(partition), state.billing_weights,
+                                       state.priority_flags)
+                extra = {**extra, "billing": int(billing)}
             tres = {"cpu": cpus, "node": nodes, **{k: v * count for k, v in extra.items()}}
-        group = JobGroup(tree.nearest(owner), running, count, tres, {}, qos, partition, user,
+        group = JobGroup(tree.nearest(owner), is_running, count, tres, {}, qos, partition, user,
                          account)
-        if scope.run_mins and running:
-            group.run_mins = _run_mins(tres, extra, key["unlimited"], *run)
+        if scope.run_mins and is_running:
+            group.run_secs = _run_seconds(scope, key, tres, extra, left, parts,
+                                          qos_by_name.get(qos or ""))
         out.append(group)
     return out
 
 
-def _run_mins(tres: dict[str, int], extra: dict[str, int], unlimited: int, left: int | None,
-              cpu_left: int | None, node_left: int | None) -> dict[str, float]:
-    """TRES-minutes left of one group's running jobs (the ``*_left`` sums are TRES-seconds;
-    a group without time limits has infinitely many)."""
+def _run_seconds(scope: JobScope, key: dict, tres: dict[str, int], extra: dict[str, int],
+                 left: list[int], parts: dict[str, Partition], qos: Qos | None) -> dict[str, int]:
+    """TRES-seconds of run time one group of running jobs holds.
+
+    Rows of one job each (``one_by_one``: its QOS's UsageFactor is fractional, which
+    truncates per job and per pass, or it has no time limit and holds its partition's
+    MaxTime) go through :func:`fscli.engine.limit_check.held_run_seconds`. For the others
+    SQL summed ``left``, the seconds a job holds with UsageFactor 1 (its time limit less
+    its run time up to the last pass), and the ``*_left`` sums times the CPUs and nodes:
+    a whole factor just multiplies them, exactly as held_run_seconds would.
+    """
+    if key["one_by_one"]:
+        partition = key["job_partition"].split(",")[0] if key["job_partition"] else None
+        held = held_run_seconds(scope, key["job_start"], key["job_time_limit"],
+                                parts.get(partition), qos)
+        return {name: amount * held for name, amount in tres.items() if amount}
+    factor = int(usage_factor(qos))
+    jobs_left, cpu_left, node_left = left
     own = {"cpu": cpu_left, "node": node_left}
-    out = {}
-    for name, amount in tres.items():
-        if amount and unlimited:
-            out[name] = math.inf
-        elif amount:
-            out[name] = (extra[name] * left if name in extra else own[name]) / 60.0
-    return out
+    return {name: factor * (extra[name] * jobs_left if name in extra else own[name])
+            for name, amount in tres.items() if amount}
 
 
 def _decayed_minutes(cs, now: int):

@@ -66,9 +66,12 @@ def job_billing(job: Job, state: ClusterState) -> float:
 
 
 def job_qos(state: ClusterState, job: Job) -> tuple[Qos | None, float]:
-    """The job's QOS, and the UsageFactor its run time is charged with (1.0 without one)."""
+    """The job's QOS, and the UsageFactor its run time is charged with
+    (:func:`fscli.engine.limit_check.usage_factor`, which the limit checker charges with)."""
+    from fscli.engine.limit_check import usage_factor
+
     qos = state.qos.get(job.qos or "")
-    return qos, (qos.usage_factor if qos is not None and qos.usage_factor >= 0 else 1.0)
+    return qos, usage_factor(qos)
 
 
 def _charged_jobs(state: ClusterState, now: int) -> list[Job]:
@@ -103,9 +106,10 @@ def run_minutes(state: ClusterState, now: int) -> dict[int, dict[str, int]]:
 
     Slurm keeps these counters only when it enforces limits (AccountingStorageEnforce),
     so without that every association holds none. A job without a time limit gets its
-    first partition's MaxTime, as slurmctld gives it.
+    first partition's MaxTime, as slurmctld gives it
+    (:func:`fscli.engine.limit_check.running_time_limit`, as the limit checker does).
     """
-    from fscli.engine.limit_check import enforce_flags, request_tres
+    from fscli.engine.limit_check import enforce_flags, request_tres, running_time_limit
     from fscli.engine.runmins import Allocation
     from fscli.engine.runmins import run_minutes as held_minutes
 
@@ -115,9 +119,8 @@ def run_minutes(state: ClusterState, now: int) -> dict[int, dict[str, int]]:
     for job in _charged_jobs(state, now):
         if job.state != "running":
             continue
-        limit = job.time_limit
-        if limit is None and job.partitions and job.partitions[0] in state.partitions:
-            limit = state.partitions[job.partitions[0]].max_time
+        part = state.partitions.get(job.partitions[0]) if job.partitions else None
+        limit = running_time_limit(job.time_limit, part)
         tres = request_tres(job.cpus, job.nodes, job.tres)
         tres["billing"] = int(job_billing(job, state))
         jobs.append(Allocation(job.assoc_id, job.start, limit, tres, job_qos(state, job)[1]))

@@ -91,9 +91,14 @@ def test_run_minutes_left_of_running_jobs(tree):
     doc = _check(tree, "user=carol", "cpus=11", "time=1:00:00")
     assert (doc["reason"], doc["current"], doc["value"]) == (
         "AssocGrpCPURunMinutesLimit", 360, 1000)
-    _submit(tree, "user=bob", "cpus=1", "state=running")  # no time limit: unbounded
+    # no time limit and no partition MaxTime: slurmctld holds its INFINITE, 0xFFFFFFFF
+    # minutes (started at the last pass: none given back yet), as sshare shows
+    _submit(tree, "user=bob", "cpus=1", "state=running")
     doc = _check(tree, "user=carol", "cpus=1", "time=1:00:00")
-    assert (doc["reason"], doc["current"]) == ("AssocGrpCPURunMinutesLimit", None)
+    assert (doc["reason"], doc["current"]) == ("AssocGrpCPURunMinutesLimit", 360 + 0xFFFFFFFF)
+    shown = tree.ok("sshare", "-A", "chem", "-P", "-n", "-o", "TRESRunMins",
+                    at=AT).stdout.split(",")[0]
+    assert shown == f"cpu={360 + 0xFFFFFFFF}"
 
 
 def test_run_minutes_stand_still_between_passes_as_sshare_shows_them(tree):
@@ -108,8 +113,8 @@ def test_run_minutes_stand_still_between_passes_as_sshare_shows_them(tree):
     assert (doc["reason"], doc["current"]) == ("AssocGrpCPURunMinutesLimit", 360)
     shown = tree.ok("sshare", "-A", "chem", "-P", "-n", "-o", "Account,TRESRunMins",
                     at=at).stdout.splitlines()
-    assert shown == ["  chem|cpu=360,mem=0,energy=0,node=90,billing=360,fs/disk=0,vmem=0,"
-                     "pages=0"]
+    assert shown == [("  chem|cpu=360,mem=0,energy=0,node=90,billing=360,fs/disk=0,vmem=0,"
+                      "pages=0")]
     doc = json.loads(tree.ok("limits", "check", "user=carol", "cpus=12", "time=1:00:00",
                              "--json", at="2026-01-05T10:05:00").stdout)
     assert doc["current"] == 340  # a pass: 5 more minutes given back
@@ -136,24 +141,30 @@ def test_what_if_usage_limit_computes_decayed_usage(tree):
 
 
 def test_store_counts_match_the_engine_counting_every_job(tree, store):
-    """Random jobs and requests: the aggregate queries give the engine's verdicts."""
+    """Random jobs and requests: the aggregate queries give the engine's verdicts, and
+    the same run-minutes of running jobs in QOS with every kind of UsageFactor (unset,
+    fractional from odd seconds, 2 with UsageFactorSafe, 0) and without time limits."""
     from sqlalchemy import create_engine
 
     from fscli.engine.limit_check import JobRequest, LimitsState, check, request_tres
     from fscli.store import limit_state, snapshot
     from fscli.store.db import resolve_url
 
-    tree.ok("qos", "add", "high")
-    tree.ok("partition", "add", "batch", "qos=high", "TRESBillingWeights=CPU=1.5,Mem=0.7G")
+    tree.ok("qos", "add", "high", "usagefactor=0.37")
+    tree.ok("qos", "add", "big", "usagefactor=2", "flags=UsageFactorSafe")
+    tree.ok("qos", "add", "free", "usagefactor=0")
+    tree.ok("partition", "add", "batch", "qos=high", "TRESBillingWeights=CPU=1.5,Mem=0.7G",
+            "maxtime=3:00:00")
     tree.ok("partition", "add", "debug")
     tree.ok("config", "set", "TRESBillingWeights=CPU=0.6,gres/gpu=3")  # for debug
-    tree.ok("limits", "set", "cluster=c1", "qos=normal,high",
+    tree.ok("limits", "set", "cluster=c1", "qos=normal,high,big,free",
             "GrpTRES=mem=64G,cpu=300,billing=400")
     tree.ok("limits", "set", "account=chem", "GrpTRESRunMins=cpu=2000,node=300,billing=2500")
     tree.ok("limits", "set", "account=organic", "GrpSubmitJobs=9", "GrpTRES=node=6")
     tree.ok("limits", "set", "account=science", "GrpJobs=20")
     tree.ok("limits", "set", "qos=high", "MaxJobsPerUser=6", "GrpTRES=cpu=200",
             "MaxTRESPerAccount=cpu=90,billing=100", "MaxSubmitJobsPerAccount=12")
+    tree.ok("limits", "set", "qos=big", "GrpTRESRunMins=cpu=6000,billing=9000")
     rng = random.Random(7)
     users = {"alice": "physics", "bob": "chem", "carol": "chem", "dave": "organic"}
     for _ in range(40):
@@ -161,11 +172,12 @@ def test_store_counts_match_the_engine_counting_every_job(tree, store):
         state = rng.choice(["running", "running", "pending", "completed"])
         words = [f"user={user}", f"cpus={rng.randint(1, 16)}", f"nodes={rng.randint(1, 3)}",
                  f"partition={rng.choice(['batch', 'debug', 'debug,batch'])}",
-                 f"qos={rng.choice(['normal', 'high'])}", f"state={state}"]
+                 f"qos={rng.choice(['normal', 'high', 'big', 'free'])}", f"state={state}"]
         words += rng.choice([[], ["mem=2G"], ["tres=gres/gpu=1"]])
         words += [] if user == "alice" else [rng.choice(["time=1:00:00", "time=30"])]
         if state != "pending":
-            words.append(f"start=2026-01-05T0{rng.randint(7, 9)}:{rng.randint(10, 58)}:00")
+            words.append(f"start=2026-01-05T0{rng.randint(7, 9)}:{rng.randint(10, 58)}:"
+                         f"{rng.randint(0, 59):02}")
         if state == "completed":
             words.append("end=2026-01-05T09:59:00")
         _submit(tree, *words)
@@ -177,7 +189,7 @@ def test_store_counts_match_the_engine_counting_every_job(tree, store):
         for job in jobs:
             job.tres = {"cpu": job.cpus, "node": job.nodes, **job.tres}
         for user, account in users.items():
-            for qos in (None, "high"):
+            for qos in (None, "high", "big", "free"):
                 for part in (None, "batch", "debug"):
                     tres = request_tres(rng.randint(1, 40), rng.randint(1, 2),
                                         rng.choice([{}, {"mem": 1024}, {"gres/gpu": 1}]))

@@ -55,6 +55,11 @@ def test_qos_per_job_limits_count_nothing_and_partitions_follow_their_qos():
     # run time is counted up to the last decay pass (every 300 s by default)
     assert (asked[-1].user, asked[-1].account, asked[-1].charged_until) == (
         "alice", "phys", NOW - NOW % 300)
+    # and the passes themselves, which give the run time back (times the UsageFactor)
+    state.calc_period, state.calc_anchor = 60, 20
+    check(_req(qos="high"), state, NOW)
+    assert (asked[-1].charged_until, asked[-1].calc_period, asked[-1].calc_anchor) == (
+        NOW - (NOW - 20) % 60, 60, 20)
 
 
 def test_groups_count_for_their_qos_and_account():
