@@ -32,7 +32,7 @@ from fscli.engine import reasons as R
 from fscli.engine.config import parse_tres_weights
 from fscli.engine.limits import LimitEntry, Resolution, has_flag, resolve, resolve_detail
 from fscli.engine.model import Assoc, Job, Partition, Qos
-from fscli.engine.runmins import Allocation, held_seconds
+from fscli.engine.runmins import NOT_HELD, Allocation, held_seconds
 from fscli.engine.timestr import INFINITE_MINUTES
 from fscli.engine.tree import ancestors
 from fscli.engine.usage import billable, last_pass
@@ -330,7 +330,8 @@ def job_groups(state: LimitsState, scope: JobScope) -> list[JobGroup]:
         if running and scope.run_mins:
             held = held_run_seconds(scope, job.start, job.time_limit, part,
                                     qos_by_name.get(job.qos or ""))
-            run = {name: amount * held for name, amount in tres.items() if amount}
+            run = {name: amount * held for name, amount in tres.items()
+                   if amount and name not in NOT_HELD}
         out.append(JobGroup(
             job.assoc_id, running, 1, tres, run, job.qos,
             job.partitions[0] if job.partitions else None, job.user,

@@ -23,8 +23,8 @@ from fscli.engine.timestr import INFINITE_MINUTES
 from fscli.engine.tree import subtree_totals
 from fscli.engine.usage import last_pass
 
-_UNTRACKED = frozenset({"energy"})
-"""TRES a job never holds run time of (Slurm skips energy)."""
+NOT_HELD = frozenset({"energy"})
+"""TRES a job never holds run time of (Slurm skips energy), in sshare and in limits alike."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +64,7 @@ def run_minutes(jobs: Iterable[Allocation], parent_of: Mapping[int, int | None],
         held = held_seconds(job, at, period, anchor)
         own = seconds.setdefault(job.assoc_id, {})
         for name, count in job.tres.items():
-            if count and held and name not in _UNTRACKED:
+            if count and held and name not in NOT_HELD:
                 own[name] = own.get(name, 0) + count * held
     return {assoc_id: {name: secs // 60 for name, secs in total.items()}
             for assoc_id, total in subtree_totals(seconds, parent_of).items() if total}

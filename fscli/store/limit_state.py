@@ -27,6 +27,7 @@ from fscli.engine.limit_check import (
     usage_factor,
 )
 from fscli.engine.model import Assoc, Partition, Qos
+from fscli.engine.runmins import NOT_HELD
 from fscli.engine.tres import parse_tres
 from fscli.store import snapshot, tables
 from fscli.store.limits_admin import ASSOC, Target
@@ -262,12 +263,13 @@ def _run_seconds(scope: JobScope, key: dict, tres: dict[str, int], extra: dict[s
         partition = key["job_partition"].split(",")[0] if key["job_partition"] else None
         held = held_run_seconds(scope, key["job_start"], key["job_time_limit"],
                                 parts.get(partition), qos)
-        return {name: amount * held for name, amount in tres.items() if amount}
+        return {name: amount * held for name, amount in tres.items()
+                if amount and name not in NOT_HELD}
     factor = int(usage_factor(qos))
     jobs_left, cpu_left, node_left = left
     own = {"cpu": cpu_left, "node": node_left}
     return {name: factor * (extra[name] * jobs_left if name in extra else own[name])
-            for name, amount in tres.items() if amount}
+            for name, amount in tres.items() if amount and name not in NOT_HELD}
 
 
 def _decayed_minutes(cs, now: int):

@@ -109,3 +109,17 @@ def test_usage_factor_zero_clears_minutes_in_use_for_the_job():
     assert check(_req("free", 1, 1000), state, NOW).verdict == "run"
     result = check(_req("free", 1, 1001), state, NOW)
     assert (result.reason, result.violation.current) == ("AssocGrpCPURunMinutesLimit", 0)
+
+
+def test_a_running_job_holds_no_run_time_of_energy():
+    """slurmctld never adds energy to grp_used_tres_run_secs (sshare shows none either),
+    so a GrpTRESRunMins on energy sees only the request."""
+    job = Job(1, "bob", "phys", 4, ("batch",), "normal", "running", cpus=1, time_limit=60,
+              start=LAST_PASS, tres={"energy": 50})
+    state = _state({"energy": 4000}, [Qos("normal")], [job])
+    req = JobRequest("alice", "phys", None, "normal", {**request_tres(1, 1), "energy": 50}, 60)
+    assert check(req, state, NOW).verdict == "run"  # 0 held + 3000 requested
+    req.tres["energy"] = 67
+    result = check(req, state, NOW)
+    assert (result.verdict, result.violation.current, result.violation.request) == (
+        "pend", 0, 4020)
