@@ -355,7 +355,7 @@ def _request(app, conn, parsed, tres: dict | None = None, time_limit: int | None
 def _job_tres(parsed) -> tuple[dict[str, int], int | None]:
     """The request's TRES (cpu and node from cpus=/nodes= unless tres= names them) and time."""
     from fscli.cli.words import mem_per_node, whole_number
-    from fscli.engine.limit_check import request_tres
+    from fscli.engine.limit_jobs import request_tres
     from fscli.engine.timestr import parse_duration_mins
     from fscli.engine.tres import parse_tres
 

@@ -17,33 +17,38 @@ The checks run in the order of Slurm 22.05 (src/slurmctld/acct_policy.c, job_mgr
 
 Every violated limit is collected; the verdict comes from the first that decides it.
 Counters are taken in one pass over the running and pending jobs, or over a store's
-aggregates of them (:class:`JobGroup`) for the :class:`JobScope` the check needs.
+aggregates of them, for the :class:`~fscli.engine.limit_jobs.JobScope` the check needs.
+What each job counts for (its TRES, billing and the run-minutes it holds) is defined in
+:mod:`fscli.engine.limit_jobs`, which the store's aggregate and sshare read too.
 """
 
 from __future__ import annotations
 
-import functools
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from fscli.engine import reasons as R
-from fscli.engine.config import parse_tres_weights
+from fscli.engine.limit_jobs import (
+    JobGroup,
+    JobScope,
+    job_billable,
+    job_groups,
+    request_tres,
+    usage_factor,
+)
 from fscli.engine.limits import LimitEntry, Resolution, has_flag, resolve, resolve_detail
 from fscli.engine.model import Assoc, Job, Partition, Qos
-from fscli.engine.runmins import NOT_HELD, Allocation, held_seconds
 from fscli.engine.timestr import INFINITE_MINUTES
 from fscli.engine.tree import ancestors
-from fscli.engine.usage import billable, last_pass
+from fscli.engine.usage import last_pass
 from fscli.errors import InvalidValue, UsageProblem
 
 INF = math.inf
 WALL = "wall"
 """Key of decayed wall-clock minutes in the usage dicts (for GrpWall)."""
 DEFAULT_ENFORCE = frozenset({"associations", "limits", "qos"})
-_RUNNING = "running"
-_PENDING = "pending"
 
 
 @dataclass(slots=True)
@@ -58,50 +63,6 @@ class JobRequest:
     tres: dict[str, int] = field(default_factory=dict)
     time_limit: int | None = None
 
-
-def request_tres(
-    cpus: int = 1, nodes: int = 1, tres: dict[str, int] | None = None
-) -> dict[str, int]:
-    """A job's TRES request: ``cpu`` and ``node`` from the counts unless ``tres`` names them."""
-    out = {"cpu": cpus, "node": nodes}
-    out.update(tres or {})
-    return out
-
-
-_weights_of = functools.lru_cache(maxsize=256)(parse_tres_weights)
-"""A partition's TRESBillingWeights text parsed once, not once per job (shared: read only)."""
-
-
-def job_billable(cpus: int, nodes: int, tres: Mapping[str, int], partition: Partition | None,
-                 weights: Mapping[str, float], flags: Iterable[str] = ()) -> float:
-    """Billing TRES of a job with ``cpus`` CPUs and ``nodes`` nodes (unless ``tres`` names
-    cpu or node: slurmctld's allocation always counts both, so a Node weight bills every job)
-    and ``tres``.
-
-    The weights are the partition's TRESBillingWeights, else ``weights`` (slurm.conf's
-    DEFAULT partition line); no weights bill the CPUs; PriorityFlags MAX_TRES bills only
-    the largest node TRES (:func:`fscli.engine.usage.billable`). A ``billing`` in ``tres``
-    is ignored: slurmctld always computes it. The float is what usage is charged with
-    (``calc_job_billable_tres``); slurmctld's TRES counters (the request's and a running
-    job's ``billing``) hold it truncated to a whole number.
-    """
-    if partition is not None and partition.billing_weights:
-        weights = _weights_of(partition.billing_weights)
-    return billable({"cpu": cpus, "node": nodes, **tres}, weights, flags)
-
-
-def usage_factor(qos: Qos | None) -> float:
-    """The UsageFactor a job in ``qos`` is charged with: 1.0 without a QOS, or when the
-    QOS leaves it unset (negative, as slurmctld tests it: ``usage_factor >= 0``)."""
-    return qos.usage_factor if qos is not None and qos.usage_factor >= 0 else 1.0
-
-
-def running_time_limit(time_limit: int | None, partition: Partition | None) -> int | None:
-    """The time limit (minutes) a running job holds run time for: its own, else its
-    partition's MaxTime, which slurmctld gives a job without one (None: INFINITE)."""
-    if time_limit is None and partition is not None:
-        return partition.max_time
-    return time_limit
 
 
 def enforce_flags(text: str) -> frozenset[str]:
@@ -248,98 +209,6 @@ class _Usage:
         return self.run_secs.get(name, 0) // 60
 
 
-@dataclass(frozen=True, slots=True)
-class JobScope:
-    """The running and pending jobs a check counts, for a store that aggregates them itself.
-
-    Jobs count when they run under (a descendant of) one of ``assoc_ids``, or when their
-    QOS or first partition's QOS is in ``qos``. ``run_mins`` asks for the TRES run time
-    running jobs still hold (:func:`held_run_seconds`): they have given back their run
-    time up to ``charged_until``, the last decay pass (of the passes every
-    ``calc_period`` seconds from ``calc_anchor``), times their QOS UsageFactor, as
-    sshare's TRESRunMins shows. ``billing`` asks for the running jobs' billing TRES
-    (:func:`job_billable`, whole per job), which a store's sums cannot give unless it
-    groups jobs by what they are billed for.
-    """
-
-    assoc_ids: frozenset[int]
-    qos: frozenset[str]
-    partitions: frozenset[str]
-    """The partitions whose QOS is in ``qos``."""
-    user: str
-    account: str
-    run_mins: bool
-    charged_until: int
-    billing: bool = False
-    calc_period: int = 300
-    calc_anchor: int = 0
-
-
-@dataclass(slots=True)
-class JobGroup:
-    """Running or pending jobs counted together: ``count`` jobs, their summed TRES and
-    the TRES-seconds of run time they hold (:func:`held_run_seconds` times each TRES),
-    when :attr:`JobScope.run_mins` asks for them. The TRES hold the jobs' billing (each
-    job's whole billing TRES) when :attr:`JobScope.billing` asks for it.
-
-    ``assoc_id`` is the jobs' association or its nearest ancestor in ``LimitsState.assocs``;
-    ``user`` and ``account`` only need to be right for the checked user and account.
-    """
-
-    assoc_id: int | None
-    running: bool
-    count: int
-    tres: dict[str, int]
-    run_secs: dict[str, int] = field(default_factory=dict)
-    qos: str | None = None
-    partition: str | None = None
-    user: str | None = None
-    account: str | None = None
-
-
-def held_run_seconds(scope: JobScope, start: int | None, time_limit: int | None,
-                     partition: Partition | None, qos: Qos | None) -> int:
-    """Seconds of run time a running job holds per unit of each TRES it holds at
-    ``scope.charged_until``: slurmctld adds ``time limit x UsageFactor`` of its QOS when
-    the job starts and takes back ``seconds run x UsageFactor`` at each decay pass
-    (:func:`fscli.engine.runmins.held_seconds`, sshare's TRESRunMins), for its
-    associations and its QOS alike. A job without a start holds all of it."""
-    job = Allocation(0, scope.charged_until if start is None else start,
-                     running_time_limit(time_limit, partition), {}, usage_factor(qos))
-    return held_seconds(job, scope.charged_until, scope.calc_period, scope.calc_anchor)
-
-
-def job_groups(state: LimitsState, scope: JobScope) -> list[JobGroup]:
-    """``state.jobs`` as one group per running or pending job; when the scope reads
-    billing, a running job holds its billing TRES as slurmctld computes it, whatever
-    billing its ``tres`` name."""
-    account_of = {a.id: a.account for a in state.assocs}
-    parts = {p.name: p for p in state.partitions}
-    qos_by_name = {q.name: q for q in state.qos}
-    out = []
-    for job in state.jobs:
-        running = job.state == _RUNNING
-        if not running and job.state != _PENDING:
-            continue
-        tres = request_tres(job.cpus, job.nodes, job.tres) if running else {}
-        part = parts.get(job.partitions[0]) if job.partitions else None
-        if running and scope.billing:
-            tres["billing"] = int(job_billable(job.cpus, job.nodes, job.tres, part,
-                                               state.billing_weights, state.priority_flags))
-        run: dict[str, int] = {}
-        if running and scope.run_mins:
-            held = held_run_seconds(scope, job.start, job.time_limit, part,
-                                    qos_by_name.get(job.qos or ""))
-            run = {name: amount * held for name, amount in tres.items()
-                   if amount and name not in NOT_HELD}
-        out.append(JobGroup(
-            job.assoc_id, running, 1, tres, run, job.qos,
-            job.partitions[0] if job.partitions else None, job.user,
-            job.account or account_of.get(job.assoc_id),
-        ))
-    return out
-
-
 JOB_COUNTS = frozenset({
     "GrpJobs", "GrpSubmitJobs", "MaxJobs", "MaxSubmitJobs", "MaxJobsPerUser",
     "MaxJobsPerAccount", "MaxSubmitJobsPerUser", "MaxSubmitJobsPerAccount"})
@@ -407,7 +276,10 @@ class _Counters:
             any(e.tres == "billing" and _reads_jobs(e, job) for e in res.qos_entries + grp),
             state.calc_period, state.calc_anchor,
         )
-        groups = state.count_jobs(scope) if state.count_jobs else job_groups(state, scope)
+        groups = state.count_jobs(scope) if state.count_jobs else job_groups(
+            state.jobs, scope, assocs=state.assocs, partitions=state.partitions,
+            qos=state.qos, billing_weights=state.billing_weights,
+            priority_flags=state.priority_flags)
         parent = {a.id: a.parent_id for a in state.assocs}
         ancestors = _climber(parent, counted)
         for group in groups:
@@ -891,15 +763,11 @@ def describe(result: CheckResult) -> str:
 __all__ = [
     "WALL",
     "CheckResult",
-    "JobGroup",
     "JobRequest",
-    "JobScope",
     "LimitsState",
     "Violation",
     "check",
     "describe",
     "effective",
     "enforce_flags",
-    "job_billable",
-    "request_tres",
 ]

@@ -16,12 +16,10 @@ from collections.abc import Iterable
 from sqlalchemy import and_, case, func, or_, select
 
 from fscli.engine.config import PriorityConfig
-from fscli.engine.limit_check import (
-    WALL,
+from fscli.engine.limit_check import WALL, LimitsState, enforce_flags
+from fscli.engine.limit_jobs import (
     JobGroup,
     JobScope,
-    LimitsState,
-    enforce_flags,
     held_run_seconds,
     job_billable,
     usage_factor,
@@ -254,7 +252,7 @@ def _run_seconds(scope: JobScope, key: dict, tres: dict[str, int], extra: dict[s
 
     Rows of one job each (``one_by_one``: its QOS's UsageFactor is fractional, which
     truncates per job and per pass, or it has no time limit and holds its partition's
-    MaxTime) go through :func:`fscli.engine.limit_check.held_run_seconds`. For the others
+    MaxTime) go through :func:`fscli.engine.limit_jobs.held_run_seconds`. For the others
     SQL summed ``left``, the seconds a job holds with UsageFactor 1 (its time limit less
     its run time up to the last pass), and the ``*_left`` sums times the CPUs and nodes:
     a whole factor just multiplies them, exactly as held_run_seconds would.

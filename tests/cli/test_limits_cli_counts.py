@@ -146,7 +146,8 @@ def test_store_counts_match_the_engine_counting_every_job(tree, store):
     fractional from odd seconds, 2 with UsageFactorSafe, 0) and without time limits."""
     from sqlalchemy import create_engine
 
-    from fscli.engine.limit_check import JobRequest, LimitsState, check, request_tres
+    from fscli.engine.limit_check import JobRequest, LimitsState, check
+    from fscli.engine.limit_jobs import request_tres
     from fscli.store import limit_state, snapshot
     from fscli.store.db import resolve_url
 

@@ -8,14 +8,8 @@ import json
 import pytest
 
 from fscli.engine import reasons
-from fscli.engine.limit_check import (
-    WALL,
-    JobRequest,
-    LimitsState,
-    check,
-    effective,
-    request_tres,
-)
+from fscli.engine.limit_check import WALL, JobRequest, LimitsState, check, effective
+from fscli.engine.limit_jobs import request_tres
 from fscli.engine.model import Assoc, Job, Partition, Qos
 from fscli.errors import InvalidValue, UsageProblem
 

@@ -8,14 +8,8 @@ minutes in use (acct_policy.c ``acct_policy_job_runnable_post_select``).
 
 from __future__ import annotations
 
-from fscli.engine.limit_check import (
-    JobRequest,
-    LimitsState,
-    check,
-    request_tres,
-    running_time_limit,
-    usage_factor,
-)
+from fscli.engine.limit_check import JobRequest, LimitsState, check
+from fscli.engine.limit_jobs import request_tres, running_time_limit, usage_factor
 from fscli.engine.model import Assoc, Job, Partition, Qos
 from fscli.engine.runmins import Allocation, run_minutes
 
