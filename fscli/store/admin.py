@@ -16,9 +16,9 @@ from sqlalchemy import delete, func, insert, select
 from fscli.errors import Conflict, InvalidValue, NotFound, UsageProblem
 from fscli.store import models as m
 from fscli.store.assoc_fields import AssocChanges, apply_changes, validate_changes
+from fscli.store.tables import ACTIVE_STATES
 
 NAME_RE = re.compile(r"[a-z0-9_][a-z0-9_.@+-]*")
-ACTIVE_STATES = ("pending", "running")
 IN_LIST = 900
 MAX_NAME = 64  # the name columns' width; servers refuse longer values, SQLite would not
 

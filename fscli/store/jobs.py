@@ -21,9 +21,9 @@ from fscli.engine.tres import format_tres
 from fscli.errors import Conflict, InvalidValue, NotFound, UsageProblem
 from fscli.store import models as m
 from fscli.store import tables
-from fscli.store.admin import ACTIVE_STATES, Admin, chunked
+from fscli.store.admin import Admin, chunked
 from fscli.store.assoc_fields import qos_list
-from fscli.store.tables import MAX_JOB_ID
+from fscli.store.tables import ACTIVE_STATES, MAX_JOB_ID
 
 SUBMIT_STATES = ("pending", "running", "completed")
 JOB_STATES = (*SUBMIT_STATES, "cancelled")  # cancel makes the last one

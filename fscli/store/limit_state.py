@@ -28,7 +28,6 @@ from fscli.engine.model import Assoc, Partition, Qos
 from fscli.engine.runmins import NOT_HELD
 from fscli.engine.tres import parse_tres
 from fscli.store import snapshot, tables
-from fscli.store.admin import ACTIVE_STATES
 from fscli.store.limits_admin import ASSOC, Target
 
 USAGE_LIMITS = ("GrpTRESMins", "GrpWall")
@@ -204,7 +203,7 @@ def _count_jobs(conn, cluster_id: int, tree: _Tree, scope: JobScope,
                    (j.nodes * left).label("node_left")]
     query = (select(*cols, *values)
              .select_from(tables.job.join(tables.association, a.id == j.assoc_id))
-             .where(j.cluster_id == cluster_id, j.state.in_(ACTIVE_STATES)))
+             .where(j.cluster_id == cluster_id, j.state.in_(tables.ACTIVE_STATES)))
     clause = _scope_filter(tree, scope)
     if clause is not None:
         query = query.where(clause)

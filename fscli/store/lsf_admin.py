@@ -30,7 +30,8 @@ from fscli.io.lsf_shares import (
     parse_user_shares,
 )
 from fscli.store import models as m
-from fscli.store.admin import ACTIVE_STATES, Admin, check_name
+from fscli.store.admin import Admin, check_name
+from fscli.store.tables import ACTIVE_STATES
 
 PARAM_DEFAULT = "default"
 """The value that removes a queue's override of a parameter (``HIST_HOURS=default``)."""

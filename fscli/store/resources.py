@@ -12,8 +12,9 @@ from fscli.engine import limitdefs
 from fscli.errors import Conflict, InvalidValue, NotFound, UsageProblem
 from fscli.io.treespec import parse_qos_flag
 from fscli.store import models as m
-from fscli.store.admin import ACTIVE_STATES, Admin, check_name
+from fscli.store.admin import Admin, check_name
 from fscli.store.assoc_fields import edited, loaded_limit, qos_list, stored_limit
+from fscli.store.tables import ACTIVE_STATES
 
 
 def parse_flags(text: str) -> list[str]:

@@ -135,6 +135,8 @@ usage = Table(
 
 MAX_JOB_ID = 2**63 - 1
 """The largest job id: ``job.id`` is a signed 64-bit column on every backend."""
+ACTIVE_STATES = ("pending", "running")
+"""The ``job.state`` values of jobs that count against limits and can still change."""
 
 job = Table(
     "job", metadata,
