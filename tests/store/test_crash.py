@@ -116,9 +116,9 @@ def test_killed_command_leaves_before_or_after_state(files, tmp_path, start, com
         time.sleep(duration * rng.uniform(0.3, 1.0))
         if proc.poll() is None:
             mid_run += 1
-        else:  # the timed run was slower than this one (a busy moment of the machine)
-            duration /= 2
-        os.kill(proc.pid, signal.SIGKILL)
+            os.kill(proc.pid, signal.SIGKILL)
+        else:  # the timed run was slower than this one (a busy moment of the machine);
+            duration /= 2  # poll() has reaped it: its pid is no longer ours to kill
         proc.wait()
         got = contents(victim)
         assert got == before or got == after, f"kill {kill}: a mixed state"
