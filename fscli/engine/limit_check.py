@@ -11,7 +11,8 @@ The checks run in the order of Slurm 22.05 (src/slurmctld/acct_policy.c, job_mgr
    QOS at all) — otherwise the job is accepted and pends on the same limit later;
 3. ``job_limits_check``: the partition's MaxTime and Min/MaxNodes → PartitionTimeLimit,
    PartitionNodeLimit;
-4. ``acct_policy_job_runnable_pre_select``: GrpJobs, GrpWall, MaxJobsPer*, MaxJobs, MaxWall;
+4. ``acct_policy_job_runnable_pre_select``: GrpJobs, GrpWall, MaxJobsPer*, MaxJobs, MaxWall
+   (the time weighed as :class:`_Job` says);
 5. ``acct_policy_job_runnable_post_select``: TRES-minute, GrpTRES, GrpTRESRunMins,
    per-job, per-node, per-account and per-user TRES limits.
 
@@ -302,30 +303,39 @@ class _Counters:
                     target[name] = target.get(name, 0.0) + amount
 
 
+def _weigh(time: float, qos: Qos | None) -> float:
+    """``time`` as slurmctld weighs a job's time limit before it starts: times the job
+    QOS's UsageFactor when that QOS has the flag UsageFactorSafe (an INFINITE time only
+    when the factor is below 1), truncated as the uint32 it is kept in; else ``time``."""
+    factor = usage_factor(qos)
+    if has_flag(qos, "UsageFactorSafe") and (time != INF or factor < 1):
+        return int(min(time, INFINITE_MINUTES) * factor)
+    return time
+
+
 @dataclass(slots=True)
 class _Job:
     """The request as the checks see it: TRES, nodes, time (INF = unlimited).
 
-    Before it starts (``acct_policy_job_runnable_post_select``) slurmctld weighs the
-    TRES-minute limits with ``run_time``: the time times the job QOS's UsageFactor when
-    that QOS has the flag UsageFactorSafe (an INFINITE time only when the factor is
-    below 1), else the time itself; submission checks use the time. ``free`` (UsageFactor
-    0) clears the used and running TRES-minutes there, so that such jobs can run.
+    Before it starts slurmctld checks ``run_time``, the time weighed by :func:`_weigh`:
+    against MaxWall, against GrpWall under ``safe`` (``acct_policy_job_runnable_pre_select``)
+    and in the TRES-minute limits (``..._post_select``); submission checks use the time.
+    A QOS's MaxWall sees ``run_time_twice`` when that QOS's GrpWall was checked first:
+    ``_qos_job_runnable_pre_select`` weighs the time it already weighed for GrpWall again.
+    ``free`` (UsageFactor 0) clears the used and running TRES-minutes, so such jobs can run.
     """
 
     tres: dict[str, int]
     time: float
     time_given: bool
     run_time: float
+    run_time_twice: float
     free: bool = False
 
     @classmethod
     def of(cls, tres: dict[str, int], time: float, given: bool, qos: Qos | None) -> _Job:
-        factor = usage_factor(qos)
-        run_time = time
-        if has_flag(qos, "UsageFactorSafe") and (time != INF or factor < 1):
-            run_time = int(min(time, INFINITE_MINUTES) * factor)  # a uint32 in slurmctld
-        return cls(tres, time, given, run_time, factor == 0)
+        run_time = _weigh(time, qos)
+        return cls(tres, time, given, run_time, _weigh(run_time, qos), usage_factor(qos) == 0)
 
     @property
     def nodes(self) -> int:
@@ -419,8 +429,9 @@ class _Checker:
                                     ("GrpTRESMins", "qos_grp_mins"),
                                     ("GrpTRESRunMins", "qos_grp_run_mins")):
                     self._tres(self._qos_limits(qos, name), check, job.mins, rejects=True)
-                self._time(self._qos_limits(qos, "MaxWallDurationPerJob"), R.QOS_MAX_WALL, True)
-                self._time(self._qos_limits(qos, "GrpWall"), R.QOS_GRP_WALL, True)
+                self._time(self._qos_limits(qos, "MaxWallDurationPerJob"), R.QOS_MAX_WALL,
+                           job.time, True)
+                self._time(self._qos_limits(qos, "GrpWall"), R.QOS_GRP_WALL, job.time, True)
             if strict:
                 self._tres(self._qos_limits(qos, "MaxTRESPerJob"), "qos_max_per_job",
                            job.req, rejects=True)
@@ -446,7 +457,8 @@ class _Checker:
                            job.mins, rejects=True)
                 self._tres(self._assoc_limits(assoc, "GrpTRESRunMins"), "assoc_grp_run_mins",
                            job.mins, rejects=True)
-                self._time(self._assoc_limits(assoc, "GrpWall"), R.ASSOC_GRP_WALL, True)
+                self._time(self._assoc_limits(assoc, "GrpWall"), R.ASSOC_GRP_WALL, job.time,
+                           True)
             if assoc is not self.chain[0]:
                 continue
             if strict:
@@ -459,22 +471,30 @@ class _Checker:
             if timed:
                 self._tres(self._max_limits("MaxTRESMinsPerJob"), "assoc_max_mins_per_job",
                            job.mins, rejects=True)
-                self._time(self._max_limits("MaxWallDurationPerJob"), R.ASSOC_MAX_WALL, True)
+                self._time(self._max_limits("MaxWallDurationPerJob"), R.ASSOC_MAX_WALL,
+                           job.time, True)
 
     def _count(self, entry: LimitEntry, reason: str, used: int, submit: bool) -> None:
         """Job counts: a submission needs room for one more, a start needs used < limit."""
         if (used + 1 > entry.value) if submit else (used >= entry.value):
             self._add(entry, reason, used, 1, rejects=submit)
 
-    def _time(self, entries: Iterable[LimitEntry], reason: str, rejects: bool = False) -> None:
+    def _time(self, entries: Iterable[LimitEntry], reason: str, time: float,
+              rejects: bool = False) -> None:
         for e in entries:
-            if self.job.time > e.value:
-                self._add(e, reason, None, self.job.time, rejects)
+            if time > e.value:
+                self._add(e, reason, None, time, rejects)
 
     def _wall(self, entries: Iterable[LimitEntry], reason: str, used: float) -> None:
+        """GrpWall before start: blocked once the decayed wall minutes reach the limit and,
+        under ``safe``, when the weighed time would take them past it (slurmctld adds
+        the time to whole minutes: ``grp_used_wall / 60`` in a uint32)."""
+        safe = "safe" in self.state.enforce
         for e in entries:
             if used >= e.value:
                 self._add(e, reason, used, self.job.time)
+            elif safe and int(used) + self.job.run_time > e.value:
+                self._add(e, reason, used, self.job.run_time)
 
     # -- 3. job_limits_check --------------------------------------------------------------
     def partition(self) -> None:
@@ -501,13 +521,15 @@ class _Checker:
             for e in self._qos_limits(qos, "GrpJobs"):
                 self._count(e, R.QOS_GRP_JOBS, counts.jobs, False)
             wall = self.state.qos_usage_mins.get(qos.name, {}).get(WALL, 0.0)
-            self._wall(self._qos_limits(qos, "GrpWall"), R.QOS_GRP_WALL, wall)
+            grp_wall = self._qos_limits(qos, "GrpWall")
+            self._wall(grp_wall, R.QOS_GRP_WALL, wall)
             for e in self._qos_limits(qos, "MaxJobsPerAccount"):
                 self._count(e, R.QOS_MAX_JOBS_PER_ACCOUNT, self.c.qos_account[qos.name].jobs,
                             False)
             for e in self._qos_limits(qos, "MaxJobsPerUser"):
                 self._count(e, R.QOS_MAX_JOBS_PER_USER, self.c.qos_user[qos.name].jobs, False)
-            self._time(self._qos_limits(qos, "MaxWallDurationPerJob"), R.QOS_MAX_WALL)
+            self._time(self._qos_limits(qos, "MaxWallDurationPerJob"), R.QOS_MAX_WALL,
+                       self.job.run_time_twice if grp_wall else self.job.run_time)
         for assoc in self.chain:
             counts = self.c.assoc[assoc.id]
             for e in self._assoc_limits(assoc, "GrpJobs"):
@@ -517,7 +539,8 @@ class _Checker:
             if assoc is self.chain[0]:
                 for e in self._max_limits("MaxJobs"):
                     self._count(e, R.ASSOC_MAX_JOBS, counts.jobs, False)
-                self._time(self._max_limits("MaxWallDurationPerJob"), R.ASSOC_MAX_WALL)
+                self._time(self._max_limits("MaxWallDurationPerJob"), R.ASSOC_MAX_WALL,
+                           self.job.run_time)
 
     # -- 5. acct_policy_job_runnable_post_select -------------------------------------------
     def _held(self, counts: _Usage) -> Callable[[str], int]:

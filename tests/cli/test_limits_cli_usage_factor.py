@@ -6,7 +6,8 @@ starts and takes back ``TRES x seconds run x UsageFactor`` at each decay pass
 GrpTRESRunMins checks and sshare's TRESRunMins read that one counter, so they agree.
 The request itself is weighed times its QOS's UsageFactor only under the QOS flag
 UsageFactorSafe, and only before it starts (``acct_policy_job_runnable_post_select``),
-not at submission; a job in a QOS with UsageFactor 0 sees no run-minutes in use.
+not at submission; a job in a QOS with UsageFactor 0 sees no run-minutes in use. The
+wall-time checks before start weigh the time alike (``acct_policy_job_runnable_pre_select``).
 """
 
 from __future__ import annotations
@@ -122,3 +123,22 @@ def test_fractional_factors_truncate_each_step_as_sshare_shows(science):
     doc = _check(science, "user=carol", "cpus=1", "time=66:39:00")  # 3999 minutes
     assert (doc["verdict"], doc["current"], doc["request"]) == ("pend", 6002, 3999)
     assert _check(science, "user=carol", "cpus=1", "time=66:38:00")["verdict"] == "run"
+
+
+def test_max_wall_weighs_the_time_before_start_not_at_submit(science):
+    """QOS MaxWall=60 with UsageFactor 2 under UsageFactorSafe: a 40-minute job counts 80
+    minutes when it waits to start (``_qos_job_runnable_pre_select``), while submission
+    (``acct_policy_validate``, strict under DenyOnLimit) compares the 40 minutes alone."""
+    science.ok("-Q", "config", "set", "AccountingStorageEnforce=associations,limits,qos,safe")
+    science.ok("qos", "add", "big", "usagefactor=2", "flags=UsageFactorSafe,DenyOnLimit")
+    science.ok("limits", "set", "cluster=c1", "qos=normal,big")
+    science.ok("limits", "set", "qos=big", "MaxWall=60")
+    limit = "QOSMaxWallDurationPerJobLimit|MaxWallDurationPerJob||01:00:00|"
+    assert _parsable(science, "user=carol", "qos=big", "time=40") == [
+        "Verdict|Reason|Limit|TRES|Value|Current|Request|Level|Source",
+        f"pend|{limit}|01:20:00|job-qos|big"]
+    assert _parsable(science, "user=carol", "qos=big", "time=61")[1] == (
+        f"reject|{limit}|01:01:00|job-qos|big")
+    assert _check(science, "user=carol", "qos=big", "time=30")["verdict"] == "run"
+    science.ok("qos", "modify", "big", "set", "flags=DenyOnLimit")
+    assert _check(science, "user=carol", "qos=big", "time=40")["verdict"] == "run"

@@ -3,12 +3,14 @@
 Running jobs hold ``TRES x (time limit x UF - seconds run x UF, pass by pass)``, as
 sshare's TRESRunMins (:mod:`fscli.engine.runmins`); the request is weighed times its
 QOS's UsageFactor before it starts only under UsageFactorSafe; UsageFactor 0 clears the
-minutes in use (acct_policy.c ``acct_policy_job_runnable_post_select``).
+minutes in use (acct_policy.c ``acct_policy_job_runnable_post_select``). The wall-time
+checks before start weigh the time the same way (``..._pre_select``): MaxWall always,
+GrpWall in its ``safe`` look-ahead; submission compares the plain time.
 """
 
 from __future__ import annotations
 
-from fscli.engine.limit_check import JobRequest, LimitsState, check
+from fscli.engine.limit_check import WALL, JobRequest, LimitsState, check, enforce_flags
 from fscli.engine.limit_jobs import request_tres, running_time_limit, usage_factor
 from fscli.engine.model import Assoc, Job, Partition, Qos
 from fscli.engine.runmins import Allocation, run_minutes
@@ -117,3 +119,90 @@ def test_a_running_job_holds_no_run_time_of_energy():
     result = check(req, state, NOW)
     assert (result.verdict, result.violation.current, result.violation.request) == (
         "pend", 0, 4020)
+
+
+def _safe_qos(factor: float, *flags: str, **limits) -> Qos:
+    return Qos("safe", flags=frozenset({"UsageFactorSafe", *flags}), usage_factor=factor,
+               limits=limits)
+
+
+def _wall_check(state: LimitsState, time: int) -> tuple:
+    result = check(_req("safe", 1, time), state, NOW)
+    v = result.violation
+    return (result.verdict, result.reason, v.current, v.request) if v else (result.verdict,)
+
+
+def test_qos_max_wall_weighs_the_time_before_start_without_safe():
+    """acct_policy.c weighs the time for MaxWall whatever AccountingStorageEnforce says."""
+    safe = _safe_qos(2.0, MaxWallDurationPerJob=60)
+    state = _state({}, [Qos("normal"), safe], [])
+    assert "safe" not in state.enforce
+    assert _wall_check(state, 30) == ("run",)
+    assert _wall_check(state, 31) == ("pend", "QOSMaxWallDurationPerJobLimit", None, 62)
+    safe.usage_factor = 0.5
+    assert _wall_check(state, 121) == ("run",)  # int(60.5)
+    assert _wall_check(state, 122) == ("pend", "QOSMaxWallDurationPerJobLimit", None, 61)
+    safe.flags = frozenset()
+    safe.usage_factor = 2.0
+    assert _wall_check(state, 60) == ("run",)
+    # without -t the job gets MaxWall as its time limit, which the factor then exceeds
+    safe.flags = frozenset({"UsageFactorSafe"})
+    result = check(_req("safe", 1, None), state, NOW)
+    assert (result.time_limit, result.reason, result.violation.request) == (
+        60, "QOSMaxWallDurationPerJobLimit", 120)
+
+
+def test_submission_compares_the_plain_time_with_max_wall():
+    """Strict checking rejects at submit only on the time itself; the weighed time makes
+    the accepted job pend."""
+    safe = _safe_qos(2.0, "DenyOnLimit", MaxWallDurationPerJob=60)
+    state = _state({}, [Qos("normal"), safe], [])
+    assert _wall_check(state, 40) == ("pend", "QOSMaxWallDurationPerJobLimit", None, 80)
+    result = check(_req("safe", 1, 61), state, NOW)
+    assert (result.verdict, result.reason, result.violation.request) == (
+        "reject", "QOSMaxWallDurationPerJobLimit", 61)
+
+
+def test_association_max_wall_weighs_the_job_qos_time():
+    safe = _safe_qos(3.0)
+    state = _state({}, [Qos("normal"), safe], [])
+    state.assocs[2].limits = {"MaxWallDurationPerJob": 90}
+    assert _wall_check(state, 30) == ("run",)
+    assert _wall_check(state, 31) == ("pend", "AssocMaxWallDurationPerJobLimit", None, 93)
+    assert check(_req("normal", 1, 90), state, NOW).verdict == "run"
+
+
+def test_grp_wall_weighs_the_time_only_in_the_safe_look_ahead():
+    """Under ``safe`` a job starts only if its weighed time fits in what is left of
+    GrpWall, counted from whole minutes used (40.9 -> 40)."""
+    safe = _safe_qos(2.0, GrpWall=100)
+    state = _state({}, [Qos("normal"), safe], [])
+    state.qos_usage_mins = {"safe": {WALL: 40.9}}
+    assert _wall_check(state, 1000) == ("run",)  # without safe only the use counts
+    state.enforce = enforce_flags("associations,limits,qos,safe")
+    assert _wall_check(state, 30) == ("run",)
+    assert _wall_check(state, 31) == ("pend", "QOSGrpWallLimit", 40.9, 62)
+    safe.flags = frozenset()
+    assert _wall_check(state, 60) == ("run",)
+    assert _wall_check(state, 61) == ("pend", "QOSGrpWallLimit", 40.9, 61)
+    # the association's GrpWall alike
+    safe.flags, safe.limits = frozenset({"UsageFactorSafe"}), {}
+    state.qos_usage_mins = {}
+    state.assocs[1].limits = {"GrpWall": 100}
+    state.usage_mins = {3: {WALL: 40.9}}
+    assert _wall_check(state, 31) == ("pend", "AssocGrpWallLimit", 40.9, 62)
+
+
+def test_a_qos_with_grp_wall_weighs_its_max_wall_time_twice():
+    """``_qos_job_runnable_pre_select`` weighs the time for the QOS's GrpWall and weighs
+    it again for its MaxWall: a 20-minute job at UsageFactor 2 counts 80 minutes there."""
+    safe = _safe_qos(2.0, MaxWallDurationPerJob=60)
+    state = _state({}, [Qos("normal"), safe], [])
+    assert _wall_check(state, 20) == ("run",)
+    safe.limits["GrpWall"] = 10_000
+    assert _wall_check(state, 15) == ("run",)
+    assert _wall_check(state, 16) == ("pend", "QOSMaxWallDurationPerJobLimit", None, 64)
+    safe.usage_factor = 0.7
+    # truncated at each step: int(int(87.5) x 0.7) = 60, where 125 x 0.49 = 61.25
+    assert _wall_check(state, 125) == ("run",)
+    assert _wall_check(state, 126) == ("pend", "QOSMaxWallDurationPerJobLimit", None, 61)
