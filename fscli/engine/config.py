@@ -7,10 +7,11 @@ Durations follow slurm.conf: a bare number is minutes (``time_str2mins``).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from fscli.engine import tres as tresmod
-from fscli.engine.timestr import parse_date, parse_duration_mins
+from fscli.engine.timestr import MAX_EPOCH, MIN_EPOCH, parse_date, parse_duration_mins
 from fscli.errors import InvalidValue, UsageProblem, closest, did_you_mean
 
 RESET_PERIODS = ("NONE", "NOW", "DAILY", "WEEKLY", "MONTHLY", "QUARTERLY", "YEARLY")
@@ -88,7 +89,15 @@ def _tres_weights(key: str, text: str) -> str:
 
 
 def _anchor(key: str, text: str) -> str:
-    return str(parse_date(text, key))
+    """A date, or whole epoch seconds of any size: the anchor is stored, and exported, as
+    its epoch seconds (``38`` for passes 38 s past the minute), which must read back;
+    :func:`parse_date` takes epoch seconds only as plausible moments (9 to 11 digits)."""
+    raw = str(text).strip()
+    if not re.fullmatch(r"-?[0-9]{1,20}", raw):
+        return str(parse_date(text, key))
+    if not MIN_EPOCH <= int(raw) <= MAX_EPOCH:
+        raise InvalidValue(f"invalid {key} '{text}': out of range (1900 to 9999)")
+    return str(int(raw))
 
 
 def _text(key: str, text: str) -> str:

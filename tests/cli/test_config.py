@@ -64,6 +64,29 @@ def test_bad_values_change_nothing(fscli):
     assert fscli.ok("config", "show", "-P", "-n").stdout == ""
 
 
+def test_calc_anchor_reads_back_its_stored_epoch_seconds(fscli, tmp_path):
+    """The anchor is stored and exported as epoch seconds (38: passes 38 s past the
+    minute); those must be accepted again, or export -> apply fails (it did)."""
+    fscli.ok("-Q", "cluster", "add", "c")
+    fscli.ok("-Q", "config", "set", "PriorityCalcAnchor=1970-01-01T00:01:38Z")
+    fscli.ok("-Q", "config", "set", "PriorityCalcAnchor=38")
+    assert fscli.ok("config", "show", "-P", "-n").stdout == (
+        "PriorityCalcAnchor|1970-01-01T00:00:38Z|set\n")
+    exported = tmp_path / "tree.yaml"
+    fscli.ok("-Q", "export", "-o", str(exported))
+    assert "  PriorityCalcAnchor: 38\n" in exported.read_text()
+    other = tmp_path / "other.db"
+    fscli.ok("-Q", "--db", str(other), "apply", "--prune", str(exported))
+    assert fscli.ok("--db", str(other), "config", "show", "-P", "-n").stdout == (
+        "PriorityCalcAnchor|1970-01-01T00:00:38Z|set\n")
+    fscli.ok("-Q", "config", "set", "PriorityCalcAnchor=0")
+    assert fscli.ok("config", "show", "-P", "-n").stdout == (
+        "PriorityCalcAnchor|1970-01-01T00:00:00Z|set\n")
+    err = fscli.fails("config", "set", "PriorityCalcAnchor=-9999999999", code=1).stderr
+    assert err == ("fscli: error: invalid PriorityCalcAnchor '-9999999999': out of range "
+                   "(1900 to 9999)\n")
+
+
 def test_import_reports_used_and_ignored(fscli, tmp_path):
     conf = tmp_path / "slurm.conf"
     conf.write_text(SLURM_CONF)
