@@ -30,7 +30,7 @@ def tree(app, account, algorithm, svg) -> None:
 
     state, result, algorithm = share_result(app, algorithm)
     rows = result.rows
-    if account:
+    if account is not None:  # "tree ''" names no account: an error, not the whole tree
         start = next((i for i, r in enumerate(rows)
                       if r.user is None and r.account == account.lower()), None)
         if start is None:

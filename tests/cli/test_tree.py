@@ -41,5 +41,9 @@ def test_tree_whole_and_subtree(science):
 
 
 def test_tree_errors(science):
-    assert "account 'nope' does not exist" in science.fails("tree", "nope", code=1).stderr
+    assert science.fails("tree", "nope", code=1).stderr == (
+        "fscli: error: account 'nope' does not exist on cluster c1\n")
+    # an empty name is no account either (it drew the whole tree)
+    assert science.fails("tree", "", code=1).stderr == (
+        "fscli: error: account '' does not exist on cluster c1\n")
     assert "unknown algorithm" in science.fails("tree", "--algorithm", "x", code=2).stderr
