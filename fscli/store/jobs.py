@@ -102,8 +102,8 @@ class Jobs:
             return []
         details = [_describe(row) for row in rows]
         self.s.execute(insert(tables.job), rows)
-        self.admin.log_many("submit job", [(str(row["id"]), detail)
-                                           for row, detail in zip(rows, details)])
+        self.admin.log_many(("submit job", str(row["id"]), detail)
+                            for row, detail in zip(rows, details))
         return [f"submitted job {row['id']}: {detail}" for row, detail in zip(rows, details)]
 
     def _ids(self, wanted: int | None, count: int) -> list[int]:

@@ -666,16 +666,13 @@ class _Writer:
                                                    value=json.dumps(coords, sort_keys=True)))
 
     def log(self) -> None:
-        """One history record per change (``Admin.log``'s fields, inserted in bulk)."""
+        """One history record per change, in bulk (:meth:`Admin.log_many`)."""
         cluster = self.spec.cluster.name
         verbs = {"+": "add", "~": "modify", "-": "delete"}
-        self.execute(insert(m.Transaction.__table__), [
-            {"at": self.admin.now, "actor": self.admin.actor,
-             "action": f"{verbs[c.op]} {'association' if c.kind == 'assoc' else c.kind}",
-             "target": c.name if c.kind in ("qos", "priority") else f"{c.name}@{cluster}",
-             "detail": c.detail()}
-            for c in self.plan.changes
-            if not (c.op == "-" and c.kind in ("qos", "partition"))], tick=False)
+        self.admin.log_many(
+            (f"{verbs[c.op]} {'association' if c.kind == 'assoc' else c.kind}",
+             c.name if c.kind in ("qos", "priority") else f"{c.name}@{cluster}", c.detail())
+            for c in self.plan.changes if not (c.op == "-" and c.kind in ("qos", "partition")))
 
 
 def apply_plan(session, plan: Plan, now: int, actor: str,
