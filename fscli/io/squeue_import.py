@@ -96,6 +96,7 @@ def _job(line: str, tz: tzinfo | None) -> Job:
     if not _WHOLE.fullmatch(job_id):
         raise InvalidValue(f"job id '{job_id}' is not a whole number "
                            "(array and heterogeneous jobs are not supported)")
+    _whole(job_id, "job id", minimum=1)  # Slurm's ids start at 1, as job submit's id=
     if not user:
         raise InvalidValue("empty user")
     state_name = _STATE_OF.get(state.upper())

@@ -68,6 +68,7 @@ def test_bad_lines_are_listed_by_number():
 @pytest.mark.parametrize("field, value, problem", [
     (13, "gpu=two", "invalid TRES per node 'gpu=two'"),
     (14, "1.5", "invalid nice '1.5'"),
+    (1, "0", "invalid job id '0': expected a whole number >= 1"),
     (11, "0", "invalid CPU count '0'"),
     (9, "1:2:3:4", "invalid time limit '1:2:3:4'"),
 ])
