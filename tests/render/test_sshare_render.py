@@ -52,7 +52,8 @@ def test_slurm_testsuite_rows_long_parsable_no_header(name: str) -> None:
     result = compute(assocs, usage, case["algorithm"])
     fields = select_fields(None, case["algorithm"], long=True)
     assert [f.name for f in fields] == case["expected_rows"]["columns"]
-    text = render_text(result.rows, fields, parsable="p", header=False, extras=Extras(tres_names=("cpu",)))
+    text = render_text(result.rows, fields, parsable="p", header=False,
+                       extras=Extras(tres_names=("cpu",)))
     lines = text.splitlines()
     assert len(lines) == len(assocs)
     # the test matches line starts once Slurm's indentation is removed
@@ -208,7 +209,8 @@ def test_columns_agree_with_cell_values_and_empty_output(tiny) -> None:
     assert cell_values(tiny.rows[2], Extras("c1")) == {
         "Account": "  physics", "Cluster": "c1", "EffectvUsage": 1.0, "FairShare": 1.0,
         "GrpTRESMins": None,
-        "GrpTRESRaw": "cpu=0,mem=0,energy=0,node=0,billing=20,fs/disk=0,vmem=0,pages=0", "ID": 3, "LevelFS": 1.0, "NormShares": 1.0,
+        "GrpTRESRaw": "cpu=0,mem=0,energy=0,node=0,billing=20,fs/disk=0,vmem=0,pages=0",
+        "ID": 3, "LevelFS": 1.0, "NormShares": 1.0,
         "NormUsage": 1.0, "Partition": None, "RawShares": 1, "RawUsage": 1234,
         "TRESRunMins": zeros, "User": "a-very-long-user-name"}
     names = [name for name, _ in FIELD_TABLE]
