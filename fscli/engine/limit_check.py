@@ -249,7 +249,8 @@ class _Counters:
 
     Only what some limit reads for this job is counted: the user association, the
     ancestors and QOS whose limits on job counts, or on a TRES the job requests, apply;
-    run-minutes only when a run-minute limit exists. The jobs come from
+    run-minutes only when a run-minute limit exists, or a GrpTRESMins under ``safe`` (its
+    look-ahead adds what running jobs hold to the request). The jobs come from
     ``state.count_jobs`` (a store's aggregate query for that :class:`JobScope`) or else
     from ``state.jobs``. Decayed usage is summed for the ancestors with a Grp limit.
     """
@@ -272,7 +273,8 @@ class _Counters:
         scope = JobScope(
             frozenset(counted), frozenset(counted_qos),
             frozenset(p for p, q in part_qos.items() if q in counted_qos), user, account,
-            any("RunMins" in e.own_name for e in entries),
+            any("RunMins" in e.own_name
+                or (e.own_name == "GrpTRESMins" and "safe" in state.enforce) for e in entries),
             last_pass(now, state.calc_period, state.calc_anchor),
             any(e.tres == "billing" and _reads_jobs(e, job) for e in res.qos_entries + grp),
             state.calc_period, state.calc_anchor,

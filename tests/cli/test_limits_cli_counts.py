@@ -101,6 +101,21 @@ def test_run_minutes_left_of_running_jobs(tree):
     assert shown == f"cpu={360 + 0xFFFFFFFF}"
 
 
+def test_safe_grp_tres_minutes_counts_run_minutes_held(tree):
+    """The store's aggregate gives the safe GrpTRESMins look-ahead the run-minutes running
+    jobs hold even where no GrpTRESRunMins limit asks for them."""
+    tree.ok("-Q", "config", "set", "AccountingStorageEnforce=associations,limits,qos,safe")
+    tree.ok("config", "set", "PriorityDecayHalfLife=0")
+    tree.ok("limits", "set", "account=chem", "GrpTRESMins=cpu=1000")
+    # 30 minutes run: 120 CPU-minutes used; 90 minutes left: 360 CPU-minutes held
+    _submit(tree, "user=bob", "cpus=4", "time=2:00:00", "state=running",
+            "start=2026-01-05T09:30:00")
+    assert _check(tree, "user=carol", "cpus=1", "time=8:40:00")["verdict"] == "run"
+    doc = _check(tree, "user=carol", "cpus=1", "time=8:41:00")  # 360 + 521 > 1000 - 120
+    assert (doc["verdict"], doc["reason"], doc["current"], doc["request"]) == (
+        "pend", "AssocGrpCPUMinutesLimit", 120, 521)
+
+
 def test_run_minutes_stand_still_between_passes_as_sshare_shows_them(tree):
     """Slurm has one counter: GrpTRESRunMins checks and sshare's TRESRunMins read it, and
     it gives back run time at the decay passes (every 5 minutes by default)."""

@@ -94,6 +94,27 @@ def test_grp_tres_run_minutes_count_what_running_jobs_have_left():
     assert check(_req(cpus=4, time=40), state, NOW).violation.current == 106
 
 
+def test_safe_grp_tres_minutes_look_ahead_adds_what_running_jobs_hold():
+    """Under ``safe`` GrpTRESMins blocks a job that, with the run-minutes running jobs
+    hold, could exceed what is left (acct_policy.c passes ``grp_used_tres_run_secs / 60``
+    as tres_usage), with or without a GrpTRESRunMins limit beside it."""
+    last = NOW - NOW % 300
+    # bob: 4 cpus, 300 min limit, ran 100 min by the last pass: 800 cpu-minutes held
+    running = _job(1, assoc_id=4, user="bob", cpus=4, time_limit=300, start=last - 6000)
+    state = _state(acct_limits={"GrpTRESMins": {"cpu": 1000}}, jobs=[running],
+                   usage_mins={4: {"cpu": 150.0}},
+                   enforce=frozenset({"associations", "limits", "qos", "safe"}))
+    assert check(_req(time=50), state, NOW).verdict == "run"  # 150 + 800 + 50
+    result = check(_req(time=51), state, NOW)
+    assert (result.verdict, result.reason) == ("pend", "AssocGrpCPUMinutesLimit")
+    assert (result.violation.current, result.violation.request) == (150.0, 51)
+    state.assocs[1].limits["GrpTRESRunMins"] = {"cpu": 10**9}  # changes nothing
+    assert check(_req(time=50), state, NOW).verdict == "run"
+    assert check(_req(time=51), state, NOW).reason == "AssocGrpCPUMinutesLimit"
+    state.enforce = frozenset({"associations", "limits", "qos"})  # no look-ahead
+    assert check(_req(time=60), state, NOW).verdict == "run"
+
+
 def test_running_jobs_count_their_cpus_and_nodes_beside_other_tres():
     # Job.tres holds the TRES beyond the cpu and node columns (as the store keeps them)
     gpu_job = Job(1, "bob", "phys", 4, ("batch",), "normal", "running", cpus=8, nodes=2,
