@@ -100,7 +100,7 @@ class JobScope:
 @dataclass(slots=True)
 class JobGroup:
     """Running or pending jobs counted together: ``count`` jobs, their summed TRES and
-    the TRES-seconds of run time they hold (:func:`held_run_seconds` times each TRES),
+    the TRES-seconds of run time they hold (:func:`held_run_seconds`),
     when :attr:`JobScope.run_mins` asks for them. The TRES hold the jobs' billing (each
     job's whole billing TRES) when :attr:`JobScope.billing` asks for it.
 
@@ -120,16 +120,20 @@ class JobGroup:
     account: str | None = None
 
 
-def held_run_seconds(scope: JobScope, start: int | None, time_limit: int | None,
-                     partition: Partition | None, qos: Qos | None) -> int:
-    """Seconds of run time a running job holds per unit of each TRES it holds at
-    ``scope.charged_until``: slurmctld adds ``time limit x UsageFactor`` of its QOS when
-    the job starts and takes back ``seconds run x UsageFactor`` at each decay pass
-    (:func:`fscli.engine.runmins.held_seconds`, sshare's TRESRunMins), for its
+def held_run_seconds(scope: JobScope, tres: Mapping[str, int], start: int | None,
+                     time_limit: int | None, partition: Partition | None,
+                     qos: Qos | None) -> dict[str, int]:
+    """TRES-seconds of run time a running job holding ``tres`` (or jobs alike in all else,
+    their ``tres`` summed) holds at ``scope.charged_until``, per TRES but energy
+    (:data:`~fscli.engine.runmins.NOT_HELD`): slurmctld adds ``time limit x UsageFactor``
+    of its QOS when the job starts and takes back ``seconds run x UsageFactor`` at each
+    decay pass (:func:`fscli.engine.runmins.held_seconds`, sshare's TRESRunMins), for its
     associations and its QOS alike. A job without a start holds all of it."""
     job = Allocation(0, scope.charged_until if start is None else start,
                      running_time_limit(time_limit, partition), {}, usage_factor(qos))
-    return held_seconds(job, scope.charged_until, scope.calc_period, scope.calc_anchor)
+    held = held_seconds(job, scope.charged_until, scope.calc_period, scope.calc_anchor)
+    return {name: amount * held for name, amount in tres.items()
+            if amount and name not in NOT_HELD}
 
 
 def job_groups(
@@ -158,10 +162,8 @@ def job_groups(
                                                billing_weights, priority_flags))
         run: dict[str, int] = {}
         if running and scope.run_mins:
-            held = held_run_seconds(scope, job.start, job.time_limit, part,
-                                    qos_by_name.get(job.qos or ""))
-            run = {name: amount * held for name, amount in tres.items()
-                   if amount and name not in NOT_HELD}
+            run = held_run_seconds(scope, tres, job.start, job.time_limit, part,
+                                   qos_by_name.get(job.qos or ""))
         out.append(JobGroup(
             job.assoc_id, running, 1, tres, run, job.qos,
             job.partitions[0] if job.partitions else None, job.user,

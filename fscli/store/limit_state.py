@@ -249,19 +249,19 @@ def _run_seconds(scope: JobScope, key: dict, tres: dict[str, int], extra: dict[s
                  left: list[int], parts: dict[str, Partition], qos: Qos | None) -> dict[str, int]:
     """TRES-seconds of run time one group of running jobs holds.
 
-    Rows of one job each (``one_by_one``: its QOS's UsageFactor is fractional, which
-    truncates per job and per pass, or it has no time limit and holds its partition's
-    MaxTime) go through :func:`fscli.engine.limit_jobs.held_run_seconds`. For the others
+    Rows of jobs alike in start, time limit, partition and QOS (``one_by_one``: their
+    QOS's UsageFactor is fractional, which truncates per job and per pass, or they have no
+    time limit and hold their partition's MaxTime) go through
+    :func:`fscli.engine.limit_jobs.held_run_seconds`, which holds the same seconds for each
+    such job of the group. For the others
     SQL summed ``left``, the seconds a job holds with UsageFactor 1 (its time limit less
     its run time up to the last pass), and the ``*_left`` sums times the CPUs and nodes:
     a whole factor just multiplies them, exactly as held_run_seconds would.
     """
     if key["one_by_one"]:
         partition = key["job_partition"].split(",")[0] if key["job_partition"] else None
-        held = held_run_seconds(scope, key["job_start"], key["job_time_limit"],
+        return held_run_seconds(scope, tres, key["job_start"], key["job_time_limit"],
                                 parts.get(partition), qos)
-        return {name: amount * held for name, amount in tres.items()
-                if amount and name not in NOT_HELD}
     factor = int(usage_factor(qos))
     jobs_left, cpu_left, node_left = left
     own = {"cpu": cpu_left, "node": node_left}
