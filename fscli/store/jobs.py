@@ -225,8 +225,11 @@ class Jobs:
 
     def _active_jobs(self, ids: list[int], missing, finished) -> dict[int, m.Job]:
         """The jobs by id, each of which must exist and be pending or running (checked in
-        the order given, so the first bad id is the one named)."""
-        rows = {j.id: j for j in self.s.scalars(select(m.Job).where(m.Job.id.in_(ids)))}
+        the order given, so the first bad id is the one named). Read in IN lists of
+        :data:`~fscli.store.admin.IN_LIST`: a mass cancel may name more ids than a server
+        binds (PostgreSQL: 65,535)."""
+        rows = {j.id: j for part in chunked(ids)
+                for j in self.s.scalars(select(m.Job).where(m.Job.id.in_(part)))}
         for job_id in ids:
             row = rows.get(job_id)
             if row is None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 AT = "2026-05-01T00:00:00"
 
 
@@ -41,3 +43,33 @@ def test_no_new_job_id_past_the_largest_is_a_clear_error(fscli):
     fscli.ok("job", "submit", "user=u", "id=5", at=AT)  # a free id is still taken
     listed = fscli.ok("job", "list", "-P", "-n").stdout.splitlines()
     assert [row.split("|")[0] for row in listed] == ["1", "5", "9223372036854775807"]
+
+
+def test_cancel_and_modify_read_more_ids_than_one_statement_binds(fscli, db_path):
+    """A mass cancel names more ids than a server binds in one statement (PostgreSQL:
+    65,535); here SQLite is held to 1,000 bound values, and 1,200 jobs still change."""
+    from sqlalchemy import event, func, select
+    from sqlalchemy.orm import Session
+
+    from fscli.store import models as m
+    from fscli.store.admin import Admin
+    from fscli.store.db import create_engine_for, resolve_url
+    from fscli.store.jobs import Jobs
+
+    _store(fscli)
+    fscli.ok("-Q", "job", "submit", "user=u", "count=1199", at=AT)
+    engine = create_engine_for(resolve_url(db_path))
+    event.listen(engine, "connect", lambda conn, _: conn.setlimit(
+        sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER, 1000))
+    ids = list(range(1, 1201))
+    try:
+        with Session(engine) as session, session.begin():
+            jobs = Jobs(Admin(session, 0, "tester"), None)
+            assert len(jobs.modify(ids, {"nice": 7})) == 1200
+            assert len(jobs.cancel(ids)) == 1200
+        with engine.connect() as conn:
+            assert conn.execute(select(m.Job.state, m.Job.nice, func.count())
+                                .group_by(m.Job.state, m.Job.nice)).all() == [
+                ("cancelled", 7, 1200)]
+    finally:
+        engine.dispose()
