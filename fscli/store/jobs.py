@@ -332,7 +332,7 @@ class _Lookup:
 
     One lookup serves a single ``job submit`` (a handful of queries) and an import of
     100,000 jobs (a few dozen) alike, so both check jobs with the same code. Queries
-    select by account, which ``ix_association_key`` leads with, in IN lists of
+    select by cluster and account, which ``ix_association_key`` leads with, in IN lists of
     :data:`~fscli.store.admin.IN_LIST` (every backend's bind-parameter limit).
     """
 
