@@ -73,12 +73,10 @@ def share_extras(state, now: int, columns=None):
 
 def tres_names(state) -> tuple[str, ...]:
     """Slurm's tracked TRES: the defaults plus AccountingStorageTRES additions."""
-    from fscli.cli.words import split_list
-    from fscli.engine.tres import normalize_name
+    from fscli.engine.config import accounting_tres
     from fscli.render.sshare import DEFAULT_TRES
 
-    extra = [normalize_name(n)
-             for n in split_list(state.config.raw.get("AccountingStorageTRES", ""))]
+    extra = accounting_tres(state.config.raw.get("AccountingStorageTRES", ""))
     return DEFAULT_TRES + tuple(dict.fromkeys(n for n in extra if n not in DEFAULT_TRES))
 
 

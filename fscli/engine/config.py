@@ -83,6 +83,19 @@ def _yes_no(key: str, text: str) -> str:
     raise InvalidValue(f"invalid {key} '{text}': expected YES or NO")
 
 
+def accounting_tres(text: str) -> list[str]:
+    """The TRES names AccountingStorageTRES adds to the tracked ones, canonical, in order
+    (:class:`InvalidValue` for an unknown one)."""
+    return [tresmod.normalize_name(part) for part in str(text or "").split(",") if part.strip()]
+
+
+def _accounting_tres(key: str, text: str) -> str:
+    """Checked when set or imported: a stored name fscli does not know would make every
+    sshare fail later."""
+    accounting_tres(text)
+    return str(text).strip()
+
+
 def _tres_weights(key: str, text: str) -> str:
     parse_tres_weights(text, key)
     return str(text).strip()
@@ -124,7 +137,7 @@ KEYS: dict[str, tuple[str, object]] = {
     "PriorityCalcAnchor": ("0", _anchor),
     "TRESBillingWeights": ("", _tres_weights),
     "AccountingStorageEnforce": ("", _text),
-    "AccountingStorageTRES": ("", _text),
+    "AccountingStorageTRES": ("", _accounting_tres),
     "ClusterName": ("", _text),
 }
 _LOWER = {k.lower(): k for k in KEYS}

@@ -123,3 +123,23 @@ def test_reset_now_records_the_moment(fscli):
     out = fscli.ok("sshare", "-a", "-P", "-n", "-o", "User,RawUsage", at="2026-05-04T00:00:00")
     assert out.stdout.splitlines()[-1] == "u|7"
     assert "PriorityUsageResetAt|2026-05-02T00:00:00Z|set" in fscli.ok("config", "show", "-P").stdout
+
+
+def test_accounting_tres_names_are_checked_when_set_or_imported(fscli, tmp_path):
+    """A name fscli does not track (Slurm's fs/lustre) is refused where it is given, not
+    stored to break every later sshare; nothing of a refused import is kept."""
+    fscli.ok("cluster", "add", "c1")
+    known = ("known TRES are cpu, mem, node, energy, billing, fs/disk, vmem, pages, "
+             "gres/NAME[:TYPE], license/NAME, bb/NAME")
+    err = fscli.fails("config", "set", "AccountingStorageTRES=gres/gpu,fs/lustre",
+                      code=1).stderr
+    assert err == f"fscli: error: unknown TRES 'fs/lustre': {known}\n"
+    conf = tmp_path / "slurm.conf"
+    conf.write_text("PriorityWeightAge=100\nAccountingStorageTRES=GRES/gpu,ic/ofed\n")
+    err = fscli.fails("config", "import", str(conf), code=1).stderr
+    assert err == f"fscli: error: slurm.conf line 2: unknown TRES 'ic/ofed': {known}\n"
+    assert fscli.ok("config", "show", "-P", "-n").stdout == ""
+    fscli.ok("config", "set", "AccountingStorageTRES=GRES/gpu,license/x")
+    header, root = fscli.ok("sshare", "-l", "-P").stdout.splitlines()[:2]
+    assert root.endswith("|cpu=0,mem=0,energy=0,node=0,billing=0,fs/disk=0,vmem=0,pages=0,"
+                         "gres/gpu=0,license/x=0")
