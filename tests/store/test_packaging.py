@@ -45,8 +45,9 @@ def test_wheel_install_creates_and_upgrades_a_store(tmp_path):
                     "-q", "-w", str(wheel_dir), str(ROOT)], check=True, capture_output=True)
     wheel = next(wheel_dir.glob("fscli-*.whl"))
     env_dir = tmp_path / "venv"
-    venv.EnvBuilder(with_pip=False, system_site_packages=True).create(env_dir)
+    venv.EnvBuilder(with_pip=False).create(env_dir)
     python = env_dir / "bin" / "python"
+    _borrow_dependencies(python)
     subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps",
                     "-q", str(wheel)], check=True, capture_output=True)
     store = tmp_path / "new.db"
@@ -60,6 +61,19 @@ def test_wheel_install_creates_and_upgrades_a_store(tmp_path):
     located = subprocess.run([str(python), "-c", "import fscli.store.db as d; print(d.migrations_dir())"],
                              capture_output=True, text=True, cwd=tmp_path, check=True).stdout
     assert str(env_dir) in located and located.strip().endswith("fscli/migrations")
+
+
+def _borrow_dependencies(python: Path) -> None:
+    """Let the new venv import the test run's own dependencies (SQLAlchemy, Alembic, ...).
+
+    A ``.pth`` file appends this interpreter's site-packages after the venv's own, so the
+    wheel installed in the venv is the fscli that runs, whatever the system Python holds.
+    """
+    code = "import sysconfig; print(sysconfig.get_paths()['purelib'])"
+    site_dir = subprocess.run([str(python), "-c", code], capture_output=True, text=True,
+                              check=True).stdout.strip()
+    ours = [p for p in sys.path if p.endswith("site-packages")]
+    Path(site_dir, "zz_test_deps.pth").write_text("".join(f"{p}\n" for p in ours))
 
 
 def test_console_exits_at_once_with_the_status_and_all_output(tmp_path):
