@@ -68,7 +68,8 @@ def _print_plan(plan) -> None:
     from fscli.cli.app import stdout_is_tty
 
     if not stdout_is_tty():
-        click.echo("".join(change.text() + "\n" for change in plan.changes), nl=False)
+        click.echo("".join(change.text() + "\n" for change in plan.changes)
+                   + "".join(f"= {line}\n" for line in plan.kept), nl=False)
         return
     from rich.markup import escape
     from rich.tree import Tree
@@ -85,6 +86,10 @@ def _print_plan(plan) -> None:
         detail = change.detail()
         branch.add(f"[{colours[change.op]}]{change.op} {escape(change.name)}[/]"
                    + (f" {escape(detail)}" if detail else ""))
+    if plan.kept:
+        kept = tree.add("kept")
+        for line in plan.kept:
+            kept.add(f"= {escape(line)}")
     console().print(tree)
 
 
@@ -124,13 +129,14 @@ def _run_plan(app, spec, source: str, dry_run: bool, prune: bool = False,
               create_missing: bool = False, clean: bool = False) -> None:
     from fscli.store.tree_sync import apply_plan, make_plan
 
+    # A dry run applies the plan as the real run does, every check included, and the
+    # transaction then rolls back: the two cannot disagree on what fails.
     with app.transaction(dry_run) as session:
         plan = make_plan(session.connection(), spec, prune=prune, create_missing=create_missing,
                          clean=clean)
         _print_plan(plan)
-        if not dry_run:
-            with _progress(app, f"applying {source}") as step:
-                apply_plan(session, plan, app.now, app.actor, step)
+        with _progress(app, f"{'checking' if dry_run else 'applying'} {source}") as step:
+            apply_plan(session, plan, app.now, app.actor, step)
     counts = plan.counts()
     if not plan.changes:
         app.say(f"no changes: cluster {spec.cluster.name} already matches {source}")

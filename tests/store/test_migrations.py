@@ -91,15 +91,18 @@ def test_first_version_store_upgrades_with_every_row(backend, tmp_path):
     assert len(written) >= 12
 
     engine = open_engine(db)  # what any fscli command does: migrate to head
+    settings = written.pop("config")  # 0004: one set of settings per cluster
     try:
         assert current_revision(engine) == HEAD
         with engine.connect() as conn:
-            now = read(conn, written)
+            now = read(conn, [*written, "cluster_config"])
     finally:
         engine.dispose()
     for name, rows in written.items():
         kept = [{k: r[k] for k in rows[0]} for r in now[name]]
         assert kept == rows, name
+    assert now["cluster_config"] == [{"cluster_id": c["id"], **s} for c in written["cluster"]
+                                     for s in sorted(settings, key=lambda s: s["key"])]
     if backend == "sqlite":
         assert (tmp_path / f"old.db.bak-{FIRST}").exists()
 
