@@ -136,7 +136,9 @@ def _run_plan(app, spec, source: str, dry_run: bool, prune: bool = False,
                          clean=clean)
         _print_plan(plan)
         with _progress(app, f"{'checking' if dry_run else 'applying'} {source}") as step:
-            apply_plan(session, plan, app.now, app.actor, step)
+            # a sacctmgr file (create_missing) keeps what sacctmgr accepted
+            apply_plan(session, plan, app.now, app.actor, step,
+                       check_default_qos=not create_missing)
     counts = plan.counts()
     if not plan.changes:
         app.say(f"no changes: cluster {spec.cluster.name} already matches {source}")
@@ -246,7 +248,7 @@ def _load_target(app, wanted: str | None) -> str | None:
 
     from fscli.store import models as m
 
-    with app.reading() as conn:
+    with app.reading(create=True) as conn:  # load writes: a new store is fine
         names = conn.execute(select(m.Cluster.name)).scalars().all()
     return names[0] if len(names) == 1 else None
 

@@ -725,7 +725,24 @@ class _Writer:
 
 
 def apply_plan(session, plan: Plan, now: int, actor: str,
-               progress: Progress | None = None) -> None:
-    """Write the plan (validated by :func:`make_plan`) and log every change."""
-    if plan.changes:
-        _Writer(session, plan, Admin(session, now, actor), progress).run()
+               progress: Progress | None = None, check_default_qos: bool = True) -> None:
+    """Write the plan (validated by :func:`make_plan`) and log every change.
+
+    ``check_default_qos``: refuse a tree that leaves an association with a DefaultQOS
+    outside its QOS list (as ``account``/``user`` commands do); ``load`` does not, since
+    real sacctmgr dumps can hold such associations (sacctmgr 22.05 accepts them)."""
+    if not plan.changes:
+        return
+    admin = Admin(session, now, actor)
+    _Writer(session, plan, admin, progress).run()
+    if check_default_qos and any(_sets_qos(c) for c in plan.changes):
+        cluster = session.get(m.Cluster, cluster_id(session.connection(), plan.spec.cluster.name))
+        root = session.scalar(select(_A.id).where(_A.cluster_id == cluster.id,
+                                                  _A.parent_id.is_(None)))
+        admin.check_default_qos(cluster, [root])
+
+
+def _sets_qos(change: Change) -> bool:
+    """Whether a change writes an association's QOS list or DefaultQOS."""
+    return change.kind in ("cluster", "account", "assoc") and change.op != "-" and any(
+        key in ("qos", "default_qos") for key, _, _ in change.diff)
