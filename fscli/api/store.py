@@ -162,6 +162,21 @@ class Store:
         return priorities(self, cluster, moment(at), algorithm)
 
 
+    # -- trees as code ----------------------------------------------------------------
+    def plan_tree(self, spec, prune: bool = False):
+        """:func:`fscli.api.trees.plan_tree`: what applying ``spec`` would change."""
+        from fscli.api.trees import plan_tree
+
+        return plan_tree(self, spec, prune)
+
+    def apply_tree(self, spec, prune: bool = False, dry_run: bool = False, at: When = None,
+                   **options):
+        """:func:`fscli.api.trees.apply_tree`: make the cluster match ``spec``."""
+        from fscli.api.trees import apply_tree
+
+        return apply_tree(self, spec, prune, dry_run, at, **options)
+
+
 class _DryRun(Exception):
     """Raised at the end of a dry run so that the transaction rolls back."""
 
