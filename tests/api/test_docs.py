@@ -14,7 +14,7 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "api.md"
 
 @pytest.mark.skipif(BACKEND != "sqlite", reason="the examples make an SQLite file")
 def test_the_examples_in_docs_api_md_run(tmp_path, monkeypatch):
-    blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(), re.S)
+    blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(), re.DOTALL)
     assert len(blocks) >= 5
     monkeypatch.chdir(tmp_path)
     namespace: dict = {}
