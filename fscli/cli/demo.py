@@ -109,15 +109,15 @@ WIDE_SSHARE = ("NormUsage", "GrpTRESMins", "GrpTRESRaw", "TRESRunMins")
 
 
 def show_sshare(app) -> None:
-    from fscli.render.sshare import Extras, default_fields, rich_table
-    from fscli.render.tables import console
+    from fscli.render.sshare import Extras, default_fields, table_cells
+    from fscli.render.tables import show
 
     answer = app.store.shares(DEMO_CLUSTER, app.now)
     fields = [f for f in default_fields(answer.algorithm, long=True)
               if f.name not in WIDE_SSHARE]
-    console().print(rich_table(answer.rows, fields, True,
-                               Extras(answer.cluster, answer.tres_names),
-                               title=f"sshare -a -l ({answer.algorithm}, without TRES columns)"))
+    columns, cells, right = table_cells(answer.rows, fields,
+                                        Extras(answer.cluster, answer.tres_names))
+    show(columns, cells, f"sshare -a -l ({answer.algorithm}, without TRES columns)", True, right)
 
 
 def show_sprio(app) -> None:

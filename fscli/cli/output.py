@@ -34,8 +34,7 @@ class Output:
         else:
             if keep is not None:
                 columns, rows = tables.drop_empty_columns(columns, rows, keep)
-            tables.console().print(
-                tables.rich_table(columns, rows, title, not self.noheader, numeric))
+            tables.show(columns, rows, title, not self.noheader, [c in numeric for c in columns])
 
 
 def output_options(func: Callable) -> Callable:

@@ -35,10 +35,11 @@ def _names(texts: tuple[str, ...]) -> list[str] | None:
 
 def print_table(rows, config, fmt: str, sort: str | None = None, header: bool = True,
                 title: str | None = None) -> None:
-    from fscli.render import tables
-    from fscli.render.sprio import table
+    from fscli.render.sprio import table_cells
+    from fscli.render.tables import show
 
-    tables.console().print(table(rows, config, fmt, sort, title, header))
+    columns, cells, right = table_cells(rows, config, fmt, sort)
+    show(columns, cells, title, header, right)
 
 
 def show_sprio(app, cluster: str | None = None, long: bool = True, users: bool = False) -> None:

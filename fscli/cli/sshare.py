@@ -101,16 +101,16 @@ def sshare(app, all_users, long_, accounts, users, users_only, partition, fmt, a
         click.echo(render_text(rows, fields, out.parsable, not out.noheader, extras), nl=False)
     else:
         from fscli.render import tables
+        from fscli.render.sshare import table_cells
 
-        console = tables.console(record=svg is not None)
-        from fscli.render.sshare import rich_table
-
-        console.print(rich_table(rows, fields, not out.noheader, extras,
-                                 title=f"Fair-share on {extras.cluster} ({algorithm})"))
+        columns, cells, right = table_cells(rows, fields, extras)
+        title = f"Fair-share on {extras.cluster} ({algorithm})"
+        tables.show(columns, cells, title, not out.noheader, right)
         if svg is not None:
             from fscli.cli.output import command_line
 
-            tables.save_svg(console, svg, command_line(click.get_current_context()))
+            picture = tables.picture(columns, cells, title, not out.noheader, right)
+            tables.save_svg(picture, svg, command_line(click.get_current_context()))
 
 
 def emit_json(rows, algorithm: str, extras, now: int) -> None:

@@ -253,14 +253,11 @@ def json_rows(rows: Sequence[ShareRow], extras: Extras = Extras()) -> list[dict[
     return out
 
 
-def rich_table(rows: Sequence[ShareRow], fields: Sequence[Field], header: bool,
-               extras: Extras = Extras(), title: str | None = None):
-    """The rows as a rich table with sshare's columns and number formats.
-
-    TRES lists show only their non-zero counts, so that the table fits a terminal.
-    """
-    from fscli.render import tables
-
+def table_cells(rows: Sequence[ShareRow], fields: Sequence[Field],
+                extras: Extras = Extras()) -> tuple[list[str], list[list[str]], list[bool]]:
+    """(columns, cells, right-aligned flags) of a table for people, with sshare's columns
+    and number formats. TRES lists show only their non-zero counts, so that the table
+    fits a terminal."""
     columns = [f.name for f in fields]
     cells = []
     for name in columns:
@@ -269,6 +266,5 @@ def rich_table(rows: Sequence[ShareRow], fields: Sequence[Field], header: bool,
             values = [",".join(p for p in v.split(",") if not p.endswith("=0")) for v in values]
         cells.append(values)
     data = [list(row) for row in zip(*cells)]
-    numeric = [c for c in columns if c not in ("Account", "User", "Partition", "Cluster",
-                                               "GrpTRESMins", "GrpTRESRaw", "TRESRunMins")]
-    return tables.rich_table(columns, data, title, header, numeric)
+    text = ("Account", "User", "Partition", "Cluster", "GrpTRESMins", "GrpTRESRaw", "TRESRunMins")
+    return columns, data, [c not in text for c in columns]

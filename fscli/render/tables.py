@@ -68,6 +68,20 @@ def console(stderr: bool = False, record: bool = False):
                    highlight=False, soft_wrap=False, emoji=False)
 
 
+def picture(columns: Sequence[str], rows: Sequence[Sequence[Any]], title: str | None = None,
+            header: bool = True, right: Sequence[bool] | None = None):
+    """A recording console holding the table as a rich table as wide as its values (for
+    :func:`save_svg`); nothing is printed."""
+    import io
+
+    from rich.console import Console
+
+    recorded = Console(file=io.StringIO(), width=_width(columns, rows, header) + 4, record=True,
+                       force_terminal=True, highlight=False, soft_wrap=False, emoji=False)
+    recorded.print(rich_table(columns, rows, title, header, right=right))
+    return recorded
+
+
 def save_svg(recorded, path: str, title: str) -> None:
     """Save what a ``console(record=True)`` printed as an SVG picture of a terminal."""
     from fscli.errors import InvalidValue
@@ -90,7 +104,8 @@ def rich_table(columns: Sequence[str], rows: Sequence[Sequence[Any]], title: str
     table = Table(title=title, box=box.SIMPLE_HEAD, show_header=header, pad_edge=False)
     flags = right if right is not None else [c in numeric for c in columns]
     for column, flag in zip(columns, flags):
-        table.add_column(column, justify="right" if flag else "left", no_wrap=True)
+        # fold, never "…": a value that does not fit wraps onto the next line
+        table.add_column(column, justify="right" if flag else "left", overflow="fold")
     for row in rows:
         table.add_row(*[Text(cell(v)) for v in row])  # Text: "[...]" in data is not markup
     return table
@@ -102,3 +117,74 @@ def drop_empty_columns(columns: Sequence[str], rows: Sequence[Sequence[Any]],
     wanted = [i for i, c in enumerate(columns)
               if c in keep or any(cell(row[i]) for row in rows)]
     return [columns[i] for i in wanted], [[row[i] for i in wanted] for row in rows]
+
+
+RICH_ROWS = 2000
+"""Above this many rows a terminal gets plain aligned text: rich measures every cell of
+every row, which costs many times the text itself at 100,000 rows."""
+GAP = "  "
+
+
+def plain(columns: Sequence[str], rows: Sequence[Sequence[Any]], header: bool = True,
+          right: Sequence[bool] | None = None) -> str:
+    """Aligned text with no width limit, for pipes and files: every value whole, numbers
+    right-aligned, columns two spaces apart; one pass to measure, one to write."""
+    texts = [[cell(v) for v in row] for row in rows]
+    flags = list(right) if right is not None else [False] * len(columns)
+    widths = [len(c) if header else 0 for c in columns]
+    for row in texts:
+        widths = [max(w, len(t)) for w, t in zip(widths, row)]
+    last = len(columns) - 1
+    formats = []
+    for i, (flag, width) in enumerate(zip(flags, widths)):
+        if flag:
+            formats.append(f"{{:>{width}}}")
+        else:  # the last column is not padded: lines end with their text
+            formats.append("{}" if i == last else f"{{:<{width}}}")
+    line = GAP.join(formats).format
+    out = [line(*columns).rstrip()] if header else []
+    out += [line(*row).rstrip() for row in texts]
+    return "\n".join(out) + ("\n" if out else "")
+
+
+def records(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    """One block per row, ``Column: value`` a line: for a terminal too narrow for the
+    table, since no value may be cut."""
+    width = max((len(c) for c in columns), default=0)
+    blocks = ["\n".join(f"{c:>{width}}: {cell(v)}" for c, v in zip(columns, row))
+              for row in rows]
+    return "\n\n".join(blocks) + ("\n" if blocks else "")
+
+
+def _width(columns: Sequence[str], rows: Sequence[Sequence[Any]], header: bool) -> int:
+    """The width of the table with every value whole."""
+    widths = [len(c) if header else 0 for c in columns]
+    for row in rows:
+        widths = [max(w, len(cell(v))) for w, v in zip(widths, row)]
+    return sum(widths) + len(GAP) * max(0, len(columns) - 1)
+
+
+def show(columns: Sequence[str], rows: Sequence[Sequence[Any]], title: str | None = None,
+         header: bool = True, right: Sequence[bool] | None = None) -> None:
+    """Print a table for people, never cutting a value.
+
+    Into a pipe or a file: :func:`plain` text. On a terminal: a rich table when it fits
+    the width (:data:`RICH_ROWS` rows at most, else plain text), else one record per row
+    (:func:`records`), and a hint on stderr that ``-P`` gives every column in one line.
+    """
+    right = list(right) if right is not None else [False] * len(columns)
+    stream = sys.stdout
+    if not is_terminal(stream):
+        stream.write(plain(columns, rows, header, right))
+        return
+    target = console()
+    fits = _width(columns, rows, header) <= target.width
+    if fits and len(rows) <= RICH_ROWS:
+        target.print(rich_table(columns, rows, title, header, right=right))
+    elif fits:
+        stream.write(plain(columns, rows, header, right))
+    else:
+        stream.write(records(columns, rows))
+        sys.stderr.write(f"fscli: the table is wider than the terminal ({target.width} "
+                         "columns): one record per row; -P prints a row a line, -o picks "
+                         "columns\n")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -44,6 +45,12 @@ def build(fscli, assocs: list[dict], algorithm_flags: str | None = None,
                      f"raw={rec['raw_usage']}", f"at={AT}")
     if algorithm_flags:
         fscli.ok("-Q", "config", "set", f"PriorityFlags={algorithm_flags}")
+
+
+def cli_main():
+    from fscli.cli.main import cli
+
+    return cli
 
 
 def sshare(fscli, *args: str) -> list[str]:
@@ -267,13 +274,38 @@ def test_users_only_and_the_field_list(fscli, tmp_path):
         "RawUsage          TRESRunMins       User             "]
 
 
-def test_default_is_a_rich_table_with_sshare_columns(fscli):
+def test_default_is_an_aligned_table_with_sshare_columns_when_piped(fscli):
+    """Into a pipe: plain aligned text, every value whole, numbers right-aligned."""
     doc_store(fscli)
-    lines = [line.strip() for line in sshare(fscli, "-A", "d")]
+    assert sshare(fscli, "-A", "d") == [
+        "Account  User  RawShares  NormShares  RawUsage  EffectvUsage  FairShare",
+        " d                    60    0.600000        25      0.250000   0.749154"]
+
+
+def test_default_is_a_rich_table_on_a_terminal(fscli, monkeypatch):
+    doc_store(fscli)
+    monkeypatch.setattr("fscli.render.tables.is_terminal", lambda stream: True)
+    result = fscli.runner.invoke(cli_main(), ["--db", fscli.db, "--at", AT, "sshare", "-A", "d"],
+                                 env={"COLUMNS": "100", "NO_COLOR": "1"})
+    lines = [re.sub(r"\x1b\[[0-9;]*m", "", line).strip() for line in result.stdout.splitlines()]
     assert lines[0] == "Fair-share on t (classic)"
     assert lines[2].split() == ["Account", "User", "RawShares", "NormShares", "RawUsage",
                                 "EffectvUsage", "FairShare"]
     assert lines[4].split() == ["d", "60", "0.600000", "25", "0.250000", "0.749154"]
+
+
+def test_a_table_wider_than_the_terminal_becomes_records_never_cut(fscli, monkeypatch):
+    doc_store(fscli)
+    monkeypatch.setattr("fscli.render.tables.is_terminal", lambda stream: True)
+    result = fscli.runner.invoke(cli_main(), ["--db", fscli.db, "--at", AT, "sshare", "-A", "d",
+                                              "-l"], env={"COLUMNS": "40", "NO_COLOR": "1"})
+    assert "…" not in result.stdout
+    assert result.stdout.split("\n\n")[0].splitlines() == [
+        "     Account:  d", "        User: ", "   RawShares: 60", "  NormShares: 0.600000",
+        "    RawUsage: 25", "   NormUsage: 0.250000", "EffectvUsage: 0.250000",
+        "   FairShare: 0.749154", " GrpTRESMins: ", " TRESRunMins: "]
+    assert result.stderr == ("fscli: the table is wider than the terminal (40 columns): one "
+                             "record per row; -P prints a row a line, -o picks columns\n")
 
 
 def test_json(fscli):

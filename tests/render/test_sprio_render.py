@@ -180,16 +180,13 @@ def test_113_2_headers_and_rows():
 def test_the_table_right_aligns_numbers_the_partition_factor_too():
     """The PARTITION factor shares its title with the partition's name: each column is
     aligned by what it holds, names left, numbers right."""
-    from rich.console import Console
+    from fscli.render.sprio import table_cells
+    from fscli.render.tables import plain
 
-    from fscli.render.sprio import table
-
-    t = table(_rows(), CONFIG, "%.15i %9r %.10Y %.10P %.8u")
-    assert [(c.header, c.justify) for c in t.columns] == [
-        ("JOBID", "right"), ("PARTITION", "left"), ("PRIORITY", "right"),
-        ("PARTITION", "right"), ("USER", "left")]
-    console = Console(width=120, record=True, color_system=None)
-    console.print(t)
-    lines = console.export_text().splitlines()
-    assert [line.split() for line in lines if line.strip().startswith("12")][0][:2] == \
-        ["12", "gpu"]
+    columns, cells, right = table_cells(_rows(), CONFIG, "%.15i %9r %.10Y %.10P %.8u")
+    assert list(zip(columns, right)) == [
+        ("JOBID", True), ("PARTITION", False), ("PRIORITY", True), ("PARTITION", True),
+        ("USER", False)]
+    assert plain(columns, cells, right=right).splitlines()[:2] == [
+        "JOBID  PARTITION  PRIORITY  PARTITION  USER",
+        "    3  cpu            1475          0  bob"]
