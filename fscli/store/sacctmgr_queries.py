@@ -1,0 +1,262 @@
+"""What ``fscli sacctmgr`` reads and writes beyond the ``Admin`` surface.
+
+sacctmgr shows an association with the limits it inherits (slurmdbd fills a child's
+unset Max* limits, QOS list, default QOS and priority from its parent; Grp* limits are
+not inherited), numbers associations as a nested set (``lft``/``rgt``: a new child goes
+first under its parent, so siblings run newest first) and orders listings
+hierarchically (users before sub-accounts, each by name). :func:`load_view` computes all
+of that from the stored rows (Core, one query per table) so the CLI needs no SQL.
+
+Two things sacctmgr keeps that fscli's native commands do not: coordinators (stored, as
+:mod:`fscli.store.tree_sync` stores them, in the config table) and users without any
+association (a user whose last association went with a deleted account keeps its
+record, with no default account, until deleted by name): :func:`keep_bare_users`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import delete, insert, select
+
+from fscli.engine.model import Assoc
+from fscli.engine.tres import merge_tres, parse_tres
+from fscli.store import models as m
+from fscli.store import snapshot
+from fscli.store import tables as t
+from fscli.store.tree_sync import COORD_KEY, read_coordinators
+
+INHERITED = ("MaxJobs", "MaxJobsAccrue", "MinPrioThreshold", "MaxSubmitJobs",
+             "MaxWallDurationPerJob", "MaxTRESPerJob", "MaxTRESPerNode", "MaxTRESMinsPerJob",
+             "MaxTRESRunMins")
+"""Limits a child shows from its parent when it sets none (TRES ones TRES by TRES)."""
+
+
+@dataclass
+class AssocView:
+    """One association as sacctmgr lists it: its own settings and the effective ones."""
+
+    assoc: Assoc
+    cluster: str
+    parent_account: str  # "" for root and for user associations
+    depth: int
+    lft: int = 0
+    rgt: int = 0
+    limits: dict[str, Any] = field(default_factory=dict)  # own Grp*, effective Max*
+    qos: list[str] = field(default_factory=list)  # effective, deltas applied, sorted
+    default_qos: str | None = None
+    priority: int | None = None
+
+    @property
+    def user(self) -> str | None:
+        return self.assoc.user
+
+    @property
+    def account(self) -> str:
+        return self.assoc.account
+
+
+def cluster_names(conn) -> list[str]:
+    return list(conn.execute(select(t.cluster.c.name).order_by(t.cluster.c.name)).scalars())
+
+
+def load_view(conn, clusters: list[str] | None = None, own_only: bool = False) -> list[AssocView]:
+    """Every association of the clusters named (all if None) in sacctmgr's list order.
+    ``own_only`` (sacctmgr's WOPLimits): no inherited values."""
+    out: list[AssocView] = []
+    c = t.cluster.c
+    for cid, name in conn.execute(select(c.id, c.name).order_by(c.name)):
+        if clusters is None or name in clusters:
+            out += _cluster_view(snapshot.load_assocs(conn, cid), name, own_only)
+    return out
+
+
+def _cluster_view(assocs: list[Assoc], cluster: str, own_only: bool) -> list[AssocView]:
+    kids: dict[int | None, list[Assoc]] = {}
+    for assoc in assocs:
+        kids.setdefault(assoc.parent_id, []).append(assoc)
+    views: dict[int, AssocView] = {}
+    ordered: list[AssocView] = []
+
+    def visit(assoc: Assoc, parent: AssocView | None, depth: int) -> None:
+        view = AssocView(assoc, cluster, "" if assoc.user or parent is None else parent.account,
+                         depth)
+        _effective(view, None if own_only else parent)
+        views[assoc.id] = view
+        ordered.append(view)
+        children = kids.get(assoc.id, [])
+        users = sorted((a for a in children if a.user), key=lambda a: (a.user, a.partition or ""))
+        subs = sorted((a for a in children if not a.user), key=lambda a: a.account)
+        for child in users + subs:
+            visit(child, view, depth + 1)
+
+    roots = kids.get(None, [])
+    for root in roots:
+        visit(root, None, 0)
+    counter = 0
+
+    def number(assoc: Assoc) -> None:
+        nonlocal counter
+        counter += 1
+        views[assoc.id].lft = counter
+        for child in sorted(kids.get(assoc.id, []), key=lambda a: -a.id):
+            number(child)
+        counter += 1
+        views[assoc.id].rgt = counter
+
+    for root in roots:
+        number(root)
+    return ordered
+
+
+def _effective(view: AssocView, parent: AssocView | None) -> None:
+    own = view.assoc
+    view.limits = {k: v for k, v in own.limits.items()}
+    view.default_qos = own.default_qos
+    view.priority = own.priority
+    base = list(parent.qos) if parent else []
+    qos = set(base)
+    if own.qos:
+        plain = [q for q in own.qos if q[0] not in "+-"]
+        qos = set(plain) if plain else qos
+        for item in own.qos:
+            if item[0] == "+":
+                qos.add(item[1:])
+            elif item[0] == "-":
+                qos.discard(item[1:])
+    view.qos = sorted(qos)
+    if parent is None:
+        return
+    for name in INHERITED:
+        mine, theirs = own.limits.get(name), parent.limits.get(name)
+        if theirs is None:
+            continue
+        if mine is None:
+            view.limits[name] = theirs
+        elif isinstance(mine, dict):
+            view.limits[name] = merge_tres(theirs, mine)
+    if view.default_qos is None:
+        view.default_qos = parent.default_qos
+    if view.priority is None:
+        view.priority = parent.priority
+
+
+def accounts(conn) -> dict[str, tuple[str, str]]:
+    """Account name → (description, organization)."""
+    a = t.account.c
+    return {n: (d or "", o or "") for n, d, o in conn.execute(
+        select(a.name, a.description, a.organization).order_by(a.name))}
+
+
+def users(conn) -> dict[str, tuple[str, str]]:
+    """User name → (default account or "", admin level)."""
+    u = t.user_account.c
+    return {n: (d or "", level or "None") for n, d, level in conn.execute(
+        select(u.name, u.default_account, u.admin_level).order_by(u.name))}
+
+
+def coordinators(conn, view: list[AssocView]) -> dict[str, list[str]]:
+    """User → the accounts it coordinates: those given and all their sub-accounts."""
+    below: dict[str, set[str]] = {}
+    by_id = {v.assoc.id: v for v in view}
+    for item in view:
+        if item.user is None:
+            parent = by_id.get(item.assoc.parent_id) if item.assoc.parent_id else None
+            while parent is not None:
+                below.setdefault(parent.account, set()).add(item.account)
+                parent = by_id.get(parent.assoc.parent_id) if parent.assoc.parent_id else None
+    out = {}
+    for user, accts in read_coordinators(conn).items():
+        every = set(accts)
+        for acct in accts:
+            every |= below.get(acct, set())
+        out[user] = sorted(every)
+    return out
+
+
+def qos_rows(conn) -> list:
+    """Every QOS (engine ``Qos``) in creation order, the order sacctmgr lists them in."""
+    by_name = snapshot.load_qos(conn)
+    names = conn.execute(select(t.qos.c.name).order_by(t.qos.c.id)).scalars()
+    return [by_name[n] for n in names]
+
+
+def history(conn) -> list[tuple]:
+    """Every logged change: (at, actor, action, target, detail), oldest first."""
+    log = t.transaction_log.c
+    return [tuple(r) for r in conn.execute(
+        select(log.at, log.actor, log.action, log.target, log.detail).order_by(log.id))]
+
+
+def named_tres(conn) -> list[str]:
+    """TRES names the clusters and partitions give amounts of (gres/gpu, license/x, ...)."""
+    names: set[str] = set()
+    for table in (t.cluster, t.partition):
+        for text in conn.execute(select(table.c.tres).where(table.c.tres.is_not(None))).scalars():
+            names |= set(parse_tres(text))
+    return sorted(names)
+
+
+def dump_spec(conn, cluster: str):
+    """The cluster as a TreeSpec, as ``fscli dump`` writes it."""
+    from fscli.store.tree_sync import cluster_id, read_spec
+
+    return read_spec(conn, cluster_id(conn, cluster))
+
+
+def add_coordinators(session, names: list[str], accts: list[str]) -> None:
+    """Make the users coordinators of the accounts (kept as given; sub-accounts follow)."""
+    coords = read_coordinators(session.connection())
+    for name in names:
+        coords[name] = sorted(set(coords.get(name, [])) | set(accts))
+    _write_coordinators(session, coords)
+
+
+def drop_users(session, names: list[str]) -> None:
+    """Delete user records that have no association left (deleted by name)."""
+    if names:
+        session.execute(delete(m.User).where(m.User.name.in_(names)))
+
+
+def remove_coordinators(session, names: list[str], accts: list[str]) -> list[str]:
+    """Take the users (all if none named) off the accounts (all if none named); the
+    ``U = user A = account`` pairs removed, as sacctmgr lists them."""
+    coords = read_coordinators(session.connection())
+    removed = []
+    for user in sorted(coords):
+        if names and user not in names:
+            continue
+        gone = [a for a in coords[user] if not accts or a in accts]
+        removed += [f"U = {user:<9} A = {a:<10}" for a in gone]
+        coords[user] = [a for a in coords[user] if a not in gone]
+        if not coords[user]:
+            del coords[user]
+    _write_coordinators(session, coords)
+    return removed
+
+
+def _write_coordinators(session, coords: dict[str, list[str]]) -> None:
+    table = m.Config.__table__
+    session.execute(delete(table).where(table.c.key == COORD_KEY))
+    if coords:
+        session.execute(insert(table).values(key=COORD_KEY,
+                                             value=json.dumps(coords, sort_keys=True)))
+
+
+@contextmanager
+def keep_bare_users(session, dropped: set[str] = frozenset()) -> Iterator[None]:
+    """Around an ``Admin`` delete: users that lose their record only because they have no
+    association left get it back (no default account), as slurmdbd keeps them; those in
+    ``dropped`` (deleted by name) stay gone."""
+    before = {u.name: u.admin_level for u in session.scalars(select(m.User))}
+    yield
+    session.flush()
+    now = set(session.scalars(select(m.User.name)))
+    for name, level in before.items():
+        if name not in now and name not in dropped:
+            session.add(m.User(name=name, default_account=None, admin_level=level))
+    session.flush()
