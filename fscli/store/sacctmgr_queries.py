@@ -10,7 +10,8 @@ of that from the stored rows (Core, one query per table) so the CLI needs no SQL
 Two things sacctmgr keeps that fscli's native commands do not: coordinators (stored, as
 :mod:`fscli.store.tree_sync` stores them, in the config table) and users without any
 association (a user whose last association went with a deleted account keeps its
-record, with no default account, until deleted by name): :func:`keep_bare_users`.
+record, with no default account, until deleted by name; accounts likewise):
+:func:`keep_bare_records`.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ from fscli.store import snapshot
 from fscli.store import tables as t
 from fscli.store.tree_sync import COORD_KEY, read_coordinators
 
+BATCH_KEY = "fscli:sacctmgr:batches"
+"""Config key of the association ids added together under one parent (JSON lists)."""
 INHERITED = ("MaxJobs", "MaxJobsAccrue", "MinPrioThreshold", "MaxSubmitJobs",
              "MaxWallDurationPerJob", "MaxTRESPerJob", "MaxTRESPerNode", "MaxTRESMinsPerJob",
              "MaxTRESRunMins")
@@ -69,13 +72,16 @@ def load_view(conn, clusters: list[str] | None = None, own_only: bool = False) -
     ``own_only`` (sacctmgr's WOPLimits): no inherited values."""
     out: list[AssocView] = []
     c = t.cluster.c
+    text = conn.execute(select(t.config.c.value).where(t.config.c.key == BATCH_KEY)).scalar()
+    first_of = {i: min(group) for group in json.loads(text or "[]") for i in group}
     for cid, name in conn.execute(select(c.id, c.name).order_by(c.name)):
         if clusters is None or name in clusters:
-            out += _cluster_view(snapshot.load_assocs(conn, cid), name, own_only)
+            out += _cluster_view(snapshot.load_assocs(conn, cid), name, own_only, first_of)
     return out
 
 
-def _cluster_view(assocs: list[Assoc], cluster: str, own_only: bool) -> list[AssocView]:
+def _cluster_view(assocs: list[Assoc], cluster: str, own_only: bool,
+                  first_of: dict[int, int]) -> list[AssocView]:
     kids: dict[int | None, list[Assoc]] = {}
     for assoc in assocs:
         kids.setdefault(assoc.parent_id, []).append(assoc)
@@ -103,7 +109,9 @@ def _cluster_view(assocs: list[Assoc], cluster: str, own_only: bool) -> list[Ass
         nonlocal counter
         counter += 1
         views[assoc.id].lft = counter
-        for child in sorted(kids.get(assoc.id, []), key=lambda a: -a.id):
+        # Newest first, except that one command's additions keep their own order.
+        for child in sorted(kids.get(assoc.id, []),
+                            key=lambda a: (-first_of.get(a.id, a.id), a.id)):
             number(child)
         counter += 1
         views[assoc.id].rgt = counter
@@ -216,6 +224,27 @@ def add_coordinators(session, names: list[str], accts: list[str]) -> None:
     _write_coordinators(session, coords)
 
 
+def note_batch(session, cluster: str, keys: list[tuple[str, str | None]]) -> None:
+    """Remember that the associations ``(account, user)`` of ``cluster`` were added by one
+    command: slurmdbd numbers such siblings in the order given, not newest first."""
+    cid = session.scalar(select(m.Cluster.id).where(m.Cluster.name == cluster))
+    rows = session.execute(select(m.Association.id, m.Association.parent_id, m.Association.account,
+                                  m.Association.user).where(m.Association.cluster_id == cid)).all()
+    wanted = set(keys)
+    by_parent: dict[int, list[int]] = {}
+    for aid, parent, account, user in rows:
+        if (account, user) in wanted:
+            by_parent.setdefault(parent, []).append(aid)
+    groups = [sorted(ids) for ids in by_parent.values() if len(ids) > 1]
+    if not groups:
+        return
+    table = m.Config.__table__
+    text = session.scalar(select(table.c.value).where(table.c.key == BATCH_KEY))
+    session.execute(delete(table).where(table.c.key == BATCH_KEY))
+    session.execute(insert(table).values(key=BATCH_KEY,
+                                         value=json.dumps(json.loads(text or "[]") + groups)))
+
+
 def drop_users(session, names: list[str]) -> None:
     """Delete user records that have no association left (deleted by name)."""
     if names:
@@ -248,15 +277,26 @@ def _write_coordinators(session, coords: dict[str, list[str]]) -> None:
 
 
 @contextmanager
-def keep_bare_users(session, dropped: set[str] = frozenset()) -> Iterator[None]:
-    """Around an ``Admin`` delete: users that lose their record only because they have no
-    association left get it back (no default account), as slurmdbd keeps them; those in
-    ``dropped`` (deleted by name) stay gone."""
-    before = {u.name: u.admin_level for u in session.scalars(select(m.User))}
+def keep_bare_records(session, dropped: set[str] = frozenset()) -> Iterator[None]:
+    """Around an ``Admin`` delete: users and accounts that lose their record only because
+    no association is left get it back (a user with no default account), as slurmdbd
+    keeps them; users in ``dropped`` (deleted by name) stay gone."""
+    users = {u.name: u.admin_level for u in session.scalars(select(m.User))}
+    accts = {a.name: (a.description, a.organization) for a in session.scalars(select(m.Account))}
     yield
     session.flush()
-    now = set(session.scalars(select(m.User.name)))
-    for name, level in before.items():
-        if name not in now and name not in dropped:
+    users_now = set(session.scalars(select(m.User.name)))
+    accts_now = set(session.scalars(select(m.Account.name)))
+    for name, level in users.items():
+        if name not in users_now and name not in dropped:
             session.add(m.User(name=name, default_account=None, admin_level=level))
+    for name, (desc, org) in accts.items():
+        if name not in accts_now:
+            session.add(m.Account(name=name, description=desc, organization=org))
     session.flush()
+
+
+def drop_accounts(session, names: list[str]) -> None:
+    """Delete account records that have no association left (deleted by name)."""
+    if names:
+        session.execute(delete(m.Account).where(m.Account.name.in_(names)))

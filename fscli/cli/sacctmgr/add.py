@@ -117,6 +117,7 @@ def add_account(run: Run, words: list[str]) -> int:
         for cluster, accts in plan.items():
             admin.add_accounts(admin.cluster(cluster), accts, parent, desc, org,
                                settings.changes())
+            q.note_batch(session, cluster, [(a, None) for a in accts])
 
     return run.write(body)
 
@@ -222,6 +223,8 @@ def add_user(run: Run, words: list[str]) -> int:
             mine = default if user in new_users and default in accts else None
             admin.add_users(admin.cluster(cluster), [user], accts, part, mine,
                             level if user in new_users else None, settings.changes())
+        for cluster in dict.fromkeys(c for _, _, c, _ in plan):
+            q.note_batch(session, cluster, [(a, u) for u, a, c, _ in plan if c == cluster])
 
     return run.write(body)
 

@@ -39,24 +39,30 @@ def delete_account(run: Run, words: list[str]) -> int:
         conn = session.connection()
         by_cluster = "cluster" in found
         clusters = run.clusters(conn, found.pop("cluster", []))
-        picked = _selected(q.load_view(conn, clusters), found, users=False)
+        view = q.load_view(conn, clusters)
+        picked = _selected(view, found, users=False)
         if any(v.account == "root" for v in picked) or "root" in found.get("name", []):
             raise run.refuse(ROOT)
-        if not picked:
+        # Account records left without associations (their parent was deleted) go by name.
+        with_assocs = {v.account for v in view}
+        bare = [] if by_cluster or "name" not in found else [
+            a for a in q.accounts(conn) if a in found["name"] and a not in with_assocs]
+        if not picked and not bare:
             run.out(" Nothing deleted\n")
             raise run.refuse("")
         admin = Admin(session, run.app.now, run.app.actor)
-        with q.keep_bare_users(session):
+        with q.keep_bare_records(session):
             for cluster in dict.fromkeys(v.cluster for v in picked):
                 admin.delete_accounts(admin.cluster(cluster),
                                       [v.account for v in picked if v.cluster == cluster],
                                       recursive=True)
+        q.drop_accounts(session, [a for a in bare if a not in {v.account for v in picked}])
         if by_cluster:
             run.out(" Deleting account associations...\n" + "".join(
                 f"  C = {v.cluster:<10} A = {v.account:<10}\n" for v in picked))
         else:
             run.out(" Deleting accounts...\n" + "".join(
-                f"  {a}\n" for a in dict.fromkeys(v.account for v in picked)))
+                f"  {a}\n" for a in dict.fromkeys([v.account for v in picked] + bare)))
 
     return run.write(body)
 
@@ -93,7 +99,7 @@ def delete_user(run: Run, words: list[str]) -> int:
             run.out(" Nothing deleted\n")
             raise run.refuse("")
         admin = Admin(session, run.app.now, run.app.actor)
-        with q.keep_bare_users(session, dropped=set(gone)):
+        with q.keep_bare_records(session, dropped=set(gone)):
             groups: dict[tuple[str, str, str], set] = {}
             for item in picked:
                 groups.setdefault((item.cluster, item.user, item.account), set()).add(

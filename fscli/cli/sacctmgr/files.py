@@ -152,9 +152,11 @@ def _load_text(run: Run, text: str, cluster: str | None, clean: bool) -> int:
 
 def _added(spec, order: list[str], before, accounts, users, clean: bool) -> dict[str, list]:
     """What the load adds, in the file's order: accounts, account associations, users,
-    user associations (after ``clean``, every association is new; accounts and users,
-    which outlive a cluster, are new only if the store had none of that name)."""
-    have = set() if clean else {(v.account, v.user, v.assoc.partition) for v in before}
+    user associations (after ``clean``, every association but root's is new; accounts
+    and users, which outlive a cluster, are new only if the store had none of that name)."""
+    # A cluster comes with its root user's association, so clean never lists that one.
+    have = {("root", "root", None)} if clean else {
+        (v.account, v.user, v.assoc.partition) for v in before}
     new_accounts = [a for a in spec.accounts if a not in accounts]
     account_assocs = [a for a in spec.accounts if (a, None, None) not in have]
     new_users = [u for u in spec.users if u not in users]
