@@ -277,10 +277,11 @@ def _write_coordinators(session, coords: dict[str, list[str]]) -> None:
 
 
 @contextmanager
-def keep_bare_records(session, dropped: set[str] = frozenset()) -> Iterator[None]:
+def keep_bare_records(session, users_gone: set[str] = frozenset(),
+                      accounts_gone: set[str] = frozenset()) -> Iterator[None]:
     """Around an ``Admin`` delete: users and accounts that lose their record only because
     no association is left get it back (a user with no default account), as slurmdbd
-    keeps them; users in ``dropped`` (deleted by name) stay gone."""
+    keeps them; those deleted by name (``users_gone``, ``accounts_gone``) stay gone."""
     users = {u.name: u.admin_level for u in session.scalars(select(m.User))}
     accts = {a.name: (a.description, a.organization) for a in session.scalars(select(m.Account))}
     yield
@@ -288,10 +289,10 @@ def keep_bare_records(session, dropped: set[str] = frozenset()) -> Iterator[None
     users_now = set(session.scalars(select(m.User.name)))
     accts_now = set(session.scalars(select(m.Account.name)))
     for name, level in users.items():
-        if name not in users_now and name not in dropped:
+        if name not in users_now and name not in users_gone:
             session.add(m.User(name=name, default_account=None, admin_level=level))
     for name, (desc, org) in accts.items():
-        if name not in accts_now:
+        if name not in accts_now and name not in accounts_gone:
             session.add(m.Account(name=name, description=desc, organization=org))
     session.flush()
 

@@ -51,7 +51,8 @@ def delete_account(run: Run, words: list[str]) -> int:
             run.out(" Nothing deleted\n")
             raise run.refuse("")
         admin = Admin(session, run.app.now, run.app.actor)
-        with q.keep_bare_records(session):
+        gone = set() if by_cluster else {v.account for v in picked}
+        with q.keep_bare_records(session, accounts_gone=gone):
             for cluster in dict.fromkeys(v.cluster for v in picked):
                 admin.delete_accounts(admin.cluster(cluster),
                                       [v.account for v in picked if v.cluster == cluster],
@@ -99,7 +100,7 @@ def delete_user(run: Run, words: list[str]) -> int:
             run.out(" Nothing deleted\n")
             raise run.refuse("")
         admin = Admin(session, run.app.now, run.app.actor)
-        with q.keep_bare_records(session, dropped=set(gone)):
+        with q.keep_bare_records(session, users_gone=set(gone)):
             groups: dict[tuple[str, str, str], set] = {}
             for item in picked:
                 groups.setdefault((item.cluster, item.user, item.account), set()).add(
