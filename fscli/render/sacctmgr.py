@@ -121,7 +121,8 @@ def settings_lines(shares: int | str | None, limits: dict[str, Any], parent: str
     if parent is not None:
         out.append(f"  Parent        = {parent}")
     if priority is not None:
-        out.append("  Priority      = " + ("NONE" if priority is limitdefs.CLEAR else str(priority)))
+        shown = "NONE" if priority is limitdefs.CLEAR else str(priority)
+        out.append(f"  Priority      = {shown}")
     if qos is not None:
         out.append(f"  QOS           = {','.join(sorted(qos))}")
     if default_qos is not None:

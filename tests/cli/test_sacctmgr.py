@@ -85,7 +85,8 @@ def test_what_fscli_does_not_keep_is_said_clearly(sm):
 
 
 def test_readonly_refuses_changes(sm):
-    refused(sm, "-r", "-i", "add", "account", "x", stderr="Can't run this command in readonly mode.\n")
+    refused(sm, "-r", "-i", "add", "account", "x",
+            stderr="Can't run this command in readonly mode.\n")
 
 
 def test_interactive_mode_reads_commands_from_stdin(sm):
@@ -154,6 +155,12 @@ def test_commit_question(sm):
     assert "x||" in sm.ok("sacctmgr", "-p", "-n", "show", "assoc", "format=acc,u").stdout
 
 
+@pytest.fixture
+def partitions(sm):
+    sm.ok("partition", "add", "low")
+    return sm
+
+
 def test_add_user(partitions):
     sm = partitions
     result = sm.ok("sacctmgr", "-i", "add", "user", "dan", "account=chem,bio", "part=low",
@@ -165,12 +172,6 @@ def test_add_user(partitions):
         " Non Default Settings\n  MaxJobs       = 3\n")
     assert sm.ok("sacctmgr", "-P", "show", "user", "dan").stdout == \
         "User|Def Acct|Admin\ndan|chem|Operator\n"
-
-
-@pytest.fixture
-def partitions(sm):
-    sm.ok("partition", "add", "low")
-    return sm
 
 
 def test_add_user_refusals(partitions):
@@ -218,7 +219,8 @@ def test_qos_add_modify_delete(sm):
         "Name|Priority|MaxWall\ngold|9|1-00:00:00\n"
     refused(sm, "-i", "modify", "qos", "nope", "set", "priority=1",
             stdout=" Nothing modified\n", stderr="")
-    assert sm.ok("sacctmgr", "-i", "delete", "qos", "gold").stdout == " Deleting QOS(s)...\n  gold\n"
+    assert sm.ok("sacctmgr", "-i", "delete", "qos", "gold").stdout == \
+        " Deleting QOS(s)...\n  gold\n"
     refused(sm, "-i", "delete", "qos", "gold", stdout=" Nothing deleted\n", stderr="")
 
 
@@ -226,7 +228,8 @@ def test_cluster_add_and_show(sm):
     assert sm.ok("sacctmgr", "-i", "add", "cluster", "c2").stdout == \
         " Adding Cluster(s)\n  Name           = c2\n"
     refused(sm, "-i", "add", "cluster", "c2",
-            stdout=" This cluster c2 already exists.  Not adding.\n Nothing new added.\n", stderr="")
+            stdout=" This cluster c2 already exists.  Not adding.\n Nothing new added.\n",
+            stderr="")
     assert sm.ok("sacctmgr", "show", "cluster", "format=cluster,share,qos").stdout == (
         "   Cluster     Share                  QOS \n"
         "---------- --------- -------------------- \n"
@@ -242,7 +245,8 @@ def test_modify_account(sm):
                    "maxjobs=7", "organization=Science")
     assert result.stdout == (" Modified accounts...\n  bio\n  chem\n"
                              " Modified account associations...\n"
-                             "  C = c1         A = chem of phys\n  C = c1         A = bio of phys\n")
+                             "  C = c1         A = chem of phys\n"
+                             "  C = c1         A = bio of phys\n")
     assert sm.ok("sacctmgr", "-P", "show", "account", "chem", "format=acc,org").stdout == \
         "Account|Org\nchem|science\n"
     assert sm.ok("sacctmgr", "-P", "-n", "show", "assoc", "user=bob", "format=maxjobs").stdout == \
@@ -397,7 +401,8 @@ def test_load_golden_dump_with_qos_delta(fscli, tmp_path):
     assert result.stdout.startswith("For cluster oracle\nAccounts\n")
     shown = fscli.ok("sacctmgr", "-n", "-P", "show", "assoc", "user=ruser1",
                      "format=acc,u,maxtres,qos,defaultqos").stdout
-    assert shown == "rich|ruser1|cpu=4|normal,qlow|qlow\nrichsub|ruser1|cpu=4|normal,qhigh,qlow|qlow\n"
+    assert shown == ("rich|ruser1|cpu=4|normal,qlow|qlow\n"
+                     "richsub|ruser1|cpu=4|normal,qhigh,qlow|qlow\n")
     again = fscli.ok("sacctmgr", "-i", "load", f"file={GOLDEN / 'roundtrip_dump.cfg'}")
     assert again.stdout == "For cluster oracle\n Nothing new added.\n"
 

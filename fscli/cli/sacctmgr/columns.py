@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from fscli.cli.sacctmgr.grammar import matches, split_list
+from fscli.render.assoc_view import LIMIT_HEADERS
 from fscli.render.sacctmgr import Column, limit_text
 
 # (title, default width, ((format name, minimum letters), ...))
@@ -69,13 +70,17 @@ FIELDS: tuple[tuple[str, int, tuple[tuple[str, int], ...]], ...] = (
     ("MaxTRES", 13, (("MaxTRES", 7), ("MaxTRESPerJob", 11),)),
     ("MaxTRESPerNode", 14, (("MaxTRESPerNode", 11),)),
     ("MaxTRESMins", 13, (("MaxTRESMinsPerJob", 8),)),
-    ("MaxTRESRunMinsPA", 15, (("MaxTRESRunMinsPerAccount", 18), ("MaxTRESRunMinsPerAcct", 18), ("MaxTRESRunMinsPA", 15),)),
+    ("MaxTRESRunMinsPA", 15, (
+        ("MaxTRESRunMinsPerAccount", 18), ("MaxTRESRunMinsPerAcct", 18), ("MaxTRESRunMinsPA", 15),
+    )),
     ("MaxTRESRunMinsPU", 15, (("MaxTRESRunMinsPerUser", 8), ("MaxTRESRunMinsPU", 8),)),
     ("MaxTRESPA", 13, (("MaxTRESPerAccount", 11), ("MaxTRESPerAcct", 11), ("MaxTRESPA", 9),)),
     ("MaxTRESPU", 13, (("MaxTRESPerUser", 11), ("MaxTRESPU", 9),)),
     ("MaxJobs", 7, (("MaxJobs", 4),)),
     ("MaxJobsAccrue", 13, (("MaxJobsAccrue", 4),)),
-    ("MaxJobsAccruePA", 15, (("MaxJobsAccruePerAccount", 17), ("MaxJobsAccruePerAcct", 17), ("MaxJobsAccruePA", 15),)),
+    ("MaxJobsAccruePA", 15, (
+        ("MaxJobsAccruePerAccount", 17), ("MaxJobsAccruePerAcct", 17), ("MaxJobsAccruePA", 15),
+    )),
     ("MaxJobsAccruePU", 15, (("MaxJobsAccruePerUser", 17), ("MaxJobsAccruePU", 15),)),
     ("MaxJobsPA", 9, (("MaxJobsPerAccount", 11), ("MaxJobsPerAcct", 11), ("MaxJobsPA", 9),)),
     ("MaxJobsPU", 9, (("MaxJobsPerUser", 11), ("MaxJobsPU", 9),)),
@@ -83,8 +88,13 @@ FIELDS: tuple[tuple[str, int, tuple[tuple[str, int], ...]], ...] = (
     ("MaxNodesPU", 10, (("MaxNodesPerUser", 12), ("MaxNodesPU", 10),)),
     ("MinPrioThres", 12, (("MinPrioThreshold", 4),)),
     ("MaxSubmit", 9, (("MaxSubmitJobs", 4),)),
-    ("MaxSubmitPA", 11, (("MaxSubmitJobsPerAccount", 17), ("MaxSubmitJobsPerAcct", 17), ("MaxSubmitJobsPA", 15), ("MaxSubmitPA", 11),)),
-    ("MaxSubmitPU", 11, (("MaxSubmitJobsPerUser", 10), ("MaxSubmitJobsPU", 10), ("MaxSubmitPU", 6),)),
+    ("MaxSubmitPA", 11, (
+        ("MaxSubmitJobsPerAccount", 17), ("MaxSubmitJobsPerAcct", 17), ("MaxSubmitJobsPA", 15),
+        ("MaxSubmitPA", 11),
+    )),
+    ("MaxSubmitPU", 11, (
+        ("MaxSubmitJobsPerUser", 10), ("MaxSubmitJobsPU", 10), ("MaxSubmitPU", 6),
+    )),
     ("MaxWall", 11, (("MaxWallDurationPerJob", 4),)),
     ("MinCPUs", 8, (("MinCPUsPerJob", 7),)),
     ("MinTRES", 13, (("MinTRESPerJob", 7),)),
@@ -157,14 +167,9 @@ def format_items(values: list[str]) -> list[str]:
 
 
 # -- association values -------------------------------------------------------------
-LIMITS = {
-    "GrpJobs": "GrpJobs", "GrpJobsAccrue": "GrpJobsAccrue", "GrpSubmit": "GrpSubmitJobs",
-    "GrpTRES": "GrpTRES", "GrpTRESMins": "GrpTRESMins", "GrpTRESRunMins": "GrpTRESRunMins",
-    "GrpWall": "GrpWall", "MaxJobs": "MaxJobs", "MaxJobsAccrue": "MaxJobsAccrue",
-    "MaxSubmit": "MaxSubmitJobs", "MaxTRES": "MaxTRESPerJob", "MaxTRESMins": "MaxTRESMinsPerJob",
-    "MaxTRESPerNode": "MaxTRESPerNode", "MaxTRESRunMinsPU": "MaxTRESRunMins",
-    "MaxWall": "MaxWallDurationPerJob", "MinPrioThres": "MinPrioThreshold",
-}
+# Field title -> limit name: fscli's ``assoc list`` headers, which are sacctmgr's, plus the
+# one title sacctmgr gives an association's MaxTRESRunMins.
+LIMITS = {**LIMIT_HEADERS, "MaxTRESRunMinsPU": "MaxTRESRunMins"}
 # Pre-TRES fields: one TRES of a TRES limit, as a plain number.
 SINGLE = {
     "GrpCPUs": ("GrpTRES", "cpu"), "GrpMem": ("GrpTRES", "mem"), "GrpNodes": ("GrpTRES", "node"),

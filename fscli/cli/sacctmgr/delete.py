@@ -11,7 +11,13 @@ from __future__ import annotations
 from fscli.cli.sacctmgr.add import _known_qos
 from fscli.cli.sacctmgr.context import Run
 from fscli.cli.sacctmgr.grammar import first, plain, split_list
-from fscli.cli.sacctmgr.modify import ACCOUNT_COND, USER_COND, _selected, conditions
+from fscli.cli.sacctmgr.modify import (
+    ACCOUNT_COND,
+    USER_COND,
+    _selected,
+    conditions,
+    named_users,
+)
 from fscli.cli.sacctmgr.values import Problems
 
 ROOT = " You are not allowed to remove the root account.\n Use remove cluster instead.\n"
@@ -19,6 +25,17 @@ DEFAULT = (" Error with request: You can not remove the default account of a use
            " You must change the default account of these users or remove the users "
            "completely from the affected clusters to allow these changes.\n"
            " Changes Discarded\n")
+
+
+def _conditions(run: Run, words: list[str], table) -> dict[str, list[str]]:
+    """A delete's conditions; none at all, or a bad one, ends the command."""
+    problems = Problems()
+    found = conditions(plain(words), table, problems)
+    if problems.failed:
+        raise run.refuse(problems.text())
+    if not found:
+        raise run.refuse(" No conditions given to remove, not executing.\n")
+    return found
 
 
 def _assoc_line(item) -> str:
@@ -30,12 +47,7 @@ def delete_account(run: Run, words: list[str]) -> int:
         from fscli.store import sacctmgr_queries as q
         from fscli.store.admin import Admin
 
-        problems = Problems()
-        found = conditions(plain(words), ACCOUNT_COND, problems)
-        if problems.failed:
-            raise run.refuse(problems.text())
-        if not found:
-            raise run.refuse(" No conditions given to remove, not executing.\n")
+        found = _conditions(run, words, ACCOUNT_COND)
         conn = session.connection()
         by_cluster = "cluster" in found
         clusters = run.clusters(conn, found.pop("cluster", []))
@@ -73,19 +85,12 @@ def delete_user(run: Run, words: list[str]) -> int:
         from fscli.store import sacctmgr_queries as q
         from fscli.store.admin import Admin
 
-        problems = Problems()
-        found = conditions(plain(words), USER_COND, problems)
-        if problems.failed:
-            raise run.refuse(problems.text())
-        if not found:
-            raise run.refuse(" No conditions given to remove, not executing.\n")
+        found = _conditions(run, words, USER_COND)
         conn = session.connection()
         by_assoc = any(k in found for k in ("cluster", "account", "partition"))
         clusters = run.clusters(conn, found.pop("cluster", []))
         users = q.users(conn)
-        named = [u for u, (default, level) in users.items()
-                 if u in found.get("name", [u]) and default in found.get("defaultaccount", [default])
-                 and level.lower() in found.get("adminlevel", [level.lower()])]
+        named = named_users(users, found)
         view = q.load_view(conn, clusters)
         picked = [v for v in _selected(view, found, users=True) if v.user in named]
         if not by_assoc:  # a user deleted by name goes even without associations
@@ -154,10 +159,7 @@ def delete_qos(run: Run, words: list[str]) -> int:
         from fscli.store.admin import Admin
         from fscli.store.resources import delete_qos as store_delete
 
-        problems = Problems()
-        found = conditions(plain(words), (("name", (("Names", 1),)),), problems)
-        if problems.failed:
-            raise run.refuse(problems.text())
+        found = _conditions(run, words, (("name", (("Names", 1),)),))
         names = [n for n in _known_qos(session) if n in found.get("name", [])]
         if not names:
             run.out(" Nothing deleted\n")

@@ -92,6 +92,42 @@ def settings(rec: list[Word], table, known_qos: list[str], problems: Problems):
     return own, values
 
 
+def read_modify(run: Run, session, words: list[str], cond_table, rec_table,
+                extra: list[str] = ()):
+    """The common start of a modify: conditions and settings read (a bad word, a
+    refused key or nothing to set ends the command), then the ``WHERE``-less question."""
+    cond, rec = sections(words)
+    problems = Problems()
+    found = conditions(cond, cond_table, problems)
+    own, values = settings(rec, rec_table, _known_qos(session), problems)
+    refused = [REFUSED_REC[k] for k in own if k in REFUSED_REC] + list(extra)
+    if problems.failed or refused:
+        raise run.refuse("".join(refused) + problems.text())
+    run.err(problems.text())
+    if not own and not values.given():
+        raise run.refuse(" You didn't give me anything to set\n")
+    if not _ask_without_where(run, found):
+        raise run.refuse("", 0)
+    return found, own, values
+
+
+def named_users(users: dict[str, tuple[str, str]], found: dict[str, list[str]]) -> list[str]:
+    """The users the conditions name (name=, defaultaccount=, adminlevel=)."""
+    return [u for u, (default, level) in users.items()
+            if u in found.get("name", [u]) and default in found.get("defaultaccount", [default])
+            and level.lower() in found.get("adminlevel", [level.lower()])]
+
+
+def report(run: Run, blocks: list[tuple[str, list[str]]]) -> None:
+    """The `` Modified ...`` blocks that have objects, or `` Nothing modified`` (exit 1)."""
+    text = "".join(f" {title}\n" + "".join(f"  {line}\n" for line in lines)
+                   for title, lines in blocks if lines)
+    if not text:
+        run.out(" Nothing modified\n")
+        raise run.refuse("")
+    run.out(text)
+
+
 def _ask_without_where(run: Run, found: dict) -> bool:
     if found:
         return True
@@ -126,18 +162,7 @@ def modify_account(run: Run, words: list[str]) -> int:
         from fscli.store import sacctmgr_queries as q
         from fscli.store.admin import Admin
 
-        cond, rec = sections(words)
-        problems = Problems()
-        found = conditions(cond, ACCOUNT_COND, problems)
-        own, values = settings(rec, ACCOUNT_REC, _known_qos(session), problems)
-        refused = [REFUSED_REC[k] for k in own if k in REFUSED_REC]
-        if problems.failed or refused:
-            raise run.refuse("".join(refused) + problems.text())
-        run.err(problems.text())
-        if not own and not values.given():
-            raise run.refuse(" You didn't give me anything to set\n")
-        if not _ask_without_where(run, found):
-            raise run.refuse("", 0)
+        found, own, values = read_modify(run, session, words, ACCOUNT_COND, ACCOUNT_REC)
         conn = session.connection()
         clusters = run.clusters(conn, found.pop("cluster", []))
         accounts = q.accounts(conn)
@@ -148,17 +173,12 @@ def modify_account(run: Run, words: list[str]) -> int:
         picked = [v for v in _selected(q.load_view(conn, clusters), found, users=False)
                   if v.account in named]
         desc, org = own.get("description"), own.get("organization")
-        text = ""
-        if (desc is not None or org is not None) and picked:
-            text += " Modified accounts...\n" + "".join(
-                f"  {a}\n" for a in sorted({v.account for v in picked}))
-        if values.given() and picked:
-            text += " Modified account associations...\n" + "".join(
-                f"  C = {v.cluster:<10} A = {v.account} of {v.parent_account}\n" for v in picked)
-        if not text:
-            run.out(" Nothing modified\n")
-            raise run.refuse("")
-        run.out(text)
+        report(run, [
+            ("Modified accounts...", sorted({v.account for v in picked})
+             if desc is not None or org is not None else []),
+            ("Modified account associations...",
+             [f"C = {v.cluster:<10} A = {v.account} of {v.parent_account}" for v in picked]
+             if values.given() else [])])
         admin = Admin(session, run.app.now, run.app.actor)
         by_cluster: dict[str, list[str]] = {}
         for item in picked:
@@ -177,26 +197,14 @@ def modify_user(run: Run, words: list[str]) -> int:
         from fscli.store import sacctmgr_queries as q
         from fscli.store.admin import Admin
 
-        cond, rec = sections(words)
-        problems = Problems()
-        found = conditions(cond, USER_COND, problems)
-        own, values = settings(rec, USER_REC, _known_qos(session), problems)
-        refused = [REFUSED_REC[k] for k in own if k in REFUSED_REC]
-        if found.get("defaultwckey") or found.get("wckeys"):
-            refused.append(" fscli keeps no WCKeys: leave out DefaultWCKey= and WCKeys=\n")
-        if problems.failed or refused:
-            raise run.refuse("".join(refused) + problems.text())
-        run.err(problems.text())
-        if not own and not values.given():
-            raise run.refuse(" You didn't give me anything to set\n")
-        if not _ask_without_where(run, found):
-            raise run.refuse("", 0)
+        wckeys = any(w.key and first(w.key, USER_COND) in ("defaultwckey", "wckeys")
+                     for w in sections(words)[0])
+        found, own, values = read_modify(
+            run, session, words, USER_COND, USER_REC,
+            [" fscli keeps no WCKeys: leave out DefaultWCKey= and WCKeys=\n"] if wckeys else [])
         conn = session.connection()
         clusters = run.clusters(conn, found.pop("cluster", []))
-        users = q.users(conn)
-        named = [u for u, (default, level) in users.items()
-                 if u in found.get("name", [u]) and default in found.get("defaultaccount", [default])
-                 and level.lower() in found.get("adminlevel", [level.lower()])]
+        named = named_users(q.users(conn), found)
         view = q.load_view(conn, clusters)
         picked = [v for v in _selected(view, found, users=True) if v.user in named]
         level = None
@@ -206,7 +214,6 @@ def modify_user(run: Run, words: list[str]) -> int:
             except FscliError:
                 raise run.refuse(f" Unknown admin level '{own['adminlevel']}'\n") from None
         default = own.get("defaultaccount", "").lower() or None
-        text = ""
         if default:
             lacking = [(u, c) for u in named for c in clusters
                        if not any(v.user == u and v.account == default and v.cluster == c
@@ -216,15 +223,11 @@ def modify_user(run: Run, words: list[str]) -> int:
                         f"account '{default}'...\n"
                         + "".join(f"  U = {u} C = {c}\n" for u, c in lacking))
                 raise run.refuse("")
-        if (default or level) and named:
-            text += " Modified users...\n" + "".join(f"  {u}\n" for u in named)
-        if values.given() and picked:
-            text += " Modified user associations...\n" + "".join(
-                f"  C = {v.cluster:<10} A = {v.account:<20} U = {v.user:<9}\n" for v in picked)
-        if not text:
-            run.out(" Nothing modified\n")
-            raise run.refuse("")
-        run.out(text)
+        report(run, [
+            ("Modified users...", named if default or level else []),
+            ("Modified user associations...",
+             [f"C = {v.cluster:<10} A = {v.account:<20} U = {v.user:<9}" for v in picked]
+             if values.given() else [])])
         admin = Admin(session, run.app.now, run.app.actor)
         if default or level:
             for user in named:
@@ -259,10 +262,7 @@ def modify_qos(run: Run, words: list[str]) -> int:
             raise run.refuse(" You didn't give me anything to set\n")
         known = _known_qos(session)
         picked = [n for n in known if not names or n in names]
-        if not picked:
-            run.out(" Nothing modified\n")
-            raise run.refuse("")
-        run.out(" Modified qos...\n" + "".join(f"  {n}\n" for n in picked))
+        report(run, [("Modified qos...", picked)])
         store_modify(Admin(session, run.app.now, run.app.actor), picked, changes)
 
     return run.write(body)

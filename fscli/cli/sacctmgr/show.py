@@ -31,7 +31,8 @@ QOS_DEFAULT = ("Name,Prio,GraceT,Preempt,PreemptE,PreemptM,Flags%40,UsageThres,U
                "GrpTRES,GrpTRESMins,GrpTRESRunMins,GrpJ,GrpS,GrpW,MaxTRES,MaxTRESPerN,"
                "MaxTRESMins,MaxW,MaxTRESPerUser,MaxJobsPerUser,MaxSubmitJobsPerUser,"
                "MaxTRESPerAcct,MaxJobsPerAcct,MaxSubmitJobsPerAcct,MinTRES")
-CLUSTER_DEFAULT = "Cl,Controlh,Controlp,RPC,Fa,GrpJ,GrpTRES,GrpS,MaxJ,MaxTRES,MaxS,MaxW,QOS,DefaultQOS"
+CLUSTER_DEFAULT = (
+    "Cl,Controlh,Controlp,RPC,Fa,GrpJ,GrpTRES,GrpS,MaxJ,MaxTRES,MaxS,MaxW,QOS,DefaultQOS")
 
 OWN_KEYS: dict[str, tuple[tuple[str, Names], ...]] = {
     "association": (),
