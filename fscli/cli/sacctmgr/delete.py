@@ -15,6 +15,7 @@ from fscli.cli.sacctmgr.modify import (
     ACCOUNT_COND,
     USER_COND,
     _selected,
+    admin_targets,
     conditions,
     named_users,
 )
@@ -106,15 +107,8 @@ def delete_user(run: Run, words: list[str]) -> int:
             raise run.refuse("")
         admin = Admin(session, run.app.now, run.app.actor)
         with q.keep_bare_records(session, users_gone=set(gone)):
-            groups: dict[tuple[str, str, str], set] = {}
-            for item in picked:
-                groups.setdefault((item.cluster, item.user, item.account), set()).add(
-                    item.assoc.partition)
-            for (cluster, user, account), parts in groups.items():
-                # No partition picked means all of them (conditions never pick the plain
-                # association alone): one call then, else one per partition.
-                for part in [None] if None in parts else sorted(parts):
-                    admin.delete_users(admin.cluster(cluster), [user], account, part)
+            for cluster, user, account, part in admin_targets(picked):
+                admin.delete_users(admin.cluster(cluster), [user], account, part)
             q.drop_users(session, [u for u in gone if u not in {v.user for v in picked}])
         if by_assoc:
             text = " Deleting user associations...\n" + "".join(_assoc_line(v) for v in picked)

@@ -118,6 +118,19 @@ def named_users(users: dict[str, tuple[str, str]], found: dict[str, list[str]]) 
             and level.lower() in found.get("adminlevel", [level.lower()])]
 
 
+def admin_targets(picked: list) -> list[tuple[str, str, str, str | None]]:
+    """User associations as ``Admin`` names them: (cluster, user, account, partition),
+    where partition None means all of that user's associations in the account. No
+    partition picked means all of them (conditions never pick the plain association
+    alone): one target then, else one per partition."""
+    groups: dict[tuple[str, str, str], set] = {}
+    for item in picked:
+        groups.setdefault((item.cluster, item.user, item.account), set()).add(
+            item.assoc.partition)
+    return [(*key, part) for key, parts in groups.items()
+            for part in ([None] if None in parts else sorted(parts))]
+
+
 def report(run: Run, blocks: list[tuple[str, list[str]]]) -> None:
     """The `` Modified ...`` blocks that have objects, or `` Nothing modified`` (exit 1)."""
     text = "".join(f" {title}\n" + "".join(f"  {line}\n" for line in lines)
@@ -234,9 +247,9 @@ def modify_user(run: Run, words: list[str]) -> int:
                 admin.modify_users(admin.cluster(clusters[0]), [user], None, None, default,
                                    level, Settings().changes())
         if values.given():
-            for item in picked:
-                admin.modify_users(admin.cluster(item.cluster), [item.user], item.account,
-                                   item.assoc.partition, None, None, values.changes())
+            for cluster, user, account, part in admin_targets(picked):
+                admin.modify_users(admin.cluster(cluster), [user], account, part, None, None,
+                                   values.changes())
 
     return run.write(body)
 
