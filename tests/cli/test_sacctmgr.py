@@ -416,3 +416,25 @@ def test_load_refusals(sm, tmp_path):
     refused(sm, "-i", "load", f"file={bad}", stdout="For cluster c1\n", stderr=(
         " Unknown option: Bogus=1\n Problem with line(3)\n Problem with requests: Unspecified "
         "error\n"))
+
+
+def test_load_clean_rebuilds_the_cluster_from_its_dump(sm, tmp_path):
+    dump = tmp_path / "c1.cfg"
+    sm.ok("sacctmgr", "-i", "dump", "c1", f"file={dump}")
+    before = sm.ok("sacctmgr", "-P", "show", "assoc").stdout
+    sm.ok("sacctmgr", "-i", "modify", "account", "chem", "set", "fairshare=9")
+    result = sm.ok("sacctmgr", "-i", "load", "clean", f"file={dump}")
+    lines = result.stdout.splitlines()
+    assert lines[0] == "For cluster c1"
+    assert lines[3].split() == ["root", "1", "normal"]
+    assert [line for line in lines if line and not line.startswith((" ", "-"))][1:] == [
+        "Account Associations", "User Associations"]
+    assert result.stderr.startswith("sacctmgr: Done adding cluster in usec=")
+    assert sm.ok("sacctmgr", "-P", "show", "assoc").stdout == before
+
+
+def test_cluster_changes_fscli_does_not_make_are_refused(sm):
+    for verb in ("modify", "delete"):
+        refused(sm, "-i", verb, "cluster", "c1", stderr=(
+            f" fscli sacctmgr cannot {verb} cluster: fscli keeps no cluster records (use the "
+            "native 'fscli' commands for clusters and jobs)\n"))

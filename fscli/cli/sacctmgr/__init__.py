@@ -121,13 +121,11 @@ def command(run: Run, words: list[str]) -> int:
 def _dispatch(run: Run, verb: str, rest: list[str]) -> int:
     from fscli.cli.sacctmgr import add, delete, files, modify, show
 
-    flags = {"oneliner": "oneliner", "quiet": "quiet", "readonly": "readonly",
-             "associations": "with_assoc"}
+    flags = {"readonly": "readonly", "associations": "with_assoc"}
     if verb in flags:
         setattr(run.opts, flags[verb], True)
         return 0
-    if verb == "verbose":
-        run.opts.verbose += 1
+    if verb in ("oneliner", "quiet", "verbose"):  # nothing reads them in sacctmgr 22.05
         return 0
     if verb == "help":
         run.out(USAGE)

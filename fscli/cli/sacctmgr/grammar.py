@@ -54,14 +54,14 @@ def word(raw: str) -> Word:
 
 @dataclass
 class Options:
+    """The options that change what sacctmgr does. ``-Q``, ``-o`` and ``-v`` are accepted
+    and, as in sacctmgr 22.05 (whose quiet and one-liner flags nothing reads), ignored."""
+
     immediate: bool = False
     noheader: bool = False
     parsable: str | None = None  # "p" or "P"
-    quiet: bool = False
     readonly: bool = False
     with_assoc: bool = False
-    verbose: int = 0
-    oneliner: bool = False
     cluster: str | None = None  # -M (an fscli convenience: cluster= on every command)
     help: bool = False
     version: bool = False
@@ -125,18 +125,12 @@ def _set(opts: Options, letter: str, value: str) -> None:
         opts.immediate = True
     elif letter == "n":
         opts.noheader = True
-    elif letter == "o":
-        opts.oneliner = True
     elif letter in "pP":
         opts.parsable = letter
-    elif letter == "Q":
-        opts.quiet = True
     elif letter == "r":
         opts.readonly = True
     elif letter == "s":
         opts.with_assoc = True
-    elif letter == "v":
-        opts.verbose += 1
     elif letter == "M":
         opts.cluster = value
 
