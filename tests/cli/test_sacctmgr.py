@@ -438,3 +438,21 @@ def test_cluster_changes_fscli_does_not_make_are_refused(sm):
         refused(sm, "-i", verb, "cluster", "c1", stderr=(
             f" fscli sacctmgr cannot {verb} cluster: fscli keeps no cluster records (use the "
             "native 'fscli' commands for clusters and jobs)\n"))
+
+
+def test_load_skips_wckeys_naming_the_line(sm, tmp_path):
+    path = tmp_path / "w.cfg"
+    path.write_text("Cluster - 'c1':Classification=Capability:Fairshare=1:QOS='normal'\n"
+                    "Parent - 'root'\n"
+                    "User - 'dan':DefaultAccount='root':DefaultWCKey='w1':WCKeys='w1,w2'"
+                    ":Fairshare=2\n")
+    result = sm.ok("sacctmgr", "-i", "load", f"file={path}")
+    assert result.stderr.splitlines()[:3] == [
+        "sacctmgr: line(1): skipped Classification=Capability: fscli keeps no WCKeys or "
+        "cluster classification",
+        "sacctmgr: line(3): skipped DefaultWCKey='w1': fscli keeps no WCKeys or cluster "
+        "classification",
+        "sacctmgr: line(3): skipped WCKeys='w1,w2': fscli keeps no WCKeys or cluster "
+        "classification"]
+    assert sm.ok("sacctmgr", "-n", "-P", "show", "assoc", "user=dan", "format=acc,share"
+                 ).stdout == "root|2\n"

@@ -100,15 +100,32 @@ def load(run: Run, words: list[str]) -> int:
     return _load_text(run, text, values.get("cluster"), clean)
 
 
+_NOT_KEPT = re.compile(
+    r":\s*(DefaultWCKey|WCKeys|Classification)\s*=\s*('[^']*'|\"[^\"]*\"|[^:#]*)", re.I)
 _LINE_ERROR = re.compile(r"line\((\d+)\) (.*)", re.DOTALL)
 _CLUSTER_LINE = re.compile(r"^\s*(?:cluster|machine)\s*-\s*['\"]?([^'\":\s]+)", re.I | re.M)
 _PARENT_LINE = re.compile(r"^\s*parent\s*-\s*['\"]?([^'\":\s]+)", re.I | re.M)
+
+
+def _without_unkept(run: Run, text: str) -> str:
+    """The file without the options fscli keeps nothing for (WCKeys, a cluster's
+    classification), each skipped with a warning naming its line, so that every line a
+    real dump writes loads."""
+    lines = text.split("\n")
+    for number, line in enumerate(lines, 1):
+        if not line.lstrip().startswith("#"):
+            for found in _NOT_KEPT.finditer(line):
+                run.err(f"sacctmgr: line({number}): skipped {found.group(0)[1:].strip()}: "
+                        "fscli keeps no WCKeys or cluster classification\n")
+            lines[number - 1] = _NOT_KEPT.sub("", line)
+    return "\n".join(lines)
 
 
 def _load_text(run: Run, text: str, cluster: str | None, clean: bool) -> int:
     from fscli.errors import InvalidValue
     from fscli.io import flatfile
 
+    text = _without_unkept(run, text)
     named = _CLUSTER_LINE.search(text)
     try:
         spec = flatfile.parse(text)
