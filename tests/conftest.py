@@ -18,8 +18,12 @@ os.environ["TZ"] = "UTC"
 time.tzset()
 os.environ.pop("FSCLI_DB", None)
 os.environ.pop("FSCLI_CLUSTER", None)
-os.environ["USER"] = "tester"
+os.environ["USER"] = "tester"  # not the history's actor: that is the uid's user
 os.environ.pop("SUDO_USER", None)
+# the terminal's size must not shape the output tests compare (pytest-xdist workers get
+# COLUMNS=80 from their spawner; a plain run gets none, and tables then take 160 columns)
+os.environ.pop("COLUMNS", None)
+os.environ.pop("LINES", None)
 
 DATA = Path(__file__).parent / "data"
 

@@ -5,7 +5,13 @@ from __future__ import annotations
 import click
 
 from fscli.cli.complete import words_completer
-from fscli.cli.output import dry_run_option, output_options, report
+from fscli.cli.output import (
+    NOTHING_DELETED,
+    NOTHING_MODIFIED,
+    dry_run_option,
+    output_options,
+    report,
+)
 from fscli.cli.words import delete_words, key_table, parse_words, reject_unused
 
 BASE_KEYS = {
@@ -88,7 +94,7 @@ def modify(app, words, dry_run) -> None:
         lines = admin.modify_accounts(admin.cluster(cluster), parsed.all_names(),
                                       _text(parsed, "parent"), _text(parsed, "description"),
                                       _text(parsed, "organization"), changes)
-    report(app, lines, dry_run)
+    report(app, lines, dry_run, NOTHING_MODIFIED)
 
 
 @account.command("delete", **SETTINGS)
@@ -110,7 +116,7 @@ def delete(app, words, recursive, dry_run) -> None:
     with app.transaction(dry_run) as session:
         admin = Admin(session, app.now, app.actor)
         lines = admin.delete_accounts(admin.cluster(cluster), parsed.all_names(), recursive)
-    report(app, lines, dry_run)
+    report(app, lines, dry_run, NOTHING_DELETED)
 
 
 @account.command("list")

@@ -43,14 +43,20 @@ class App:
 
     @property
     def actor(self) -> str:
-        return os.environ.get("SUDO_USER") or os.environ.get("USER") or "unknown"
+        """Who the history says made a change: the process's user, by its uid (as Slurm
+        records the uid of a sacctmgr call). ``$USER`` may be unset, stale or anyone's."""
+        return process_user()
 
     @property
     def engine(self):
+        """The store, created (and migrated) when it does not exist yet."""
+        return self._open(create=True)
+
+    def _open(self, create: bool):
         if self._engine is None:
             from fscli.store.db import open_engine
 
-            self._engine = open_engine(self.db, read_only=self.read_only)
+            self._engine = open_engine(self.db, read_only=self.read_only, create=create)
         return self._engine
 
     def close(self) -> None:
@@ -83,12 +89,13 @@ class App:
             raise store_error(exc) from None
 
     @contextmanager
-    def reading(self) -> Iterator:
-        """A Core connection for read paths (one query per table)."""
+    def reading(self, create: bool = False) -> Iterator:
+        """A Core connection for read paths (one query per table); creates no store unless
+        ``create`` (a write command that reads first)."""
         from sqlalchemy.exc import DBAPIError
 
         try:
-            with self.engine.connect() as conn:
+            with self._open(create=create).connect() as conn:
                 yield conn
         except DBAPIError as exc:
             raise store_error(exc) from None
@@ -111,6 +118,16 @@ def store_error(exc: Exception) -> StoreError:
     if "locked" in low or "busy" in low:
         return StoreError(f"the store is busy ({text}); try again")
     return StoreError(f"store error: {text}")
+
+
+def process_user() -> str:
+    import pwd
+
+    uid = os.getuid()
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:  # a uid without a passwd entry (containers)
+        return f"uid{uid}"
 
 
 def stdout_is_tty() -> bool:

@@ -20,7 +20,7 @@ def emit_assocs(app, out, columns: list[str], tree: bool, users: bool = True,
     from sqlalchemy import select
 
     from fscli.engine.tree import display_order
-    from fscli.render.assoc_view import COLUMNS, Context, tree_prefixes
+    from fscli.render.assoc_view import COLUMNS, JSON_EXTRAS, Context, tree_prefixes
     from fscli.store import tables
     from fscli.store.snapshot import cluster_id_for, load_assocs
 
@@ -31,7 +31,8 @@ def emit_assocs(app, out, columns: list[str], tree: bool, users: bool = True,
         assocs = load_assocs(conn, cid)
         account_info = {n: (d or "", o or "") for n, d, o in conn.execute(
             select(accts.name, accts.description, accts.organization))}
-    ctx = Context(name, assocs, account_info)
+        every_qos = sorted(conn.execute(select(tables.qos.c.name)).scalars())
+    ctx = Context(name, assocs, account_info, every_qos)
     ordered = display_order(assocs)
     keep = [(a, d) for a, d in ordered
             if (users or a.user is None)
@@ -45,12 +46,14 @@ def emit_assocs(app, out, columns: list[str], tree: bool, users: bool = True,
         account_cell = {a.id: " " * d + a.account for a, d in keep}
     else:
         account_cell = {a.id: a.account for a, _ in keep}
+    extras = list(JSON_EXTRAS) if out.json and "QOS" in columns else []
     rows = []
     for assoc, _depth in keep:
         row = []
         for column in columns:
             row.append(account_cell[assoc.id] if column == "Account" else COLUMNS[column](assoc, ctx))
-        rows.append(row)
+        rows.append(row + [JSON_EXTRAS[extra](assoc, ctx) for extra in extras])
+    columns = columns + extras
     out.emit(columns, rows, "associations", numeric=("Share", "Priority", "ID", "ParentID"),
              keep=columns if explicit else ("Cluster", "Account", "User", "Share"))
 

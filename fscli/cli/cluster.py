@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import click
 
-from fscli.cli.output import dry_run_option, output_options, report
+from fscli.cli.output import (
+    NOTHING_DELETED,
+    NOTHING_MODIFIED,
+    dry_run_option,
+    output_options,
+    report,
+)
 from fscli.cli.words import count_value, delete_words, key_table, parse_words
 
 KEYS = key_table({"name": ("names", "cluster", "clusters"), "nodes": (), "cpus": (), "tres": ()}, None)
@@ -81,7 +87,7 @@ def modify(app, words, dry_run) -> None:
         raise UsageProblem("nothing to set: give KEY=VALUE words (nodes=, cpus=, tres=)")
     with app.transaction(dry_run) as session:
         lines = Admin(session, app.now, app.actor).modify_cluster(names[0], values)
-    report(app, lines, dry_run)
+    report(app, lines, dry_run, NOTHING_MODIFIED)
 
 
 @cluster.command("delete", **SETTINGS)
@@ -104,7 +110,7 @@ def delete(app, words, dry_run) -> None:
     with app.transaction(dry_run) as session:
         admin = Admin(session, app.now, app.actor)
         lines = [line for name in names for line in admin.delete_cluster(name)]
-    report(app, lines, dry_run)
+    report(app, lines, dry_run, NOTHING_DELETED)
 
 
 @cluster.command("list")

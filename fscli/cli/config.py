@@ -44,7 +44,8 @@ def set_(app, words, dry_run) -> None:
         canon, text = validate(key, value)
         values[canon] = text
     with app.transaction(dry_run) as session:
-        lines = UsageAdmin(session, app.now, app.actor).set_config(values)
+        admin = UsageAdmin(session, app.now, app.actor)
+        lines = admin.set_config(admin.cluster(app.cluster_name, create_default=True), values)
     report(app, lines, dry_run)
 
 
@@ -61,11 +62,11 @@ def show(app, show_all, out) -> None:
     """
     from fscli.engine.config import KEYS
     from fscli.engine.timestr import utc_iso
-    from fscli.store.snapshot import load_config
+    from fscli.store.snapshot import cluster_id_for, load_config
     from fscli.store.state import RESET_AT_KEY
 
     with app.reading() as conn:
-        stored = load_config(conn)
+        stored = load_config(conn, cluster_id_for(conn, app.cluster_name))
     rows = []
     for key, (default, _) in KEYS.items():
         if key in stored or show_all:
@@ -94,7 +95,9 @@ def import_(app, path, dry_run) -> None:
 
     conf = parse_slurm_conf(read_text(path))
     with app.transaction(dry_run) as session:
-        lines = UsageAdmin(session, app.now, app.actor).import_config(conf, path)
+        admin = UsageAdmin(session, app.now, app.actor)
+        lines = admin.import_config(admin.cluster(app.cluster_name, create_default=True), conf,
+                                    path)
     click.echo(f"used: {', '.join(f'{k}={v}' for k, v in conf.used.items()) or '(none)'}")
     ignored = sorted({key for _, key, _ in conf.ignored}, key=str.lower)
     ignored += [f"{name} ({len(records)} line(s))" for name, records in

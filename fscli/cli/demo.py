@@ -60,14 +60,23 @@ def build_demo(admin) -> None:
 @click.command()
 @click.pass_obj
 def demo(app) -> None:
-    """Build a demo cluster in the current store and show it.
+    """Build a demo cluster in a demo store and show it.
+
+    Without --db (or FSCLI_DB) the demo gets a store of its own, demo.db beside the default
+    store, so that your own store stays yours: its last lines say how to reach it.
 
     \b
     Example:
+      fscli demo
       fscli --db /tmp/demo.db demo
     """
     from fscli.cli.sprio import demo_jobs
+    from fscli.store.db import demo_path
     from fscli.store.usage_admin import UsageAdmin
+
+    own_store = app.db is None
+    if own_store:
+        app.db = str(demo_path())
 
     with app.transaction() as session:
         admin = UsageAdmin(session, app.now, app.actor)
@@ -79,6 +88,11 @@ def demo(app) -> None:
     app.cluster_name = DEMO_CLUSTER
     for section in show_sections():
         section(app)
+    if own_store:
+        import shlex
+
+        app.say(f"the demo store is {app.db} (your own store is untouched); to explore it:\n"
+                f"      export FSCLI_DB={shlex.quote(app.db)}")
 
 
 def show_tree(app) -> None:

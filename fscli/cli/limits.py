@@ -10,7 +10,12 @@ from __future__ import annotations
 
 import click
 
-from fscli.cli.output import dry_run_option, output_options, report
+from fscli.cli.output import (
+    NOTHING_MODIFIED,
+    dry_run_option,
+    output_options,
+    report,
+)
 from fscli.cli.words import key_table, parse_words, split_list
 
 BASE_KEYS = {
@@ -154,7 +159,7 @@ def _write(app, words, dry_run: bool, command: str) -> None:
     target, changes = _target_and_changes(words, command)
     with app.transaction(dry_run) as session:
         lines = write(Admin(session, app.now, app.actor), app.cluster_name, target, changes)
-    report(app, lines, dry_run)
+    report(app, lines, dry_run, NOTHING_MODIFIED)
 
 
 @limits.command("set", **SETTINGS)

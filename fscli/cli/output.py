@@ -60,10 +60,17 @@ def dry_run_option(func: Callable) -> Callable:
                         help="Show what would change; change nothing.")(func)
 
 
-def report(app, lines: list[str], dry_run: bool) -> None:
-    """Print the change summary on stderr (prefixed when nothing was committed)."""
+NOTHING_MODIFIED = "nothing modified: every value is already set"
+NOTHING_DELETED = "nothing deleted: nothing matches"
+
+
+def report(app, lines: list[str], dry_run: bool, nothing: str = "") -> None:
+    """Print the change summary on stderr (prefixed when nothing was committed); with no
+    lines (a change that changes nothing, which writes no history), ``nothing``."""
     for line in lines:
         app.say(("would have " + line) if dry_run else line)
+    if not lines and nothing:
+        app.say(nothing)
 
 
 def svg_option(func: Callable) -> Callable:

@@ -5,7 +5,13 @@ from __future__ import annotations
 import click
 
 from fscli.cli.complete import words_completer
-from fscli.cli.output import dry_run_option, output_options, report
+from fscli.cli.output import (
+    NOTHING_DELETED,
+    NOTHING_MODIFIED,
+    dry_run_option,
+    output_options,
+    report,
+)
 from fscli.cli.words import (
     COUNT_MAX,
     count_value,
@@ -84,7 +90,7 @@ def _write(app, words, dry_run: bool, verb: str, writer) -> None:
         target = admin.cluster(parsed.get("cluster") or app.cluster_name,
                                create_default=verb == "add")
         lines = writer(admin, target, _one_name(parsed, command), values)
-    report(app, lines, dry_run)
+    report(app, lines, dry_run, NOTHING_MODIFIED if verb == "modify" else "")
 
 
 @partition.command("add", **SETTINGS)
@@ -138,7 +144,7 @@ def delete(app, words, dry_run) -> None:
         admin = Admin(session, app.now, app.actor)
         target = admin.cluster(parsed.get("cluster") or app.cluster_name)
         lines = delete_partition(admin, target, _one_name(parsed, "partition delete"))
-    report(app, lines, dry_run)
+    report(app, lines, dry_run, NOTHING_DELETED)
 
 
 @partition.command("list")

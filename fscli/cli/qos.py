@@ -5,7 +5,13 @@ from __future__ import annotations
 import click
 
 from fscli.cli.complete import words_completer
-from fscli.cli.output import dry_run_option, output_options, report
+from fscli.cli.output import (
+    NOTHING_DELETED,
+    NOTHING_MODIFIED,
+    dry_run_option,
+    output_options,
+    report,
+)
 from fscli.cli.words import delete_words, key_table, parse_words, reject_unused
 
 BASE_KEYS = {"name": ("names",), "priority": (), "flags": (), "usagefactor": (),
@@ -58,7 +64,7 @@ def _write(app, words, dry_run: bool, verb: str, writer) -> None:
     changes = qos_changes(parsed, command)
     with app.transaction(dry_run) as session:
         lines = writer(Admin(session, app.now, app.actor), parsed.all_names(), changes)
-    report(app, lines, dry_run)
+    report(app, lines, dry_run, NOTHING_MODIFIED if verb == "modify" else "")
 
 
 @click.group()
@@ -123,7 +129,7 @@ def delete(app, words, dry_run) -> None:
         raise UsageProblem("name the QOS to delete")
     with app.transaction(dry_run) as session:
         lines = delete_qos(Admin(session, app.now, app.actor), names)
-    report(app, lines, dry_run)
+    report(app, lines, dry_run, NOTHING_DELETED)
 
 
 @qos.command("list")

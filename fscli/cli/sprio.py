@@ -118,15 +118,15 @@ def demo_jobs(admin, cluster, now: int) -> list[str]:
     from fscli.store import models as m
     from fscli.store.jobs import JobInput, Jobs
     from fscli.store.resources import add_partition
+    from fscli.store.snapshot import load_config
 
     lines = []
-    if not admin.s.scalar(select(m.Config.key).where(m.Config.key.like("PriorityWeight%"))):
-        weights = {"PriorityWeightAge": "1000", "PriorityWeightFairshare": "10000",
-                   "PriorityWeightJobSize": "1000", "PriorityWeightPartition": "1000",
-                   "PriorityWeightQOS": "1000", "PriorityMaxAge": "4320"}
-        for key, value in weights.items():
-            admin.s.merge(m.Config(key=key, value=value))
-        admin.log("config set", "priority weights", " ".join(f"{k}={v}" for k, v in weights.items()))
+    if not any(k.startswith("PriorityWeight") for k in load_config(admin.s.connection(),
+                                                                    cluster.id)):
+        lines += admin.set_config(cluster, {
+            "PriorityWeightAge": "1000", "PriorityWeightFairshare": "10000",
+            "PriorityWeightJobSize": "1000", "PriorityWeightPartition": "1000",
+            "PriorityWeightQOS": "1000", "PriorityMaxAge": "4320"}, source="demo")
     if not admin.s.scalar(select(m.Partition.id).where(m.Partition.cluster_id == cluster.id)):
         lines += add_partition(admin, cluster, "batch",
                                {"nodes": cluster.nodes, "cpus": cluster.cpus})

@@ -68,7 +68,8 @@ def _print_plan(plan) -> None:
     from fscli.cli.app import stdout_is_tty
 
     if not stdout_is_tty():
-        click.echo("".join(change.text() + "\n" for change in plan.changes), nl=False)
+        click.echo("".join(change.text() + "\n" for change in plan.changes)
+                   + "".join(f"= {line}\n" for line in plan.kept), nl=False)
         return
     from rich.markup import escape
     from rich.tree import Tree
@@ -85,6 +86,10 @@ def _print_plan(plan) -> None:
         detail = change.detail()
         branch.add(f"[{colours[change.op]}]{change.op} {escape(change.name)}[/]"
                    + (f" {escape(detail)}" if detail else ""))
+    if plan.kept:
+        kept = tree.add("kept")
+        for line in plan.kept:
+            kept.add(f"= {escape(line)}")
     console().print(tree)
 
 
@@ -124,13 +129,16 @@ def _run_plan(app, spec, source: str, dry_run: bool, prune: bool = False,
               create_missing: bool = False, clean: bool = False) -> None:
     from fscli.store.tree_sync import apply_plan, make_plan
 
+    # A dry run applies the plan as the real run does, every check included, and the
+    # transaction then rolls back: the two cannot disagree on what fails.
     with app.transaction(dry_run) as session:
         plan = make_plan(session.connection(), spec, prune=prune, create_missing=create_missing,
                          clean=clean)
         _print_plan(plan)
-        if not dry_run:
-            with _progress(app, f"applying {source}") as step:
-                apply_plan(session, plan, app.now, app.actor, step)
+        with _progress(app, f"{'checking' if dry_run else 'applying'} {source}") as step:
+            # a sacctmgr file (create_missing) keeps what sacctmgr accepted
+            apply_plan(session, plan, app.now, app.actor, step,
+                       check_default_qos=not create_missing)
     counts = plan.counts()
     if not plan.changes:
         app.say(f"no changes: cluster {spec.cluster.name} already matches {source}")
@@ -240,7 +248,7 @@ def _load_target(app, wanted: str | None) -> str | None:
 
     from fscli.store import models as m
 
-    with app.reading() as conn:
+    with app.reading(create=True) as conn:  # load writes: a new store is fine
         names = conn.execute(select(m.Cluster.name)).scalars().all()
     return names[0] if len(names) == 1 else None
 

@@ -5,7 +5,13 @@ from __future__ import annotations
 import click
 
 from fscli.cli.complete import words_completer
-from fscli.cli.output import dry_run_option, output_options, report
+from fscli.cli.output import (
+    NOTHING_DELETED,
+    NOTHING_MODIFIED,
+    dry_run_option,
+    output_options,
+    report,
+)
 from fscli.cli.words import delete_words, key_table, parse_words, reject_unused, split_list
 
 BASE_KEYS = {
@@ -94,7 +100,7 @@ def modify(app, words, dry_run) -> None:
         lines = admin.modify_users(admin.cluster(parsed.get("cluster") or app.cluster_name),
                                    parsed.all_names(), parsed.get("account"),
                                    parsed.get("partition"), default_account, admin_level, changes)
-    report(app, lines, dry_run)
+    report(app, lines, dry_run, NOTHING_MODIFIED)
 
 
 @user.command("delete", **SETTINGS)
@@ -115,7 +121,7 @@ def delete(app, words, dry_run) -> None:
         admin = Admin(session, app.now, app.actor)
         lines = admin.delete_users(admin.cluster(parsed.get("cluster") or app.cluster_name),
                                    parsed.all_names(), parsed.get("account"), parsed.get("partition"))
-    report(app, lines, dry_run)
+    report(app, lines, dry_run, NOTHING_DELETED)
 
 
 @user.command("list")

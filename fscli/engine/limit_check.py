@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from fscli.engine import qoslist
 from fscli.engine import reasons as R
 from fscli.engine.limit_jobs import (
     JobGroup,
@@ -624,9 +625,11 @@ def _pick_qos(req: JobRequest, chain: list[Assoc], qos_by_name: dict[str, Qos],
     """The job's QOS and whether it is allowed (``_get_default_qos`` + validation).
 
     An association chain with no QOS list at all allows every QOS: a store that never
-    recorded the lists should not turn every check into a rejection.
+    recorded the lists should not turn every check into a rejection. A list made by
+    ``qos-=`` may be empty: then none is allowed.
     """
-    allowed = _first_up(chain, "qos") or tuple(qos_by_name)
+    listed = qoslist.effective(chain, qos_by_name)
+    allowed = tuple(qos_by_name) if listed is None else listed
     name = req.qos or _first_up(chain, "default_qos")
     if name is None:
         name = allowed[0] if len(allowed) == 1 else "normal"

@@ -6,10 +6,10 @@ defaults and header spellings follow ``sacctmgr show assoc``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from fscli.engine import limitdefs
+from fscli.engine import limitdefs, qoslist
 from fscli.engine.model import Assoc
 from fscli.errors import UsageProblem, did_you_mean
 
@@ -34,10 +34,17 @@ def share_text(assoc: Assoc) -> str:
 
 
 class Context:
-    def __init__(self, cluster: str, assocs: list[Assoc], accounts: dict[str, tuple[str, str]]):
+    def __init__(self, cluster: str, assocs: list[Assoc], accounts: dict[str, tuple[str, str]],
+                 every_qos: Sequence[str] = ()):
         self.cluster = cluster
         self.by_id = {a.id: a for a in assocs}
         self.accounts = accounts
+        self.qos = qoslist.effective_all(assocs, every_qos)
+
+    def qos_text(self, assoc: Assoc) -> str:
+        """The QOS list in force (own, inherited, or a delta on the inherited one), as
+        ``sacctmgr show assoc`` prints it; empty where no list is set up the tree."""
+        return ",".join(self.qos[assoc.id] or ())
 
 
 def _limit_getter(limit: str) -> Callable[[Assoc, Context], Any]:
@@ -64,12 +71,18 @@ COLUMNS: dict[str, Callable[[Assoc, Context], Any]] = {
     "ID": lambda a, c: a.id,
     "Share": lambda a, c: share_text(a),
     "Priority": lambda a, c: "" if a.priority is None else a.priority,
-    "QOS": lambda a, c: ",".join(a.qos),
+    "QOS": lambda a, c: c.qos_text(a),
     "Def QOS": lambda a, c: a.default_qos or "",
     "Descr": lambda a, c: c.accounts.get(a.account, ("", ""))[0],
     "Org": lambda a, c: c.accounts.get(a.account, ("", ""))[1],
 }
 COLUMNS.update({header: _limit_getter(limit) for header, limit in LIMIT_HEADERS.items()})
+JSON_EXTRAS: dict[str, Callable[[Assoc, Context], Any]] = {
+    "QOSInherited": lambda a, c: not a.qos or qoslist.is_delta(a.qos),
+    "QOSRaw": lambda a, c: ",".join(a.qos),
+}
+"""With the QOS column, --json also says whether a row's list is inherited (from its
+parent, or a ``+``/``-`` delta on the parent's) and what the row itself stores."""
 ALIASES = {"defaultqos": "Def QOS", "defqos": "Def QOS", "fairshare": "Share", "shares": "Share",
            "parent": "ParentName", "description": "Descr", "organization": "Org"}
 for _header, _limit in LIMIT_HEADERS.items():

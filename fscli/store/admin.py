@@ -126,13 +126,20 @@ class Admin:
         return [f"added cluster {name}"]
 
     def modify_cluster(self, name: str, values: dict) -> list[str]:
+        """[] when every value is already set (nothing is written or logged)."""
         cluster = self.cluster(name)
-        for key, value in values.items():
+        changed = {k: v for k, v in values.items() if getattr(cluster, k) != v}
+        for key, value in changed.items():
             setattr(cluster, key, value)
-        self.log("modify cluster", cluster.name, _kv(**values))
-        return [f"modified cluster {cluster.name}: {_kv(**values)}"]
+        if not changed:
+            return []
+        self.log("modify cluster", cluster.name, _kv(**changed))
+        return [f"modified cluster {cluster.name}: {_kv(**changed)}"]
 
     def delete_cluster(self, name: str) -> list[str]:
+        """[] when there is no such cluster (a delete that matches nothing)."""
+        if self.s.scalar(select(m.Cluster.id).where(m.Cluster.name == name.lower())) is None:
+            return []
         cluster = self.cluster(name)
         ids = list(self.s.scalars(select(m.Association.id).where(m.Association.cluster_id == cluster.id)))
         self.refuse_active_jobs(ids)
@@ -181,6 +188,8 @@ class Admin:
             self.log("add account", f"{name}@{cluster.name}", detail)
             lines.append(f"added account {name} on {cluster.name}: {detail}")
         self.s.flush()
+        if changes.touches_qos():
+            self.check_default_qos(cluster, [self.account_assoc(cluster, n).id for n in names])
         return lines
 
     def modify_accounts(self, cluster: m.Cluster, names: list[str], parent: str | None,
@@ -205,28 +214,38 @@ class Admin:
         lines = []
         for assoc in assocs:
             account = self.s.scalar(select(m.Account).where(m.Account.name == assoc.account))
+            before = (account.description, account.organization, assoc.parent_id)
             if description is not None:
                 account.description = description
             if organization is not None:
                 account.organization = organization.lower()
             if new_parent is not None:
                 assoc.parent_id = new_parent.id
-            apply_changes(assoc, changes)
+            changed = apply_changes(assoc, changes)
+            if not changed and before == (account.description, account.organization,
+                                          assoc.parent_id):
+                continue
             detail = " ".join(filter(None, [
                 _kv(parent=parent, description=description, organization=organization),
                 " ".join(changes.describe())]))
             self.log("modify account", f"{assoc.account}@{cluster.name}", detail)
             lines.append(f"modified account {assoc.account} on {cluster.name}: {detail}")
         self.s.flush()
+        if lines and changes.touches_qos():
+            self.check_default_qos(cluster, [a.id for a in assocs])
         return lines
 
     def delete_accounts(self, cluster: m.Cluster, names: list[str], recursive: bool) -> list[str]:
+        """[] when none of the accounts exists on the cluster (a delete that matches
+        nothing); the ones that do not exist are passed over."""
         if not names:
             raise UsageProblem("name the account(s) to delete")
         names = [n.lower() for n in names]
         if "root" in names:
             raise Conflict("You are not allowed to remove the root account. Use 'fscli cluster delete' instead.")
-        assocs = [self.require_account(cluster, n) for n in names]
+        assocs = [a for a in (self.account_assoc(cluster, n) for n in names) if a is not None]
+        if not assocs:
+            return []
         doomed: list[int] = []
         for assoc in assocs:
             kids = self.children(assoc.id)
@@ -296,6 +315,9 @@ class Admin:
                 lines.append(f"added user {name} to account {account} on {cluster.name}"
                              + (f": {detail}" if detail else ""))
         self.s.flush()
+        if changes.touches_qos():
+            self.check_default_qos(cluster, [self._user_assoc(cluster, n, a, partition).id
+                                             for n in names for a in accounts])
         return lines
 
     def _user_assoc(self, cluster, user, account, partition):
@@ -307,10 +329,12 @@ class Admin:
         return self.s.scalar(query)
 
     def user_assocs(self, cluster: m.Cluster, names: list[str], account: str | None,
-                    partition: str | None) -> list[m.Association]:
+                    partition: str | None, missing_ok: bool = False) -> list[m.Association]:
+        """The users' associations matching ``account``/``partition``; NotFound for an
+        unknown user or when none matches, unless ``missing_ok`` (then maybe [])."""
         names = [n.lower() for n in names]
         for name in names:
-            if self.s.scalar(select(m.User).where(m.User.name == name)) is None:
+            if self.s.scalar(select(m.User).where(m.User.name == name)) is None and not missing_ok:
                 raise NotFound(f"user '{name}' does not exist")
         query = select(m.Association).where(m.Association.cluster_id == cluster.id,
                                             m.Association.user.in_(names))
@@ -319,7 +343,7 @@ class Admin:
         if partition is not None:
             query = query.where(m.Association.partition == partition)
         found = list(self.s.scalars(query.order_by(m.Association.user, m.Association.account)))
-        if not found:
+        if not found and not missing_ok:
             where = "".join([f" in account {account}" if account else "",
                              f" partition {partition}" if partition else ""])
             raise NotFound(f"no association of user(s) {', '.join(names)}{where} on cluster {cluster.name}")
@@ -340,6 +364,7 @@ class Admin:
             user = self.s.scalar(select(m.User).where(m.User.name == name))
             if user is None:
                 raise NotFound(f"user '{name}' does not exist")
+            before = (user.default_account, user.admin_level)
             if default_account is not None:
                 target = default_account.lower()
                 has = self.s.scalar(select(m.Association.id).where(
@@ -350,24 +375,32 @@ class Admin:
                 user.default_account = target
             if admin_level is not None:
                 user.admin_level = admin_level
-            if default_account is not None or admin_level is not None:
+            if before != (user.default_account, user.admin_level):
                 detail = _kv(defaultaccount=default_account, adminlevel=admin_level)
                 self.log("modify user", name, detail)
                 lines.append(f"modified user {name}: {detail}")
+        changed = []
         for assoc in assocs:
-            apply_changes(assoc, changes)
+            if not apply_changes(assoc, changes):
+                continue
+            changed.append(assoc.id)
             detail = " ".join(changes.describe())
             where = _user_assoc_name(assoc)
             self.log("modify association", f"{where}@{cluster.name}", detail)
             lines.append(f"modified user {where} on {cluster.name}: {detail}")
         self.s.flush()
+        if changed and changes.touches_qos():
+            self.check_default_qos(cluster, changed)
         return lines
 
     def delete_users(self, cluster: m.Cluster, names: list[str], account: str | None,
                      partition: str | None) -> list[str]:
+        """[] when no association matches (a delete that matches nothing)."""
         if not names:
             raise UsageProblem("name the user(s) to delete")
-        assocs = self.user_assocs(cluster, names, account, partition)
+        assocs = self.user_assocs(cluster, names, account, partition, missing_ok=True)
+        if not assocs:
+            return []
         self.refuse_active_jobs([a.id for a in assocs])
         doomed = {a.id for a in assocs}
         for name in sorted({a.user for a in assocs}):
@@ -387,6 +420,24 @@ class Admin:
             self.log("delete user association", f"{where}@{cluster.name}")
             lines.append(f"deleted user {where} on {cluster.name}")
         return lines
+
+    def check_default_qos(self, cluster: m.Cluster, changed_ids: list[int]) -> None:
+        """Refuse a change that leaves an association of the changed subtrees with a
+        DefaultQOS outside its QOS list: Slurm 22.05 takes it silently, and then refuses
+        every job of that user that names no QOS (``Invalid qos specification``)."""
+        from fscli.engine import qoslist
+        from fscli.store.snapshot import load_assocs
+
+        self.s.flush()
+        assocs = load_assocs(self.s.connection(), cluster.id)
+        bad = qoslist.defaults_outside(assocs, self.known_qos(), changed_ids)
+        if bad:
+            assoc, default, listed = bad[0]
+            where = (f"user {assoc.user} in account {assoc.account}" if assoc.user
+                     else f"account {assoc.account}")
+            raise Conflict(f"DefaultQOS '{default}' of {where} on cluster {cluster.name} is not "
+                           f"in its QOS list ({','.join(listed) or 'none'}): jobs without "
+                           "--qos would be refused; set qos= or defaultqos= to match")
 
     # -- partitions ----------------------------------------------------------------
     def require_partition(self, cluster: m.Cluster, name: str) -> m.Partition:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from fscli.engine import limitdefs
+from fscli.engine import limitdefs, qoslist
 from fscli.engine import tres as tresmod
 from fscli.engine.model import SHARES_PARENT
 from fscli.errors import InvalidValue, NotFound
@@ -33,6 +33,9 @@ class AssocChanges:
     def empty(self) -> bool:
         return (self.shares is None and self.priority is None and self.qos is None
                 and self.default_qos is None and not self.limits)
+
+    def touches_qos(self) -> bool:
+        return self.qos is not None or self.default_qos is not None
 
     def describe(self) -> list[str]:
         parts = []
@@ -122,8 +125,20 @@ def validate_changes(changes: AssocChanges, known_qos: set[str]) -> None:
             raise InvalidValue(f"{name} is a QOS limit, not an association limit")
 
 
-def apply_changes(row, changes: AssocChanges) -> None:
-    """Write the changes onto an association row (validated before)."""
+ASSOC_SETTINGS = ("shares_raw", "shares_parent", "priority", "qos", "default_qos",
+                  *(d.attr for d in limitdefs.ASSOC_LIMITS))
+"""The association columns :func:`apply_changes` may write."""
+
+
+def apply_changes(row, changes: AssocChanges) -> bool:
+    """Write the changes onto an association row (validated before); whether any column
+    now holds another value (setting a value to what it is changes nothing)."""
+    before = [getattr(row, attr) for attr in ASSOC_SETTINGS]
+    _write_changes(row, changes)
+    return before != [getattr(row, attr) for attr in ASSOC_SETTINGS]
+
+
+def _write_changes(row, changes: AssocChanges) -> None:
     if changes.shares is not None:
         if changes.shares == "parent":
             row.shares_raw, row.shares_parent = None, True
@@ -132,8 +147,8 @@ def apply_changes(row, changes: AssocChanges) -> None:
     if changes.priority is not None:
         row.priority = None if changes.priority is limitdefs.CLEAR else changes.priority
     if changes.qos is not None:
-        current = edited(qos_list(row.qos), changes.qos.op, changes.qos.names)
-        row.qos = ",".join(sorted(set(current))) or None
+        row.qos = ",".join(qoslist.edit(qos_list(row.qos), changes.qos.op,
+                                        changes.qos.names)) or None
     if changes.default_qos is not None:
         row.default_qos = changes.default_qos or None
     for name, value in changes.limits.items():

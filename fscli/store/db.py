@@ -16,7 +16,7 @@ from urllib.parse import quote, unquote
 
 from fscli.errors import StoreError
 
-KNOWN_REVISIONS = ("0001", "0002", "0003")  # migrations/versions, oldest first
+KNOWN_REVISIONS = ("0001", "0002", "0003", "0004")  # migrations/versions, oldest first
 HEAD = KNOWN_REVISIONS[-1]
 NETWORK_FILESYSTEMS = ("nfs", "nfs4", "lustre", "gpfs", "cifs", "smb3", "beegfs", "fuse.glusterfs")
 
@@ -24,6 +24,11 @@ NETWORK_FILESYSTEMS = ("nfs", "nfs4", "lustre", "gpfs", "cifs", "smb3", "beegfs"
 def default_path() -> Path:
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
     return Path(base) / "fscli" / "fscli.db"
+
+
+def demo_path() -> Path:
+    """``fscli demo``'s own store, beside the default one (never the admin's store)."""
+    return default_path().with_name("demo.db")
 
 
 @dataclass(frozen=True)
@@ -254,22 +259,30 @@ def current_revision(engine) -> str | None:
         return conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
 
 
-def open_engine(db: str | None, migrate: bool = True, read_only: bool = False):
+def open_engine(db: str | None, migrate: bool = True, read_only: bool = False,
+                create: bool = True):
     """An Engine on an up-to-date store, creating or migrating it when needed.
 
     ``read_only`` (viewers: ``--read-only``/``FSCLI_READ_ONLY``) never creates nor migrates a
     store, and the connection itself refuses writes (SQLite ``query_only``, a read-only
-    session on servers), so no code path can change the store by mistake.
+    session on servers), so no code path can change the store by mistake. Without
+    ``create`` (commands that only read) a missing store is an error, not a new empty file:
+    ``--db typo.db user list`` must not leave ``typo.db`` behind.
     """
     url = resolve_url(db)
     migrate = migrate and not read_only
+    create = create and not read_only
     path = url.sqlite_path
     if path is not None:
         if path.is_dir():
             raise StoreError(f"{path} is a directory, not an fscli store")
         exists = path.exists() and path.stat().st_size > 0
-        if read_only and not exists:
-            raise StoreError(f"no store at {path}; read-only mode does not create one")
+        if not exists and not create:
+            how = ("read-only mode does not create one" if read_only else
+                   "a command that only reads does not create one; create it with "
+                   f"'fscli --db {path} cluster add NAME' (or 'fscli db upgrade'), "
+                   "or check --db / FSCLI_DB")
+            raise StoreError(f"no store at {path}: {how}")
         revision = _sqlite_revision(path) if exists else None
         _check_revision(revision, str(path))
         if revision == HEAD:
@@ -298,6 +311,10 @@ def open_engine(db: str | None, migrate: bool = True, read_only: bool = False):
         reason = str(getattr(exc, "orig", exc)).strip().splitlines()[0]
         raise StoreError(f"cannot open store {display_url(url.url)}: {reason}") from None
     _check_revision(revision, display_url(url.url))
+    if revision is None and not create:
+        engine.dispose()
+        raise StoreError(f"no fscli store in {display_url(url.url)} yet: a command that only "
+                         "reads does not create one; run 'fscli db upgrade' first")
     if revision != HEAD:
         if not migrate:
             raise StoreError(f"store at schema {revision or 'none'}; "

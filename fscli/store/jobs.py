@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from sqlalchemy import delete, func, insert, select
 
+from fscli.engine import qoslist
 from fscli.engine import reasons as R
 from fscli.engine.tres import format_tres
 from fscli.errors import Conflict, InvalidValue, NotFound, UsageProblem
@@ -310,9 +311,9 @@ def _describe(row: dict) -> str:
 def _qos(wanted: str | None, allowed: list[str] | None, default: str | None,
          known: set[str]) -> str | None:
     """slurmctld's QOS choice and check, given what the association's chain says (its
-    first QOS list and first default QOS, :meth:`_Lookup.qos_rules`); a chain without QOS
-    lists allows every QOS."""
-    allowed = allowed or sorted(known)
+    QOS list in force and first default QOS, :meth:`_Lookup.qos_rules`); a chain without
+    QOS lists allows every QOS, an empty list none."""
+    allowed = sorted(known) if allowed is None else allowed
     if wanted is not None:
         name = wanted.lower()
         if name not in known or name not in allowed:
@@ -386,6 +387,7 @@ class _Lookup:
         rules = self._rules.get(assoc_id, (None, None))
         for aid in reversed(path):
             _, qos, default_qos = self._chain[aid]
-            rules = self._rules[aid] = (qos_list(qos) if qos else rules[0],
+            listed = qoslist.inherit(rules[0], qos_list(qos), self.known_qos)
+            rules = self._rules[aid] = (None if listed is None else list(listed),
                                         default_qos or rules[1])
         return rules

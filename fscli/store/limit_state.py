@@ -67,7 +67,7 @@ def load(conn, cluster: str | None, user: str | None = None, account: str | None
         assocs += found
         have |= {x.id for x in found}
         todo = {x.parent_id for x in found} - have - {None}
-    config = snapshot.load_config(conn)
+    config = snapshot.load_config(conn, cid)
     passes = PriorityConfig.from_mapping(config)
     return LimitsState(
         assocs, list(snapshot.load_qos(conn).values()),

@@ -125,13 +125,14 @@ def _limits_whatif(limits: dict[str, Any], new: dict[str, Any]) -> None:
 
 
 def _assoc_whatif(assoc: Assoc, changes: AssocChanges, known_qos: set[str]) -> None:
-    from fscli.store.assoc_fields import edited, validate_changes
+    from fscli.engine import qoslist
+    from fscli.store.assoc_fields import validate_changes
 
     validate_changes(changes, known_qos)
     assoc.limits = dict(assoc.limits)
     _limits_whatif(assoc.limits, changes.limits)
     if changes.qos is not None:
-        assoc.qos = tuple(sorted(set(edited(list(assoc.qos), changes.qos.op, changes.qos.names))))
+        assoc.qos = tuple(qoslist.edit(assoc.qos, changes.qos.op, changes.qos.names))
     if changes.default_qos is not None:
         assoc.default_qos = changes.default_qos or None
 

@@ -45,6 +45,10 @@ class Config(Base):
     __table__ = tables.config
 
 
+class Coordinator(Base):
+    __table__ = tables.coordinator
+
+
 class Usage(Base):
     __table__ = tables.usage
 

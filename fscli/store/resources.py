@@ -61,7 +61,13 @@ class QosChanges:
         return " ".join(parts)
 
 
-def _apply_qos(row: m.Qos, changes: QosChanges) -> None:
+def _columns(row) -> list[Any]:
+    return [getattr(row, c.key) for c in row.__table__.columns]
+
+
+def _apply_qos(row: m.Qos, changes: QosChanges) -> bool:
+    """Write the changes onto the row; whether any column now holds another value."""
+    before = _columns(row)
     for key, value in changes.values.items():
         setattr(row, key, value)
     if changes.flags is not None:
@@ -72,6 +78,7 @@ def _apply_qos(row: m.Qos, changes: QosChanges) -> None:
             raise InvalidValue(f"{name} is an association limit, not a QOS limit")
         old = loaded_limit(defn, getattr(row, defn.attr))
         setattr(row, defn.attr, stored_limit(defn, limitdefs.apply_change(defn, old, value)))
+    return before != _columns(row)
 
 
 def require_qos(admin: Admin, name: str) -> m.Qos:
@@ -104,15 +111,17 @@ def modify_qos(admin: Admin, names: list[str], changes: QosChanges) -> list[str]
     if changes.empty():
         raise UsageProblem("nothing to set: give KEY=VALUE words after 'set'")
     rows = [require_qos(admin, n) for n in names]
-    for row in rows:
-        _apply_qos(row, changes)
+    changed = [row for row in rows if _apply_qos(row, changes)]  # [] when all are so already
+    for row in changed:
         admin.log("modify qos", row.name, changes.describe())
     admin.s.flush()
-    return [f"modified QOS {row.name}: {changes.describe()}" for row in rows]
+    return [f"modified QOS {row.name}: {changes.describe()}" for row in changed]
 
 
 def delete_qos(admin: Admin, names: list[str]) -> list[str]:
-    rows = [require_qos(admin, n) for n in names]
+    """Lines for the QOS deleted ([] when none of them exists: nothing matched)."""
+    rows = [row for row in (admin.s.scalar(select(m.Qos).where(m.Qos.name == n.lower()))
+                            for n in names) if row is not None]
     lines = []
     for row in rows:
         busy = admin.s.scalar(select(func.count()).select_from(m.Job).where(
@@ -123,7 +132,7 @@ def delete_qos(admin: Admin, names: list[str]) -> list[str]:
         if used_by:
             raise Conflict(f"QOS '{row.name}' is the QOS of partition {used_by}: change that first")
         for assoc in admin.s.scalars(select(m.Association).where(m.Association.qos.contains(row.name))):
-            assoc.qos = ",".join(q for q in qos_list(assoc.qos) if q != row.name) or None
+            assoc.qos = ",".join(q for q in qos_list(assoc.qos) if q.lstrip("+-") != row.name) or None
         admin.s.execute(update(m.Association).where(m.Association.default_qos == row.name)
                         .values(default_qos=None))
         admin.s.delete(row)
@@ -159,8 +168,11 @@ def modify_partition(admin: Admin, cluster: m.Cluster, name: str, values: dict[s
         raise UsageProblem("nothing to set: give KEY=VALUE words after 'set'")
     if values.get("qos"):
         require_qos(admin, values["qos"])
+    before = _columns(row)
     for key, value in values.items():
         setattr(row, key, value)
+    if before == _columns(row):
+        return []
     detail = " ".join(f"{k}={v}" for k, v in values.items())
     admin.log("modify partition", f"{name}@{cluster.name}", detail)
     admin.s.flush()
@@ -168,7 +180,11 @@ def modify_partition(admin: Admin, cluster: m.Cluster, name: str, values: dict[s
 
 
 def delete_partition(admin: Admin, cluster: m.Cluster, name: str) -> list[str]:
-    row = admin.require_partition(cluster, name)
+    """[] when the cluster has no such partition (nothing matched)."""
+    row = admin.s.scalar(select(m.Partition).where(m.Partition.cluster_id == cluster.id,
+                                                    m.Partition.name == name))
+    if row is None:
+        return []
     used = admin.s.scalar(select(func.count()).select_from(m.Association).where(
         m.Association.cluster_id == cluster.id, m.Association.partition == name))
     if used:

@@ -7,8 +7,8 @@ first under its parent, so siblings run newest first) and orders listings
 hierarchically (users before sub-accounts, each by name). :func:`load_view` computes all
 of that from the stored rows (Core, one query per table) so the CLI needs no SQL.
 
-Two things sacctmgr keeps that fscli's native commands do not: coordinators (stored, as
-:mod:`fscli.store.tree_sync` stores them, in the config table) and users without any
+Two things sacctmgr keeps that fscli's native commands do not manage: coordinators (the
+coordinator table, as :mod:`fscli.store.tree_sync` keeps them) and users without any
 association (a user whose last association went with a deleted account keeps its
 record, with no default account, until deleted by name; accounts likewise):
 :func:`keep_bare_records`.
@@ -29,10 +29,10 @@ from fscli.engine.tres import merge_tres, parse_tres
 from fscli.store import models as m
 from fscli.store import snapshot
 from fscli.store import tables as t
-from fscli.store.tree_sync import COORD_KEY, read_coordinators
+from fscli.store.tree_sync import read_coordinators
 
 BATCH_KEY = "fscli:sacctmgr:batches"
-"""Config key of the association ids added together under one parent (JSON lists)."""
+"""Cluster setting: the association ids added together under one parent (JSON lists)."""
 INHERITED = ("MaxJobs", "MaxJobsAccrue", "MinPrioThreshold", "MaxSubmitJobs",
              "MaxWallDurationPerJob", "MaxTRESPerJob", "MaxTRESPerNode", "MaxTRESMinsPerJob",
              "MaxTRESRunMins")
@@ -72,10 +72,10 @@ def load_view(conn, clusters: list[str] | None = None, own_only: bool = False) -
     ``own_only`` (sacctmgr's WOPLimits): no inherited values."""
     out: list[AssocView] = []
     c = t.cluster.c
-    text = conn.execute(select(t.config.c.value).where(t.config.c.key == BATCH_KEY)).scalar()
-    first_of = {i: min(group) for group in json.loads(text or "[]") for i in group}
     for cid, name in conn.execute(select(c.id, c.name).order_by(c.name)):
         if clusters is None or name in clusters:
+            groups = json.loads(snapshot.load_config(conn, cid).get(BATCH_KEY, "[]"))
+            first_of = {i: min(group) for group in groups for i in group}
             out += _cluster_view(snapshot.load_assocs(conn, cid), name, own_only, first_of)
     return out
 
@@ -218,10 +218,10 @@ def dump_spec(conn, cluster: str):
 
 def add_coordinators(session, names: list[str], accts: list[str]) -> None:
     """Make the users coordinators of the accounts (kept as given; sub-accounts follow)."""
-    coords = read_coordinators(session.connection())
-    for name in names:
-        coords[name] = sorted(set(coords.get(name, [])) | set(accts))
-    _write_coordinators(session, coords)
+    have = read_coordinators(session.connection())
+    rows = [{"user": u, "account": a} for u in names for a in accts if a not in have.get(u, [])]
+    if rows:
+        session.execute(insert(m.Coordinator.__table__), rows)
 
 
 def note_batch(session, cluster: str, keys: list[tuple[str, str | None]]) -> None:
@@ -239,9 +239,10 @@ def note_batch(session, cluster: str, keys: list[tuple[str, str | None]]) -> Non
     if not groups:
         return
     table = m.Config.__table__
-    text = session.scalar(select(table.c.value).where(table.c.key == BATCH_KEY))
-    session.execute(delete(table).where(table.c.key == BATCH_KEY))
-    session.execute(insert(table).values(key=BATCH_KEY,
+    mine = (table.c.cluster_id == cid) & (table.c.key == BATCH_KEY)
+    text = session.scalar(select(table.c.value).where(mine))
+    session.execute(delete(table).where(mine))
+    session.execute(insert(table).values(cluster_id=cid, key=BATCH_KEY,
                                          value=json.dumps(json.loads(text or "[]") + groups)))
 
 
@@ -254,26 +255,17 @@ def drop_users(session, names: list[str]) -> None:
 def remove_coordinators(session, names: list[str], accts: list[str]) -> list[str]:
     """Take the users (all if none named) off the accounts (all if none named); the
     ``U = user A = account`` pairs removed, as sacctmgr lists them."""
-    coords = read_coordinators(session.connection())
+    table = m.Coordinator.__table__
     removed = []
-    for user in sorted(coords):
+    for user, coordinated in read_coordinators(session.connection()).items():
         if names and user not in names:
             continue
-        gone = [a for a in coords[user] if not accts or a in accts]
-        removed += [f"U = {user:<9} A = {a:<10}" for a in gone]
-        coords[user] = [a for a in coords[user] if a not in gone]
-        if not coords[user]:
-            del coords[user]
-    _write_coordinators(session, coords)
+        for account in coordinated:
+            if not accts or account in accts:
+                session.execute(delete(table).where(table.c.user == user,
+                                                    table.c.account == account))
+                removed.append(f"U = {user:<9} A = {account:<10}")
     return removed
-
-
-def _write_coordinators(session, coords: dict[str, list[str]]) -> None:
-    table = m.Config.__table__
-    session.execute(delete(table).where(table.c.key == COORD_KEY))
-    if coords:
-        session.execute(insert(table).values(key=COORD_KEY,
-                                             value=json.dumps(coords, sort_keys=True)))
 
 
 @contextmanager
@@ -284,6 +276,7 @@ def keep_bare_records(session, users_gone: set[str] = frozenset(),
     keeps them; those deleted by name (``users_gone``, ``accounts_gone``) stay gone."""
     users = {u.name: u.admin_level for u in session.scalars(select(m.User))}
     accts = {a.name: (a.description, a.organization) for a in session.scalars(select(m.Account))}
+    coords = read_coordinators(session.connection())
     yield
     session.flush()
     users_now = set(session.scalars(select(m.User.name)))
@@ -295,6 +288,14 @@ def keep_bare_records(session, users_gone: set[str] = frozenset(),
         if name not in accts_now and name not in accounts_gone:
             session.add(m.Account(name=name, description=desc, organization=org))
     session.flush()
+    # Coordinator rows went with their user or account row (ON DELETE CASCADE).
+    users_now = set(session.scalars(select(m.User.name)))
+    accts_now = set(session.scalars(select(m.Account.name)))
+    left = read_coordinators(session.connection())
+    rows = [{"user": u, "account": a} for u, accounts in coords.items() for a in accounts
+            if u in users_now and a in accts_now and a not in left.get(u, [])]
+    if rows:
+        session.execute(insert(m.Coordinator.__table__), rows)
 
 
 def drop_accounts(session, names: list[str]) -> None:

@@ -101,8 +101,10 @@ def load_cluster(conn, cluster_id: int) -> ClusterInfo:
     return ClusterInfo(name=row[0], nodes=row[1], cpus=row[2], tres=parse_tres(row[3]) if row[3] else {})
 
 
-def load_config(conn) -> dict[str, str]:
-    return dict(conn.execute(select(t.config.c["key"], t.config.c.value)).all())
+def load_config(conn, cluster_id: int) -> dict[str, str]:
+    """The cluster's settings (each cluster has its own slurm.conf)."""
+    c = t.config.c
+    return dict(conn.execute(select(c["key"], c.value).where(c.cluster_id == cluster_id)).all())
 
 
 def _charges_query(conn, cluster_id: int, until: int | None):

@@ -49,7 +49,7 @@ def load_state(conn, cluster: str | None, now: int, jobs: bool = True) -> Cluste
             assocs=snapshot.load_assocs(conn, cid),
             qos=snapshot.load_qos(conn),
             partitions=snapshot.load_partitions(conn, cid),
-            config=PriorityConfig.from_mapping(snapshot.load_config(conn)),
+            config=PriorityConfig.from_mapping(snapshot.load_config(conn, cid)),
             charges=snapshot.load_charge_table(conn, cid, until=now),
             jobs=snapshot.load_jobs(conn, cid) if jobs else [],
         )

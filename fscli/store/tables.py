@@ -1,7 +1,8 @@
 """The store's schema as SQLAlchemy Core tables (no ORM: read paths import only this).
 
 Names follow Slurm's: clusters, accounts (global, as in slurmdbd), users, associations
-(per cluster: root, account, or user[+partition]), QOS, partitions, configuration,
+(per cluster: root, account, or user[+partition]), QOS, partitions, per-cluster
+configuration, coordinators,
 usage charges, jobs and the transaction log. Limits are columns named after
 ``engine.limitdefs`` attrs: TRES limits as canonical text (``cpu=4,mem=8192``), wall
 limits in minutes. ``store.models`` maps its ORM classes (the write path) onto these
@@ -119,10 +120,20 @@ association = Table(
 )
 
 config = Table(
-    "config", metadata,
+    "cluster_config", metadata,
+    Column("cluster_id", Integer, _fk("cluster.id"), primary_key=True),
     Column("key", String(64), primary_key=True),
     Column("value", Text, nullable=False),
 )
+"""slurm.conf's settings (Priority*, TRES weights, ...) and fscli's own per-cluster keys:
+each cluster has its own, as each Slurm cluster has its own slurm.conf."""
+
+coordinator = Table(
+    "coordinator", metadata,
+    Column("user", String(64), _fk("user_account.name"), primary_key=True),
+    Column("account", String(64), _fk("account.name"), primary_key=True),
+)
+"""Account coordinators: global, as in slurmdbd's acct_coord_table."""
 
 usage = Table(
     "usage", metadata, _id(),

@@ -8,18 +8,19 @@ validating everything first. :func:`apply_plan` writes the plan with bulk Core i
 and updates (a 100k-association tree is a handful of ``executemany`` calls, not 100k
 ORM objects) and logs every change in the transaction table, as ``Admin.log`` does.
 
-Coordinators have no table of their own: they are kept in the ``config`` table under
-:data:`COORD_KEY` as JSON ``{"user": ["account", ...]}``.
+A cluster's tree holds what belongs to that cluster (its associations, partitions and
+priority settings) and the global objects it uses (QOS, users, accounts). Pruning removes
+only the cluster's own objects, and a QOS only while nothing on any cluster uses it: a
+QOS that is still used is kept, and the plan says why (:attr:`Plan.kept`).
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import bindparam, delete, func, insert, select, update
+from sqlalchemy import bindparam, delete, func, insert, or_, select, update
 
 from fscli.engine import config as configmod
 from fscli.engine import limitdefs
@@ -42,8 +43,8 @@ from fscli.store import snapshot
 from fscli.store.admin import Admin, active_jobs, check_name, chunked
 from fscli.store.assoc_fields import stored_limit
 from fscli.store.db import ids_given
+from fscli.store.tables import ACTIVE_STATES
 
-COORD_KEY = "fscli:coordinators"
 BATCH = 5000
 _A = m.Association
 _T = m.Association.__table__
@@ -70,8 +71,12 @@ def cluster_id(conn, name: str) -> int | None:
 
 
 def read_coordinators(conn) -> dict[str, list[str]]:
-    text = conn.execute(select(m.Config.value).where(m.Config.key == COORD_KEY)).scalar()
-    return json.loads(text) if text else {}
+    """user -> the accounts it coordinates, sorted (global, as in slurmdbd)."""
+    c = m.Coordinator.__table__.c
+    out: dict[str, list[str]] = {}
+    for user, account in conn.execute(select(c.user, c.account).order_by(c.user, c.account)):
+        out.setdefault(user, []).append(account)
+    return out
 
 
 def read_spec(conn, cid: int) -> TreeSpec:
@@ -111,13 +116,13 @@ def read_spec(conn, cid: int) -> TreeSpec:
                                          associations=users[uname])
     spec.qos = read_qos(conn)
     spec.partitions = snapshot.load_partitions(conn, cid)
-    spec.priority = _priority_settings(conn)
+    spec.priority = _priority_settings(conn, cid)
     return spec
 
 
-def _priority_settings(conn) -> dict[str, str]:
-    """The slurm.conf priority settings stored (not fscli's own config keys)."""
-    return {k: v for k, v in snapshot.load_config(conn).items() if k in configmod.KEYS}
+def _priority_settings(conn, cid: int) -> dict[str, str]:
+    """The cluster's slurm.conf priority settings (not fscli's own config keys)."""
+    return {k: v for k, v in snapshot.load_config(conn, cid).items() if k in configmod.KEYS}
 
 
 def read_qos(conn) -> dict[str, QosSpec]:
@@ -266,6 +271,7 @@ class Plan:
     cluster_exists: bool
     clean: bool = False  # every association of the cluster is removed, then re-added
     removed_assoc_ids: list[int] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)  # what pruning leaves, and why
 
     def counts(self) -> dict[str, int]:
         out = {"+": 0, "~": 0, "-": 0}
@@ -294,7 +300,6 @@ def make_plan(conn, spec: TreeSpec, prune: bool = False, create_missing: bool = 
     else:
         current = TreeSpec(cluster=ClusterSpec(name=spec.cluster.name))
         current.qos = read_qos(conn)
-        current.priority = _priority_settings(conn)
     if create_missing:
         _add_missing(spec, current)
     if not prune:  # what the file leaves out stays as it is
@@ -324,9 +329,52 @@ def make_plan(conn, spec: TreeSpec, prune: bool = False, create_missing: bool = 
         changes += _removals(wiped, current)
     changes += _tree_changes(current, spec, prune)
     plan = Plan(spec, changes, cid is not None, clean)
+    _keep_used_qos(conn, cid, plan)
     if cid is not None and (prune or clean):
         plan.removed_assoc_ids = _removed_ids(conn, cid, changes)
     return plan
+
+
+def _keep_used_qos(conn, cid: int | None, plan: Plan) -> None:
+    """Take the removal of a QOS out of the plan while anything the plan does not rewrite
+    uses it: another cluster's association (QOS list, delta or DefaultQOS) or partition,
+    or a pending or running job. The cluster's own associations and partitions are the
+    tree's, which was checked to use none of the QOS it drops."""
+    gone = {c.name for c in plan.changes if c.op == "-" and c.kind == "qos"}
+    if not gone:
+        return
+    reasons = qos_in_use(conn, gone, other_than=cid)
+    plan.changes = [c for c in plan.changes
+                    if not (c.op == "-" and c.kind == "qos" and c.name in reasons)]
+    plan.kept += [f"qos {name}: kept, {reasons[name]}" for name in sorted(reasons)]
+
+
+def qos_in_use(conn, names: set[str], other_than: int | None = None) -> dict[str, str]:
+    """QOS name -> what uses it (for the first user found of each kind), among ``names``:
+    associations and partitions of every cluster but ``other_than``, and active jobs of
+    every cluster."""
+    a, p, j, c = (_T.c, m.Partition.__table__.c, m.Job.__table__.c, m.Cluster.__table__.c)
+    uses: dict[str, list[str]] = {}
+    assocs = select(a.qos, a.default_qos, c.name).join_from(_T, m.Cluster.__table__).where(
+        or_(a.qos.is_not(None), a.default_qos.is_not(None)))
+    parts = select(p.qos, p.name, c.name).join_from(m.Partition.__table__, m.Cluster.__table__
+                                                     ).where(p.qos.in_(sorted(names)))
+    if other_than is not None:
+        assocs = assocs.where(a.cluster_id != other_than)
+        parts = parts.where(p.cluster_id != other_than)
+    counts: dict[tuple[str, str], int] = {}
+    for qos, default_qos, cluster in conn.execute(assocs):
+        used = {q.lstrip("+-") for q in (qos or "").split(",") if q} | {default_qos}
+        for name in used & names:
+            counts[name, cluster] = counts.get((name, cluster), 0) + 1
+    for (name, cluster), count in sorted(counts.items()):
+        uses.setdefault(name, []).append(f"{count} association(s) on cluster {cluster} use it")
+    for name, part, cluster in conn.execute(parts):
+        uses.setdefault(name, []).append(f"the QOS of partition {part} on cluster {cluster}")
+    for name, count in conn.execute(select(j.qos, func.count()).where(
+            j.qos.in_(sorted(names)), j.state.in_(ACTIVE_STATES)).group_by(j.qos)):
+        uses.setdefault(name, []).append(f"{count} pending or running job(s) use it")
+    return {name: "; ".join(why) for name, why in uses.items()}
 
 
 def _tree_changes(current: TreeSpec, spec: TreeSpec, prune: bool) -> list[Change]:
@@ -511,7 +559,7 @@ class _Writer:
         if self.plan.clean:  # the same names come back: make room first
             self.remove_assocs()
         self.partitions(cid)
-        self.priority()
+        self.priority(cid)
         ids = self.accounts(cid)
         self.users()
         self.user_assocs(cid, ids)
@@ -563,11 +611,12 @@ class _Writer:
                      [{"b_name": c.name, **partition_values(c.item)}
                       for c in self.by("~", "partition")])
 
-    def priority(self) -> None:
+    def priority(self, cid: int) -> None:
         table = m.Config.__table__
-        self.execute(insert(table), [{"key": c.name, "value": c.item}
+        self.execute(insert(table), [{"cluster_id": cid, "key": c.name, "value": c.item}
                                      for c in self.by("+", "priority")])
-        self.execute(update(table).where(table.c.key == bindparam("b_key")),
+        self.execute(update(table).where(table.c.cluster_id == cid,
+                                         table.c.key == bindparam("b_key")),
                      [{"b_key": c.name, "value": c.item} for c in self.by("~", "priority")])
 
     def accounts(self, cid: int) -> dict[str, int]:
@@ -648,22 +697,22 @@ class _Writer:
             delete_qos(self.admin, [change.name])
         keys = [c.name for c in self.by("-", "priority")]
         if keys:
-            self.conn.execute(delete(m.Config.__table__).where(m.Config.__table__.c.key.in_(keys)))
+            table = m.Config.__table__
+            self.conn.execute(delete(table).where(table.c.cluster_id == cid,
+                                                  table.c.key.in_(keys)))
 
     def coordinators(self) -> None:
-        if not any(c.kind == "user" for c in self.plan.changes):
+        """The coordinators of the users the plan adds or changes. A user the plan removes
+        from this cluster keeps its (global) coordinator rows while it exists elsewhere:
+        they go with the user row (ON DELETE CASCADE)."""
+        users = [c for c in self.plan.changes if c.kind == "user" and c.op != "-"]
+        if not users:
             return
-        coords = read_coordinators(self.conn)
-        for change in self.plan.changes:
-            if change.kind == "user":
-                coords.pop(change.name, None)
-                if change.op != "-" and change.item.coordinator_of:
-                    coords[change.name] = change.item.coordinator_of
-        table = m.Config.__table__
-        self.conn.execute(delete(table).where(table.c.key == COORD_KEY))
-        if coords:
-            self.conn.execute(insert(table).values(key=COORD_KEY,
-                                                   value=json.dumps(coords, sort_keys=True)))
+        table = m.Coordinator.__table__
+        for chunk in chunked([c.name for c in users]):
+            self.conn.execute(delete(table).where(table.c.user.in_(chunk)))
+        self.execute(insert(table), [{"user": c.name, "account": account} for c in users
+                                     for account in c.item.coordinator_of], tick=False)
 
     def log(self) -> None:
         """One history record per change, in bulk (:meth:`Admin.log_many`)."""
@@ -676,7 +725,24 @@ class _Writer:
 
 
 def apply_plan(session, plan: Plan, now: int, actor: str,
-               progress: Progress | None = None) -> None:
-    """Write the plan (validated by :func:`make_plan`) and log every change."""
-    if plan.changes:
-        _Writer(session, plan, Admin(session, now, actor), progress).run()
+               progress: Progress | None = None, check_default_qos: bool = True) -> None:
+    """Write the plan (validated by :func:`make_plan`) and log every change.
+
+    ``check_default_qos``: refuse a tree that leaves an association with a DefaultQOS
+    outside its QOS list (as ``account``/``user`` commands do); ``load`` does not, since
+    real sacctmgr dumps can hold such associations (sacctmgr 22.05 accepts them)."""
+    if not plan.changes:
+        return
+    admin = Admin(session, now, actor)
+    _Writer(session, plan, admin, progress).run()
+    if check_default_qos and any(_sets_qos(c) for c in plan.changes):
+        cluster = session.get(m.Cluster, cluster_id(session.connection(), plan.spec.cluster.name))
+        root = session.scalar(select(_A.id).where(_A.cluster_id == cluster.id,
+                                                  _A.parent_id.is_(None)))
+        admin.check_default_qos(cluster, [root])
+
+
+def _sets_qos(change: Change) -> bool:
+    """Whether a change writes an association's QOS list or DefaultQOS."""
+    return change.kind in ("cluster", "account", "assoc") and change.op != "-" and any(
+        key in ("qos", "default_qos") for key, _, _ in change.diff)

@@ -35,38 +35,40 @@ class ImportResult:
 
 class UsageAdmin(Admin):
     # -- configuration -------------------------------------------------------------
-    def set_config(self, values: dict[str, str], source: str = "config set",
+    def set_config(self, cluster: m.Cluster, values: dict[str, str], source: str = "config set",
                    origin: str = "") -> list[str]:
-        """Store validated slurm.conf-style settings (canonical key -> normalized text).
+        """Store validated slurm.conf-style settings (canonical key -> normalized text) of
+        one cluster: the others keep theirs, as each Slurm cluster has its own slurm.conf.
 
         ``origin`` (the imported file) goes into each history record's detail.
         """
         lines = []
         for key, value in values.items():
-            row = self.s.get(m.Config, key)
+            row = self.s.get(m.Config, (cluster.id, key))
             if row is not None and row.value == value:
                 continue
-            self._put(key, value)
-            self.log(source, key, f"{value}{origin}")
-            lines.append(f"set {key}={value}")
+            self._put(cluster, key, value)
+            self.log(source, f"{key}@{cluster.name}", f"{value}{origin}")
+            lines.append(f"set {key}={value} on {cluster.name}")
             if key == "PriorityUsageResetPeriod" and value == "NOW":
-                self._put(RESET_AT_KEY, str(self.now))
-                self.log(source, RESET_AT_KEY, str(self.now))
+                self._put(cluster, RESET_AT_KEY, str(self.now))
+                self.log(source, f"{RESET_AT_KEY}@{cluster.name}", str(self.now))
                 lines.append(f"usage reset at {utc_iso(self.now)}")
         self.s.flush()
-        return lines or ["nothing changed: every value was already set"]
+        return lines or [f"nothing changed: every value was already set on {cluster.name}"]
 
-    def _put(self, key: str, value: str) -> None:
-        row = self.s.get(m.Config, key)
+    def _put(self, cluster: m.Cluster, key: str, value: str) -> None:
+        row = self.s.get(m.Config, (cluster.id, key))
         if row is None:
-            self.s.add(m.Config(key=key, value=value))
+            self.s.add(m.Config(cluster_id=cluster.id, key=key, value=value))
         else:
             row.value = value
 
-    def import_config(self, conf: SlurmConf, path: str) -> list[str]:
+    def import_config(self, cluster: m.Cluster, conf: SlurmConf, path: str) -> list[str]:
         if not conf.used:
             return [f"no priority setting found in {path}"]
-        return self.set_config(conf.used, source="config import", origin=f" (from {path})")
+        return self.set_config(cluster, conf.used, source="config import",
+                               origin=f" (from {path})")
 
     # -- associations ----------------------------------------------------------------
     def usage_assoc(self, cluster: m.Cluster, user: str | None, account: str) -> m.Association:

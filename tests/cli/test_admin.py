@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+from fscli.cli.app import process_user
+
 
 def test_issue_sequence_parsable(science):
     science.ok("user", "modify", "bob", "account=chem", "set", "fairshare=parent")
@@ -41,14 +43,14 @@ def test_history_records_every_change(science):
     rows = [line.split("|") for line in lines[1:]]
     assert [r[2] for r in rows] == ["add cluster", "add account", "add account", "add account",
                                     "add user", "add user", "add user", "modify association"]
-    assert rows[-1][1:] == ["tester", "modify association", "bob/chem@c1", "fairshare=parent"]
+    assert rows[-1][1:] == [process_user(), "modify association", "bob/chem@c1", "fairshare=parent"]
     assert rows[3][4] == "parent=science fairshare=10 GrpTRES=cpu=128"
 
 
 def test_history_since(science):
     science.ok("account", "add", "late", at="2030-01-01T00:00:00")
     out = science.ok("history", "-P", "--since", "2029-12-31T00:00:00", "-n").stdout
-    assert out.strip().splitlines() == ["2030-01-01T00:00:00|tester|add account|late@c1|parent=root"]
+    assert out.strip().splitlines() == [f"2030-01-01T00:00:00|{process_user()}|add account|late@c1|parent=root"]
 
 
 def test_json_and_noheader(science):

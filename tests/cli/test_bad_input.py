@@ -54,7 +54,6 @@ CASES = [
     (("qos", "add", "q1", "usagefactor=-1"), 1, "invalid UsageFactor"),
     (("account", "delete", "root"), 1, "not allowed to remove the root account"),
     (("account", "delete", "science"), 1, "--recursive"),
-    (("account", "delete", "nosuch"), 1, "does not exist"),
     (("user", "delete", "bob", "account=chem"), 1, "default account"),
     (("account", "modify", "physics"), 2, "nothing to set"),
     (("assoc", "list", "format=Bogus"), 2, "unknown column 'Bogus'"),

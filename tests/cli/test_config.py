@@ -35,7 +35,7 @@ def test_set_and_show(fscli):
     assert values["PriorityCalcPeriod"] == ("5", "default")
     assert values["PriorityFlags"] == ("NO_FAIR_TREE", "set")
     history = fscli.ok("history", "-P").stdout
-    assert "config set|PriorityFlags|NO_FAIR_TREE" in history
+    assert "config set|PriorityFlags@default|NO_FAIR_TREE" in history
 
 
 def test_flags_choose_the_default_algorithm(fscli):
@@ -51,6 +51,7 @@ def test_unknown_key_lists_close_matches(fscli):
 
 
 def test_bad_values_change_nothing(fscli):
+    fscli.ok("-Q", "cluster", "add", "c")
     result = fscli.fails("config", "set", "PriorityWeightAge=100", "PriorityCalcPeriod=0", code=1)
     assert "PriorityCalcPeriod" in result.stderr
     result = fscli.fails("config", "set", "PriorityFlags=NO_FAIR_TRE", code=1)
@@ -102,6 +103,7 @@ def test_import_reports_used_and_ignored(fscli, tmp_path):
 
 
 def test_import_malformed_line_names_it(fscli, tmp_path):
+    fscli.ok("-Q", "cluster", "add", "c")
     conf = tmp_path / "slurm.conf"
     conf.write_text("PriorityWeightAge=10\n\nPriorityFlags\n")
     result = fscli.fails("config", "import", str(conf), code=1)

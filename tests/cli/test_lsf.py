@@ -8,6 +8,7 @@ import pytest
 
 
 def test_params_show_defaults_then_set_and_unset(fscli):
+    fscli.ok("-Q", "db", "upgrade")  # a new, empty store (showing creates none)
     out = fscli.ok("lsf", "params", "show", "-P").stdout
     assert out.splitlines() == [
         "Parameter|Value|Source", "CPU_TIME_FACTOR|0.7|default", "RUN_TIME_FACTOR|0.7|default",

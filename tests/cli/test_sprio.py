@@ -194,11 +194,11 @@ def test_demo_helpers(fscli, monkeypatch, capsys):
     from fscli.cli.app import App
     from fscli.cli.demo import build_demo
     from fscli.cli.sprio import demo_jobs, show_sprio
-    from fscli.store.admin import Admin
+    from fscli.store.usage_admin import UsageAdmin
 
     app = App(db=fscli.db, at=AT)
     with app.transaction() as session:
-        admin = Admin(session, app.now, app.actor)
+        admin = UsageAdmin(session, app.now, app.actor)
         build_demo(admin)
         demo_jobs(admin, admin.cluster("demo"), app.now)
     monkeypatch.setattr("fscli.cli.app.stdout_is_tty", lambda: True)

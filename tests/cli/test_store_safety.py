@@ -40,7 +40,7 @@ def test_read_only_views_work(science):
 def test_read_only_never_creates_a_store(tmp_path):
     missing = tmp_path / "none.db"
     err = Fscli(str(missing)).fails("--read-only", "assoc", "list", code=1).stderr
-    assert err == f"fscli: error: no store at {missing}; read-only mode does not create one\n"
+    assert err == f"fscli: error: no store at {missing}: read-only mode does not create one\n"
     assert not missing.exists()
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from pathlib import Path
 
 import pytest
@@ -152,8 +154,16 @@ def test_load_creates_missing_qos_and_partitions(fscli):
     assert "+ qos qhigh: priority=0 usage_factor=1.0" in result.stdout
     assert "+ partition high: priority_job_factor=1 priority_tier=1" in result.stdout
     assoc = fscli.ok("assoc", "list", "-P", "format=Account,User,Partition,Share,QOS").stdout
-    assert "rich|ruser1||parent|-qhigh" in assoc
-    assert "rich|ruser2|high|7|" in assoc
+    # as sacctmgr show assoc (golden call 67): the list in force, the delta applied
+    assert "rich|ruser1||parent|normal,qlow" in assoc
+    assert "rich|ruser2|high|7|normal,qhigh,qlow" in assoc
+    rows = json.loads(fscli.ok("assoc", "list", "--json", "user=ruser1",
+                               "format=Account,User,QOS").stdout)["associations"]
+    assert rows == [
+        {"Account": "rich", "User": "ruser1", "QOS": "normal,qlow", "QOSInherited": True,
+         "QOSRaw": "-qhigh"},
+        {"Account": "richsub", "User": "ruser1", "QOS": "normal,qhigh,qlow", "QOSInherited": True,
+         "QOSRaw": ""}]
 
 
 def test_load_another_cluster_is_an_error_unless_cluster_given(fscli, tmp_path):

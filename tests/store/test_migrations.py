@@ -91,15 +91,18 @@ def test_first_version_store_upgrades_with_every_row(backend, tmp_path):
     assert len(written) >= 12
 
     engine = open_engine(db)  # what any fscli command does: migrate to head
+    settings = written.pop("config")  # 0004: one set of settings per cluster
     try:
         assert current_revision(engine) == HEAD
         with engine.connect() as conn:
-            now = read(conn, written)
+            now = read(conn, [*written, "cluster_config"])
     finally:
         engine.dispose()
     for name, rows in written.items():
         kept = [{k: r[k] for k in rows[0]} for r in now[name]]
         assert kept == rows, name
+    assert now["cluster_config"] == [{"cluster_id": c["id"], **s} for c in written["cluster"]
+                                     for s in sorted(settings, key=lambda s: s["key"])]
     if backend == "sqlite":
         assert (tmp_path / f"old.db.bak-{FIRST}").exists()
 
@@ -144,3 +147,57 @@ def test_processes_finding_the_same_old_store_all_work(backend, tmp_path):
         outcomes = [(p.wait(timeout=120), *p.communicate()) for p in procs]
         assert [(code, err) for code, _, err in outcomes if code] == [], round_
         assert {out for _, out, _ in outcomes} == {f"{HEAD}\n"}
+
+
+def _store_at_0003(backend, tmp_path, statements: list[tuple[str, dict]]) -> str:
+    """A store at schema 0003 holding the rows ``statements`` insert."""
+    from sqlalchemy import text
+
+    from fscli.store.db import create_engine_for, resolve_url, upgrade
+
+    db = store_for(backend, tmp_path / "old.db")
+    engine = create_engine_for(resolve_url(db))
+    upgrade(engine, "0003")
+    q = "`" if engine.dialect.name == "mysql" else '"'
+    with engine.begin() as conn:
+        for sql, params in statements:
+            conn.execute(text(sql.replace('"', q)), params)
+    engine.dispose()
+    return db
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql", "mysql"])
+def test_0004_gives_every_cluster_the_settings_and_moves_coordinators(backend, tmp_path):
+    """Each cluster keeps the store-wide settings it had; coordinators get their table."""
+    from fscli.store.db import open_engine
+    from fscli.store.snapshot import load_config
+    from fscli.store.tree_sync import read_coordinators
+
+    coords = '{"ann": ["lab", "phys"], "bob": ["gone"], "zed": ["lab"]}'
+    db = _store_at_0003(backend, tmp_path, [
+        ('INSERT INTO cluster (id, name) VALUES (1, \'uni\'), (2, \'other\')', {}),
+        ("INSERT INTO account (name) VALUES ('lab'), ('phys')", {}),
+        ('INSERT INTO user_account (name, admin_level) VALUES (\'ann\', \'None\'), '
+         '(\'bob\', \'None\')', {}),
+        ('INSERT INTO config ("key", value) VALUES (\'PriorityWeightAge\', \'500\'), '
+         '(\'fscli:coordinators\', :c)', {"c": coords})])
+    engine = open_engine(db)
+    try:
+        with engine.connect() as conn:
+            assert load_config(conn, 1) == load_config(conn, 2) == {"PriorityWeightAge": "500"}
+            # pairs naming a user or an account that no longer exists could not be read
+            assert read_coordinators(conn) == {"ann": ["lab", "phys"]}
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql", "mysql"])
+def test_0004_keeps_settings_of_a_store_without_clusters_in_cluster_default(backend, tmp_path):
+    from tests.conftest import Fscli
+
+    db = _store_at_0003(backend, tmp_path, [
+        ('INSERT INTO config ("key", value) VALUES (\'PriorityFlags\', \'NO_FAIR_TREE\')', {})])
+    fscli = Fscli(db)
+    assert fscli.ok("config", "show", "-P", "-n").stdout == "PriorityFlags|NO_FAIR_TREE|set\n"
+    assert fscli.ok("assoc", "list", "-P", "format=Cluster,Account,QOS").stdout == \
+        "Cluster|Account|QOS\ndefault|root|normal\n"
