@@ -456,3 +456,10 @@ def test_load_skips_wckeys_naming_the_line(sm, tmp_path):
         "classification"]
     assert sm.ok("sacctmgr", "-n", "-P", "show", "assoc", "user=dan", "format=acc,share"
                  ).stdout == "root|2\n"
+
+
+def test_a_bare_user_keeps_its_coordinator_rows(sm):
+    sm.ok("sacctmgr", "-i", "add", "coord", "names=alice", "account=phys")
+    sm.ok("sacctmgr", "-i", "delete", "account", "chem")  # alice's only association
+    assert sm.ok("sacctmgr", "-P", "show", "user", "alice", "withcoord").stdout == \
+        "User|Def Acct|Admin|Coord Accounts\nalice||None|bio,phys\n"
