@@ -463,3 +463,18 @@ def test_a_bare_user_keeps_its_coordinator_rows(sm):
     sm.ok("sacctmgr", "-i", "delete", "account", "chem")  # alice's only association
     assert sm.ok("sacctmgr", "-P", "show", "user", "alice", "withcoord").stdout == \
         "User|Def Acct|Admin|Coord Accounts\nalice||None|bio,phys\n"
+
+
+def test_cluster_option_picks_the_cluster(sm):
+    sm.ok("cluster", "add", "c2")
+    sm.ok("sacctmgr", "-i", "-M", "c2", "add", "account", "geo")
+    assert sm.ok("sacctmgr", "-n", "-P", "show", "assoc", "account=geo",
+                 "format=cluster,account").stdout == "c2|geo\n"
+    assert sm.ok("sacctmgr", "-n", "-P", "-Mc1", "show", "assoc", "account=geo").stdout == ""
+    refused(sm, "-M", "c9", "show", "assoc", stderr=(
+        " This cluster 'c9' doesn't exist.\n        Contact your admin to add it to accounting.\n"))
+
+
+def test_a_name_the_store_cannot_hold_is_refused_before_anything_is_printed(sm):
+    refused(sm, "-i", "add", "account", "a|b", stderr=(
+        " invalid account name 'a|b': use letters, digits, '_', '.', '-'\n"))

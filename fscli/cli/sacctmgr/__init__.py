@@ -15,7 +15,7 @@ import sys
 
 import click
 
-from fscli.cli.sacctmgr.context import Run
+from fscli.cli.sacctmgr.context import Refused, Run
 from fscli.cli.sacctmgr.grammar import ENTITIES, NO_ENTITY, VERBS, OptionError, first, options
 
 USAGE = """\
@@ -113,6 +113,8 @@ def command(run: Run, words: list[str]) -> int:
         return 1
     try:
         return _dispatch(run, verb, rest)
+    except Refused as stop:  # a read refused (an unknown cluster): said already
+        return stop.code
     except FscliError as exc:
         run.err(f" {exc.message}\n")
         return 1

@@ -55,6 +55,18 @@ def _settings(raw_words, table, known_qos: list[str], problems: Problems,
     return own, settings, touched
 
 
+def _checked(kind: str, own: dict[str, list[str]], run: Run) -> list[str]:
+    """The names to add, refused before anything is printed if the store cannot hold one
+    (a separator or space in it, too long)."""
+    from fscli.errors import InvalidValue
+    from fscli.store.admin import check_name
+
+    try:
+        return [check_name(kind, n) for v in own.get("name", []) for n in names_of(v)]
+    except InvalidValue as exc:
+        raise run.refuse(f" {exc.message}\n") from None
+
+
 def _known_qos(session) -> list[str]:
     from fscli.store.sacctmgr_queries import qos_rows
 
@@ -71,7 +83,7 @@ def add_account(run: Run, words: list[str]) -> int:
         if problems.failed:
             raise run.refuse(problems.text())
         run.err(problems.text())
-        names = [n.lower() for v in own.get("name", []) for n in names_of(v)]
+        names = _checked("account", own, run)
         if not names:
             raise run.refuse(" Need name of account to add.\n")
         conn = session.connection()
@@ -143,7 +155,7 @@ def add_user(run: Run, words: list[str]) -> int:
         if problems.failed:
             raise run.refuse(problems.text())
         run.err(problems.text())
-        names = [n.lower() for v in own.get("name", []) for n in names_of(v)]
+        names = _checked("user", own, run)
         if not names:
             raise run.refuse(" Need name of user to add.\n")
         default = _text(own, "defaultaccount")

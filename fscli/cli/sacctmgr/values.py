@@ -20,7 +20,7 @@ from fscli.engine.timestr import parse_duration_mins
 from fscli.errors import InvalidValue
 from fscli.store.assoc_fields import AssocChanges, QosEdit
 
-_NUMBER = re.compile(r"\s*([+-]?)(\d*)")
+_NUMBER = re.compile(r"\s*([+-]?)([0-9]*)")
 
 
 class Problems:
