@@ -56,15 +56,18 @@ def _settings(raw_words, table, known_qos: list[str], problems: Problems,
 
 
 def _checked(kind: str, own: dict[str, list[str]], run: Run) -> list[str]:
-    """The names to add, refused before anything is printed if the store cannot hold one
-    (a separator or space in it, too long)."""
+    """The names to add: at least one, each one the store can hold (no separator or space,
+    not too long), else the command ends before anything is printed."""
     from fscli.errors import InvalidValue
     from fscli.store.admin import check_name
 
     try:
-        return [check_name(kind, n) for v in own.get("name", []) for n in names_of(v)]
+        names = [check_name(kind, n) for v in own.get("name", []) for n in names_of(v)]
     except InvalidValue as exc:
         raise run.refuse(f" {exc.message}\n") from None
+    if not names:
+        raise run.refuse(f" Need name of {kind} to add.\n")
+    return names
 
 
 def _known_qos(session) -> list[str]:
@@ -80,12 +83,8 @@ def add_account(run: Run, words: list[str]) -> int:
 
         problems = Problems()
         own, settings, touched = _settings(words, ACCOUNT_KEYS, _known_qos(session), problems)
-        if problems.failed:
-            raise run.refuse(problems.text())
-        run.err(problems.text())
+        problems.settle(run)
         names = _checked("account", own, run)
-        if not names:
-            raise run.refuse(" Need name of account to add.\n")
         conn = session.connection()
         clusters = run.clusters(conn, [c for v in own.get("cluster", []) for c in names_of(v)])
         if not clusters:
@@ -152,12 +151,8 @@ def add_user(run: Run, words: list[str]) -> int:
                                            hint="", conds=True)
         if own.get("defaultwckey") or own.get("wckeys"):
             raise run.refuse(NO_WCKEYS.format("them"))
-        if problems.failed:
-            raise run.refuse(problems.text())
-        run.err(problems.text())
+        problems.settle(run)
         names = _checked("user", own, run)
-        if not names:
-            raise run.refuse(" Need name of user to add.\n")
         default = _text(own, "defaultaccount")
         accounts = [a.lower() for v in own.get("account", []) for a in names_of(v)]
         if default:
@@ -325,8 +320,7 @@ def add_qos(run: Run, words: list[str]) -> int:
         problems = Problems()
         names: list[str] = []
         changes = qos_changes(plain(words), problems, names)
-        if problems.failed:
-            raise run.refuse(problems.text())
+        problems.settle(run)
         if not names:
             raise run.refuse(" Need name of qos to add.\n")
         known = set(_known_qos(session))

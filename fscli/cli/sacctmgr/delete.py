@@ -32,8 +32,7 @@ def _conditions(run: Run, words: list[str], table) -> dict[str, list[str]]:
     """A delete's conditions; none at all, or a bad one, ends the command."""
     problems = Problems()
     found = conditions(plain(words), table, problems)
-    if problems.failed:
-        raise run.refuse(problems.text())
+    problems.settle(run)
     if not found:
         raise run.refuse(" No conditions given to remove, not executing.\n")
     return found

@@ -101,9 +101,9 @@ def read_modify(run: Run, session, words: list[str], cond_table, rec_table,
     found = conditions(cond, cond_table, problems)
     own, values = settings(rec, rec_table, _known_qos(session), problems)
     refused = [REFUSED_REC[k] for k in own if k in REFUSED_REC] + list(extra)
-    if problems.failed or refused:
+    if refused:
         raise run.refuse("".join(refused) + problems.text())
-    run.err(problems.text())
+    problems.settle(run)
     if not own and not values.given():
         raise run.refuse(" You didn't give me anything to set\n")
     if not _ask_without_where(run, found):
@@ -269,8 +269,7 @@ def modify_qos(run: Run, words: list[str]) -> int:
             else:
                 names += [n.lower() for n in split_list(w.raw if w.bare else w.value)]
         changes = qos_changes(rec, problems, [])
-        if problems.failed:
-            raise run.refuse(problems.text())
+        problems.settle(run)
         if changes.empty():
             raise run.refuse(" You didn't give me anything to set\n")
         known = _known_qos(session)

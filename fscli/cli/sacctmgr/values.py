@@ -49,6 +49,12 @@ class Problems:
     def text(self) -> str:
         return "".join(line + "\n" for line in self.lines)
 
+    def settle(self, run) -> None:
+        """End the command (``run.refuse``) if a word was refused; else say the warnings."""
+        if self.failed:
+            raise run.refuse(self.text())
+        run.err(self.text())
+
 
 @dataclass
 class Settings:
