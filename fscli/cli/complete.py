@@ -1,15 +1,13 @@
 """Shell completion of names from the store (accounts, users, QOS, partitions, ...).
 
-Every TAB re-runs fscli, so this module reads the store with the plain ``sqlite3`` module
-(no SQLAlchemy; a server store completes no names) through range queries on the names' unique indexes: a TAB answers in tens of
-milliseconds even with 100,000 associations. It completes bare names and the value
-after ``key=`` (``fscli user add bob account=ph<TAB>``); keys themselves complete too.
+Every TAB re-runs fscli: the names come from :mod:`fscli.store.names`, which reads a store
+file with the plain ``sqlite3`` module. It completes bare names and the value after
+``key=`` (``fscli user add bob account=ph<TAB>``); keys themselves complete too.
 """
 
 from __future__ import annotations
 
 import os
-import sqlite3
 from collections.abc import Callable
 
 # key (canonical, lower case) -> what its value names
@@ -19,19 +17,6 @@ VALUE_KINDS = {
     "defaultqos": "qos", "partition": "partition", "partitions": "partition",
     "cluster": "cluster", "clusters": "cluster", "queue": "queue",
 }
-# kind -> query of the names in [low, high): a range on the name's index, not a LIKE scan
-QUERIES = {
-    "account": "SELECT name FROM account WHERE name >= ? AND name < ? ORDER BY name",
-    "user": "SELECT name FROM user_account WHERE name >= ? AND name < ? ORDER BY name",
-    "qos": "SELECT name FROM qos WHERE name >= ? AND name < ? ORDER BY name",
-    "partition": "SELECT DISTINCT name FROM partition WHERE name >= ? AND name < ? ORDER BY name",
-    "cluster": "SELECT name FROM cluster WHERE name >= ? AND name < ? ORDER BY name",
-    "queue": "SELECT name FROM lsf_queue WHERE name >= ? AND name < ? ORDER BY name",
-    "job": "SELECT CAST(id AS TEXT) FROM job WHERE CAST(id AS TEXT) >= ? AND CAST(id AS TEXT) < ? "
-           "AND state IN ('pending', 'running') ORDER BY id",
-}
-CASE_SENSITIVE = {"partition"}  # the store keeps every other kind of name in lower case
-AFTER_ALL = "\U0010ffff"  # sorts after every character a name can hold
 
 
 def _store_path(ctx):
@@ -46,23 +31,13 @@ def _store_path(ctx):
 def names(ctx, kind: str, prefix: str) -> list[str]:
     """Names of one kind starting with ``prefix``; nothing (never an error) without a store."""
     from fscli.errors import StoreError
-    from fscli.store.db import sqlite_uri
+    from fscli.store.names import names as stored_names
 
     try:
         path = _store_path(ctx)
     except StoreError:  # "--db ~nosuchuser/x.db": no home directory to expand
         return []
-    if path is None or not path.exists():
-        return []
-    low = prefix if kind in CASE_SENSITIVE else prefix.lower()
-    try:
-        conn = sqlite3.connect(sqlite_uri(path), uri=True, timeout=0.05)
-        try:
-            return [row[0] for row in conn.execute(QUERIES[kind], (low, low + AFTER_ALL))]
-        finally:
-            conn.close()
-    except sqlite3.Error:
-        return []
+    return stored_names(path, kind, prefix)
 
 
 def _bash_current_word() -> str | None:

@@ -109,13 +109,15 @@ WIDE_SSHARE = ("NormUsage", "GrpTRESMins", "GrpTRESRaw", "TRESRunMins")
 
 
 def show_sshare(app) -> None:
-    from fscli.cli.sshare import emit_table, share_extras, share_result
-    from fscli.render.sshare import default_fields
+    from fscli.render.sshare import Extras, default_fields, rich_table
+    from fscli.render.tables import console
 
-    state, result, algorithm = share_result(app, None)
-    fields = [f for f in default_fields(algorithm, long=True) if f.name not in WIDE_SSHARE]
-    emit_table(result.rows, fields, True, share_extras(state, app.now, {f.name for f in fields}),
-               title=f"sshare -a -l ({algorithm}, without TRES columns)")
+    answer = app.store.shares(DEMO_CLUSTER, app.now)
+    fields = [f for f in default_fields(answer.algorithm, long=True)
+              if f.name not in WIDE_SSHARE]
+    console().print(rich_table(answer.rows, fields, True,
+                               Extras(answer.cluster, answer.tres_names),
+                               title=f"sshare -a -l ({answer.algorithm}, without TRES columns)"))
 
 
 def show_sprio(app) -> None:

@@ -35,51 +35,6 @@ def _names(texts: tuple[str, ...]) -> list[str] | None:
     return [name for text in texts for name in split_list(text)] or None
 
 
-def priorities(app, algorithm: str | None = None, cluster: str | None = None):
-    """(state, engine PriorityResult) for the cluster (default: the command's) at ``app.now``.
-
-    ``state.jobs`` holds the jobs whose usage counts for fair-share; the queue sprio ranks
-    is loaded apart, with the lean ``store.snapshot.load_queue``.
-    """
-    from fscli.cli.sshare import algorithm_option
-    from fscli.engine.heap import bulk
-    from fscli.engine.priority import compute_priorities, listed_states
-    from fscli.errors import InvalidValue
-    from fscli.store.snapshot import load_jobs, load_queue
-    from fscli.store.state import CHARGED, fairshare, load_state
-
-    algorithm = algorithm_option(algorithm)
-    with app.reading() as conn:
-        state = load_state(conn, cluster or app.cluster_name, app.now, jobs=False)
-        if state.config.raw.get("PriorityType", "").lower() == "priority/basic":
-            raise InvalidValue("You are not running a supported priority plugin")
-        state.jobs = load_jobs(conn, state.cluster_id, states=CHARGED)
-        queue = load_queue(conn, state.cluster_id, listed_states(state.config))
-    shares = fairshare(state, app.now, algorithm)
-    with bulk():
-        result = compute_priorities(queue, state.by_id, state.qos, state.partitions,
-                                    state.cluster, state.config, shares.fs_factor, app.now)
-    return state, result
-
-
-def _not_listed(app, job_id: int) -> str:
-    """Why ``--explain JOB`` has no row for the job."""
-    from sqlalchemy import select
-
-    from fscli.store import models as m
-    from fscli.store.tables import MAX_JOB_ID
-
-    if not 0 <= job_id <= MAX_JOB_ID:  # no store holds such an id (nor can it be queried)
-        return f"job {job_id} does not exist"
-    with app.reading() as conn:
-        state = conn.scalar(select(m.Job.state).where(m.Job.id == job_id))
-    if state is None:
-        return f"job {job_id} does not exist"
-    if state == "pending":
-        return f"job {job_id} is not listed: held (priority 0) or not eligible yet"
-    return f"job {job_id} is {state}: sprio lists pending jobs only"
-
-
 def table_cells(rows, config, fmt: str, sort: str | None = None):
     """(headers, cells) of a sprio format, for a rich table: sprio's values, no widths."""
     from fscli.render.sprio import parse_format, render
@@ -104,9 +59,9 @@ def show_sprio(app, cluster: str | None = None, long: bool = True, users: bool =
     ``users``) as a rich table."""
     from fscli.render.sprio import default_format
 
-    state, result = priorities(app, cluster=cluster)
-    print_table(result.rows, state.config, default_format(state.config, long=long, users=users),
-                title=f"Job priority on {state.cluster.name} (sprio{' -l' if long else ''})")
+    result = app.store.priorities(cluster or app.cluster_name, app.now)
+    print_table(result.rows, result.config, default_format(result.config, long=long, users=users),
+                title=f"Job priority on {result.cluster} (sprio{' -l' if long else ''})")
 
 
 def demo_jobs(admin, cluster, now: int) -> list[str]:
@@ -186,27 +141,29 @@ def sprio(app, job_args, long_, norm, weights, jobs, users, partitions, fmt, sor
         fmt = os.environ.get("SPRIO_FORMAT") or None
     job_ids = _ids(jobs + job_args) or None
     user_list = _names(users)
-    state, result = priorities(app, algorithm)
+    result = app.store.priorities(app.cluster_name, app.now, algorithm)
     for warning in result.warnings:
         click.echo(f"fscli: warning: {warning}", err=True)
     rows = filter_rows(result.rows, job_ids, user_list, _names(partitions))
     if explain is not None:
         chosen = [r for r in rows if r.job_id == explain]
         if not chosen:
-            raise NotFound(_not_listed(app, explain))
+            from fscli.api.priorities import why_not_listed
+
+            raise NotFound(why_not_listed(app.store, explain))
         click.echo("\n\n".join("\n".join(explain_row(r)) for r in chosen))
         return
     if as_json:
         with bulk():
-            text = render_json(state.cluster.name, state.config, rows, result.warnings)
+            text = render_json(result.cluster, result.config, rows, result.warnings)
         click.echo(text, nl=False)
         return
     if fmt or long_ or norm or weights or noheader or not stdout_is_tty():
         with bulk():
-            text = render(rows, state.config, fmt=fmt, long=long_, normalized=norm,
+            text = render(rows, result.config, fmt=fmt, long=long_, normalized=norm,
                           weights=weights, header=not noheader, sort=sort,
                           users=user_list is not None)
         click.echo(text, nl=False)
         return
-    print_table(rows, state.config, default_format(state.config, users=user_list is not None),
+    print_table(rows, result.config, default_format(result.config, users=user_list is not None),
                 sort=sort)

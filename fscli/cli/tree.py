@@ -23,23 +23,15 @@ def tree(app, account, algorithm, svg) -> None:
       fscli --at now-7days tree physics
       fscli tree --svg tree.svg
     """
-    from fscli.cli.sshare import share_result
-    from fscli.errors import NotFound
     from fscli.render import tables
     from fscli.render.tree import share_tree
 
-    state, result, algorithm = share_result(app, algorithm)
-    rows = result.rows
-    if account is not None:  # "tree ''" names no account: an error, not the whole tree
-        start = next((i for i, r in enumerate(rows)
-                      if r.user is None and r.account == account.lower()), None)
-        if start is None:
-            raise NotFound(f"account '{account}' does not exist on cluster {state.cluster.name}")
-        end = next((i for i in range(start + 1, len(rows)) if rows[i].depth <= rows[start].depth),
-                   len(rows))
-        rows = rows[start:end]
+    answer = app.store.shares(app.cluster_name, app.now, algorithm)
+    # "tree ''" names no account: an error, not the whole tree
+    rows = answer.subtree(account) if account is not None else answer.rows
+    algorithm = answer.algorithm
     console = tables.console(record=svg is not None)
-    console.print(f"cluster {state.cluster.name}, {algorithm}, bar: usage █ vs share |")
+    console.print(f"cluster {answer.cluster}, {algorithm}, bar: usage █ vs share |")
     console.print(share_tree(rows, algorithm))
     if svg is not None:
         from fscli.cli.output import command_line

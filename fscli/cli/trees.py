@@ -126,19 +126,11 @@ def _progress(app, label: str) -> Iterator:
 
 
 def _run_plan(app, spec, source: str, dry_run: bool, prune: bool = False,
-              create_missing: bool = False, clean: bool = False) -> None:
-    from fscli.store.tree_sync import apply_plan, make_plan
-
-    # A dry run applies the plan as the real run does, every check included, and the
-    # transaction then rolls back: the two cannot disagree on what fails.
-    with app.transaction(dry_run) as session:
-        plan = make_plan(session.connection(), spec, prune=prune, create_missing=create_missing,
-                         clean=clean)
-        _print_plan(plan)
-        with _progress(app, f"{'checking' if dry_run else 'applying'} {source}") as step:
-            # a sacctmgr file (create_missing) keeps what sacctmgr accepted
-            apply_plan(session, plan, app.now, app.actor, step,
-                       check_default_qos=not create_missing)
+              loading: bool = False, clean: bool = False) -> None:
+    with _progress(app, f"{'checking' if dry_run else 'applying'} {source}") as step:
+        plan = app.store.apply_tree(spec, prune=prune, dry_run=dry_run, at=app.now,
+                                    loading=loading, clean=clean, on_plan=_print_plan,
+                                    progress=step)
     counts = plan.counts()
     if not plan.changes:
         app.say(f"no changes: cluster {spec.cluster.name} already matches {source}")
@@ -289,4 +281,4 @@ def load(app, words, dry_run) -> None:
         spec = flatfile.parse(read_text(paths[0]), cluster=wanted, source=paths[0])
         if override:
             spec.cluster.name = override.lower()
-        _run_plan(app, spec, paths[0], dry_run, create_missing=True, clean=clean)
+        _run_plan(app, spec, paths[0], dry_run, loading=True, clean=clean)

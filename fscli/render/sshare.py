@@ -251,3 +251,24 @@ def json_rows(rows: Sequence[ShareRow], extras: Extras = Extras()) -> list[dict[
         cells["depth"] = row.depth
         out.append(cells)
     return out
+
+
+def rich_table(rows: Sequence[ShareRow], fields: Sequence[Field], header: bool,
+               extras: Extras = Extras(), title: str | None = None):
+    """The rows as a rich table with sshare's columns and number formats.
+
+    TRES lists show only their non-zero counts, so that the table fits a terminal.
+    """
+    from fscli.render import tables
+
+    columns = [f.name for f in fields]
+    cells = []
+    for name in columns:
+        values = column(name, rows, extras)
+        if name in ("GrpTRESRaw", "TRESRunMins"):
+            values = [",".join(p for p in v.split(",") if not p.endswith("=0")) for v in values]
+        cells.append(values)
+    data = [list(row) for row in zip(*cells)]
+    numeric = [c for c in columns if c not in ("Account", "User", "Partition", "Cluster",
+                                               "GrpTRESMins", "GrpTRESRaw", "TRESRunMins")]
+    return tables.rich_table(columns, data, title, header, numeric)

@@ -225,3 +225,13 @@ def load_queue(conn, cluster_id: int, states: tuple[str, ...] = ("pending",)) ->
                        time_limit=limit, nice=nice or 0, site_factor=site or 0,
                        admin_priority=admin))
     return out
+
+
+def cluster_names(conn) -> list[str]:
+    """Every cluster's name, sorted."""
+    return list(conn.execute(select(t.cluster.c.name).order_by(t.cluster.c.name)).scalars())
+
+
+def job_state(conn, job_id: int) -> str | None:
+    """The job's state, None when the store has no such job."""
+    return conn.execute(select(t.job.c.state).where(t.job.c.id == job_id)).scalar()

@@ -26,6 +26,7 @@ from sqlalchemy import (
 )
 
 from fscli.engine.limitdefs import ASSOC_LIMITS, QOS_LIMITS
+from fscli.store.job_states import ACTIVE_STATES  # noqa: F401 - the job table's states
 
 NAMING = {
     "ix": "ix_%(column_0_label)s",
@@ -146,8 +147,6 @@ usage = Table(
 
 MAX_JOB_ID = 2**63 - 1
 """The largest job id: ``job.id`` is a signed 64-bit column on every backend."""
-ACTIVE_STATES = ("pending", "running")
-"""The ``job.state`` values of jobs that count against limits and can still change."""
 
 job = Table(
     "job", metadata,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from fscli.cli.app import process_user
+from fscli.api.store import process_user
 
 
 def test_issue_sequence_parsable(science):

@@ -89,7 +89,7 @@ def _raise(exc):
 
 
 def test_ctrl_c_in_a_command_exits_130_with_one_line(db_path, monkeypatch, capsys):
-    monkeypatch.setattr("fscli.cli.sshare.share_result", _raise(KeyboardInterrupt()))
+    monkeypatch.setattr("fscli.api.shares.shares", _raise(KeyboardInterrupt()))
     with pytest.raises(SystemExit) as stop:
         main(["--db", db_path, "sshare"])
     assert stop.value.code == 130
@@ -106,7 +106,7 @@ def test_ctrl_c_outside_a_command_exits_130(monkeypatch, capsys):
 
 
 def test_internal_error_is_one_line_and_debug_shows_it(science, monkeypatch):
-    monkeypatch.setattr("fscli.cli.sshare.share_result", _raise(RuntimeError("boom")))
+    monkeypatch.setattr("fscli.api.shares.shares", _raise(RuntimeError("boom")))
     err = science.fails("sshare", code=70).stderr
     assert err == ("fscli: error: internal error: RuntimeError: boom "
                    "(run with --debug for the traceback)\n")

@@ -11,7 +11,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from fscli.cli.app import process_user
+from fscli.api.store import process_user
 from tests.backends import BACKEND
 
 AT = "2026-05-01T00:00:00"

@@ -1,0 +1,54 @@
+"""sprio: the pending jobs' priority, factor by factor, from one snapshot."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from fscli.api.results import Priorities
+from fscli.api.shares import algorithm_name
+
+if TYPE_CHECKING:
+    from fscli.api.store import Store
+
+
+def priorities(store: Store, cluster: str | None, at: int,
+               algorithm: str | None = None) -> Priorities:
+    """Every pending job's priority at ``at``. The jobs whose usage counts for fair-share
+    and the queue sprio ranks are loaded apart (the queue with the lean
+    ``store.snapshot.load_queue``)."""
+    from fscli.engine.heap import bulk
+    from fscli.engine.priority import compute_priorities, listed_states
+    from fscli.errors import InvalidValue
+    from fscli.store.snapshot import load_jobs, load_queue
+    from fscli.store.state import CHARGED, fairshare, load_state
+
+    algorithm = algorithm_name(algorithm)
+    with store.reading() as conn:
+        state = load_state(conn, cluster, at, jobs=False)
+        if state.config.raw.get("PriorityType", "").lower() == "priority/basic":
+            raise InvalidValue("You are not running a supported priority plugin")
+        state.jobs = load_jobs(conn, state.cluster_id, states=CHARGED)
+        queue = load_queue(conn, state.cluster_id, listed_states(state.config))
+    algorithm = algorithm or state.config.algorithm
+    shares = fairshare(state, at, algorithm)
+    with bulk():
+        result = compute_priorities(queue, state.by_id, state.qos, state.partitions,
+                                    state.cluster, state.config, shares.fs_factor, at)
+    return Priorities(state.cluster.name, algorithm, at, result.rows, state.config,
+                      list(result.warnings))
+
+
+def why_not_listed(store: Store, job_id: int) -> str:
+    """Why sprio has no row for ``job_id``."""
+    from fscli.store.snapshot import job_state
+    from fscli.store.tables import MAX_JOB_ID
+
+    if not 0 <= job_id <= MAX_JOB_ID:  # no store holds such an id (nor can it be queried)
+        return f"job {job_id} does not exist"
+    with store.reading() as conn:
+        state = job_state(conn, job_id)
+    if state is None:
+        return f"job {job_id} does not exist"
+    if state == "pending":
+        return f"job {job_id} is not listed: held (priority 0) or not eligible yet"
+    return f"job {job_id} is {state}: sprio lists pending jobs only"

@@ -1,0 +1,87 @@
+"""What the API's views return: plain dataclasses of the engine's rows and what goes with
+them. The CLI renders these; ``--json`` is their serialisation."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from fscli.engine.fairshare import ShareRow
+from fscli.engine.priority import PriorityRow
+
+
+@dataclass
+class Shares:
+    """sshare's answer: one :class:`~fscli.engine.fairshare.ShareRow` per association
+    (``account``, ``user``, ``raw_shares``, ``norm_shares``, ``raw_usage``, ``norm_usage``,
+    ``effective_usage``, ``fairshare``, ``level_fs``, ...) in sshare's order, plus what
+    the rows do not carry: the tracked TRES, and (computed when first asked for: they go
+    through the jobs again) each association's TRES run-minutes and decayed TRES-seconds,
+    keyed by ``assoc_id``."""
+
+    cluster: str
+    algorithm: str
+    at: int
+    rows: list[ShareRow]
+    tres_names: Sequence[str] = ()
+    result: object = field(default=None, repr=False)  # the engine's result, for --explain
+    state: object = field(default=None, repr=False)  # the snapshot the rows come from
+
+    @cached_property
+    def run_minutes(self) -> Mapping[int, Mapping[str, int]]:
+        """sshare's TRESRunMins per association (none unless limits are enforced)."""
+        from fscli.store.state import run_minutes
+
+        return run_minutes(self.state, self.at)
+
+    @cached_property
+    def tres_usage(self) -> Mapping[int, Mapping[str, float]]:
+        """sshare's GrpTRESRaw: decayed TRES-seconds per association and its subtree."""
+        from fscli.store.state import tres_usage
+
+        return tres_usage(self.state, self.at)
+
+    def __iter__(self):
+        return iter(self.rows)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def subtree(self, account: str) -> list[ShareRow]:
+        """The rows of ``account`` and everything below it, in sshare's order."""
+        from fscli.errors import NotFound
+
+        rows = self.rows
+        start = next((i for i, r in enumerate(rows)
+                      if r.user is None and r.account == account.lower()), None)
+        if start is None:
+            raise NotFound(f"account '{account}' does not exist on cluster {self.cluster}")
+        end = next((i for i in range(start + 1, len(rows)) if rows[i].depth <= rows[start].depth),
+                   len(rows))
+        return rows[start:end]
+
+    def row(self, name: str) -> ShareRow:
+        """The row of ``ACCOUNT``, ``USER/ACCOUNT``, ``root`` or an association id."""
+        from fscli.api.shares import find_row
+
+        return find_row(self, name)
+
+
+@dataclass
+class Priorities:
+    """sprio's answer: one :class:`~fscli.engine.priority.PriorityRow` per pending job and
+    partition, with every factor (``factors``, ``weighted``, ``priority``)."""
+
+    cluster: str
+    algorithm: str
+    at: int
+    rows: list[PriorityRow]
+    config: object = field(default=None, repr=False)  # the cluster's PriorityConfig
+    warnings: list[str] = field(default_factory=list)  # settings Slurm would warn about
+
+    def __iter__(self):
+        return iter(self.rows)
+
+    def __len__(self) -> int:
+        return len(self.rows)

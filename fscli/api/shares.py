@@ -1,0 +1,89 @@
+"""sshare: the store's snapshot at a moment, through the fair-share engine."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import TYPE_CHECKING
+
+from fscli.api.results import Shares
+from fscli.errors import NotFound, UsageProblem
+
+if TYPE_CHECKING:
+    from fscli.api.store import Store
+    from fscli.engine.fairshare import ShareRow
+
+
+def algorithm_name(text: str | None) -> str | None:
+    """An algorithm as the engine names it (``fair-tree`` → ``fair_tree``); None: the
+    cluster's (from PriorityFlags)."""
+    from fscli.engine.config import ALGORITHMS
+
+    if text is None:
+        return None
+    algorithm = text.strip().lower().replace("-", "_")
+    if algorithm not in ALGORITHMS:
+        raise UsageProblem(f"unknown algorithm '{algorithm}': expected one of "
+                           f"{', '.join(ALGORITHMS)}")
+    return algorithm
+
+
+def shares(store: Store, cluster: str | None, at: int, algorithm: str | None = None) -> Shares:
+    """One snapshot of ``cluster``, its fair-share at ``at``."""
+    from fscli.store.state import fairshare, load_state
+
+    algorithm = algorithm_name(algorithm)
+    with store.reading() as conn:
+        state = load_state(conn, cluster, at)
+    algorithm = algorithm or state.config.algorithm
+    result = fairshare(state, at, algorithm)
+    return Shares(state.cluster.name, algorithm, at, result.rows, tres_names(state), result,
+                  state)
+
+
+def tres_names(state) -> tuple[str, ...]:
+    """Slurm's tracked TRES: the defaults plus AccountingStorageTRES additions."""
+    from fscli.engine.config import accounting_tres
+    from fscli.render.sshare import DEFAULT_TRES
+
+    extra = accounting_tres(state.config.raw.get("AccountingStorageTRES", ""))
+    return DEFAULT_TRES + tuple(dict.fromkeys(n for n in extra if n not in DEFAULT_TRES))
+
+
+def select_rows(rows, all_users: bool, accounts: Collection[str] = (),
+                users: Collection[str] = ()) -> list:
+    """sshare's row filter: account rows always, user rows with -a or -u (``-1`` names every
+    user); ``accounts`` (-A) keeps those accounts' rows only."""
+    wanted_users = {u.lower() for u in users}
+    if "-1" in wanted_users:
+        all_users = True
+    wanted_accounts = {a.lower() for a in accounts}
+    out = []
+    for row in rows:
+        if wanted_accounts and row.account.lower() not in wanted_accounts:
+            continue
+        if row.user is not None and not all_users and row.user.lower() not in wanted_users:
+            continue
+        out.append(row)
+    return out
+
+
+def find_row(answer: Shares, text: str) -> ShareRow:
+    """The row of ``ACCOUNT``, ``USER/ACCOUNT``, ``root`` or a numeric association id."""
+    name = text.strip().lower()
+    rows = answer.rows
+    if name.isascii() and name.isdigit() and any(r.assoc_id == int(name) for r in rows):
+        return next(r for r in rows if r.assoc_id == int(name))
+    user, sep, account = name.partition("/")
+    if sep:
+        matches = [r for r in rows if r.user == user and r.account == account]
+    else:
+        matches = [r for r in rows if r.user is None and r.account == name]
+        if not matches:
+            matches = [r for r in rows if r.user == name]
+            if len(matches) > 1:
+                choices = ", ".join(f"{r.user}/{r.account}" for r in matches)
+                raise NotFound(f"user '{name}' has several associations: name one of {choices}")
+    if not matches:
+        raise NotFound(f"no association '{text}' on cluster {answer.cluster} "
+                       "(use ACCOUNT or USER/ACCOUNT)")
+    return min(matches, key=lambda r: r.assoc_id)  # the one without a partition came first

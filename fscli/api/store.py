@@ -1,0 +1,191 @@
+"""The store as Python programs (and fscli's own commands) use it.
+
+:func:`open_store` resolves a path or URL as ``--db`` does (else ``FSCLI_DB``, else the
+default file) and gives a :class:`Store`: views (``shares()``, ``priorities()``) read one
+snapshot through SQLAlchemy Core and hand it to the engine; writes happen inside
+``with store.transaction() as tx:`` and are committed all or nothing.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from fscli.errors import StoreError
+
+if TYPE_CHECKING:
+    from fscli.api.results import Priorities, Shares
+    from fscli.store.usage_admin import UsageAdmin
+
+When = int | float | str | datetime | None
+"""A moment: epoch seconds, a datetime, Slurm's time words (``now-1day``,
+``2026-05-01T12:00:00``), or None for now."""
+
+
+def open_store(path_or_url: str | None = None, read_only: bool = False,
+               actor: str | None = None) -> Store:
+    """The store at ``path_or_url`` (a file path or an SQLAlchemy URL; default: ``FSCLI_DB``,
+    else the default file). ``read_only`` refuses every change and opens the database
+    read-only. History names ``actor``, by default the process's user."""
+    return Store(path_or_url, read_only=read_only, actor=actor)
+
+
+def moment(at: When, wall: int | None = None) -> int:
+    """``at`` as epoch seconds (now when None)."""
+    from fscli.engine.timestr import parse_when
+
+    now = int(time.time()) if wall is None else wall
+    if at is None:
+        return now
+    if isinstance(at, datetime):
+        return int(at.timestamp())
+    if isinstance(at, (int, float)):
+        return int(at)
+    return parse_when(at, now)
+
+
+def process_user() -> str:
+    """The process's user, by its uid (as Slurm records the uid of a sacctmgr call):
+    ``$USER`` may be unset, stale or anyone's."""
+    import os
+    import pwd
+
+    uid = os.getuid()
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:  # a uid without a passwd entry (containers)
+        return f"uid{uid}"
+
+
+class Store:
+    """An fscli store. Use it as a context manager, or call :meth:`close` when done."""
+
+    def __init__(self, path_or_url: str | None = None, read_only: bool = False,
+                 actor: str | None = None):
+        self.db = path_or_url
+        self.read_only = read_only
+        self.actor = actor or process_user()
+        self._engine = None
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Give back the store's connections (a server's, above all)."""
+        if self._engine is not None:
+            self._engine.dispose()
+            self._engine = None
+
+    # -- connections ------------------------------------------------------------------
+    @property
+    def engine(self):
+        """The SQLAlchemy engine, the store created (and migrated) when it does not exist."""
+        return self._open(create=True)
+
+    def _open(self, create: bool):
+        if self._engine is None:
+            from fscli.store.db import open_engine
+
+            self._engine = open_engine(self.db, read_only=self.read_only, create=create)
+        return self._engine
+
+    @contextmanager
+    def reading(self, create: bool = False) -> Iterator:
+        """A Core connection for read paths; creates no store unless ``create``."""
+        from sqlalchemy.exc import DBAPIError
+
+        try:
+            with self._open(create=create).connect() as conn:
+                yield conn
+        except DBAPIError as exc:
+            raise store_error(exc) from None
+
+    @contextmanager
+    def session(self, dry_run: bool = False) -> Iterator:
+        """An ORM session holding the write lock; committed at the end unless ``dry_run``
+        (then everything ran, every check included, and is rolled back)."""
+        from sqlalchemy.exc import DBAPIError
+        from sqlalchemy.orm import Session
+
+        if self.read_only:
+            raise StoreError("this command changes the store, and fscli is read-only here "
+                             "(--read-only or FSCLI_READ_ONLY); run it without that to change it")
+        try:  # opening the store may migrate it: its errors are store errors too
+            engine = self.engine.execution_options(fscli_write=True)
+            with Session(engine, autoflush=True, expire_on_commit=False) as session:
+                try:
+                    with session.begin():
+                        yield session
+                        session.flush()
+                        if dry_run:
+                            raise _DryRun
+                except _DryRun:
+                    pass
+        except DBAPIError as exc:
+            raise store_error(exc) from None
+
+    @contextmanager
+    def transaction(self, at: When = None, dry_run: bool = False) -> Iterator[UsageAdmin]:
+        """The write surface (accounts, users, QOS, partitions, limits, usage, settings)
+        in one transaction: committed when the block ends, rolled back on any error."""
+        from fscli.store.usage_admin import UsageAdmin
+
+        with self.session(dry_run) as session:
+            yield UsageAdmin(session, moment(at), self.actor)
+
+    # -- views ------------------------------------------------------------------------
+    def clusters(self) -> list[str]:
+        from fscli.store.snapshot import cluster_names
+
+        with self.reading() as conn:
+            return cluster_names(conn)
+
+    def shares(self, cluster: str | None = None, at: When = None,
+               algorithm: str | None = None) -> Shares:
+        """sshare's rows at ``at`` (``cluster`` None: the store's only cluster; ``algorithm``
+        None: the cluster's, from PriorityFlags)."""
+        from fscli.api.shares import shares
+
+        return shares(self, cluster, moment(at), algorithm)
+
+    def priorities(self, cluster: str | None = None, at: When = None,
+                   algorithm: str | None = None) -> Priorities:
+        """sprio's rows (every pending job, per partition) at ``at``."""
+        from fscli.api.priorities import priorities
+
+        return priorities(self, cluster, moment(at), algorithm)
+
+
+    # -- trees as code ----------------------------------------------------------------
+    def plan_tree(self, spec, prune: bool = False):
+        """:func:`fscli.api.trees.plan_tree`: what applying ``spec`` would change."""
+        from fscli.api.trees import plan_tree
+
+        return plan_tree(self, spec, prune)
+
+    def apply_tree(self, spec, prune: bool = False, dry_run: bool = False, at: When = None,
+                   **options):
+        """:func:`fscli.api.trees.apply_tree`: make the cluster match ``spec``."""
+        from fscli.api.trees import apply_tree
+
+        return apply_tree(self, spec, prune, dry_run, at, **options)
+
+
+class _DryRun(Exception):
+    """Raised at the end of a dry run so that the transaction rolls back."""
+
+
+def store_error(exc: Exception) -> StoreError:
+    text = (str(getattr(exc, "orig", exc)).strip().splitlines() or ["unknown error"])[0]
+    low = text.lower()
+    if "readonly" in low or "read-only" in low or "read only" in low:
+        return StoreError(f"the store is read-only ({text}); use a writable --db or check permissions")
+    if "locked" in low or "busy" in low:
+        return StoreError(f"the store is busy ({text}); try again")
+    return StoreError(f"store error: {text}")

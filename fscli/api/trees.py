@@ -1,0 +1,55 @@
+"""Trees as code: plan a cluster's tree against the store, and apply it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from fscli.api.store import Store, When
+    from fscli.io.treespec import TreeSpec
+    from fscli.store.tree_sync import Plan
+
+
+def as_spec(spec: TreeSpec | str) -> TreeSpec:
+    """A TreeSpec as it is, or one read from YAML text (the format of ``fscli apply``)."""
+    if isinstance(spec, str):
+        from fscli.io import yamltree
+
+        return yamltree.load(spec)
+    return spec
+
+
+def plan_tree(store: Store, spec: TreeSpec | str, prune: bool = False) -> Plan:
+    """What applying ``spec`` would change (``+`` add, ``~`` change, ``-`` remove, and
+    ``kept``: what pruning leaves and why), validated, without writing anything."""
+    from fscli.store.tree_sync import make_plan
+
+    with store.reading() as conn:
+        return make_plan(conn, as_spec(spec), prune=prune)
+
+
+def apply_tree(store: Store, spec: TreeSpec | str, prune: bool = False, dry_run: bool = False,
+               at: When = None, loading: bool = False, clean: bool = False,
+               on_plan: Callable[[Plan], None] | None = None,
+               progress: Callable[[int, int], None] | None = None) -> Plan:
+    """Make the cluster match ``spec`` in one transaction and return the plan applied.
+
+    A dry run applies the plan as the real run does, every check included, and rolls
+    back: the two cannot disagree on what fails. ``loading`` (a sacctmgr dump file): QOS
+    and partitions the file names but the store lacks are added, and a DefaultQOS outside
+    a QOS list is kept, as sacctmgr accepts it; ``clean`` removes the cluster's accounts
+    and users first. ``on_plan`` sees the plan before it is written.
+    """
+    from fscli.api.store import moment
+    from fscli.store.tree_sync import apply_plan, make_plan
+
+    spec = as_spec(spec)
+    with store.session(dry_run) as session:
+        plan = make_plan(session.connection(), spec, prune=prune, create_missing=loading,
+                         clean=clean)
+        if on_plan is not None:
+            on_plan(plan)
+        apply_plan(session, plan, moment(at), store.actor, progress,
+                   check_default_qos=not loading)
+    return plan

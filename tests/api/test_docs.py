@@ -1,0 +1,23 @@
+"""docs/api.md's examples run, in order, as one program in an empty directory."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.backends import BACKEND
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "api.md"
+
+
+@pytest.mark.skipif(BACKEND != "sqlite", reason="the examples make an SQLite file")
+def test_the_examples_in_docs_api_md_run(tmp_path, monkeypatch):
+    blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(), re.DOTALL)
+    assert len(blocks) >= 5
+    monkeypatch.chdir(tmp_path)
+    namespace: dict = {}
+    for block in blocks:
+        exec(compile(block, str(DOC), "exec"), namespace)  # noqa: S102 - our own docs
+    assert (tmp_path / "site.db").exists()
