@@ -58,6 +58,15 @@ class Fscli:
         return result
 
 
+def pytest_collection_modifyitems(items) -> None:
+    """Tests of the SQLite pass that reach a database server (``backend`` parameter) share
+    its one test database: under pytest-xdist they run in one worker, one at a time."""
+    for item in items:
+        backend = getattr(getattr(item, "callspec", None), "params", {}).get("backend")
+        if backend in ("postgresql", "mysql"):
+            item.add_marker(pytest.mark.xdist_group("database-servers"))
+
+
 @pytest.fixture
 def store(tmp_path) -> str:
     """The test's empty store: an SQLite file, or a server database (``tests/backends.py``)."""

@@ -98,37 +98,22 @@ class Store:
     @contextmanager
     def reading(self, create: bool = False) -> Iterator:
         """A Core connection for read paths; creates no store unless ``create``."""
-        from sqlalchemy.exc import DBAPIError
+        from fscli.store.session import reading
 
-        try:
-            with self._open(create=create).connect() as conn:
-                yield conn
-        except DBAPIError as exc:
-            raise store_error(exc) from None
+        with reading(lambda: self._open(create=create)) as conn:
+            yield conn
 
     @contextmanager
     def session(self, dry_run: bool = False) -> Iterator:
         """An ORM session holding the write lock; committed at the end unless ``dry_run``
         (then everything ran, every check included, and is rolled back)."""
-        from sqlalchemy.exc import DBAPIError
-        from sqlalchemy.orm import Session
+        from fscli.store.session import writing
 
         if self.read_only:
             raise StoreError("this command changes the store, and fscli is read-only here "
                              "(--read-only or FSCLI_READ_ONLY); run it without that to change it")
-        try:  # opening the store may migrate it: its errors are store errors too
-            engine = self.engine.execution_options(fscli_write=True)
-            with Session(engine, autoflush=True, expire_on_commit=False) as session:
-                try:
-                    with session.begin():
-                        yield session
-                        session.flush()
-                        if dry_run:
-                            raise _DryRun
-                except _DryRun:
-                    pass
-        except DBAPIError as exc:
-            raise store_error(exc) from None
+        with writing(lambda: self.engine, dry_run) as session:
+            yield session
 
     @contextmanager
     def transaction(self, at: When = None, dry_run: bool = False) -> Iterator[UsageAdmin]:
@@ -175,17 +160,3 @@ class Store:
         from fscli.api.trees import apply_tree
 
         return apply_tree(self, spec, prune, dry_run, at, **options)
-
-
-class _DryRun(Exception):
-    """Raised at the end of a dry run so that the transaction rolls back."""
-
-
-def store_error(exc: Exception) -> StoreError:
-    text = (str(getattr(exc, "orig", exc)).strip().splitlines() or ["unknown error"])[0]
-    low = text.lower()
-    if "readonly" in low or "read-only" in low or "read only" in low:
-        return StoreError(f"the store is read-only ({text}); use a writable --db or check permissions")
-    if "locked" in low or "busy" in low:
-        return StoreError(f"the store is busy ({text}); try again")
-    return StoreError(f"store error: {text}")

@@ -59,7 +59,7 @@ def _checked(kind: str, own: dict[str, list[str]], run: Run) -> list[str]:
     """The names to add: at least one, each one the store can hold (no separator or space,
     not too long), else the command ends before anything is printed."""
     from fscli.errors import InvalidValue
-    from fscli.store.admin import check_name
+    from fscli.api.sacctmgr import check_name
 
     try:
         names = [check_name(kind, n) for v in own.get("name", []) for n in names_of(v)]
@@ -71,15 +71,15 @@ def _checked(kind: str, own: dict[str, list[str]], run: Run) -> list[str]:
 
 
 def _known_qos(session) -> list[str]:
-    from fscli.store.sacctmgr_queries import qos_rows
+    from fscli.api.sacctmgr import queries
 
-    return [q.name for q in qos_rows(session.connection())]
+    return [q.name for q in queries.qos_rows(session.connection())]
 
 
 def add_account(run: Run, words: list[str]) -> int:
     def body(session) -> None:
-        from fscli.store import sacctmgr_queries as q
-        from fscli.store.admin import Admin
+        from fscli.api.sacctmgr import queries as q
+        from fscli.api.sacctmgr import Admin
 
         problems = Problems()
         own, settings, touched = _settings(words, ACCOUNT_KEYS, _known_qos(session), problems)
@@ -143,8 +143,8 @@ def add_user(run: Run, words: list[str]) -> int:
     def body(session) -> None:
         from fscli.errors import FscliError
         from fscli.io.treespec import parse_admin_level
-        from fscli.store import sacctmgr_queries as q
-        from fscli.store.admin import Admin
+        from fscli.api.sacctmgr import queries as q
+        from fscli.api.sacctmgr import Admin
 
         problems = Problems()
         own, settings, touched = _settings(words, USER_KEYS, _known_qos(session), problems,
@@ -244,7 +244,7 @@ COORD_KEYS: tuple[tuple[str, Names], ...] = (
 
 def add_coordinator(run: Run, words: list[str]) -> int:
     def body(session) -> None:
-        from fscli.store import sacctmgr_queries as q
+        from fscli.api.sacctmgr import queries as q
 
         own: dict[str, list[str]] = {}
         for w in plain(words):
@@ -288,7 +288,7 @@ QOS_KEYS: tuple[tuple[str, Names], ...] = (
 def qos_changes(raw_words, problems: Problems, names: list[str]):
     """QOS words: their own keys and the QOS limits (fscli's registry of them)."""
     from fscli.engine import limitdefs
-    from fscli.store.resources import QosChanges, parse_flags, parse_float
+    from fscli.api.sacctmgr import QosChanges, parse_flags, parse_float
 
     changes = QosChanges()
     for w in raw_words:
@@ -314,8 +314,8 @@ def qos_changes(raw_words, problems: Problems, names: list[str]):
 
 def add_qos(run: Run, words: list[str]) -> int:
     def body(session) -> None:
-        from fscli.store.admin import Admin
-        from fscli.store.resources import add_qos as store_add
+        from fscli.api.sacctmgr import Admin
+        from fscli.api.sacctmgr import add_qos as store_add
 
         problems = Problems()
         names: list[str] = []
@@ -338,8 +338,8 @@ def add_qos(run: Run, words: list[str]) -> int:
 
 def add_cluster(run: Run, words: list[str]) -> int:
     def body(session) -> None:
-        from fscli.store.admin import Admin
-        from fscli.store.sacctmgr_queries import cluster_names
+        from fscli.api.sacctmgr import Admin
+        from fscli.api.sacctmgr import queries
 
         names = [n.lower() for w in plain(words)
                  if w.bare or matches(w.key, (("Names", 1), ("Clusters", 1)))
@@ -351,7 +351,7 @@ def add_cluster(run: Run, words: list[str]) -> int:
                                      "condition\n" for o in others))
         if not names:
             raise run.refuse(" Need name of cluster to add.\n")
-        known = set(cluster_names(session.connection()))
+        known = set(queries.cluster_names(session.connection()))
         for name in names:
             if name in known:
                 run.out(f" This cluster {name} already exists.  Not adding.\n")

@@ -49,9 +49,9 @@ class Run:
     def clusters(self, conn, given: list[str]) -> list[str]:
         """The clusters a command works on: those named (cluster=, -M, --cluster), else
         all of them; an unknown one is refused in sacctmgr's words."""
-        from fscli.store.sacctmgr_queries import cluster_names
+        from fscli.api.sacctmgr import queries
 
-        known = cluster_names(conn)
+        known = queries.cluster_names(conn)
         wanted = given or ([self.opts.cluster] if self.opts.cluster else []) \
             or ([self.app.cluster_name] if self.app.cluster_name else [])
         wanted = [c.lower() for c in wanted]

@@ -44,8 +44,8 @@ def _assoc_line(item) -> str:
 
 def delete_account(run: Run, words: list[str]) -> int:
     def body(session) -> None:
-        from fscli.store import sacctmgr_queries as q
-        from fscli.store.admin import Admin
+        from fscli.api.sacctmgr import queries as q
+        from fscli.api.sacctmgr import Admin
 
         found = _conditions(run, words, ACCOUNT_COND)
         conn = session.connection()
@@ -82,8 +82,8 @@ def delete_account(run: Run, words: list[str]) -> int:
 
 def delete_user(run: Run, words: list[str]) -> int:
     def body(session) -> None:
-        from fscli.store import sacctmgr_queries as q
-        from fscli.store.admin import Admin
+        from fscli.api.sacctmgr import queries as q
+        from fscli.api.sacctmgr import Admin
 
         found = _conditions(run, words, USER_COND)
         conn = session.connection()
@@ -122,7 +122,7 @@ def delete_user(run: Run, words: list[str]) -> int:
 
 def delete_coordinator(run: Run, words: list[str]) -> int:
     def body(session) -> None:
-        from fscli.store import sacctmgr_queries as q
+        from fscli.api.sacctmgr import queries as q
 
         users: list[str] = []
         accts: list[str] = []
@@ -149,8 +149,8 @@ def delete_coordinator(run: Run, words: list[str]) -> int:
 
 def delete_qos(run: Run, words: list[str]) -> int:
     def body(session) -> None:
-        from fscli.store.admin import Admin
-        from fscli.store.resources import delete_qos as store_delete
+        from fscli.api.sacctmgr import Admin
+        from fscli.api.sacctmgr import delete_qos as store_delete
 
         found = _conditions(run, words, (("name", (("Names", 1),)),))
         names = [n for n in _known_qos(session) if n in found.get("name", [])]

@@ -27,7 +27,7 @@ ASSOC_RULE = "-" * 62 + "\n\n"
 
 def dump(run: Run, words: list[str]) -> int:
     from fscli.io import flatfile
-    from fscli.store.sacctmgr_queries import cluster_names, dump_spec
+    from fscli.api.sacctmgr import queries
 
     values: dict[str, str] = {}
     problems = ""
@@ -49,10 +49,10 @@ def dump(run: Run, words: list[str]) -> int:
         run.err(" We need a cluster to dump.\n")
         return 1
     with run.app.reading() as conn:
-        if name.lower() not in cluster_names(conn):
+        if name.lower() not in queries.cluster_names(conn):
             run.err(f" Cluster {name} doesn't exist.\n")
             return 1
-        text = flatfile.write(dump_spec(conn, name.lower()))
+        text = flatfile.write(queries.dump_spec(conn, name.lower()))
     path = values.get("file")
     if not path:
         path = f"./{name}.cfg"
@@ -145,8 +145,8 @@ def _load_text(run: Run, text: str, cluster: str | None, clean: bool) -> int:
     order = ["root"] + [p.lower() for p in _PARENT_LINE.findall(text) if p.lower() != "root"]
 
     def body(session) -> None:
-        from fscli.store import sacctmgr_queries as q
-        from fscli.store.tree_sync import apply_plan, make_plan
+        from fscli.api.sacctmgr import queries as q
+        from fscli.api.sacctmgr import apply_plan, make_plan
 
         started = time.monotonic()
         conn = session.connection()

@@ -172,8 +172,8 @@ def _selected(view, found: dict[str, list[str]], users: bool) -> list:
 
 def modify_account(run: Run, words: list[str]) -> int:
     def body(session) -> None:
-        from fscli.store import sacctmgr_queries as q
-        from fscli.store.admin import Admin
+        from fscli.api.sacctmgr import queries as q
+        from fscli.api.sacctmgr import Admin
 
         found, own, values = read_modify(run, session, words, ACCOUNT_COND, ACCOUNT_REC)
         conn = session.connection()
@@ -207,8 +207,8 @@ def modify_user(run: Run, words: list[str]) -> int:
     def body(session) -> None:
         from fscli.errors import FscliError
         from fscli.io.treespec import parse_admin_level
-        from fscli.store import sacctmgr_queries as q
-        from fscli.store.admin import Admin
+        from fscli.api.sacctmgr import queries as q
+        from fscli.api.sacctmgr import Admin
 
         wckeys = any(w.key and first(w.key, USER_COND) in ("defaultwckey", "wckeys")
                      for w in sections(words)[0])
@@ -256,8 +256,8 @@ def modify_user(run: Run, words: list[str]) -> int:
 
 def modify_qos(run: Run, words: list[str]) -> int:
     def body(session) -> None:
-        from fscli.store.admin import Admin
-        from fscli.store.resources import modify_qos as store_modify
+        from fscli.api.sacctmgr import Admin
+        from fscli.api.sacctmgr import modify_qos as store_modify
 
         cond, rec = sections(words)
         problems = Problems()

@@ -101,7 +101,7 @@ def _emit(run: Run, cols: list[Column], rows: list[list[str]]) -> int:
 
 def _assocs(query: Query, conn, run: Run) -> list:
     """The associations a listing's filters pick, in sacctmgr's order."""
-    from fscli.store import sacctmgr_queries as q
+    from fscli.api.sacctmgr import queries as q
 
     clusters = run.clusters(conn, query.filters.get("cluster", []))
     view = q.load_view(conn, clusters, own_only="woplimits" in query.flags)
@@ -140,7 +140,7 @@ def list_assoc(run: Run, query: Query, conn) -> int:
 
 
 def list_account(run: Run, query: Query, conn) -> int:
-    from fscli.store import sacctmgr_queries as q
+    from fscli.api.sacctmgr import queries as q
 
     with_assoc = "withassoc" in query.flags
     default = "Acc,Des,O" + ("," + ACCOUNT_ASSOC if with_assoc else "") \
@@ -178,7 +178,7 @@ def _on_assoc(getter: Callable) -> Callable:
 
 
 def list_user(run: Run, query: Query, conn) -> int:
-    from fscli.store import sacctmgr_queries as q
+    from fscli.api.sacctmgr import queries as q
 
     with_assoc = "withassoc" in query.flags
     default = "U,DefaultA,Ad" + (",Coord" if "withcoord" in query.flags else "") \
@@ -216,7 +216,7 @@ QOS_LIMITS = {"MaxTRESPU": "MaxTRESPerUser", "MaxJobsPU": "MaxJobsPerUser",
 
 def list_qos(run: Run, query: Query, conn) -> int:
     from fscli.engine.timestr import format_secs
-    from fscli.store import sacctmgr_queries as q
+    from fscli.api.sacctmgr import queries as q
 
     cols = columns(format_items(query.format or [QOS_DEFAULT]))
 
@@ -241,7 +241,7 @@ def list_qos(run: Run, query: Query, conn) -> int:
 def list_cluster(run: Run, query: Query, conn) -> int:
     """Clusters with their root association's settings. fscli runs no slurmctld, so the
     controller's host, port and RPC version are empty and 0."""
-    from fscli.store import sacctmgr_queries as q
+    from fscli.api.sacctmgr import queries as q
 
     cols = columns(format_items(query.format or [CLUSTER_DEFAULT]))
     roots = [v for v in q.load_view(conn) if v.assoc.parent_id is None
@@ -258,10 +258,10 @@ BASE_TRES = ("cpu", "mem", "energy", "node", "billing", "fs/disk", "vmem", "page
 def list_tres(run: Run, query: Query, conn) -> int:
     """The TRES fscli knows: Slurm's eight with their ids, then those partitions and
     clusters name (gres/..., license/..., bb/...) from id 1001 on, as slurmdbd numbers."""
-    from fscli.store.sacctmgr_queries import named_tres
+    from fscli.api.sacctmgr import queries
 
     cols = columns(format_items(query.format or ["Type,Name%15,ID"]))
-    names = list(BASE_TRES) + sorted(set(named_tres(conn)) - set(BASE_TRES))
+    names = list(BASE_TRES) + sorted(set(queries.named_tres(conn)) - set(BASE_TRES))
     rows = []
     for index, full in enumerate(names):
         kind, _, name = full.partition("/")
@@ -275,11 +275,11 @@ def list_tres(run: Run, query: Query, conn) -> int:
 def list_transaction(run: Run, query: Query, conn) -> int:
     """fscli's change history as sacctmgr's transactions (fscli's own action words)."""
     from fscli.engine.timestr import format_when
-    from fscli.store.sacctmgr_queries import history
+    from fscli.api.sacctmgr import queries
 
     cols = columns(format_items(query.format or ["Time,Action,Actor,Where,Info"]))
     rows = []
-    for at, actor, action, target, detail in history(conn):
+    for at, actor, action, target, detail in queries.history(conn):
         cells = {"Time": format_when(at), "Action": action, "Actor": actor, "Where": target,
                  "Info": detail}
         rows.append([cells.get(c.title, "") for c in cols])

@@ -18,7 +18,7 @@ from fscli.engine import limitdefs
 from fscli.engine import tres as tresmod
 from fscli.engine.timestr import parse_duration_mins
 from fscli.errors import InvalidValue
-from fscli.store.assoc_fields import AssocChanges, QosEdit
+from fscli.api.sacctmgr import AssocChanges, QosEdit
 
 _NUMBER = re.compile(r"\s*([+-]?)([0-9]*)")
 

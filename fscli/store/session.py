@@ -1,0 +1,59 @@
+"""Connections and transactions on a store's engine, with database errors made into one
+line (:class:`~fscli.errors.StoreError`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from fscli.errors import StoreError
+
+
+@contextmanager
+def reading(open_engine) -> Iterator:
+    """A Core connection for read paths (one query per table); ``open_engine()`` gives the
+    engine (opening may migrate the store, whose errors are store errors too)."""
+    from sqlalchemy.exc import DBAPIError
+
+    try:
+        with open_engine().connect() as conn:
+            yield conn
+    except DBAPIError as exc:
+        raise store_error(exc) from None
+
+
+@contextmanager
+def writing(open_engine, dry_run: bool = False) -> Iterator:
+    """An ORM session holding the write lock (``open_engine()`` gives the engine: opening
+    may migrate the store, whose errors are store errors too); committed at the end unless
+    ``dry_run``: then everything ran, every check included, and is rolled back."""
+    from sqlalchemy.exc import DBAPIError
+    from sqlalchemy.orm import Session
+
+    try:
+        engine = open_engine().execution_options(fscli_write=True)
+        with Session(engine, autoflush=True, expire_on_commit=False) as session:
+            try:
+                with session.begin():
+                    yield session
+                    session.flush()
+                    if dry_run:
+                        raise _DryRun
+            except _DryRun:
+                pass
+    except DBAPIError as exc:
+        raise store_error(exc) from None
+
+
+class _DryRun(Exception):
+    """Raised at the end of a dry run so that the transaction rolls back."""
+
+
+def store_error(exc: Exception) -> StoreError:
+    text = (str(getattr(exc, "orig", exc)).strip().splitlines() or ["unknown error"])[0]
+    low = text.lower()
+    if "readonly" in low or "read-only" in low or "read only" in low:
+        return StoreError(f"the store is read-only ({text}); use a writable --db or check permissions")
+    if "locked" in low or "busy" in low:
+        return StoreError(f"the store is busy ({text}); try again")
+    return StoreError(f"store error: {text}")
