@@ -85,3 +85,28 @@ class Priorities:
 
     def __len__(self) -> int:
         return len(self.rows)
+
+
+@dataclass(frozen=True)
+class Account:
+    name: str
+    description: str
+    organization: str
+
+
+@dataclass(frozen=True)
+class User:
+    name: str
+    default_account: str
+    admin_level: str
+
+
+@dataclass(frozen=True)
+class Change:
+    """One recorded change (``fscli history``); ``at`` in epoch seconds."""
+
+    at: int
+    actor: str
+    action: str
+    target: str
+    detail: str

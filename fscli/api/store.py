@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from fscli.errors import StoreError
 
 if TYPE_CHECKING:
-    from fscli.api.results import Priorities, Shares
+    from fscli.api.results import Account, Change, Priorities, Shares, User
     from fscli.store.usage_admin import UsageAdmin
 
 When = int | float | str | datetime | None
@@ -126,10 +126,43 @@ class Store:
 
     # -- views ------------------------------------------------------------------------
     def clusters(self) -> list[str]:
+        """Every cluster's name, sorted."""
         from fscli.store.snapshot import cluster_names
 
         with self.reading() as conn:
             return cluster_names(conn)
+
+    def cluster_info(self) -> list:
+        """Every cluster with its nodes, CPUs and TRES (engine ``ClusterInfo``), by name."""
+        from fscli.store import lists
+
+        with self.reading() as conn:
+            return lists.clusters(conn)
+
+    def accounts(self) -> list[Account]:
+        """Every account (global to the store, as in slurmdbd), by name."""
+        from fscli.api.results import Account
+        from fscli.store import lists
+
+        with self.reading() as conn:
+            return [Account(n, d or "", o or "") for n, d, o in lists.accounts(conn)]
+
+    def users(self) -> list[User]:
+        """Every user with its default account and admin level, by name."""
+        from fscli.api.results import User
+        from fscli.store import lists
+
+        with self.reading() as conn:
+            return [User(n, d or "", a) for n, d, a in lists.users(conn)]
+
+    def history(self, since: When = None) -> list[Change]:
+        """Every recorded change (at or after ``since``), oldest first."""
+        from fscli.api.results import Change
+        from fscli.store import lists
+
+        start = None if since is None else moment(since)
+        with self.reading() as conn:
+            return [Change(*row) for row in lists.changes(conn, start)]
 
     def shares(self, cluster: str | None = None, at: When = None,
                algorithm: str | None = None) -> Shares:

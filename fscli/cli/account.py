@@ -130,17 +130,10 @@ def list_(app, tree, out) -> None:
     Example:
       fscli account list --tree
     """
-    from sqlalchemy import select
-
-    from fscli.store import tables
-
     if tree:
         from fscli.cli.assoc import emit_assocs
 
         emit_assocs(app, out, ["Account", "Descr", "Org", "Share"], tree=True, users=False)
         return
-    accts = tables.account.c
-    with app.reading() as conn:
-        rows = conn.execute(select(accts.name, accts.description, accts.organization)
-                            .order_by(accts.name)).all()
-    out.emit(["Account", "Descr", "Org"], [list(r) for r in rows], "accounts")
+    out.emit(["Account", "Descr", "Org"],
+             [[a.name, a.description, a.organization] for a in app.store.accounts()], "accounts")

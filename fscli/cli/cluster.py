@@ -123,14 +123,8 @@ def list_(app, out) -> None:
     Example:
       fscli cluster list -P
     """
-    from sqlalchemy import select
+    from fscli.engine.tres import format_tres
 
-    from fscli.engine.tres import format_tres, parse_tres
-    from fscli.store import tables
-
-    clusters = tables.cluster.c
-    with app.reading() as conn:
-        rows = conn.execute(select(clusters.name, clusters.nodes, clusters.cpus, clusters.tres)
-                            .order_by(clusters.name)).all()
-    rows = [[n, nodes, cpus, format_tres(parse_tres(t)) if t else ""] for n, nodes, cpus, t in rows]
+    rows = [[c.name, c.nodes, c.cpus, format_tres(c.tres) if c.tres else ""]
+            for c in app.store.cluster_info()]
     out.emit(["Cluster", "Nodes", "CPUs", "TRES"], rows, "clusters", numeric=("Nodes", "CPUs"))

@@ -18,16 +18,10 @@ def history(app, since, out) -> None:
     Example:
       fscli history --since now-7days -P
     """
-    from sqlalchemy import select
+    from fscli.api.store import moment
+    from fscli.engine.timestr import format_when
 
-    from fscli.engine.timestr import format_when, parse_when
-    from fscli.store import tables
-
-    log = tables.transaction_log.c
-    query = select(log.at, log.actor, log.action, log.target, log.detail).order_by(log.id)
-    if since:
-        query = query.where(log.at >= parse_when(since, app.now))
-    with app.reading() as conn:
-        rows = [[format_when(at), actor, action, target, detail]
-                for at, actor, action, target, detail in conn.execute(query)]
+    start = moment(since, app.now) if since else None
+    rows = [[format_when(c.at), c.actor, c.action, c.target, c.detail]
+            for c in app.store.history(start)]
     out.emit(["Time", "Actor", "Action", "Target", "Detail"], rows, "transactions")

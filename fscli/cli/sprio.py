@@ -14,8 +14,6 @@ import os
 
 import click
 
-_SEP = "\x1f"  # separates the cells of the text rendering the rich table is built from
-_TEXT_COLUMNS = ("PARTITION", "USER", "ACCOUNT", "QOSNAME", "CLUSTER", "TRES")
 
 
 def _ids(texts: tuple[str, ...]) -> list[int]:
@@ -35,23 +33,12 @@ def _names(texts: tuple[str, ...]) -> list[str] | None:
     return [name for text in texts for name in split_list(text)] or None
 
 
-def table_cells(rows, config, fmt: str, sort: str | None = None):
-    """(headers, cells) of a sprio format, for a rich table: sprio's values, no widths."""
-    from fscli.render.sprio import parse_format, render
-
-    _, fields = parse_format(fmt)
-    plain = _SEP.join(f"%{f.letter}" for f in fields)
-    lines = render(rows, config, fmt=plain, sort=sort).splitlines()
-    return lines[0].split(_SEP), [line.split(_SEP) for line in lines[1:]]
-
-
 def print_table(rows, config, fmt: str, sort: str | None = None, header: bool = True,
                 title: str | None = None) -> None:
     from fscli.render import tables
+    from fscli.render.sprio import table
 
-    headers, cells = table_cells(rows, config, fmt, sort)
-    numeric = [h for h in headers if h not in _TEXT_COLUMNS]
-    tables.console().print(tables.rich_table(headers, cells, title, header, numeric))
+    tables.console().print(table(rows, config, fmt, sort, title, header))
 
 
 def show_sprio(app, cluster: str | None = None, long: bool = True, users: bool = False) -> None:

@@ -134,12 +134,5 @@ def list_(app, out) -> None:
     Example:
       fscli user list -P
     """
-    from sqlalchemy import select
-
-    from fscli.store import tables
-
-    users = tables.user_account.c
-    with app.reading() as conn:
-        rows = conn.execute(select(users.name, users.default_account, users.admin_level)
-                            .order_by(users.name)).all()
-    out.emit(["User", "Def Acct", "Admin"], [list(r) for r in rows], "users")
+    out.emit(["User", "Def Acct", "Admin"],
+             [[u.name, u.default_account, u.admin_level] for u in app.store.users()], "users")

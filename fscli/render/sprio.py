@@ -271,6 +271,24 @@ def render(
     return "\n".join(lines) + "\n" if lines else ""
 
 
+_TEXT_LETTERS = frozenset("ruonctT")
+"""Letters whose column holds names (left-aligned in a table); every other is a number."""
+
+
+def table(rows: list[PriorityRow], config: PriorityConfig, fmt: str, sort: str | None = None,
+          title: str | None = None, header: bool = True):
+    """A rich table of sprio's columns for ``fmt``: sprio's values, no fixed widths, numbers
+    right-aligned (the PARTITION factor too, though it shares its title with the name)."""
+    from fscli.render import tables
+
+    _, fields = parse_format(fmt)
+    rows = sort_rows(rows, sort)
+    columns = {f.letter: _column(f.letter, rows, config) for f in fields}
+    cells = [list(cells) for cells in zip(*(columns[f.letter] for f in fields))]
+    return tables.rich_table([_header(f.letter) for f in fields], cells, title, header,
+                             right=[f.letter not in _TEXT_LETTERS for f in fields])
+
+
 def row_dict(row: PriorityRow) -> dict:
     """A JSON-ready breakdown of one row."""
     return {

@@ -79,14 +79,18 @@ def save_svg(recorded, path: str, title: str) -> None:
 
 
 def rich_table(columns: Sequence[str], rows: Sequence[Sequence[Any]], title: str | None = None,
-               header: bool = True, numeric: Sequence[str] = ()):
+               header: bool = True, numeric: Sequence[str] = (),
+               right: Sequence[bool] | None = None):
+    """A table; the ``numeric`` columns (by title), or those ``right`` flags (by position,
+    for titles that repeat), are right-aligned."""
     from rich import box
     from rich.table import Table
     from rich.text import Text
 
     table = Table(title=title, box=box.SIMPLE_HEAD, show_header=header, pad_edge=False)
-    for column in columns:
-        table.add_column(column, justify="right" if column in numeric else "left", no_wrap=True)
+    flags = right if right is not None else [c in numeric for c in columns]
+    for column, flag in zip(columns, flags):
+        table.add_column(column, justify="right" if flag else "left", no_wrap=True)
     for row in rows:
         table.add_row(*[Text(cell(v)) for v in row])  # Text: "[...]" in data is not markup
     return table

@@ -28,15 +28,14 @@ FORBIDDEN_MODULES = {"cli": {"sqlite3"}, "api": {"sqlite3"}, "render": {"sqlite3
                      "io": {"sqlite3"}, "engine": {"sqlite3"}}
 
 DEBT = {
-    "fscli.cli.account": {"fscli.store", "fscli.store.admin", "sqlalchemy"},
+    "fscli.cli.account": {"fscli.store.admin"},
     "fscli.cli.assoc": {"fscli.store", "fscli.store.snapshot", "sqlalchemy"},
     "fscli.cli.assoc_words": {"fscli.store.assoc_fields"},
-    "fscli.cli.cluster": {"fscli.store", "fscli.store.admin", "sqlalchemy"},
+    "fscli.cli.cluster": {"fscli.store.admin"},
     "fscli.cli.complete": {"fscli.store.db", "fscli.store.names"},
     "fscli.cli.config": {"fscli.store.snapshot", "fscli.store.state", "fscli.store.usage_admin"},
     "fscli.cli.db": {"fscli.store.db"},
     "fscli.cli.demo": {"fscli.store", "fscli.store.assoc_fields", "fscli.store.db", "fscli.store.usage_admin", "sqlalchemy"},
-    "fscli.cli.history": {"fscli.store", "sqlalchemy"},
     "fscli.cli.job": {"fscli.store.admin", "fscli.store.jobs", "fscli.store.snapshot", "fscli.store.tables"},
     "fscli.cli.limits": {"fscli.store", "fscli.store.admin", "fscli.store.limit_state", "fscli.store.limits_admin"},
     "fscli.cli.lsf": {"fscli.store", "fscli.store.admin", "fscli.store.lsf_admin", "fscli.store.state"},
@@ -46,7 +45,7 @@ DEBT = {
     "fscli.cli.sprio": {"fscli.store", "fscli.store.jobs", "fscli.store.resources", "fscli.store.snapshot", "sqlalchemy"},
     "fscli.cli.trees": {"fscli.store", "fscli.store.snapshot", "fscli.store.tree_sync", "sqlalchemy"},
     "fscli.cli.usage": {"fscli.store.usage_admin"},
-    "fscli.cli.user": {"fscli.store", "fscli.store.admin", "sqlalchemy"},
+    "fscli.cli.user": {"fscli.store.admin"},
     "fscli.render.bqueues": {"fscli.io.lsf_shares"},
     "fscli.store.assoc_fields": {"fscli.io"},
     "fscli.store.lsf_admin": {"fscli.io.lsf_shares"},

@@ -175,3 +175,21 @@ def test_113_2_headers_and_rows():
             found = re.search(regex, target)
             assert (not found) if key == "must_not_match" else found, (regex, target)
     assert checked == 6
+
+
+def test_the_table_right_aligns_numbers_the_partition_factor_too():
+    """The PARTITION factor shares its title with the partition's name: each column is
+    aligned by what it holds, names left, numbers right."""
+    from rich.console import Console
+
+    from fscli.render.sprio import table
+
+    t = table(_rows(), CONFIG, "%.15i %9r %.10Y %.10P %.8u")
+    assert [(c.header, c.justify) for c in t.columns] == [
+        ("JOBID", "right"), ("PARTITION", "left"), ("PRIORITY", "right"),
+        ("PARTITION", "right"), ("USER", "left")]
+    console = Console(width=120, record=True, color_system=None)
+    console.print(t)
+    lines = console.export_text().splitlines()
+    assert [line.split() for line in lines if line.strip().startswith("12")][0][:2] == \
+        ["12", "gpu"]
