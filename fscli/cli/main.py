@@ -35,6 +35,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "lsf": ("fscli.cli.lsf", "lsf", "LSF fairshare: parameters, queues, user groups."),
     "partition": ("fscli.cli.partition", "partition", "Add, modify, delete and list partitions."),
     "qos": ("fscli.cli.qos", "qos", "Add, modify, delete and list QOS."),
+    "sacctmgr": ("fscli.cli.sacctmgr", "sacctmgr",
+                 "Run sacctmgr command lines (22.05 grammar, output, exit codes)."),
     "sprio": ("fscli.cli.sprio", "sprio", "Job priority factors, like sprio."),
     "sshare": ("fscli.cli.sshare", "sshare", "Fair-share of every association, like sshare."),
     "tree": ("fscli.cli.tree", "tree", "The account tree with shares, usage and fair-share."),

@@ -192,3 +192,24 @@ def test_apply_of_a_file_that_is_not_utf8(science, tmp_path):
     path.write_bytes(b"cluster: {name: c1}\n\xff\n")
     assert "cannot read" in science.fails("apply", str(path), code=1).stderr
     assert "cannot read" in science.fails("load", str(path), code=1).stderr
+
+
+SACCTMGR_KEYS = {k.lower(): k for k in (
+    "Name", "Names", "Account", "Accounts", "Parent", "Cluster", "User", "Users", "Partition",
+    "DefaultAccount", "AdminLevel", "Description", "Organization", "FairShare", "GrpTRES",
+    "GrpJobs", "MaxJobs", "MaxWall", "MaxTRES", "QOS", "DefaultQOS", "Priority", "Format",
+    "GrpCPUs", "MaxSubmit", "GrpTRESMins", "WithSubAccounts", "Tree")}
+
+
+@CLI
+@given(st.sampled_from(("add", "modify", "delete", "show")),
+       st.sampled_from(("account", "user", "qos", "coordinator", "assoc", "cluster")),
+       words(SACCTMGR_KEYS))
+def test_sacctmgr(science, verb, entity, args):
+    """sacctmgr's messages may take several lines; the rest of ``check`` holds."""
+    before = snapshot(science)
+    result = science("sacctmgr", "-i", verb, entity, *args, at=AT)
+    assert result.exit_code in (0, 1), (args, result.exit_code, result.stderr)
+    assert "Traceback" not in result.stdout + result.stderr
+    if result.exit_code:
+        assert snapshot(science) == before, args

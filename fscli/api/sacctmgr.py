@@ -1,0 +1,27 @@
+"""The store surface behind ``fscli sacctmgr``.
+
+The layer rules (docs/architecture.md) keep the command line off ``fscli.store``: the
+sacctmgr front end reaches the store's write surface (``Admin``, the QOS writes, the tree
+planner its ``load`` applies) and the sacctmgr views of the store
+(:mod:`fscli.store.sacctmgr_queries`, as ``queries``) through this module, the same code
+the native commands use.
+"""
+
+from __future__ import annotations
+
+from fscli.store import sacctmgr_queries as queries
+from fscli.store.admin import Admin, check_name
+from fscli.store.assoc_fields import AssocChanges, QosEdit
+from fscli.store.resources import (
+    QosChanges,
+    add_qos,
+    delete_qos,
+    modify_qos,
+    parse_flags,
+    parse_float,
+)
+from fscli.store.tree_sync import apply_plan, make_plan
+
+__all__ = ["Admin", "AssocChanges", "QosChanges", "QosEdit", "add_qos", "apply_plan",
+           "check_name", "delete_qos", "make_plan", "modify_qos", "parse_flags", "parse_float",
+           "queries"]

@@ -1,0 +1,367 @@
+"""``sacctmgr add account|user|coordinator|qos|cluster`` over fscli's ``Admin``.
+
+Each add reads its words as sacctmgr 22.05 does (``sacctmgr_add_account``,
+``sacctmgr_add_user``, ...), works out what is new (an existing association is
+skipped, not an error: only "nothing at all new" is), prints sacctmgr's block, then
+writes through the store's ``Admin`` methods in one transaction.
+"""
+
+from __future__ import annotations
+
+from fscli.cli.sacctmgr.context import Run
+from fscli.cli.sacctmgr.grammar import ASSOC_COND, ASSOC_REC, Names, first, matches, plain
+from fscli.cli.sacctmgr.grammar import split_list as names_of
+from fscli.cli.sacctmgr.values import Problems, Settings, assoc_setting, get_uint
+from fscli.render.sacctmgr import settings_lines
+
+ACCOUNT_KEYS: tuple[tuple[str, Names], ...] = (
+    ("name", (("Accounts", 1), ("Names", 1), ("Acct", 4))),
+    ("cluster", (("Clusters", 1),)),
+    ("description", (("Description", 1),)),
+    ("organization", (("Organization", 1),)),
+)
+USER_KEYS: tuple[tuple[str, Names], ...] = (
+    ("name", (("Names", 1), ("Users", 1))),
+    ("adminlevel", (("AdminLevel", 2),)),
+    ("defaultaccount", (("DefaultAccount", 8),)),
+    ("defaultwckey", (("DefaultWCKey", 8),)),
+    ("wckeys", (("WCKeys", 1),)),
+)
+NO_WCKEYS = " fscli keeps no WCKeys: leave out {0} (DefaultWCKey=, WCKeys=)\n"
+
+
+def _settings(raw_words, table, known_qos: list[str], problems: Problems,
+              hint: str = " Use keyword 'where' to modify condition", conds: bool = False):
+    """Split words into the command's own keys and association settings (and, with
+    ``conds``, association conditions such as account= and partition=, as add user)."""
+    own: dict[str, list[str]] = {}
+    settings = Settings()
+    touched = False
+    for w in plain(raw_words):
+        key = "name" if w.bare else first(w.key, table)
+        if key is not None:
+            own.setdefault(key, []).append(w.raw if w.bare else w.value)
+            continue
+        canon = first(w.key, ASSOC_REC)
+        if canon is not None and assoc_setting(canon, w, settings, known_qos, problems):
+            touched = True
+            continue
+        cond = first(w.key, ASSOC_COND) if canon is None and conds else None
+        if cond is not None:
+            own.setdefault(cond, []).append(w.value)
+            touched = True
+            continue
+        problems.unknown(w.raw, hint)
+    return own, settings, touched
+
+
+def _checked(kind: str, own: dict[str, list[str]], run: Run) -> list[str]:
+    """The names to add: at least one, each one the store can hold (no separator or space,
+    not too long), else the command ends before anything is printed."""
+    from fscli.errors import InvalidValue
+    from fscli.api.sacctmgr import check_name
+
+    try:
+        names = [check_name(kind, n) for v in own.get("name", []) for n in names_of(v)]
+    except InvalidValue as exc:
+        raise run.refuse(f" {exc.message}\n") from None
+    if not names:
+        raise run.refuse(f" Need name of {kind} to add.\n")
+    return names
+
+
+def _known_qos(session) -> list[str]:
+    from fscli.api.sacctmgr import queries
+
+    return [q.name for q in queries.qos_rows(session.connection())]
+
+
+def add_account(run: Run, words: list[str]) -> int:
+    def body(session) -> None:
+        from fscli.api.sacctmgr import queries as q
+        from fscli.api.sacctmgr import Admin
+
+        problems = Problems()
+        own, settings, touched = _settings(words, ACCOUNT_KEYS, _known_qos(session), problems)
+        problems.settle(run)
+        names = _checked("account", own, run)
+        conn = session.connection()
+        clusters = run.clusters(conn, [c for v in own.get("cluster", []) for c in names_of(v)])
+        if not clusters:
+            raise run.refuse("  Can't add accounts, no cluster defined yet.\n"
+                             " Please contact your administrator.\n")
+        parent = settings.parent or "root"
+        existing = q.accounts(conn)
+        have = {(v.cluster, v.account) for v in q.load_view(conn, clusters) if v.user is None}
+        new_accounts = [n for n in dict.fromkeys(names) if n not in existing]
+        plan: dict[str, list[str]] = {}
+        for name in dict.fromkeys(names):
+            for cluster in clusters:
+                if (cluster, name) in have:
+                    continue
+                if (cluster, parent) not in have:
+                    run.err(f" Parent account '{parent}' doesn't exist on cluster {cluster}\n"
+                            "        Contact your admin to add this account.\n")
+                    continue
+                plan.setdefault(cluster, []).append(name)
+        if not new_accounts and not plan:
+            run.out(" Nothing new added.\n")
+            raise run.refuse("")
+        if not plan:
+            raise run.refuse(" No associations created.\n")
+        desc = _text(own, "description")
+        org = _text(own, "organization")
+        text = ""
+        if new_accounts:
+            text += " Adding Account(s)\n" + "".join(f"  {n}\n" for n in new_accounts)
+            text += (" Settings\n"
+                     f"  Description     = {desc if desc is not None else 'Account Name'}\n"
+                     f"  Organization    = {org if org is not None else 'Parent/Account Name'}\n")
+        text += " Associations\n" + "".join(f"  A = {n[:10]:<10} C = {c[:10]:<10}\n"
+                                            for c, ns in plan.items() for n in ns)
+        if touched or desc is not None or org is not None:
+            text += " Settings\n" + settings_lines(
+                settings.shares, settings.limits, parent, settings.priority,
+                settings.qos.names if settings.qos else None, settings.default_qos)
+        run.out(text)
+        admin = Admin(session, run.app.now, run.app.actor)
+        for cluster, accts in plan.items():
+            admin.add_accounts(admin.cluster(cluster), accts, parent, desc, org,
+                               settings.changes())
+            q.note_batch(session, cluster, [(a, None) for a in accts])
+
+    return run.write(body)
+
+
+def _text(own: dict[str, list[str]], key: str) -> str | None:
+    """The last value given for ``key``, unquoted and lower-cased as sacctmgr stores it."""
+    values = own.get(key)
+    return values[-1].strip("'\"").lower() if values else None
+
+
+def add_user(run: Run, words: list[str]) -> int:
+    def body(session) -> None:
+        from fscli.errors import FscliError
+        from fscli.io.treespec import parse_admin_level
+        from fscli.api.sacctmgr import queries as q
+        from fscli.api.sacctmgr import Admin
+
+        problems = Problems()
+        own, settings, touched = _settings(words, USER_KEYS, _known_qos(session), problems,
+                                           hint="", conds=True)
+        if own.get("defaultwckey") or own.get("wckeys"):
+            raise run.refuse(NO_WCKEYS.format("them"))
+        problems.settle(run)
+        names = _checked("user", own, run)
+        default = _text(own, "defaultaccount")
+        accounts = [a.lower() for v in own.get("account", []) for a in names_of(v)]
+        if default:
+            accounts.append(default)
+        accounts = list(dict.fromkeys(accounts))
+        if not accounts:
+            raise run.refuse(" Need name of account to add user to.\n")
+        level = None
+        if own.get("adminlevel"):
+            try:
+                level = parse_admin_level(own["adminlevel"][-1])
+            except FscliError:  # sacctmgr: an unknown level is "not set"
+                level = None
+        conn = session.connection()
+        clusters = run.clusters(conn, [c for v in own.get("cluster", []) for c in names_of(v)])
+        partitions = [p for v in own.get("partition", []) for p in names_of(v)] or [None]
+        view = q.load_view(conn, clusters)
+        have = {(v.cluster, v.account, v.user, v.assoc.partition) for v in view}
+        known_users = q.users(conn)
+        known_accounts = q.accounts(conn)
+        new_users: list[str] = []
+        plan: list[tuple[str, str, str, str | None]] = []
+        missing_checked = False
+        for name in dict.fromkeys(names):
+            if name not in known_users:
+                if default and default not in known_accounts and not missing_checked:
+                    run.err(f" This account '{default}' doesn't exist.\n"
+                            "        Contact your admin to add this account.\n")
+                    continue
+                new_users.append(name)
+            for account in accounts:
+                if account not in known_accounts:
+                    if not missing_checked:
+                        run.err(f" This account '{account}' doesn't exist.\n"
+                                "        Contact your admin to add this account.\n")
+                    continue
+                for cluster in clusters:
+                    if (cluster, account, None, None) not in have:
+                        if not missing_checked:
+                            run.err(f" This account '{account}' doesn't exist on cluster "
+                                    f"{cluster}\n        Contact your admin to add this "
+                                    "account.\n")
+                        continue
+                    for part in partitions:
+                        if (cluster, account, name, part) not in have:
+                            plan.append((name, account, cluster, part))
+            missing_checked = True
+        if not new_users and not plan:
+            run.out(" Nothing new added.\n")
+            raise run.refuse("")
+        if not plan:
+            raise run.refuse(" No associations or wckeys created.\n")
+        text = ""
+        if new_users:
+            text += " Adding User(s)\n" + "".join(f"  {n}\n" for n in new_users)
+            if default or level:
+                text += " Settings =\n"
+            if default:
+                text += f"  Default Account = {default}\n"
+            if level:
+                text += f"  Admin Level     = {level}\n"
+        text += " Associations =\n" + "".join(
+            f"  U = {u[:9]:<9} A = {a[:10]:<10} C = {c[:10]:<10}"
+            + (f" P = {p[:10]:<10}" if p else "") + "\n" for u, a, c, p in plan)
+        if touched:
+            text += " Non Default Settings\n" + settings_lines(
+                settings.shares, settings.limits, None, settings.priority,
+                settings.qos.names if settings.qos else None, settings.default_qos)
+        run.out(text)
+        admin = Admin(session, run.app.now, run.app.actor)
+        groups: dict[tuple[str, str, str | None], list[str]] = {}
+        for u, a, c, p in plan:
+            groups.setdefault((u, c, p), []).append(a)
+        for (user, cluster, part), accts in groups.items():
+            mine = default if user in new_users and default in accts else None
+            admin.add_users(admin.cluster(cluster), [user], accts, part, mine,
+                            level if user in new_users else None, settings.changes())
+        for cluster in dict.fromkeys(c for _, _, c, _ in plan):
+            q.note_batch(session, cluster, [(a, u) for u, a, c, _ in plan if c == cluster])
+
+    return run.write(body)
+
+
+COORD_KEYS: tuple[tuple[str, Names], ...] = (
+    ("name", (("Names", 1), ("Users", 1))),
+    ("account", (("Accounts", 2), ("Acct", 4))),
+)
+
+
+def add_coordinator(run: Run, words: list[str]) -> int:
+    def body(session) -> None:
+        from fscli.api.sacctmgr import queries as q
+
+        own: dict[str, list[str]] = {}
+        for w in plain(words):
+            key = "name" if w.bare else first(w.key, COORD_KEYS)
+            if key is None:
+                raise run.refuse(f" Unknown condition: {w.raw}\n"
+                                 " Use keyword 'set' to modify value\n")
+            own.setdefault(key, []).append(w.raw if w.bare else w.value)
+        if not own:
+            raise run.refuse(" You need to specify conditions to to add the coordinator.\n")
+        users = [n.lower() for v in own.get("name", []) for n in names_of(v)]
+        accts = [n.lower() for v in own.get("account", []) for n in names_of(v)]
+        if not users:
+            raise run.refuse(" You need to specify a user list here.\n")
+        if not accts:
+            raise run.refuse(" You need to specify an account list here.\n")
+        conn = session.connection()
+        known_accounts, known_users = q.accounts(conn), q.users(conn)
+        bad = [f" You specified a non-existent account '{a}'.\n"
+               for a in accts if a not in known_accounts]
+        bad += [f" You specified a non-existent user '{u}'.\n"
+                for u in users if u not in known_users]
+        if bad:
+            raise run.refuse("".join(bad))
+        run.out(" Adding Coordinator User(s)\n" + "".join(f"  {u}\n" for u in users)
+                + " To Account(s) and all sub-accounts\n" + "".join(f"  {a}\n" for a in accts))
+        q.add_coordinators(session, users, accts)
+
+    return run.write(body)
+
+
+QOS_KEYS: tuple[tuple[str, Names], ...] = (
+    ("name", (("Names", 1),)),
+    ("description", (("Description", 1),)),
+    ("priority", (("Priority", 3),)),
+    ("usagefactor", (("UsageFactor", 6),)),
+    ("flags", (("Flags", 2),)),
+)
+
+
+def qos_changes(raw_words, problems: Problems, names: list[str]):
+    """QOS words: their own keys and the QOS limits (fscli's registry of them)."""
+    from fscli.engine import limitdefs
+    from fscli.api.sacctmgr import QosChanges, parse_flags, parse_float
+
+    changes = QosChanges()
+    for w in raw_words:
+        key = "name" if w.bare else first(w.key, QOS_KEYS)
+        defn = None if w.bare or key else limitdefs.lookup(w.key)
+        if key == "name":
+            names += [n.lower() for n in names_of(w.raw if w.bare else w.value)]
+        elif key == "description":
+            changes.values["description"] = w.value.strip("'\"")
+        elif key == "priority":
+            prio = get_uint("Priority", w.value, problems)
+            changes.values["priority"] = 0 if prio is limitdefs.CLEAR else (prio or 0)
+        elif key == "usagefactor":
+            changes.values["usage_factor"] = parse_float("UsageFactor", w.value)
+        elif key == "flags":
+            changes.flags = (w.op or "=", parse_flags(w.value))
+        elif defn is not None and limitdefs.QOS in defn.scopes:
+            changes.limits[defn.name] = limitdefs.parse_limit(defn, w.value)
+        else:
+            problems.unknown(w.raw)
+    return changes
+
+
+def add_qos(run: Run, words: list[str]) -> int:
+    def body(session) -> None:
+        from fscli.api.sacctmgr import Admin
+        from fscli.api.sacctmgr import add_qos as store_add
+
+        problems = Problems()
+        names: list[str] = []
+        changes = qos_changes(plain(words), problems, names)
+        problems.settle(run)
+        if not names:
+            raise run.refuse(" Need name of qos to add.\n")
+        known = set(_known_qos(session))
+        new = [n for n in dict.fromkeys(names) if n not in known]
+        if not new:
+            run.out(" Nothing new added.\n")
+            raise run.refuse("")
+        desc = changes.values.get("description")
+        run.out(" Adding QOS(s)\n" + "".join(f"  {n}\n" for n in new) + " Settings\n"
+                f"  Description    = {desc if desc is not None else 'QOS Name'}\n")
+        store_add(Admin(session, run.app.now, run.app.actor), new, changes)
+
+    return run.write(body)
+
+
+def add_cluster(run: Run, words: list[str]) -> int:
+    def body(session) -> None:
+        from fscli.api.sacctmgr import Admin
+        from fscli.api.sacctmgr import queries
+
+        names = [n.lower() for w in plain(words)
+                 if w.bare or matches(w.key, (("Names", 1), ("Clusters", 1)))
+                 for n in names_of(w.raw if w.bare else w.value)]
+        others = [w.raw for w in plain(words)
+                  if not (w.bare or matches(w.key, (("Names", 1), ("Clusters", 1))))]
+        if others:
+            raise run.refuse("".join(f" Unknown option: {o}\n Use keyword 'where' to modify "
+                                     "condition\n" for o in others))
+        if not names:
+            raise run.refuse(" Need name of cluster to add.\n")
+        known = set(queries.cluster_names(session.connection()))
+        for name in names:
+            if name in known:
+                run.out(f" This cluster {name} already exists.  Not adding.\n")
+        new = [n for n in dict.fromkeys(names) if n not in known]
+        if not new:
+            run.out(" Nothing new added.\n")
+            raise run.refuse("")
+        run.out(" Adding Cluster(s)\n" + "".join(f"  Name           = {n}\n" for n in new))
+        admin = Admin(session, run.app.now, run.app.actor)
+        for name in new:
+            admin.add_cluster(name)
+
+    return run.write(body)

@@ -1,0 +1,109 @@
+"""One sacctmgr command's run: its options, output streams, clusters and transaction.
+
+Every change is one store transaction. sacctmgr prints what it is about to do, then,
+without ``-i``, asks ``Would you like to commit changes?`` on stdout and reads the
+answer from stdin: ``y`` commits, ``n`` (or Enter) discards and still exits 0. A
+command that ends with "nothing" (``Nothing new added.``) or an error rolls back.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+
+import click
+
+from fscli.cli.sacctmgr.grammar import Options
+
+
+class Refused(Exception):
+    """End the command: roll its transaction back and exit with ``code``."""
+
+    def __init__(self, code: int = 1):
+        super().__init__(code)
+        self.code = code
+
+
+class _Discarded(Exception):
+    """The answer to the commit question was not yes."""
+
+
+class Run:
+    def __init__(self, app, opts: Options):
+        self.app = app
+        self.opts = opts
+
+    def out(self, text: str) -> None:
+        if text:
+            click.echo(text, nl=False)
+
+    def err(self, text: str) -> None:
+        if text:
+            click.echo(text, nl=False, err=True)
+
+    def refuse(self, text: str, code: int = 1) -> Refused:
+        """Say ``text`` on stderr; the caller raises what this returns."""
+        self.err(text)
+        return Refused(code)
+
+    def clusters(self, conn, given: list[str]) -> list[str]:
+        """The clusters a command works on: those named (cluster=, -M, --cluster), else
+        all of them; an unknown one is refused in sacctmgr's words."""
+        from fscli.api.sacctmgr import queries
+
+        known = queries.cluster_names(conn)
+        wanted = given or ([self.opts.cluster] if self.opts.cluster else []) \
+            or ([self.app.cluster_name] if self.app.cluster_name else [])
+        wanted = [c.lower() for c in wanted]
+        for name in wanted:
+            if name not in known:
+                raise self.refuse(f" This cluster '{name}' doesn't exist.\n"
+                                  "        Contact your admin to add it to accounting.\n")
+        return wanted or known
+
+    def write(self, body: Callable) -> int:
+        """Run ``body(session)`` in one transaction and ask before committing (no ``-i``)."""
+        if self.opts.readonly:
+            self.err("Can't run this command in readonly mode.\n")
+            return 1
+        try:
+            with self.app.transaction() as session:
+                body(session)
+                if not self.confirm():
+                    raise _Discarded
+        except Refused as stop:
+            return stop.code
+        except _Discarded:
+            self.out(" Changes Discarded\n")
+        return 0
+
+    def confirm(self, question: str = "Would you like to commit changes?") -> bool:
+        """sacctmgr's ``commit_check``: y/Y yes, n/N/Enter no, anything else asks again;
+        no answer (end of input, or 30 seconds on a terminal) prints ``timeout``."""
+        if self.opts.immediate:
+            return True
+        self.out(f"{question} (You have 30 seconds to decide)\n")
+        stdin = sys.stdin
+        char = ""
+        while char not in ("y", "Y", "n", "N", "\n"):
+            if char:
+                self.out("Y or N please\n")
+            self.out("(N/y): ")
+            sys.stdout.flush()
+            char = _answer(stdin)
+            if not char:
+                self.out("timeout\n")
+                return False
+            self.out("\n")
+        return char in ("y", "Y")
+
+
+def _answer(stdin) -> str:
+    """One character of the answer ("" for none)."""
+    if stdin.isatty():
+        import select
+
+        ready, _, _ = select.select([stdin], [], [], 30)
+        if not ready:
+            return ""
+    return stdin.read(1)

@@ -1,0 +1,303 @@
+"""``sacctmgr show|list association|account|user|qos|cluster|tres|transaction``.
+
+Listings follow sacctmgr 22.05: default columns per entity, ``format=`` with Slurm's
+field names and widths, ``-p``/``-P``/``-n``, ``tree``, ``withassoc``, ``withcoord``,
+``withsubaccounts``, ``onlydefaults``, and the filters of ``sacctmgr_set_assoc_cond``.
+Events and WCKeys are listed empty with a note: fscli keeps neither.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from fscli.cli.sacctmgr.columns import (
+    LIMITS,
+    UnknownField,
+    assoc_getter,
+    columns,
+    format_items,
+)
+from fscli.cli.sacctmgr.context import Run
+from fscli.cli.sacctmgr.grammar import ASSOC_COND, LIST_FLAGS, Names, first, plain, split_list
+from fscli.render.sacctmgr import Column, limit_text, table
+
+ASSOC_DEFAULT = ("Cluster,Account,User,Part,Share,Priority,GrpJ,GrpTRES,GrpS,GrpWall,"
+                 "GrpTRESMins,MaxJ,MaxTRES,MaxTRESPerN,MaxS,MaxW,MaxTRESMins,QOS,DefaultQOS,"
+                 "GrpTRESRunMins")
+ACCOUNT_ASSOC = ("Cl,ParentN,U,Share,Priority,GrpJ,GrpN,GrpCPUs,GrpMEM,GrpS,GrpWall,"
+                 "GrpCPUMins,MaxJ,MaxN,MaxCPUs,MaxS,MaxW,MaxCPUMins,QOS,DefaultQOS")
+USER_ASSOC = "Cl,Acc,Part,Share,Priority,MaxJ,MaxN,MaxCPUs,MaxS,MaxW,MaxCPUMins,QOS,DefaultQOS"
+QOS_DEFAULT = ("Name,Prio,GraceT,Preempt,PreemptE,PreemptM,Flags%40,UsageThres,UsageFactor,"
+               "GrpTRES,GrpTRESMins,GrpTRESRunMins,GrpJ,GrpS,GrpW,MaxTRES,MaxTRESPerN,"
+               "MaxTRESMins,MaxW,MaxTRESPerUser,MaxJobsPerUser,MaxSubmitJobsPerUser,"
+               "MaxTRESPerAcct,MaxJobsPerAcct,MaxSubmitJobsPerAcct,MinTRES")
+CLUSTER_DEFAULT = (
+    "Cl,Controlh,Controlp,RPC,Fa,GrpJ,GrpTRES,GrpS,MaxJ,MaxTRES,MaxS,MaxW,QOS,DefaultQOS")
+
+OWN_KEYS: dict[str, tuple[tuple[str, Names], ...]] = {
+    "association": (),
+    "account": (("name", (("Names", 1), ("Accounts", 1), ("Acct", 4))),
+                ("description", (("Descriptions", 1),)),
+                ("organization", (("Organizations", 1),))),
+    "user": (("name", (("Names", 1), ("Users", 1))), ("adminlevel", (("AdminLevel", 2),)),
+             ("cluster", (("Clusters", 1),)), ("defaultaccount", (("DefaultAccount", 8),))),
+    "qos": (("name", (("Names", 1),)), ("id", (("Ids", 1),))),
+    "cluster": (("name", (("Names", 1), ("Clusters", 1))),),
+    "tres": (("name", (("Names", 2),)), ("type", (("Type", 2),)), ("id", (("Ids", 1),))),
+    "transaction": (),
+}
+FORMAT: tuple[tuple[str, Names], ...] = (("format", (("Format", 1),)),)
+
+
+class Query:
+    """The words of a listing: flags, filters (key → values) and the format items."""
+
+    def __init__(self, entity: str, words: list[str], run: Run):
+        self.flags: set[str] = set()
+        self.filters: dict[str, list[str]] = {}
+        self.format: list[str] = []
+        self.bad: list[str] = []
+        own = OWN_KEYS[entity]
+        for w in plain(words):
+            flag = first(w.raw, LIST_FLAGS) if w.bare else None
+            if flag:
+                self.flags.add(flag)
+                continue
+            if w.bare:
+                key = "id" if entity == "association" else "name"
+            else:
+                key = first(w.key, FORMAT) or first(w.key, own) or first(w.key, ASSOC_COND)
+            if key is None:
+                self.bad.append(w.raw)
+            elif key == "format":
+                self.format += split_list(w.value)
+            else:
+                self.filters.setdefault(key, []).extend(
+                    v.lower() for v in split_list(w.raw if w.bare else w.value))
+        if run.opts.with_assoc:
+            self.flags.add("withassoc")
+
+    def allows(self, key: str, value: str | None) -> bool:
+        return key not in self.filters or (value or "").lower() in self.filters[key]
+
+
+def show(run: Run, entity: str, words: list[str]) -> int:
+    query = Query(entity, words, run)
+    if query.bad:
+        run.err("".join(f" Unknown condition: {b}\n" for b in query.bad))
+        return 1
+    try:
+        with run.app.reading() as conn:
+            return LISTERS[entity](run, query, conn)
+    except UnknownField as exc:
+        run.err(str(exc))
+        return 1
+
+
+def _emit(run: Run, cols: list[Column], rows: list[list[str]]) -> int:
+    run.out(table(cols, rows, run.opts.parsable, not run.opts.noheader))
+    return 0
+
+
+def _assocs(query: Query, conn, run: Run) -> list:
+    """The associations a listing's filters pick, in sacctmgr's order."""
+    from fscli.api.sacctmgr import queries as q
+
+    clusters = run.clusters(conn, query.filters.get("cluster", []))
+    view = q.load_view(conn, clusters, own_only="woplimits" in query.flags)
+    accounts = query.filters.get("account")
+    if accounts and "withsubaccounts" in query.flags:
+        spans = [(v.cluster, v.lft, v.rgt) for v in view
+                 if v.user is None and v.account in accounts]
+        view = [v for v in view if any(c == v.cluster and lo <= v.lft <= hi
+                                       for c, lo, hi in spans)]
+    elif accounts:
+        view = [v for v in view if v.account in accounts]
+    users = q.users(conn)
+    picked = []
+    for v in view:
+        if "user" in query.filters and (v.user is None or v.user not in query.filters["user"]):
+            continue
+        if not (query.allows("partition", v.assoc.partition)
+                and query.allows("parent", v.parent_account)
+                and query.allows("id", str(v.assoc.id))
+                and query.allows("defaultqos", v.default_qos)):
+            continue
+        if "qos" in query.filters and not set(v.qos) & set(query.filters["qos"]):
+            continue
+        if "onlydefaults" in query.flags and (
+                v.user is None or users.get(v.user, ("", ""))[0] != v.account):
+            continue
+        picked.append(v)
+    return picked
+
+
+def list_assoc(run: Run, query: Query, conn) -> int:
+    tree = "tree" in query.flags
+    cols = columns(format_items(query.format or [ASSOC_DEFAULT]), tree)
+    getters = [assoc_getter(c.title, tree) for c in cols]
+    return _emit(run, cols, [[g(v) for g in getters] for v in _assocs(query, conn, run)])
+
+
+def list_account(run: Run, query: Query, conn) -> int:
+    from fscli.api.sacctmgr import queries as q
+
+    with_assoc = "withassoc" in query.flags
+    default = "Acc,Des,O" + ("," + ACCOUNT_ASSOC if with_assoc else "") \
+        + (",Coord" if "withcoord" in query.flags else "")
+    cols = columns(format_items(query.format or [default]))
+    accounts = q.accounts(conn)
+    names = [a for a, (desc, org) in accounts.items()
+             if query.allows("name", a) and query.allows("description", desc)
+             and query.allows("organization", org)]
+    coords: dict[str, list[str]] = {}
+    for user, accts in q.coordinators(conn, q.load_view(conn)).items():
+        for acct in accts:
+            coords.setdefault(acct, []).append(user)
+    own: dict[str, Callable] = {
+        "Account": lambda a, v: a, "Descr": lambda a, v: accounts[a][0],
+        "Org": lambda a, v: accounts[a][1],
+        "Coord Accounts": lambda a, v: ",".join(sorted(coords.get(a, []))),
+    }
+    getters = [own.get(c.title) or _on_assoc(assoc_getter(c.title, False)) for c in cols]
+    rows = []
+    if with_assoc:
+        by_account: dict[str, list] = {}
+        for v in sorted(_assocs(query, conn, run), key=lambda v: (v.cluster, v.lft)):
+            by_account.setdefault(v.account, []).append(v)
+        for name in names:
+            rows += [[g(name, v) for g in getters] for v in by_account.get(name, [])]
+    else:
+        rows = [[g(name, None) for g in getters] for name in names]
+    return _emit(run, cols, rows)
+
+
+def _on_assoc(getter: Callable) -> Callable:
+    """An association field in an account or user listing: empty without association."""
+    return lambda name, v: "" if v is None else getter(v)
+
+
+def list_user(run: Run, query: Query, conn) -> int:
+    from fscli.api.sacctmgr import queries as q
+
+    with_assoc = "withassoc" in query.flags
+    default = "U,DefaultA,Ad" + (",Coord" if "withcoord" in query.flags else "") \
+        + ("," + USER_ASSOC if with_assoc else "")
+    cols = columns(format_items(query.format or [default]))
+    users = q.users(conn)
+    names = [u for u, (default_acct, level) in users.items()
+             if query.allows("name", u) and query.allows("defaultaccount", default_acct)
+             and query.allows("adminlevel", level)]
+    coords = q.coordinators(conn, q.load_view(conn))
+    own: dict[str, Callable] = {
+        "User": lambda u, v: u, "Def Acct": lambda u, v: users[u][0],
+        "Admin": lambda u, v: users[u][1],
+        "Coord Accounts": lambda u, v: ",".join(coords.get(u, [])),
+    }
+    getters = [own.get(c.title) or _on_assoc(assoc_getter(c.title, False)) for c in cols]
+    rows = []
+    if with_assoc:
+        query.filters.setdefault("user", names)
+        by_user: dict[str, list] = {}
+        for v in sorted(_assocs(query, conn, run), key=lambda v: (v.cluster, v.lft)):
+            by_user.setdefault(v.user, []).append(v)
+        for name in names:
+            rows += [[g(name, v) for g in getters] for v in by_user.get(name, [None])]
+    else:
+        rows = [[g(name, None) for g in getters] for name in names]
+    return _emit(run, cols, rows)
+
+
+QOS_LIMITS = {"MaxTRESPU": "MaxTRESPerUser", "MaxJobsPU": "MaxJobsPerUser",
+              "MaxSubmitPU": "MaxSubmitJobsPerUser", "MaxTRESPA": "MaxTRESPerAccount",
+              "MaxJobsPA": "MaxJobsPerAccount", "MaxSubmitPA": "MaxSubmitJobsPerAccount",
+              "MinTRES": "MinTRESPerJob"}
+
+
+def list_qos(run: Run, query: Query, conn) -> int:
+    from fscli.engine.timestr import format_secs
+    from fscli.api.sacctmgr import queries as q
+
+    cols = columns(format_items(query.format or [QOS_DEFAULT]))
+
+    def value(title: str, qos) -> str:
+        name = QOS_LIMITS.get(title) or LIMITS.get(title)
+        if name:
+            return limit_text(name, qos.limits.get(name))
+        return {
+            "Name": qos.name, "Priority": str(qos.priority),
+            "GraceTime": format_secs(qos.grace_time or 0), "PreemptMode": "cluster",
+            "Flags": ",".join(sorted(qos.flags)),
+            "UsageThres": "" if qos.usage_threshold is None else f"{qos.usage_threshold:f}",
+            "UsageFactor": f"{qos.usage_factor:f}",
+            "LimitFactor": "" if qos.limit_factor is None else f"{qos.limit_factor:f}",
+        }.get(title, "")
+
+    rows = [[value(c.title, qos) for c in cols] for qos in q.qos_rows(conn)
+            if query.allows("name", qos.name)]
+    return _emit(run, cols, rows)
+
+
+def list_cluster(run: Run, query: Query, conn) -> int:
+    """Clusters with their root association's settings. fscli runs no slurmctld, so the
+    controller's host, port and RPC version are empty and 0."""
+    from fscli.api.sacctmgr import queries as q
+
+    cols = columns(format_items(query.format or [CLUSTER_DEFAULT]))
+    roots = [v for v in q.load_view(conn) if v.assoc.parent_id is None
+             and query.allows("name", v.cluster)]
+    controller = {"ControlHost": "", "ControlPort": "0", "RPC": "0"}
+    getters = [(lambda v, t=c.title: controller[t]) if c.title in controller
+               else assoc_getter(c.title, False) for c in cols]
+    return _emit(run, cols, [[g(v) for g in getters] for v in roots])
+
+
+BASE_TRES = ("cpu", "mem", "energy", "node", "billing", "fs/disk", "vmem", "pages")
+
+
+def list_tres(run: Run, query: Query, conn) -> int:
+    """The TRES fscli knows: Slurm's eight with their ids, then those partitions and
+    clusters name (gres/..., license/..., bb/...) from id 1001 on, as slurmdbd numbers."""
+    from fscli.api.sacctmgr import queries
+
+    cols = columns(format_items(query.format or ["Type,Name%15,ID"]))
+    names = list(BASE_TRES) + sorted(set(queries.named_tres(conn)) - set(BASE_TRES))
+    rows = []
+    for index, full in enumerate(names):
+        kind, _, name = full.partition("/")
+        ident = str(index + 1 if index < len(BASE_TRES) else 1001 + index - len(BASE_TRES))
+        if query.allows("type", kind) and query.allows("name", name) and query.allows("id", ident):
+            cells = {"Type": kind, "Name": name, "ID": ident}
+            rows.append([cells.get(c.title, "") for c in cols])
+    return _emit(run, cols, rows)
+
+
+def list_transaction(run: Run, query: Query, conn) -> int:
+    """fscli's change history as sacctmgr's transactions (fscli's own action words)."""
+    from fscli.engine.timestr import format_when
+    from fscli.api.sacctmgr import queries
+
+    cols = columns(format_items(query.format or ["Time,Action,Actor,Where,Info"]))
+    rows = []
+    for at, actor, action, target, detail in queries.history(conn):
+        cells = {"Time": format_when(at), "Action": action, "Actor": actor, "Where": target,
+                 "Info": detail}
+        rows.append([cells.get(c.title, "") for c in cols])
+    return _emit(run, cols, rows)
+
+
+LISTERS: dict[str, Callable] = {
+    "association": list_assoc, "account": list_account, "user": list_user, "qos": list_qos,
+    "cluster": list_cluster, "tres": list_tres, "transaction": list_transaction,
+}
+
+EMPTY = {"event": ("Cluster,NodeName,Start,End,State,Reason,User",
+                   " fscli keeps no events (node and cluster state changes): nothing to list\n"),
+         "wckey": ("Name,Cluster,User", " fscli keeps no WCKeys: nothing to list\n")}
+
+
+def show_empty(run: Run, entity: str) -> int:
+    """Events and WCKeys: fscli keeps none, so the listing is empty, and says why."""
+    fmt, why = EMPTY[entity]
+    run.err(why)
+    return _emit(run, columns(format_items([fmt])), [])

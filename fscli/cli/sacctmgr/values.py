@@ -1,0 +1,214 @@
+"""Association settings read as sacctmgr reads them, into fscli's ``AssocChanges``.
+
+sacctmgr is lenient in its own ways and scripts rely on them: a number is C's
+``strtol`` (``5x`` is 5, ``abc`` is an error, a negative value clears), a TRES amount
+is ``strtoull`` plus one unit letter (``cpu=abc`` is 0 after an ``Invalid unit type``
+error, ``mem=62.50G`` is 62), an unknown TRES name or a bad QOS makes the whole word
+unknown. Messages are Slurm's, ``sacctmgr: error: ...`` for its ``error()`` calls.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from fscli.cli.sacctmgr.grammar import Word, split_list
+from fscli.engine import limitdefs
+from fscli.engine import tres as tresmod
+from fscli.engine.timestr import parse_duration_mins
+from fscli.errors import InvalidValue
+from fscli.api.sacctmgr import AssocChanges, QosEdit
+
+_NUMBER = re.compile(r"\s*([+-]?)([0-9]*)")
+
+
+class Problems:
+    """What a command says on stderr while reading its words, and whether it failed."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.failed = False
+
+    def error(self, text: str) -> None:
+        """Slurm's ``error()``: prefixed, and fatal to the command."""
+        self.lines.append(f"sacctmgr: error: {text}")
+        self.failed = True
+
+    def warn(self, text: str) -> None:
+        """An ``error()`` sacctmgr prints without failing the command."""
+        self.lines.append(f"sacctmgr: error: {text}")
+
+    def say(self, text: str) -> None:
+        self.lines.append(text)
+        self.failed = True
+
+    def unknown(self, raw: str, hint: str = " Use keyword 'where' to modify condition") -> None:
+        self.say(f" Unknown option: {raw}\n{hint}" if hint else f" Unknown option: {raw}")
+
+    def text(self) -> str:
+        return "".join(line + "\n" for line in self.lines)
+
+    def settle(self, run) -> None:
+        """End the command (``run.refuse``) if a word was refused; else say the warnings."""
+        if self.failed:
+            raise run.refuse(self.text())
+        run.err(self.text())
+
+
+@dataclass
+class Settings:
+    """The association settings of an add or a modify (``None``: not given)."""
+
+    shares: int | str | None = None
+    parent: str | None = None
+    priority: Any = None
+    qos: QosEdit | None = None
+    default_qos: str | None = None  # "" clears
+    limits: dict[str, Any] = field(default_factory=dict)
+
+    def changes(self) -> AssocChanges:
+        return AssocChanges(shares=self.shares, priority=self.priority, qos=self.qos,
+                            default_qos=self.default_qos, limits=dict(self.limits))
+
+    def given(self) -> bool:
+        return self.parent is not None or not self.changes().empty()
+
+
+def strtol(text: str) -> tuple[int, str]:
+    """C's ``strtol``: the leading number (0 if none) and what follows it."""
+    match = _NUMBER.match(text)
+    sign, digits = match.group(1), match.group(2)
+    if not digits:
+        return 0, text
+    number = int(digits)
+    return (-number if sign == "-" else number), text[match.end():]
+
+
+def get_uint(name: str, text: str, problems: Problems) -> Any:
+    """sacctmgr's ``get_uint``: a count, ``CLEAR`` for a negative one, None on error."""
+    meat = text.strip().strip("'\"").lower()
+    number, rest = strtol(meat)
+    if number == 0 and rest:
+        problems.error(f"Invalid value for {name} ({meat})")
+        return None
+    return limitdefs.CLEAR if number < 0 else number
+
+
+def tres_amounts(text: str, problems: Problems) -> dict[str, int] | None:
+    """``slurmdb_format_tres_str``: ``cpu=4,mem=2G`` → amounts (memory in MB); ``-1``
+    clears one TRES; None (after an error line) for an unknown TRES."""
+    out: dict[str, int] = {}
+    for item in text.lstrip(",").split(","):
+        name, sep, value = item.partition("=")
+        if not sep:
+            problems.error(f"slurmdb_format_tres_str: no TRES id found for {item}")
+            return None
+        try:
+            key = tresmod.normalize_name(name)
+        except InvalidValue:
+            problems.error(f"slurmdb_format_tres_str: no TRES known by type {name}")
+            return None
+        number, rest = strtol(value)
+        if number < 0:
+            out[key] = tresmod.CLEAR
+            continue
+        unit = rest[:1]
+        if unit:
+            power = "\0KMGTP".find(unit.upper()) if unit.upper() in "KMGTP" else -1
+            if power < 0:
+                problems.warn(f"Invalid unit type '{unit}'. Possible options are 'KMGTP'")
+            else:
+                base = 2 if tresmod.is_mb_based(key) else 0
+                if power > base:
+                    number *= 1024 ** (power - base)
+        out[key] = number
+    return out
+
+
+def minutes(text: str) -> Any:
+    """``time_str2mins``: minutes, ``CLEAR`` for -1, None when malformed."""
+    if text.strip() == "-1":
+        return limitdefs.CLEAR
+    try:
+        mins = parse_duration_mins(text.strip())
+    except InvalidValue:
+        return None
+    return limitdefs.CLEAR if mins is None else mins
+
+
+def qos_names(text: str, known: list[str], problems: Problems) -> list[str] | None:
+    names = [n.lower() for n in split_list(text)]
+    for name in names:
+        if name.lstrip("+-") not in known:
+            problems.error(f"You gave a bad qos '{name.lstrip('+-')}'. Valid QOS's are "
+                           f"{','.join(known)}")
+            return None
+    return names
+
+
+def assoc_setting(canon: str, w: Word, settings: Settings, known_qos: list[str],
+                  problems: Problems) -> bool:
+    """Read one association setting (``canon`` from ``grammar.ASSOC_REC``) into
+    ``settings``; False when the value is refused (the caller reports the word)."""
+    value = w.value
+    if canon == "FairShare":
+        if value.strip().lower().startswith("parent"):
+            settings.shares = "parent"
+            return True
+        number = get_uint("FairShare", value, problems)
+        if number is None:
+            return False
+        settings.shares = 1 if number is limitdefs.CLEAR else number
+        return True
+    if canon == "Parent":
+        settings.parent = value.strip().strip("'\"").lower()
+        return True
+    if canon == "Priority":
+        number = get_uint("Priority", value, problems)
+        settings.priority = number
+        return number is not None
+    if canon == "DefaultQOS":
+        name = value.strip().lower()
+        if strtol(name)[0] == -1:
+            settings.default_qos = ""
+        elif name in known_qos:
+            settings.default_qos = name
+        else:
+            problems.say(f"You gave a bad default qos '{value}'.  Use 'list qos' to get "
+                         "complete list.")
+        return True
+    if canon == "QOS":
+        names = qos_names(value, known_qos, problems)
+        if names is None:
+            return False
+        settings.qos = QosEdit(w.op or "=", names)
+        return True
+    name, _, single = canon.partition(":")
+    defn = limitdefs.lookup(name)
+    if single:  # GrpCPUs=10 and the other legacy one-TRES keys
+        number = get_uint(w.key or name, value, problems)
+        if number is None:
+            return False
+        amount = tresmod.CLEAR if number is limitdefs.CLEAR else number
+        settings.limits.setdefault(name, {})[single] = amount
+        return True
+    if defn.kind in ("tres", "tres_mins"):
+        amounts = tres_amounts(value, problems)
+        if amounts is None:
+            return False
+        settings.limits[name] = amounts
+        return True
+    if defn.kind == "minutes":
+        mins = minutes(value)
+        if mins is None:
+            label = "MaxWall" if name == "MaxWallDurationPerJob" else name
+            problems.say(f" Bad {label} time format: {w.raw}")
+            return False
+        settings.limits[name] = mins
+        return True
+    number = get_uint(name, value, problems)
+    if number is None:
+        return False
+    settings.limits[name] = number
+    return True

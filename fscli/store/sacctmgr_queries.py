@@ -1,0 +1,304 @@
+"""What ``fscli sacctmgr`` reads and writes beyond the ``Admin`` surface.
+
+sacctmgr shows an association with the limits it inherits (slurmdbd fills a child's
+unset Max* limits, QOS list, default QOS and priority from its parent; Grp* limits are
+not inherited), numbers associations as a nested set (``lft``/``rgt``: a new child goes
+first under its parent, so siblings run newest first) and orders listings
+hierarchically (users before sub-accounts, each by name). :func:`load_view` computes all
+of that from the stored rows (Core, one query per table) so the CLI needs no SQL.
+
+Two things sacctmgr keeps that fscli's native commands do not manage: coordinators (the
+coordinator table, as :mod:`fscli.store.tree_sync` keeps them) and users without any
+association (a user whose last association went with a deleted account keeps its
+record, with no default account, until deleted by name; accounts likewise):
+:func:`keep_bare_records`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import delete, insert, select
+
+from fscli.engine.model import Assoc
+from fscli.engine.tres import merge_tres, parse_tres
+from fscli.store import models as m
+from fscli.store import snapshot
+from fscli.store import tables as t
+from fscli.store.tree_sync import read_coordinators
+
+BATCH_KEY = "fscli:sacctmgr:batches"
+"""Cluster setting: the association ids added together under one parent (JSON lists)."""
+INHERITED = ("MaxJobs", "MaxJobsAccrue", "MinPrioThreshold", "MaxSubmitJobs",
+             "MaxWallDurationPerJob", "MaxTRESPerJob", "MaxTRESPerNode", "MaxTRESMinsPerJob",
+             "MaxTRESRunMins")
+"""Limits a child shows from its parent when it sets none (TRES ones TRES by TRES)."""
+
+
+@dataclass
+class AssocView:
+    """One association as sacctmgr lists it: its own settings and the effective ones."""
+
+    assoc: Assoc
+    cluster: str
+    parent_account: str  # "" for root and for user associations
+    depth: int
+    lft: int = 0
+    rgt: int = 0
+    limits: dict[str, Any] = field(default_factory=dict)  # own Grp*, effective Max*
+    qos: list[str] = field(default_factory=list)  # effective, deltas applied, sorted
+    default_qos: str | None = None
+    priority: int | None = None
+
+    @property
+    def user(self) -> str | None:
+        return self.assoc.user
+
+    @property
+    def account(self) -> str:
+        return self.assoc.account
+
+
+def cluster_names(conn) -> list[str]:
+    return list(conn.execute(select(t.cluster.c.name).order_by(t.cluster.c.name)).scalars())
+
+
+def load_view(conn, clusters: list[str] | None = None, own_only: bool = False) -> list[AssocView]:
+    """Every association of the clusters named (all if None) in sacctmgr's list order.
+    ``own_only`` (sacctmgr's WOPLimits): no inherited values."""
+    out: list[AssocView] = []
+    c = t.cluster.c
+    for cid, name in conn.execute(select(c.id, c.name).order_by(c.name)):
+        if clusters is None or name in clusters:
+            groups = json.loads(snapshot.load_config(conn, cid).get(BATCH_KEY, "[]"))
+            first_of = {i: min(group) for group in groups for i in group}
+            out += _cluster_view(snapshot.load_assocs(conn, cid), name, own_only, first_of)
+    return out
+
+
+def _cluster_view(assocs: list[Assoc], cluster: str, own_only: bool,
+                  first_of: dict[int, int]) -> list[AssocView]:
+    kids: dict[int | None, list[Assoc]] = {}
+    for assoc in assocs:
+        kids.setdefault(assoc.parent_id, []).append(assoc)
+    views: dict[int, AssocView] = {}
+    ordered: list[AssocView] = []
+
+    def visit(assoc: Assoc, parent: AssocView | None, depth: int) -> None:
+        view = AssocView(assoc, cluster, "" if assoc.user or parent is None else parent.account,
+                         depth)
+        _effective(view, None if own_only else parent)
+        views[assoc.id] = view
+        ordered.append(view)
+        children = kids.get(assoc.id, [])
+        users = sorted((a for a in children if a.user), key=lambda a: (a.user, a.partition or ""))
+        subs = sorted((a for a in children if not a.user), key=lambda a: a.account)
+        for child in users + subs:
+            visit(child, view, depth + 1)
+
+    roots = kids.get(None, [])
+    for root in roots:
+        visit(root, None, 0)
+    counter = 0
+
+    def number(assoc: Assoc) -> None:
+        nonlocal counter
+        counter += 1
+        views[assoc.id].lft = counter
+        # Newest first, except that one command's additions keep their own order.
+        for child in sorted(kids.get(assoc.id, []),
+                            key=lambda a: (-first_of.get(a.id, a.id), a.id)):
+            number(child)
+        counter += 1
+        views[assoc.id].rgt = counter
+
+    for root in roots:
+        number(root)
+    return ordered
+
+
+def _effective(view: AssocView, parent: AssocView | None) -> None:
+    own = view.assoc
+    view.limits = {k: v for k, v in own.limits.items()}
+    view.default_qos = own.default_qos
+    view.priority = own.priority
+    base = list(parent.qos) if parent else []
+    qos = set(base)
+    if own.qos:
+        plain = [q for q in own.qos if q[0] not in "+-"]
+        qos = set(plain) if plain else qos
+        for item in own.qos:
+            if item[0] == "+":
+                qos.add(item[1:])
+            elif item[0] == "-":
+                qos.discard(item[1:])
+    view.qos = sorted(qos)
+    if parent is None:
+        return
+    for name in INHERITED:
+        mine, theirs = own.limits.get(name), parent.limits.get(name)
+        if theirs is None:
+            continue
+        if mine is None:
+            view.limits[name] = theirs
+        elif isinstance(mine, dict):
+            view.limits[name] = merge_tres(theirs, mine)
+    if view.default_qos is None:
+        view.default_qos = parent.default_qos
+    if view.priority is None:
+        view.priority = parent.priority
+
+
+def accounts(conn) -> dict[str, tuple[str, str]]:
+    """Account name → (description, organization)."""
+    a = t.account.c
+    return {n: (d or "", o or "") for n, d, o in conn.execute(
+        select(a.name, a.description, a.organization).order_by(a.name))}
+
+
+def users(conn) -> dict[str, tuple[str, str]]:
+    """User name → (default account or "", admin level)."""
+    u = t.user_account.c
+    return {n: (d or "", level or "None") for n, d, level in conn.execute(
+        select(u.name, u.default_account, u.admin_level).order_by(u.name))}
+
+
+def coordinators(conn, view: list[AssocView]) -> dict[str, list[str]]:
+    """User → the accounts it coordinates: those given and all their sub-accounts."""
+    below: dict[str, set[str]] = {}
+    by_id = {v.assoc.id: v for v in view}
+    for item in view:
+        if item.user is None:
+            parent = by_id.get(item.assoc.parent_id) if item.assoc.parent_id else None
+            while parent is not None:
+                below.setdefault(parent.account, set()).add(item.account)
+                parent = by_id.get(parent.assoc.parent_id) if parent.assoc.parent_id else None
+    out = {}
+    for user, accts in read_coordinators(conn).items():
+        every = set(accts)
+        for acct in accts:
+            every |= below.get(acct, set())
+        out[user] = sorted(every)
+    return out
+
+
+def qos_rows(conn) -> list:
+    """Every QOS (engine ``Qos``) in creation order, the order sacctmgr lists them in."""
+    by_name = snapshot.load_qos(conn)
+    names = conn.execute(select(t.qos.c.name).order_by(t.qos.c.id)).scalars()
+    return [by_name[n] for n in names]
+
+
+def history(conn) -> list[tuple]:
+    """Every logged change: (at, actor, action, target, detail), oldest first."""
+    log = t.transaction_log.c
+    return [tuple(r) for r in conn.execute(
+        select(log.at, log.actor, log.action, log.target, log.detail).order_by(log.id))]
+
+
+def named_tres(conn) -> list[str]:
+    """TRES names the clusters and partitions give amounts of (gres/gpu, license/x, ...)."""
+    names: set[str] = set()
+    for table in (t.cluster, t.partition):
+        for text in conn.execute(select(table.c.tres).where(table.c.tres.is_not(None))).scalars():
+            names |= set(parse_tres(text))
+    return sorted(names)
+
+
+def dump_spec(conn, cluster: str):
+    """The cluster as a TreeSpec, as ``fscli dump`` writes it."""
+    from fscli.store.tree_sync import cluster_id, read_spec
+
+    return read_spec(conn, cluster_id(conn, cluster))
+
+
+def add_coordinators(session, names: list[str], accts: list[str]) -> None:
+    """Make the users coordinators of the accounts (kept as given; sub-accounts follow)."""
+    have = read_coordinators(session.connection())
+    rows = [{"user": u, "account": a} for u in names for a in accts if a not in have.get(u, [])]
+    if rows:
+        session.execute(insert(m.Coordinator.__table__), rows)
+
+
+def note_batch(session, cluster: str, keys: list[tuple[str, str | None]]) -> None:
+    """Remember that the associations ``(account, user)`` of ``cluster`` were added by one
+    command: slurmdbd numbers such siblings in the order given, not newest first."""
+    cid = session.scalar(select(m.Cluster.id).where(m.Cluster.name == cluster))
+    rows = session.execute(select(m.Association.id, m.Association.parent_id, m.Association.account,
+                                  m.Association.user).where(m.Association.cluster_id == cid)).all()
+    wanted = set(keys)
+    by_parent: dict[int, list[int]] = {}
+    for aid, parent, account, user in rows:
+        if (account, user) in wanted:
+            by_parent.setdefault(parent, []).append(aid)
+    groups = [sorted(ids) for ids in by_parent.values() if len(ids) > 1]
+    if not groups:
+        return
+    table = m.Config.__table__
+    mine = (table.c.cluster_id == cid) & (table.c.key == BATCH_KEY)
+    text = session.scalar(select(table.c.value).where(mine))
+    session.execute(delete(table).where(mine))
+    session.execute(insert(table).values(cluster_id=cid, key=BATCH_KEY,
+                                         value=json.dumps(json.loads(text or "[]") + groups)))
+
+
+def drop_users(session, names: list[str]) -> None:
+    """Delete user records that have no association left (deleted by name)."""
+    if names:
+        session.execute(delete(m.User).where(m.User.name.in_(names)))
+
+
+def remove_coordinators(session, names: list[str], accts: list[str]) -> list[str]:
+    """Take the users (all if none named) off the accounts (all if none named); the
+    ``U = user A = account`` pairs removed, as sacctmgr lists them."""
+    table = m.Coordinator.__table__
+    removed = []
+    for user, coordinated in read_coordinators(session.connection()).items():
+        if names and user not in names:
+            continue
+        for account in coordinated:
+            if not accts or account in accts:
+                session.execute(delete(table).where(table.c.user == user,
+                                                    table.c.account == account))
+                removed.append(f"U = {user:<9} A = {account:<10}")
+    return removed
+
+
+@contextmanager
+def keep_bare_records(session, users_gone: set[str] = frozenset(),
+                      accounts_gone: set[str] = frozenset()) -> Iterator[None]:
+    """Around an ``Admin`` delete: users and accounts that lose their record only because
+    no association is left get it back (a user with no default account), as slurmdbd
+    keeps them; those deleted by name (``users_gone``, ``accounts_gone``) stay gone."""
+    users = {u.name: u.admin_level for u in session.scalars(select(m.User))}
+    accts = {a.name: (a.description, a.organization) for a in session.scalars(select(m.Account))}
+    coords = read_coordinators(session.connection())
+    yield
+    session.flush()
+    users_now = set(session.scalars(select(m.User.name)))
+    accts_now = set(session.scalars(select(m.Account.name)))
+    for name, level in users.items():
+        if name not in users_now and name not in users_gone:
+            session.add(m.User(name=name, default_account=None, admin_level=level))
+    for name, (desc, org) in accts.items():
+        if name not in accts_now and name not in accounts_gone:
+            session.add(m.Account(name=name, description=desc, organization=org))
+    session.flush()
+    # Coordinator rows went with their user or account row (ON DELETE CASCADE).
+    users_now = set(session.scalars(select(m.User.name)))
+    accts_now = set(session.scalars(select(m.Account.name)))
+    left = read_coordinators(session.connection())
+    rows = [{"user": u, "account": a} for u, accounts in coords.items() for a in accounts
+            if u in users_now and a in accts_now and a not in left.get(u, [])]
+    if rows:
+        session.execute(insert(m.Coordinator.__table__), rows)
+
+
+def drop_accounts(session, names: list[str]) -> None:
+    """Delete account records that have no association left (deleted by name)."""
+    if names:
+        session.execute(delete(m.Account).where(m.Account.name.in_(names)))
