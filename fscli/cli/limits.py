@@ -327,9 +327,12 @@ def _effective(app, parsed) -> list:
 
 # -- check ------------------------------------------------------------------------------
 def _request(app, conn, parsed, tres: dict | None = None, time_limit: int | None = None,
-             targets=()):
+             targets=(), as_sbatch: bool = False):
     """(JobRequest, LimitsState) for user/account/partition/qos words: the state holds the
-    associations of that user and account and those ``targets`` name, with ancestors."""
+    associations of that user and account and those ``targets`` name, with ancestors.
+
+    ``as_sbatch``: names the store does not know (user, account, QOS) are left to the
+    checker, which refuses them as sbatch does, instead of being a usage error."""
     from fscli.engine.limit_check import JobRequest
     from fscli.errors import NotFound
     from fscli.store import limit_state
@@ -341,13 +344,14 @@ def _request(app, conn, parsed, tres: dict | None = None, time_limit: int | None
         account = account or default_account(conn, user)
     state = limit_state.load(conn, parsed.get("cluster") or app.cluster_name, user, account,
                              targets)
-    if user is not None and not any(a.user == user for a in state.assocs):
-        raise NotFound(f"user '{user}' has no association on this cluster")
-    if account is not None and not any(a.account == account for a in state.assocs):
-        raise NotFound(f"account '{account}' does not exist")
     qos = (parsed.get("qos") or "").strip().lower() or None
-    if qos is not None and qos not in {q.name for q in state.qos}:
-        raise NotFound(f"QOS '{qos}' does not exist")
+    if not as_sbatch:
+        if user is not None and not any(a.user == user for a in state.assocs):
+            raise NotFound(f"user '{user}' has no association on this cluster")
+        if account is not None and not any(a.account == account for a in state.assocs):
+            raise NotFound(f"account '{account}' does not exist")
+        if qos is not None and qos not in {q.name for q in state.qos}:
+            raise NotFound(f"QOS '{qos}' does not exist")
     req = JobRequest(user, account, parsed.get("partition"), qos, tres or {}, time_limit)
     return req, state
 
@@ -390,9 +394,8 @@ def check(app, words, whatif, out) -> None:
       fscli limits check user=bob tres=cpu=4,mem=8G,gres/gpu=1 partition=gpu --json
       fscli limits check user=bob cpus=200 --with 'account=chem GrpTRES=cpu=256'
     """
-    from fscli.engine import reasons as R
     from fscli.engine.limit_check import check as run_check
-    from fscli.errors import InvalidValue, UsageProblem
+    from fscli.errors import UsageProblem
     from fscli.store.limit_state import attach_jobs
     from fscli.store.limits_admin import apply_whatif
 
@@ -403,15 +406,11 @@ def check(app, words, whatif, out) -> None:
     tres, time = _job_tres(parsed)
     changes = [_target_and_changes(_split(text), "limits check --with") for text in whatif]
     with app.reading() as conn:
-        req, state = _request(app, conn, parsed, tres, time, [t for t, _ in changes])
+        req, state = _request(app, conn, parsed, tres, time, [t for t, _ in changes], True)
         for target, change in changes:
             apply_whatif(state, target, change)
         attach_jobs(conn, parsed.get("cluster") or app.cluster_name, state, app.now)
         result = run_check(req, state, app.now)
-    if result.error == R.ERR_INVALID_ACCOUNT:
-        where = f" partition {req.partition}" if req.partition else ""
-        raise InvalidValue(f"{R.ERR_INVALID_ACCOUNT}: user {req.user} has no association "
-                           f"with account {req.account}{where}")
     _emit_check(out, result)
 
 
