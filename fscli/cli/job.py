@@ -84,10 +84,18 @@ def _seconds(key: str, text: str) -> float:
     return value
 
 
+def _time_limit(text: str, queue: str | None) -> int | None:
+    """A Slurm job's time limit (INFINITE asked is INFINITE, as sbatch's); an LSF RUNLIMIT
+    of UNLIMITED is no run limit."""
+    from fscli.engine.timestr import parse_duration_mins, parse_time_limit
+
+    return parse_duration_mins(text, "time limit") if queue else parse_time_limit(text)
+
+
 def _job_input(parsed, now: int):
     """The submit words as a :class:`JobInput` (values parsed, not yet checked against the store)."""
     from fscli.engine.priority import check_nice, check_site_factor
-    from fscli.engine.timestr import parse_duration_mins, parse_when
+    from fscli.engine.timestr import parse_when
     from fscli.engine.tres import parse_tres
     from fscli.errors import UsageProblem
     from fscli.store.jobs import JobInput
@@ -120,7 +128,7 @@ def _job_input(parsed, now: int):
         state=(get("state") or "pending").strip().lower(), submit=when["submit"],
         eligible=when["begin"], start=when["start"], end=when["end"], cpus=cpus, nodes=nodes,
         slots=whole_number("slots", get("slots"), 1) if get("slots") is not None else 1, tres=tres,
-        time_limit=parse_duration_mins(get("time"), "time limit") if get("time") else None,
+        time_limit=_time_limit(get("time"), queue) if get("time") else None,
         nice=check_nice(whole_number("nice", get("nice"), None, None)) if get("nice") else 0,
         site_factor=check_site_factor(whole_number("sitefactor", get("sitefactor"), None, None))
         if get("sitefactor") else 0,

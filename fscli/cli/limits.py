@@ -360,7 +360,7 @@ def _job_tres(parsed) -> tuple[dict[str, int], int | None]:
     """The request's TRES (cpu and node from cpus=/nodes= unless tres= names them) and time."""
     from fscli.cli.words import mem_per_node, whole_number
     from fscli.engine.limit_jobs import request_tres
-    from fscli.engine.timestr import parse_duration_mins
+    from fscli.engine.timestr import parse_time_limit
     from fscli.engine.tres import parse_tres
 
     def count(key: str) -> int:
@@ -370,7 +370,7 @@ def _job_tres(parsed) -> tuple[dict[str, int], int | None]:
     nodes = count("nodes")
     if parsed.get("mem"):
         extra["mem"] = mem_per_node(parsed.get("mem")) * nodes
-    time = parse_duration_mins(parsed.get("time"), "time") if parsed.get("time") else None
+    time = parse_time_limit(parsed.get("time"), "time") if parsed.get("time") else None
     return request_tres(count("cpus"), nodes, extra), time
 
 

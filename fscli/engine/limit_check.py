@@ -54,7 +54,8 @@ DEFAULT_ENFORCE = frozenset({"associations", "limits", "qos"})
 
 @dataclass(slots=True)
 class JobRequest:
-    """A job as sbatch would submit it. ``time_limit`` is minutes, None when not given.
+    """A job as sbatch would submit it. ``time_limit`` is minutes, None when not given
+    (:data:`~fscli.engine.timestr.INFINITE_MINUTES`: ``-t INFINITE``).
     ``user`` None (for :func:`effective` only) asks for the account's own association."""
 
     user: str | None
@@ -645,7 +646,7 @@ def _fill_time(
     without ``-t`` the tightest wall limit (and, under strict checking, TRES-minute limit
     divided by the request's ``tres``) becomes the time limit, else the partition's MaxTime."""
     if req.time_limit is not None:
-        return float(req.time_limit), True
+        return (INF if req.time_limit >= INFINITE_MINUTES else float(req.time_limit)), True
     walls = ("MaxWallDurationPerJob", "GrpWall")
     mins = ("MaxTRESMinsPerJob", "GrpTRESMins", "GrpTRESRunMins")
     caps: list[float] = []

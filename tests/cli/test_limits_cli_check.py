@@ -197,3 +197,20 @@ BAD = [
 def test_bad_requests(science, words, code, message):
     result = science.fails("limits", *words, code=code, at=AT)
     assert message in result.stderr, result.stderr
+
+
+def test_time_unlimited_is_an_infinite_request(science):
+    """``time=UNLIMITED`` (as ``sbatch -t INFINITE``) fails the partition's MaxTime and the
+    account's MaxWall; with no time the job gets the MaxWall and runs."""
+    science.ok("partition", "add", "short", "maxtime=1:00:00")
+    science.ok("limits", "set", "account=physics", "MaxWall=30")
+    for word in ("time=UNLIMITED", "time=INFINITE", "time=-1"):
+        doc = _check(science, "user=alice", "partition=short", word)
+        assert (doc["verdict"], doc["reason"], doc["request"], doc["time_limit"]) == (
+            "pend", "PartitionTimeLimit", None, None)
+        assert [o["reason"] for o in doc["others"]] == ["AssocMaxWallDurationPerJobLimit"]
+    doc = _check(science, "user=alice", "partition=short")
+    assert (doc["verdict"], doc["time_limit"]) == ("run", 30)
+    science.ok("job", "submit", "user=alice", "partition=short", "time=UNLIMITED", at=AT)
+    listed = science.ok("job", "list", "-P").stdout.splitlines()
+    assert listed[1].split("|")[14] == "UNLIMITED"
