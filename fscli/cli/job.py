@@ -320,11 +320,15 @@ def import_(app, file, replace, dry_run) -> None:
     """Read pending and running jobs from squeue output ('-' reads stdin).
 
     \b
-    The one accepted format, one job per line ('|'-separated, times in local time):
-      squeue -h -o '%i|%u|%a|%P|%q|%T|%V|%S|%l|%D|%C|%m|%b|%y' > jobs.txt
+    The accepted format, one job per line ('|'-separated, times in local time):
+      squeue -h -O 'JobID:0|,UserName:0|,Account:0|,Partition:0|,QOS:0|,State:0|,SubmitTime:0|,StartTime:0|,TimeLimit:0|,NumNodes:0|,NumCPUs:0|,MinMemory:0|,tres-per-node:0|,Nice:0|,tres-alloc:0' > jobs.txt
     i.e. job id, user, account, partition(s), QOS, state, submit time, start time, time
-    limit, nodes, CPUs, memory per node, TRES per node (gres/gpu:2), nice. A header line
-    is skipped; finished jobs are skipped. Every job is checked like 'job submit'.
+    limit, nodes, CPUs, memory per node, TRES per node (gres/gpu:2), nice, TRES. The
+    node count is the TRES's node= (a pending job's minimum, which its job-size priority
+    uses; NumNodes is squeue's guess: 2 for a pending -n1 -c2). Lines without the TRES
+    (the former -o '%i|%u|%a|%P|%q|%T|%V|%S|%l|%D|%C|%m|%b|%y') are read with NumNodes.
+    A header line is skipped; finished jobs are skipped. Every job is checked like 'job
+    submit'.
 
     \b
     Example:
