@@ -167,13 +167,15 @@ def submit(app, words, dry_run) -> None:
             [time=RUNLIMIT]
     Both:   [id=N] (default: the next free id) [count=N] (N identical jobs)
     mem= is per node (as sbatch --mem); submit= defaults to now (--at); a running or
-    completed job starts at its submit time unless start= says otherwise. Prints
-    "Submitted batch job N" like sbatch.
+    completed job starts at its submit time unless start= says otherwise. A pending LSF
+    job with start= (its planned start) has its slots reserved: bqueues' RESERVED, and
+    the job_slots term of the dynamic priority. Prints "Submitted batch job N" like sbatch.
 
     \b
     Example:
       fscli --at 2026-05-01T12:00 job submit user=alice account=physics partition=gpu cpus=8 time=2:00:00
       fscli job submit user=bob queue=normal slots=4 state=running start=now-1hour
+      fscli job submit user=bob queue=normal slots=8 state=pending start=now+2hours
     """
     parsed = parse_words(words, SUBMIT_KEYS, "job submit")
     reject_unused(parsed, SUBMIT_SELECT, "job submit")

@@ -133,7 +133,8 @@ class Jobs:
     def _common(self, job: JobInput) -> dict:
         """The columns of every job, after checking the state and filling the times it
         implies: submit defaults to now, or to an earlier start= or begin=; a started job
-        starts at its submit time by default."""
+        starts at its submit time by default. A pending LSF job may have a start=: its
+        planned start, for which the scheduler reserves its slots (bqueues' RESERVED)."""
         now = self.admin.now
         if job.state not in SUBMIT_STATES:
             raise InvalidValue(f"invalid state '{job.state}': expected {', '.join(SUBMIT_STATES)}")
@@ -141,8 +142,10 @@ class Jobs:
         submit = min([now, *given]) if job.submit is None else job.submit
         start, end = job.start, job.end
         if job.state == "pending":
-            if start is not None or end is not None:
+            if end is not None or (start is not None and job.queue is None):
                 raise InvalidValue("a pending job has no start= or end= (use state=running)")
+            if start is not None and start < submit:
+                raise InvalidValue("start= is before the job's submit time")
         else:
             start = submit if start is None else start
             if start < submit:
