@@ -214,16 +214,28 @@ def _text(name: str, tres: str | None, value) -> str:
     return str(value)
 
 
-def _emit(out, entries) -> None:
+def _emit(out, entries, used: list | None = None) -> None:
+    """The entries; ``used`` (from ``--effective``): the wall minutes each GrpWall has
+    used, shown in a Used column (``used`` in JSON) when some entry is a GrpWall."""
     import json
 
+    used = used if used and any(u is not None for u in used) else None
     if out.json:
-        click.echo(json.dumps({"limits": [e.to_dict() for e in entries]}, indent=2))
+        docs = [e.to_dict() for e in entries]
+        for doc, minutes in zip(docs, used or ()):
+            if minutes is not None:
+                doc["used"] = round(minutes, 2)
+        click.echo(json.dumps({"limits": docs}, indent=2))
         return
     rows = [[e.name, e.tres or "", _text(e.own_name, e.tres, e.value), e.level, e.source,
              e.as_name or ""]
             for e in entries]
-    out.emit(COLUMNS, rows, "limits", keep=("Name", "Value", "Level", "Source"))
+    columns = COLUMNS
+    if used:
+        columns = [*COLUMNS, "Used"]
+        for row, minutes in zip(rows, used):
+            row.append("" if minutes is None else f"{minutes:.2f}")
+    out.emit(columns, rows, "limits", keep=("Name", "Value", "Level", "Source"))
 
 
 def _own_entries(target, assocs, qos_map, partitions) -> list:
@@ -299,8 +311,9 @@ def show(app, words, effective, out) -> None:
     if parsed.names:
         raise UsageProblem(f"unexpected word '{parsed.names[0]}' in limits show: "
                            f"expected KEY=VALUE (target: {TARGET_HELP})")
+    used = None
     if effective:
-        entries = _effective(app, parsed)
+        entries, used = _effective(app, parsed)
     else:
         target = _target(parsed, "limits show")
         if parsed.values:
@@ -309,12 +322,14 @@ def show(app, words, effective, out) -> None:
             state = limit_state.load(conn, target.cluster or app.cluster_name, targets=[target])
         entries = _own_entries(target, state.assocs, {q.name: q for q in state.qos},
                                {p.name: p for p in state.partitions})
-    _emit(out, entries)
+    _emit(out, entries, used)
 
 
-def _effective(app, parsed) -> list:
-    from fscli.engine.limit_check import effective
+def _effective(app, parsed) -> tuple[list, list]:
+    """(the limits in force, the wall minutes each GrpWall among them has used)."""
+    from fscli.engine.limit_check import effective, used_wall
     from fscli.errors import UsageProblem
+    from fscli.store.limit_state import attach_jobs
 
     extra = set(parsed.values) - {"qos"}
     if extra or not (parsed.get("user") or parsed.get("account")):
@@ -322,7 +337,10 @@ def _effective(app, parsed) -> list:
                            "[qos=Q] or account=A [qos=Q]")
     with app.reading() as conn:
         req, state = _request(app, conn, parsed)
-    return effective(req, state)
+        entries = effective(req, state)
+        if any(e.own_name == "GrpWall" for e in entries):
+            attach_jobs(conn, parsed.get("cluster") or app.cluster_name, state, app.now)
+    return entries, used_wall(state, entries)
 
 
 # -- check ------------------------------------------------------------------------------
