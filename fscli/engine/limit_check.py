@@ -41,6 +41,7 @@ from fscli.engine.limit_jobs import (
 )
 from fscli.engine.limits import LimitEntry, Resolution, has_flag, resolve, resolve_detail
 from fscli.engine.model import Assoc, Job, Partition, Qos
+from fscli.engine.submit import MemoryDefaults, fill_memory
 from fscli.engine.timestr import INFINITE_MINUTES
 from fscli.engine.tree import ancestors
 from fscli.engine.usage import last_pass
@@ -109,6 +110,8 @@ class LimitsState:
     """TRESBillingWeights of partitions without their own (:func:`job_billable`)."""
     priority_flags: frozenset[str] = frozenset()
     """PriorityFlags (MAX_TRES changes how jobs are billed)."""
+    memory: MemoryDefaults = MemoryDefaults()
+    """DefMemPerCPU/DefMemPerNode/MaxMemPerCPU: the memory of a job that gives none."""
 
 
 @dataclass(slots=True)
@@ -500,8 +503,18 @@ class _Checker:
                 self._add(e, reason, used, self.job.run_time)
 
     # -- 3. job_limits_check --------------------------------------------------------------
-    def partition(self) -> None:
+    def partition(self, part: Partition | None) -> None:
+        """The partition's MaxTime and Min/MaxNodes, and (``_part_access_check``) its
+        total CPUs and nodes: refused at submission under EnforcePartLimits, else pending."""
         enforce = self.state.enforce_part_limits
+        sizes = ((part.cpus, self.job.req("cpu"), "TotalCPUs", R.PARTITION_CONFIG,
+                  R.ERR_TOO_MANY_CPUS),
+                 (part.nodes, self.job.nodes, "TotalNodes", R.PARTITION_NODES,
+                  R.ERR_INVALID_NODE_COUNT)) if part else ()
+        for total, ask, name, reason, error in sizes:
+            if total is not None and ask > total:
+                self.found.append(Violation(reason, name, total, "partition", part.name, None,
+                                            None, ask, enforce, error if enforce else None))
         for e in self.res.partition_entries:
             if e.name == "MaxWallDurationPerJob":
                 ask = self.job.time
@@ -692,10 +705,12 @@ def _place(req: JobRequest, state: LimitsState) -> tuple[list[Assoc], Qos | None
 
 
 def _billed(req: JobRequest, partition: Partition | None, state: LimitsState) -> dict[str, int]:
-    """The request's TRES with its billing TRES, whole, as ``_job_create`` sets
-    ``tres_req_cnt[billing]`` before any limit is checked. A billing the request names
-    itself is kept: a what-if for a figure the store's weights do not give."""
+    """The request's TRES with its default memory (:func:`fill_memory`, which may add CPUs)
+    and its billing TRES, whole, as ``_job_create`` sets ``tres_req_cnt[billing]`` before
+    any limit is checked. A billing the request names itself is kept: a what-if for a
+    figure the store's weights do not give."""
     tres = dict(req.tres) or request_tres()
+    tres["cpu"], tres = fill_memory(tres.get("cpu", 1), tres.get("node", 1), tres, state.memory)
     if "billing" not in tres:
         tres["billing"] = int(job_billable(tres.get("cpu", 0), tres.get("node", 0), tres, partition,
                                            state.billing_weights, state.priority_flags))
@@ -727,7 +742,7 @@ def check(req: JobRequest, state: LimitsState, now: int) -> CheckResult:
     parts = {p.name: p for p in state.partitions}
     counters = _Counters(state, chain, res, job, req.user, chain[0].account, parts, now)
     checker = _Checker(res, chain, counters, job, strict, state)
-    checker.partition()
+    checker.partition(partition)
     part_found, checker.found = checker.found, []
     checker.validate()
     checker.found = [v for v in part_found if v.rejects] + checker.found + [

@@ -74,10 +74,39 @@ class Jobs:
 
     # -- submit --------------------------------------------------------------------
     def submit(self, job: JobInput, count: int = 1) -> tuple[list[int], list[str]]:
-        """Validate and store ``count`` copies of ``job``; (new ids, summary lines)."""
+        """Validate and store ``count`` copies of ``job``; (new ids, summary lines).
+
+        A Slurm job is also checked as slurmctld checks a submission (the limits checker
+        of ``limits check``): one it would refuse is not stored. Its default memory
+        (DefMemPerCPU, ...) is filled in, so memory limits count it."""
         [row] = self._rows([job])
+        if not job.queue:
+            row = self._as_submitted(job, row)
         ids = self._ids(job.job_id, count)
         return ids, self._write([dict(row, id=job_id) for job_id in ids])
+
+    def _as_submitted(self, job: JobInput, row: dict) -> dict:
+        """``row`` with the job's CPUs and TRES as slurmctld fills them in, or
+        :class:`InvalidValue` with sbatch's error when it would refuse a pending or
+        running job (a completed one is history: it is stored as given)."""
+        from fscli.engine.limit_check import JobRequest, check, describe
+        from fscli.engine.limit_jobs import request_tres
+        from fscli.engine.submit import fill_memory
+        from fscli.store import limit_state
+
+        conn = self.s.connection()
+        state = limit_state.load(conn, self.cluster.name, row["user"], row["account"])
+        cpus, tres = fill_memory(job.cpus, job.nodes, job.tres, state.memory)
+        if job.state in ("pending", "running"):
+            partition = row["partition"].split(",")[0] if row["partition"] else None
+            req = JobRequest(row["user"], row["account"], partition, row["qos"],
+                             request_tres(job.cpus, job.nodes, job.tres), job.time_limit)
+            limit_state.attach_jobs(conn, self.cluster.name, state, self.admin.now)
+            result = check(req, state, self.admin.now)
+            if result.verdict == "reject":
+                why = describe(result).removeprefix("reject: ")
+                raise InvalidValue(f"{result.error}: {why}" if result.reason else why)
+        return dict(row, cpus=cpus, tres=format_tres(tres, units=False) if tres else None)
 
     def _rows(self, jobs: list[JobInput]) -> list[dict]:
         """Each job's row, checked in order (so the first bad job is the one named) as
