@@ -45,6 +45,17 @@ def test_no_time_limit_is_cut_to_the_max_wall_and_runs() -> None:
     assert (result.verdict, result.time_limit) == ("run", 120)
 
 
+def test_no_time_limit_takes_the_max_wall_even_above_the_partition_s_max_time() -> None:
+    """``_set_time_limit`` prefers the limit's MaxWall to the partition's MaxTime (it caps
+    nothing by the partition): MaxWall 120 in a 60-minute partition gives 120, which
+    ``job_limits_check`` then finds past the partition (PartitionTimeLimit)."""
+    state = _state()
+    state.partitions[0].max_time = 60
+    result = check(_req(), state, NOW)
+    assert (result.verdict, result.reason, result.time_limit) == (
+        "pend", "PartitionTimeLimit", 120)
+
+
 def test_infinite_keeps_it_and_pends_on_the_partition_then_the_max_wall() -> None:
     """``-t INFINITE`` (0xFFFFFFFF minutes) exceeds the partition's MaxTime
     (job_limits_check: PartitionTimeLimit) and the account's MaxWall."""
