@@ -157,7 +157,10 @@ def _jobs_service(app, session, cluster_name: str | None, lsf: bool = False):
 @dry_run_option
 @click.pass_obj
 def submit(app, words, dry_run) -> None:
-    """Put a job in the store, checked like sbatch: association, partition, QOS.
+    """Put a job in the store, checked like sbatch: association, partition, QOS, and the
+    limits that refuse a job at submission (as 'limits check' says: a pending or running
+    job it rejects is not stored). A job that gives no memory gets DefMemPerCPU or
+    DefMemPerNode from 'config'.
 
     \b
     Slurm:  user=U [account=A] [partition=P[,P2]] [qos=Q] [cpus=N] [nodes=N] [mem=SIZE]
