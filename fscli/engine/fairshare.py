@@ -131,6 +131,8 @@ class FairShareResult:
     # Fair Tree only: each fs-parent's children (tree indexes) in ranking order, tie flags.
     ranked_children: dict[int, list[int]] = field(default_factory=dict)
     tied: set[int] = field(default_factory=set)  # tree indexes tied with the previous sibling
+    # Classic with a lag: RawUsage per tree index as the last pass began (account rows' UN).
+    pass_start_raw: list[float] | None = None
 
     @functools.cached_property
     def fs_factor(self) -> dict[int, float]:
@@ -369,10 +371,12 @@ def compute(
         norm = _normalized(tree.raw, tree.root)  # raw[i] <= the root's: no quotient exceeds 1
         if algorithm == "fair_tree":
             return _fair_tree(tree, norm, dampening)
-        lagging = norm
-        if before_pass is not None and before_pass != usage:
-            lagging = _normalized(tree.sums.totals(before_pass), tree.root)
-        return _classic(tree, norm, lagging, algorithm, dampening)
+        if before_pass is None or before_pass == usage:
+            return _classic(tree, norm, norm, algorithm, dampening)
+        lag_raw = tree.sums.totals(before_pass)
+        result = _classic(tree, norm, _normalized(lag_raw, tree.root), algorithm, dampening)
+        result.pass_start_raw = lag_raw
+        return result
 
 
 def _normalized(raw: list[float], root: int) -> list[float]:
