@@ -110,7 +110,7 @@ class LimitsState:
     """TRESBillingWeights of partitions without their own (:func:`job_billable`)."""
     priority_flags: frozenset[str] = frozenset()
     """PriorityFlags (MAX_TRES changes how jobs are billed)."""
-    memory: MemoryDefaults = MemoryDefaults()
+    memory: MemoryDefaults = field(default_factory=MemoryDefaults)
     """DefMemPerCPU/DefMemPerNode/MaxMemPerCPU: the memory of a job that gives none."""
 
 

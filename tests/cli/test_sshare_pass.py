@@ -92,8 +92,8 @@ def test_fair_tree_unchanged_by_the_pass(running):
 def test_explain_names_the_usage_each_row_was_computed_from(running):
     out = running.ok("sshare", "--explain", "u3/b", at=AT).stdout.splitlines()
     assert out[3:5] == [
-        "  account b: UN = 600 / 900 (usage as the last pass began) = 0.666667; UE = UN = "
-        "0.666667 (child of root)",
-        "  user u3 (account b): UN = 600 / 1200 = 0.500000; UE = UN + (UE_parent - UN) x 1/1 = "
-        "0.500000 + (0.666667 - 0.500000) x 1/1 = 0.666667",
+        ("  account b: UN = 600 / 900 (usage as the last pass began) = 0.666667; UE = UN = "
+         "0.666667 (child of root)"),
+        ("  user u3 (account b): UN = 600 / 1200 = 0.500000; UE = UN + (UE_parent - UN) x 1/1 "
+         "= 0.500000 + (0.666667 - 0.500000) x 1/1 = 0.666667"),
     ]
