@@ -81,16 +81,17 @@ class Jobs:
         (DefMemPerCPU, ...) is filled in, so memory limits count it."""
         [row] = self._rows([job])
         if not job.queue:
-            row = self._as_submitted(job, row)
+            row = self._as_submitted(job, row, count)
         ids = self._ids(job.job_id, count)
         return ids, self._write([dict(row, id=job_id) for job_id in ids])
 
-    def _as_submitted(self, job: JobInput, row: dict) -> dict:
+    def _as_submitted(self, job: JobInput, row: dict, count: int) -> dict:
         """``row`` with the job's CPUs and TRES as slurmctld fills them in, or
         :class:`InvalidValue` with sbatch's error when it would refuse a pending or
-        running job (a completed one is history: it is stored as given)."""
+        running job (a completed one is history: it is stored as given). The last of
+        ``count`` submissions is checked: the ``count - 1`` before it count as submitted."""
         from fscli.engine.limit_check import JobRequest, check, describe
-        from fscli.engine.limit_jobs import request_tres
+        from fscli.engine.limit_jobs import JobGroup, request_tres
         from fscli.engine.submit import fill_memory
         from fscli.store import limit_state
 
@@ -102,6 +103,11 @@ class Jobs:
             req = JobRequest(row["user"], row["account"], partition, row["qos"],
                              request_tres(job.cpus, job.nodes, job.tres), job.time_limit)
             limit_state.attach_jobs(conn, self.cluster.name, state, self.admin.now)
+            if count > 1:
+                stored, before = state.count_jobs, JobGroup(
+                    row["assoc_id"], False, count - 1, {}, qos=row["qos"], partition=partition,
+                    user=row["user"], account=row["account"])
+                state.count_jobs = lambda scope: [*stored(scope), before]
             result = check(req, state, self.admin.now)
             if result.verdict == "reject":
                 why = describe(result).removeprefix("reject: ")

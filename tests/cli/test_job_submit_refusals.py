@@ -71,3 +71,13 @@ def test_default_memory_is_stored_and_counted(site):
     doc = _check(site, "user=alice", "cpus=4", "time=10")
     assert (doc["verdict"], doc["reason"], doc["current"], doc["request"]) == (
         "pend", "AssocGrpMemLimit", 800, 400)
+
+
+def test_count_submissions_need_room_for_all_of_them(site):
+    """MaxSubmitJobs=2: count=3 is refused whole (the third would be), count=2 is stored."""
+    site.ok("-Q", "limits", "set", "user=alice", "account=physics", "MaxSubmitJobs=2")
+    err = site.fails("job", "submit", "user=alice", "time=10", "count=3", code=1, at=AT).stderr
+    assert "AssocMaxSubmitJobLimit (MaxSubmitJobs=2 at user alice@physics)" in err
+    assert _jobs(site) == []
+    site.ok("-Q", "job", "submit", "user=alice", "time=10", "count=2", at=AT)
+    assert len(_jobs(site)) == 2
