@@ -84,10 +84,18 @@ def _seconds(key: str, text: str) -> float:
     return value
 
 
+def _time_limit(text: str, queue: str | None) -> int | None:
+    """A Slurm job's time limit (INFINITE asked is INFINITE, as sbatch's); an LSF RUNLIMIT
+    of UNLIMITED is no run limit."""
+    from fscli.engine.timestr import parse_duration_mins, parse_time_limit
+
+    return parse_duration_mins(text, "time limit") if queue else parse_time_limit(text)
+
+
 def _job_input(parsed, now: int):
     """The submit words as a :class:`JobInput` (values parsed, not yet checked against the store)."""
     from fscli.engine.priority import check_nice, check_site_factor
-    from fscli.engine.timestr import parse_duration_mins, parse_when
+    from fscli.engine.timestr import parse_when
     from fscli.engine.tres import parse_tres
     from fscli.errors import UsageProblem
     from fscli.store.jobs import JobInput
@@ -120,7 +128,7 @@ def _job_input(parsed, now: int):
         state=(get("state") or "pending").strip().lower(), submit=when["submit"],
         eligible=when["begin"], start=when["start"], end=when["end"], cpus=cpus, nodes=nodes,
         slots=whole_number("slots", get("slots"), 1) if get("slots") is not None else 1, tres=tres,
-        time_limit=parse_duration_mins(get("time"), "time limit") if get("time") else None,
+        time_limit=_time_limit(get("time"), queue) if get("time") else None,
         nice=check_nice(whole_number("nice", get("nice"), None, None)) if get("nice") else 0,
         site_factor=check_site_factor(whole_number("sitefactor", get("sitefactor"), None, None))
         if get("sitefactor") else 0,
@@ -149,7 +157,10 @@ def _jobs_service(app, session, cluster_name: str | None, lsf: bool = False):
 @dry_run_option
 @click.pass_obj
 def submit(app, words, dry_run) -> None:
-    """Put a job in the store, checked like sbatch: association, partition, QOS.
+    """Put a job in the store, checked like sbatch: association, partition, QOS, and the
+    limits that refuse a job at submission (as 'limits check' says: a pending or running
+    job it rejects is not stored). A job that gives no memory gets DefMemPerCPU or
+    DefMemPerNode from 'config'.
 
     \b
     Slurm:  user=U [account=A] [partition=P[,P2]] [qos=Q] [cpus=N] [nodes=N] [mem=SIZE]
@@ -159,13 +170,15 @@ def submit(app, words, dry_run) -> None:
             [time=RUNLIMIT]
     Both:   [id=N] (default: the next free id) [count=N] (N identical jobs)
     mem= is per node (as sbatch --mem); submit= defaults to now (--at); a running or
-    completed job starts at its submit time unless start= says otherwise. Prints
-    "Submitted batch job N" like sbatch.
+    completed job starts at its submit time unless start= says otherwise. A pending LSF
+    job with start= (its planned start) has its slots reserved: bqueues' RESERVED, and
+    the job_slots term of the dynamic priority. Prints "Submitted batch job N" like sbatch.
 
     \b
     Example:
       fscli --at 2026-05-01T12:00 job submit user=alice account=physics partition=gpu cpus=8 time=2:00:00
       fscli job submit user=bob queue=normal slots=4 state=running start=now-1hour
+      fscli job submit user=bob queue=normal slots=8 state=pending start=now+2hours
     """
     parsed = parse_words(words, SUBMIT_KEYS, "job submit")
     reject_unused(parsed, SUBMIT_SELECT, "job submit")
@@ -312,11 +325,15 @@ def import_(app, file, replace, dry_run) -> None:
     """Read pending and running jobs from squeue output ('-' reads stdin).
 
     \b
-    The one accepted format, one job per line ('|'-separated, times in local time):
-      squeue -h -o '%i|%u|%a|%P|%q|%T|%V|%S|%l|%D|%C|%m|%b|%y' > jobs.txt
+    The accepted format, one job per line ('|'-separated, times in local time):
+      squeue -h -O 'JobID:0|,UserName:0|,Account:0|,Partition:0|,QOS:0|,State:0|,SubmitTime:0|,StartTime:0|,TimeLimit:0|,NumNodes:0|,NumCPUs:0|,MinMemory:0|,tres-per-node:0|,Nice:0|,tres-alloc:0' > jobs.txt
     i.e. job id, user, account, partition(s), QOS, state, submit time, start time, time
-    limit, nodes, CPUs, memory per node, TRES per node (gres/gpu:2), nice. A header line
-    is skipped; finished jobs are skipped. Every job is checked like 'job submit'.
+    limit, nodes, CPUs, memory per node, TRES per node (gres/gpu:2), nice, TRES. The
+    node count is the TRES's node= (a pending job's minimum, which its job-size priority
+    uses; NumNodes is squeue's guess: 2 for a pending -n1 -c2). Lines without the TRES
+    (the former -o '%i|%u|%a|%P|%q|%T|%V|%S|%l|%D|%C|%m|%b|%y') are read with NumNodes.
+    A header line is skipped; finished jobs are skipped. Every job is checked like 'job
+    submit'.
 
     \b
     Example:

@@ -219,16 +219,28 @@ def _text(name: str, tres: str | None, value) -> str:
     return str(value)
 
 
-def _emit(out, entries) -> None:
+def _emit(out, entries, used: list | None = None) -> None:
+    """The entries; ``used`` (from ``--effective``): the wall minutes each GrpWall has
+    used, shown in a Used column (``used`` in JSON) when some entry is a GrpWall."""
     import json
 
+    used = used if used and any(u is not None for u in used) else None
     if out.json:
-        click.echo(json.dumps({"limits": [e.to_dict() for e in entries]}, indent=2))
+        docs = [e.to_dict() for e in entries]
+        for doc, minutes in zip(docs, used or ()):
+            if minutes is not None:
+                doc["used"] = round(minutes, 2)
+        click.echo(json.dumps({"limits": docs}, indent=2))
         return
     rows = [[e.name, e.tres or "", _text(e.own_name, e.tres, e.value), e.level, e.source,
              e.as_name or ""]
             for e in entries]
-    out.emit(COLUMNS, rows, "limits", keep=("Name", "Value", "Level", "Source"))
+    columns = COLUMNS
+    if used:
+        columns = [*COLUMNS, "Used"]
+        for row, minutes in zip(rows, used):
+            row.append("" if minutes is None else f"{minutes:.2f}")
+    out.emit(columns, rows, "limits", keep=("Name", "Value", "Level", "Source"))
 
 
 def _own_entries(target, assocs, qos_map, partitions) -> list:
@@ -304,8 +316,9 @@ def show(app, words, effective, out) -> None:
     if parsed.names:
         raise UsageProblem(f"unexpected word '{parsed.names[0]}' in limits show: "
                            f"expected KEY=VALUE (target: {TARGET_HELP})")
+    used = None
     if effective:
-        entries = _effective(app, parsed)
+        entries, used = _effective(app, parsed)
     else:
         target = _target(parsed, "limits show")
         if parsed.values:
@@ -314,12 +327,14 @@ def show(app, words, effective, out) -> None:
             state = limit_state.load(conn, target.cluster or app.cluster_name, targets=[target])
         entries = _own_entries(target, state.assocs, {q.name: q for q in state.qos},
                                {p.name: p for p in state.partitions})
-    _emit(out, entries)
+    _emit(out, entries, used)
 
 
-def _effective(app, parsed) -> list:
-    from fscli.engine.limit_check import effective
+def _effective(app, parsed) -> tuple[list, list]:
+    """(the limits in force, the wall minutes each GrpWall among them has used)."""
+    from fscli.engine.limit_check import effective, used_wall
     from fscli.errors import UsageProblem
+    from fscli.store.limit_state import attach_jobs
 
     extra = set(parsed.values) - {"qos"}
     if extra or not (parsed.get("user") or parsed.get("account")):
@@ -327,14 +342,20 @@ def _effective(app, parsed) -> list:
                            "[qos=Q] or account=A [qos=Q]")
     with app.reading() as conn:
         req, state = _request(app, conn, parsed)
-    return effective(req, state)
+        entries = effective(req, state)
+        if any(e.own_name == "GrpWall" for e in entries):
+            attach_jobs(conn, parsed.get("cluster") or app.cluster_name, state, app.now)
+    return entries, used_wall(state, entries)
 
 
 # -- check ------------------------------------------------------------------------------
 def _request(app, conn, parsed, tres: dict | None = None, time_limit: int | None = None,
-             targets=()):
+             targets=(), as_sbatch: bool = False):
     """(JobRequest, LimitsState) for user/account/partition/qos words: the state holds the
-    associations of that user and account and those ``targets`` name, with ancestors."""
+    associations of that user and account and those ``targets`` name, with ancestors.
+
+    ``as_sbatch``: names the store does not know (user, account, QOS) are left to the
+    checker, which refuses them as sbatch does, instead of being a usage error."""
     from fscli.engine.limit_check import JobRequest
     from fscli.errors import NotFound
     from fscli.store import limit_state
@@ -346,13 +367,14 @@ def _request(app, conn, parsed, tres: dict | None = None, time_limit: int | None
         account = account or default_account(conn, user)
     state = limit_state.load(conn, parsed.get("cluster") or app.cluster_name, user, account,
                              targets)
-    if user is not None and not any(a.user == user for a in state.assocs):
-        raise NotFound(f"user '{user}' has no association on this cluster")
-    if account is not None and not any(a.account == account for a in state.assocs):
-        raise NotFound(f"account '{account}' does not exist")
     qos = (parsed.get("qos") or "").strip().lower() or None
-    if qos is not None and qos not in {q.name for q in state.qos}:
-        raise NotFound(f"QOS '{qos}' does not exist")
+    if not as_sbatch:
+        if user is not None and not any(a.user == user for a in state.assocs):
+            raise NotFound(f"user '{user}' has no association on this cluster")
+        if account is not None and not any(a.account == account for a in state.assocs):
+            raise NotFound(f"account '{account}' does not exist")
+        if qos is not None and qos not in {q.name for q in state.qos}:
+            raise NotFound(f"QOS '{qos}' does not exist")
     req = JobRequest(user, account, parsed.get("partition"), qos, tres or {}, time_limit)
     return req, state
 
@@ -361,7 +383,7 @@ def _job_tres(parsed) -> tuple[dict[str, int], int | None]:
     """The request's TRES (cpu and node from cpus=/nodes= unless tres= names them) and time."""
     from fscli.cli.words import mem_per_node, whole_number
     from fscli.engine.limit_jobs import request_tres
-    from fscli.engine.timestr import parse_duration_mins
+    from fscli.engine.timestr import parse_time_limit
     from fscli.engine.tres import parse_tres
 
     def count(key: str) -> int:
@@ -371,7 +393,7 @@ def _job_tres(parsed) -> tuple[dict[str, int], int | None]:
     nodes = count("nodes")
     if parsed.get("mem"):
         extra["mem"] = mem_per_node(parsed.get("mem")) * nodes
-    time = parse_duration_mins(parsed.get("time"), "time") if parsed.get("time") else None
+    time = parse_time_limit(parsed.get("time"), "time") if parsed.get("time") else None
     return request_tres(count("cpus"), nodes, extra), time
 
 
@@ -395,9 +417,8 @@ def check(app, words, whatif, out) -> None:
       fscli limits check user=bob tres=cpu=4,mem=8G,gres/gpu=1 partition=gpu --json
       fscli limits check user=bob cpus=200 --with 'account=chem GrpTRES=cpu=256'
     """
-    from fscli.engine import reasons as R
     from fscli.engine.limit_check import check as run_check
-    from fscli.errors import InvalidValue, UsageProblem
+    from fscli.errors import UsageProblem
     from fscli.store.limit_state import attach_jobs
     from fscli.store.limits_admin import apply_whatif
 
@@ -408,15 +429,11 @@ def check(app, words, whatif, out) -> None:
     tres, time = _job_tres(parsed)
     changes = [_target_and_changes(_split(text), "limits check --with") for text in whatif]
     with app.reading() as conn:
-        req, state = _request(app, conn, parsed, tres, time, [t for t, _ in changes])
+        req, state = _request(app, conn, parsed, tres, time, [t for t, _ in changes], True)
         for target, change in changes:
             apply_whatif(state, target, change)
         attach_jobs(conn, parsed.get("cluster") or app.cluster_name, state, app.now)
         result = run_check(req, state, app.now)
-    if result.error == R.ERR_INVALID_ACCOUNT:
-        where = f" partition {req.partition}" if req.partition else ""
-        raise InvalidValue(f"{R.ERR_INVALID_ACCOUNT}: user {req.user} has no association "
-                           f"with account {req.account}{where}")
     _emit_check(out, result)
 
 

@@ -117,6 +117,26 @@ def _text(key: str, text: str) -> str:
     return str(text).strip()
 
 
+_PART_ENFORCE = {"YES": "ANY", "UP": "ANY", "TRUE": "ANY", "1": "ANY", "ANY": "ANY",
+                 "NO": "NO", "DOWN": "NO", "FALSE": "NO", "0": "NO", "ALL": "ALL"}
+
+
+def _part_enforce(key: str, text: str) -> str:
+    """EnforcePartLimits as ``parse_part_enforce_type`` reads it: YES (UP, TRUE, 1) is ANY."""
+    value = _PART_ENFORCE.get(str(text).strip().upper())
+    if value is None:
+        raise InvalidValue(f"invalid {key} '{text}': expected NO, YES, ANY or ALL")
+    return value
+
+
+def _megabytes(key: str, text: str) -> str:
+    """A memory size in MB, a whole number (slurm.conf's DefMemPerCPU etc.); 0 = unset."""
+    raw = str(text).strip()
+    if not re.fullmatch(r"[0-9]{1,15}", raw):
+        raise InvalidValue(f"invalid {key} '{text}': expected megabytes, a whole number >= 0")
+    return str(int(raw))
+
+
 # canonical key -> (default text, validator)
 KEYS: dict[str, tuple[str, object]] = {
     "PriorityType": ("priority/multifactor", _choice(("PRIORITY/MULTIFACTOR", "PRIORITY/BASIC"))),
@@ -139,6 +159,10 @@ KEYS: dict[str, tuple[str, object]] = {
     "AccountingStorageEnforce": ("", _text),
     "AccountingStorageTRES": ("", _accounting_tres),
     "ClusterName": ("", _text),
+    "EnforcePartLimits": ("NO", _part_enforce),
+    "DefMemPerCPU": ("0", _megabytes),
+    "DefMemPerNode": ("0", _megabytes),
+    "MaxMemPerCPU": ("0", _megabytes),
 }
 _LOWER = {k.lower(): k for k in KEYS}
 

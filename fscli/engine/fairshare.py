@@ -100,6 +100,7 @@ class Tree:
     fs_parents: list[int]  # positions with fair-share children, in tree order
     user_parents: set[int]  # those of them whose fair-share children are all users
     reattached: bool  # some association has FairShare=parent (fs_parent differs from parent)
+    sums: _Sums  # how ``raw`` was added up, for another usage of the same tree
 
 
 @dataclass
@@ -130,6 +131,8 @@ class FairShareResult:
     # Fair Tree only: each fs-parent's children (tree indexes) in ranking order, tie flags.
     ranked_children: dict[int, list[int]] = field(default_factory=dict)
     tied: set[int] = field(default_factory=set)  # tree indexes tied with the previous sibling
+    # Classic with a lag: RawUsage per tree index as the last pass began (account rows' UN).
+    pass_start_raw: list[float] | None = None
 
     @functools.cached_property
     def fs_factor(self) -> dict[int, float]:
@@ -210,19 +213,9 @@ def build_tree(assocs: Sequence[Assoc], usage: Mapping[int, float]) -> Tree:
         raise InvalidValue(
             f"association {stray.id} ({_label(stray)}) is not below the root (cycle?)")
 
-    raw = list(map(float, map(usage.get, ids, itertools.repeat(0.0, n))))
-    # An account's RawUsage: its own plus its children's, added last child first; accounts
-    # of users only all at once, then the others children before parents (reversed tree
-    # order).
-    raw_of, add = raw.__getitem__, operator.add
-    leaf_kids = map(map, itertools.repeat(raw_of), map(reversed, map(children.__getitem__,
-                                                                     leaf_parents)))
-    _scatter(raw, leaf_parents, map(functools.reduce, itertools.repeat(add), leaf_kids,
-                                    map(raw_of, leaf_parents)))
-    leafy = set(leaf_parents)
-    if len(leafy) < len(inner):
-        for p in itertools.filterfalse(leafy.__contains__, reversed(inner)):
-            raw[p] = functools.reduce(add, map(raw_of, reversed(children[p])), raw[p])
+    plan = _Sums(ids, children, leaf_parents, inner)
+    raw = plan.totals(usage)
+    leafy = plan.leafy
     _check_usage(usage, index, raw[root])
 
     fs_parent, fs_children, fs_parents = parent, children, inner  # unless re-attached
@@ -235,7 +228,35 @@ def build_tree(assocs: Sequence[Assoc], usage: Mapping[int, float]) -> Tree:
     level_shares = list(map(level_sum.__getitem__, fs_parent))
     level_shares[root] = 0
     return Tree(assocs, index, parent, order, depth, fs_parent, fs_children, level_shares,
-                raw, root, user_count, users, shares, ids, fs_parents, user_parents, reattached)
+                raw, root, user_count, users, shares, ids, fs_parents, user_parents, reattached,
+                plan)
+
+
+class _Sums:
+    """How RawUsage adds up the tree: an account's is its own plus its children's, added
+    last child first; accounts of users only all at once, then the others children before
+    parents (reversed tree order). Kept with the tree, so that a second usage (the one
+    classic's account rows lag behind with) adds up in the very same order."""
+
+    def __init__(self, ids: list[int], children: list[Sequence[int]], leaf_parents: list[int],
+                 inner: list[int]):
+        self.ids, self.children, self.leaf_parents, self.inner = ids, children, leaf_parents, inner
+        self.leafy = set(leaf_parents)
+
+    def totals(self, usage: Mapping[int, float]) -> list[float]:
+        """Each position's RawUsage from the usage charged to each association itself."""
+        ids, children, leaf_parents = self.ids, self.children, self.leaf_parents
+        raw = list(map(float, map(usage.get, ids, itertools.repeat(0.0, len(ids)))))
+        raw_of, add = raw.__getitem__, operator.add
+        leaf_kids = map(map, itertools.repeat(raw_of), map(reversed, map(children.__getitem__,
+                                                                         leaf_parents)))
+        _scatter(raw, leaf_parents, map(functools.reduce, itertools.repeat(add), leaf_kids,
+                                        map(raw_of, leaf_parents)))
+        leafy = self.leafy
+        if len(leafy) < len(self.inner):
+            for p in itertools.filterfalse(leafy.__contains__, reversed(self.inner)):
+                raw[p] = functools.reduce(add, map(raw_of, reversed(children[p])), raw[p])
+        return raw
 
 
 def _name_order(assocs: Sequence[Assoc], users: list[str | None], positions: list[int]
@@ -328,11 +349,17 @@ def compute(
     usage: Mapping[int, float],
     algorithm: str = "fair_tree",
     dampening: int = 1,
+    before_pass: Mapping[int, float] | None = None,
 ) -> FairShareResult:
     """Compute every association's sshare numbers with one algorithm.
 
     ``usage`` maps assoc id -> raw usage charged to that association itself.
     ``dampening`` is FairShareDampeningFactor (classic and depth-oblivious only).
+    ``before_pass`` is the usage (same shape) as it stood when the last decay pass began:
+    classic slurmctld works out the account rows' NormUsage and EffectvUsage at the start
+    of each pass, before that pass's decay and new usage, and the user rows later, lazily,
+    from the current usage and their parent's lagging values (spec a.2, "When, exactly").
+    None (or Fair Tree, which computes after the new usage) = no lag.
     """
     if algorithm not in ALGORITHMS:
         raise InvalidValue(
@@ -341,13 +368,23 @@ def compute(
         raise InvalidValue(f"invalid FairShareDampeningFactor {dampening}: must be >= 1")
     with bulk():
         tree = build_tree(assocs, usage)
-        root_raw = tree.raw[tree.root]
-        n = len(tree.raw)  # raw[i] <= root_raw: no quotient exceeds 1
-        norm = list(map(operator.truediv, tree.raw, itertools.repeat(root_raw, n))) if root_raw \
-            else [0.0] * n
+        norm = _normalized(tree.raw, tree.root)  # raw[i] <= the root's: no quotient exceeds 1
         if algorithm == "fair_tree":
             return _fair_tree(tree, norm, dampening)
-        return _classic(tree, norm, algorithm, dampening)
+        if before_pass is None or before_pass == usage:
+            return _classic(tree, norm, norm, algorithm, dampening)
+        lag_raw = tree.sums.totals(before_pass)
+        result = _classic(tree, norm, _normalized(lag_raw, tree.root), algorithm, dampening)
+        result.pass_start_raw = lag_raw
+        return result
+
+
+def _normalized(raw: list[float], root: int) -> list[float]:
+    """NormUsage per position: RawUsage over the root's, 0 when that is 0."""
+    top = raw[root]
+    if not top:
+        return [0.0] * len(raw)
+    return list(map(operator.truediv, raw, itertools.repeat(top, len(raw))))
 
 
 def _make_rows(tree: Tree, c: Columns) -> list[ShareRow]:
@@ -456,9 +493,15 @@ def _divide(num: list, den: list, if_zero: float, zero: float = 0.0) -> list[flo
     return out
 
 
-def _classic(tree: Tree, norm: list[float], algorithm: str, dampening: int) -> FairShareResult:
-    assocs, fsp, root = tree.assocs, tree.fs_parent, tree.root
+def _classic(tree: Tree, current: list[float], lagging: list[float], algorithm: str,
+             dampening: int) -> FairShareResult:
+    """Classic, depth-oblivious and linear. Account rows take their NormUsage from
+    ``lagging`` (the usage when the last pass began), user rows from ``current``."""
+    assocs, fsp, root, users = tree.assocs, tree.fs_parent, tree.root, tree.users
     n = len(assocs)
+    norm = current
+    if lagging is not current:
+        norm = [c if u is not None else lag for c, lag, u in zip(current, lagging, users)]
     chain = [1.0] * n  # product of share fractions down the real tree (parent rows skipped)
     shares = [1.0] * n
     efctv = [1.0] * n

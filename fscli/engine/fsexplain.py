@@ -125,7 +125,10 @@ def _efctv_line(result: FairShareResult, k: int) -> str:
     tree, rows = result.tree, result.by_index
     a, r, fp = tree.assocs[k], rows[k], tree.fs_parent[k]
     un, ue = r.norm_usage or 0.0, r.effective_usage
-    label = f"  {_name(tree, k)}: UN = {tree.raw[k]:g} / {tree.raw[tree.root]:g} = {_num(un)}; "
+    raw, when = tree.raw, ""
+    if result.pass_start_raw is not None and tree.users[k] is None:
+        raw, when = result.pass_start_raw, " (usage as the last pass began)"
+    label = f"  {_name(tree, k)}: UN = {raw[k]:g} / {raw[tree.root]:g}{when} = {_num(un)}; "
     if a.shares == SHARES_PARENT:
         return label + f"UE = parent's UE = {_num(ue)}"
     if fp == tree.root:

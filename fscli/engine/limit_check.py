@@ -42,6 +42,7 @@ from fscli.engine.limit_jobs import (
 )
 from fscli.engine.limits import LimitEntry, Resolution, has_flag, resolve, resolve_detail
 from fscli.engine.model import Assoc, Job, Partition, Qos
+from fscli.engine.submit import MemoryDefaults, fill_memory
 from fscli.engine.timestr import INFINITE_MINUTES
 from fscli.engine.tree import ancestors
 from fscli.engine.usage import last_pass
@@ -55,7 +56,8 @@ DEFAULT_ENFORCE = frozenset({"associations", "limits", "qos"})
 
 @dataclass(slots=True)
 class JobRequest:
-    """A job as sbatch would submit it. ``time_limit`` is minutes, None when not given.
+    """A job as sbatch would submit it. ``time_limit`` is minutes, None when not given
+    (:data:`~fscli.engine.timestr.INFINITE_MINUTES`: ``-t INFINITE``).
     ``user`` None (for :func:`effective` only) asks for the account's own association."""
 
     user: str | None
@@ -109,6 +111,8 @@ class LimitsState:
     """TRESBillingWeights of partitions without their own (:func:`job_billable`)."""
     priority_flags: frozenset[str] = frozenset()
     """PriorityFlags (MAX_TRES changes how jobs are billed)."""
+    memory: MemoryDefaults = field(default_factory=MemoryDefaults)
+    """DefMemPerCPU/DefMemPerNode/MaxMemPerCPU: the memory of a job that gives none."""
 
 
 @dataclass(slots=True)
@@ -500,8 +504,18 @@ class _Checker:
                 self._add(e, reason, used, self.job.run_time)
 
     # -- 3. job_limits_check --------------------------------------------------------------
-    def partition(self) -> None:
+    def partition(self, part: Partition | None) -> None:
+        """The partition's MaxTime and Min/MaxNodes, and (``_part_access_check``) its
+        total CPUs and nodes: refused at submission under EnforcePartLimits, else pending."""
         enforce = self.state.enforce_part_limits
+        sizes = ((part.cpus, self.job.req("cpu"), "TotalCPUs", R.PARTITION_CONFIG,
+                  R.ERR_TOO_MANY_CPUS),
+                 (part.nodes, self.job.nodes, "TotalNodes", R.PARTITION_NODES,
+                  R.ERR_INVALID_NODE_COUNT)) if part else ()
+        for total, ask, name, reason, error in sizes:
+            if total is not None and ask > total:
+                self.found.append(Violation(reason, name, total, "partition", part.name, None,
+                                            None, ask, enforce, error if enforce else None))
         for e in self.res.partition_entries:
             if e.name == "MaxWallDurationPerJob":
                 ask = self.job.time
@@ -648,7 +662,7 @@ def _fill_time(
     without ``-t`` the tightest wall limit (and, under strict checking, TRES-minute limit
     divided by the request's ``tres``) becomes the time limit, else the partition's MaxTime."""
     if req.time_limit is not None:
-        return float(req.time_limit), True
+        return (INF if req.time_limit >= INFINITE_MINUTES else float(req.time_limit)), True
     walls = ("MaxWallDurationPerJob", "GrpWall")
     mins = ("MaxTRESMinsPerJob", "GrpTRESMins", "GrpTRESRunMins")
     caps: list[float] = []
@@ -694,10 +708,12 @@ def _place(req: JobRequest, state: LimitsState) -> tuple[list[Assoc], Qos | None
 
 
 def _billed(req: JobRequest, partition: Partition | None, state: LimitsState) -> dict[str, int]:
-    """The request's TRES with its billing TRES, whole, as ``_job_create`` sets
-    ``tres_req_cnt[billing]`` before any limit is checked. A billing the request names
-    itself is kept: a what-if for a figure the store's weights do not give."""
+    """The request's TRES with its default memory (:func:`fill_memory`, which may add CPUs)
+    and its billing TRES, whole, as ``_job_create`` sets ``tres_req_cnt[billing]`` before
+    any limit is checked. A billing the request names itself is kept: a what-if for a
+    figure the store's weights do not give."""
     tres = dict(req.tres) or request_tres()
+    tres["cpu"], tres = fill_memory(tres.get("cpu", 1), tres.get("node", 1), tres, state.memory)
     if "billing" not in tres:
         tres["billing"] = int(job_billable(tres.get("cpu", 0), tres.get("node", 0), tres, partition,
                                            state.billing_weights, state.priority_flags))
@@ -729,7 +745,7 @@ def check(req: JobRequest, state: LimitsState, now: int) -> CheckResult:
     parts = {p.name: p for p in state.partitions}
     counters = _Counters(state, chain, res, job, req.user, chain[0].account, parts, now)
     checker = _Checker(res, chain, counters, job, strict, state)
-    checker.partition()
+    checker.partition(partition)
     part_found, checker.found = checker.found, []
     checker.validate()
     checker.found = [v for v in part_found if v.rejects] + checker.found + [
@@ -762,6 +778,30 @@ def effective(req: JobRequest, state: LimitsState) -> list[LimitEntry]:
     except _Refused as no:
         error, name = no.args
         raise InvalidValue(error if name is None else f"{error}: {name}") from None
+
+
+def used_wall(state: LimitsState, entries: Iterable[LimitEntry]) -> list[float | None]:
+    """The decayed wall minutes each GrpWall entry has used (None for other limits): the
+    holder's own and, for an association, every descendant's, as slurmctld adds each
+    running job's seconds per pass to its association and all ancestors and to its QOS
+    (``grp_used_wall``, which ``scontrol show assoc_mgr`` prints as ``GrpWall=N(used)``)."""
+    entries = list(entries)
+    holders = {e.origin for e in entries if e.own_name == "GrpWall" and isinstance(e.origin, int)}
+    below: dict[int, float] = dict.fromkeys(holders, 0.0)
+    if holders:
+        up = _climber({a.id: a.parent_id for a in state.assocs}, holders)
+        for aid, mins in state.usage_mins.items():
+            for holder in up(aid):
+                below[holder] += mins.get(WALL, 0.0)
+    out: list[float | None] = []
+    for e in entries:
+        if e.own_name != "GrpWall":
+            out.append(None)
+        elif isinstance(e.origin, int):
+            out.append(below[e.origin])
+        else:
+            out.append(state.qos_usage_mins.get(e.origin, {}).get(WALL, 0.0))
+    return out
 
 
 def _dedupe(found: list[Violation]) -> list[Violation]:
@@ -798,4 +838,5 @@ __all__ = [
     "describe",
     "effective",
     "enforce_flags",
+    "used_wall",
 ]

@@ -19,6 +19,7 @@ ERR_INVALID_QOS = "Invalid qos specification"
 ERR_INVALID_TIME_LIMIT = "Requested time limit is invalid (missing or exceeds some limit)"
 ERR_INVALID_NODE_COUNT = "Node count specification invalid"
 ERR_INVALID_PARTITION = "Invalid partition name specified"
+ERR_TOO_MANY_CPUS = "More processors requested than permitted"
 
 # Reasons that do not depend on a TRES.
 ASSOC_GRP_JOBS = "AssocGrpJobsLimit"
@@ -37,6 +38,7 @@ QOS_MAX_SUBMIT_PER_USER = "QOSMaxSubmitJobPerUserLimit"
 QOS_MAX_SUBMIT_PER_ACCOUNT = "MaxSubmitJobsPerAccount"
 PARTITION_TIME = "PartitionTimeLimit"
 PARTITION_NODES = "PartitionNodeLimit"
+PARTITION_CONFIG = "PartitionConfig"
 
 _CLASSES = ("cpu", "mem", "energy", "node", "billing", "gres", "license", "bb")
 

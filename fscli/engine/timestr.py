@@ -77,6 +77,14 @@ def parse_duration_mins(text: str, what: str = "time") -> int | None:
     return None if secs is None else math.ceil(secs / 60)
 
 
+def parse_time_limit(text: str, what: str = "time limit") -> int:
+    """A job's requested time limit in minutes: ``-t INFINITE`` (UNLIMITED, -1) is a
+    request too, for :data:`INFINITE_MINUTES`, which fails any MaxWall or partition MaxTime
+    as slurmctld compares it (sbatch's ``time_str2mins`` gives INFINITE, not "none")."""
+    mins = parse_duration_mins(text, what)
+    return INFINITE_MINUTES if mins is None else mins
+
+
 def format_secs(secs: int | None) -> str:
     """``D-HH:MM:SS`` from one day on, else ``HH:MM:SS``; ``UNLIMITED`` for ``None``."""
     if secs is None:
@@ -91,8 +99,8 @@ def format_secs(secs: int | None) -> str:
 
 
 def format_mins(mins: int | None) -> str:
-    """A limit stored in minutes, printed the way sacctmgr prints it."""
-    return format_secs(None if mins is None else int(mins) * 60)
+    """A limit stored in minutes, printed the way sacctmgr prints it (INFINITE included)."""
+    return format_secs(None if mins is None or mins >= INFINITE_MINUTES else int(mins) * 60)
 
 
 _UNIT_SECONDS = {

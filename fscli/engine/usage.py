@@ -140,11 +140,42 @@ def raw_usage(
     get = out.get
     for assoc_id, amount, factor in zip(ids, amounts, factors):
         out[assoc_id] = get(assoc_id, 0.0) + amount * factor
-    charger = _RunCharger(at, cfg, reset_at)
+    _add_runs(out, runs, _RunCharger(at, cfg, reset_at, cutoff))
+    return out
+
+
+def with_runs(charged: Mapping[int, float], runs: Iterable[Run], at: int, cfg: PriorityConfig,
+              reset_at: int | None = None) -> dict[int, float]:
+    """``charged`` (:func:`raw_usage` of charges alone) plus the runs: ``raw_usage`` with
+    them, in the same order of additions."""
+    out = dict(charged)
+    _add_runs(out, runs, _RunCharger(at, cfg, reset_at))
+    return out
+
+
+def _add_runs(out: dict[int, float], runs: Iterable[Run], charger: _RunCharger,
+              scale: float = 1.0) -> None:
+    """Add each run's RawUsage as ``charger`` counts it (times ``scale``) to ``out``."""
     for run in runs:
-        amount = run.billing * run.usage_factor * charger.seconds(run)
+        amount = run.billing * run.usage_factor * charger.seconds(run) * scale
         if amount:
             out[run.assoc_id] = out.get(run.assoc_id, 0.0) + amount
+
+
+def pass_start_usage(charged: Mapping[int, float], runs: Iterable[Run], at: int,
+                     cfg: PriorityConfig, reset_at: int | None = None) -> dict[int, float]:
+    """RawUsage per association as it stood when the last pass at or before ``at`` began,
+    before that pass charged the running jobs: ``charged`` (:func:`raw_usage` of the
+    charges alone at ``at``) plus each run as charged up to the pass before.
+
+    Only ratios of these numbers are used (NormUsage), and a pass decays every association
+    alike, so the runs are decayed to the same pass as the charges (one more period). A
+    reset applies as at ``at``: slurmctld resets at the start of the pass.
+    """
+    out = dict(charged)
+    p_at = last_pass(at, cfg.calc_period, cfg.calc_anchor)
+    charger = _RunCharger(p_at - 1, cfg, reset_at, _cutoff(cfg, at, reset_at))
+    _add_runs(out, runs, charger, decay_factor(cfg.decay_half_life) ** cfg.calc_period)
     return out
 
 
@@ -194,12 +225,14 @@ class _RunCharger:
     __slots__ = ("at", "d", "d_period", "period", "anchor", "p_at", "cutoff",
                  "first_after_reset")
 
-    def __init__(self, at: int, cfg: PriorityConfig, reset_at: int | None = None):
+    def __init__(self, at: int, cfg: PriorityConfig, reset_at: int | None = None,
+                 cutoff: int | None | bool = False):
+        """``cutoff``: the reset boundary to apply if already known (False: ``at``'s)."""
         self.at, self.period, self.anchor = at, cfg.calc_period, cfg.calc_anchor
         self.d = decay_factor(cfg.decay_half_life)
         self.d_period = self.d ** self.period
         self.p_at = last_pass(at, self.period, self.anchor)
-        self.cutoff = _cutoff(cfg, at, reset_at)
+        self.cutoff = _cutoff(cfg, at, reset_at) if cutoff is False else cutoff
         self.first_after_reset = (None if self.cutoff is None else
                                   last_pass(self.cutoff, self.period, self.anchor) + self.period)
 

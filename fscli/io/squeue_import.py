@@ -1,33 +1,46 @@
 """Import jobs from squeue output.
 
-The one accepted format is what this command prints, one job per line::
+The accepted format is what this command prints, one job per line (``--Format``
+fields of width 0, each but the last followed by ``|``)::
 
-    squeue -h -o '%i|%u|%a|%P|%q|%T|%V|%S|%l|%D|%C|%m|%b|%y'
+    squeue -h -O 'JobID:0|,UserName:0|,Account:0|,Partition:0|,QOS:0|,State:0|,
+                  SubmitTime:0|,StartTime:0|,TimeLimit:0|,NumNodes:0|,NumCPUs:0|,
+                  MinMemory:0|,tres-per-node:0|,Nice:0|,tres-alloc:0'
 
-=====  ====  ==========================================================================
-field  code  meaning
-=====  ====  ==========================================================================
-1      %i    job id, a whole number (array tasks ``12_3`` and het jobs ``12+0`` are refused)
-2      %u    user name
-3      %a    account
-4      %P    partition, or several separated by ``,`` (one sprio row each)
-5      %q    QOS
-6      %T    state: PENDING, RUNNING, ... (or the short codes PD, R, ...)
-7      %V    submit time, ISO 8601 (``2026-11-21T15:38:05``), local time unless ``tz``
-8      %S    start time; used for running jobs only (``N/A``, ``Unknown``, ``None`` = unset)
-9      %l    time limit: a Slurm time string, ``UNLIMITED``, ``INFINITE`` or ``NOT_SET``
-10     %D    nodes (the minimum for pending jobs)
-11     %C    CPUs
-12     %m    memory per node: ``4G``, ``2000M``, ``2000`` (MB); ``0`` = none requested
-13     %b    TRES per node: ``gres/gpu:2``, ``gres:gpu:a100:2``, several with ``,``; ``N/A``
-14     %y    nice
-=====  ====  ==========================================================================
+(one argument, without the line breaks).
 
-A header line (starting with ``JOBID``) and blank lines are skipped. States map onto
-fscli's: pending; running (also configuring, completing, suspended); completed (every
-other finished state); cancelled. Memory and GRES are per node in squeue and become job
-totals (× nodes) in ``Job.tres``. The jobs come back without an association id: the
-caller finds it from (user, account, partition).
+=====  ==============  ====================================================================
+field  name            meaning
+=====  ==============  ====================================================================
+1      JobID           job id, a whole number (array tasks ``12_3``, het jobs ``12+0`` refused)
+2      UserName        user name
+3      Account         account
+4      Partition       partition, or several separated by ``,`` (one sprio row each)
+5      QOS             QOS
+6      State           state: PENDING, RUNNING, ... (or the short codes PD, R, ...)
+7      SubmitTime      submit time, ISO 8601 (``2026-11-21T15:38:05``), local unless ``tz``
+8      StartTime       start time; running jobs only (``N/A``, ``Unknown``, ``None`` = unset)
+9      TimeLimit       a Slurm time string, ``UNLIMITED``/``INFINITE`` (a job asking for
+                       INFINITE) or ``NOT_SET`` (none)
+10     NumNodes        nodes: for a pending job squeue's *guess* (``_get_node_cnt``)
+11     NumCPUs         CPUs
+12     MinMemory       memory per node: ``4G``, ``2000M``, ``2000`` (MB); ``0`` = none
+13     tres-per-node   ``gres/gpu:2``, ``gres:gpu:a100:2``, several with ``,``; ``N/A``
+14     Nice            nice
+15     tres-alloc      the job's TRES (``tres_alloc_str``, or ``tres_req_str`` while
+                       pending): its ``node=`` is the job's minimum node count
+=====  ==============  ====================================================================
+
+The node count is taken from field 15's ``node=``: for a pending ``-n1 -cN`` job squeue's
+NumNodes (like ``%D`` and scontrol's NumNodes) prints 2, a guess from the CPUs, while
+slurmctld's job-size priority factor uses the minimum node count its TRES hold (1).
+Lines of the 14 first fields only (the former ``squeue -o
+'%i|%u|%a|%P|%q|%T|%V|%S|%l|%D|%C|%m|%b|%y'``) are still read, with NumNodes as the
+node count. A header line (starting with ``JOBID``) and blank lines are skipped. States
+map onto fscli's: pending; running (also configuring, completing, suspended); completed
+(every other finished state); cancelled. Memory and GRES are per node in squeue and
+become job totals (× nodes) in ``Job.tres``. The jobs come back without an association
+id: the caller finds it from (user, account, partition).
 """
 
 from __future__ import annotations
@@ -37,12 +50,18 @@ from datetime import datetime, tzinfo
 from functools import lru_cache
 
 from fscli.engine.model import Job
-from fscli.engine.timestr import MAX_EPOCH, MIN_EPOCH, parse_duration_mins
+from fscli.engine.timestr import MAX_EPOCH, MIN_EPOCH, parse_time_limit
 from fscli.engine.tres import parse_value
 from fscli.errors import FscliError, InvalidValue
 
-SQUEUE_FORMAT = "%i|%u|%a|%P|%q|%T|%V|%S|%l|%D|%C|%m|%b|%y"
-FIELD_COUNT = SQUEUE_FORMAT.count("%")
+SQUEUE_FIELDS = ("JobID", "UserName", "Account", "Partition", "QOS", "State", "SubmitTime",
+                 "StartTime", "TimeLimit", "NumNodes", "NumCPUs", "MinMemory",
+                 "tres-per-node", "Nice", "tres-alloc")
+SQUEUE_FORMAT = "|,".join(f"{name}:0" for name in SQUEUE_FIELDS)
+"""squeue's ``-O`` argument for the accepted format."""
+FIELD_COUNT = len(SQUEUE_FIELDS)
+FORMER_COUNT = FIELD_COUNT - 1
+"""The former ``-o`` format: the same fields without the TRES."""
 MAX_REPORTED = 5
 
 _STATES = {
@@ -82,17 +101,18 @@ def parse_squeue(text: str, tz: tzinfo | None = None) -> list[Job]:
         more = len(problems) - MAX_REPORTED
         shown = "; ".join(problems[:MAX_REPORTED]) + (f"; and {more} more" if more > 0 else "")
         raise InvalidValue(
-            f"not squeue -o '{SQUEUE_FORMAT}' output ({len(problems)} bad lines): {shown}"
+            f"not squeue -O '{SQUEUE_FORMAT}' output ({len(problems)} bad lines): {shown}"
         )
     return jobs
 
 
 def _job(line: str, tz: tzinfo | None) -> Job:
     fields = [f.strip() for f in line.split("|")]
-    if len(fields) != FIELD_COUNT:
-        raise InvalidValue(f"expected {FIELD_COUNT} '|'-separated fields, got {len(fields)}")
+    if len(fields) not in (FIELD_COUNT, FORMER_COUNT):
+        raise InvalidValue(f"expected {FIELD_COUNT} (or {FORMER_COUNT}) '|'-separated fields, "
+                           f"got {len(fields)}")
     (job_id, user, account, parts, qos, state, submit, start, limit, nodes, cpus, mem,
-     gres, nice) = fields
+     gres, nice) = fields[:FORMER_COUNT]
     if not _WHOLE.fullmatch(job_id):
         raise InvalidValue(f"job id '{job_id}' is not a whole number "
                            "(array and heterogeneous jobs are not supported)")
@@ -103,6 +123,8 @@ def _job(line: str, tz: tzinfo | None) -> Job:
     if state_name is None:
         raise InvalidValue(f"unknown job state '{state}'")
     node_count = _whole(nodes, "node count", minimum=1)
+    if len(fields) == FIELD_COUNT:
+        node_count = _tres_nodes(fields[-1], node_count)
     started = _moment(start, tz, "start time") if state_name != "pending" else None
     return Job(
         id=int(job_id), user=user, account=account or None,
@@ -148,11 +170,27 @@ def _required_moment(text: str, tz: tzinfo | None) -> int:
 
 
 @lru_cache(maxsize=1024)
+def _tres_nodes(text: str, guess: int) -> int:
+    """The ``node=`` count of a TRES string (``cpu=4,mem=400M,node=1,billing=4``); the
+    NumNodes ``guess`` when it holds none (``N/A``)."""
+    if text.upper() in _UNSET:
+        return guess
+    for item in text.split(","):
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise InvalidValue(f"invalid TRES '{text}': expected NAME=COUNT,...")
+        if name.strip().lower() == "node":
+            return _whole(value.strip(), "TRES node count", minimum=1)
+    return guess
+
+
+@lru_cache(maxsize=1024)
 def _limit(text: str) -> int | None:
-    """Minutes; parsed once per distinct text (a dump of 100,000 jobs repeats a few)."""
+    """Minutes (``UNLIMITED`` is a job that asked for INFINITE); parsed once per distinct
+    text (a dump of 100,000 jobs repeats a few)."""
     if text.upper() == "NOT_SET":
         return None
-    return parse_duration_mins(text, what="time limit")
+    return parse_time_limit(text, what="time limit")
 
 
 def _tres(mem: str, gres: str, nodes: int) -> dict[str, int]:

@@ -75,10 +75,45 @@ class Jobs:
 
     # -- submit --------------------------------------------------------------------
     def submit(self, job: JobInput, count: int = 1) -> tuple[list[int], list[str]]:
-        """Validate and store ``count`` copies of ``job``; (new ids, summary lines)."""
+        """Validate and store ``count`` copies of ``job``; (new ids, summary lines).
+
+        A Slurm job is also checked as slurmctld checks a submission (the limits checker
+        of ``limits check``): one it would refuse is not stored. Its default memory
+        (DefMemPerCPU, ...) is filled in, so memory limits count it."""
         [row] = self._rows([job])
+        if not job.queue:
+            row = self._as_submitted(job, row, count)
         ids = self._ids(job.job_id, count)
         return ids, self._write([dict(row, id=job_id) for job_id in ids])
+
+    def _as_submitted(self, job: JobInput, row: dict, count: int) -> dict:
+        """``row`` with the job's CPUs and TRES as slurmctld fills them in, or
+        :class:`InvalidValue` with sbatch's error when it would refuse a pending or
+        running job (a completed one is history: it is stored as given). The last of
+        ``count`` submissions is checked: the ``count - 1`` before it count as submitted."""
+        from fscli.engine.limit_check import JobRequest, check, describe
+        from fscli.engine.limit_jobs import JobGroup, request_tres
+        from fscli.engine.submit import fill_memory
+        from fscli.store import limit_state
+
+        conn = self.s.connection()
+        state = limit_state.load(conn, self.cluster.name, row["user"], row["account"])
+        cpus, tres = fill_memory(job.cpus, job.nodes, job.tres, state.memory)
+        if job.state in ("pending", "running"):
+            partition = row["partition"].split(",")[0] if row["partition"] else None
+            req = JobRequest(row["user"], row["account"], partition, row["qos"],
+                             request_tres(job.cpus, job.nodes, job.tres), job.time_limit)
+            limit_state.attach_jobs(conn, self.cluster.name, state, self.admin.now)
+            if count > 1:
+                stored, before = state.count_jobs, JobGroup(
+                    row["assoc_id"], False, count - 1, {}, qos=row["qos"], partition=partition,
+                    user=row["user"], account=row["account"])
+                state.count_jobs = lambda scope: [*stored(scope), before]
+            result = check(req, state, self.admin.now)
+            if result.verdict == "reject":
+                why = describe(result).removeprefix("reject: ")
+                raise InvalidValue(f"{result.error}: {why}" if result.reason else why)
+        return dict(row, cpus=cpus, tres=format_tres(tres, units=False) if tres else None)
 
     def _rows(self, jobs: list[JobInput]) -> list[dict]:
         """Each job's row, checked in order (so the first bad job is the one named) as
@@ -134,7 +169,8 @@ class Jobs:
     def _common(self, job: JobInput) -> dict:
         """The columns of every job, after checking the state and filling the times it
         implies: submit defaults to now, or to an earlier start= or begin=; a started job
-        starts at its submit time by default."""
+        starts at its submit time by default. A pending LSF job may have a start=: its
+        planned start, for which the scheduler reserves its slots (bqueues' RESERVED)."""
         now = self.admin.now
         if job.state not in SUBMIT_STATES:
             raise InvalidValue(f"invalid state '{job.state}': expected {', '.join(SUBMIT_STATES)}")
@@ -142,8 +178,10 @@ class Jobs:
         submit = min([now, *given]) if job.submit is None else job.submit
         start, end = job.start, job.end
         if job.state == "pending":
-            if start is not None or end is not None:
+            if end is not None or (start is not None and job.queue is None):
                 raise InvalidValue("a pending job has no start= or end= (use state=running)")
+            if start is not None and start < submit:
+                raise InvalidValue("start= is before the job's submit time")
         else:
             start = submit if start is None else start
             if start < submit:

@@ -26,6 +26,7 @@ from fscli.engine.limit_jobs import (
 )
 from fscli.engine.model import Assoc, Partition, Qos
 from fscli.engine.runmins import NOT_HELD
+from fscli.engine.submit import MemoryDefaults, partition_enforced
 from fscli.engine.tres import parse_tres
 from fscli.store import snapshot, tables
 from fscli.store.limits_admin import ASSOC, Target
@@ -73,8 +74,10 @@ def load(conn, cluster: str | None, user: str | None = None, account: str | None
         assocs, list(snapshot.load_qos(conn).values()),
         list(snapshot.load_partitions(conn, cid).values()),
         enforce=enforce_flags(config.get("AccountingStorageEnforce", "")),
+        enforce_part_limits=partition_enforced(passes.raw),
         calc_period=passes.calc_period, calc_anchor=passes.calc_anchor,
-        billing_weights=passes.billing_weights, priority_flags=passes.flags)
+        billing_weights=passes.billing_weights, priority_flags=passes.flags,
+        memory=MemoryDefaults.of(passes.raw))
 
 
 def attach_jobs(conn, cluster: str | None, state: LimitsState, now: int) -> None:

@@ -158,15 +158,32 @@ def charged_allocations(state: ClusterState, now: int) -> list[tuple[Job, Run, d
 
 def usage_at(state: ClusterState, now: int) -> dict[int, float]:
     """RawUsage charged to each association itself at ``now`` (charges + jobs, decayed)."""
+    return raw_usage_of(state, now, job_runs(state, now))
+
+
+def raw_usage_of(state: ClusterState, now: int, runs: list[Run]) -> dict[int, float]:
+    """:func:`usage_at` with the job runs already made."""
     from fscli.engine.usage import raw_usage
 
-    return raw_usage(state.charges, now, state.config, job_runs(state, now),
-                     reset_at=reset_at(state))
+    return raw_usage(state.charges, now, state.config, runs, reset_at=reset_at(state))
 
 
 def fairshare(state: ClusterState, now: int, algorithm: str | None = None):
-    """The fair-share engine's result for this state (algorithm from PriorityFlags by default)."""
-    from fscli.engine.fairshare import compute
+    """The fair-share engine's result for this state (algorithm from PriorityFlags by default).
 
-    return compute(state.assocs, usage_at(state, now), algorithm or state.config.algorithm,
-                   state.config.dampening)
+    Classic and depth-oblivious get the usage as the last pass began too: slurmctld's
+    account rows lag one pass behind (:func:`fscli.engine.fairshare.compute`).
+    """
+    from fscli.engine.fairshare import compute
+    from fscli.engine.usage import pass_start_usage, raw_usage, with_runs
+
+    algorithm = algorithm or state.config.algorithm
+    runs = job_runs(state, now)
+    if algorithm == "fair_tree" or not runs:
+        return compute(state.assocs, raw_usage_of(state, now, runs), algorithm,
+                       state.config.dampening)
+    cfg, reset = state.config, reset_at(state)
+    charged = raw_usage(state.charges, now, cfg, reset_at=reset)
+    before = pass_start_usage(charged, runs, now, cfg, reset)
+    usage = with_runs(charged, runs, now, cfg, reset)
+    return compute(state.assocs, usage, algorithm, cfg.dampening, before)

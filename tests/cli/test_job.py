@@ -178,8 +178,10 @@ def test_import_checks_every_job_and_stores_nothing_on_error(cluster, tmp_path):
 
 def test_import_rejects_other_formats(cluster):
     err = cluster.fails("job", "import", str(SQUEUE), code=1).stderr
-    assert err.startswith("fscli: error: not squeue -o '%i|%u|%a|%P|%q|%T|%V|%S|%l|%D|%C|%m|%b|%y'"
-                          " output (")
+    assert err.startswith("fscli: error: not squeue -O 'JobID:0|,UserName:0|,Account:0|,"
+                          "Partition:0|,QOS:0|,State:0|,SubmitTime:0|,StartTime:0|,"
+                          "TimeLimit:0|,NumNodes:0|,NumCPUs:0|,MinMemory:0|,"
+                          "tres-per-node:0|,Nice:0|,tres-alloc:0' output (")
 
 
 def test_dry_run_stores_nothing(cluster):

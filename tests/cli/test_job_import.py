@@ -181,3 +181,19 @@ def test_a_file_of_finished_jobs_imports_none(site, tmp_path):
     assert out.stderr == "imported 0 jobs (none, 1 finished skipped)\n"
     assert stored_jobs(site) == {}
     assert history(site) == []
+
+
+def test_pending_n1_c4_job_imports_with_one_node_and_its_job_size(site, tmp_path):
+    """squeue's NumNodes says 2 for a pending ``-n1 -c4`` job; its TRES say node=1. With
+    PriorityWeightJobSize=1000 and partition p1 (4 nodes, 64 CPUs, the cluster's sizes):
+    JOBSIZE = 1000 x (1/4 + 4/64) / 2 = 156.25 -> 156 (with NumNodes: (2/4 + 4/64)/2 ->
+    281)."""
+    site.ok("-Q", "config", "set", "PriorityWeightJobSize=1000")
+    path = tmp_path / "jobs.txt"
+    path.write_text("41|bob|chem|p1|normal|PENDING|2026-05-01T09:00:00|N/A|1:00:00|2|4|0|N/A|0|"
+                    "cpu=4,mem=400M,node=1,billing=4\n")
+    site.ok("job", "import", str(path), at=AT)
+    assert site.ok("job", "list", "-P", at=AT).stdout.splitlines()[1].split("|")[10:12] == [
+        "4", "1"]
+    assert site.ok("sprio", "-o", "%.6i %.10J", at=AT).stdout.splitlines() == [
+        " JOBID    JOBSIZE", "    41        156"]

@@ -152,12 +152,27 @@ def test_gres_type_limit_not_enforced_on_untyped_request(science):
     assert (typed["verdict"], typed["reason"]) == ("reject", "QOSMaxGRESPerUser")
 
 
+REFUSED = [
+    (("user=alice", "account=chem"), "Invalid account or account/partition combination specified"),
+    (("user=nosuch",), "Invalid account or account/partition combination specified"),
+    (("user=nosuch", "account=nosuch"),
+     "Invalid account or account/partition combination specified"),
+    (("user=bob", "qos=nosuch"), "Invalid qos specification"),
+]
+
+
+@pytest.mark.parametrize("words,error", REFUSED, ids=[" ".join(r[0]) for r in REFUSED])
+def test_what_sbatch_refuses_is_a_reject_verdict_not_a_usage_error(science, words, error):
+    """sbatch refuses a user with no association in the account (or no user at all) and an
+    unknown QOS at submission: the verdict is reject with sbatch's text, in --json too."""
+    doc = _check(science, *words)
+    assert (doc["verdict"], doc["reason"], doc["error"]) == ("reject", None, error)
+    out = science.ok("limits", "check", *words, at=AT).stdout
+    assert out == (f"reject: {error}\n"
+                   f"sbatch: error: Batch job submission failed: {error}\n")
+
+
 BAD = [
-    (("check", "user=alice", "account=chem"), 1,
-     "Invalid account or account/partition combination specified: user alice has no "
-     "association with account chem"),
-    (("check", "user=nosuch"), 1, "user 'nosuch' has no association"),
-    (("check", "user=bob", "qos=nosuch"), 1, "QOS 'nosuch' does not exist"),
     (("check", "user=bob", "cpus=0"), 1, "invalid cpus '0'"),
     (("check", "user=bob", "tres=cpu=x"), 1, "invalid value 'x' for TRES cpu"),
     (("check", "user=bob", "mem=4Q"), 1, "invalid value '4Q' for TRES mem"),
@@ -182,3 +197,20 @@ BAD = [
 def test_bad_requests(science, words, code, message):
     result = science.fails("limits", *words, code=code, at=AT)
     assert message in result.stderr, result.stderr
+
+
+def test_time_unlimited_is_an_infinite_request(science):
+    """``time=UNLIMITED`` (as ``sbatch -t INFINITE``) fails the partition's MaxTime and the
+    account's MaxWall; with no time the job gets the MaxWall and runs."""
+    science.ok("partition", "add", "short", "maxtime=1:00:00")
+    science.ok("limits", "set", "account=physics", "MaxWall=30")
+    for word in ("time=UNLIMITED", "time=INFINITE", "time=-1"):
+        doc = _check(science, "user=alice", "partition=short", word)
+        assert (doc["verdict"], doc["reason"], doc["request"], doc["time_limit"]) == (
+            "pend", "PartitionTimeLimit", None, None)
+        assert [o["reason"] for o in doc["others"]] == ["AssocMaxWallDurationPerJobLimit"]
+    doc = _check(science, "user=alice", "partition=short")
+    assert (doc["verdict"], doc["time_limit"]) == ("run", 30)
+    science.ok("job", "submit", "user=alice", "partition=short", "time=UNLIMITED", at=AT)
+    listed = science.ok("job", "list", "-P").stdout.splitlines()
+    assert listed[1].split("|")[14] == "UNLIMITED"

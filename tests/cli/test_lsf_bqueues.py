@@ -141,3 +141,24 @@ def test_dispatch_two_to_one_split_under_equal_demand(fscli):
         "fscli: error: invalid slots '1000001': out of range (at most 1000000)\n")
     assert fscli.fails("lsf", "dispatch", "slots=3", "jobs=99999999", code=1).stderr == (
         "fscli: error: invalid jobs '99999999': expected a whole number from 0 to 1000000\n")
+
+
+def test_pending_job_with_a_planned_start_reserves_its_slots(seed):
+    """tadmin2's 2-slot job, planned to start at 13:00, holds 2 RESERVED slots:
+    1000 / ((1 + 2) x 3) = 111.111 (333.333 without the reservation)."""
+    submit(seed, "tadmin2", "normal", "slots=2", "state=pending", "start=2026-05-01T13:00:00")
+    out = seed.ok("bqueues", "-l", "normal", at="2026-05-01T12:05:01").stdout
+    assert out.splitlines()[-2:] == [
+        " tadmin2        1000   111.111        0         2       0.0         0    0.000",
+        " tadmin1        1000    29.579       10         0    1147.0      3010    0.000"]
+    why = seed.ok("bqueues", "normal", "--explain", "tadmin2", at="2026-05-01T12:05:01").stdout
+    assert "  1 + job_slots       1 + 2 (0 started, 2 reserved) x 3 = 9.000000" in why
+    err = seed.fails("job", "submit", "user=tadmin2", "queue=normal", "state=pending",
+                     "submit=2026-05-01T00:00:00", "start=2026-04-30T00:00:00", code=1).stderr
+    assert err == "fscli: error: start= is before the job's submit time\n"
+
+
+def test_a_pending_slurm_job_takes_no_start(science):
+    err = science.fails("job", "submit", "user=alice", "state=pending", "start=now",
+                        code=1).stderr
+    assert err == "fscli: error: a pending job has no start= or end= (use state=running)\n"

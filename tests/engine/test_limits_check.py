@@ -272,3 +272,23 @@ def test_effective_limits_refuse_what_check_rejects():
     account_only = JobRequest(None, "phys")
     assert [(e.name, e.source) for e in effective(account_only, state)] == [
         ("GrpJobs", "phys"), ("MaxWallDurationPerJob", "batch"), ("MaxTRESPerJob", "batch")]
+
+
+def test_used_wall_sums_each_holder_s_subtree_and_its_qos():
+    """GrpWall on phys and root, and on the job QOS: an association's used minutes are its
+    own and its descendants' (alice 4 + phys's own 1 = 5); the QOS's are its own."""
+    from fscli.engine.limit_check import used_wall
+
+    state = _state(acct_limits={"GrpWall": 60},
+                   qos=[Qos("big", limits={"GrpWall": 30})])
+    state.assocs[0].limits["GrpWall"] = 600
+    state.assocs[0].limits["MaxJobs"] = 9
+    state.usage_mins = {3: {WALL: 4.0}, 2: {WALL: 1.0}, 4: {"cpu": 8.0}}
+    state.qos_usage_mins = {"big": {WALL: 7.5}}
+    entries = effective(JobRequest("alice", "phys"), state)
+    assert [(e.name, e.level) for e in entries][:3] == [
+        ("GrpWall", "account"), ("GrpWall", "root"), ("MaxJobs", "root")]
+    assert used_wall(state, entries)[:3] == [5.0, 5.0, None]
+    capped = effective(JobRequest("alice", "phys", qos="big"), state)
+    assert [(e.name, e.level) for e in capped][:1] == [("GrpWall", "job-qos")]
+    assert used_wall(state, capped)[0] == 7.5

@@ -1,4 +1,5 @@
-"""squeue -o '%i|%u|%a|%P|%q|%T|%V|%S|%l|%D|%C|%m|%b|%y' import."""
+"""squeue import: the -O format with the TRES, and the former -o
+'%i|%u|%a|%P|%q|%T|%V|%S|%l|%D|%C|%m|%b|%y'."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from datetime import timedelta, timezone
 
 import pytest
 
+from fscli.engine.timestr import INFINITE_MINUTES
 from fscli.errors import InvalidValue
 from fscli.io.squeue_import import SQUEUE_FORMAT, parse_squeue
 
@@ -26,7 +28,7 @@ def test_parses_every_field():
     first, multi, running = jobs
     assert (first.user, first.account, first.partitions, first.qos, first.state) == (
         "user2", "px", ("high",), "qmed", "pending")
-    assert (first.submit, first.start, first.time_limit) == (SUBMIT, None, None)
+    assert (first.submit, first.start, first.time_limit) == (SUBMIT, None, INFINITE_MINUTES)
     assert (first.nodes, first.cpus, first.tres, first.nice) == (1, 8, {"mem": 4096}, 0)
     assert multi.partitions == ("gpu", "cpu") and multi.time_limit == 1440
     assert multi.tres == {"mem": 4000, "gres/gpu": 4, "gres/gpu:a100": 4}
@@ -56,8 +58,8 @@ def test_bad_lines_are_listed_by_number():
         parse_squeue(text, tz=timezone.utc)
     message = str(err.value)
     assert "\n" not in message
-    assert message.startswith(f"not squeue -o '{SQUEUE_FORMAT}' output (7 bad lines): ")
-    assert "line 2: expected 14 '|'-separated fields, got 7" in message
+    assert message.startswith(f"not squeue -O '{SQUEUE_FORMAT}' output (7 bad lines): ")
+    assert "line 2: expected 15 (or 14) '|'-separated fields, got 7" in message
     assert "line 3: unknown job state 'WAITING'" in message
     assert "line 4: job id '10_3' is not a whole number" in message
     assert "line 5: invalid node count 'x'" in message
@@ -77,3 +79,33 @@ def test_each_field_is_checked(field, value, problem):
     fields[field - 1] = value
     with pytest.raises(InvalidValue, match=f"line 1: {problem}"):
         parse_squeue("|".join(fields), tz=timezone.utc)
+
+
+def test_node_count_comes_from_the_tres_not_squeue_s_guess():
+    """A pending ``sbatch -n1 -c4``: squeue's NumNodes (%D) guesses 2 from the CPUs, its
+    TRES (tres_req_str) hold node=1, the minimum the job-size factor uses."""
+    line = ("41|u|a|p|normal|PENDING|2026-11-21T15:38:05|N/A|1:00:00|2|4|400M|N/A|0|"
+            "cpu=4,mem=400M,node=1,billing=4")
+    (job,) = parse_squeue(line, tz=timezone.utc)
+    assert (job.nodes, job.cpus, job.tres) == (1, 4, {"mem": 400})
+    (former,) = parse_squeue(line.rsplit("|", 1)[0], tz=timezone.utc)
+    assert (former.nodes, former.tres) == (2, {"mem": 800})
+    (no_tres,) = parse_squeue(line.rsplit("|", 1)[0] + "|N/A", tz=timezone.utc)
+    assert no_tres.nodes == 2
+
+
+def test_bad_tres_field_is_named():
+    line = "41|u|a|p|normal|PENDING|2026-11-21T15:38:05|N/A|1:00:00|2|4|0|N/A|0|"
+    with pytest.raises(InvalidValue, match="line 1: invalid TRES 'cpu4'"):
+        parse_squeue(line + "cpu4", tz=timezone.utc)
+    with pytest.raises(InvalidValue, match="line 1: invalid TRES node count 'x'"):
+        parse_squeue(line + "cpu=4,node=x", tz=timezone.utc)
+
+
+def test_documented_format_is_what_job_import_help_gives():
+    from click.testing import CliRunner
+
+    from fscli.cli.main import cli
+
+    text = CliRunner().invoke(cli, ["job", "import", "--help"]).output
+    assert f"squeue -h -O '{SQUEUE_FORMAT}' > jobs.txt" in text

@@ -1,0 +1,64 @@
+"""What slurmctld fills in or refuses when a job is submitted, before any limit is checked.
+
+* Memory (``_validate_job_desc`` in src/slurmctld/job_mgr.c): a job that gives no memory
+  gets ``DefMemPerNode`` per node, else ``DefMemPerCPU`` per CPU (DefMemPerNode wins when
+  both are set, as ``read_config.c`` ignores DefMemPerCPU then); ``MaxMemPerCPU`` then
+  trades memory per CPU for CPUs as ``_valid_pn_min_mem`` does: a per-CPU amount above it
+  multiplies the CPUs by ``ceil(mem / max)`` and divides the memory per CPU by as much
+  (rounded up); a per-node amount needs at least ``ceil(mem / max)`` CPUs per node. The
+  job's TRES then hold that memory, so memory limits (GrpTRES=mem=...) count it.
+* Partition sizes (``_part_access_check``): more CPUs than the partition has is
+  ``More processors requested than permitted``, more nodes ``Node count specification
+  invalid``. With ``EnforcePartLimits`` ANY or ALL (or YES) ``_valid_job_part`` refuses
+  the job at submission; with NO it is accepted and ``job_limits_check`` keeps it pending
+  (PartitionConfig for CPUs, PartitionNodeLimit for nodes).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryDefaults:
+    """DefMemPerCPU, DefMemPerNode and MaxMemPerCPU in MB (0 = not set)."""
+
+    per_cpu: int = 0
+    per_node: int = 0
+    max_per_cpu: int = 0
+
+    @classmethod
+    def of(cls, config: Mapping[str, str]) -> MemoryDefaults:
+        """From the configuration's texts (``PriorityConfig.raw``)."""
+        def mb(key: str) -> int:
+            return int(config.get(key) or 0)
+        return cls(mb("DefMemPerCPU"), mb("DefMemPerNode"), mb("MaxMemPerCPU"))
+
+
+def fill_memory(cpus: int, nodes: int, tres: Mapping[str, int],
+                memory: MemoryDefaults) -> tuple[int, dict[str, int]]:
+    """(CPUs, TRES) of a job once its default memory is filled in; a job that gives its
+    memory (``tres["mem"]``, the total) is left as it is."""
+    out = dict(tres)
+    if "mem" in out or not (memory.per_node or memory.per_cpu):
+        return cpus, out
+    cap = memory.max_per_cpu
+    if memory.per_node:
+        if cap:
+            cpus = max(cpus, nodes * math.ceil(memory.per_node / cap))
+        out["mem"] = memory.per_node * nodes
+        return cpus, out
+    per_cpu = memory.per_cpu
+    if cap and per_cpu > cap:
+        ratio = math.ceil(per_cpu / cap)
+        cpus *= ratio
+        per_cpu = math.ceil(per_cpu / ratio)
+    out["mem"] = per_cpu * cpus
+    return cpus, out
+
+
+def partition_enforced(config: Mapping[str, str]) -> bool:
+    """Whether EnforcePartLimits refuses at submission what breaks a partition's limits."""
+    return (config.get("EnforcePartLimits") or "NO").upper() != "NO"
