@@ -49,7 +49,8 @@ def build(path: str, users: int, jobs: int) -> None:
              "priority_job_factor": 10, "priority_tier": 1},
             {"cluster_id": 1, "name": "fast", "nodes": 200, "cpus": 12800,
              "priority_job_factor": 100, "priority_tier": 1}])
-        conn.execute(insert(m.Config), [dict(zip(("key", "value"), validate(k, v)))
+        conn.execute(insert(m.Config), [{"cluster_id": 1, **dict(zip(("key", "value"),
+                                                                     validate(k, v)))}
                                         for k, v in CONFIG.items()])
         conn.execute(insert(m.Usage), [{"assoc_id": first_user + u, "at": NOW - 86400 * (u % 5),
                                         "amount": float(1000 * (u % 97))}
