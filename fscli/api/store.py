@@ -180,6 +180,28 @@ class Store:
         return priorities(self, cluster, moment(at), algorithm)
 
 
+    # -- limits -------------------------------------------------------------------------
+    def own_limits(self, target, cluster: str | None = None):
+        """:func:`fscli.api.limits.own_limits`: the limits set on ``target`` itself."""
+        from fscli.api.limits import own_limits
+
+        return own_limits(self, target, cluster)
+
+    def effective_limits(self, user: str | None = None, account: str | None = None,
+                         partition: str | None = None, qos: str | None = None,
+                         cluster: str | None = None, at: When = None):
+        """:func:`fscli.api.limits.effective_limits`: every limit in force for a job there,
+        with the wall minutes each GrpWall has used."""
+        from fscli.api.limits import effective_limits
+
+        return effective_limits(self, user, account, partition, qos, cluster, moment(at))
+
+    def check_job(self, user: str, at: When = None, **request):
+        """:func:`fscli.api.limits.check_job`: run, pend (reason) or reject (message)."""
+        from fscli.api.limits import check_job
+
+        return check_job(self, user, at=moment(at), **request)
+
     # -- trees as code ----------------------------------------------------------------
     def plan_tree(self, spec, prune: bool = False):
         """:func:`fscli.api.trees.plan_tree`: what applying ``spec`` would change."""

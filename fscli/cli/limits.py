@@ -243,54 +243,6 @@ def _emit(out, entries, used: list | None = None) -> None:
     out.emit(columns, rows, "limits", keep=("Name", "Value", "Level", "Source"))
 
 
-def _own_entries(target, assocs, qos_map, partitions) -> list:
-    """The limits set on the target itself (no inheritance)."""
-    from fscli.engine import limitdefs
-    from fscli.engine.limits import LimitEntry, assoc_label, assoc_level
-    from fscli.errors import NotFound
-
-    def spread(defs, limits, level, source):
-        found = []
-        for defn in defs:
-            value = limits.get(defn.name)
-            if value is None:
-                continue
-            pairs = value.items() if defn.kind in ("tres", "tres_mins") else [(None, value)]
-            found += [LimitEntry(defn.name, v, level, source, t) for t, v in pairs]
-        return found
-
-    entries = []
-    if target.kind == "qos":
-        for name in target.qos:
-            q = qos_map.get(name)
-            if q is None:
-                raise NotFound(f"QOS '{name}' does not exist")
-            entries += spread(limitdefs.QOS_LIMITS, q.limits, "qos", q.name)
-            extra = {"Flags": ",".join(sorted(q.flags)) or None, "LimitFactor": q.limit_factor,
-                     "UsageFactor": q.usage_factor if q.usage_factor != 1.0 else None,
-                     "UsageThreshold": q.usage_threshold, "GraceTime": q.grace_time,
-                     "Priority": q.priority or None}
-            entries += [LimitEntry(k, v, "qos", q.name) for k, v in extra.items() if v is not None]
-        return entries
-    if target.kind == "partition":
-        p = partitions.get(target.partition)
-        if p is None:
-            raise NotFound(f"partition '{target.partition}' does not exist")
-        extra = {"MaxTime": p.max_time, "MaxNodes": p.max_nodes, "MinNodes": p.min_nodes or None,
-                 "QOS": p.qos}
-        return [LimitEntry(k, v, "partition", p.name) for k, v in extra.items() if v is not None]
-    found = sorted((a for a in assocs if target.matches(a)),
-                   key=lambda a: (a.account, a.user or "", a.partition or ""))
-    if not found:
-        raise NotFound(target.missing())
-    for a in found:
-        level, source = assoc_level(a), assoc_label(a)
-        entries += spread(limitdefs.ASSOC_LIMITS, a.limits, level, source)
-        extra = {"QOS": ",".join(a.qos) or None, "DefaultQOS": a.default_qos}
-        entries += [LimitEntry(k, v, level, source) for k, v in extra.items() if v is not None]
-    return entries
-
-
 @limits.command("show", **SETTINGS)
 @click.argument("words", nargs=-1)
 @click.option("--effective", is_flag=True,
@@ -310,7 +262,6 @@ def show(app, words, effective, out) -> None:
       fscli limits show user=alice qos=high --effective --json
     """
     from fscli.errors import UsageProblem
-    from fscli.store import limit_state
 
     parsed = parse_words(words, KEYS, "limits show")
     if parsed.names:
@@ -323,60 +274,26 @@ def show(app, words, effective, out) -> None:
         target = _target(parsed, "limits show")
         if parsed.values:
             raise UsageProblem(f"limits show takes only the target ({TARGET_HELP})")
-        with app.reading() as conn:
-            state = limit_state.load(conn, target.cluster or app.cluster_name, targets=[target])
-        entries = _own_entries(target, state.assocs, {q.name: q for q in state.qos},
-                               {p.name: p for p in state.partitions})
+        entries = app.store.own_limits(target, app.cluster_name)
     _emit(out, entries, used)
 
 
 def _effective(app, parsed) -> tuple[list, list]:
     """(the limits in force, the wall minutes each GrpWall among them has used)."""
-    from fscli.engine.limit_check import effective, used_wall
     from fscli.errors import UsageProblem
-    from fscli.store.limit_state import attach_jobs
 
     extra = set(parsed.values) - {"qos"}
     if extra or not (parsed.get("user") or parsed.get("account")):
         raise UsageProblem("limits show --effective takes user=U [account=A] [partition=P] "
                            "[qos=Q] or account=A [qos=Q]")
-    with app.reading() as conn:
-        req, state = _request(app, conn, parsed)
-        entries = effective(req, state)
-        if any(e.own_name == "GrpWall" for e in entries):
-            attach_jobs(conn, parsed.get("cluster") or app.cluster_name, state, app.now)
-    return entries, used_wall(state, entries)
+    return app.store.effective_limits(**_who(parsed), cluster=parsed.get("cluster")
+                                      or app.cluster_name, at=app.now)
 
 
 # -- check ------------------------------------------------------------------------------
-def _request(app, conn, parsed, tres: dict | None = None, time_limit: int | None = None,
-             targets=(), as_sbatch: bool = False):
-    """(JobRequest, LimitsState) for user/account/partition/qos words: the state holds the
-    associations of that user and account and those ``targets`` name, with ancestors.
-
-    ``as_sbatch``: names the store does not know (user, account, QOS) are left to the
-    checker, which refuses them as sbatch does, instead of being a usage error."""
-    from fscli.engine.limit_check import JobRequest
-    from fscli.errors import NotFound
-    from fscli.store import limit_state
-    from fscli.store.limits_admin import default_account
-
-    user = (parsed.get("user") or "").strip().lower() or None
-    account = (parsed.get("account") or "").strip().lower() or None
-    if user is not None:
-        account = account or default_account(conn, user)
-    state = limit_state.load(conn, parsed.get("cluster") or app.cluster_name, user, account,
-                             targets)
-    qos = (parsed.get("qos") or "").strip().lower() or None
-    if not as_sbatch:
-        if user is not None and not any(a.user == user for a in state.assocs):
-            raise NotFound(f"user '{user}' has no association on this cluster")
-        if account is not None and not any(a.account == account for a in state.assocs):
-            raise NotFound(f"account '{account}' does not exist")
-        if qos is not None and qos not in {q.name for q in state.qos}:
-            raise NotFound(f"QOS '{qos}' does not exist")
-    req = JobRequest(user, account, parsed.get("partition"), qos, tres or {}, time_limit)
-    return req, state
+def _who(parsed) -> dict:
+    """user=, account=, partition=, qos= words as the API's keywords."""
+    return {key: parsed.get(key) for key in ("user", "account", "partition", "qos")}
 
 
 def _job_tres(parsed) -> tuple[dict[str, int], int | None]:
@@ -417,10 +334,7 @@ def check(app, words, whatif, out) -> None:
       fscli limits check user=bob tres=cpu=4,mem=8G,gres/gpu=1 partition=gpu --json
       fscli limits check user=bob cpus=200 --with 'account=chem GrpTRES=cpu=256'
     """
-    from fscli.engine.limit_check import check as run_check
     from fscli.errors import UsageProblem
-    from fscli.store.limit_state import attach_jobs
-    from fscli.store.limits_admin import apply_whatif
 
     parsed = parse_words(words, CHECK_KEYS, "limits check")
     if parsed.names or not parsed.get("user"):
@@ -428,12 +342,8 @@ def check(app, words, whatif, out) -> None:
                            "[tres=..|cpus=N] [nodes=N] [mem=M] [time=T]")
     tres, time = _job_tres(parsed)
     changes = [_target_and_changes(_split(text), "limits check --with") for text in whatif]
-    with app.reading() as conn:
-        req, state = _request(app, conn, parsed, tres, time, [t for t, _ in changes], True)
-        for target, change in changes:
-            apply_whatif(state, target, change)
-        attach_jobs(conn, parsed.get("cluster") or app.cluster_name, state, app.now)
-        result = run_check(req, state, app.now)
+    result = app.store.check_job(**_who(parsed), tres=tres, time_limit=time, whatif=changes,
+                                 cluster=parsed.get("cluster") or app.cluster_name, at=app.now)
     _emit_check(out, result)
 
 

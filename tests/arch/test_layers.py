@@ -37,7 +37,7 @@ DEBT = {
     "fscli.cli.db": {"fscli.store.db"},
     "fscli.cli.demo": {"fscli.store", "fscli.store.assoc_fields", "fscli.store.db", "fscli.store.usage_admin", "sqlalchemy"},
     "fscli.cli.job": {"fscli.store.admin", "fscli.store.jobs", "fscli.store.snapshot", "fscli.store.tables"},
-    "fscli.cli.limits": {"fscli.store", "fscli.store.admin", "fscli.store.limit_state", "fscli.store.limits_admin"},
+    "fscli.cli.limits": {"fscli.store.admin", "fscli.store.limits_admin"},
     "fscli.cli.lsf": {"fscli.store", "fscli.store.admin", "fscli.store.lsf_admin", "fscli.store.state"},
     "fscli.cli.output": {"fscli.store.db"},
     "fscli.cli.partition": {"fscli.store.admin", "fscli.store.resources", "fscli.store.snapshot"},

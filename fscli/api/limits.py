@@ -1,0 +1,137 @@
+"""Limits: what is set on a target, what is in force for a job, and whether a job would
+run, pend (with Slurm's reason) or be refused at submission."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from fscli.api.store import Store
+    from fscli.engine.limit_check import CheckResult
+    from fscli.engine.limits import LimitEntry
+    from fscli.store.limits_admin import Target
+
+
+def own_limits(store: Store, target: Target, cluster: str | None = None) -> list[LimitEntry]:
+    """The limits set on the target itself (no inheritance)."""
+    from fscli.store import limit_state
+
+    with store.reading() as conn:
+        state = limit_state.load(conn, target.cluster or cluster, targets=[target])
+    return _own_entries(target, state.assocs, {q.name: q for q in state.qos},
+                        {p.name: p for p in state.partitions})
+
+
+def effective_limits(store: Store, user: str | None = None, account: str | None = None,
+                     partition: str | None = None, qos: str | None = None,
+                     cluster: str | None = None, at: int = 0
+                     ) -> tuple[list[LimitEntry], list[float | None]]:
+    """(every limit in force for a job of ``user`` in ``account`` [partition, QOS], in
+    Slurm's precedence order; the wall minutes each GrpWall among them has used at ``at``)."""
+    from fscli.engine.limit_check import effective, used_wall
+    from fscli.store.limit_state import attach_jobs
+
+    with store.reading() as conn:
+        req, state = _request(conn, cluster, user, account, partition, qos)
+        entries = effective(req, state)
+        if any(e.own_name == "GrpWall" for e in entries):
+            attach_jobs(conn, cluster, state, at)
+    return entries, used_wall(state, entries)
+
+
+def check_job(store: Store, user: str, account: str | None = None,
+              partition: str | None = None, qos: str | None = None,
+              tres: dict[str, int] | None = None, time_limit: int | None = None,
+              whatif: Sequence[tuple[Target, Any]] = (), cluster: str | None = None,
+              at: int = 0) -> CheckResult:
+    """Would the job start now (``run``), pend (with Slurm's reason) or be refused at
+    submission (``reject``, with sbatch's message)? ``whatif``: ``limits set`` changes made
+    to the loaded data only, never to the store."""
+    from fscli.engine.limit_check import check
+    from fscli.store.limit_state import attach_jobs
+    from fscli.store.limits_admin import apply_whatif
+
+    with store.reading() as conn:
+        req, state = _request(conn, cluster, user, account, partition, qos, tres, time_limit,
+                              [t for t, _ in whatif], as_sbatch=True)
+        for target, change in whatif:
+            apply_whatif(state, target, change)
+        attach_jobs(conn, cluster, state, at)
+        return check(req, state, at)
+
+
+def _request(conn, cluster, user, account, partition, qos, tres=None, time_limit=None,
+             targets=(), as_sbatch: bool = False):
+    """(JobRequest, LimitsState): the state holds the associations of that user and account
+    and those ``targets`` name, with ancestors.
+
+    ``as_sbatch``: names the store does not know (user, account, QOS) are left to the
+    checker, which refuses them as sbatch does, instead of being a usage error."""
+    from fscli.engine.limit_check import JobRequest
+    from fscli.errors import NotFound
+    from fscli.store import limit_state
+    from fscli.store.limits_admin import default_account
+
+    user = (user or "").strip().lower() or None
+    account = (account or "").strip().lower() or None
+    if user is not None:
+        account = account or default_account(conn, user)
+    state = limit_state.load(conn, cluster, user, account, targets)
+    qos = (qos or "").strip().lower() or None
+    if not as_sbatch:
+        if user is not None and not any(a.user == user for a in state.assocs):
+            raise NotFound(f"user '{user}' has no association on this cluster")
+        if account is not None and not any(a.account == account for a in state.assocs):
+            raise NotFound(f"account '{account}' does not exist")
+        if qos is not None and qos not in {q.name for q in state.qos}:
+            raise NotFound(f"QOS '{qos}' does not exist")
+    return JobRequest(user, account, partition, qos, tres or {}, time_limit), state
+
+
+def _own_entries(target, assocs, qos_map, partitions) -> list:
+    """The limits set on the target itself (no inheritance)."""
+    from fscli.engine import limitdefs
+    from fscli.engine.limits import LimitEntry, assoc_label, assoc_level
+    from fscli.errors import NotFound
+
+    def spread(defs, limits, level, source):
+        found = []
+        for defn in defs:
+            value = limits.get(defn.name)
+            if value is None:
+                continue
+            pairs = value.items() if defn.kind in ("tres", "tres_mins") else [(None, value)]
+            found += [LimitEntry(defn.name, v, level, source, t) for t, v in pairs]
+        return found
+
+    entries = []
+    if target.kind == "qos":
+        for name in target.qos:
+            q = qos_map.get(name)
+            if q is None:
+                raise NotFound(f"QOS '{name}' does not exist")
+            entries += spread(limitdefs.QOS_LIMITS, q.limits, "qos", q.name)
+            extra = {"Flags": ",".join(sorted(q.flags)) or None, "LimitFactor": q.limit_factor,
+                     "UsageFactor": q.usage_factor if q.usage_factor != 1.0 else None,
+                     "UsageThreshold": q.usage_threshold, "GraceTime": q.grace_time,
+                     "Priority": q.priority or None}
+            entries += [LimitEntry(k, v, "qos", q.name) for k, v in extra.items() if v is not None]
+        return entries
+    if target.kind == "partition":
+        p = partitions.get(target.partition)
+        if p is None:
+            raise NotFound(f"partition '{target.partition}' does not exist")
+        extra = {"MaxTime": p.max_time, "MaxNodes": p.max_nodes, "MinNodes": p.min_nodes or None,
+                 "QOS": p.qos}
+        return [LimitEntry(k, v, "partition", p.name) for k, v in extra.items() if v is not None]
+    found = sorted((a for a in assocs if target.matches(a)),
+                   key=lambda a: (a.account, a.user or "", a.partition or ""))
+    if not found:
+        raise NotFound(target.missing())
+    for a in found:
+        level, source = assoc_level(a), assoc_label(a)
+        entries += spread(limitdefs.ASSOC_LIMITS, a.limits, level, source)
+        extra = {"QOS": ",".join(a.qos) or None, "DefaultQOS": a.default_qos}
+        entries += [LimitEntry(k, v, level, source) for k, v in extra.items() if v is not None]
+    return entries
