@@ -108,6 +108,7 @@ def engine_once(db: str) -> None:
     """One pass as ``fscli sshare`` makes it, in this fresh process: print the (wall, CPU)
     seconds of each stage as JSON."""
     from fscli.engine.fairshare import compute
+    from fscli.heap import bulk
     from fscli.store.db import open_engine
     from fscli.store.state import load_state, usage_at
 
@@ -118,9 +119,11 @@ def engine_once(db: str) -> None:
     t1 = _clock()
     usage = usage_at(state, AT)
     t2 = _clock()
-    result = compute(state.assocs, usage, state.config.algorithm, state.config.dampening)
+    with bulk():  # as fscli.api.shares holds the collector off the engine's objects
+        result = compute(state.assocs, usage, state.config.algorithm, state.config.dampening)
     t3 = _clock()
-    rows = result.rows  # built on first use: not an assert, which python -O would skip
+    with bulk():
+        rows = result.rows  # built on first use: not an assert, which python -O would skip
     t4 = _clock()
     if len(rows) != len(state.assocs):
         raise SystemExit(f"{len(rows)} rows for {len(state.assocs)} associations")

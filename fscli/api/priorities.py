@@ -16,7 +16,7 @@ def priorities(store: Store, cluster: str | None, at: int,
     """Every pending job's priority at ``at``. The jobs whose usage counts for fair-share
     and the queue sprio ranks are loaded apart (the queue with the lean
     ``store.snapshot.load_queue``)."""
-    from fscli.engine.heap import bulk
+    from fscli.heap import bulk
     from fscli.engine.priority import compute_priorities, listed_states
     from fscli.errors import InvalidValue
     from fscli.store.snapshot import load_jobs, load_queue
@@ -30,8 +30,8 @@ def priorities(store: Store, cluster: str | None, at: int,
         state.jobs = load_jobs(conn, state.cluster_id, states=CHARGED)
         queue = load_queue(conn, state.cluster_id, listed_states(state.config))
     algorithm = algorithm or state.config.algorithm
-    shares = fairshare(state, at, algorithm)
     with bulk():
+        shares = fairshare(state, at, algorithm)
         result = compute_priorities(queue, state.by_id, state.qos, state.partitions,
                                     state.cluster, state.config, shares.fs_factor, at)
     return Priorities(state.cluster.name, algorithm, at, result.rows, state.config,

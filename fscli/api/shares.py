@@ -29,15 +29,17 @@ def algorithm_name(text: str | None) -> str | None:
 
 def shares(store: Store, cluster: str | None, at: int, algorithm: str | None = None) -> Shares:
     """One snapshot of ``cluster``, its fair-share at ``at``."""
+    from fscli.heap import bulk
     from fscli.store.state import fairshare, load_state
 
     algorithm = algorithm_name(algorithm)
     with store.reading() as conn:
         state = load_state(conn, cluster, at)
     algorithm = algorithm or state.config.algorithm
-    result = fairshare(state, at, algorithm)
-    return Shares(state.cluster.name, algorithm, at, result.rows, tres_names(state), result,
-                  state)
+    with bulk():  # the rows live as long as the answer: no collector passes over them
+        result = fairshare(state, at, algorithm)
+        rows = result.rows
+    return Shares(state.cluster.name, algorithm, at, rows, tres_names(state), result, state)
 
 
 def tres_names(state) -> tuple[str, ...]:

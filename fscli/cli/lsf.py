@@ -394,8 +394,12 @@ def compare(app, queue_name, out) -> None:
         jobs, users = load_lsf_usage(conn, app.cluster_name, [lsf_queue])
     blocks = share_info(lsf_queue, jobs, now, global_params=setup.params,
                         groups=setup.groups, users=users)
-    compared = side_by_side(fairshare(state, now, "fair_tree"), fairshare(state, now, "classic"),
-                            user_priorities(lsf_queue, blocks, setup.groups, users))
+    from fscli.heap import bulk
+
+    with bulk():
+        compared = side_by_side(fairshare(state, now, "fair_tree"),
+                                fairshare(state, now, "classic"),
+                                user_priorities(lsf_queue, blocks, setup.groups, users))
     rows = [[c.user, c.fair_tree, c.fair_tree_rank, c.classic, c.classic_rank, c.lsf, c.lsf_rank]
             for c in compared]
     columns = ["User", "FairTree", "FairTreeRank", "Classic", "ClassicRank",

@@ -117,7 +117,7 @@ def sprio(app, job_args, long_, norm, weights, jobs, users, partitions, fmt, sor
       fscli sprio --explain 4
     """
     from fscli.cli.app import stdout_is_tty
-    from fscli.engine.heap import bulk
+    from fscli.heap import bulk
     from fscli.engine.priority import explain as explain_row
     from fscli.engine.priority import filter_rows
     from fscli.errors import InvalidValue, NotFound

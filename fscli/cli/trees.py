@@ -158,7 +158,7 @@ def apply(app, file, dry_run, prune) -> None:
       fscli apply tree.yaml --prune
     """
     from fscli.cli.usage import read_text
-    from fscli.engine.heap import bulk
+    from fscli.heap import bulk
     from fscli.errors import InvalidValue
     from fscli.io import yamltree
 
@@ -171,7 +171,7 @@ def apply(app, file, dry_run, prune) -> None:
 
 
 def _store_spec(app, cluster: str | None):
-    from fscli.engine.heap import bulk
+    from fscli.heap import bulk
     from fscli.store.snapshot import cluster_id_for
     from fscli.store.tree_sync import read_spec
 
@@ -264,7 +264,7 @@ def load(app, words, dry_run) -> None:
       fscli load c1.cfg clean
     """
     from fscli.cli.usage import read_text
-    from fscli.engine.heap import bulk
+    from fscli.heap import bulk
     from fscli.errors import UsageProblem
     from fscli.io import flatfile
 

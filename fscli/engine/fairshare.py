@@ -41,7 +41,6 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from fscli.engine.config import ALGORITHMS
-from fscli.engine.heap import bulk
 from fscli.engine.model import SHARES_PARENT, Assoc
 from fscli.errors import InvalidValue
 
@@ -366,17 +365,16 @@ def compute(
             f"unknown algorithm '{algorithm}': expected one of {', '.join(ALGORITHMS)}")
     if dampening < 1:
         raise InvalidValue(f"invalid FairShareDampeningFactor {dampening}: must be >= 1")
-    with bulk():
-        tree = build_tree(assocs, usage)
-        norm = _normalized(tree.raw, tree.root)  # raw[i] <= the root's: no quotient exceeds 1
-        if algorithm == "fair_tree":
-            return _fair_tree(tree, norm, dampening)
-        if before_pass is None or before_pass == usage:
-            return _classic(tree, norm, norm, algorithm, dampening)
-        lag_raw = tree.sums.totals(before_pass)
-        result = _classic(tree, norm, _normalized(lag_raw, tree.root), algorithm, dampening)
-        result.pass_start_raw = lag_raw
-        return result
+    tree = build_tree(assocs, usage)
+    norm = _normalized(tree.raw, tree.root)  # raw[i] <= the root's: no quotient exceeds 1
+    if algorithm == "fair_tree":
+        return _fair_tree(tree, norm, dampening)
+    if before_pass is None or before_pass == usage:
+        return _classic(tree, norm, norm, algorithm, dampening)
+    lag_raw = tree.sums.totals(before_pass)
+    result = _classic(tree, norm, _normalized(lag_raw, tree.root), algorithm, dampening)
+    result.pass_start_raw = lag_raw
+    return result
 
 
 def _normalized(raw: list[float], root: int) -> list[float]:
@@ -394,13 +392,12 @@ def _make_rows(tree: Tree, c: Columns) -> list[ShareRow]:
     raw_shares[root] = None
     norm_usage: list[float | None] = list(c.norm_usage)
     norm_usage[root] = None
-    with bulk():
-        fields = zip(
-            tree.ids, map(_ACCOUNT, assocs), tree.users, map(_PARTITION, assocs), tree.depth,
-            raw_shares, c.norm_shares, tree.raw, norm_usage, c.effective_usage, c.fairshare,
-            c.level_fs,
-            [a.limits.get("GrpTRESMins") or None if a.limits else None for a in assocs])
-        return list(map(tuple.__new__, itertools.repeat(ShareRow), fields))
+    fields = zip(
+        tree.ids, map(_ACCOUNT, assocs), tree.users, map(_PARTITION, assocs), tree.depth,
+        raw_shares, c.norm_shares, tree.raw, norm_usage, c.effective_usage, c.fairshare,
+        c.level_fs,
+        [a.limits.get("GrpTRESMins") or None if a.limits else None for a in assocs])
+    return list(map(tuple.__new__, itertools.repeat(ShareRow), fields))
 
 
 def _fair_tree(tree: Tree, norm: list[float], dampening: int) -> FairShareResult:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from fscli.engine.config import PriorityConfig
-from fscli.engine.heap import bulk
+from fscli.heap import bulk
 from fscli.engine.model import Assoc, ClusterInfo, Job, Partition, Qos
 from fscli.engine.usage import Charges, Run
 from fscli.store import snapshot

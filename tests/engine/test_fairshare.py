@@ -10,7 +10,7 @@ import pytest
 
 from fscli.engine.fairshare import NO_VAL, compute
 from fscli.engine.fsexplain import explain
-from fscli.engine.heap import bulk
+from fscli.heap import bulk
 from fscli.engine.model import SHARES_PARENT, Assoc
 from fscli.engine.tree import display_order
 from fscli.errors import InvalidValue

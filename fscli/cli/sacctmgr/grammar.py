@@ -95,7 +95,7 @@ def options(args: list[str]) -> Options:
                 if letter == "M":
                     value = value or next(rest, "")
                     if not value:
-                        raise OptionError(f"sacctmgr: option '--cluster' requires an argument")
+                        raise OptionError("sacctmgr: option '--cluster' requires an argument")
                 _set(opts, letter, value)
                 continue
             kind = "ambiguous" if hits else "unrecognized"
