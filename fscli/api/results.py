@@ -6,9 +6,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
-from fscli.engine.fairshare import ShareRow
-from fscli.engine.priority import PriorityRow
+if TYPE_CHECKING:  # the engine modules load when a view computes, not with the API
+    from fscli.engine.fairshare import ShareRow
+    from fscli.engine.priority import PriorityRow
 
 
 @dataclass

@@ -11,16 +11,17 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Union
 
 from fscli.errors import StoreError
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from fscli.api.results import Account, Change, Priorities, Shares, User
     from fscli.store.usage_admin import UsageAdmin
 
-When = int | float | str | datetime | None
+When = Union[int, float, str, "datetime", None]
 """A moment: epoch seconds, a datetime, Slurm's time words (``now-1day``,
 ``2026-05-01T12:00:00``), or None for now."""
 
@@ -40,7 +41,7 @@ def moment(at: When, wall: int | None = None) -> int:
     now = int(time.time()) if wall is None else wall
     if at is None:
         return now
-    if isinstance(at, datetime):
+    if hasattr(at, "timestamp"):  # a datetime
         return int(at.timestamp())
     if isinstance(at, (int, float)):
         return int(at)
