@@ -16,9 +16,9 @@ def priorities(store: Store, cluster: str | None, at: int,
     """Every pending job's priority at ``at``. The jobs whose usage counts for fair-share
     and the queue sprio ranks are loaded apart (the queue with the lean
     ``store.snapshot.load_queue``)."""
-    from fscli.heap import bulk
     from fscli.engine.priority import compute_priorities, listed_states
     from fscli.errors import InvalidValue
+    from fscli.heap import bulk
     from fscli.store.snapshot import load_jobs, load_queue
     from fscli.store.state import CHARGED, fairshare, load_state
 

@@ -15,7 +15,6 @@ import os
 import click
 
 
-
 def _ids(texts: tuple[str, ...]) -> list[int]:
     from fscli.errors import InvalidValue
 
@@ -117,10 +116,10 @@ def sprio(app, job_args, long_, norm, weights, jobs, users, partitions, fmt, sor
       fscli sprio --explain 4
     """
     from fscli.cli.app import stdout_is_tty
-    from fscli.heap import bulk
     from fscli.engine.priority import explain as explain_row
     from fscli.engine.priority import filter_rows
     from fscli.errors import InvalidValue, NotFound
+    from fscli.heap import bulk
     from fscli.render.sprio import LONG_WITH_FORMAT, default_format, render, render_json
 
     if fmt is not None and long_:

@@ -63,10 +63,39 @@ def _write(path: str | None, text: str) -> None:
         raise InvalidValue(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
-def _print_plan(plan) -> None:
-    """The plan on stdout: a rich tree grouped by kind on a terminal, else plain lines."""
+PLAN_LINES = 50
+"""A longer plan is summed up unless --full-plan asks for every line."""
+PLAN_HEAD = 20
+
+
+def _summary(plan) -> str:
+    """Counts of the changes by kind, then the first :data:`PLAN_HEAD` lines."""
+    counts: dict[tuple[str, str], int] = {}
+    for change in plan.changes:
+        counts[change.op, change.kind] = counts.get((change.op, change.kind), 0) + 1
+    names = {"+": "to add", "~": "to change", "-": "to remove"}
+    lines = [f"plan for cluster {plan.spec.cluster.name}: {len(plan.changes)} change(s)"]
+    lines += [f"  {op} {count} {KIND_TITLES[kind]} {names[op]}"
+              for (op, kind), count in sorted(counts.items(), key=lambda kv: (kv[0][1], kv[0][0]))]
+    lines += [f"  = {len(plan.kept)} kept"] if plan.kept else []
+    shown = [change.text() for change in plan.changes[:PLAN_HEAD]]
+    rest = len(plan.changes) + len(plan.kept) - len(shown)
+    lines += ["first changes:", *shown,
+              f"... and {rest} more line(s): --full-plan prints every one"]
+    return "\n".join(lines) + "\n"
+
+
+def _print_plan(plan, full: bool = False, quiet: bool = False) -> None:
+    """The plan on stdout: a rich tree grouped by kind on a terminal, else plain lines; a
+    plan of more than :data:`PLAN_LINES` lines as a summary unless ``full``; nothing with
+    ``quiet`` (-Q)."""
     from fscli.cli.app import stdout_is_tty
 
+    if quiet:
+        return
+    if not full and len(plan.changes) + len(plan.kept) > PLAN_LINES:
+        click.echo(_summary(plan), nl=False)
+        return
     if not stdout_is_tty():
         click.echo("".join(change.text() + "\n" for change in plan.changes)
                    + "".join(f"= {line}\n" for line in plan.kept), nl=False)
@@ -91,6 +120,12 @@ def _print_plan(plan) -> None:
         for line in plan.kept:
             kept.add(f"= {escape(line)}")
     console().print(tree)
+
+
+def full_plan_option(func):
+    return click.option("--full-plan", is_flag=True,
+                        help=f"Print every line of a plan longer than {PLAN_LINES} lines "
+                             "(else a summary).")(func)
 
 
 @contextmanager
@@ -126,10 +161,13 @@ def _progress(app, label: str) -> Iterator:
 
 
 def _run_plan(app, spec, source: str, dry_run: bool, prune: bool = False,
-              loading: bool = False, clean: bool = False) -> None:
+              loading: bool = False, clean: bool = False, full_plan: bool = False) -> None:
+    def show(plan) -> None:
+        _print_plan(plan, full_plan, app.quiet)
+
     with _progress(app, f"{'checking' if dry_run else 'applying'} {source}") as step:
         plan = app.store.apply_tree(spec, prune=prune, dry_run=dry_run, at=app.now,
-                                    loading=loading, clean=clean, on_plan=_print_plan,
+                                    loading=loading, clean=clean, on_plan=show,
                                     progress=step)
     counts = plan.counts()
     if not plan.changes:
@@ -145,8 +183,9 @@ def _run_plan(app, spec, source: str, dry_run: bool, prune: bool = False,
 @dry_run_option
 @click.option("--prune", is_flag=True,
               help="Also remove what the file does not name (accounts, users, QOS, ...).")
+@full_plan_option
 @click.pass_obj
-def apply(app, file, dry_run, prune) -> None:
+def apply(app, file, dry_run, prune, full_plan) -> None:
     """Make the store match a YAML tree: print the plan (+ add, ~ change, - remove), apply it.
 
     Without --prune, what the file leaves out is kept. One transaction: on any error
@@ -158,8 +197,8 @@ def apply(app, file, dry_run, prune) -> None:
       fscli apply tree.yaml --prune
     """
     from fscli.cli.usage import read_text
-    from fscli.heap import bulk
     from fscli.errors import InvalidValue
+    from fscli.heap import bulk
     from fscli.io import yamltree
 
     with bulk():
@@ -167,7 +206,7 @@ def apply(app, file, dry_run, prune) -> None:
         if app.cluster_name and app.cluster_name.lower() != spec.cluster.name:
             raise InvalidValue(f"{file} is for cluster '{spec.cluster.name}', not "
                                f"'{app.cluster_name}'")
-        _run_plan(app, spec, file, dry_run, prune=prune)
+        _run_plan(app, spec, file, dry_run, prune=prune, full_plan=full_plan)
 
 
 def _store_spec(app, cluster: str | None):
@@ -248,8 +287,9 @@ def _load_target(app, wanted: str | None) -> str | None:
 @click.command(**SETTINGS)
 @click.argument("words", nargs=-1)
 @dry_run_option
+@full_plan_option
 @click.pass_obj
-def load(app, words, dry_run) -> None:
+def load(app, words, dry_run, full_plan) -> None:
     """Read a sacctmgr dump flat file into the store (existing objects are modified).
 
     The file's cluster must be the store's cluster (or --cluster); cluster=NAME loads
@@ -264,8 +304,8 @@ def load(app, words, dry_run) -> None:
       fscli load c1.cfg clean
     """
     from fscli.cli.usage import read_text
-    from fscli.heap import bulk
     from fscli.errors import UsageProblem
+    from fscli.heap import bulk
     from fscli.io import flatfile
 
     parsed = parse_words(words, LOAD_KEYS, "load")
@@ -281,4 +321,5 @@ def load(app, words, dry_run) -> None:
         spec = flatfile.parse(read_text(paths[0]), cluster=wanted, source=paths[0])
         if override:
             spec.cluster.name = override.lower()
-        _run_plan(app, spec, paths[0], dry_run, loading=True, clean=clean)
+        _run_plan(app, spec, paths[0], dry_run, loading=True, clean=clean,
+                  full_plan=full_plan)

@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from fscli.engine.config import PriorityConfig
-from fscli.heap import bulk
 from fscli.engine.model import Assoc, ClusterInfo, Job, Partition, Qos
 from fscli.engine.usage import Charges, Run
+from fscli.heap import bulk
 from fscli.store import snapshot
 
 RESET_AT_KEY = "PriorityUsageResetAt"

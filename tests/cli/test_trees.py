@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-
 from pathlib import Path
 
 import pytest
@@ -267,3 +266,21 @@ def test_export_to_a_file_is_all_or_nothing(science, tmp_path, monkeypatch):
     assert err == f"fscli: error: cannot write {path}: No space left on device\n"
     assert path.read_text() == "keep me\n"
     assert [p.name for p in path.parent.iterdir()] == ["tree.yaml"]  # no temporary left
+
+
+def test_a_long_plan_is_summed_up_unless_full_plan_and_quiet_prints_none(fscli, tmp_path):
+    tree = tmp_path / "big.yaml"
+    tree.write_text("cluster:\n  name: c1\naccounts:\n"
+                    + "".join(f"  a{i:02d}: {{fairshare: {i + 1}}}\n" for i in range(60)))
+    lines = fscli.ok("apply", str(tree), "--dry-run").stdout.splitlines()
+    assert lines[:5] == ["plan for cluster c1: 61 change(s)", "  + 60 accounts to add",
+                         "  + 1 cluster to add", "first changes:",
+                         "+ cluster c1: fairshare=1"]
+    assert lines[5:] == [f"+ account a{i:02d}: parent=root description=a{i:02d} "
+                         f"organization=a{i:02d} fairshare={i + 1}" for i in range(19)] + [
+        "... and 41 more line(s): --full-plan prints every one"]
+    full = fscli.ok("apply", str(tree), "--dry-run", "--full-plan").stdout.splitlines()
+    assert len(full) == 61 and full[-1].startswith("+ account a59: ")
+    quiet = fscli.ok("-Q", "apply", str(tree))
+    assert (quiet.stdout, quiet.stderr) == ("", "")
+    assert fscli.ok("assoc", "list", "-P", "-n", "format=Account").stdout.count("\n") == 61

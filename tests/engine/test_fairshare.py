@@ -10,10 +10,10 @@ import pytest
 
 from fscli.engine.fairshare import NO_VAL, compute
 from fscli.engine.fsexplain import explain
-from fscli.heap import bulk
 from fscli.engine.model import SHARES_PARENT, Assoc
 from fscli.engine.tree import display_order
 from fscli.errors import InvalidValue
+from fscli.heap import bulk
 
 P = SHARES_PARENT
 

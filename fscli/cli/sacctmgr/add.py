@@ -58,8 +58,8 @@ def _settings(raw_words, table, known_qos: list[str], problems: Problems,
 def _checked(kind: str, own: dict[str, list[str]], run: Run) -> list[str]:
     """The names to add: at least one, each one the store can hold (no separator or space,
     not too long), else the command ends before anything is printed."""
-    from fscli.errors import InvalidValue
     from fscli.api.sacctmgr import check_name
+    from fscli.errors import InvalidValue
 
     try:
         names = [check_name(kind, n) for v in own.get("name", []) for n in names_of(v)]
@@ -78,8 +78,8 @@ def _known_qos(session) -> list[str]:
 
 def add_account(run: Run, words: list[str]) -> int:
     def body(session) -> None:
-        from fscli.api.sacctmgr import queries as q
         from fscli.api.sacctmgr import Admin
+        from fscli.api.sacctmgr import queries as q
 
         problems = Problems()
         own, settings, touched = _settings(words, ACCOUNT_KEYS, _known_qos(session), problems)
@@ -141,10 +141,10 @@ def _text(own: dict[str, list[str]], key: str) -> str | None:
 
 def add_user(run: Run, words: list[str]) -> int:
     def body(session) -> None:
+        from fscli.api.sacctmgr import Admin
+        from fscli.api.sacctmgr import queries as q
         from fscli.errors import FscliError
         from fscli.io.treespec import parse_admin_level
-        from fscli.api.sacctmgr import queries as q
-        from fscli.api.sacctmgr import Admin
 
         problems = Problems()
         own, settings, touched = _settings(words, USER_KEYS, _known_qos(session), problems,
@@ -287,8 +287,8 @@ QOS_KEYS: tuple[tuple[str, Names], ...] = (
 
 def qos_changes(raw_words, problems: Problems, names: list[str]):
     """QOS words: their own keys and the QOS limits (fscli's registry of them)."""
-    from fscli.engine import limitdefs
     from fscli.api.sacctmgr import QosChanges, parse_flags, parse_float
+    from fscli.engine import limitdefs
 
     changes = QosChanges()
     for w in raw_words:
@@ -338,8 +338,7 @@ def add_qos(run: Run, words: list[str]) -> int:
 
 def add_cluster(run: Run, words: list[str]) -> int:
     def body(session) -> None:
-        from fscli.api.sacctmgr import Admin
-        from fscli.api.sacctmgr import queries
+        from fscli.api.sacctmgr import Admin, queries
 
         names = [n.lower() for w in plain(words)
                  if w.bare or matches(w.key, (("Names", 1), ("Clusters", 1)))

@@ -44,8 +44,8 @@ def _assoc_line(item) -> str:
 
 def delete_account(run: Run, words: list[str]) -> int:
     def body(session) -> None:
-        from fscli.api.sacctmgr import queries as q
         from fscli.api.sacctmgr import Admin
+        from fscli.api.sacctmgr import queries as q
 
         found = _conditions(run, words, ACCOUNT_COND)
         conn = session.connection()
@@ -82,8 +82,8 @@ def delete_account(run: Run, words: list[str]) -> int:
 
 def delete_user(run: Run, words: list[str]) -> int:
     def body(session) -> None:
-        from fscli.api.sacctmgr import queries as q
         from fscli.api.sacctmgr import Admin
+        from fscli.api.sacctmgr import queries as q
 
         found = _conditions(run, words, USER_COND)
         conn = session.connection()

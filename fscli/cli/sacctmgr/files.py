@@ -26,8 +26,8 @@ ASSOC_RULE = "-" * 62 + "\n\n"
 
 
 def dump(run: Run, words: list[str]) -> int:
-    from fscli.io import flatfile
     from fscli.api.sacctmgr import queries
+    from fscli.io import flatfile
 
     values: dict[str, str] = {}
     problems = ""
@@ -145,8 +145,8 @@ def _load_text(run: Run, text: str, cluster: str | None, clean: bool) -> int:
     order = ["root"] + [p.lower() for p in _PARENT_LINE.findall(text) if p.lower() != "root"]
 
     def body(session) -> None:
-        from fscli.api.sacctmgr import queries as q
         from fscli.api.sacctmgr import apply_plan, make_plan
+        from fscli.api.sacctmgr import queries as q
 
         started = time.monotonic()
         conn = session.connection()

@@ -172,8 +172,8 @@ def _selected(view, found: dict[str, list[str]], users: bool) -> list:
 
 def modify_account(run: Run, words: list[str]) -> int:
     def body(session) -> None:
-        from fscli.api.sacctmgr import queries as q
         from fscli.api.sacctmgr import Admin
+        from fscli.api.sacctmgr import queries as q
 
         found, own, values = read_modify(run, session, words, ACCOUNT_COND, ACCOUNT_REC)
         conn = session.connection()
@@ -205,10 +205,10 @@ def modify_account(run: Run, words: list[str]) -> int:
 
 def modify_user(run: Run, words: list[str]) -> int:
     def body(session) -> None:
+        from fscli.api.sacctmgr import Admin
+        from fscli.api.sacctmgr import queries as q
         from fscli.errors import FscliError
         from fscli.io.treespec import parse_admin_level
-        from fscli.api.sacctmgr import queries as q
-        from fscli.api.sacctmgr import Admin
 
         wckeys = any(w.key and first(w.key, USER_COND) in ("defaultwckey", "wckeys")
                      for w in sections(words)[0])

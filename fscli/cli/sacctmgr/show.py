@@ -215,8 +215,8 @@ QOS_LIMITS = {"MaxTRESPU": "MaxTRESPerUser", "MaxJobsPU": "MaxJobsPerUser",
 
 
 def list_qos(run: Run, query: Query, conn) -> int:
-    from fscli.engine.timestr import format_secs
     from fscli.api.sacctmgr import queries as q
+    from fscli.engine.timestr import format_secs
 
     cols = columns(format_items(query.format or [QOS_DEFAULT]))
 
@@ -274,8 +274,8 @@ def list_tres(run: Run, query: Query, conn) -> int:
 
 def list_transaction(run: Run, query: Query, conn) -> int:
     """fscli's change history as sacctmgr's transactions (fscli's own action words)."""
-    from fscli.engine.timestr import format_when
     from fscli.api.sacctmgr import queries
+    from fscli.engine.timestr import format_when
 
     cols = columns(format_items(query.format or ["Time,Action,Actor,Where,Info"]))
     rows = []

@@ -13,12 +13,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from fscli.api.sacctmgr import AssocChanges, QosEdit
 from fscli.cli.sacctmgr.grammar import Word, split_list
 from fscli.engine import limitdefs
 from fscli.engine import tres as tresmod
 from fscli.engine.timestr import parse_duration_mins
 from fscli.errors import InvalidValue
-from fscli.api.sacctmgr import AssocChanges, QosEdit
 
 _NUMBER = re.compile(r"\s*([+-]?)([0-9]*)")
 
