@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the engine modules load when a view computes, not with the API
     from fscli.engine.fairshare import ShareRow
@@ -27,8 +27,8 @@ class Shares:
     at: int
     rows: list[ShareRow]
     tres_names: Sequence[str] = ()
-    result: object = field(default=None, repr=False)  # the engine's result, for --explain
-    state: object = field(default=None, repr=False)  # the snapshot the rows come from
+    result: Any = field(default=None, repr=False)  # the engine's result, for --explain
+    state: Any = field(default=None, repr=False)  # the snapshot the rows come from
 
     @cached_property
     def run_minutes(self) -> Mapping[int, Mapping[str, int]]:

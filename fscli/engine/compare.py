@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from fscli.engine.fairshare import FairShareResult
 from fscli.engine.lsf import LsfQueue, UserGroup, resolve_shares
@@ -44,7 +45,8 @@ def user_priorities(queue: LsfQueue, blocks: Iterable, groups: Mapping[str, User
     """
     rows = {(b.path, r.name): r.priority for b in blocks for r in b.rows}
     out: dict[str, tuple[float, ...]] = {}
-    stack = [(resolve_shares(queue.shares, groups, users), f"{queue.name}/", ())]
+    top: tuple[float, ...] = ()
+    stack = [(resolve_shares(queue.shares, groups, users), f"{queue.name}/", top)]
     while stack:
         nodes, path, above = stack.pop()
         for node in nodes:
@@ -56,9 +58,9 @@ def user_priorities(queue: LsfQueue, blocks: Iterable, groups: Mapping[str, User
     return out
 
 
-def competition_ranks(values: Mapping[str, object]) -> dict[str, int]:
+def competition_ranks(values: Mapping[str, Any]) -> dict[str, int]:
     """Competition ranking, highest value first: 1, 2, 2, 4."""
-    first: dict[object, int] = {}
+    first: dict[Any, int] = {}
     for i, value in enumerate(sorted(values.values(), reverse=True), 1):
         first.setdefault(value, i)
     return {name: first[value] for name, value in values.items()}
@@ -68,9 +70,9 @@ def compare(fair_tree: FairShareResult, classic: FairShareResult,
             lsf: Mapping[str, Sequence[float]]) -> list[Comparison]:
     """One row per user of any of the three, ordered by Fair Tree rank, then classic, then
     LSF (unranked last), then name."""
-    values = [best_factors(fair_tree), best_factors(classic), lsf]
-    ranks = [competition_ranks(v) for v in values]
-    names = sorted(set().union(*values),
+    tree_fs, classic_fs = best_factors(fair_tree), best_factors(classic)
+    ranks = [competition_ranks(tree_fs), competition_ranks(classic_fs), competition_ranks(lsf)]
+    names = sorted(set(tree_fs) | set(classic_fs) | set(lsf),
                    key=lambda n: ([(r.get(n) is None, r.get(n)) for r in ranks], n))
-    return [Comparison(n, values[0].get(n), ranks[0].get(n), values[1].get(n), ranks[1].get(n),
+    return [Comparison(n, tree_fs.get(n), ranks[0].get(n), classic_fs.get(n), ranks[1].get(n),
                        lsf[n][-1] if n in lsf else None, ranks[2].get(n)) for n in names]

@@ -36,9 +36,9 @@ import functools
 import itertools
 import math
 import operator
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from fscli.engine.config import ALGORITHMS
 from fscli.engine.model import SHARES_PARENT, Assoc
@@ -138,7 +138,9 @@ class FairShareResult:
         """User association id -> fair-share factor."""
         tree = self.tree
         is_user = map(operator.is_not, tree.users, itertools.repeat(None))
-        return dict(itertools.compress(zip(tree.ids, self.columns.fairshare), is_user))
+        # every user row has a FairShare: only account rows print a blank
+        return cast(dict[int, float],
+                    dict(itertools.compress(zip(tree.ids, self.columns.fairshare), is_user)))
 
     @functools.cached_property
     def by_index(self) -> list[ShareRow]:
@@ -269,7 +271,7 @@ def _name_order(assocs: Sequence[Assoc], users: list[str | None], positions: lis
         user_key = [u if not p or u is None else u + "\0" + p
                     for u, p in zip(users, map(_PARTITION, assocs))]
     user_pos = sorted(itertools.compress(positions, map(operator.not_, is_account)),
-                      key=user_key.__getitem__)
+                      key=cast(Callable[[int], str], user_key.__getitem__))
     account_pos = list(itertools.compress(positions, is_account))
     names = list(map(_ACCOUNT, itertools.compress(assocs, is_account)))
     by_name = sorted(range(len(names)), key=names.__getitem__)
@@ -458,7 +460,7 @@ def _fair_tree(tree: Tree, norm: list[float], dampening: int) -> FairShareResult
     # factor = rank / #users, ranks counting down; a user tied with the previous one
     # keeps its rank.
     total = tree.user_count
-    ranks = range(total, 0, -1)
+    ranks: range | list[int] = range(total, 0, -1)
     if tied:
         ranks = list(ranks)
         for j in itertools.compress(range(1, total),

@@ -147,7 +147,7 @@ def job_groups(
     UsageFactor. When the scope reads billing, a running job holds its billing TRES as
     slurmctld computes it (:func:`job_billable` with ``billing_weights`` and
     ``priority_flags``), whatever billing its ``tres`` name."""
-    account_of = {a.id: a.account for a in assocs}
+    account_of: dict[int | None, str] = {a.id: a.account for a in assocs}
     parts = {p.name: p for p in partitions}
     qos_by_name = {q.name: q for q in qos}
     out = []

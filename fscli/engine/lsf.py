@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 from fscli.engine.model import Job
 from fscli.errors import InvalidValue, NotFound, UsageProblem, closest, did_you_mean
@@ -118,8 +119,9 @@ class LsfParams:
             for key, value in (layer or {}).items():
                 canon, text = validate_param(key, value)
                 merged[canon] = text
-        return cls(**{k.lower(): (v == "Y" if v in ("Y", "N") else float(v))
-                      for k, v in merged.items()})
+        values: dict[str, Any] = {k.lower(): (v == "Y" if v in ("Y", "N") else float(v))
+                                  for k, v in merged.items()}
+        return cls(**values)
 
 
 # --------------------------------------------------------------------------- usage

@@ -145,7 +145,7 @@ class _Context:
     part_factor: dict[str, float] = field(default_factory=dict)
     part_tres: dict[str, dict[str, int]] = field(default_factory=dict)
     qos_factor: dict[str, float] = field(default_factory=dict)
-    assoc_factor: dict[int, float] = field(default_factory=dict)
+    assoc_factor: dict[int | None, float] = field(default_factory=dict)
     tres_names: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:

@@ -132,7 +132,8 @@ def raw_usage(
     cutoff = _cutoff(cfg, at, reset_at)
     if ats and (max(ats) > at or (cutoff is not None and min(ats) <= cutoff)):
         keep = [k for k, t in enumerate(ats) if t <= at and (cutoff is None or t > cutoff)]
-        ids, ats, amounts = ([col[k] for k in keep] for col in (ids, ats, amounts))
+        ids, ats, amounts = [ids[k] for k in keep], [ats[k] for k in keep], [amounts[k]
+                                                                             for k in keep]
     powers = _Powers(decay_factor(cfg.decay_half_life), p_at - anchor, period)
     shifted = map(operator.sub, ats, itertools.repeat(anchor)) if anchor else ats
     factors = map(powers.__getitem__, map(operator.floordiv, shifted, itertools.repeat(period)))
@@ -245,7 +246,7 @@ class _RunCharger:
         stop, ended = span
         d, period, anchor, p_at, cutoff = self.d, self.period, self.anchor, self.p_at, self.cutoff
         first = last_pass(run.start, period, anchor) + period
-        if cutoff is not None:
+        if self.first_after_reset is not None:  # set exactly when there is a cutoff
             first = max(first, self.first_after_reset)
         last = last_pass(stop, period, anchor)
         total = 0.0

@@ -29,7 +29,8 @@ class _Tokens:
         pos = start
         while pos < len(text) and text[pos:].strip():
             match = _TOKEN.match(text, pos)
-            assert match is not None  # every non-blank character starts a token
+            # every non-blank character starts a token, in one group or the other
+            assert match is not None and match.lastindex is not None
             token = match.group(1) or match.group(2)
             self.items.append((token, match.start(match.lastindex) + 1))
             pos = match.end()
@@ -58,7 +59,7 @@ class _Tokens:
 
     def check_balance(self, pairs: str) -> None:
         """Report an unmatched bracket before anything else: it is the likeliest typo."""
-        opener, closer = pairs
+        opener, closer = pairs[0], pairs[1]
         stack: list[int] = []
         for token, pos in self.items:
             if token == opener:

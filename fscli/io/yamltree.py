@@ -483,8 +483,8 @@ class _Loader:
                                     "not allowed under children: (the nesting gives the parent)")
                 my_parent = self.text(fields["parent"][1], ppath).strip()
                 self.remember(("accounts", name, "parent"), fields["parent"][1], ppath)
-            texts = {k: self.text(fields[k][1], _join(apath, k))
-                     for k in ("description", "organization") if k in fields}
+            texts: dict[str, Any] = {k: self.text(fields[k][1], _join(apath, k))
+                                     for k in ("description", "organization") if k in fields}
             spec.accounts[name] = AccountSpec(name=name, parent=my_parent, **texts,
                                               **self.assoc(fields, apath))
             if "children" in fields:
@@ -606,7 +606,10 @@ class _Flow(list):
     """A short list written inline: ``qos: [normal, high]``."""
 
 
-class _Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # libyaml's emitter: same text
+_BaseDumper: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml's emitter: same text
+
+
+class _Dumper(_BaseDumper):
     pass
 
 
