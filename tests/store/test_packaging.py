@@ -47,9 +47,11 @@ def test_wheel_install_creates_and_upgrades_a_store(tmp_path):
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=False).create(env_dir)
     python = env_dir / "bin" / "python"
-    _borrow_dependencies(python)
     subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps",
                     "-q", str(wheel)], check=True, capture_output=True)
+    # after the install: pip would otherwise find the test run's own fscli and skip the wheel
+    _borrow_dependencies(python)
+    assert (env_dir / "bin" / "fscli").exists()
     store = tmp_path / "new.db"
     run = lambda *a: subprocess.run([str(env_dir / "bin" / "fscli"), "--db", str(store), *a],
                                     check=False, capture_output=True, text=True, cwd=tmp_path)
