@@ -24,15 +24,21 @@ from fscli.cli.words import (
 BASE_KEYS = {"name": ("names", "partition", "partitionname"), "cluster": ("clusters",),
              "nodes": ("totalnodes",), "cpus": ("totalcpus",), "tres": (),
              "priorityjobfactor": (), "prioritytier": (), "qos": (), "maxtime": (),
-             "maxnodes": (), "minnodes": (), "tresbillingweights": ()}
+             "maxnodes": (), "minnodes": (), "tresbillingweights": (),
+             "defmempercpu": (), "defmempernode": (), "maxmempercpu": ()}
 KEYS = key_table(BASE_KEYS, None)
 SETTINGS = {"context_settings": {"ignore_unknown_options": True}}
 INT_KEYS = {"nodes": "nodes", "cpus": "cpus", "priorityjobfactor": "priority_job_factor",
             "prioritytier": "priority_tier", "maxnodes": "max_nodes", "minnodes": "min_nodes"}
+MEMORY_KEYS = {"defmempercpu": ("def_mem_per_cpu", "DefMemPerCPU"),
+               "defmempernode": ("def_mem_per_node", "DefMemPerNode"),
+               "maxmempercpu": ("max_mem_per_cpu", "MaxMemPerCPU")}
+"""Memory defaults in MB, as slurm.conf's PartitionName lines give them; -1 clears (the
+cluster's values apply again)."""
 
 
 def partition_values(parsed) -> dict:
-    from fscli.engine.config import parse_tres_weights
+    from fscli.engine.config import megabytes, parse_tres_weights
     from fscli.engine.timestr import parse_duration_mins
     from fscli.engine.tres import format_tres, parse_tres
 
@@ -54,6 +60,9 @@ def partition_values(parsed) -> dict:
         elif key == "tresbillingweights":
             parse_tres_weights(text)
             values["billing_weights"] = text or None
+        elif key in MEMORY_KEYS:
+            column, name = MEMORY_KEYS[key]
+            values[column] = None if text == "-1" else int(megabytes(name, text))
     return values
 
 
@@ -164,8 +173,12 @@ def list_(app, out) -> None:
     with app.reading() as conn:
         parts = load_partitions(conn, cluster_id_for(conn, app.cluster_name))
     columns = ["Partition", "Nodes", "CPUs", "TRES", "PriorityJobFactor", "PriorityTier", "QOS",
-               "MaxTime", "MaxNodes", "MinNodes", "TRESBillingWeights"]
+               "MaxTime", "MaxNodes", "MinNodes", "TRESBillingWeights", "DefMemPerCPU",
+               "DefMemPerNode", "MaxMemPerCPU"]
     rows = [[p.name, p.nodes, p.cpus, format_tres(p.tres), p.priority_job_factor, p.priority_tier,
-             p.qos or "", format_mins(p.max_time), p.max_nodes, p.min_nodes, p.billing_weights or ""]
+             p.qos or "", format_mins(p.max_time), p.max_nodes, p.min_nodes, p.billing_weights or "",
+             p.def_mem_per_cpu, p.def_mem_per_node, p.max_mem_per_cpu]
             for p in sorted(parts.values(), key=lambda p: p.name)]
-    out.emit(columns, rows, "partitions", numeric=("Nodes", "CPUs", "PriorityJobFactor", "PriorityTier"))
+    out.emit(columns, rows, "partitions", numeric=("Nodes", "CPUs", "PriorityJobFactor",
+                                                   "PriorityTier", "DefMemPerCPU", "DefMemPerNode",
+                                                   "MaxMemPerCPU"))

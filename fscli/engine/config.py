@@ -129,7 +129,7 @@ def _part_enforce(key: str, text: str) -> str:
     return value
 
 
-def _megabytes(key: str, text: str) -> str:
+def megabytes(key: str, text: str) -> str:
     """A memory size in MB, a whole number (slurm.conf's DefMemPerCPU etc.); 0 = unset."""
     raw = str(text).strip()
     if not re.fullmatch(r"[0-9]{1,15}", raw):
@@ -160,9 +160,9 @@ KEYS: dict[str, tuple[str, object]] = {
     "AccountingStorageTRES": ("", _accounting_tres),
     "ClusterName": ("", _text),
     "EnforcePartLimits": ("NO", _part_enforce),
-    "DefMemPerCPU": ("0", _megabytes),
-    "DefMemPerNode": ("0", _megabytes),
-    "MaxMemPerCPU": ("0", _megabytes),
+    "DefMemPerCPU": ("0", megabytes),
+    "DefMemPerNode": ("0", megabytes),
+    "MaxMemPerCPU": ("0", megabytes),
 }
 _LOWER = {k.lower(): k for k in KEYS}
 

@@ -713,7 +713,8 @@ def _billed(req: JobRequest, partition: Partition | None, state: LimitsState) ->
     any limit is checked. A billing the request names itself is kept: a what-if for a
     figure the store's weights do not give."""
     tres = dict(req.tres) or request_tres()
-    tres["cpu"], tres = fill_memory(tres.get("cpu", 1), tres.get("node", 1), tres, state.memory)
+    tres["cpu"], tres = fill_memory(tres.get("cpu", 1), tres.get("node", 1), tres,
+                                    state.memory.under(partition))
     if "billing" not in tres:
         tres["billing"] = int(job_billable(tres.get("cpu", 0), tres.get("node", 0), tres, partition,
                                            state.billing_weights, state.priority_flags))

@@ -68,6 +68,9 @@ class Partition:
     max_nodes: int | None = None
     min_nodes: int | None = None
     billing_weights: str | None = None  # TRESBillingWeights text, parsed by the engine
+    def_mem_per_cpu: int | None = None  # MB; None: the cluster's (slurm.conf)
+    def_mem_per_node: int | None = None
+    max_mem_per_cpu: int | None = None
 
 
 @dataclass(slots=True)

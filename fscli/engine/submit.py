@@ -20,6 +20,8 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from fscli.engine.model import Partition
+
 
 @dataclass(frozen=True, slots=True)
 class MemoryDefaults:
@@ -35,6 +37,19 @@ class MemoryDefaults:
         def mb(key: str) -> int:
             return int(config.get(key) or 0)
         return cls(mb("DefMemPerCPU"), mb("DefMemPerNode"), mb("MaxMemPerCPU"))
+
+    def under(self, partition: Partition | None) -> MemoryDefaults:
+        """The defaults a job in ``partition`` gets: a partition that sets DefMemPerCPU or
+        DefMemPerNode replaces the cluster's pair (they are one setting in slurmctld,
+        ``def_mem_per_cpu`` with a per-CPU flag, and a partition's is taken whole when set:
+        read_config.c), and its MaxMemPerCPU replaces the cluster's."""
+        if partition is None:
+            return self
+        per_cpu, per_node = self.per_cpu, self.per_node
+        if partition.def_mem_per_cpu is not None or partition.def_mem_per_node is not None:
+            per_cpu, per_node = partition.def_mem_per_cpu or 0, partition.def_mem_per_node or 0
+        cap = self.max_per_cpu if partition.max_mem_per_cpu is None else partition.max_mem_per_cpu
+        return MemoryDefaults(per_cpu, per_node, cap)
 
 
 def fill_memory(cpus: int, nodes: int, tres: Mapping[str, int],

@@ -51,7 +51,8 @@ USER_ASSOC_KEYS = ("account", "partition", *ASSOC_KEYS)
 QOS_KEYS = ("description", "priority", "flags", "usage_factor", "limit_factor",
             "usage_threshold", "grace_time", "limits")
 PARTITION_KEYS = ("nodes", "cpus", "tres", "priority_job_factor", "priority_tier", "qos",
-                  "max_time", "max_nodes", "min_nodes", "billing_weights")
+                  "max_time", "max_nodes", "min_nodes", "billing_weights", "def_mem_per_cpu",
+                  "def_mem_per_node", "max_mem_per_cpu")
 
 MAX_NUMBER = 0xFFFFFFFE  # Slurm's largest 32-bit value that is not INFINITE
 _INT_TAG = "tag:yaml.org,2002:int"
@@ -574,7 +575,7 @@ class _Loader:
         fields = self.mapping(node, path, PARTITION_KEYS)
         out: dict[str, Any] = {}
         for key in ("nodes", "cpus", "priority_job_factor", "priority_tier", "max_nodes",
-                    "min_nodes"):
+                    "min_nodes", "def_mem_per_cpu", "def_mem_per_node", "max_mem_per_cpu"):
             if key in fields:
                 out[key] = self.number(fields[key][1], f"{path}.{key}", int, "a whole number >= 0")
         if "tres" in fields:

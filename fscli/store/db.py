@@ -16,7 +16,7 @@ from urllib.parse import quote, unquote
 
 from fscli.errors import StoreError
 
-KNOWN_REVISIONS = ("0001", "0002", "0003", "0004")  # migrations/versions, oldest first
+KNOWN_REVISIONS = ("0001", "0002", "0003", "0004", "0005")  # migrations/versions, oldest first
 HEAD = KNOWN_REVISIONS[-1]
 NETWORK_FILESYSTEMS = ("nfs", "nfs4", "lustre", "gpfs", "cifs", "smb3", "beegfs", "fuse.glusterfs")
 

@@ -85,13 +85,17 @@ def load_partitions(conn, cluster_id: int) -> dict[str, Partition]:
     table = t.partition.c
     query = select(table.name, table.nodes, table.cpus, table.tres, table.priority_job_factor,
                    table.priority_tier, table.qos, table.max_time, table.max_nodes, table.min_nodes,
-                   table.billing_weights).where(table.cluster_id == cluster_id)
+                   table.billing_weights, table.def_mem_per_cpu, table.def_mem_per_node,
+                   table.max_mem_per_cpu).where(table.cluster_id == cluster_id)
     out = {}
-    for (name, nodes, cpus, tres, pjf, tier, qos, max_time, max_nodes, min_nodes, bw) in conn.execute(query):
+    for (name, nodes, cpus, tres, pjf, tier, qos, max_time, max_nodes, min_nodes, bw,
+         mem_cpu, mem_node, max_mem) in conn.execute(query):
         out[name] = Partition(name=name, nodes=nodes, cpus=cpus, tres=parse_tres(tres) if tres else {},
                               priority_job_factor=1 if pjf is None else pjf,
                               priority_tier=1 if tier is None else tier, qos=qos, max_time=max_time,
-                              max_nodes=max_nodes, min_nodes=min_nodes, billing_weights=bw)
+                              max_nodes=max_nodes, min_nodes=min_nodes, billing_weights=bw,
+                              def_mem_per_cpu=mem_cpu, def_mem_per_node=mem_node,
+                              max_mem_per_cpu=max_mem)
     return out
 
 

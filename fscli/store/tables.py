@@ -100,6 +100,9 @@ partition = Table(
     Column("max_nodes", Integer),
     Column("min_nodes", Integer),
     Column("billing_weights", Text),
+    Column("def_mem_per_cpu", BigInteger),  # MB; NULL: the cluster's
+    Column("def_mem_per_node", BigInteger),
+    Column("max_mem_per_cpu", BigInteger),
     Index("ix_partition_cluster_name", "cluster_id", "name", unique=True),
 )
 

@@ -50,7 +50,8 @@ _A = m.Association
 _T = m.Association.__table__
 _NO_LIMITS = {d.attr: None for d in limitdefs.ASSOC_LIMITS}
 _PART_FIELDS = ("nodes", "cpus", "tres", "priority_job_factor", "priority_tier", "qos",
-                "max_time", "max_nodes", "min_nodes", "billing_weights")
+                "max_time", "max_nodes", "min_nodes", "billing_weights", "def_mem_per_cpu",
+                "def_mem_per_node", "max_mem_per_cpu")
 _QOS_FIELDS = ("description", "priority", "flags", "usage_factor", "limit_factor",
                "usage_threshold", "grace_time")
 

@@ -81,3 +81,34 @@ def test_count_submissions_need_room_for_all_of_them(site):
     assert _jobs(site) == []
     site.ok("-Q", "job", "submit", "user=alice", "time=10", "count=2", at=AT)
     assert len(_jobs(site)) == 2
+
+
+def test_partition_memory_defaults_end_to_end(fscli, tmp_path):
+    """PartitionName=... DefMemPerCPU= in the store: limits check and export see it."""
+    for words in (("cluster", "add", "c1"), ("account", "add", "phys", "GrpTRES=mem=4000"),
+                  ("user", "add", "ann", "account=phys"),
+                  ("config", "set", "AccountingStorageEnforce=associations,limits,qos",
+                   "DefMemPerCPU=100"),
+                  ("partition", "add", "batch", "cpus=64", "nodes=4"),
+                  ("partition", "add", "big", "cpus=64", "nodes=4", "DefMemPerCPU=2000",
+                   "MaxMemPerCPU=4000")):
+        fscli.ok("-Q", *words)
+    check = fscli.ok("limits", "check", "user=ann", "partition=big", "cpus=8", "-P").stdout
+    assert check.splitlines()[1] == "pend|AssocGrpMemLimit|GrpTRES|mem|4000M|0M|16000M|account|phys"
+    assert fscli.ok("limits", "check", "user=ann", "partition=batch", "cpus=8", "-P"
+                    ).stdout.splitlines()[1].startswith("run|")
+    listed = fscli.ok("partition", "list", "-P").stdout.splitlines()
+    assert listed[0].endswith("|DefMemPerCPU|DefMemPerNode|MaxMemPerCPU")
+    assert listed[2].endswith("|2000||4000")
+    exported = fscli.ok("export").stdout
+    assert "  big:\n    nodes: 4\n    cpus: 64\n    def_mem_per_cpu: 2000\n" \
+           "    max_mem_per_cpu: 4000\n" in exported
+    copy = tmp_path / "c1.yaml"
+    copy.write_text(exported)
+    assert fscli.ok("apply", str(copy)).stderr.startswith("no changes")
+    assert fscli.ok("partition", "modify", "big", "set", "DefMemPerCPU=-1").stderr == \
+        "modified partition big on c1: def_mem_per_cpu=None\n"
+    assert fscli.ok("limits", "check", "user=ann", "partition=big", "cpus=8", "-P"
+                    ).stdout.splitlines()[1].startswith("run|")
+    assert "DefMemPerCPU 'lots'" in fscli.fails("partition", "add", "p", "DefMemPerCPU=lots",
+                                               code=1).stderr

@@ -117,6 +117,31 @@ def test_grp_mem_limit_counts_the_default_memory() -> None:
     assert check(_req(cpus=3), state, NOW).verdict == "run"
 
 
+def test_a_partition_s_memory_defaults_replace_the_cluster_s() -> None:
+    """read_config.c: a partition's DefMemPerCPU/DefMemPerNode (one setting in slurmctld)
+    is taken whole when set; its MaxMemPerCPU replaces the cluster's."""
+    cluster = MemoryDefaults(per_cpu=100, per_node=0, max_per_cpu=400)
+    assert cluster.under(None) == cluster
+    assert cluster.under(Partition("p")) == cluster
+    assert cluster.under(Partition("p", def_mem_per_node=8000)) == MemoryDefaults(0, 8000, 400)
+    assert cluster.under(Partition("p", def_mem_per_cpu=2000, max_mem_per_cpu=0)) == \
+        MemoryDefaults(2000, 0, 0)
+    assert cluster.under(Partition("p", max_mem_per_cpu=50)) == MemoryDefaults(100, 0, 50)
+
+
+def test_grp_mem_limit_counts_the_partition_s_default_memory() -> None:
+    """DefMemPerCPU=100 on the cluster, 2000 on partition big: a 4-CPU job in big holds
+    8000 MB and pends on GrpTRES=mem=4000; in batch it holds 400 MB and runs."""
+    state = _state(memory=MemoryDefaults(per_cpu=100))
+    state.partitions.append(Partition("big", nodes=4, cpus=64, def_mem_per_cpu=2000))
+    state.assocs[1].limits["GrpTRES"] = {"mem": 4000}
+    big = JobRequest("alice", "phys", "big", None, request_tres(4, 1, {}), None)
+    result = check(big, state, NOW)
+    assert (result.verdict, result.reason, result.violation.request) == (
+        "pend", "AssocGrpMemLimit", 8000)
+    assert check(_req(cpus=4), state, NOW).verdict == "run"
+
+
 # -- partition sizes and limits: refused under EnforcePartLimits, else pending ------------
 
 @pytest.mark.parametrize("enforce,verdict,reason,error", [
