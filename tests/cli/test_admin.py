@@ -137,7 +137,7 @@ def test_partition_user_association(science):
     out = science.ok("assoc", "list", "-P", "-n", "user=alice", "format=Account,User,Partition,Share")
     assert out.stdout.splitlines() == ["physics|alice||1", "physics|alice|gpu|3"]
     parts = science.ok("partition", "list", "-P", "-n").stdout
-    assert parts == "gpu|4|128|mem=512G,gres/gpu=16|10|1||1-00:00:00|||\n"
+    assert parts == "gpu|4|128|mem=512G,gres/gpu=16|10|1||1-00:00:00||||||\n"
 
 
 def test_qos_and_cluster_lists(science):
