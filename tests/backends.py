@@ -38,6 +38,8 @@ def require_server(backend: str) -> str:
     return url
 
 
+EVERY_BACKEND = ["sqlite", "postgresql", "mysql"]
+
 # Tests that check every backend themselves run once, in the SQLite pass.
 once = pytest.mark.skipif(BACKEND != "sqlite",
                           reason="runs in the SQLite pass, for every backend at once")

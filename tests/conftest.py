@@ -58,13 +58,24 @@ class Fscli:
         return result
 
 
-def pytest_collection_modifyitems(items) -> None:
+@pytest.fixture(autouse=True)
+def _one_test_per_server(request):
     """Tests of the SQLite pass that reach a database server (``backend`` parameter) share
-    its one test database: under pytest-xdist they run in one worker, one at a time."""
-    for item in items:
-        backend = getattr(getattr(item, "callspec", None), "params", {}).get("backend")
-        if backend in ("postgresql", "mysql"):
-            item.add_marker(pytest.mark.xdist_group("database-servers"))
+    its one test database: under pytest-xdist, one such test at a time holds it (a file
+    lock that every worker process takes)."""
+    backend = getattr(getattr(request.node, "callspec", None), "params", {}).get("backend")
+    if backend not in ("postgresql", "mysql"):
+        yield
+        return
+    import fcntl
+    import tempfile
+
+    with open(Path(tempfile.gettempdir()) / f"fscli-tests-{backend}.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 @pytest.fixture

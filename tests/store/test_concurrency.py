@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.backends import once, store_for
+from tests.backends import EVERY_BACKEND, once, store_for
 from tests.store.writers import run, setup_commands, state, worker_commands
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,7 +32,7 @@ def serial_state(tmp_path_factory):
     return state(db)
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "postgresql", "mysql"])
+@pytest.mark.parametrize("backend", EVERY_BACKEND)
 def test_concurrent_writers_equal_the_serial_run(backend, tmp_path, serial_state):
     db = store_for(backend, tmp_path / "store.db")
     assert run(db, setup_commands()) == []

@@ -14,7 +14,7 @@ import sys
 import pytest
 
 from fscli.store.db import HEAD
-from tests.backends import once, store_for
+from tests.backends import EVERY_BACKEND, once, store_for
 
 pytestmark = once
 ROWS = 3
@@ -72,7 +72,7 @@ def read(conn, names) -> dict[str, list[dict]]:
         for name in names}
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "postgresql", "mysql"])
+@pytest.mark.parametrize("backend", EVERY_BACKEND)
 def test_first_version_store_upgrades_with_every_row(backend, tmp_path):
     from fscli.store.db import (
         create_engine_for,
@@ -118,7 +118,7 @@ def test_a_migrated_store_works_from_the_command_line(fscli, db_path):
     assert "physics" in fscli.ok("assoc", "list", "-P").stdout
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "postgresql", "mysql"])
+@pytest.mark.parametrize("backend", EVERY_BACKEND)
 def test_processes_finding_the_same_old_store_all_work(backend, tmp_path):
     """After an fscli upgrade, the first commands may start at once on an old store (or a
     new, empty one): they migrate one after the other (the later ones find it done), none
@@ -166,7 +166,7 @@ def _store_at_0003(backend, tmp_path, statements: list[tuple[str, dict]]) -> str
     return db
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "postgresql", "mysql"])
+@pytest.mark.parametrize("backend", EVERY_BACKEND)
 def test_0004_gives_every_cluster_the_settings_and_moves_coordinators(backend, tmp_path):
     """Each cluster keeps the store-wide settings it had; coordinators get their table."""
     from fscli.store.db import open_engine
@@ -191,7 +191,7 @@ def test_0004_gives_every_cluster_the_settings_and_moves_coordinators(backend, t
         engine.dispose()
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "postgresql", "mysql"])
+@pytest.mark.parametrize("backend", EVERY_BACKEND)
 def test_0004_keeps_settings_of_a_store_without_clusters_in_cluster_default(backend, tmp_path):
     from tests.conftest import Fscli
 
