@@ -20,7 +20,7 @@ def emit_assocs(app, out, columns: list[str], tree: bool, users: bool = True,
     from sqlalchemy import select
 
     from fscli.engine.tree import display_order
-    from fscli.render.assoc_view import COLUMNS, JSON_EXTRAS, Context, tree_prefixes
+    from fscli.render.assoc_view import COLUMNS, JSON_COLUMNS, JSON_EXTRAS, Context, tree_prefixes
     from fscli.store import tables
     from fscli.store.snapshot import cluster_id_for, load_assocs
 
@@ -47,11 +47,12 @@ def emit_assocs(app, out, columns: list[str], tree: bool, users: bool = True,
     else:
         account_cell = {a.id: a.account for a, _ in keep}
     extras = list(JSON_EXTRAS) if out.json and "QOS" in columns else []
+    getters = JSON_COLUMNS if out.json else COLUMNS
     rows = []
     for assoc, _depth in keep:
         row = []
         for column in columns:
-            row.append(account_cell[assoc.id] if column == "Account" else COLUMNS[column](assoc, ctx))
+            row.append(account_cell[assoc.id] if column == "Account" else getters[column](assoc, ctx))
         rows.append(row + [JSON_EXTRAS[extra](assoc, ctx) for extra in extras])
     columns = columns + extras
     out.emit(columns, rows, "associations", numeric=("Share", "Priority", "ID", "ParentID"),

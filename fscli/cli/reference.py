@@ -134,6 +134,8 @@ def json_reference() -> str:
            "Conventions: list and view commands print one object whose array holds one object",
            "per row, keyed by the column names of `-P`; numbers stay numbers, an empty cell is",
            "`\"\"` or `null`, an infinite value is the string `\"inf\"`, times are ISO 8601 UTC.",
+           "Limits are numbers in the unit Slurm stores: counts, wall times in minutes,",
+           "TRES limits as objects `{tres: count}` with memory in MB (`assoc list`).",
            "Commands that compute as of a moment add a `meta` object. The types are those seen",
            "in the example: a key that is `null` there holds a value when one is set.",
            "Examples show each array's first element only.", ""]

@@ -77,6 +77,25 @@ COLUMNS: dict[str, Callable[[Assoc, Context], Any]] = {
     "Org": lambda a, c: c.accounts.get(a.account, ("", ""))[1],
 }
 COLUMNS.update({header: _limit_getter(limit) for header, limit in LIMIT_HEADERS.items()})
+def _json_limit(limit: str) -> Callable[[Assoc, Context], Any]:
+    """A limit as JSON: counts and minutes as numbers, TRES limits as ``{tres: count}``
+    (memory in MB, TRES-minutes in minutes); null when unset."""
+    defn = limitdefs.lookup(limit)
+
+    def get(assoc: Assoc, ctx: Context) -> Any:
+        value = assoc.limits.get(defn.name)
+        return dict(value) if isinstance(value, dict) else value
+    return get
+
+
+JSON_COLUMNS: dict[str, Callable[[Assoc, Context], Any]] = {
+    **COLUMNS,
+    "Share": lambda a, c: "parent" if a.shares_parent else a.shares,
+    "Priority": lambda a, c: a.priority,
+    **{header: _json_limit(limit) for header, limit in LIMIT_HEADERS.items()},
+}
+"""The columns as ``--json`` gives them: numbers stay numbers (docs/json.md)."""
+
 JSON_EXTRAS: dict[str, Callable[[Assoc, Context], Any]] = {
     "QOSInherited": lambda a, c: not a.qos or qoslist.is_delta(a.qos),
     "QOSRaw": lambda a, c: ",".join(a.qos),

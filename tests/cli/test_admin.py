@@ -195,3 +195,17 @@ def test_deletes_of_thousands_of_associations_go_in_slices(fscli, tmp_path):
     assert fscli.ok("assoc", "list", "-P", "-n", "format=Account,User").stdout == "root|\nkeep|\n"
     assert fscli.ok("cluster", "delete", "c1").stderr == (
         "deleted cluster c1 and its 2 associations\n")
+
+
+def test_assoc_list_json_keeps_numbers_numbers(science):
+    """docs/json.md: counts and minutes are numbers, TRES limits objects (memory in MB)."""
+    science.ok("-Q", "limits", "set", "account=chem", "GrpTRES=mem=1T", "MaxJobs=5", "MaxWall=2-0")
+    rows = json.loads(science.ok("assoc", "list", "--json", "account=chem",
+                                 "format=Account,User,Share,GrpTRES,MaxJobs,MaxWall").stdout)
+    assert rows["associations"] == [
+        {"Account": "chem", "User": "", "Share": 10, "GrpTRES": {"cpu": 128, "mem": 1048576},
+         "MaxJobs": 5, "MaxWall": 2880},
+        {"Account": "chem", "User": "bob", "Share": 1, "GrpTRES": None, "MaxJobs": None,
+         "MaxWall": None},
+        {"Account": "chem", "User": "carol", "Share": 1, "GrpTRES": None, "MaxJobs": None,
+         "MaxWall": None}]
