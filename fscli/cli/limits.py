@@ -17,6 +17,7 @@ from fscli.cli.output import (
     report,
 )
 from fscli.cli.words import key_table, parse_words, split_list
+from fscli.engine.limitdefs import limit_text
 
 BASE_KEYS = {
     "cluster": ("clusters",), "account": ("accounts", "acct"), "user": ("users",),
@@ -197,28 +198,6 @@ def unset(app, words, dry_run) -> None:
 
 
 # -- show -------------------------------------------------------------------------------
-def _text(name: str, tres: str | None, value) -> str:
-    """A value of limit ``name`` as people read it: memory with units, times as D-HH:MM:SS."""
-    from fscli.engine import limitdefs
-    from fscli.engine.timestr import format_mins, format_secs
-    from fscli.engine.tres import format_value
-
-    if value is None:
-        return ""
-    if value == float("inf"):
-        return "UNLIMITED"
-    if isinstance(value, float):
-        value = int(value) if value.is_integer() else round(value, 2)
-    defn = limitdefs.lookup(name)
-    if name == "MaxTime" or (defn is not None and defn.kind == "minutes"):
-        return format_mins(value)
-    if name == "GraceTime":
-        return format_secs(value)
-    if defn is not None and defn.kind == "tres" and tres and isinstance(value, int):
-        return format_value(tres, value)
-    return str(value)
-
-
 def _emit(out, entries, used: list | None = None) -> None:
     """The entries; ``used`` (from ``--effective``): the wall minutes each GrpWall has
     used, shown in a Used column (``used`` in JSON) when some entry is a GrpWall."""
@@ -232,7 +211,7 @@ def _emit(out, entries, used: list | None = None) -> None:
                 doc["used"] = round(minutes, 2)
         click.echo(json.dumps({"limits": docs}, indent=2))
         return
-    rows = [[e.name, e.tres or "", _text(e.own_name, e.tres, e.value), e.level, e.source,
+    rows = [[e.name, e.tres or "", limit_text(e.own_name, e.tres, e.value), e.level, e.source,
              e.as_name or ""]
             for e in entries]
     columns = COLUMNS
@@ -371,7 +350,7 @@ def _emit_check(out, result) -> None:
     columns = ["Verdict", "Reason", "Limit", "TRES", "Value", "Current", "Request", "Level",
                "Source"]
     rows = [[result.verdict, v.reason, v.limit, v.tres or "",
-             *(_text(v.limit, v.tres, x) for x in (v.value, v.current, v.request)),
+             *(limit_text(v.limit, v.tres, x) for x in (v.value, v.current, v.request)),
              v.level, v.source] for v in found]
     if out.parsable:
         rows = rows or [[result.verdict, result.reason or result.error or ""] + [""] * 7]

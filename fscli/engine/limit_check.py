@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from fscli.engine import qoslist
+from fscli.engine import limitdefs, qoslist
 from fscli.engine import reasons as R
 from fscli.engine.limit_jobs import (
     JobGroup,
@@ -826,7 +826,8 @@ def describe(result: CheckResult) -> str:
     if v is None:
         return head
     what = f"{v.limit}[{v.tres}]" if v.tres else v.limit
-    return f"{head} ({what}={_plain(v.value)} at {v.level} {v.source})"
+    return f"{head} ({what}={limitdefs.limit_text(v.limit, v.tres, v.value)} at {v.level} "\
+           f"{v.source})"
 
 
 __all__ = [

@@ -137,3 +137,24 @@ def apply_change(defn: LimitDef, old: Any, change: Any) -> Any:
         merged = tresmod.merge_tres(old, change)
         return merged or None
     return change
+
+
+def limit_text(name: str, tres: str | None, value: Any) -> str:
+    """A value of limit ``name`` (a LimitEntry's or a violation's) as people read it, in
+    the units Slurm prints: memory with units, times as D-HH:MM:SS, infinity UNLIMITED."""
+    from fscli.engine.timestr import format_secs
+
+    if value is None:
+        return ""
+    if value == float("inf"):
+        return "UNLIMITED"
+    if isinstance(value, float):
+        value = int(value) if value.is_integer() else round(value, 2)
+    defn = lookup(name)
+    if name == "MaxTime" or (defn is not None and defn.kind == "minutes"):
+        return format_mins(value)
+    if name == "GraceTime":
+        return format_secs(value)
+    if defn is not None and defn.kind == "tres" and tres and isinstance(value, int):
+        return tresmod.format_value(tres, value)
+    return str(value)

@@ -157,7 +157,7 @@ def add_partition(admin: Admin, cluster: m.Cluster, name: str, values: dict[str,
         setattr(row, key, value)
     admin.s.add(row)
     admin.s.flush()
-    detail = " ".join(f"{k}={v}" for k, v in values.items() if v is not None)
+    detail = _partition_detail({k: v for k, v in values.items() if v is not None})
     admin.log("add partition", f"{name}@{cluster.name}", detail)
     return [f"added partition {name} on {cluster.name}" + (f": {detail}" if detail else "")]
 
@@ -173,7 +173,7 @@ def modify_partition(admin: Admin, cluster: m.Cluster, name: str, values: dict[s
         setattr(row, key, value)
     if before == _columns(row):
         return []
-    detail = " ".join(f"{k}={v}" for k, v in values.items())
+    detail = _partition_detail(values)
     admin.log("modify partition", f"{name}@{cluster.name}", detail)
     admin.s.flush()
     return [f"modified partition {name} on {cluster.name}: {detail}"]
@@ -193,3 +193,19 @@ def delete_partition(admin: Admin, cluster: m.Cluster, name: str) -> list[str]:
     admin.log("delete partition", f"{name}@{cluster.name}")
     admin.s.flush()
     return [f"deleted partition {name} on {cluster.name}"]
+
+
+def _partition_detail(values: dict[str, Any]) -> str:
+    """Partition settings as people read them (and the history keeps them): times as
+    D-HH:MM:SS, TRES with units, as ``partition list`` prints them."""
+    from fscli.engine.timestr import format_mins
+    from fscli.engine.tres import format_tres, parse_tres
+
+    def text(key: str, value: Any) -> Any:
+        if key == "max_time" and value is not None:
+            return format_mins(value)
+        if key == "tres" and value:
+            return format_tres(parse_tres(value))
+        return value
+
+    return " ".join(f"{k}={text(k, v)}" for k, v in values.items())

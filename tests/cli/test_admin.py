@@ -55,7 +55,7 @@ def test_history_since(science):
 
 def test_json_and_noheader(science):
     doc = json.loads(science.ok("assoc", "list", "--json", "format=Account,User,Share").stdout)
-    assert doc["associations"][3] == {"Account": "chem", "User": "bob", "Share": "1"}
+    assert doc["associations"][3] == {"Account": "chem", "User": "bob", "Share": 1}
     out = science.ok("user", "list", "-p", "-n").stdout
     assert out.splitlines() == ["alice|physics|None|", "bob|chem|None|", "carol|chem|None|"]
 
