@@ -60,18 +60,25 @@ def show(app, show_all, out) -> None:
     Example:
       fscli config show -P
     """
-    from fscli.engine.config import KEYS
-    from fscli.engine.timestr import utc_iso
+    from fscli.engine.config import KEYS, MINUTE_KEYS
+    from fscli.engine.timestr import format_mins, utc_iso
     from fscli.store.snapshot import cluster_id_for, load_config
     from fscli.store.state import RESET_AT_KEY
+
+    def shown(key: str, value: str):
+        """Times as Slurm prints them (scontrol show config), in JSON minutes as numbers."""
+        if key == "PriorityCalcAnchor":
+            return utc_iso(int(value))
+        if key in MINUTE_KEYS:
+            return int(value) if out.json else format_mins(int(value))
+        return value
 
     with app.reading() as conn:
         stored = load_config(conn, cluster_id_for(conn, app.cluster_name))
     rows = []
     for key, (default, _) in KEYS.items():
         if key in stored or show_all:
-            value = stored.get(key, default)
-            rows.append([key, utc_iso(int(value)) if key == "PriorityCalcAnchor" else value,
+            rows.append([key, shown(key, stored.get(key, default)),
                          "set" if key in stored else "default"])
     if RESET_AT_KEY in stored:
         rows.append([RESET_AT_KEY, utc_iso(int(stored[RESET_AT_KEY])), "set"])

@@ -165,6 +165,9 @@ KEYS: dict[str, tuple[str, object]] = {
     "MaxMemPerCPU": ("0", megabytes),
 }
 _LOWER = {k.lower(): k for k in KEYS}
+MINUTE_KEYS = frozenset(k for k, (_, check) in KEYS.items()
+                        if check in (_duration, _positive_minutes))
+"""Keys stored in minutes, which people read as Slurm prints them (D-HH:MM:SS)."""
 
 
 def canonical_key(key: str) -> str:

@@ -27,12 +27,12 @@ def test_set_and_show(fscli):
     assert fscli.ok("config", "show", "-P").stdout.splitlines() == [
         "Key|Value|Source",
         "PriorityFlags|NO_FAIR_TREE|set",
-        "PriorityDecayHalfLife|10080|set",
+        "PriorityDecayHalfLife|7-00:00:00|set",
         "PriorityWeightFairshare|10000|set",
     ]
     doc = json.loads(fscli.ok("config", "show", "--all", "--json").stdout)
     values = {row["Key"]: (row["Value"], row["Source"]) for row in doc["config"]}
-    assert values["PriorityCalcPeriod"] == ("5", "default")
+    assert values["PriorityCalcPeriod"] == (5, "default")  # minutes, a number
     assert values["PriorityFlags"] == ("NO_FAIR_TREE", "set")
     history = fscli.ok("history", "-P").stdout
     assert "config set|PriorityFlags@default|NO_FAIR_TREE" in history
@@ -99,7 +99,7 @@ def test_import_reports_used_and_ignored(fscli, tmp_path):
     assert out[1] == ("ignored: AccountingStorageType, SlurmctldHost, "
                       "PartitionName (1 line(s)), NodeName (1 line(s))")
     shown = fscli.ok("config", "show", "-P", "-n").stdout
-    assert "PriorityDecayHalfLife|4|set" in shown and "PriorityMaxAge|1440|set" in shown
+    assert "PriorityDecayHalfLife|00:04:00|set" in shown and "PriorityMaxAge|1-00:00:00|set" in shown
 
 
 def test_import_malformed_line_names_it(fscli, tmp_path):

@@ -41,7 +41,7 @@ def test_enforce_part_limits_refuses_what_otherwise_pends(site):
     site.ok("-Q", "config", "set", "EnforcePartLimits=ALL")
     refused = site.fails("job", "submit", "user=alice", "partition=batch", "time=2:00:00", code=1).stderr
     assert refused == ("fscli: error: Requested time limit is invalid (missing or exceeds some "
-                       "limit) (MaxWallDurationPerJob=60 at partition batch)\n")
+                       "limit) (MaxWallDurationPerJob=01:00:00 at partition batch)\n")
     doc = _check(site, "user=alice", "partition=batch", "nodes=3", "time=10")
     assert (doc["verdict"], doc["error"]) == ("reject", "Node count specification invalid")
     assert len(_jobs(site)) == 1
