@@ -63,8 +63,9 @@ def test_json_and_noheader(science):
 def test_limits_are_stored_and_cleared(science):
     science.ok("account", "modify", "physics", "set", "GrpTRES=cpu=100,mem=200G", "MaxJobs=10",
                "MaxWall=2-00:00:00", "GrpTRESMins=cpu=1000")
-    row = lambda: science.ok("assoc", "list", "-P", "-n", "account=physics", "user=",
-                             "format=Account,User,GrpTRES,MaxJobs,MaxWall,GrpTRESMins").stdout
+    def row() -> str:
+        return science.ok("assoc", "list", "-P", "-n", "account=physics", "user=",
+                          "format=Account,User,GrpTRES,MaxJobs,MaxWall,GrpTRESMins").stdout
     assert row().splitlines()[0] == "physics||cpu=100,mem=200G|10|2-00:00:00|cpu=1000"
     science.ok("account", "modify", "physics", "set", "GrpTRES=cpu=-1", "MaxJobs=-1")
     assert row().splitlines()[0] == "physics||mem=200G||2-00:00:00|cpu=1000"

@@ -53,8 +53,9 @@ def test_wheel_install_creates_and_upgrades_a_store(tmp_path):
     _borrow_dependencies(python)
     assert (env_dir / "bin" / "fscli").exists()
     store = tmp_path / "new.db"
-    run = lambda *a: subprocess.run([str(env_dir / "bin" / "fscli"), "--db", str(store), *a],
-                                    check=False, capture_output=True, text=True, cwd=tmp_path)
+    def run(*a):
+        return subprocess.run([str(env_dir / "bin" / "fscli"), "--db", str(store), *a],
+                              check=False, capture_output=True, text=True, cwd=tmp_path)
     first = run("db", "upgrade")
     assert first.returncode == 0, first.stderr
     assert run("db", "current").stdout.strip() == HEAD
@@ -81,8 +82,9 @@ def _borrow_dependencies(python: Path) -> None:
 def test_console_exits_at_once_with_the_status_and_all_output(tmp_path):
     """``console`` skips interpreter teardown: the exit status and every line must survive."""
     store = str(tmp_path / "s.db")
-    run = lambda *a: subprocess.run([sys.executable, "-m", "fscli", "--db", store, *a],
-                                    check=False, capture_output=True, text=True)
+    def run(*a):
+        return subprocess.run([sys.executable, "-m", "fscli", "--db", store, *a],
+                              check=False, capture_output=True, text=True)
     added = run("cluster", "add", "c1")
     assert (added.returncode, added.stderr) == (0, "added cluster c1\n")
     for n in range(3):
