@@ -47,8 +47,9 @@ def build(db: Path) -> int:
     """The synthetic store; returns the number of associations."""
     subprocess.run([*fscli_cmd(), "--db", str(db), "-Q", "cluster", "add", "big"], check=True)
     con = sqlite3.connect(db)
-    cid, root_id = con.execute("SELECT cluster_id, id FROM association WHERE account='root'"
-                               ).fetchone()
+    cid, root_id = con.execute(
+        "SELECT cluster_id, id FROM association WHERE account='root'"
+    ).fetchone()
     accounts = [f"{FIELDS[i % len(FIELDS)]}{i:05d}" for i in range(ACCOUNTS)]
     users = [f"{PEOPLE[i % len(PEOPLE)]}{i:05d}" for i in range(USERS)]
     assocs = [(root_id + 1 + i, cid, name, None, root_id) for i, name in enumerate(accounts)]
@@ -58,25 +59,45 @@ def build(db: Path) -> int:
             index = (i * 7 + k * 3) % ACCOUNTS
             assocs.append((next_id, cid, accounts[index], name, root_id + 1 + index))
             next_id += 1
-    jobs = [(10_000 + j, cid, assocs[ACCOUNTS + j][0], assocs[ACCOUNTS + j][3], "pending",
-             1_777_000_000) for j in range(JOBS)]
+    jobs = [
+        (
+            10_000 + j,
+            cid,
+            assocs[ACCOUNTS + j][0],
+            assocs[ACCOUNTS + j][3],
+            "pending",
+            1_777_000_000,
+        )
+        for j in range(JOBS)
+    ]
     with con:
-        con.executemany("INSERT INTO account (name, description, organization) VALUES (?, ?, ?)",
-                        [(a, a, "bench") for a in accounts])
-        con.executemany("INSERT INTO user_account (name, default_account, admin_level) "
-                        "VALUES (?, ?, 'None')", [(u, accounts[(i * 7) % ACCOUNTS])
-                                                  for i, u in enumerate(users)])
-        con.executemany("INSERT INTO association (id, cluster_id, account, user, parent_id, "
-                        "shares_raw, shares_parent, qos) VALUES (?, ?, ?, ?, ?, 1, 0, 'normal')",
-                        assocs)
-        con.executemany("INSERT INTO qos (name, priority, usage_factor) VALUES (?, 0, 1.0)",
-                        [(f"q{i:04d}",) for i in range(QOS)])
-        con.executemany("INSERT INTO partition (cluster_id, name, priority_job_factor, "
-                        "priority_tier) VALUES (?, ?, 1, 1)",
-                        [(cid, f"p{i:03d}") for i in range(PARTITIONS)])
-        con.executemany("INSERT INTO job (id, cluster_id, assoc_id, user, state, submit, cpus, "
-                        "nodes, slots, nice, site_factor) VALUES (?, ?, ?, ?, ?, ?, 1, 1, 1, 0, 0)",
-                        jobs)
+        con.executemany(
+            "INSERT INTO account (name, description, organization) VALUES (?, ?, ?)",
+            [(a, a, "bench") for a in accounts],
+        )
+        con.executemany(
+            "INSERT INTO user_account (name, default_account, admin_level) VALUES (?, ?, 'None')",
+            [(u, accounts[(i * 7) % ACCOUNTS]) for i, u in enumerate(users)],
+        )
+        con.executemany(
+            "INSERT INTO association (id, cluster_id, account, user, parent_id, "
+            "shares_raw, shares_parent, qos) VALUES (?, ?, ?, ?, ?, 1, 0, 'normal')",
+            assocs,
+        )
+        con.executemany(
+            "INSERT INTO qos (name, priority, usage_factor) VALUES (?, 0, 1.0)",
+            [(f"q{i:04d}",) for i in range(QOS)],
+        )
+        con.executemany(
+            "INSERT INTO partition (cluster_id, name, priority_job_factor, "
+            "priority_tier) VALUES (?, ?, 1, 1)",
+            [(cid, f"p{i:03d}") for i in range(PARTITIONS)],
+        )
+        con.executemany(
+            "INSERT INTO job (id, cluster_id, assoc_id, user, state, submit, cpus, "
+            "nodes, slots, nice, site_factor) VALUES (?, ?, ?, ?, ?, ?, 1, 1, 1, 0, 0)",
+            jobs,
+        )
     con.close()
     return len(assocs)
 
@@ -84,8 +105,13 @@ def build(db: Path) -> int:
 def tab(cmd: list[str], db: Path, words: list[str], runs: int) -> tuple[float, float, int]:
     """(min wall s, min CPU s, number of candidates) of one TAB over ``runs`` runs."""
     line = ["fscli", "--db", str(db), *words]
-    env = dict(os.environ, _FSCLI_COMPLETE="bash_complete", COMP_WORDS=" ".join(line),
-               COMP_CWORD=str(len(line) - 1), PYTHONPYCACHEPREFIX=str(db.parent / "pycache"))
+    env = dict(
+        os.environ,
+        _FSCLI_COMPLETE="bash_complete",
+        COMP_WORDS=" ".join(line),
+        COMP_CWORD=str(len(line) - 1),
+        PYTHONPYCACHEPREFIX=str(db.parent / "pycache"),
+    )
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # an installed fscli has its bytecode compiled
     subprocess.run(cmd, env=env, check=True, capture_output=True)  # warm: bytecode, disk cache
     walls, cpus, count = [], [], 0
@@ -105,9 +131,11 @@ def main() -> None:
         db = Path(tmp) / "big.db"
         start = time.perf_counter()
         assocs = build(db)
-        print(f"built {ACCOUNTS:,} accounts, {USERS:,} users, {assocs:,} associations, "
-              f"{QOS:,} QOS, {PARTITIONS} partitions, {JOBS:,} jobs "
-              f"in {time.perf_counter() - start:.1f} s")
+        print(
+            f"built {ACCOUNTS:,} accounts, {USERS:,} users, {assocs:,} associations, "
+            f"{QOS:,} QOS, {PARTITIONS} partitions, {JOBS:,} jobs "
+            f"in {time.perf_counter() - start:.1f} s"
+        )
         print(f"{'TAB':<46} {'wall':>8} {'cpu':>8} {'answers':>8}   (min of {runs} runs)")
         for label, words in TABS:
             wall, cpu, count = tab(cmd, db, words, runs)

@@ -40,9 +40,16 @@ def wipe(url: str) -> None:
 def concurrent(db: str, workers: int, commands: int) -> tuple[float, list[str]]:
     assert run(db, setup_commands()) == []
     began = time.perf_counter()
-    procs = [subprocess.Popen([sys.executable, "-m", "tests.store.writers", "worker", db,
-                               str(w), str(commands)], cwd=ROOT, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True) for w in range(workers)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "tests.store.writers", "worker", db, str(w), str(commands)],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for w in range(workers)
+    ]
     failures = []
     for w, proc in enumerate(procs):
         out, err = proc.communicate()
@@ -68,8 +75,10 @@ def main() -> None:
             assert run(serial_db, worker_commands(w, args.commands)) == []
         serial_time = time.perf_counter() - began
         expected = state(serial_db)
-        print(f"serial (SQLite, one process): {total} commands in {serial_time:.1f} s "
-              f"= {total / serial_time:.0f} commands/s")
+        print(
+            f"serial (SQLite, one process): {total} commands in {serial_time:.1f} s "
+            f"= {total / serial_time:.0f} commands/s"
+        )
 
         backends = {"sqlite": str(Path(tmp) / "concurrent.db")}
         backends.update({b: os.environ[v] for b, v in URL_VARS.items() if os.environ.get(v)})
@@ -78,9 +87,11 @@ def main() -> None:
                 wipe(db)
             took, failures = concurrent(db, args.workers, args.commands)
             same = state(db) == expected
-            print(f"{backend:10}: {args.workers} writers x {args.commands} commands in {took:.1f} s"
-                  f" = {total / took:.0f} commands/s; failures {len(failures)}; "
-                  f"final state {'equals' if same else 'DIFFERS FROM'} the serial run")
+            print(
+                f"{backend:10}: {args.workers} writers x {args.commands} commands in {took:.1f} s"
+                f" = {total / took:.0f} commands/s; failures {len(failures)}; "
+                f"final state {'equals' if same else 'DIFFERS FROM'} the serial run"
+            )
             for line in failures[:5]:
                 print("   ", line)
 

@@ -44,35 +44,71 @@ QOS = ("normal", "high", "low")
 def _account(i: int) -> dict:
     """Every tenth account allows only normal,low and defaults to low."""
     tenth = i % 10 == 0
-    return {"shares_raw": 1, "qos": "normal,low" if tenth else None,
-            "default_qos": "low" if tenth else None}
+    return {
+        "shares_raw": 1,
+        "qos": "normal,low" if tenth else None,
+        "default_qos": "low" if tenth else None,
+    }
 
 
 def build(path: str, users: int) -> None:
     engine = open_engine(path)
     with engine.begin() as conn:
-        accounts, first_user = insert_tree(conn, users, {"qos": ",".join(QOS)}, _account,
-                                           lambda u: {})
-        conn.execute(insert(m.Qos), [{"name": n, "priority": p, "usage_factor": 1.0}
-                                     for n, p in zip(QOS, (0, 100, 10))])
-        conn.execute(insert(m.Partition), [
-            {"cluster_id": 1, "name": "batch", "nodes": 1000, "cpus": 64000,
-             "priority_job_factor": 10, "priority_tier": 1},
-            {"cluster_id": 1, "name": "fast", "nodes": 200, "cpus": 12800,
-             "priority_job_factor": 100, "priority_tier": 1}])
-        conn.execute(insert(m.Association), [
-            {"id": first_user + users + k, "cluster_id": 1, "account": f"a{u % accounts:04d}",
-             "user": f"u{u:06d}", "partition": "fast", "parent_id": 2 + u % accounts,
-             "default_qos": "high"}
-            for k, u in enumerate(range(0, users, 100))])
+        accounts, first_user = insert_tree(
+            conn, users, {"qos": ",".join(QOS)}, _account, lambda u: {}
+        )
+        conn.execute(
+            insert(m.Qos),
+            [{"name": n, "priority": p, "usage_factor": 1.0} for n, p in zip(QOS, (0, 100, 10))],
+        )
+        conn.execute(
+            insert(m.Partition),
+            [
+                {
+                    "cluster_id": 1,
+                    "name": "batch",
+                    "nodes": 1000,
+                    "cpus": 64000,
+                    "priority_job_factor": 10,
+                    "priority_tier": 1,
+                },
+                {
+                    "cluster_id": 1,
+                    "name": "fast",
+                    "nodes": 200,
+                    "cpus": 12800,
+                    "priority_job_factor": 100,
+                    "priority_tier": 1,
+                },
+            ],
+        )
+        conn.execute(
+            insert(m.Association),
+            [
+                {
+                    "id": first_user + users + k,
+                    "cluster_id": 1,
+                    "account": f"a{u % accounts:04d}",
+                    "user": f"u{u:06d}",
+                    "partition": "fast",
+                    "parent_id": 2 + u % accounts,
+                    "default_qos": "high",
+                }
+                for k, u in enumerate(range(0, users, 100))
+            ],
+        )
     engine.dispose()
 
 
 def squeue_text(jobs: int, users: int) -> str:
     """``jobs`` lines of ``squeue -o SQUEUE_FORMAT`` output (times in UTC, as timed() runs)."""
     accounts = max(1, users // 100)
-    lines = [("JOBID|USER|ACCOUNT|PARTITION|QOS|STATE|SUBMIT_TIME|START_TIME|TIME_LIMIT|NODES|"
-              "CPUS|MIN_MEMORY|TRES_PER_NODE|NICE")]
+    lines = [
+        (
+            "JOBID|USER|ACCOUNT|PARTITION|QOS|STATE|SUBMIT_TIME|START_TIME|TIME_LIMIT|NODES|"
+            "CPUS|MIN_MEMORY|TRES_PER_NODE|NICE"
+        )
+    ]
     for j in range(jobs):
         u = (j * 7) % users
         account = f"a{u % accounts:04d}" if j % 4 else ""  # else: the user's default
@@ -82,12 +118,26 @@ def squeue_text(jobs: int, users: int) -> str:
         running = j % 3 == 2
         submit = datetime.fromtimestamp(NOW - 60 * (j % 5000), timezone.utc)
         start = datetime.fromtimestamp(NOW - 30 * (j % 5000), timezone.utc) if running else None
-        lines.append("|".join((
-            str(j + 1), f"u{u:06d}", account, part, qos, "RUNNING" if running else "PENDING",
-            submit.strftime("%Y-%m-%dT%H:%M:%S"),
-            start.strftime("%Y-%m-%dT%H:%M:%S") if start else "N/A",
-            "1-00:00:00" if j % 2 else "30:00", str(1 + j % 4), str(1 + j % 64),
-            "4G" if j % 2 else "0", "gres/gpu:a100:2" if j % 5 == 0 else "N/A", str(j % 11 - 5))))
+        lines.append(
+            "|".join(
+                (
+                    str(j + 1),
+                    f"u{u:06d}",
+                    account,
+                    part,
+                    qos,
+                    "RUNNING" if running else "PENDING",
+                    submit.strftime("%Y-%m-%dT%H:%M:%S"),
+                    start.strftime("%Y-%m-%dT%H:%M:%S") if start else "N/A",
+                    "1-00:00:00" if j % 2 else "30:00",
+                    str(1 + j % 4),
+                    str(1 + j % 64),
+                    "4G" if j % 2 else "0",
+                    "gres/gpu:a100:2" if j % 5 == 0 else "N/A",
+                    str(j % 11 - 5),
+                )
+            )
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -100,18 +150,29 @@ def main() -> None:
         start = time.perf_counter()
         build(str(built), users)
         dump.write_text(squeue_text(jobs, users))
-        print(f"built store: {users} user associations; squeue -o '{SQUEUE_FORMAT}' file of "
-              f"{jobs} jobs ({dump.stat().st_size / 1e6:.1f} MB) in "
-              f"{time.perf_counter() - start:.1f} s", flush=True)
+        print(
+            f"built store: {users} user associations; squeue -o '{SQUEUE_FORMAT}' file of "
+            f"{jobs} jobs ({dump.stat().st_size / 1e6:.1f} MB) in "
+            f"{time.perf_counter() - start:.1f} s",
+            flush=True,
+        )
         base = [*fscli_cmd(), "--db", str(db), "--at", str(NOW)]
-        wall, cpu = timed([*base, "job", "import", str(dump)], runs, cwd=REPO,
-                          setup=lambda: shutil.copyfile(built, db))
-        print(f"fscli job import ({jobs} jobs into an empty job table): {wall:6.2f} s wall, "
-              f"{cpu:6.2f} s CPU (min of {runs}; target well under 20 s for 100,000)",
-              flush=True)
+        wall, cpu = timed(
+            [*base, "job", "import", str(dump)],
+            runs,
+            cwd=REPO,
+            setup=lambda: shutil.copyfile(built, db),
+        )
+        print(
+            f"fscli job import ({jobs} jobs into an empty job table): {wall:6.2f} s wall, "
+            f"{cpu:6.2f} s CPU (min of {runs}; target well under 20 s for 100,000)",
+            flush=True,
+        )
         wall, cpu = timed([*base, "job", "import", "--replace", str(dump)], runs, cwd=REPO)
-        print(f"fscli job import --replace (all {jobs} ids taken):  {wall:6.2f} s wall, "
-              f"{cpu:6.2f} s CPU (min of {runs})")
+        print(
+            f"fscli job import --replace (all {jobs} ids taken):  {wall:6.2f} s wall, "
+            f"{cpu:6.2f} s CPU (min of {runs})"
+        )
 
 
 if __name__ == "__main__":

@@ -30,50 +30,112 @@ from fscli.store import models as m
 from fscli.store.db import open_engine
 
 NOW = 1_800_000_000
-CONFIG = {"PriorityWeightAge": "1000", "PriorityWeightFairshare": "100000",
-          "PriorityWeightJobSize": "1000", "PriorityWeightPartition": "1000",
-          "PriorityWeightQOS": "2000", "PriorityWeightAssoc": "100",
-          "PriorityWeightTRES": "cpu=500", "PriorityMaxAge": "7-0"}
+CONFIG = {
+    "PriorityWeightAge": "1000",
+    "PriorityWeightFairshare": "100000",
+    "PriorityWeightJobSize": "1000",
+    "PriorityWeightPartition": "1000",
+    "PriorityWeightQOS": "2000",
+    "PriorityWeightAssoc": "100",
+    "PriorityWeightTRES": "cpu=500",
+    "PriorityMaxAge": "7-0",
+}
 
 
 def build(path: str, users: int, jobs: int) -> None:
     engine = open_engine(path)
     with engine.begin() as conn:
         accounts, first_user = insert_tree(
-            conn, users, {"qos": "normal,high,low"}, lambda i: {"shares_raw": 1 + i % 7},
-            lambda u: {"priority": u % 50 or None})
-        conn.execute(insert(m.Qos), [{"name": n, "priority": p, "usage_factor": 1.0}
-                                     for n, p in (("normal", 0), ("high", 100), ("low", 10))])
-        conn.execute(insert(m.Partition), [
-            {"cluster_id": 1, "name": "batch", "nodes": 1000, "cpus": 64000,
-             "priority_job_factor": 10, "priority_tier": 1},
-            {"cluster_id": 1, "name": "fast", "nodes": 200, "cpus": 12800,
-             "priority_job_factor": 100, "priority_tier": 1}])
-        conn.execute(insert(m.Config), [{"cluster_id": 1, **dict(zip(("key", "value"),
-                                                                     validate(k, v)))}
-                                        for k, v in CONFIG.items()])
-        conn.execute(insert(m.Usage), [{"assoc_id": first_user + u, "at": NOW - 86400 * (u % 5),
-                                        "amount": float(1000 * (u % 97))}
-                                       for u in range(0, users, 10)])
+            conn,
+            users,
+            {"qos": "normal,high,low"},
+            lambda i: {"shares_raw": 1 + i % 7},
+            lambda u: {"priority": u % 50 or None},
+        )
+        conn.execute(
+            insert(m.Qos),
+            [
+                {"name": n, "priority": p, "usage_factor": 1.0}
+                for n, p in (("normal", 0), ("high", 100), ("low", 10))
+            ],
+        )
+        conn.execute(
+            insert(m.Partition),
+            [
+                {
+                    "cluster_id": 1,
+                    "name": "batch",
+                    "nodes": 1000,
+                    "cpus": 64000,
+                    "priority_job_factor": 10,
+                    "priority_tier": 1,
+                },
+                {
+                    "cluster_id": 1,
+                    "name": "fast",
+                    "nodes": 200,
+                    "cpus": 12800,
+                    "priority_job_factor": 100,
+                    "priority_tier": 1,
+                },
+            ],
+        )
+        conn.execute(
+            insert(m.Config),
+            [
+                {"cluster_id": 1, **dict(zip(("key", "value"), validate(k, v)))}
+                for k, v in CONFIG.items()
+            ],
+        )
+        conn.execute(
+            insert(m.Usage),
+            [
+                {
+                    "assoc_id": first_user + u,
+                    "at": NOW - 86400 * (u % 5),
+                    "amount": float(1000 * (u % 97)),
+                }
+                for u in range(0, users, 10)
+            ],
+        )
         qos = ("normal", "high", "low")
-        conn.execute(insert(m.Job), [
-            {"id": j + 1, "cluster_id": 1, "assoc_id": first_user + j % users,
-             "user": f"u{j % users:06d}", "account": f"a{(j % users) % accounts:04d}",
-             "partition": "batch,fast" if j % 10 == 0 else "batch", "qos": qos[j % 3],
-             "state": "pending", "submit": NOW - 60 * (j % 10000), "cpus": 1 + j % 64,
-             "nodes": 1 + j % 4, "slots": 1, "nice": 0, "site_factor": 0}
-            for j in range(jobs)])
+        conn.execute(
+            insert(m.Job),
+            [
+                {
+                    "id": j + 1,
+                    "cluster_id": 1,
+                    "assoc_id": first_user + j % users,
+                    "user": f"u{j % users:06d}",
+                    "account": f"a{(j % users) % accounts:04d}",
+                    "partition": "batch,fast" if j % 10 == 0 else "batch",
+                    "qos": qos[j % 3],
+                    "state": "pending",
+                    "submit": NOW - 60 * (j % 10000),
+                    "cpus": 1 + j % 64,
+                    "nodes": 1 + j % 4,
+                    "slots": 1,
+                    "nice": 0,
+                    "site_factor": 0,
+                }
+                for j in range(jobs)
+            ],
+        )
     engine.dispose()
 
 
 def bench(path: str, runs: int) -> None:
     base = [sys.executable, "-m", "fscli", "--db", path, "--at", str(NOW + 3600)]
-    for label, args in (("fscli sprio > /dev/null", ["sprio"]),
-                        ("fscli sprio -l > /dev/null", ["sprio", "-l"]),
-                        ("fscli sprio --json > /dev/null", ["sprio", "--json"])):
+    for label, args in (
+        ("fscli sprio > /dev/null", ["sprio"]),
+        ("fscli sprio -l > /dev/null", ["sprio", "-l"]),
+        ("fscli sprio --json > /dev/null", ["sprio", "--json"]),
+    ):
         wall, cpu = timed(base + args, runs, cwd=REPO)
-        print(f"{label:32} min wall {wall:5.2f} s, min CPU {cpu:5.2f} s over {runs} runs"
-              " (target < 3 s)")
+        print(
+            f"{label:32} min wall {wall:5.2f} s, min CPU {cpu:5.2f} s over {runs} runs"
+            " (target < 3 s)"
+        )
 
 
 def main() -> None:
@@ -86,8 +148,10 @@ def main() -> None:
         if not (kept and Path(kept).exists()):
             start = time.perf_counter()
             build(path, users, jobs)
-            print(f"built store: {users} user associations, {jobs} pending jobs "
-                  f"in {time.perf_counter() - start:.1f} s")
+            print(
+                f"built store: {users} user associations, {jobs} pending jobs "
+                f"in {time.perf_counter() - start:.1f} s"
+            )
         bench(path, runs)
 
 

@@ -54,8 +54,9 @@ def build(db: Path, shuffled: bool = False) -> tuple[int, int, int]:
     subprocess.run([*fscli_cmd(), "--db", str(db), "-Q", "cluster", "add", "big"], check=True)
     rng = random.Random(42)
     con = sqlite3.connect(db)
-    cid, root_id = con.execute("SELECT cluster_id, id FROM association WHERE account='root'"
-                               ).fetchone()
+    cid, root_id = con.execute(
+        "SELECT cluster_id, id FROM association WHERE account='root'"
+    ).fetchone()
     next_id = root_id + 1
     accounts, assocs, leaves = [], [], []
     for t in range(TOP):
@@ -82,19 +83,26 @@ def build(db: Path, shuffled: bool = False) -> tuple[int, int, int]:
             users.append((name, account))
             assocs.append((assoc_id, cid, account, name, parent_id, rng.randint(1, 10)))
             for _ in range(CHARGES_PER_USER):
-                usage.append((assoc_id, AT - rng.randint(0, 14 * 86400),
-                              float(rng.randint(0, 10_000_000))))
+                usage.append(
+                    (assoc_id, AT - rng.randint(0, 14 * 86400), float(rng.randint(0, 10_000_000)))
+                )
     if shuffled:
         assocs.sort()
         usage.sort(key=lambda charge: charge[1])
     with con:
-        con.executemany("INSERT INTO account (name, description, organization) "
-                        "VALUES (?, ?, ?)", [(a[0], a[0], "bench") for a in accounts])
-        con.executemany("INSERT INTO user_account (name, default_account, admin_level) "
-                        "VALUES (?, ?, 'None')", users)
-        con.executemany("INSERT INTO association (id, cluster_id, account, user, parent_id, "
-                        "shares_raw, shares_parent, qos) VALUES (?, ?, ?, ?, ?, ?, 0, 'normal')",
-                        assocs)
+        con.executemany(
+            "INSERT INTO account (name, description, organization) VALUES (?, ?, ?)",
+            [(a[0], a[0], "bench") for a in accounts],
+        )
+        con.executemany(
+            "INSERT INTO user_account (name, default_account, admin_level) VALUES (?, ?, 'None')",
+            users,
+        )
+        con.executemany(
+            "INSERT INTO association (id, cluster_id, account, user, parent_id, "
+            "shares_raw, shares_parent, qos) VALUES (?, ?, ?, ?, ?, ?, 0, 'normal')",
+            assocs,
+        )
         con.executemany("INSERT INTO usage (assoc_id, at, amount) VALUES (?, ?, ?)", usage)
     con.close()
     return len(accounts), len(users), len(usage)
@@ -128,9 +136,18 @@ def engine_once(db: str) -> None:
     if len(rows) != len(state.assocs):
         raise SystemExit(f"{len(rows)} rows for {len(state.assocs)} associations")
     stages = ("load", "decay", "fs", "rows")
-    print(json.dumps({"charges": len(state.charges), "algorithm": state.config.algorithm,
-                      **{name: (b[0] - a[0], b[1] - a[1]) for name, (a, b) in
-                         zip(stages, ((t0, t1), (t1, t2), (t2, t3), (t3, t4)))}}))
+    print(
+        json.dumps(
+            {
+                "charges": len(state.charges),
+                "algorithm": state.config.algorithm,
+                **{
+                    name: (b[0] - a[0], b[1] - a[1])
+                    for name, (a, b) in zip(stages, ((t0, t1), (t1, t2), (t2, t3), (t3, t4)))
+                },
+            }
+        )
+    )
 
 
 def engine_part(db: Path, runs: int) -> None:
@@ -140,19 +157,31 @@ def engine_part(db: Path, runs: int) -> None:
     of the holes the first pass's objects left, and its compute reads 15-25% slower
     (measured: 147-158 ms for the first pass against 172-190 ms for the next ones).
     """
-    passes = [json.loads(subprocess.run(
-        [sys.executable, __file__, "--engine-once", str(db)], check=True, text=True,
-        stdout=subprocess.PIPE, env={**os.environ, "TZ": "UTC"}).stdout) for _ in range(runs)]
-    best = {name: (min(p[name][0] for p in passes) * 1000, min(p[name][1] for p in passes) * 1000)
-            for name in ("load", "decay", "fs", "rows")}
+    passes = [
+        json.loads(
+            subprocess.run(
+                [sys.executable, __file__, "--engine-once", str(db)],
+                check=True,
+                text=True,
+                stdout=subprocess.PIPE,
+                env={**os.environ, "TZ": "UTC"},
+            ).stdout
+        )
+        for _ in range(runs)
+    ]
+    best = {
+        name: (min(p[name][0] for p in passes) * 1000, min(p[name][1] for p in passes) * 1000)
+        for name in ("load", "decay", "fs", "rows")
+    }
     engine = min((p["decay"][0] + p["fs"][0]) * 1000 for p in passes)
     engine_cpu = min((p["decay"][1] + p["fs"][1]) * 1000 for p in passes)
     line = "    {:<40} {:7.1f} ms wall, {:7.1f} ms CPU"
     print(line.format("load_state (Core rows -> dataclasses):", *best["load"]))
     print(line.format(f"usage_at (decay of {passes[0]['charges']:,} charges):", *best["decay"]))
     print(line.format(f"fair-share compute ({passes[0]['algorithm']}):", *best["fs"]))
-    print(line.format("engine part (usage_at + compute):", engine, engine_cpu)
-          + " (target < 200 ms)")
+    print(
+        line.format("engine part (usage_at + compute):", engine, engine_cpu) + " (target < 200 ms)"
+    )
     print(line.format("then sshare's ShareRow objects:", *best["rows"]))
 
 
@@ -164,21 +193,27 @@ def main() -> None:
             big = Path(tmp) / f"{layout}.db"
             start = time.perf_counter()
             n_acc, n_users, n_usage = build(big, shuffled=layout == "shuffled")
-            print(f"{layout}: built {n_acc:,} accounts, {n_users:,} user associations, "
-                  f"{n_usage:,} usage records in {time.perf_counter() - start:.1f} s")
-            wall, cpu = timed([*cmd, "--db", str(big), "--at", str(AT), "sshare", "-a", "-P"],
-                              runs)
-            print(f"  fscli sshare -a -P > /dev/null: min {wall:.2f} s wall, {cpu:.2f} s CPU "
-                  f"over {runs} runs (target < 2 s)")
+            print(
+                f"{layout}: built {n_acc:,} accounts, {n_users:,} user associations, "
+                f"{n_usage:,} usage records in {time.perf_counter() - start:.1f} s"
+            )
+            wall, cpu = timed([*cmd, "--db", str(big), "--at", str(AT), "sshare", "-a", "-P"], runs)
+            print(
+                f"  fscli sshare -a -P > /dev/null: min {wall:.2f} s wall, {cpu:.2f} s CPU "
+                f"over {runs} runs (target < 2 s)"
+            )
             print("  engine, one pass per fresh process:")
             engine_part(big, runs)
         demo = Path(tmp) / "demo.db"
         env = dict(os.environ, COLUMNS="160")
-        subprocess.run([*cmd, "--db", str(demo), "-Q", "demo"], check=True,
-                       stdout=subprocess.DEVNULL, env=env)
+        subprocess.run(
+            [*cmd, "--db", str(demo), "-Q", "demo"], check=True, stdout=subprocess.DEVNULL, env=env
+        )
         wall, cpu = timed([*cmd, "--db", str(demo), "--cluster", "demo", "sshare"], runs * 3)
-        print(f"fscli sshare on the demo store: min {wall * 1000:.0f} ms wall, "
-              f"{cpu * 1000:.0f} ms CPU over {runs * 3} runs (target < 400 ms)")
+        print(
+            f"fscli sshare on the demo store: min {wall * 1000:.0f} ms wall, "
+            f"{cpu * 1000:.0f} ms CPU over {runs * 3} runs (target < 400 ms)"
+        )
 
 
 if __name__ == "__main__":

@@ -24,8 +24,10 @@ def fscli_cmd() -> list[str]:
     Not an ``fscli`` found on PATH: ``pip install .`` copies the code, so that one may be
     another version than the checkout (and than the engine the benchmarks time in-process).
     """
-    entry = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); "
-             "from fscli.cli.main import console; console()")
+    entry = (
+        f"import sys; sys.path.insert(0, {str(ROOT)!r}); "
+        "from fscli.cli.main import console; console()"
+    )
     return [sys.executable, "-c", entry]
 
 
@@ -42,8 +44,9 @@ def timed(cmd: list[str], runs: int, cwd=None, setup=None) -> tuple[float, float
         if setup:
             setup()
         cpu, start = child_cpu(), time.perf_counter()
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL,
-                       env={**os.environ, "TZ": "UTC"}, cwd=cwd)
+        subprocess.run(
+            cmd, check=True, stdout=subprocess.DEVNULL, env={**os.environ, "TZ": "UTC"}, cwd=cwd
+        )
         walls.append(time.perf_counter() - start)
         cpus.append(child_cpu() - cpu)
     return min(walls), min(cpus)
@@ -63,17 +66,40 @@ def insert_tree(conn, users: int, root: dict, account, user) -> tuple[int, int]:
 
     accounts = max(1, users // 100)
     conn.execute(insert(m.Cluster), [{"id": 1, "name": "big", "nodes": 1000, "cpus": 64000}])
-    conn.execute(insert(m.Account), [{"name": "root"}]
-                 + [{"name": f"a{i:04d}"} for i in range(accounts)])
-    conn.execute(insert(m.Association), [{"id": 1, "cluster_id": 1, "account": "root",
-                                          "parent_id": None, **root}])
-    conn.execute(insert(m.Association), [
-        {"id": 2 + i, "cluster_id": 1, "account": f"a{i:04d}", "parent_id": 1, **account(i)}
-        for i in range(accounts)])
+    conn.execute(
+        insert(m.Account), [{"name": "root"}] + [{"name": f"a{i:04d}"} for i in range(accounts)]
+    )
+    conn.execute(
+        insert(m.Association),
+        [{"id": 1, "cluster_id": 1, "account": "root", "parent_id": None, **root}],
+    )
+    conn.execute(
+        insert(m.Association),
+        [
+            {"id": 2 + i, "cluster_id": 1, "account": f"a{i:04d}", "parent_id": 1, **account(i)}
+            for i in range(accounts)
+        ],
+    )
     first_user = 2 + accounts
-    conn.execute(insert(m.Association), [
-        {"id": first_user + u, "cluster_id": 1, "account": f"a{u % accounts:04d}",
-         "user": f"u{u:06d}", "parent_id": 2 + u % accounts, **user(u)} for u in range(users)])
-    conn.execute(insert(m.User), [{"name": f"u{u:06d}", "default_account": f"a{u % accounts:04d}",
-                                   "admin_level": "None"} for u in range(users)])
+    conn.execute(
+        insert(m.Association),
+        [
+            {
+                "id": first_user + u,
+                "cluster_id": 1,
+                "account": f"a{u % accounts:04d}",
+                "user": f"u{u:06d}",
+                "parent_id": 2 + u % accounts,
+                **user(u),
+            }
+            for u in range(users)
+        ],
+    )
+    conn.execute(
+        insert(m.User),
+        [
+            {"name": f"u{u:06d}", "default_account": f"a{u % accounts:04d}", "admin_level": "None"}
+            for u in range(users)
+        ],
+    )
     return accounts, first_user

@@ -39,8 +39,11 @@ def generate(accounts: int, assocs: int) -> TreeSpec:
     for i in range(accounts):
         parent = "root" if i < 100 else f"a{(i - 100) // 100:05d}"
         spec.accounts[f"a{i:05d}"] = AccountSpec(
-            name=f"a{i:05d}", parent=parent, shares=1 + i % 50,
-            limits={"MaxJobs": 10} if i % 7 == 0 else {})
+            name=f"a{i:05d}",
+            parent=parent,
+            shares=1 + i % 50,
+            limits={"MaxJobs": 10} if i % 7 == 0 else {},
+        )
     for j in range(assocs):
         name = f"u{j // 2:06d}"
         assoc = UserAssocSpec(account=f"a{(j * 7919) % accounts:05d}", shares=1 + j % 5)
@@ -61,13 +64,19 @@ def main() -> None:
         tree, flat = Path(tmp, "big.yaml"), Path(tmp, "big.cfg")
         tree.write_text(yamltree.dump(spec))
         flat.write_text(flatfile.write(spec))
-        print(f"{accounts} accounts, {assocs} user associations "
-              f"(YAML {tree.stat().st_size / 1e6:.1f} MB, flat {flat.stat().st_size / 1e6:.1f} MB)")
+        print(
+            f"{accounts} accounts, {assocs} user associations "
+            f"(YAML {tree.stat().st_size / 1e6:.1f} MB, flat {flat.stat().st_size / 1e6:.1f} MB)"
+        )
         db, db2, empty = Path(tmp, "a.db"), Path(tmp, "b.db"), Path(tmp, "empty.db")
         fscli = [sys.executable, "-m", "fscli", "-Q"]
         # a migrated, empty store to copy
-        subprocess.run([*fscli, "--db", str(empty), "cluster", "list"], check=True,
-                       stdout=subprocess.DEVNULL, cwd=REPO)
+        subprocess.run(
+            [*fscli, "--db", str(empty), "cluster", "list"],
+            check=True,
+            stdout=subprocess.DEVNULL,
+            cwd=REPO,
+        )
 
         def fresh(path: Path):
             return lambda: shutil.copyfile(empty, path)
@@ -80,8 +89,9 @@ def main() -> None:
         report("apply again (empty plan)", ("--db", str(db), "apply", str(tree)))
         report("export --format yaml", ("--db", str(db), "export", "-o", str(Path(tmp, "e.yaml"))))
         report("dump", ("--db", str(db), "dump", f"file={Path(tmp, 'e.cfg')}"))
-        report("load flat file into an empty store", ("--db", str(db2), "load", str(flat)),
-               fresh(db2))
+        report(
+            "load flat file into an empty store", ("--db", str(db2), "load", str(flat)), fresh(db2)
+        )
         report("load again (empty plan)", ("--db", str(db2), "load", str(flat)))
         report("load clean (wipe, then load)", ("--db", str(db2), "load", str(flat), "clean"))
 

@@ -27,21 +27,35 @@ from timing import fscli_cmd
 SIZES = [(200, 1000), (1000, 5000), (2000, 10000)]
 # real Slurm 22.05.8, seconds (golden/slurm-22.05/scale/side_by_side.md, medians)
 SLURM = {
-    ("load", 200): 3.04, ("load", 1000): 22.1, ("load", 2000): 109.0,
-    ("sshare -a -P", 200): 0.019, ("sshare -a -P", 1000): 0.264, ("sshare -a -P", 2000): 0.999,
+    ("load", 200): 3.04,
+    ("load", 1000): 22.1,
+    ("load", 2000): 109.0,
+    ("sshare -a -P", 200): 0.019,
+    ("sshare -a -P", 1000): 0.264,
+    ("sshare -a -P", 2000): 0.999,
     ("sshare -a -l -P", 2000): 0.986,
     ("show assoc", 2000): 1.72,
     ("dump", 2000): 4.26,
-    ("sprio", 200): 0.005, ("sprio -l", 200): 0.011,
+    ("sprio", 200): 0.005,
+    ("sprio -l", 200): 0.011,
 }
 # the same, from the capture's own run (golden/slurm-22.05/scale/timings.md, medians)
 SLURM_CAPTURE = {
-    ("load", 200): 2.66, ("load", 1000): 19.94, ("load", 2000): 74.24,
-    ("sshare -a -P", 200): 0.039, ("sshare -a -P", 1000): 0.563, ("sshare -a -P", 2000): 2.215,
-    ("sshare -a -l -P", 200): 0.039, ("sshare -a -l -P", 1000): 0.587,
+    ("load", 200): 2.66,
+    ("load", 1000): 19.94,
+    ("load", 2000): 74.24,
+    ("sshare -a -P", 200): 0.039,
+    ("sshare -a -P", 1000): 0.563,
+    ("sshare -a -P", 2000): 2.215,
+    ("sshare -a -l -P", 200): 0.039,
+    ("sshare -a -l -P", 1000): 0.587,
     ("sshare -a -l -P", 2000): 2.263,
-    ("show assoc", 200): 0.267, ("show assoc", 1000): 0.731, ("show assoc", 2000): 1.478,
-    ("dump", 200): 0.524, ("dump", 1000): 1.934, ("dump", 2000): 5.375,
+    ("show assoc", 200): 0.267,
+    ("show assoc", 1000): 0.731,
+    ("show assoc", 2000): 1.478,
+    ("dump", 200): 0.524,
+    ("dump", 1000): 1.934,
+    ("dump", 2000): 5.375,
 }
 JOBS = 300
 AT = "2026-11-24T12:00:00"
@@ -49,22 +63,35 @@ AT = "2026-11-24T12:00:00"
 
 def load_file(accounts: int, users: int) -> str:
     """A load file like real Slurm's (``load_file_head.cfg``)."""
-    lines = ["Cluster - 'oracle':Fairshare=1:QOS='normal'", "Parent - 'root'",
-             "User - 'root':DefaultAccount='root':AdminLevel='Administrator':Fairshare=1"]
-    lines += [f"Account - 'acct{i:05d}':Description='scale account {i}':Organization='org{i}'"
-              f":Fairshare={i % 10 + 1}" for i in range(accounts)]
+    lines = [
+        "Cluster - 'oracle':Fairshare=1:QOS='normal'",
+        "Parent - 'root'",
+        "User - 'root':DefaultAccount='root':AdminLevel='Administrator':Fairshare=1",
+    ]
+    lines += [
+        f"Account - 'acct{i:05d}':Description='scale account {i}':Organization='org{i}'"
+        f":Fairshare={i % 10 + 1}"
+        for i in range(accounts)
+    ]
     for i in range(accounts):
         lines.append(f"Parent - 'acct{i:05d}'")
-        lines += [f"User - 'user{u:06d}':DefaultAccount='acct{i:05d}':Fairshare=1"
-                  for u in range(i, users, accounts)]
+        lines += [
+            f"User - 'user{u:06d}':DefaultAccount='acct{i:05d}':Fairshare=1"
+            for u in range(i, users, accounts)
+        ]
     return "\n".join(lines) + "\n"
 
 
 def run(db: Path, *args: str, cwd: Path | None = None) -> float:
     start = time.perf_counter()
-    subprocess.run([*fscli_cmd(), "--db", str(db), "--at", AT, *args], check=True,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=cwd,
-                   env={**os.environ, "TZ": "UTC"})
+    subprocess.run(
+        [*fscli_cmd(), "--db", str(db), "--at", AT, *args],
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        cwd=cwd,
+        env={**os.environ, "TZ": "UTC"},
+    )
     return time.perf_counter() - start
 
 
@@ -74,14 +101,32 @@ def median(times: list[float]) -> float:
 
 def add_jobs(db: Path, users: int) -> None:
     """Priority weights as the Slurm run had them, a partition, 300 pending jobs."""
-    for words in (["config", "set", "PriorityWeightAge=1000", "PriorityWeightFairshare=10000",
-                   "PriorityWeightJobSize=1000", "PriorityWeightPartition=1000",
-                   "PriorityWeightQOS=1000", "PriorityMaxAge=1-0"],
-                  ["partition", "add", "debug", "nodes=4", "cpus=16"]):
+    for words in (
+        [
+            "config",
+            "set",
+            "PriorityWeightAge=1000",
+            "PriorityWeightFairshare=10000",
+            "PriorityWeightJobSize=1000",
+            "PriorityWeightPartition=1000",
+            "PriorityWeightQOS=1000",
+            "PriorityMaxAge=1-0",
+        ],
+        ["partition", "add", "debug", "nodes=4", "cpus=16"],
+    ):
         run(db, "-Q", *words)
     for j in range(JOBS // 10):  # 30 users, 10 jobs each
-        run(db, "-Q", "job", "submit", f"user=user{j * 7 % users:06d}", "partition=debug",
-            f"cpus={j % 4 + 1}", f"submit=2026-11-24T{j % 12:02d}:00:00", "count=10")
+        run(
+            db,
+            "-Q",
+            "job",
+            "submit",
+            f"user=user{j * 7 % users:06d}",
+            "partition=debug",
+            f"cpus={j % 4 + 1}",
+            f"submit=2026-11-24T{j % 12:02d}:00:00",
+            "count=10",
+        )
 
 
 def measure(runs: int) -> list[tuple[str, int, int, float]]:
@@ -97,26 +142,34 @@ def measure(runs: int) -> list[tuple[str, int, int, float]]:
                 run(db, "-Q", "db", "upgrade")
                 loads.append(run(db, "-Q", "load", str(cfg)))
             out.append(("load", accounts, users, median(loads)))
-            for name, args in (("sshare -a -P", ["sshare", "-a", "-P"]),
-                               ("sshare -a -l -P", ["sshare", "-a", "-l", "-P"]),
-                               ("show assoc", ["assoc", "list", "-P", "-n",
-                                               "format=Account,User,Share,ParentName"]),
-                               ("dump", ["dump", "oracle", f"file={tmp_path / 'd.cfg'}"])):
+            for name, args in (
+                ("sshare -a -P", ["sshare", "-a", "-P"]),
+                ("sshare -a -l -P", ["sshare", "-a", "-l", "-P"]),
+                (
+                    "show assoc",
+                    ["assoc", "list", "-P", "-n", "format=Account,User,Share,ParentName"],
+                ),
+                ("dump", ["dump", "oracle", f"file={tmp_path / 'd.cfg'}"]),
+            ):
                 out.append((name, accounts, users, median([run(db, *args) for _ in range(runs)])))
             if accounts == SIZES[0][0]:
                 add_jobs(db, users)
                 for name, args in (("sprio", ["sprio"]), ("sprio -l", ["sprio", "-l"])):
-                    out.append((name, accounts, users,
-                                median([run(db, *args) for _ in range(runs)])))
+                    out.append(
+                        (name, accounts, users, median([run(db, *args) for _ in range(runs)]))
+                    )
     return out
 
 
 def main() -> None:
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 5
-    print(f"fscli beside real Slurm 22.05.8 (medians; fscli over {runs} runs, load over "
-          f"{max(1, runs // 2)}); ratio = Slurm / fscli, above 1: fscli is faster")
-    print("| command | size | Slurm s (side by side) | Slurm s (capture) | fscli s "
-          "| Slurm / fscli |")
+    print(
+        f"fscli beside real Slurm 22.05.8 (medians; fscli over {runs} runs, load over "
+        f"{max(1, runs // 2)}); ratio = Slurm / fscli, above 1: fscli is faster"
+    )
+    print(
+        "| command | size | Slurm s (side by side) | Slurm s (capture) | fscli s | Slurm / fscli |"
+    )
     print("|---|---|---|---|---|---|")
     for name, accounts, users, seconds in measure(runs):
         slurm = [table.get((name, accounts)) for table in (SLURM, SLURM_CAPTURE)]

@@ -47,7 +47,9 @@ def closest(word: str, choices, n: int = 3) -> list[str]:
     import difflib
 
     lowered = {c.lower(): c for c in choices}
-    return [lowered[m] for m in difflib.get_close_matches(word.lower(), list(lowered), n=n, cutoff=0.6)]
+    return [
+        lowered[m] for m in difflib.get_close_matches(word.lower(), list(lowered), n=n, cutoff=0.6)
+    ]
 
 
 def did_you_mean(word: str, choices) -> str:

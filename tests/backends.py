@@ -32,8 +32,10 @@ def require_server(backend: str) -> str:
     """The server's URL, or skip the test saying how to get one."""
     url = server_url(backend)
     if url is None:
-        pytest.skip(f"no {backend} server configured: set {URL_VARS[backend]} "
-                    f"(.ci/servers start DIR prints it)")
+        pytest.skip(
+            f"no {backend} server configured: set {URL_VARS[backend]} "
+            f"(.ci/servers start DIR prints it)"
+        )
     pytest.importorskip(DRIVERS[backend], reason=f"pip install 'fscli[{EXTRAS[backend]}]'")
     return url
 
@@ -41,8 +43,9 @@ def require_server(backend: str) -> str:
 EVERY_BACKEND = ["sqlite", "postgresql", "mysql"]
 
 # Tests that check every backend themselves run once, in the SQLite pass.
-once = pytest.mark.skipif(BACKEND != "sqlite",
-                          reason="runs in the SQLite pass, for every backend at once")
+once = pytest.mark.skipif(
+    BACKEND != "sqlite", reason="runs in the SQLite pass, for every backend at once"
+)
 
 
 def empty_server_store(backend: str) -> str:

@@ -22,8 +22,10 @@ def _references(text: str) -> list[tuple[str, str | None]]:
 def test_every_test_the_fidelity_document_names_exists():
     refs = _references((ROOT / "docs" / "fidelity.md").read_text())
     assert len(refs) > 40
-    missing = [f"{path}::{name}" if name else path for path, name in refs
-               if not (ROOT / path).is_file()
-               or (name and not re.search(rf"^def {name}\(", (ROOT / path).read_text(),
-                                          re.MULTILINE))]
+    missing = [
+        f"{path}::{name}" if name else path
+        for path, name in refs
+        if not (ROOT / path).is_file()
+        or (name and not re.search(rf"^def {name}\(", (ROOT / path).read_text(), re.MULTILINE))
+    ]
     assert missing == []

@@ -19,14 +19,20 @@ def own_limits(store: Store, target: Target, cluster: str | None = None) -> list
 
     with store.reading() as conn:
         state = limit_state.load(conn, target.cluster or cluster, targets=[target])
-    return _own_entries(target, state.assocs, {q.name: q for q in state.qos},
-                        {p.name: p for p in state.partitions})
+    return _own_entries(
+        target, state.assocs, {q.name: q for q in state.qos}, {p.name: p for p in state.partitions}
+    )
 
 
-def effective_limits(store: Store, user: str | None = None, account: str | None = None,
-                     partition: str | None = None, qos: str | None = None,
-                     cluster: str | None = None, at: int = 0
-                     ) -> tuple[list[LimitEntry], list[float | None]]:
+def effective_limits(
+    store: Store,
+    user: str | None = None,
+    account: str | None = None,
+    partition: str | None = None,
+    qos: str | None = None,
+    cluster: str | None = None,
+    at: int = 0,
+) -> tuple[list[LimitEntry], list[float | None]]:
     """(every limit in force for a job of ``user`` in ``account`` [partition, QOS], in
     Slurm's precedence order; the wall minutes each GrpWall among them has used at ``at``)."""
     from fscli.engine.limit_check import effective, used_wall
@@ -40,11 +46,18 @@ def effective_limits(store: Store, user: str | None = None, account: str | None 
     return entries, used_wall(state, entries)
 
 
-def check_job(store: Store, user: str, account: str | None = None,
-              partition: str | None = None, qos: str | None = None,
-              tres: dict[str, int] | None = None, time_limit: int | None = None,
-              whatif: Sequence[tuple[Target, Any]] = (), cluster: str | None = None,
-              at: int = 0) -> CheckResult:
+def check_job(
+    store: Store,
+    user: str,
+    account: str | None = None,
+    partition: str | None = None,
+    qos: str | None = None,
+    tres: dict[str, int] | None = None,
+    time_limit: int | None = None,
+    whatif: Sequence[tuple[Target, Any]] = (),
+    cluster: str | None = None,
+    at: int = 0,
+) -> CheckResult:
     """Would the job start now (``run``), pend (with Slurm's reason) or be refused at
     submission (``reject``, with sbatch's message)? ``whatif``: ``limits set`` changes made
     to the loaded data only, never to the store."""
@@ -53,16 +66,36 @@ def check_job(store: Store, user: str, account: str | None = None,
     from fscli.store.limits_admin import apply_whatif
 
     with store.reading() as conn:
-        req, state = _request(conn, cluster, user, account, partition, qos, tres, time_limit,
-                              [t for t, _ in whatif], as_sbatch=True)
+        req, state = _request(
+            conn,
+            cluster,
+            user,
+            account,
+            partition,
+            qos,
+            tres,
+            time_limit,
+            [t for t, _ in whatif],
+            as_sbatch=True,
+        )
         for target, change in whatif:
             apply_whatif(state, target, change)
         attach_jobs(conn, cluster, state, at)
         return check(req, state, at)
 
 
-def _request(conn, cluster, user, account, partition, qos, tres=None, time_limit=None,
-             targets=(), as_sbatch: bool = False):
+def _request(
+    conn,
+    cluster,
+    user,
+    account,
+    partition,
+    qos,
+    tres=None,
+    time_limit=None,
+    targets=(),
+    as_sbatch: bool = False,
+):
     """(JobRequest, LimitsState): the state holds the associations of that user and account
     and those ``targets`` name, with ancestors.
 
@@ -112,21 +145,31 @@ def _own_entries(target, assocs, qos_map, partitions) -> list:
             if q is None:
                 raise NotFound(f"QOS '{name}' does not exist")
             entries += spread(limitdefs.QOS_LIMITS, q.limits, "qos", q.name)
-            extra = {"Flags": ",".join(sorted(q.flags)) or None, "LimitFactor": q.limit_factor,
-                     "UsageFactor": q.usage_factor if q.usage_factor != 1.0 else None,
-                     "UsageThreshold": q.usage_threshold, "GraceTime": q.grace_time,
-                     "Priority": q.priority or None}
+            extra = {
+                "Flags": ",".join(sorted(q.flags)) or None,
+                "LimitFactor": q.limit_factor,
+                "UsageFactor": q.usage_factor if q.usage_factor != 1.0 else None,
+                "UsageThreshold": q.usage_threshold,
+                "GraceTime": q.grace_time,
+                "Priority": q.priority or None,
+            }
             entries += [LimitEntry(k, v, "qos", q.name) for k, v in extra.items() if v is not None]
         return entries
     if target.kind == "partition":
         p = partitions.get(target.partition)
         if p is None:
             raise NotFound(f"partition '{target.partition}' does not exist")
-        extra = {"MaxTime": p.max_time, "MaxNodes": p.max_nodes, "MinNodes": p.min_nodes or None,
-                 "QOS": p.qos}
+        extra = {
+            "MaxTime": p.max_time,
+            "MaxNodes": p.max_nodes,
+            "MinNodes": p.min_nodes or None,
+            "QOS": p.qos,
+        }
         return [LimitEntry(k, v, "partition", p.name) for k, v in extra.items() if v is not None]
-    found = sorted((a for a in assocs if target.matches(a)),
-                   key=lambda a: (a.account, a.user or "", a.partition or ""))
+    found = sorted(
+        (a for a in assocs if target.matches(a)),
+        key=lambda a: (a.account, a.user or "", a.partition or ""),
+    )
     if not found:
         raise NotFound(target.missing())
     for a in found:

@@ -11,8 +11,9 @@ if TYPE_CHECKING:
     from fscli.api.store import Store
 
 
-def priorities(store: Store, cluster: str | None, at: int,
-               algorithm: str | None = None) -> Priorities:
+def priorities(
+    store: Store, cluster: str | None, at: int, algorithm: str | None = None
+) -> Priorities:
     """Every pending job's priority at ``at``. The jobs whose usage counts for fair-share
     and the queue sprio ranks are loaded apart (the queue with the lean
     ``store.snapshot.load_queue``)."""
@@ -32,10 +33,19 @@ def priorities(store: Store, cluster: str | None, at: int,
     algorithm = algorithm or state.config.algorithm
     with bulk():
         shares = fairshare(state, at, algorithm)
-        result = compute_priorities(queue, state.by_id, state.qos, state.partitions,
-                                    state.cluster, state.config, shares.fs_factor, at)
-    return Priorities(state.cluster.name, algorithm, at, result.rows, state.config,
-                      list(result.warnings))
+        result = compute_priorities(
+            queue,
+            state.by_id,
+            state.qos,
+            state.partitions,
+            state.cluster,
+            state.config,
+            shares.fs_factor,
+            at,
+        )
+    return Priorities(
+        state.cluster.name, algorithm, at, result.rows, state.config, list(result.warnings)
+    )
 
 
 def why_not_listed(store: Store, job_id: int) -> str:

@@ -55,12 +55,15 @@ class Shares:
         from fscli.errors import NotFound
 
         rows = self.rows
-        start = next((i for i, r in enumerate(rows)
-                      if r.user is None and r.account == account.lower()), None)
+        start = next(
+            (i for i, r in enumerate(rows) if r.user is None and r.account == account.lower()), None
+        )
         if start is None:
             raise NotFound(f"account '{account}' does not exist on cluster {self.cluster}")
-        end = next((i for i in range(start + 1, len(rows)) if rows[i].depth <= rows[start].depth),
-                   len(rows))
+        end = next(
+            (i for i in range(start + 1, len(rows)) if rows[i].depth <= rows[start].depth),
+            len(rows),
+        )
         return rows[start:end]
 
     def row(self, name: str) -> ShareRow:

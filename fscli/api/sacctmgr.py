@@ -22,6 +22,18 @@ from fscli.store.resources import (
 )
 from fscli.store.tree_sync import apply_plan, make_plan
 
-__all__ = ["Admin", "AssocChanges", "QosChanges", "QosEdit", "add_qos", "apply_plan",
-           "check_name", "delete_qos", "make_plan", "modify_qos", "parse_flags", "parse_float",
-           "queries"]
+__all__ = [
+    "Admin",
+    "AssocChanges",
+    "QosChanges",
+    "QosEdit",
+    "add_qos",
+    "apply_plan",
+    "check_name",
+    "delete_qos",
+    "make_plan",
+    "modify_qos",
+    "parse_flags",
+    "parse_float",
+    "queries",
+]

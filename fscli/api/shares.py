@@ -22,8 +22,9 @@ def algorithm_name(text: str | None) -> str | None:
         return None
     algorithm = text.strip().lower().replace("-", "_")
     if algorithm not in ALGORITHMS:
-        raise UsageProblem(f"unknown algorithm '{algorithm}': expected one of "
-                           f"{', '.join(ALGORITHMS)}")
+        raise UsageProblem(
+            f"unknown algorithm '{algorithm}': expected one of {', '.join(ALGORITHMS)}"
+        )
     return algorithm
 
 
@@ -51,8 +52,9 @@ def tres_names(state) -> tuple[str, ...]:
     return DEFAULT_TRES + tuple(dict.fromkeys(n for n in extra if n not in DEFAULT_TRES))
 
 
-def select_rows(rows, all_users: bool, accounts: Collection[str] = (),
-                users: Collection[str] = ()) -> list:
+def select_rows(
+    rows, all_users: bool, accounts: Collection[str] = (), users: Collection[str] = ()
+) -> list:
     """sshare's row filter: account rows always, user rows with -a or -u (``-1`` names every
     user); ``accounts`` (-A) keeps those accounts' rows only."""
     wanted_users = {u.lower() for u in users}
@@ -86,6 +88,7 @@ def find_row(answer: Shares, text: str) -> ShareRow:
                 choices = ", ".join(f"{r.user}/{r.account}" for r in matches)
                 raise NotFound(f"user '{name}' has several associations: name one of {choices}")
     if not matches:
-        raise NotFound(f"no association '{text}' on cluster {answer.cluster} "
-                       "(use ACCOUNT or USER/ACCOUNT)")
+        raise NotFound(
+            f"no association '{text}' on cluster {answer.cluster} (use ACCOUNT or USER/ACCOUNT)"
+        )
     return min(matches, key=lambda r: r.assoc_id)  # the one without a partition came first

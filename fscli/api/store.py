@@ -26,8 +26,9 @@ When = Union[int, float, str, "datetime", None]
 ``2026-05-01T12:00:00``), or None for now."""
 
 
-def open_store(path_or_url: str | None = None, read_only: bool = False,
-               actor: str | None = None) -> Store:
+def open_store(
+    path_or_url: str | None = None, read_only: bool = False, actor: str | None = None
+) -> Store:
     """The store at ``path_or_url`` (a file path or an SQLAlchemy URL; default: ``FSCLI_DB``,
     else the default file). ``read_only`` refuses every change and opens the database
     read-only. History names ``actor``, by default the process's user."""
@@ -64,8 +65,9 @@ def process_user() -> str:
 class Store:
     """An fscli store. Use it as a context manager, or call :meth:`close` when done."""
 
-    def __init__(self, path_or_url: str | None = None, read_only: bool = False,
-                 actor: str | None = None):
+    def __init__(
+        self, path_or_url: str | None = None, read_only: bool = False, actor: str | None = None
+    ):
         self.db = path_or_url
         self.read_only = read_only
         self.actor = actor or process_user()
@@ -111,8 +113,10 @@ class Store:
         from fscli.store.session import writing
 
         if self.read_only:
-            raise StoreError("this command changes the store, and fscli is read-only here "
-                             "(--read-only or FSCLI_READ_ONLY); run it without that to change it")
+            raise StoreError(
+                "this command changes the store, and fscli is read-only here "
+                "(--read-only or FSCLI_READ_ONLY); run it without that to change it"
+            )
         with writing(lambda: self.engine, dry_run) as session:
             yield session
 
@@ -165,21 +169,22 @@ class Store:
         with self.reading() as conn:
             return [Change(*row) for row in lists.changes(conn, start)]
 
-    def shares(self, cluster: str | None = None, at: When = None,
-               algorithm: str | None = None) -> Shares:
+    def shares(
+        self, cluster: str | None = None, at: When = None, algorithm: str | None = None
+    ) -> Shares:
         """sshare's rows at ``at`` (``cluster`` None: the store's only cluster; ``algorithm``
         None: the cluster's, from PriorityFlags)."""
         from fscli.api.shares import shares
 
         return shares(self, cluster, moment(at), algorithm)
 
-    def priorities(self, cluster: str | None = None, at: When = None,
-                   algorithm: str | None = None) -> Priorities:
+    def priorities(
+        self, cluster: str | None = None, at: When = None, algorithm: str | None = None
+    ) -> Priorities:
         """sprio's rows (every pending job, per partition) at ``at``."""
         from fscli.api.priorities import priorities
 
         return priorities(self, cluster, moment(at), algorithm)
-
 
     # -- limits -------------------------------------------------------------------------
     def own_limits(self, target, cluster: str | None = None):
@@ -188,9 +193,15 @@ class Store:
 
         return own_limits(self, target, cluster)
 
-    def effective_limits(self, user: str | None = None, account: str | None = None,
-                         partition: str | None = None, qos: str | None = None,
-                         cluster: str | None = None, at: When = None):
+    def effective_limits(
+        self,
+        user: str | None = None,
+        account: str | None = None,
+        partition: str | None = None,
+        qos: str | None = None,
+        cluster: str | None = None,
+        at: When = None,
+    ):
         """:func:`fscli.api.limits.effective_limits`: every limit in force for a job there,
         with the wall minutes each GrpWall has used."""
         from fscli.api.limits import effective_limits
@@ -210,8 +221,9 @@ class Store:
 
         return plan_tree(self, spec, prune)
 
-    def apply_tree(self, spec, prune: bool = False, dry_run: bool = False, at: When = None,
-                   **options):
+    def apply_tree(
+        self, spec, prune: bool = False, dry_run: bool = False, at: When = None, **options
+    ):
         """:func:`fscli.api.trees.apply_tree`: make the cluster match ``spec``."""
         from fscli.api.trees import apply_tree
 

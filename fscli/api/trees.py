@@ -29,10 +29,17 @@ def plan_tree(store: Store, spec: TreeSpec | str, prune: bool = False) -> Plan:
         return make_plan(conn, as_spec(spec), prune=prune)
 
 
-def apply_tree(store: Store, spec: TreeSpec | str, prune: bool = False, dry_run: bool = False,
-               at: When = None, loading: bool = False, clean: bool = False,
-               on_plan: Callable[[Plan], None] | None = None,
-               progress: Callable[[int, int], None] | None = None) -> Plan:
+def apply_tree(
+    store: Store,
+    spec: TreeSpec | str,
+    prune: bool = False,
+    dry_run: bool = False,
+    at: When = None,
+    loading: bool = False,
+    clean: bool = False,
+    on_plan: Callable[[Plan], None] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Plan:
     """Make the cluster match ``spec`` in one transaction and return the plan applied.
 
     A dry run applies the plan as the real run does, every check included, and rolls
@@ -46,10 +53,10 @@ def apply_tree(store: Store, spec: TreeSpec | str, prune: bool = False, dry_run:
 
     spec = as_spec(spec)
     with store.session(dry_run) as session:
-        plan = make_plan(session.connection(), spec, prune=prune, create_missing=loading,
-                         clean=clean)
+        plan = make_plan(
+            session.connection(), spec, prune=prune, create_missing=loading, clean=clean
+        )
         if on_plan is not None:
             on_plan(plan)
-        apply_plan(session, plan, moment(at), store.actor, progress,
-                   check_default_qos=not loading)
+        apply_plan(session, plan, moment(at), store.actor, progress, check_default_qos=not loading)
     return plan

@@ -65,9 +65,14 @@ def add(app, words, dry_run) -> None:
     with app.transaction(dry_run) as session:
         admin = Admin(session, app.now, app.actor)
         target = admin.cluster(cluster, create_default=True)
-        lines = admin.add_accounts(target, parsed.all_names(), _text(parsed, "parent"),
-                                   _text(parsed, "description"), _text(parsed, "organization"),
-                                   changes)
+        lines = admin.add_accounts(
+            target,
+            parsed.all_names(),
+            _text(parsed, "parent"),
+            _text(parsed, "description"),
+            _text(parsed, "organization"),
+            changes,
+        )
     report(app, lines, dry_run)
 
 
@@ -91,9 +96,14 @@ def modify(app, words, dry_run) -> None:
     cluster = parsed.get("cluster") or app.cluster_name
     with app.transaction(dry_run) as session:
         admin = Admin(session, app.now, app.actor)
-        lines = admin.modify_accounts(admin.cluster(cluster), parsed.all_names(),
-                                      _text(parsed, "parent"), _text(parsed, "description"),
-                                      _text(parsed, "organization"), changes)
+        lines = admin.modify_accounts(
+            admin.cluster(cluster),
+            parsed.all_names(),
+            _text(parsed, "parent"),
+            _text(parsed, "description"),
+            _text(parsed, "organization"),
+            changes,
+        )
     report(app, lines, dry_run, NOTHING_MODIFIED)
 
 
@@ -135,5 +145,8 @@ def list_(app, tree, out) -> None:
 
         emit_assocs(app, out, ["Account", "Descr", "Org", "Share"], tree=True, users=False)
         return
-    out.emit(["Account", "Descr", "Org"],
-             [[a.name, a.description, a.organization] for a in app.store.accounts()], "accounts")
+    out.emit(
+        ["Account", "Descr", "Org"],
+        [[a.name, a.description, a.organization] for a in app.store.accounts()],
+        "accounts",
+    )

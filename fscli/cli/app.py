@@ -17,8 +17,15 @@ import click
 
 
 class App:
-    def __init__(self, db: str | None = None, cluster: str | None = None, at: str | None = None,
-                 quiet: bool = False, debug: bool = False, read_only: bool = False):
+    def __init__(
+        self,
+        db: str | None = None,
+        cluster: str | None = None,
+        at: str | None = None,
+        quiet: bool = False,
+        debug: bool = False,
+        read_only: bool = False,
+    ):
         self.db = db
         self.read_only = read_only
         self.cluster_name = cluster
@@ -30,7 +37,7 @@ class App:
 
     @property
     def now(self) -> int:
-        """"Now" for this command: ``--at`` or the wall clock, fixed once per run."""
+        """ "Now" for this command: ``--at`` or the wall clock, fixed once per run."""
         if self._now is None:
             from fscli.api.store import moment
 

@@ -8,14 +8,30 @@ from fscli.cli.complete import words_completer
 from fscli.cli.output import output_options
 from fscli.cli.words import key_table, parse_words, split_list
 
-KEYS = key_table({"format": (), "account": ("accounts", "acct"), "user": ("users",),
-                  "partition": ("partitions",), "cluster": ("clusters",)}, None)
+KEYS = key_table(
+    {
+        "format": (),
+        "account": ("accounts", "acct"),
+        "user": ("users",),
+        "partition": ("partitions",),
+        "cluster": ("clusters",),
+    },
+    None,
+)
 
 
-def emit_assocs(app, out, columns: list[str], tree: bool, users: bool = True,
-                accounts: list[str] | None = None, user_names: list[str] | None = None,
-                partitions: list[str] | None = None, cluster: str | None = None,
-                explicit: bool = False) -> None:
+def emit_assocs(
+    app,
+    out,
+    columns: list[str],
+    tree: bool,
+    users: bool = True,
+    accounts: list[str] | None = None,
+    user_names: list[str] | None = None,
+    partitions: list[str] | None = None,
+    cluster: str | None = None,
+    explicit: bool = False,
+) -> None:
     """Load the cluster's associations and print the chosen columns."""
     from sqlalchemy import select
 
@@ -29,16 +45,21 @@ def emit_assocs(app, out, columns: list[str], tree: bool, users: bool = True,
         clusters, accts = tables.cluster.c, tables.account.c
         name = conn.execute(select(clusters.name).where(clusters.id == cid)).scalar_one()
         assocs = load_assocs(conn, cid)
-        account_info = {n: (d or "", o or "") for n, d, o in conn.execute(
-            select(accts.name, accts.description, accts.organization))}
+        account_info = {
+            n: (d or "", o or "")
+            for n, d, o in conn.execute(select(accts.name, accts.description, accts.organization))
+        }
         every_qos = sorted(conn.execute(select(tables.qos.c.name)).scalars())
     ctx = Context(name, assocs, account_info, every_qos)
     ordered = display_order(assocs)
-    keep = [(a, d) for a, d in ordered
-            if (users or a.user is None)
-            and (not accounts or a.account in accounts)
-            and (not user_names or (a.user in user_names))
-            and (not partitions or a.partition in partitions)]
+    keep = [
+        (a, d)
+        for a, d in ordered
+        if (users or a.user is None)
+        and (not accounts or a.account in accounts)
+        and (not user_names or (a.user in user_names))
+        and (not partitions or a.partition in partitions)
+    ]
     if tree and not (out.json or out.parsable):
         guides = dict(zip((a.id for a, _ in ordered), tree_prefixes(ordered)))
         account_cell = {a.id: guides[a.id] + a.account for a, _ in keep}
@@ -52,11 +73,18 @@ def emit_assocs(app, out, columns: list[str], tree: bool, users: bool = True,
     for assoc, _depth in keep:
         row = []
         for column in columns:
-            row.append(account_cell[assoc.id] if column == "Account" else getters[column](assoc, ctx))
+            row.append(
+                account_cell[assoc.id] if column == "Account" else getters[column](assoc, ctx)
+            )
         rows.append(row + [JSON_EXTRAS[extra](assoc, ctx) for extra in extras])
     columns = columns + extras
-    out.emit(columns, rows, "associations", numeric=("Share", "Priority", "ID", "ParentID"),
-             keep=columns if explicit else ("Cluster", "Account", "User", "Share"))
+    out.emit(
+        columns,
+        rows,
+        "associations",
+        numeric=("Share", "Priority", "ID", "ParentID"),
+        keep=columns if explicit else ("Cluster", "Account", "User", "Share"),
+    )
 
 
 @click.group()
@@ -90,8 +118,14 @@ def list_(app, words, tree, out) -> None:
 
         raise UsageProblem(f"unexpected word '{parsed.names[0]}': use account=, user=, format=")
     columns = resolve_columns(parsed.get("format"))
-    emit_assocs(app, out, columns, tree,
-                accounts=[a.lower() for a in split_list(parsed.get("account") or "")],
-                user_names=[u.lower() for u in split_list(parsed.get("user") or "")],
-                partitions=split_list(parsed.get("partition") or ""),
-                cluster=parsed.get("cluster"), explicit=bool(parsed.get("format")))
+    emit_assocs(
+        app,
+        out,
+        columns,
+        tree,
+        accounts=[a.lower() for a in split_list(parsed.get("account") or "")],
+        user_names=[u.lower() for u in split_list(parsed.get("user") or "")],
+        partitions=split_list(parsed.get("partition") or ""),
+        cluster=parsed.get("cluster"),
+        explicit=bool(parsed.get("format")),
+    )

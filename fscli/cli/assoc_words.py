@@ -20,13 +20,17 @@ def assoc_changes(words: Words, command: str) -> AssocChanges:
     changes = AssocChanges()
     for key, word in words.values.items():
         if word.op != "=" and key != "qos":
-            raise UsageProblem(f"'{key}{word.op}' is not allowed in {command}: only qos+= and qos-=")
+            raise UsageProblem(
+                f"'{key}{word.op}' is not allowed in {command}: only qos+= and qos-="
+            )
         if key == "fairshare":
             changes.shares = parse_shares(word.value)
         elif key == "priority":
             changes.priority = parse_priority(word.value)
         elif key == "qos":
-            names = [] if word.value.strip() == "-1" else [q.lower() for q in split_list(word.value)]
+            names = (
+                [] if word.value.strip() == "-1" else [q.lower() for q in split_list(word.value)]
+            )
             changes.qos = QosEdit(word.op, names)
         elif key == "defaultqos":
             changes.default_qos = "" if word.value.strip() == "-1" else word.value.strip().lower()

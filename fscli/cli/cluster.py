@@ -13,7 +13,9 @@ from fscli.cli.output import (
 )
 from fscli.cli.words import count_value, delete_words, key_table, parse_words
 
-KEYS = key_table({"name": ("names", "cluster", "clusters"), "nodes": (), "cpus": (), "tres": ()}, None)
+KEYS = key_table(
+    {"name": ("names", "cluster", "clusters"), "nodes": (), "cpus": (), "tres": ()}, None
+)
 WORDS = click.argument("words", nargs=-1)
 SETTINGS = {"context_settings": {"ignore_unknown_options": True}}
 
@@ -125,6 +127,8 @@ def list_(app, out) -> None:
     """
     from fscli.engine.tres import format_tres
 
-    rows = [[c.name, c.nodes, c.cpus, format_tres(c.tres) if c.tres else ""]
-            for c in app.store.cluster_info()]
+    rows = [
+        [c.name, c.nodes, c.cpus, format_tres(c.tres) if c.tres else ""]
+        for c in app.store.cluster_info()
+    ]
     out.emit(["Cluster", "Nodes", "CPUs", "TRES"], rows, "clusters", numeric=("Nodes", "CPUs"))

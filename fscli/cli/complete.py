@@ -12,10 +12,20 @@ from collections.abc import Callable
 
 # key (canonical, lower case) -> what its value names
 VALUE_KINDS = {
-    "account": "account", "accounts": "account", "acct": "account", "parent": "account",
-    "defaultaccount": "account", "user": "user", "users": "user", "qos": "qos",
-    "defaultqos": "qos", "partition": "partition", "partitions": "partition",
-    "cluster": "cluster", "clusters": "cluster", "queue": "queue",
+    "account": "account",
+    "accounts": "account",
+    "acct": "account",
+    "parent": "account",
+    "defaultaccount": "account",
+    "user": "user",
+    "users": "user",
+    "qos": "qos",
+    "defaultqos": "qos",
+    "partition": "partition",
+    "partitions": "partition",
+    "cluster": "cluster",
+    "clusters": "cluster",
+    "queue": "queue",
 }
 
 
@@ -79,8 +89,11 @@ def words_completer(name_kind: str | None, keys: dict[str, str]) -> Callable:
         items = [CompletionItem(n) for n in names(ctx, name_kind, incomplete)] if name_kind else []
         low = incomplete.lower()
         canon = sorted({c for c in keys.values()})
-        items += [CompletionItem(f"{k}=", type="plain") for k in canon
-                  if k.lower().startswith(low) and k != "name"]
+        items += [
+            CompletionItem(f"{k}=", type="plain")
+            for k in canon
+            if k.lower().startswith(low) and k != "name"
+        ]
         return items
 
     return complete

@@ -78,8 +78,9 @@ def show(app, show_all, out) -> None:
     rows = []
     for key, (default, _) in KEYS.items():
         if key in stored or show_all:
-            rows.append([key, shown(key, stored.get(key, default)),
-                         "set" if key in stored else "default"])
+            rows.append(
+                [key, shown(key, stored.get(key, default)), "set" if key in stored else "default"]
+            )
     if RESET_AT_KEY in stored:
         rows.append([RESET_AT_KEY, utc_iso(int(stored[RESET_AT_KEY])), "set"])
     out.emit(["Key", "Value", "Source"], rows, "config")
@@ -103,12 +104,16 @@ def import_(app, path, dry_run) -> None:
     conf = parse_slurm_conf(read_text(path))
     with app.transaction(dry_run) as session:
         admin = UsageAdmin(session, app.now, app.actor)
-        lines = admin.import_config(admin.cluster(app.cluster_name, create_default=True), conf,
-                                    path)
+        lines = admin.import_config(
+            admin.cluster(app.cluster_name, create_default=True), conf, path
+        )
     click.echo(f"used: {', '.join(f'{k}={v}' for k, v in conf.used.items()) or '(none)'}")
     ignored = sorted({key for _, key, _ in conf.ignored}, key=str.lower)
-    ignored += [f"{name} ({len(records)} line(s))" for name, records in
-                (("PartitionName", conf.partitions), ("NodeName", conf.nodes)) if records]
+    ignored += [
+        f"{name} ({len(records)} line(s))"
+        for name, records in (("PartitionName", conf.partitions), ("NodeName", conf.nodes))
+        if records
+    ]
     click.echo(f"ignored: {', '.join(ignored) or '(none)'}")
     for number, name in conf.includes:
         click.echo(f"not followed: Include {name} (line {number})")

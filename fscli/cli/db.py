@@ -64,8 +64,9 @@ def backup(app, file) -> None:
 
     url = resolve_url(app.db)
     if url.sqlite_path is None:
-        raise UsageProblem("db backup copies SQLite stores; for PostgreSQL use pg_dump, "
-                           "for MariaDB mariadb-dump")
+        raise UsageProblem(
+            "db backup copies SQLite stores; for PostgreSQL use pg_dump, for MariaDB mariadb-dump"
+        )
     if not url.sqlite_path.exists():
         raise NotFound(f"no store at {url.sqlite_path}; nothing to back up")
     _ = app.engine  # refuse non-stores and bring an old store to the current schema first

@@ -12,22 +12,36 @@ import click
 DEMO_CLUSTER = "demo"
 # (account, parent, shares)
 ACCOUNTS = [
-    ("accounta", "root", 40), ("accountb", "accounta", 30), ("accountc", "accounta", 10),
-    ("accountd", "root", 60), ("accounte", "accountd", 25), ("accountf", "accountd", 35),
-    ("labs", "root", 20), ("lab1", "labs", 50), ("lab2", "labs", 50),
+    ("accounta", "root", 40),
+    ("accountb", "accounta", 30),
+    ("accountc", "accounta", 10),
+    ("accountd", "root", 60),
+    ("accounte", "accountd", 25),
+    ("accountf", "accountd", 35),
+    ("labs", "root", 20),
+    ("lab1", "labs", 50),
+    ("lab2", "labs", 50),
 ]
 # (user, account, shares or "parent")
 USERS = [
-    ("user1", "accountb", 1), ("user2", "accountc", 1), ("user3", "accountc", 1),
-    ("user4", "accounte", 1), ("user5", "accountf", 1),
-    ("ana", "lab1", "parent"), ("ben", "lab1", "parent"), ("cy", "lab2", "parent"),
+    ("user1", "accountb", 1),
+    ("user2", "accountc", 1),
+    ("user3", "accountc", 1),
+    ("user4", "accounte", 1),
+    ("user5", "accountf", 1),
+    ("ana", "lab1", "parent"),
+    ("ben", "lab1", "parent"),
+    ("cy", "lab2", "parent"),
 ]
 
 
 # (user, account, billing TRES-seconds per day) charged daily over the last two weeks
 DEMO_USAGE = [
-    ("user1", "accountb", 96_000), ("user2", "accountc", 120_000), ("user4", "accounte", 120_000),
-    ("ana", "lab1", 30_000), ("cy", "lab2", 60_000),
+    ("user1", "accountb", 96_000),
+    ("user2", "accountc", 120_000),
+    ("user4", "accounte", 120_000),
+    ("ana", "lab1", 30_000),
+    ("cy", "lab2", 60_000),
 ]
 DAY = 86_400
 
@@ -83,24 +97,29 @@ def demo(app) -> None:
         build_demo(admin)
         charge_demo_usage(admin, app.now)
         demo_jobs(admin, admin.cluster(DEMO_CLUSTER), app.now)
-    app.say(f"built cluster '{DEMO_CLUSTER}' ({len(ACCOUNTS)} accounts, {len(USERS)} users, "
-            "usage over the last two weeks, pending jobs)")
+    app.say(
+        f"built cluster '{DEMO_CLUSTER}' ({len(ACCOUNTS)} accounts, {len(USERS)} users, "
+        "usage over the last two weeks, pending jobs)"
+    )
     app.cluster_name = DEMO_CLUSTER
     for section in show_sections():
         section(app)
     if own_store:
         import shlex
 
-        app.say(f"the demo store is {app.db} (your own store is untouched); to explore it:\n"
-                f"      export FSCLI_DB={shlex.quote(app.db)}")
+        app.say(
+            f"the demo store is {app.db} (your own store is untouched); to explore it:\n"
+            f"      export FSCLI_DB={shlex.quote(app.db)}"
+        )
 
 
 def show_tree(app) -> None:
     from fscli.cli.assoc import emit_assocs
     from fscli.cli.output import Output
 
-    emit_assocs(app, Output(), ["Account", "User", "Share"], tree=True, cluster=DEMO_CLUSTER,
-                explicit=True)
+    emit_assocs(
+        app, Output(), ["Account", "User", "Share"], tree=True, cluster=DEMO_CLUSTER, explicit=True
+    )
 
 
 # sshare -l columns the demo leaves out so that its table fits 100 columns (the demo
@@ -113,10 +132,10 @@ def show_sshare(app) -> None:
     from fscli.render.tables import show
 
     answer = app.store.shares(DEMO_CLUSTER, app.now)
-    fields = [f for f in default_fields(answer.algorithm, long=True)
-              if f.name not in WIDE_SSHARE]
-    columns, cells, right = table_cells(answer.rows, fields,
-                                        Extras(answer.cluster, answer.tres_names))
+    fields = [f for f in default_fields(answer.algorithm, long=True) if f.name not in WIDE_SSHARE]
+    columns, cells, right = table_cells(
+        answer.rows, fields, Extras(answer.cluster, answer.tres_names)
+    )
     show(columns, cells, f"sshare -a -l ({answer.algorithm}, without TRES columns)", True, right)
 
 
@@ -127,9 +146,11 @@ def show_sprio(app) -> None:
 
 
 def show_hint(app) -> None:
-    app.say(f"next: fscli --cluster {DEMO_CLUSTER} sshare --explain user2/accountc\n"
-            f"      fscli --cluster {DEMO_CLUSTER} sprio --explain JOBID\n"
-            f"      fscli --cluster {DEMO_CLUSTER} tree")
+    app.say(
+        f"next: fscli --cluster {DEMO_CLUSTER} sshare --explain user2/accountc\n"
+        f"      fscli --cluster {DEMO_CLUSTER} sprio --explain JOBID\n"
+        f"      fscli --cluster {DEMO_CLUSTER} tree"
+    )
 
 
 def show_sections() -> list:

@@ -8,7 +8,9 @@ from fscli.cli.output import output_options
 
 
 @click.command()
-@click.option("--since", metavar="TIME", help="Only changes at or after TIME (ISO 8601, now-7days).")
+@click.option(
+    "--since", metavar="TIME", help="Only changes at or after TIME (ISO 8601, now-7days)."
+)
 @output_options
 @click.pass_obj
 def history(app, since, out) -> None:
@@ -22,6 +24,7 @@ def history(app, since, out) -> None:
     from fscli.engine.timestr import format_when
 
     start = moment(since, app.now) if since else None
-    rows = [[format_when(c.at), c.actor, c.action, c.target, c.detail]
-            for c in app.store.history(start)]
+    rows = [
+        [format_when(c.at), c.actor, c.action, c.target, c.detail] for c in app.store.history(start)
+    ]
     out.emit(["Time", "Actor", "Action", "Target", "Detail"], rows, "transactions")

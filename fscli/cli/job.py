@@ -15,38 +15,66 @@ from fscli.cli.words import (
     whole_number,
 )
 
-SUBMIT_KEYS = key_table({
-    "user": ("users", "u"),
-    "account": ("acct", "a", "accounts"),
-    "partition": ("partitions", "p"),
-    "cluster": ("clusters",),
-    "qos": (),
-    "queue": ("q",),
-    "cpus": ("ncpus", "cpu"),
-    "nodes": ("node", "n"),
-    "slots": (),
-    "mem": ("memory",),
-    "tres": (),
-    "time": ("timelimit", "runlimit", "t"),
-    "nice": (),
-    "sitefactor": (),
-    "submit": ("submittime",),
-    "begin": ("eligible", "eligibletime", "begintime"),
-    "state": (),
-    "start": ("starttime",),
-    "end": ("endtime",),
-    "cputime": (),
-    "id": ("jobid",),
-    "count": (),
-}, None)
+SUBMIT_KEYS = key_table(
+    {
+        "user": ("users", "u"),
+        "account": ("acct", "a", "accounts"),
+        "partition": ("partitions", "p"),
+        "cluster": ("clusters",),
+        "qos": (),
+        "queue": ("q",),
+        "cpus": ("ncpus", "cpu"),
+        "nodes": ("node", "n"),
+        "slots": (),
+        "mem": ("memory",),
+        "tres": (),
+        "time": ("timelimit", "runlimit", "t"),
+        "nice": (),
+        "sitefactor": (),
+        "submit": ("submittime",),
+        "begin": ("eligible", "eligibletime", "begintime"),
+        "state": (),
+        "start": ("starttime",),
+        "end": ("endtime",),
+        "cputime": (),
+        "id": ("jobid",),
+        "count": (),
+    },
+    None,
+)
 SUBMIT_SELECT = ("user", "account", "partition", "cluster")
-LIST_KEYS = key_table({"user": ("users",), "account": ("accounts", "acct"), "state": ("states",),
-                       "partition": ("partitions",), "queue": ("queues",),
-                       "cluster": ("clusters",)}, None)
+LIST_KEYS = key_table(
+    {
+        "user": ("users",),
+        "account": ("accounts", "acct"),
+        "state": ("states",),
+        "partition": ("partitions",),
+        "queue": ("queues",),
+        "cluster": ("clusters",),
+    },
+    None,
+)
 SETTINGS = {"context_settings": {"ignore_unknown_options": True}}
-LIST_COLUMNS = ["JobID", "User", "Account", "Partition", "QOS", "Queue", "State", "Submit",
-                "Start", "End", "CPUs", "Nodes", "Slots", "TRES", "TimeLimit", "Nice", "CPUTime",
-                "Priority"]
+LIST_COLUMNS = [
+    "JobID",
+    "User",
+    "Account",
+    "Partition",
+    "QOS",
+    "Queue",
+    "State",
+    "Submit",
+    "Start",
+    "End",
+    "CPUs",
+    "Nodes",
+    "Slots",
+    "TRES",
+    "TimeLimit",
+    "Nice",
+    "CPUTime",
+    "Priority",
+]
 
 
 @click.group()
@@ -104,35 +132,52 @@ def _job_input(parsed, now: int):
     if not get("user"):
         raise UsageProblem("need user=NAME: whose job it is")
     queue = get("queue")
-    lsf_only, slurm_only = ("slots",), ("account", "partition", "qos", "mem", "tres", "cpus",
-                                        "nodes")
-    for key in (slurm_only if queue else lsf_only):
+    lsf_only, slurm_only = (
+        ("slots",),
+        ("account", "partition", "qos", "mem", "tres", "cpus", "nodes"),
+    )
+    for key in slurm_only if queue else lsf_only:
         if get(key) is not None:
             form = "an LSF job (queue=)" if queue else "a Slurm job (no queue=)"
             raise UsageProblem(f"{key}= does not apply to {form}")
     tres = parse_tres(get("tres"), allow_clear=False) if get("tres") is not None else {}
     cpus = whole_number("cpus", get("cpus"), 1) if get("cpus") is not None else tres.pop("cpu", 1)
-    nodes = whole_number("nodes", get("nodes"), 1) if get("nodes") is not None else tres.pop("node", 1)
+    nodes = (
+        whole_number("nodes", get("nodes"), 1) if get("nodes") is not None else tres.pop("node", 1)
+    )
     if "cpu" in tres or "node" in tres:
         raise UsageProblem("give the CPU and node counts once: cpus=/nodes= or in tres=")
     if get("mem") is not None:
         if "mem" in tres:
             raise UsageProblem("give the memory once: mem= (per node) or tres=mem= (total)")
         tres["mem"] = mem_per_node(get("mem")) * nodes
-    when = {key: parse_when(get(key), now) if get(key) is not None else None
-            for key in ("submit", "begin", "start", "end")}
+    when = {
+        key: parse_when(get(key), now) if get(key) is not None else None
+        for key in ("submit", "begin", "start", "end")
+    }
     cputime = _seconds("cputime", get("cputime")) if get("cputime") is not None else None
     return JobInput(
-        user=get("user"), account=get("account"),
-        partitions=tuple(split_list(get("partition") or "")), qos=get("qos"), queue=queue,
-        state=(get("state") or "pending").strip().lower(), submit=when["submit"],
-        eligible=when["begin"], start=when["start"], end=when["end"], cpus=cpus, nodes=nodes,
-        slots=whole_number("slots", get("slots"), 1) if get("slots") is not None else 1, tres=tres,
+        user=get("user"),
+        account=get("account"),
+        partitions=tuple(split_list(get("partition") or "")),
+        qos=get("qos"),
+        queue=queue,
+        state=(get("state") or "pending").strip().lower(),
+        submit=when["submit"],
+        eligible=when["begin"],
+        start=when["start"],
+        end=when["end"],
+        cpus=cpus,
+        nodes=nodes,
+        slots=whole_number("slots", get("slots"), 1) if get("slots") is not None else 1,
+        tres=tres,
         time_limit=_time_limit(get("time"), queue) if get("time") else None,
         nice=check_nice(whole_number("nice", get("nice"), None, None)) if get("nice") else 0,
         site_factor=check_site_factor(whole_number("sitefactor", get("sitefactor"), None, None))
-        if get("sitefactor") else 0,
-        cputime=cputime, job_id=_job_id(get("id"), "id") if get("id") else None,
+        if get("sitefactor")
+        else 0,
+        cputime=cputime,
+        job_id=_job_id(get("id"), "id") if get("id") else None,
     )
 
 
@@ -189,8 +234,9 @@ def submit(app, words, dry_run) -> None:
     spec = _job_input(parsed, app.now)
     count = whole_number("count", parsed.get("count"), 1) if parsed.get("count") else 1
     with app.transaction(dry_run) as session:
-        service = _jobs_service(app, session, parsed.get("cluster") or app.cluster_name,
-                                lsf=spec.queue is not None)
+        service = _jobs_service(
+            app, session, parsed.get("cluster") or app.cluster_name, lsf=spec.queue is not None
+        )
         ids, lines = service.submit(spec, count)
     report(app, lines, dry_run)
     if not dry_run:
@@ -222,22 +268,48 @@ def list_(app, words, out) -> None:
     parsed = parse_words(words, LIST_KEYS, "job list")
     if parsed.names:
         raise UsageProblem(f"unexpected word '{parsed.names[0]}' in job list: expected KEY=VALUE")
-    filters = {key: set(split_list(parsed.get(key).lower()))
-               for key in ("user", "account", "state", "partition", "queue") if parsed.get(key)}
+    filters = {
+        key: set(split_list(parsed.get(key).lower()))
+        for key in ("user", "account", "state", "partition", "queue")
+        if parsed.get(key)
+    }
     unknown = sorted(filters.get("state", set()) - set(JOB_STATES))
     if unknown:
-        raise UsageProblem(f"unknown job state '{unknown[0]}' in job list: expected "
-                           f"{', '.join(JOB_STATES)}")
+        raise UsageProblem(
+            f"unknown job state '{unknown[0]}' in job list: expected {', '.join(JOB_STATES)}"
+        )
     with app.reading() as conn:
         jobs = load_listed_jobs(conn, parsed.get("cluster") or app.cluster_name, filters)
-    rows = [[j.id, j.user, j.account, ",".join(j.partitions), j.qos, j.queue, j.state,
-             format_when(j.submit), format_when(j.start), format_when(j.end), j.cpus, j.nodes,
-             j.slots, format_tres(j.tres) if j.tres else "",
-             format_mins(j.time_limit) if j.state != "cancelled" or j.time_limit else "",
-             j.nice, j.cputime, j.admin_priority] for j in jobs]
-    out.emit(LIST_COLUMNS, rows, "jobs",
-             numeric=("JobID", "CPUs", "Nodes", "Slots", "Nice", "Priority"),
-             keep=("JobID", "User", "State", "Submit"))
+    rows = [
+        [
+            j.id,
+            j.user,
+            j.account,
+            ",".join(j.partitions),
+            j.qos,
+            j.queue,
+            j.state,
+            format_when(j.submit),
+            format_when(j.start),
+            format_when(j.end),
+            j.cpus,
+            j.nodes,
+            j.slots,
+            format_tres(j.tres) if j.tres else "",
+            format_mins(j.time_limit) if j.state != "cancelled" or j.time_limit else "",
+            j.nice,
+            j.cputime,
+            j.admin_priority,
+        ]
+        for j in jobs
+    ]
+    out.emit(
+        LIST_COLUMNS,
+        rows,
+        "jobs",
+        numeric=("JobID", "CPUs", "Nodes", "Slots", "Nice", "Priority"),
+        keep=("JobID", "User", "State", "Submit"),
+    )
 
 
 @job.command("cancel")
@@ -260,8 +332,9 @@ def cancel(app, ids, dry_run) -> None:
     report(app, lines, dry_run)
 
 
-MODIFY_KEYS = key_table({"id": ("jobid", "jobs"), "priority": ("prio",), "nice": (),
-                         "sitefactor": ("site",)}, None)
+MODIFY_KEYS = key_table(
+    {"id": ("jobid", "jobs"), "priority": ("prio",), "nice": (), "sitefactor": ("site",)}, None
+)
 
 
 def _admin_priority(text: str) -> int | None:
@@ -308,7 +381,8 @@ def modify(app, words, dry_run) -> None:
         changes["nice"] = check_nice(whole_number("nice", parsed.values["nice"].value, None, None))
     if parsed.values.get("sitefactor"):
         changes["site_factor"] = check_site_factor(
-            whole_number("sitefactor", parsed.values["sitefactor"].value, None, None))
+            whole_number("sitefactor", parsed.values["sitefactor"].value, None, None)
+        )
     if not changes:
         raise UsageProblem("nothing to change: give priority=, nice= or sitefactor=")
     with app.transaction(dry_run) as session:

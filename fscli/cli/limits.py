@@ -20,16 +20,37 @@ from fscli.cli.words import key_table, parse_words, split_list
 from fscli.engine.limitdefs import limit_text
 
 BASE_KEYS = {
-    "cluster": ("clusters",), "account": ("accounts", "acct"), "user": ("users",),
-    "partition": ("partitions",), "qos": ("qoslevel",), "defaultqos": ("defqos",),
-    "priority": (), "flags": (), "usagefactor": (), "limitfactor": (),
-    "usagethreshold": ("usagethres",), "gracetime": (), "maxtime": (), "maxnodes": (),
+    "cluster": ("clusters",),
+    "account": ("accounts", "acct"),
+    "user": ("users",),
+    "partition": ("partitions",),
+    "qos": ("qoslevel",),
+    "defaultqos": ("defqos",),
+    "priority": (),
+    "flags": (),
+    "usagefactor": (),
+    "limitfactor": (),
+    "usagethreshold": ("usagethres",),
+    "gracetime": (),
+    "maxtime": (),
+    "maxnodes": (),
     "minnodes": (),
 }
 KEYS = {**key_table(BASE_KEYS, "assoc"), **key_table({}, "qos")}
-CHECK_KEYS = key_table({"user": ("users",), "account": ("acct",), "partition": (), "qos": (),
-                        "tres": (), "cpus": ("cpu", "ncpus"), "nodes": (), "mem": (),
-                        "time": ("timelimit",)}, None)
+CHECK_KEYS = key_table(
+    {
+        "user": ("users",),
+        "account": ("acct",),
+        "partition": (),
+        "qos": (),
+        "tres": (),
+        "cpus": ("cpu", "ncpus"),
+        "nodes": (),
+        "mem": (),
+        "time": ("timelimit",),
+    },
+    None,
+)
 SETTINGS = {"context_settings": {"ignore_unknown_options": True}}
 TARGET_HELP = "account=A | user=U [account=A] [partition=P] | qos=Q | partition=P | cluster=C"
 SETTABLE = {
@@ -63,8 +84,10 @@ def _target_and_changes(words, command: str):
 
     parsed = parse_words(words, KEYS, command)
     if parsed.names:
-        raise UsageProblem(f"unexpected word '{parsed.names[0]}' in {command}: "
-                           f"expected KEY=VALUE (target: {TARGET_HELP})")
+        raise UsageProblem(
+            f"unexpected word '{parsed.names[0]}' in {command}: "
+            f"expected KEY=VALUE (target: {TARGET_HELP})"
+        )
     target = _target(parsed, command)
     _check_settable(parsed, target.kind, target.describe())
     if not parsed.values:
@@ -87,11 +110,18 @@ def _target(parsed, command: str):
             raise UsageProblem(f"'{key}=' needs a name in {command} (target: {TARGET_HELP})")
     cluster = value.get("cluster")
     if get("user"):
-        return Target(ASSOC, cluster, value.get("account", "").lower() or None,
-                      value["user"].lower(), value.get("partition"))
+        return Target(
+            ASSOC,
+            cluster,
+            value.get("account", "").lower() or None,
+            value["user"].lower(),
+            value.get("partition"),
+        )
     if get("partition") and get("account"):
-        raise UsageProblem(f"partition= needs user= in {command}: partition limits on an "
-                           "account are not an association (use the partition's own limits)")
+        raise UsageProblem(
+            f"partition= needs user= in {command}: partition limits on an "
+            "account are not an association (use the partition's own limits)"
+        )
     if get("account"):
         return Target(ASSOC, cluster, value["account"].lower())
     if get("partition"):
@@ -124,9 +154,10 @@ def _check_settable(parsed, kind: str, what: str) -> None:
             other = "an association" if limitdefs.ASSOC in defn.scopes else "a QOS"
             raise UsageProblem(f"{defn.name} is {other} limit; it cannot be set on {what}")
         allowed = ", ".join(SETTABLE[kind])
-        raise UsageProblem(f"'{defn.name if defn else key}' cannot be set on {what}; "
-                           f"allowed there: {allowed}" + (" and the limits" if kind != "partition"
-                                                          else ""))
+        raise UsageProblem(
+            f"'{defn.name if defn else key}' cannot be set on {what}; "
+            f"allowed there: {allowed}" + (" and the limits" if kind != "partition" else "")
+        )
 
 
 def _unset_words(words) -> list[str]:
@@ -146,8 +177,10 @@ def _unset_words(words) -> list[str]:
         else:
             defn = limitdefs.lookup(key)
             if defn is None or defn.kind not in ("tres", "tres_mins"):
-                raise UsageProblem(f"'{word}' in limits unset: name limits without a value "
-                                   "(MaxJobs), or TRES to clear (GrpTRES=cpu,mem)")
+                raise UsageProblem(
+                    f"'{word}' in limits unset: name limits without a value "
+                    "(MaxJobs), or TRES to clear (GrpTRES=cpu,mem)"
+                )
             out.append(f"{key}=" + ",".join(f"{t}=-1" for t in split_list(value)))
     return out
 
@@ -211,9 +244,17 @@ def _emit(out, entries, used: list | None = None) -> None:
                 doc["used"] = round(minutes, 2)
         click.echo(json.dumps({"limits": docs}, indent=2))
         return
-    rows = [[e.name, e.tres or "", limit_text(e.own_name, e.tres, e.value), e.level, e.source,
-             e.as_name or ""]
-            for e in entries]
+    rows = [
+        [
+            e.name,
+            e.tres or "",
+            limit_text(e.own_name, e.tres, e.value),
+            e.level,
+            e.source,
+            e.as_name or "",
+        ]
+        for e in entries
+    ]
     columns = COLUMNS
     if used:
         columns = [*COLUMNS, "Used"]
@@ -224,8 +265,11 @@ def _emit(out, entries, used: list | None = None) -> None:
 
 @limits.command("show", **SETTINGS)
 @click.argument("words", nargs=-1)
-@click.option("--effective", is_flag=True,
-              help="Every limit in force for jobs of the association, with the level that set it.")
+@click.option(
+    "--effective",
+    is_flag=True,
+    help="Every limit in force for jobs of the association, with the level that set it.",
+)
 @output_options
 @click.pass_obj
 def show(app, words, effective, out) -> None:
@@ -244,8 +288,10 @@ def show(app, words, effective, out) -> None:
 
     parsed = parse_words(words, KEYS, "limits show")
     if parsed.names:
-        raise UsageProblem(f"unexpected word '{parsed.names[0]}' in limits show: "
-                           f"expected KEY=VALUE (target: {TARGET_HELP})")
+        raise UsageProblem(
+            f"unexpected word '{parsed.names[0]}' in limits show: "
+            f"expected KEY=VALUE (target: {TARGET_HELP})"
+        )
     used = None
     if effective:
         entries, used = _effective(app, parsed)
@@ -263,10 +309,13 @@ def _effective(app, parsed) -> tuple[list, list]:
 
     extra = set(parsed.values) - {"qos"}
     if extra or not (parsed.get("user") or parsed.get("account")):
-        raise UsageProblem("limits show --effective takes user=U [account=A] [partition=P] "
-                           "[qos=Q] or account=A [qos=Q]")
-    return app.store.effective_limits(**_who(parsed), cluster=parsed.get("cluster")
-                                      or app.cluster_name, at=app.now)
+        raise UsageProblem(
+            "limits show --effective takes user=U [account=A] [partition=P] "
+            "[qos=Q] or account=A [qos=Q]"
+        )
+    return app.store.effective_limits(
+        **_who(parsed), cluster=parsed.get("cluster") or app.cluster_name, at=app.now
+    )
 
 
 # -- check ------------------------------------------------------------------------------
@@ -295,8 +344,13 @@ def _job_tres(parsed) -> tuple[dict[str, int], int | None]:
 
 @limits.command("check", **SETTINGS)
 @click.argument("words", nargs=-1)
-@click.option("--with", "whatif", multiple=True, metavar="'TARGET LIMIT=VALUE...'",
-              help="Check as if this 'limits set' change were made (the store is not changed).")
+@click.option(
+    "--with",
+    "whatif",
+    multiple=True,
+    metavar="'TARGET LIMIT=VALUE...'",
+    help="Check as if this 'limits set' change were made (the store is not changed).",
+)
 @output_options
 @click.pass_obj
 def check(app, words, whatif, out) -> None:
@@ -317,12 +371,20 @@ def check(app, words, whatif, out) -> None:
 
     parsed = parse_words(words, CHECK_KEYS, "limits check")
     if parsed.names or not parsed.get("user"):
-        raise UsageProblem("limits check needs user=U [account=A] [partition=P] [qos=Q] "
-                           "[tres=..|cpus=N] [nodes=N] [mem=M] [time=T]")
+        raise UsageProblem(
+            "limits check needs user=U [account=A] [partition=P] [qos=Q] "
+            "[tres=..|cpus=N] [nodes=N] [mem=M] [time=T]"
+        )
     tres, time = _job_tres(parsed)
     changes = [_target_and_changes(_split(text), "limits check --with") for text in whatif]
-    result = app.store.check_job(**_who(parsed), tres=tres, time_limit=time, whatif=changes,
-                                 cluster=parsed.get("cluster") or app.cluster_name, at=app.now)
+    result = app.store.check_job(
+        **_who(parsed),
+        tres=tres,
+        time_limit=time,
+        whatif=changes,
+        cluster=parsed.get("cluster") or app.cluster_name,
+        at=app.now,
+    )
     _emit_check(out, result)
 
 
@@ -347,11 +409,29 @@ def _emit_check(out, result) -> None:
         click.echo(json.dumps(result.to_dict(), indent=2))
         return
     found = [result.violation, *result.others] if result.violation else []
-    columns = ["Verdict", "Reason", "Limit", "TRES", "Value", "Current", "Request", "Level",
-               "Source"]
-    rows = [[result.verdict, v.reason, v.limit, v.tres or "",
-             *(limit_text(v.limit, v.tres, x) for x in (v.value, v.current, v.request)),
-             v.level, v.source] for v in found]
+    columns = [
+        "Verdict",
+        "Reason",
+        "Limit",
+        "TRES",
+        "Value",
+        "Current",
+        "Request",
+        "Level",
+        "Source",
+    ]
+    rows = [
+        [
+            result.verdict,
+            v.reason,
+            v.limit,
+            v.tres or "",
+            *(limit_text(v.limit, v.tres, x) for x in (v.value, v.current, v.request)),
+            v.level,
+            v.source,
+        ]
+        for v in found
+    ]
     if out.parsable:
         rows = rows or [[result.verdict, result.reason or result.error or ""] + [""] * 7]
         out.emit(columns, rows, "check")

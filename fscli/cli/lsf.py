@@ -22,10 +22,23 @@ from fscli.cli.words import (
 from fscli.engine.lsf import PARAMS
 
 SETTINGS = {"context_settings": {"ignore_unknown_options": True}}
-QUEUE_KEYS = key_table({"name": ("names",), "priority": ("prio",),
-                        "fairshare": ("user_shares",), **{p: () for p in PARAMS}}, None)
-GROUP_KEYS = key_table({"name": ("names",), "members": ("group_member", "member"),
-                        "shares": ("user_shares", "fairshare")}, None)
+QUEUE_KEYS = key_table(
+    {
+        "name": ("names",),
+        "priority": ("prio",),
+        "fairshare": ("user_shares",),
+        **{p: () for p in PARAMS},
+    },
+    None,
+)
+GROUP_KEYS = key_table(
+    {
+        "name": ("names",),
+        "members": ("group_member", "member"),
+        "shares": ("user_shares", "fairshare"),
+    },
+    None,
+)
 
 
 def _values(parsed, command: str) -> dict[str, str]:
@@ -46,8 +59,9 @@ def _change(app, dry_run: bool, action, *args) -> None:
     report(app, lines, dry_run)
 
 
-def _change_command(group: click.Group, verb: str, keys, action: str, help: str, *,
-                    one_name: bool = True) -> None:
+def _change_command(
+    group: click.Group, verb: str, keys, action: str, help: str, *, one_name: bool = True
+) -> None:
     """``lsf queue|group add|modify|delete WORDS``: names and ``key=value`` words in, one
     ``store.lsf_admin`` action (by name) on one name or on all; add and modify pass the
     values, a delete takes names only (a KEY=VALUE word it would ignore is an error)."""
@@ -153,9 +167,10 @@ def params_show(app, out) -> None:
 
     with app.reading() as conn:
         setup = load_lsf(conn)
-    rows = [[name, setup.params.get(name, default),
-             "lsb.params" if name in setup.params else "default"]
-            for name, default in PARAM_DEFAULTS.items()]
+    rows = [
+        [name, setup.params.get(name, default), "lsb.params" if name in setup.params else "default"]
+        for name, default in PARAM_DEFAULTS.items()
+    ]
     out.emit(["Parameter", "Value", "Source"], rows, "params")
 
 
@@ -173,7 +188,10 @@ def queue() -> None:
 
 
 _change_command(
-    queue, "add", QUEUE_KEYS, "add_queue",
+    queue,
+    "add",
+    QUEUE_KEYS,
+    "add_queue",
     """Add a queue; without fairshare= it is first come first served.
 
     Shares: user names, GROUP (the group shares collectively), GROUP@ (each member),
@@ -183,23 +201,34 @@ _change_command(
     \b
     Example:
       fscli lsf queue add normal priority=30 fairshare="USER_SHARES[[user1, 2000] [default, 1000]]"
-    """)
+    """,
+)
 _change_command(
-    queue, "modify", QUEUE_KEYS, "modify_queue",
+    queue,
+    "modify",
+    QUEUE_KEYS,
+    "modify_queue",
     """Change queues: priority, fairshare (none: FCFS), overrides (NAME=default drops one).
 
     \b
     Example:
       fscli lsf queue modify normal set fairshare="USER_SHARES[[default, 1]]" HIST_HOURS=10
-    """, one_name=False)
+    """,
+    one_name=False,
+)
 _change_command(
-    queue, "delete", QUEUE_KEYS, "delete_queue",
+    queue,
+    "delete",
+    QUEUE_KEYS,
+    "delete_queue",
     """Delete queues (refused while pending or running jobs use them).
 
     \b
     Example:
       fscli lsf queue delete short
-    """, one_name=False)
+    """,
+    one_name=False,
+)
 
 
 @queue.command("list")
@@ -217,8 +246,15 @@ def queue_list(app, out) -> None:
 
     with app.reading() as conn:
         setup = load_lsf(conn)
-    rows = [[q.name, q.priority, format_user_shares(q.shares) if q.shares else "",
-             params_text(q.params) or ""] for q in setup.queues.values()]
+    rows = [
+        [
+            q.name,
+            q.priority,
+            format_user_shares(q.shares) if q.shares else "",
+            params_text(q.params) or "",
+        ]
+        for q in setup.queues.values()
+    ]
     out.emit(["Name", "Priority", "Fairshare", "Params"], rows, "queues", numeric=("Priority",))
 
 
@@ -236,7 +272,10 @@ def group() -> None:
 
 
 _change_command(
-    group, "add", GROUP_KEYS, "add_group",
+    group,
+    "add",
+    GROUP_KEYS,
+    "add_group",
     """Add a user group; members may be users or other groups.
 
     Without shares= the group holds its queue shares collectively; with shares= its
@@ -245,23 +284,33 @@ _change_command(
     \b
     Example:
       fscli lsf group add physics members=dan,eve shares="[dan, 3] [eve, 1]"
-    """)
+    """,
+)
 _change_command(
-    group, "modify", GROUP_KEYS, "modify_group",
+    group,
+    "modify",
+    GROUP_KEYS,
+    "modify_group",
     """Change a group's members or shares (shares=none: collective again).
 
     \b
     Example:
       fscli lsf group modify physics set members=dan,eve,fay
-    """)
+    """,
+)
 _change_command(
-    group, "delete", GROUP_KEYS, "delete_group",
+    group,
+    "delete",
+    GROUP_KEYS,
+    "delete_group",
     """Delete user groups (refused while a queue or another group uses them).
 
     \b
     Example:
       fscli lsf group delete physics
-    """, one_name=False)
+    """,
+    one_name=False,
+)
 
 
 @group.command("list")
@@ -279,22 +328,36 @@ def group_list(app, out) -> None:
 
     with app.reading() as conn:
         groups = load_lsf(conn).groups
-    rows = [[g.name, ",".join(g.members), format_share_pairs(g.shares)]
-            for g in sorted(groups.values(), key=lambda g: g.name)]
+    rows = [
+        [g.name, ",".join(g.members), format_share_pairs(g.shares)]
+        for g in sorted(groups.values(), key=lambda g: g.name)
+    ]
     out.emit(["Name", "Members", "Shares"], rows, "groups")
 
 
 # --------------------------------------------------------------------------- bqueues
 
-SUMMARY_COLUMNS = ["QUEUE_NAME", "PRIO", "STATUS", "MAX", "JL/U", "JL/P", "JL/H", "NJOBS",
-                   "PEND", "RUN", "SUSP"]
+SUMMARY_COLUMNS = [
+    "QUEUE_NAME",
+    "PRIO",
+    "STATUS",
+    "MAX",
+    "JL/U",
+    "JL/P",
+    "JL/H",
+    "NJOBS",
+    "PEND",
+    "RUN",
+    "SUSP",
+]
 
 
 @click.command(**SETTINGS)
 @click.argument("queues", nargs=-1)
 @click.option("-l", "long", is_flag=True, help="Long format with the SHARE_INFO_FOR blocks.")
-@click.option("--explain", metavar="USER",
-              help="Show the dynamic priority formula with USER's numbers.")
+@click.option(
+    "--explain", metavar="USER", help="Show the dynamic priority formula with USER's numbers."
+)
 @output_options
 @click.pass_obj
 def bqueues(app, queues, long, explain, out) -> None:
@@ -338,10 +401,11 @@ def bqueues(app, queues, long, explain, out) -> None:
         click.echo("\n".join(found), nl=False)
         return
     if not long:
-        rows = [[s.name, s.priority, s.status, "-", "-", "-", "-", s.njobs, s.pend, s.run, s.susp]
-                for s in summaries.values()]
-        out.emit(SUMMARY_COLUMNS, rows, "queues",
-                 numeric=("PRIO", "NJOBS", "PEND", "RUN", "SUSP"))
+        rows = [
+            [s.name, s.priority, s.status, "-", "-", "-", "-", s.njobs, s.pend, s.run, s.susp]
+            for s in summaries.values()
+        ]
+        out.emit(SUMMARY_COLUMNS, rows, "queues", numeric=("PRIO", "NJOBS", "PEND", "RUN", "SUSP"))
         return
     views = [(q, summaries[q.name], share_info(q, jobs, now, **common)) for q in chosen]
     if out.json:
@@ -355,8 +419,12 @@ def bqueues(app, queues, long, explain, out) -> None:
 
 
 @click.command()
-@click.option("--queue", "queue_name", metavar="QUEUE",
-              help="LSF queue to rank by (default: the highest-priority fairshare queue).")
+@click.option(
+    "--queue",
+    "queue_name",
+    metavar="QUEUE",
+    help="LSF queue to rank by (default: the highest-priority fairshare queue).",
+)
 @output_options
 @click.pass_obj
 def compare(app, queue_name, out) -> None:
@@ -388,31 +456,57 @@ def compare(app, queue_name, out) -> None:
         else:
             fair = [q for q in setup.queues.values() if q.shares]
             if not fair:
-                raise NotFound("no LSF fairshare queue to compare with: add one with "
-                               "'fscli lsf queue add NAME fairshare=\"USER_SHARES[...]\"'")
+                raise NotFound(
+                    "no LSF fairshare queue to compare with: add one with "
+                    "'fscli lsf queue add NAME fairshare=\"USER_SHARES[...]\"'"
+                )
             lsf_queue = fair[0]
         jobs, users = load_lsf_usage(conn, app.cluster_name, [lsf_queue])
-    blocks = share_info(lsf_queue, jobs, now, global_params=setup.params,
-                        groups=setup.groups, users=users)
+    blocks = share_info(
+        lsf_queue, jobs, now, global_params=setup.params, groups=setup.groups, users=users
+    )
     from fscli.heap import bulk
 
     with bulk():
-        compared = side_by_side(fairshare(state, now, "fair_tree"),
-                                fairshare(state, now, "classic"),
-                                user_priorities(lsf_queue, blocks, setup.groups, users))
-    rows = [[c.user, c.fair_tree, c.fair_tree_rank, c.classic, c.classic_rank, c.lsf, c.lsf_rank]
-            for c in compared]
-    columns = ["User", "FairTree", "FairTreeRank", "Classic", "ClassicRank",
-               f"LSF:{lsf_queue.name}", "LSFRank"]
-    out.emit(columns, rows, "users", numeric=columns[1:],
-             meta={"at": utc_iso(now), "queue": lsf_queue.name})
+        compared = side_by_side(
+            fairshare(state, now, "fair_tree"),
+            fairshare(state, now, "classic"),
+            user_priorities(lsf_queue, blocks, setup.groups, users),
+        )
+    rows = [
+        [c.user, c.fair_tree, c.fair_tree_rank, c.classic, c.classic_rank, c.lsf, c.lsf_rank]
+        for c in compared
+    ]
+    columns = [
+        "User",
+        "FairTree",
+        "FairTreeRank",
+        "Classic",
+        "ClassicRank",
+        f"LSF:{lsf_queue.name}",
+        "LSFRank",
+    ]
+    out.emit(
+        columns,
+        rows,
+        "users",
+        numeric=columns[1:],
+        meta={"at": utc_iso(now), "queue": lsf_queue.name},
+    )
 
 
 # --------------------------------------------------------------------------- dispatch
 
 DISPATCH_MAX = 1_000_000  # the simulation places one slot at a time: keep it to seconds
-DISPATCH_KEYS = key_table({"name": ("names", "queue", "queues"), "slots": (),
-                           "users": ("user",), "jobs": ("jobs_per_user",)}, None)
+DISPATCH_KEYS = key_table(
+    {
+        "name": ("names", "queue", "queues"),
+        "slots": (),
+        "users": ("user",),
+        "jobs": ("jobs_per_user",),
+    },
+    None,
+)
 
 
 @lsf.command("dispatch", **SETTINGS)
@@ -441,17 +535,30 @@ def dispatch(app, words, out) -> None:
     if "slots" not in values:
         raise UsageProblem("give the number of free slots: slots=N")
     slots = count_value("slots", values["slots"], DISPATCH_MAX)
-    jobs_per_user = None if "jobs" not in values else count_value("jobs", values["jobs"],
-                                                                  DISPATCH_MAX)
+    jobs_per_user = (
+        None if "jobs" not in values else count_value("jobs", values["jobs"], DISPATCH_MAX)
+    )
     with app.reading() as conn:
         setup = load_lsf(conn)
         chosen = [setup.queue(q) for q in parsed.all_names()] or list(setup.queues.values())
         jobs, users = load_lsf_usage(conn, app.cluster_name, chosen)
     if "users" in values:
         users = split_list(values["users"])
-    result = simulate_dispatch(chosen, users, slots, now=app.now, jobs=jobs,
-                               global_params=setup.params, groups=setup.groups,
-                               jobs_per_user=jobs_per_user)
+    result = simulate_dispatch(
+        chosen,
+        users,
+        slots,
+        now=app.now,
+        jobs=jobs,
+        global_params=setup.params,
+        groups=setup.groups,
+        jobs_per_user=jobs_per_user,
+    )
     rows = [list(share) for share in result.shares()]
-    out.emit(["Queue", "User", "Slots", "Fraction"], rows, "dispatch",
-             numeric=("Slots", "Fraction"), meta={"at": utc_iso(app.now), "slots": slots})
+    out.emit(
+        ["Queue", "User", "Slots", "Fraction"],
+        rows,
+        "dispatch",
+        numeric=("Slots", "Fraction"),
+        meta={"at": utc_iso(app.now), "slots": slots},
+    )

@@ -22,7 +22,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "assoc": ("fscli.cli.assoc", "assoc", "List associations (flat or as a tree)."),
     "bqueues": ("fscli.cli.lsf", "bqueues", "LSF queue view with the fairshare block."),
     "cluster": ("fscli.cli.cluster", "cluster", "Add, modify, delete and list clusters."),
-    "compare": ("fscli.cli.lsf", "compare", "Rank users under Slurm and LSF policies side by side."),
+    "compare": (
+        "fscli.cli.lsf",
+        "compare",
+        "Rank users under Slurm and LSF policies side by side.",
+    ),
     "config": ("fscli.cli.config", "config", "Priority configuration (slurm.conf names)."),
     "db": ("fscli.cli.db", "db", "Store schema: upgrade, current version."),
     "demo": ("fscli.cli.demo", "demo", "Build a demo cluster and show what fscli does."),
@@ -35,8 +39,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "lsf": ("fscli.cli.lsf", "lsf", "LSF fairshare: parameters, queues, user groups."),
     "partition": ("fscli.cli.partition", "partition", "Add, modify, delete and list partitions."),
     "qos": ("fscli.cli.qos", "qos", "Add, modify, delete and list QOS."),
-    "sacctmgr": ("fscli.cli.sacctmgr", "sacctmgr",
-                 "Run sacctmgr command lines (22.05 grammar, output, exit codes)."),
+    "sacctmgr": (
+        "fscli.cli.sacctmgr",
+        "sacctmgr",
+        "Run sacctmgr command lines (22.05 grammar, output, exit codes).",
+    ),
     "sprio": ("fscli.cli.sprio", "sprio", "Job priority factors, like sprio."),
     "sshare": ("fscli.cli.sshare", "sshare", "Fair-share of every association, like sshare."),
     "tree": ("fscli.cli.tree", "tree", "The account tree with shares, usage and fair-share."),
@@ -98,8 +105,11 @@ class LazyGroup(click.Group):
         except Exception as exc:
             if _debug(ctx):
                 raise
-            raise CliError(f"internal error: {exc.__class__.__name__}: {exc} "
-                           "(run with --debug for the traceback)", 70) from None
+            raise CliError(
+                f"internal error: {exc.__class__.__name__}: {exc} "
+                "(run with --debug for the traceback)",
+                70,
+            ) from None
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, spec[2]) for name, spec in sorted(available_commands().items())]
@@ -108,19 +118,39 @@ class LazyGroup(click.Group):
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["--help"]})
-@click.option("--db", envvar="FSCLI_DB", metavar="URL",
-              help="Store: SQLAlchemy URL or SQLite file (default: ~/.local/share/fscli/fscli.db).")
-@click.option("--cluster", envvar="FSCLI_CLUSTER", metavar="NAME", help="Cluster to work on.",
-              shell_complete=lambda ctx, _param, incomplete: _cluster_names(ctx, incomplete))
+@click.option(
+    "--db",
+    envvar="FSCLI_DB",
+    metavar="URL",
+    help="Store: SQLAlchemy URL or SQLite file (default: ~/.local/share/fscli/fscli.db).",
+)
+@click.option(
+    "--cluster",
+    envvar="FSCLI_CLUSTER",
+    metavar="NAME",
+    help="Cluster to work on.",
+    shell_complete=lambda ctx, _param, incomplete: _cluster_names(ctx, incomplete),
+)
 @click.option("--at", "at", metavar="TIME", help="Evaluate as of TIME (ISO 8601, now, now-2days).")
 @click.option("-Q", "--quiet", is_flag=True, help="No change summaries on stderr.")
 @click.option("--debug", is_flag=True, help="Show the traceback of an error.")
-@click.option("--read-only", envvar="FSCLI_READ_ONLY", is_flag=True,
-              help="Refuse every change to the store (for viewers; env FSCLI_READ_ONLY=1).")
+@click.option(
+    "--read-only",
+    envvar="FSCLI_READ_ONLY",
+    is_flag=True,
+    help="Refuse every change to the store (for viewers; env FSCLI_READ_ONLY=1).",
+)
 @click.version_option(__version__, prog_name="fscli")
 @click.pass_context
-def cli(ctx: click.Context, db: str | None, cluster: str | None, at: str | None,
-        quiet: bool, debug: bool, read_only: bool) -> None:
+def cli(
+    ctx: click.Context,
+    db: str | None,
+    cluster: str | None,
+    at: str | None,
+    quiet: bool,
+    debug: bool,
+    read_only: bool,
+) -> None:
     """fscli: fair-share, job priority and limits for HPC administrators.
 
     \b
@@ -186,4 +216,3 @@ def console() -> None:
     except BrokenPipeError:
         pass
     os._exit(code)
-

@@ -20,17 +20,25 @@ class Output:
     noheader: bool = False
     json: bool = False
 
-    def emit(self, columns: Sequence[str], rows: Sequence[Sequence[Any]], key: str,
-             title: str | None = None, numeric: Sequence[str] = (), meta: dict | None = None,
-             keep: Sequence[str] | None = None) -> None:
+    def emit(
+        self,
+        columns: Sequence[str],
+        rows: Sequence[Sequence[Any]],
+        key: str,
+        title: str | None = None,
+        numeric: Sequence[str] = (),
+        meta: dict | None = None,
+        keep: Sequence[str] | None = None,
+    ) -> None:
         """Print rows; a rich table leaves out all-empty columns except those in ``keep``."""
         from fscli.render import tables
 
         if self.json:
             click.echo(tables.as_json(key, columns, rows, meta), nl=False)
         elif self.parsable:
-            click.echo(tables.parsable(columns, rows, self.parsable == "p", not self.noheader),
-                       nl=False)
+            click.echo(
+                tables.parsable(columns, rows, self.parsable == "p", not self.noheader), nl=False
+            )
         else:
             if keep is not None:
                 columns, rows = tables.drop_empty_columns(columns, rows, keep)
@@ -40,10 +48,16 @@ class Output:
 def output_options(func: Callable) -> Callable:
     """Adds ``-p``, ``-P``, ``-n`` and ``--json``; passes ``out: Output`` to the command."""
 
-    @click.option("-p", "--parsable", "parsable_p", is_flag=True,
-                  help="Parsable output, '|' after every field.")
-    @click.option("-P", "--parsable2", "parsable_P", is_flag=True,
-                  help="Parsable output, '|' between fields.")
+    @click.option(
+        "-p",
+        "--parsable",
+        "parsable_p",
+        is_flag=True,
+        help="Parsable output, '|' after every field.",
+    )
+    @click.option(
+        "-P", "--parsable2", "parsable_P", is_flag=True, help="Parsable output, '|' between fields."
+    )
     @click.option("-n", "--noheader", is_flag=True, help="No header line.")
     @click.option("--json", "as_json", is_flag=True, help="JSON output.")
     @functools.wraps(func)
@@ -55,8 +69,9 @@ def output_options(func: Callable) -> Callable:
 
 
 def dry_run_option(func: Callable) -> Callable:
-    return click.option("--dry-run", is_flag=True,
-                        help="Show what would change; change nothing.")(func)
+    return click.option("--dry-run", is_flag=True, help="Show what would change; change nothing.")(
+        func
+    )
 
 
 NOTHING_MODIFIED = "nothing modified: every value is already set"
@@ -73,8 +88,9 @@ def report(app, lines: list[str], dry_run: bool, nothing: str = "") -> None:
 
 
 def svg_option(func: Callable) -> Callable:
-    return click.option("--svg", metavar="FILE",
-                        help="Also save what is printed as an SVG picture in FILE.")(func)
+    return click.option(
+        "--svg", metavar="FILE", help="Also save what is printed as an SVG picture in FILE."
+    )(func)
 
 
 def command_line(ctx: click.Context, leave_out: Sequence[str] = ("svg",)) -> str:
@@ -91,16 +107,20 @@ def command_line(ctx: click.Context, leave_out: Sequence[str] = ("svg",)) -> str
     for level in reversed(chain):
         words.append("fscli" if level.parent is None else level.info_name or "")
         for param in level.command.params:
-            if (param.name in leave_out or param.name not in level.params
-                    or level.get_parameter_source(param.name) is not ParameterSource.COMMANDLINE):
+            if (
+                param.name in leave_out
+                or param.name not in level.params
+                or level.get_parameter_source(param.name) is not ParameterSource.COMMANDLINE
+            ):
                 continue
             value = level.params[param.name]
             values = list(value) if isinstance(value, (tuple, list)) else [value]
             if isinstance(param, click.Argument):
                 words += [str(v) for v in values]
             elif getattr(param, "is_flag", False):
-                words.append(param.secondary_opts[0] if not value and param.secondary_opts
-                             else param.opts[0])
+                words.append(
+                    param.secondary_opts[0] if not value and param.secondary_opts else param.opts[0]
+                )
             else:
                 for item in values:
                     words += [param.opts[0], _shown(param.name, str(item))]

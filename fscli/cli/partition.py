@@ -21,18 +21,38 @@ from fscli.cli.words import (
     reject_unused,
 )
 
-BASE_KEYS = {"name": ("names", "partition", "partitionname"), "cluster": ("clusters",),
-             "nodes": ("totalnodes",), "cpus": ("totalcpus",), "tres": (),
-             "priorityjobfactor": (), "prioritytier": (), "qos": (), "maxtime": (),
-             "maxnodes": (), "minnodes": (), "tresbillingweights": (),
-             "defmempercpu": (), "defmempernode": (), "maxmempercpu": ()}
+BASE_KEYS = {
+    "name": ("names", "partition", "partitionname"),
+    "cluster": ("clusters",),
+    "nodes": ("totalnodes",),
+    "cpus": ("totalcpus",),
+    "tres": (),
+    "priorityjobfactor": (),
+    "prioritytier": (),
+    "qos": (),
+    "maxtime": (),
+    "maxnodes": (),
+    "minnodes": (),
+    "tresbillingweights": (),
+    "defmempercpu": (),
+    "defmempernode": (),
+    "maxmempercpu": (),
+}
 KEYS = key_table(BASE_KEYS, None)
 SETTINGS = {"context_settings": {"ignore_unknown_options": True}}
-INT_KEYS = {"nodes": "nodes", "cpus": "cpus", "priorityjobfactor": "priority_job_factor",
-            "prioritytier": "priority_tier", "maxnodes": "max_nodes", "minnodes": "min_nodes"}
-MEMORY_KEYS = {"defmempercpu": ("def_mem_per_cpu", "DefMemPerCPU"),
-               "defmempernode": ("def_mem_per_node", "DefMemPerNode"),
-               "maxmempercpu": ("max_mem_per_cpu", "MaxMemPerCPU")}
+INT_KEYS = {
+    "nodes": "nodes",
+    "cpus": "cpus",
+    "priorityjobfactor": "priority_job_factor",
+    "prioritytier": "priority_tier",
+    "maxnodes": "max_nodes",
+    "minnodes": "min_nodes",
+}
+MEMORY_KEYS = {
+    "defmempercpu": ("def_mem_per_cpu", "DefMemPerCPU"),
+    "defmempernode": ("def_mem_per_node", "DefMemPerNode"),
+    "maxmempercpu": ("max_mem_per_cpu", "MaxMemPerCPU"),
+}
 """Memory defaults in MB, as slurm.conf's PartitionName lines give them; -1 clears (the
 cluster's values apply again)."""
 
@@ -49,8 +69,9 @@ def partition_values(parsed) -> dict:
             if text.lower() in ("-1", "unlimited", "infinite") and key in ("maxnodes", "minnodes"):
                 values[INT_KEYS[key]] = None
                 continue
-            values[INT_KEYS[key]] = count_value(key, text, 65533 if key.startswith("priority")
-                                                else COUNT_MAX)
+            values[INT_KEYS[key]] = count_value(
+                key, text, 65533 if key.startswith("priority") else COUNT_MAX
+            )
         elif key == "tres":
             values["tres"] = format_tres(parse_tres(text, allow_clear=False), units=False)
         elif key == "maxtime":
@@ -96,8 +117,9 @@ def _write(app, words, dry_run: bool, verb: str, writer) -> None:
     values = partition_values(parsed)
     with app.transaction(dry_run) as session:
         admin = Admin(session, app.now, app.actor)
-        target = admin.cluster(parsed.get("cluster") or app.cluster_name,
-                               create_default=verb == "add")
+        target = admin.cluster(
+            parsed.get("cluster") or app.cluster_name, create_default=verb == "add"
+        )
         lines = writer(admin, target, _one_name(parsed, command), values)
     report(app, lines, dry_run, NOTHING_MODIFIED if verb == "modify" else "")
 
@@ -172,13 +194,52 @@ def list_(app, out) -> None:
 
     with app.reading() as conn:
         parts = load_partitions(conn, cluster_id_for(conn, app.cluster_name))
-    columns = ["Partition", "Nodes", "CPUs", "TRES", "PriorityJobFactor", "PriorityTier", "QOS",
-               "MaxTime", "MaxNodes", "MinNodes", "TRESBillingWeights", "DefMemPerCPU",
-               "DefMemPerNode", "MaxMemPerCPU"]
-    rows = [[p.name, p.nodes, p.cpus, format_tres(p.tres), p.priority_job_factor, p.priority_tier,
-             p.qos or "", format_mins(p.max_time), p.max_nodes, p.min_nodes, p.billing_weights or "",
-             p.def_mem_per_cpu, p.def_mem_per_node, p.max_mem_per_cpu]
-            for p in sorted(parts.values(), key=lambda p: p.name)]
-    out.emit(columns, rows, "partitions", numeric=("Nodes", "CPUs", "PriorityJobFactor",
-                                                   "PriorityTier", "DefMemPerCPU", "DefMemPerNode",
-                                                   "MaxMemPerCPU"))
+    columns = [
+        "Partition",
+        "Nodes",
+        "CPUs",
+        "TRES",
+        "PriorityJobFactor",
+        "PriorityTier",
+        "QOS",
+        "MaxTime",
+        "MaxNodes",
+        "MinNodes",
+        "TRESBillingWeights",
+        "DefMemPerCPU",
+        "DefMemPerNode",
+        "MaxMemPerCPU",
+    ]
+    rows = [
+        [
+            p.name,
+            p.nodes,
+            p.cpus,
+            format_tres(p.tres),
+            p.priority_job_factor,
+            p.priority_tier,
+            p.qos or "",
+            format_mins(p.max_time),
+            p.max_nodes,
+            p.min_nodes,
+            p.billing_weights or "",
+            p.def_mem_per_cpu,
+            p.def_mem_per_node,
+            p.max_mem_per_cpu,
+        ]
+        for p in sorted(parts.values(), key=lambda p: p.name)
+    ]
+    out.emit(
+        columns,
+        rows,
+        "partitions",
+        numeric=(
+            "Nodes",
+            "CPUs",
+            "PriorityJobFactor",
+            "PriorityTier",
+            "DefMemPerCPU",
+            "DefMemPerNode",
+            "MaxMemPerCPU",
+        ),
+    )

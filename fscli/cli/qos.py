@@ -14,9 +14,16 @@ from fscli.cli.output import (
 )
 from fscli.cli.words import delete_words, key_table, parse_words, reject_unused
 
-BASE_KEYS = {"name": ("names",), "priority": (), "flags": (), "usagefactor": (),
-             "limitfactor": (), "usagethreshold": ("usagethres",), "gracetime": (),
-             "description": ("descr",)}
+BASE_KEYS = {
+    "name": ("names",),
+    "priority": (),
+    "flags": (),
+    "usagefactor": (),
+    "limitfactor": (),
+    "usagethreshold": ("usagethres",),
+    "gracetime": (),
+    "description": ("descr",),
+}
 KEYS = key_table(BASE_KEYS, "qos")
 SETTINGS = {"context_settings": {"ignore_unknown_options": True}}
 
@@ -31,7 +38,9 @@ def qos_changes(parsed, command: str):
     changes = QosChanges()
     for key, word in parsed.values.items():
         if word.op != "=" and key != "flags":
-            raise UsageProblem(f"'{key}{word.op}' is not allowed in {command}: only flags+= and flags-=")
+            raise UsageProblem(
+                f"'{key}{word.op}' is not allowed in {command}: only flags+= and flags-="
+            )
         value = word.value
         if key == "priority":
             prio = parse_priority(value)
@@ -43,7 +52,9 @@ def qos_changes(parsed, command: str):
         elif key == "limitfactor":
             changes.values["limit_factor"] = parse_float("LimitFactor", value, clear=True)
         elif key == "usagethreshold":
-            changes.values["usage_threshold"] = parse_float("UsageThreshold", value, 0.0, 1.0, clear=True)
+            changes.values["usage_threshold"] = parse_float(
+                "UsageThreshold", value, 0.0, 1.0, clear=True
+            )
         elif key == "gracetime":
             changes.values["grace_time"] = parse_duration_secs(value, "GraceTime")
         elif key == "description":
@@ -152,9 +163,15 @@ def list_(app, out) -> None:
     columns += [d.name for d in limitdefs.QOS_LIMITS]
     rows = []
     for q in sorted(qos_map.values(), key=lambda q: q.name):
-        row = [q.name, q.priority, format_secs(q.grace_time or 0), ",".join(sorted(q.flags)),
-               "" if q.usage_threshold is None else f"{q.usage_threshold:f}", f"{q.usage_factor:f}",
-               "" if q.limit_factor is None else f"{q.limit_factor:f}"]
+        row = [
+            q.name,
+            q.priority,
+            format_secs(q.grace_time or 0),
+            ",".join(sorted(q.flags)),
+            "" if q.usage_threshold is None else f"{q.usage_threshold:f}",
+            f"{q.usage_factor:f}",
+            "" if q.limit_factor is None else f"{q.limit_factor:f}",
+        ]
         row += [limitdefs.format_limit(d, q.limits.get(d.name)) for d in limitdefs.QOS_LIMITS]
         rows.append(row)
     out.emit(columns, rows, "qos", numeric=("Priority",))

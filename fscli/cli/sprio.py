@@ -32,8 +32,9 @@ def _names(texts: tuple[str, ...]) -> list[str] | None:
     return [name for text in texts for name in split_list(text)] or None
 
 
-def print_table(rows, config, fmt: str, sort: str | None = None, header: bool = True,
-                title: str | None = None) -> None:
+def print_table(
+    rows, config, fmt: str, sort: str | None = None, header: bool = True, title: str | None = None
+) -> None:
     from fscli.render.sprio import table_cells
     from fscli.render.tables import show
 
@@ -47,8 +48,12 @@ def show_sprio(app, cluster: str | None = None, long: bool = True, users: bool =
     from fscli.render.sprio import default_format
 
     result = app.store.priorities(cluster or app.cluster_name, app.now)
-    print_table(result.rows, result.config, default_format(result.config, long=long, users=users),
-                title=f"Job priority on {result.cluster} (sprio{' -l' if long else ''})")
+    print_table(
+        result.rows,
+        result.config,
+        default_format(result.config, long=long, users=users),
+        title=f"Job priority on {result.cluster} (sprio{' -l' if long else ''})",
+    )
 
 
 def demo_jobs(admin, cluster, now: int) -> list[str]:
@@ -63,21 +68,37 @@ def demo_jobs(admin, cluster, now: int) -> list[str]:
     from fscli.store.snapshot import load_config
 
     lines = []
-    if not any(k.startswith("PriorityWeight") for k in load_config(admin.s.connection(),
-                                                                    cluster.id)):
-        lines += admin.set_config(cluster, {
-            "PriorityWeightAge": "1000", "PriorityWeightFairshare": "10000",
-            "PriorityWeightJobSize": "1000", "PriorityWeightPartition": "1000",
-            "PriorityWeightQOS": "1000", "PriorityMaxAge": "4320"}, source="demo")
+    if not any(
+        k.startswith("PriorityWeight") for k in load_config(admin.s.connection(), cluster.id)
+    ):
+        lines += admin.set_config(
+            cluster,
+            {
+                "PriorityWeightAge": "1000",
+                "PriorityWeightFairshare": "10000",
+                "PriorityWeightJobSize": "1000",
+                "PriorityWeightPartition": "1000",
+                "PriorityWeightQOS": "1000",
+                "PriorityMaxAge": "4320",
+            },
+            source="demo",
+        )
     if not admin.s.scalar(select(m.Partition.id).where(m.Partition.cluster_id == cluster.id)):
-        lines += add_partition(admin, cluster, "batch",
-                               {"nodes": cluster.nodes, "cpus": cluster.cpus})
+        lines += add_partition(
+            admin, cluster, "batch", {"nodes": cluster.nodes, "cpus": cluster.cpus}
+        )
     jobs = Jobs(admin, cluster)
-    for user, cpus, nodes, hours_ago in [("user1", 64, 2, 40), ("user2", 16, 1, 30),
-                                         ("user3", 256, 8, 20), ("user4", 8, 1, 10),
-                                         ("user5", 32, 1, 5), ("ana", 128, 4, 2)]:
-        lines += jobs.submit(JobInput(user=user, cpus=cpus, nodes=nodes,
-                                      submit=now - hours_ago * 3600))[1]
+    for user, cpus, nodes, hours_ago in [
+        ("user1", 64, 2, 40),
+        ("user2", 16, 1, 30),
+        ("user3", 256, 8, 20),
+        ("user4", 8, 1, 10),
+        ("user5", 32, 1, 5),
+        ("ana", 128, 4, 2),
+    ]:
+        lines += jobs.submit(
+            JobInput(user=user, cpus=cpus, nodes=nodes, submit=now - hours_ago * 3600)
+        )[1]
     return lines
 
 
@@ -87,22 +108,57 @@ def demo_jobs(admin, cluster, now: int) -> list[str]:
 @click.option("-n", "--norm", is_flag=True, help="Normalized factors instead of weighted ones.")
 @click.option("-w", "--weights", is_flag=True, help="Print the weights, no jobs.")
 @click.option("-j", "--jobs", "jobs", multiple=True, metavar="LIST", help="Only these job ids.")
-@click.option("-u", "--user", "--users", "users", multiple=True, metavar="LIST",
-              help="Only these users' jobs (adds the USER column).")
-@click.option("-p", "--partition", "partitions", multiple=True, metavar="LIST",
-              help="Only rows of these partitions.")
-@click.option("-o", "--format", "fmt", metavar="FORMAT",
-              help="sprio's %-format: %.15i %9r %.8u %o %n %c %Y/%y %S %A/%a %B/%b %F/%f "
-                   "%J/%j %P/%p %Q/%q %N %T/%t.")
+@click.option(
+    "-u",
+    "--user",
+    "--users",
+    "users",
+    multiple=True,
+    metavar="LIST",
+    help="Only these users' jobs (adds the USER column).",
+)
+@click.option(
+    "-p",
+    "--partition",
+    "partitions",
+    multiple=True,
+    metavar="LIST",
+    help="Only rows of these partitions.",
+)
+@click.option(
+    "-o",
+    "--format",
+    "fmt",
+    metavar="FORMAT",
+    help="sprio's %-format: %.15i %9r %.8u %o %n %c %Y/%y %S %A/%a %B/%b %F/%f "
+    "%J/%j %P/%p %Q/%q %N %T/%t.",
+)
 @click.option("-S", "--sort", metavar="SPEC", help="Sort letters, '-' for descending (default i).")
 @click.option("-h", "--noheader", is_flag=True, help="No header line.")
 @click.option("--json", "as_json", is_flag=True, help="Every factor of every row as JSON.")
 @click.option("--explain", metavar="JOB", type=int, help="How the job's priority is made up.")
-@click.option("--algorithm", metavar="NAME",
-              help="Fair-share algorithm for this call: fair_tree, classic, depth_oblivious, linear.")
+@click.option(
+    "--algorithm",
+    metavar="NAME",
+    help="Fair-share algorithm for this call: fair_tree, classic, depth_oblivious, linear.",
+)
 @click.pass_obj
-def sprio(app, job_args, long_, norm, weights, jobs, users, partitions, fmt, sort, noheader,
-          as_json, explain, algorithm) -> None:
+def sprio(
+    app,
+    job_args,
+    long_,
+    norm,
+    weights,
+    jobs,
+    users,
+    partitions,
+    fmt,
+    sort,
+    noheader,
+    as_json,
+    explain,
+    algorithm,
+) -> None:
     """Priority factors of the pending jobs, one row per job and partition (like sprio).
 
     Output into a pipe, and with -l, -n, -w, -o or -h, is sprio's own text; on a
@@ -147,10 +203,19 @@ def sprio(app, job_args, long_, norm, weights, jobs, users, partitions, fmt, sor
         return
     if fmt or long_ or norm or weights or noheader or not stdout_is_tty():
         with bulk():
-            text = render(rows, result.config, fmt=fmt, long=long_, normalized=norm,
-                          weights=weights, header=not noheader, sort=sort,
-                          users=user_list is not None)
+            text = render(
+                rows,
+                result.config,
+                fmt=fmt,
+                long=long_,
+                normalized=norm,
+                weights=weights,
+                header=not noheader,
+                sort=sort,
+                users=user_list is not None,
+            )
         click.echo(text, nl=False)
         return
-    print_table(rows, result.config, default_format(result.config, users=user_list is not None),
-                sort=sort)
+    print_table(
+        rows, result.config, default_format(result.config, users=user_list is not None), sort=sort
+    )

@@ -21,9 +21,12 @@ def extras_of(answer, columns=None):
     def wanted(name: str) -> bool:
         return columns is None or name in columns
 
-    return Extras(answer.cluster, answer.tres_names,
-                  answer.run_minutes if wanted("TRESRunMins") else {},
-                  answer.tres_usage if wanted("GrpTRESRaw") else {})
+    return Extras(
+        answer.cluster,
+        answer.tres_names,
+        answer.run_minutes if wanted("TRESRunMins") else {},
+        answer.tres_usage if wanted("GrpTRESRaw") else {},
+    )
 
 
 def _print_fields(ctx: click.Context, _param, given: bool) -> None:
@@ -39,27 +42,47 @@ def _print_fields(ctx: click.Context, _param, given: bool) -> None:
 
 @click.command()
 @click.option("-a", "--all", "all_users", is_flag=True, help="Show every user's rows.")
-@click.option("-l", "--long", "long_", is_flag=True,
-              help="Long format (NormUsage, LevelFS, GrpTRESMins, TRESRunMins).")
+@click.option(
+    "-l",
+    "--long",
+    "long_",
+    is_flag=True,
+    help="Long format (NormUsage, LevelFS, GrpTRESMins, TRESRunMins).",
+)
 @click.option("-A", "--accounts", metavar="ACCOUNTS", help="Only these accounts' rows.")
 @click.option("-u", "--users", metavar="USERS", help="Add these users' rows (-1 = all).")
-@click.option("-U", "--Users", "users_only", is_flag=True,
-              help="Only user rows (with -a or -u).")
+@click.option("-U", "--Users", "users_only", is_flag=True, help="Only user rows (with -a or -u).")
 @click.option("-m", "--partition", is_flag=True, help="Add the Partition column.")
-@click.option("-o", "--format", "fmt", metavar="FORMAT",
-              help="Columns, Slurm names and prefixes (Account,User%15,Eff).")
-@click.option("--algorithm", metavar="NAME",
-              help="fair_tree|classic|depth_oblivious|linear (default: from PriorityFlags).")
-@click.option("--explain", metavar="ASSOC",
-              help="Explain one association (ACCOUNT or USER/ACCOUNT).")
-@click.option("-e", "--helpformat", is_flag=True, is_eager=True, expose_value=False,
-              callback=_print_fields,
-              help="List the fields -o takes, and exit.")
+@click.option(
+    "-o",
+    "--format",
+    "fmt",
+    metavar="FORMAT",
+    help="Columns, Slurm names and prefixes (Account,User%15,Eff).",
+)
+@click.option(
+    "--algorithm",
+    metavar="NAME",
+    help="fair_tree|classic|depth_oblivious|linear (default: from PriorityFlags).",
+)
+@click.option(
+    "--explain", metavar="ASSOC", help="Explain one association (ACCOUNT or USER/ACCOUNT)."
+)
+@click.option(
+    "-e",
+    "--helpformat",
+    is_flag=True,
+    is_eager=True,
+    expose_value=False,
+    callback=_print_fields,
+    help="List the fields -o takes, and exit.",
+)
 @output_options
 @svg_option
 @click.pass_obj
-def sshare(app, all_users, long_, accounts, users, users_only, partition, fmt, algorithm,
-           explain, out, svg) -> None:
+def sshare(
+    app, all_users, long_, accounts, users, users_only, partition, fmt, algorithm, explain, out, svg
+) -> None:
     """Fair-share of every association as of --at (default now), like Slurm's sshare.
 
     \b
@@ -119,6 +142,8 @@ def emit_json(rows, algorithm: str, extras, now: int) -> None:
     from fscli.engine.timestr import utc_iso
     from fscli.render.sshare import json_rows
 
-    doc = {"meta": {"cluster": extras.cluster, "algorithm": algorithm, "at": utc_iso(now)},
-           "shares": json_rows(rows, extras)}
+    doc = {
+        "meta": {"cluster": extras.cluster, "algorithm": algorithm, "at": utc_iso(now)},
+        "shares": json_rows(rows, extras),
+    }
     click.echo(json.dumps(doc, indent=2))

@@ -10,8 +10,11 @@ from fscli.cli.output import svg_option
 
 @click.command()
 @click.argument("account", required=False)
-@click.option("--algorithm", metavar="NAME",
-              help="fair_tree|classic|depth_oblivious|linear (default: from PriorityFlags).")
+@click.option(
+    "--algorithm",
+    metavar="NAME",
+    help="fair_tree|classic|depth_oblivious|linear (default: from PriorityFlags).",
+)
 @svg_option
 @click.pass_obj
 def tree(app, account, algorithm, svg) -> None:

@@ -18,9 +18,15 @@ from fscli.cli.output import dry_run_option
 from fscli.cli.words import key_table, parse_words, reject_unused
 
 SETTINGS = {"context_settings": {"ignore_unknown_options": True}}
-KIND_TITLES = {"qos": "QOS", "partition": "partitions", "priority": "priority settings",
-               "cluster": "cluster", "account": "accounts", "user": "users",
-               "assoc": "user associations"}
+KIND_TITLES = {
+    "qos": "QOS",
+    "partition": "partitions",
+    "priority": "priority settings",
+    "cluster": "cluster",
+    "account": "accounts",
+    "user": "users",
+    "assoc": "user associations",
+}
 
 
 def _write(path: str | None, text: str) -> None:
@@ -75,13 +81,18 @@ def _summary(plan) -> str:
         counts[change.op, change.kind] = counts.get((change.op, change.kind), 0) + 1
     names = {"+": "to add", "~": "to change", "-": "to remove"}
     lines = [f"plan for cluster {plan.spec.cluster.name}: {len(plan.changes)} change(s)"]
-    lines += [f"  {op} {count} {KIND_TITLES[kind]} {names[op]}"
-              for (op, kind), count in sorted(counts.items(), key=lambda kv: (kv[0][1], kv[0][0]))]
+    lines += [
+        f"  {op} {count} {KIND_TITLES[kind]} {names[op]}"
+        for (op, kind), count in sorted(counts.items(), key=lambda kv: (kv[0][1], kv[0][0]))
+    ]
     lines += [f"  = {len(plan.kept)} kept"] if plan.kept else []
     shown = [change.text() for change in plan.changes[:PLAN_HEAD]]
     rest = len(plan.changes) + len(plan.kept) - len(shown)
-    lines += ["first changes:", *shown,
-              f"... and {rest} more line(s): --full-plan prints every one"]
+    lines += [
+        "first changes:",
+        *shown,
+        f"... and {rest} more line(s): --full-plan prints every one",
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -97,8 +108,11 @@ def _print_plan(plan, full: bool = False, quiet: bool = False) -> None:
         click.echo(_summary(plan), nl=False)
         return
     if not stdout_is_tty():
-        click.echo("".join(change.text() + "\n" for change in plan.changes)
-                   + "".join(f"= {line}\n" for line in plan.kept), nl=False)
+        click.echo(
+            "".join(change.text() + "\n" for change in plan.changes)
+            + "".join(f"= {line}\n" for line in plan.kept),
+            nl=False,
+        )
         return
     from rich.markup import escape
     from rich.tree import Tree
@@ -113,8 +127,10 @@ def _print_plan(plan, full: bool = False, quiet: bool = False) -> None:
         if branch is None:
             branch = branches[change.kind] = tree.add(KIND_TITLES[change.kind])
         detail = change.detail()
-        branch.add(f"[{colours[change.op]}]{change.op} {escape(change.name)}[/]"
-                   + (f" {escape(detail)}" if detail else ""))
+        branch.add(
+            f"[{colours[change.op]}]{change.op} {escape(change.name)}[/]"
+            + (f" {escape(detail)}" if detail else "")
+        )
     if plan.kept:
         kept = tree.add("kept")
         for line in plan.kept:
@@ -123,9 +139,11 @@ def _print_plan(plan, full: bool = False, quiet: bool = False) -> None:
 
 
 def full_plan_option(func):
-    return click.option("--full-plan", is_flag=True,
-                        help=f"Print every line of a plan longer than {PLAN_LINES} lines "
-                             "(else a summary).")(func)
+    return click.option(
+        "--full-plan",
+        is_flag=True,
+        help=f"Print every line of a plan longer than {PLAN_LINES} lines (else a summary).",
+    )(func)
 
 
 @contextmanager
@@ -160,29 +178,49 @@ def _progress(app, label: str) -> Iterator:
             state["bar"].stop()
 
 
-def _run_plan(app, spec, source: str, dry_run: bool, prune: bool = False,
-              loading: bool = False, clean: bool = False, full_plan: bool = False) -> None:
+def _run_plan(
+    app,
+    spec,
+    source: str,
+    dry_run: bool,
+    prune: bool = False,
+    loading: bool = False,
+    clean: bool = False,
+    full_plan: bool = False,
+) -> None:
     def show(plan) -> None:
         _print_plan(plan, full_plan, app.quiet)
 
     with _progress(app, f"{'checking' if dry_run else 'applying'} {source}") as step:
-        plan = app.store.apply_tree(spec, prune=prune, dry_run=dry_run, at=app.now,
-                                    loading=loading, clean=clean, on_plan=show,
-                                    progress=step)
+        plan = app.store.apply_tree(
+            spec,
+            prune=prune,
+            dry_run=dry_run,
+            at=app.now,
+            loading=loading,
+            clean=clean,
+            on_plan=show,
+            progress=step,
+        )
     counts = plan.counts()
     if not plan.changes:
         app.say(f"no changes: cluster {spec.cluster.name} already matches {source}")
         return
     verb = "would apply" if dry_run else "applied"
-    app.say(f"{verb} {len(plan.changes)} change(s) to cluster {spec.cluster.name}: "
-            f"{counts['+']} to add, {counts['~']} to change, {counts['-']} to remove")
+    app.say(
+        f"{verb} {len(plan.changes)} change(s) to cluster {spec.cluster.name}: "
+        f"{counts['+']} to add, {counts['~']} to change, {counts['-']} to remove"
+    )
 
 
 @click.command()
 @click.argument("file", metavar="FILE.yaml")
 @dry_run_option
-@click.option("--prune", is_flag=True,
-              help="Also remove what the file does not name (accounts, users, QOS, ...).")
+@click.option(
+    "--prune",
+    is_flag=True,
+    help="Also remove what the file does not name (accounts, users, QOS, ...).",
+)
 @full_plan_option
 @click.pass_obj
 def apply(app, file, dry_run, prune, full_plan) -> None:
@@ -204,8 +242,9 @@ def apply(app, file, dry_run, prune, full_plan) -> None:
     with bulk():
         spec = yamltree.load(read_text(file), source=file)
         if app.cluster_name and app.cluster_name.lower() != spec.cluster.name:
-            raise InvalidValue(f"{file} is for cluster '{spec.cluster.name}', not "
-                               f"'{app.cluster_name}'")
+            raise InvalidValue(
+                f"{file} is for cluster '{spec.cluster.name}', not '{app.cluster_name}'"
+            )
         _run_plan(app, spec, file, dry_run, prune=prune, full_plan=full_plan)
 
 
@@ -219,8 +258,14 @@ def _store_spec(app, cluster: str | None):
 
 
 @click.command()
-@click.option("--format", "fmt", type=click.Choice(["yaml", "dump"]), default="yaml",
-              show_default=True, help="YAML tree or sacctmgr flat file.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["yaml", "dump"]),
+    default="yaml",
+    show_default=True,
+    help="YAML tree or sacctmgr flat file.",
+)
 @click.option("-o", "--output", metavar="FILE", help="Write to FILE instead of stdout.")
 @click.pass_obj
 def export(app, fmt, output) -> None:
@@ -311,8 +356,10 @@ def load(app, words, dry_run, full_plan) -> None:
     parsed = parse_words(words, LOAD_KEYS, "load")
     reject_unused(parsed, ("cluster",), "load")
     clean = any(name.lower() == "clean" for name in parsed.names)
-    paths = [*[n for n in parsed.names if n.lower() != "clean"],
-             *([parsed.get("file")] if parsed.get("file") else [])]
+    paths = [
+        *[n for n in parsed.names if n.lower() != "clean"],
+        *([parsed.get("file")] if parsed.get("file") else []),
+    ]
     if len(paths) != 1:
         raise UsageProblem("load needs one file: fscli load FILE [cluster=NAME] [clean]")
     override = parsed.get("cluster")
@@ -321,5 +368,4 @@ def load(app, words, dry_run, full_plan) -> None:
         spec = flatfile.parse(read_text(paths[0]), cluster=wanted, source=paths[0])
         if override:
             spec.cluster.name = override.lower()
-        _run_plan(app, spec, paths[0], dry_run, loading=True, clean=clean,
-                  full_plan=full_plan)
+        _run_plan(app, spec, paths[0], dry_run, loading=True, clean=clean, full_plan=full_plan)

@@ -7,8 +7,16 @@ import click
 from fscli.cli.output import dry_run_option, report
 from fscli.cli.words import key_table
 
-KEYS = key_table({"user": ("users",), "account": ("accounts", "acct"), "cluster": ("clusters",),
-                  "raw": ("rawusage", "usage"), "at": ("time", "when")}, None)
+KEYS = key_table(
+    {
+        "user": ("users",),
+        "account": ("accounts", "acct"),
+        "cluster": ("clusters",),
+        "raw": ("rawusage", "usage"),
+        "at": ("time", "when"),
+    },
+    None,
+)
 SETTINGS = {"context_settings": {"ignore_unknown_options": True}}
 
 
@@ -34,8 +42,10 @@ def _charge(app, words, dry_run: bool, command: str) -> None:
 
     parsed = parse_words(words, KEYS, command)
     if parsed.names:
-        raise UsageProblem(f"unexpected word '{parsed.names[0]}' in {command}: "
-                           "expected user=U account=A raw=N [at=TIME]")
+        raise UsageProblem(
+            f"unexpected word '{parsed.names[0]}' in {command}: "
+            "expected user=U account=A raw=N [at=TIME]"
+        )
     account, raw = parsed.get("account"), parsed.get("raw")
     if not account or raw is None:
         raise UsageProblem(f"{command} needs account=A and raw=N (and user=U for a user)")
@@ -91,10 +101,19 @@ def set_(app, words, dry_run) -> None:
 
 @usage.command("import")
 @click.argument("path", type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("--format", "fmt", default="sacct", show_default=True, metavar="sacct|sshare",
-              help="sacct -P job records, or sshare -P/-p rows.")
-@click.option("--skip-unknown", is_flag=True,
-              help="Import what matches the store; list the unknown users/accounts skipped.")
+@click.option(
+    "--format",
+    "fmt",
+    default="sacct",
+    show_default=True,
+    metavar="sacct|sshare",
+    help="sacct -P job records, or sshare -P/-p rows.",
+)
+@click.option(
+    "--skip-unknown",
+    is_flag=True,
+    help="Import what matches the store; list the unknown users/accounts skipped.",
+)
 @dry_run_option
 @click.pass_obj
 def import_(app, path, fmt, skip_unknown, dry_run) -> None:
@@ -125,6 +144,8 @@ def import_(app, path, fmt, skip_unknown, dry_run) -> None:
         else:
             result = admin.import_sshare(cluster, parsed, app.now, path, skip_unknown)
     if result.skipped:
-        result.lines.append(f"skipped {len(result.skipped)} unknown user/account pair(s): "
-                            + ", ".join(result.skipped))
+        result.lines.append(
+            f"skipped {len(result.skipped)} unknown user/account pair(s): "
+            + ", ".join(result.skipped)
+        )
     report(app, result.lines, dry_run)

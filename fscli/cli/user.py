@@ -36,8 +36,10 @@ def _user_settings(parsed):
 
     default = parsed.values.get("defaultaccount")
     level = parsed.values.get("adminlevel")
-    return (default.value.strip() if default else None,
-            parse_admin_level(level.value) if level else None)
+    return (
+        default.value.strip() if default else None,
+        parse_admin_level(level.value) if level else None,
+    )
 
 
 @click.group()
@@ -72,8 +74,15 @@ def add(app, words, dry_run) -> None:
     with app.transaction(dry_run) as session:
         admin = Admin(session, app.now, app.actor)
         target = admin.cluster(parsed.get("cluster") or app.cluster_name, create_default=True)
-        lines = admin.add_users(target, parsed.all_names(), accounts, parsed.get("partition"),
-                                default_account, admin_level, changes)
+        lines = admin.add_users(
+            target,
+            parsed.all_names(),
+            accounts,
+            parsed.get("partition"),
+            default_account,
+            admin_level,
+            changes,
+        )
     report(app, lines, dry_run)
 
 
@@ -97,9 +106,15 @@ def modify(app, words, dry_run) -> None:
     default_account, admin_level = _user_settings(parsed)
     with app.transaction(dry_run) as session:
         admin = Admin(session, app.now, app.actor)
-        lines = admin.modify_users(admin.cluster(parsed.get("cluster") or app.cluster_name),
-                                   parsed.all_names(), parsed.get("account"),
-                                   parsed.get("partition"), default_account, admin_level, changes)
+        lines = admin.modify_users(
+            admin.cluster(parsed.get("cluster") or app.cluster_name),
+            parsed.all_names(),
+            parsed.get("account"),
+            parsed.get("partition"),
+            default_account,
+            admin_level,
+            changes,
+        )
     report(app, lines, dry_run, NOTHING_MODIFIED)
 
 
@@ -119,8 +134,12 @@ def delete(app, words, dry_run) -> None:
     parsed = delete_words(words, KEYS, "user delete", SELECT)
     with app.transaction(dry_run) as session:
         admin = Admin(session, app.now, app.actor)
-        lines = admin.delete_users(admin.cluster(parsed.get("cluster") or app.cluster_name),
-                                   parsed.all_names(), parsed.get("account"), parsed.get("partition"))
+        lines = admin.delete_users(
+            admin.cluster(parsed.get("cluster") or app.cluster_name),
+            parsed.all_names(),
+            parsed.get("account"),
+            parsed.get("partition"),
+        )
     report(app, lines, dry_run, NOTHING_DELETED)
 
 
@@ -134,5 +153,8 @@ def list_(app, out) -> None:
     Example:
       fscli user list -P
     """
-    out.emit(["User", "Def Acct", "Admin"],
-             [[u.name, u.default_account, u.admin_level] for u in app.store.users()], "users")
+    out.emit(
+        ["User", "Def Acct", "Admin"],
+        [[u.name, u.default_account, u.admin_level] for u in app.store.users()],
+        "users",
+    )

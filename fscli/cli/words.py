@@ -57,8 +57,9 @@ def count_value(key: str, text: str, maximum: int = COUNT_MAX) -> int:
     if not (text.isascii() and text.isdigit()) or len(text) > len(str(maximum)):
         if text.startswith("-") and text[1:].isdigit():
             raise InvalidValue(f"invalid {key} '{text}': must be >= 0")
-        raise InvalidValue(f"invalid {key} '{text[:40]}': expected a whole number "
-                           f"from 0 to {maximum}")
+        raise InvalidValue(
+            f"invalid {key} '{text[:40]}': expected a whole number from 0 to {maximum}"
+        )
     number = int(text)
     if number > maximum:
         raise InvalidValue(f"invalid {key} '{text}': out of range (at most {maximum})")
@@ -109,8 +110,9 @@ def key_table(base: dict[str, tuple[str, ...]], limit_scope: str | None) -> dict
     return table
 
 
-def parse_words(args: tuple[str, ...] | list[str], keys: dict[str, str], command: str,
-                modify: bool = False) -> Words:
+def parse_words(
+    args: tuple[str, ...] | list[str], keys: dict[str, str], command: str, modify: bool = False
+) -> Words:
     """Split command words into names, selection and values (see module docstring)."""
     words = Words()
     has_set = any(a.lower() == "set" for a in args)
@@ -166,12 +168,19 @@ def reject_unused(words: Words, allowed_select: tuple[str, ...], command: str) -
     """Selection keys a command cannot use are an error, not silently ignored."""
     for key in words.select:
         if key not in allowed_select:
-            raise UsageProblem(f"'{key}=' cannot select in {command}; allowed: "
-                               f"{', '.join(allowed_select) or 'names only'}")
+            raise UsageProblem(
+                f"'{key}=' cannot select in {command}; allowed: "
+                f"{', '.join(allowed_select) or 'names only'}"
+            )
 
 
-def delete_words(args: tuple[str, ...] | list[str], keys: dict[str, str], command: str,
-                 select: tuple[str, ...], modify: bool = True) -> Words:
+def delete_words(
+    args: tuple[str, ...] | list[str],
+    keys: dict[str, str],
+    command: str,
+    select: tuple[str, ...],
+    modify: bool = True,
+) -> Words:
     """The words of a ``delete``: only ``select`` keys and names, never a value to set, so
     that a mistyped delete is refused instead of deleting what its names alone pick."""
     words = parse_words(args, keys, command, modify=modify)

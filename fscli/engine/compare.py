@@ -37,8 +37,9 @@ def best_factors(result: FairShareResult) -> dict[str, float]:
     return best
 
 
-def user_priorities(queue: LsfQueue, blocks: Iterable, groups: Mapping[str, UserGroup],
-                    users: Iterable[str]) -> dict[str, tuple[float, ...]]:
+def user_priorities(
+    queue: LsfQueue, blocks: Iterable, groups: Mapping[str, UserGroup], users: Iterable[str]
+) -> dict[str, tuple[float, ...]]:
     """Each user's dynamic priorities from the top of the queue's share tree down to the
     holder that contains the user (one number per level), from ``share_info`` blocks.
     Users holding no share are left out.
@@ -66,13 +67,26 @@ def competition_ranks(values: Mapping[str, Any]) -> dict[str, int]:
     return {name: first[value] for name, value in values.items()}
 
 
-def compare(fair_tree: FairShareResult, classic: FairShareResult,
-            lsf: Mapping[str, Sequence[float]]) -> list[Comparison]:
+def compare(
+    fair_tree: FairShareResult, classic: FairShareResult, lsf: Mapping[str, Sequence[float]]
+) -> list[Comparison]:
     """One row per user of any of the three, ordered by Fair Tree rank, then classic, then
     LSF (unranked last), then name."""
     tree_fs, classic_fs = best_factors(fair_tree), best_factors(classic)
     ranks = [competition_ranks(tree_fs), competition_ranks(classic_fs), competition_ranks(lsf)]
-    names = sorted(set(tree_fs) | set(classic_fs) | set(lsf),
-                   key=lambda n: ([(r.get(n) is None, r.get(n)) for r in ranks], n))
-    return [Comparison(n, tree_fs.get(n), ranks[0].get(n), classic_fs.get(n), ranks[1].get(n),
-                       lsf[n][-1] if n in lsf else None, ranks[2].get(n)) for n in names]
+    names = sorted(
+        set(tree_fs) | set(classic_fs) | set(lsf),
+        key=lambda n: ([(r.get(n) is None, r.get(n)) for r in ranks], n),
+    )
+    return [
+        Comparison(
+            n,
+            tree_fs.get(n),
+            ranks[0].get(n),
+            classic_fs.get(n),
+            ranks[1].get(n),
+            lsf[n][-1] if n in lsf else None,
+            ranks[2].get(n),
+        )
+        for n in names
+    ]

@@ -16,13 +16,27 @@ from fscli.errors import InvalidValue, UsageProblem, closest, did_you_mean
 
 RESET_PERIODS = ("NONE", "NOW", "DAILY", "WEEKLY", "MONTHLY", "QUARTERLY", "YEARLY")
 PRIORITY_FLAGS = (
-    "ACCRUE_ALWAYS", "CALCULATE_RUNNING", "DEPTH_OBLIVIOUS", "NO_FAIR_TREE", "INCR_ONLY",
-    "MAX_TRES", "NO_NORMAL_ALL", "NO_NORMAL_ASSOC", "NO_NORMAL_PART", "NO_NORMAL_QOS",
-    "NO_NORMAL_TRES", "SMALL_RELATIVE_TO_TIME", "FAIR_TREE",
+    "ACCRUE_ALWAYS",
+    "CALCULATE_RUNNING",
+    "DEPTH_OBLIVIOUS",
+    "NO_FAIR_TREE",
+    "INCR_ONLY",
+    "MAX_TRES",
+    "NO_NORMAL_ALL",
+    "NO_NORMAL_ASSOC",
+    "NO_NORMAL_PART",
+    "NO_NORMAL_QOS",
+    "NO_NORMAL_TRES",
+    "SMALL_RELATIVE_TO_TIME",
+    "FAIR_TREE",
 )
 WEIGHT_KEYS = (
-    "PriorityWeightAge", "PriorityWeightAssoc", "PriorityWeightFairshare",
-    "PriorityWeightJobSize", "PriorityWeightPartition", "PriorityWeightQOS",
+    "PriorityWeightAge",
+    "PriorityWeightAssoc",
+    "PriorityWeightFairshare",
+    "PriorityWeightJobSize",
+    "PriorityWeightPartition",
+    "PriorityWeightQOS",
 )
 ALGORITHMS = ("fair_tree", "classic", "depth_oblivious", "linear")
 
@@ -60,8 +74,9 @@ def _flags(key: str, text: str) -> str:
     words = [w.strip().upper() for w in str(text).split(",") if w.strip()]
     for word in words:
         if word not in PRIORITY_FLAGS:
-            raise InvalidValue(f"invalid PriorityFlags value '{word}'"
-                               f"{did_you_mean(word, PRIORITY_FLAGS)}")
+            raise InvalidValue(
+                f"invalid PriorityFlags value '{word}'{did_you_mean(word, PRIORITY_FLAGS)}"
+            )
     return ",".join(words)
 
 
@@ -71,6 +86,7 @@ def _choice(choices: tuple[str, ...]):
         if value not in choices:
             raise InvalidValue(f"invalid {key} '{text}': expected one of {', '.join(choices)}")
         return value
+
     return check
 
 
@@ -117,8 +133,18 @@ def _text(key: str, text: str) -> str:
     return str(text).strip()
 
 
-_PART_ENFORCE = {"YES": "ANY", "UP": "ANY", "TRUE": "ANY", "1": "ANY", "ANY": "ANY",
-                 "NO": "NO", "DOWN": "NO", "FALSE": "NO", "0": "NO", "ALL": "ALL"}
+_PART_ENFORCE = {
+    "YES": "ANY",
+    "UP": "ANY",
+    "TRUE": "ANY",
+    "1": "ANY",
+    "ANY": "ANY",
+    "NO": "NO",
+    "DOWN": "NO",
+    "FALSE": "NO",
+    "0": "NO",
+    "ALL": "ALL",
+}
 
 
 def _part_enforce(key: str, text: str) -> str:
@@ -165,8 +191,9 @@ KEYS: dict[str, tuple[str, object]] = {
     "MaxMemPerCPU": ("0", megabytes),
 }
 _LOWER = {k.lower(): k for k in KEYS}
-MINUTE_KEYS = frozenset(k for k, (_, check) in KEYS.items()
-                        if check in (_duration, _positive_minutes))
+MINUTE_KEYS = frozenset(
+    k for k, (_, check) in KEYS.items() if check in (_duration, _positive_minutes)
+)
 """Keys stored in minutes, which people read as Slurm prints them (D-HH:MM:SS)."""
 
 
@@ -205,8 +232,9 @@ def parse_tres_weights(text: str, key: str = "TRESBillingWeights") -> dict[str, 
         except ValueError:
             raise InvalidValue(f"invalid {key} weight '{raw}' for {canon}") from None
         if not 0 <= weight < float("inf"):  # NaN fails too
-            raise InvalidValue(f"invalid {key} weight '{raw}' for {canon}: must be a finite "
-                               "number >= 0")
+            raise InvalidValue(
+                f"invalid {key} weight '{raw}' for {canon}: must be a finite number >= 0"
+            )
         if unit:
             if unit not in tresmod.UNIT_POWER:
                 raise InvalidValue(f"invalid unit '{unit}' in {key} weight '{raw}'")

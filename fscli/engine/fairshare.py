@@ -45,7 +45,8 @@ from fscli.engine.model import SHARES_PARENT, Assoc
 from fscli.errors import InvalidValue
 
 _ID, _PARENT_ID, _USER, _SHARES, _ACCOUNT, _PARTITION = map(
-    operator.attrgetter, ("id", "parent_id", "user", "shares", "account", "partition"))
+    operator.attrgetter, ("id", "parent_id", "user", "shares", "account", "partition")
+)
 
 NO_VAL = 4294967294.0
 """Slurm's NO_VAL as a LevelFS: what a ``FairShare=parent`` account gets (printed blank)."""
@@ -139,8 +140,10 @@ class FairShareResult:
         tree = self.tree
         is_user = map(operator.is_not, tree.users, itertools.repeat(None))
         # every user row has a FairShare: only account rows print a blank
-        return cast(dict[int, float],
-                    dict(itertools.compress(zip(tree.ids, self.columns.fairshare), is_user)))
+        return cast(
+            dict[int, float],
+            dict(itertools.compress(zip(tree.ids, self.columns.fairshare), is_user)),
+        )
 
     @functools.cached_property
     def by_index(self) -> list[ShareRow]:
@@ -212,7 +215,8 @@ def build_tree(assocs: Sequence[Assoc], usage: Mapping[int, float]) -> Tree:
         seen_set = set(order)
         stray = next(a for i, a in enumerate(assocs) if i not in seen_set)
         raise InvalidValue(
-            f"association {stray.id} ({_label(stray)}) is not below the root (cycle?)")
+            f"association {stray.id} ({_label(stray)}) is not below the root (cycle?)"
+        )
 
     plan = _Sums(ids, children, leaf_parents, inner)
     raw = plan.totals(usage)
@@ -228,9 +232,26 @@ def build_tree(assocs: Sequence[Assoc], usage: Mapping[int, float]) -> Tree:
         user_parents = {i for i in fs_parents if users[fs_children[i][-1]] is not None}
     level_shares = list(map(level_sum.__getitem__, fs_parent))
     level_shares[root] = 0
-    return Tree(assocs, index, parent, order, depth, fs_parent, fs_children, level_shares,
-                raw, root, user_count, users, shares, ids, fs_parents, user_parents, reattached,
-                plan)
+    return Tree(
+        assocs,
+        index,
+        parent,
+        order,
+        depth,
+        fs_parent,
+        fs_children,
+        level_shares,
+        raw,
+        root,
+        user_count,
+        users,
+        shares,
+        ids,
+        fs_parents,
+        user_parents,
+        reattached,
+        plan,
+    )
 
 
 class _Sums:
@@ -239,8 +260,13 @@ class _Sums:
     parents (reversed tree order). Kept with the tree, so that a second usage (the one
     classic's account rows lag behind with) adds up in the very same order."""
 
-    def __init__(self, ids: list[int], children: list[Sequence[int]], leaf_parents: list[int],
-                 inner: list[int]):
+    def __init__(
+        self,
+        ids: list[int],
+        children: list[Sequence[int]],
+        leaf_parents: list[int],
+        inner: list[int],
+    ):
         self.ids, self.children, self.leaf_parents, self.inner = ids, children, leaf_parents, inner
         self.leafy = set(leaf_parents)
 
@@ -249,10 +275,14 @@ class _Sums:
         ids, children, leaf_parents = self.ids, self.children, self.leaf_parents
         raw = list(map(float, map(usage.get, ids, itertools.repeat(0.0, len(ids)))))
         raw_of, add = raw.__getitem__, operator.add
-        leaf_kids = map(map, itertools.repeat(raw_of), map(reversed, map(children.__getitem__,
-                                                                         leaf_parents)))
-        _scatter(raw, leaf_parents, map(functools.reduce, itertools.repeat(add), leaf_kids,
-                                        map(raw_of, leaf_parents)))
+        leaf_kids = map(
+            map, itertools.repeat(raw_of), map(reversed, map(children.__getitem__, leaf_parents))
+        )
+        _scatter(
+            raw,
+            leaf_parents,
+            map(functools.reduce, itertools.repeat(add), leaf_kids, map(raw_of, leaf_parents)),
+        )
         leafy = self.leafy
         if len(leafy) < len(self.inner):
             for p in itertools.filterfalse(leafy.__contains__, reversed(self.inner)):
@@ -260,26 +290,32 @@ class _Sums:
         return raw
 
 
-def _name_order(assocs: Sequence[Assoc], users: list[str | None], positions: list[int]
-                ) -> tuple[list[int], int]:
+def _name_order(
+    assocs: Sequence[Assoc], users: list[str | None], positions: list[int]
+) -> tuple[list[int], int]:
     """(``positions``, i.e. 0..n-1, in sshare's sibling order; #users): users by (user,
     partition), then accounts by name."""
     n = len(users)
     is_account = list(map(operator.is_, users, itertools.repeat(None, n)))
     user_key: list[str | None] = users
     if any(map(_PARTITION, assocs)):  # "\0" sorts first: "u\0p" sorts like (u, p)
-        user_key = [u if not p or u is None else u + "\0" + p
-                    for u, p in zip(users, map(_PARTITION, assocs))]
-    user_pos = sorted(itertools.compress(positions, map(operator.not_, is_account)),
-                      key=cast(Callable[[int], str], user_key.__getitem__))
+        user_key = [
+            u if not p or u is None else u + "\0" + p
+            for u, p in zip(users, map(_PARTITION, assocs))
+        ]
+    user_pos = sorted(
+        itertools.compress(positions, map(operator.not_, is_account)),
+        key=cast(Callable[[int], str], user_key.__getitem__),
+    )
     account_pos = list(itertools.compress(positions, is_account))
     names = list(map(_ACCOUNT, itertools.compress(assocs, is_account)))
     by_name = sorted(range(len(names)), key=names.__getitem__)
     return user_pos + list(map(account_pos.__getitem__, by_name)), len(user_pos)
 
 
-def _group(ordered: list[int], parent: list[int]
-           ) -> tuple[list[Sequence[int]], list[int], list[list[int]]]:
+def _group(
+    ordered: list[int], parent: list[int]
+) -> tuple[list[Sequence[int]], list[int], list[list[int]]]:
     """(each position's children in their relative order in ``ordered``, the positions that
     have children in ascending order, their children lists in that order).
 
@@ -303,8 +339,11 @@ def _scatter(target: list, positions: Iterable[int], values: Iterable) -> None:
 def _check_usage(usage: Mapping[int, float], index: Mapping[int, int], total: float) -> None:
     """Usage must name known associations and be >= 0 (not NaN); checked in bulk first
     (``total``, the root's RawUsage, is NaN if any known association's usage is)."""
-    if usage.keys() <= index.keys() and min(usage.values(), default=0.0) >= 0 \
-            and not math.isnan(total):
+    if (
+        usage.keys() <= index.keys()
+        and min(usage.values(), default=0.0) >= 0
+        and not math.isnan(total)
+    ):
         return
     for assoc_id, amount in usage.items():
         if assoc_id not in index:
@@ -313,8 +352,9 @@ def _check_usage(usage: Mapping[int, float], index: Mapping[int, int], total: fl
             raise InvalidValue(f"negative usage {amount} for association id {assoc_id}")
 
 
-def _reattach(order: list[int], parent: list[int], shares: list[int], by_name: list[int]
-              ) -> tuple[list[int], list[Sequence[int]], list[int]]:
+def _reattach(
+    order: list[int], parent: list[int], shares: list[int], by_name: list[int]
+) -> tuple[list[int], list[Sequence[int]], list[int]]:
     """(fs_parent, fs_children, level share sums) with ``FairShare=parent`` re-attached.
 
     The fs-parent is the first ancestor (from the direct parent up) whose shares are not
@@ -364,7 +404,8 @@ def compute(
     """
     if algorithm not in ALGORITHMS:
         raise InvalidValue(
-            f"unknown algorithm '{algorithm}': expected one of {', '.join(ALGORITHMS)}")
+            f"unknown algorithm '{algorithm}': expected one of {', '.join(ALGORITHMS)}"
+        )
     if dampening < 1:
         raise InvalidValue(f"invalid FairShareDampeningFactor {dampening}: must be >= 1")
     tree = build_tree(assocs, usage)
@@ -395,10 +436,20 @@ def _make_rows(tree: Tree, c: Columns) -> list[ShareRow]:
     norm_usage: list[float | None] = list(c.norm_usage)
     norm_usage[root] = None
     fields = zip(
-        tree.ids, map(_ACCOUNT, assocs), tree.users, map(_PARTITION, assocs), tree.depth,
-        raw_shares, c.norm_shares, tree.raw, norm_usage, c.effective_usage, c.fairshare,
+        tree.ids,
+        map(_ACCOUNT, assocs),
+        tree.users,
+        map(_PARTITION, assocs),
+        tree.depth,
+        raw_shares,
+        c.norm_shares,
+        tree.raw,
+        norm_usage,
+        c.effective_usage,
+        c.fairshare,
         c.level_fs,
-        [a.limits.get("GrpTRESMins") or None if a.limits else None for a in assocs])
+        [a.limits.get("GrpTRESMins") or None if a.limits else None for a in assocs],
+    )
     return list(map(tuple.__new__, itertools.repeat(ShareRow), fields))
 
 
@@ -463,13 +514,21 @@ def _fair_tree(tree: Tree, norm: list[float], dampening: int) -> FairShareResult
     ranks: range | list[int] = range(total, 0, -1)
     if tied:
         ranks = list(ranks)
-        for j in itertools.compress(range(1, total),
-                                    map(tied.__contains__, itertools.islice(seq, 1, None))):
+        for j in itertools.compress(
+            range(1, total), map(tied.__contains__, itertools.islice(seq, 1, None))
+        ):
             ranks[j] = ranks[j - 1]
     factor: list[float | None] = [None] * len(raw)
     _scatter(factor, seq, map(operator.truediv, ranks, itertools.repeat(total, total)))
-    return FairShareResult("fair_tree", total, dampening, tree,
-                           Columns(norm, shares, efctv, factor, level_fs), ranked, tied)
+    return FairShareResult(
+        "fair_tree",
+        total,
+        dampening,
+        tree,
+        Columns(norm, shares, efctv, factor, level_fs),
+        ranked,
+        tied,
+    )
 
 
 def _zeros(values: list, zero: float) -> list[int]:
@@ -477,8 +536,9 @@ def _zeros(values: list, zero: float) -> list[int]:
     values (comparisons of one type are faster)."""
     if zero not in values:
         return []
-    return list(itertools.compress(range(len(values)),
-                                   map(operator.eq, values, itertools.repeat(zero))))
+    return list(
+        itertools.compress(range(len(values)), map(operator.eq, values, itertools.repeat(zero)))
+    )
 
 
 def _divide(num: list, den: list, if_zero: float, zero: float = 0.0) -> list[float]:
@@ -492,8 +552,9 @@ def _divide(num: list, den: list, if_zero: float, zero: float = 0.0) -> list[flo
     return out
 
 
-def _classic(tree: Tree, current: list[float], lagging: list[float], algorithm: str,
-             dampening: int) -> FairShareResult:
+def _classic(
+    tree: Tree, current: list[float], lagging: list[float], algorithm: str, dampening: int
+) -> FairShareResult:
     """Classic, depth-oblivious and linear. Account rows take their NormUsage from
     ``lagging`` (the usage when the last pass began), user rows from ``current``."""
     assocs, fsp, root, users = tree.assocs, tree.fs_parent, tree.root, tree.users
@@ -538,12 +599,14 @@ def _classic(tree: Tree, current: list[float], lagging: list[float], algorithm: 
         fair: list[float | None] = [(s - u + 1.0) / 2.0 for s, u in zip(shares, efctv)]
     else:
         fair = [2.0 ** (-(u / s) / dampening) if s > 0 else 0.0 for s, u in zip(shares, efctv)]
-    return FairShareResult(algorithm, tree.user_count, dampening, tree,
-                           Columns(norm, shares, efctv, fair, [None] * n))  # type: ignore[arg-type]
+    return FairShareResult(
+        algorithm, tree.user_count, dampening, tree, Columns(norm, shares, efctv, fair, [None] * n)
+    )  # type: ignore[arg-type]
 
 
-def oblivious_terms(s: float, un: float, ps: float, pue: float, sib_un: float
-                    ) -> tuple[float, float, float] | None:
+def oblivious_terms(
+    s: float, un: float, ps: float, pue: float, sib_un: float
+) -> tuple[float, float, float] | None:
     """(ratio_p, ratio_l, k) of Slurm's depth-oblivious formula, or None when UE = UN."""
     if not (s and ps and pue and un):
         return None
@@ -561,4 +624,4 @@ def _oblivious_efctv(s: float, un: float, ps: float, pue: float, sib_un: float) 
     if terms is None:
         return un
     ratio_p, ratio_l, k = terms
-    return ratio_p * ratio_l ** k * s
+    return ratio_p * ratio_l**k * s

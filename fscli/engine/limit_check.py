@@ -68,7 +68,6 @@ class JobRequest:
     time_limit: int | None = None
 
 
-
 def enforce_flags(text: str) -> frozenset[str]:
     """AccountingStorageEnforce as the checker reads it (``safe`` implies ``limits``,
     ``limits`` and ``qos`` imply ``associations``); unset = associations,limits,qos."""
@@ -135,8 +134,11 @@ class Violation:
         if self.tres is not None:
             out["tres"] = self.tres
         out.update(
-            value=self.value, current=_plain(self.current), request=_plain(self.request),
-            level=self.level, source=self.source,
+            value=self.value,
+            current=_plain(self.current),
+            request=_plain(self.request),
+            level=self.level,
+            source=self.source,
         )
         return out
 
@@ -170,12 +172,17 @@ class CheckResult:
             out["error"] = self.error
         v = self.violation
         out.update(
-            limit=v.limit if v else None, tres=v.tres if v else None,
-            value=v.value if v else None, current=_plain(v.current) if v else None,
-            request=_plain(v.request) if v else None, level=v.level if v else None,
+            limit=v.limit if v else None,
+            tres=v.tres if v else None,
+            value=v.value if v else None,
+            current=_plain(v.current) if v else None,
+            request=_plain(v.request) if v else None,
+            level=v.level if v else None,
             source=v.source if v else None,
-            others=[o.to_dict() for o in self.others], qos=self.qos,
-            partition=self.partition, time_limit=self.time_limit,
+            others=[o.to_dict() for o in self.others],
+            qos=self.qos,
+            partition=self.partition,
+            time_limit=self.time_limit,
         )
         return out
 
@@ -215,19 +222,30 @@ class _Usage:
         return self.run_secs.get(name, 0) // 60
 
 
-JOB_COUNTS = frozenset({
-    "GrpJobs", "GrpSubmitJobs", "MaxJobs", "MaxSubmitJobs", "MaxJobsPerUser",
-    "MaxJobsPerAccount", "MaxSubmitJobsPerUser", "MaxSubmitJobsPerAccount"})
+JOB_COUNTS = frozenset(
+    {
+        "GrpJobs",
+        "GrpSubmitJobs",
+        "MaxJobs",
+        "MaxSubmitJobs",
+        "MaxJobsPerUser",
+        "MaxJobsPerAccount",
+        "MaxSubmitJobsPerUser",
+        "MaxSubmitJobsPerAccount",
+    }
+)
 """Limits on numbers of jobs: they read the counters whatever the request."""
-TRES_COUNTS = frozenset({
-    "GrpTRES", "GrpTRESMins", "GrpTRESRunMins", "MaxTRESPerUser", "MaxTRESPerAccount"})
+TRES_COUNTS = frozenset(
+    {"GrpTRES", "GrpTRESMins", "GrpTRESRunMins", "MaxTRESPerUser", "MaxTRESPerAccount"}
+)
 """TRES limits that read the counters, for the TRES the job requests only."""
 
 
 def _reads_jobs(entry: LimitEntry, job: _Job) -> bool:
     """Whether checking ``entry`` for ``job`` reads counts of other jobs."""
     return entry.own_name in JOB_COUNTS or (
-        entry.own_name in TRES_COUNTS and job.req(entry.tres) != 0)
+        entry.own_name in TRES_COUNTS and job.req(entry.tres) != 0
+    )
 
 
 def _climber(parent: dict[int, int | None], members: set[int]):
@@ -261,8 +279,15 @@ class _Counters:
     """
 
     def __init__(
-        self, state: LimitsState, chain: list[Assoc], res: Resolution, job: _Job,
-        user: str, account: str, parts: dict[str, Partition], now: int,
+        self,
+        state: LimitsState,
+        chain: list[Assoc],
+        res: Resolution,
+        job: _Job,
+        user: str,
+        account: str,
+        parts: dict[str, Partition],
+        now: int,
     ) -> None:
         self.assoc = {a.id: _Usage() for a in chain}
         self.usage: dict[int, dict[str, float]] = {a.id: {} for a in chain}
@@ -276,18 +301,33 @@ class _Counters:
         counted = {chain[0].id} | {e.origin for e in grp if _reads_jobs(e, job)}
         part_qos = {p.name: p.qos for p in parts.values()}
         scope = JobScope(
-            frozenset(counted), frozenset(counted_qos),
-            frozenset(p for p, q in part_qos.items() if q in counted_qos), user, account,
-            any("RunMins" in e.own_name
-                or (e.own_name == "GrpTRESMins" and "safe" in state.enforce) for e in entries),
+            frozenset(counted),
+            frozenset(counted_qos),
+            frozenset(p for p, q in part_qos.items() if q in counted_qos),
+            user,
+            account,
+            any(
+                "RunMins" in e.own_name or (e.own_name == "GrpTRESMins" and "safe" in state.enforce)
+                for e in entries
+            ),
             last_pass(now, state.calc_period, state.calc_anchor),
             any(e.tres == "billing" and _reads_jobs(e, job) for e in res.qos_entries + grp),
-            state.calc_period, state.calc_anchor,
+            state.calc_period,
+            state.calc_anchor,
         )
-        groups = state.count_jobs(scope) if state.count_jobs else job_groups(
-            state.jobs, scope, assocs=state.assocs, partitions=state.partitions,
-            qos=state.qos, billing_weights=state.billing_weights,
-            priority_flags=state.priority_flags)
+        groups = (
+            state.count_jobs(scope)
+            if state.count_jobs
+            else job_groups(
+                state.jobs,
+                scope,
+                assocs=state.assocs,
+                partitions=state.partitions,
+                qos=state.qos,
+                billing_weights=state.billing_weights,
+                priority_flags=state.priority_flags,
+            )
+        )
         parent = {a.id: a.parent_id for a in state.assocs}
         ancestors = _climber(parent, counted)
         for group in groups:
@@ -367,8 +407,13 @@ class _Checker:
     """Walks the checks in Slurm's order and records every violation."""
 
     def __init__(
-        self, res: Resolution, chain: list[Assoc], counters: _Counters, job: _Job,
-        strict: bool, state: LimitsState,
+        self,
+        res: Resolution,
+        chain: list[Assoc],
+        counters: _Counters,
+        job: _Job,
+        strict: bool,
+        state: LimitsState,
     ) -> None:
         self.res = res
         self.chain = chain
@@ -388,7 +433,8 @@ class _Checker:
 
     def _assoc_limits(self, assoc: Assoc, name: str) -> list[LimitEntry]:
         return [
-            e for e in self.by_source.get(assoc.id, ())
+            e
+            for e in self.by_source.get(assoc.id, ())
             if e.name == name and e.name.startswith("Grp")
         ]
 
@@ -396,16 +442,37 @@ class _Checker:
         return [e for e in self.user_max if e.name == name]
 
     def _add(
-        self, entry: LimitEntry, reason: str, current: float | None, request: float | None,
+        self,
+        entry: LimitEntry,
+        reason: str,
+        current: float | None,
+        request: float | None,
         rejects: bool = False,
     ) -> None:
-        self.found.append(Violation(
-            reason, entry.own_name, entry.value, entry.level, entry.source, entry.tres,
-            current, request, rejects, R.ERR_ACCOUNTING_POLICY if rejects else None,
-        ))
+        self.found.append(
+            Violation(
+                reason,
+                entry.own_name,
+                entry.value,
+                entry.level,
+                entry.source,
+                entry.tres,
+                current,
+                request,
+                rejects,
+                R.ERR_ACCOUNTING_POLICY if rejects else None,
+            )
+        )
 
-    def _tres(self, entries: Iterable[LimitEntry], check: str, amount, current=None,
-              rejects: bool = False, minimum: bool = False) -> None:
+    def _tres(
+        self,
+        entries: Iterable[LimitEntry],
+        check: str,
+        amount,
+        current=None,
+        rejects: bool = False,
+        minimum: bool = False,
+    ) -> None:
         """Per-TRES comparison: ``amount(tres)`` against the limit (``current`` adds in)."""
         for e in entries:
             ask = amount(e.tres)
@@ -414,8 +481,7 @@ class _Checker:
             used = current(e.tres) if current else 0
             bad = ask < e.value if minimum else (ask > e.value or used + ask > e.value)
             if bad:
-                self._add(e, R.tres_reason(check, e.tres), used if current else None, ask,
-                          rejects)
+                self._add(e, R.tres_reason(check, e.tres), used if current else None, ask, rejects)
 
     # -- 2. _acct_policy_validate ----------------------------------------------------------
     def validate(self) -> None:
@@ -423,71 +489,109 @@ class _Checker:
         timed = strict and job.time_given
         for qos, _ in self.res.qos_order:
             if strict:
-                self._tres(self._qos_limits(qos, "MaxTRESPerAccount"), "qos_max_per_account",
-                           job.req, rejects=True)
-                self._tres(self._qos_limits(qos, "MaxTRESPerUser"), "qos_max_per_user",
-                           job.req, rejects=True)
-                self._tres(self._qos_limits(qos, "GrpTRES"), "qos_grp", job.req,
-                           rejects=True)
+                self._tres(
+                    self._qos_limits(qos, "MaxTRESPerAccount"),
+                    "qos_max_per_account",
+                    job.req,
+                    rejects=True,
+                )
+                self._tres(
+                    self._qos_limits(qos, "MaxTRESPerUser"),
+                    "qos_max_per_user",
+                    job.req,
+                    rejects=True,
+                )
+                self._tres(self._qos_limits(qos, "GrpTRES"), "qos_grp", job.req, rejects=True)
             for e in self._qos_limits(qos, "GrpSubmitJobs"):
                 self._count(e, R.QOS_GRP_SUBMIT, self.c.qos[qos.name].submit, True)
             if timed:
-                for name, check in (("MaxTRESMinsPerJob", "qos_max_mins_per_job"),
-                                    ("GrpTRESMins", "qos_grp_mins"),
-                                    ("GrpTRESRunMins", "qos_grp_run_mins")):
+                for name, check in (
+                    ("MaxTRESMinsPerJob", "qos_max_mins_per_job"),
+                    ("GrpTRESMins", "qos_grp_mins"),
+                    ("GrpTRESRunMins", "qos_grp_run_mins"),
+                ):
                     self._tres(self._qos_limits(qos, name), check, job.mins, rejects=True)
-                self._time(self._qos_limits(qos, "MaxWallDurationPerJob"), R.QOS_MAX_WALL,
-                           job.time, True)
+                self._time(
+                    self._qos_limits(qos, "MaxWallDurationPerJob"), R.QOS_MAX_WALL, job.time, True
+                )
                 self._time(self._qos_limits(qos, "GrpWall"), R.QOS_GRP_WALL, job.time, True)
             if strict:
-                self._tres(self._qos_limits(qos, "MaxTRESPerJob"), "qos_max_per_job",
-                           job.req, rejects=True)
-                self._tres(self._qos_limits(qos, "MaxTRESPerNode"), "qos_max_per_node",
-                           job.per_node, rejects=True)
+                self._tres(
+                    self._qos_limits(qos, "MaxTRESPerJob"), "qos_max_per_job", job.req, rejects=True
+                )
+                self._tres(
+                    self._qos_limits(qos, "MaxTRESPerNode"),
+                    "qos_max_per_node",
+                    job.per_node,
+                    rejects=True,
+                )
             for e in self._qos_limits(qos, "MaxSubmitJobsPerAccount"):
-                self._count(e, R.QOS_MAX_SUBMIT_PER_ACCOUNT,
-                            self.c.qos_account[qos.name].submit, True)
+                self._count(
+                    e, R.QOS_MAX_SUBMIT_PER_ACCOUNT, self.c.qos_account[qos.name].submit, True
+                )
             for e in self._qos_limits(qos, "MaxSubmitJobsPerUser"):
                 self._count(e, R.QOS_MAX_SUBMIT_PER_USER, self.c.qos_user[qos.name].submit, True)
             if strict:
-                self._tres(self._qos_limits(qos, "MinTRESPerJob"), "qos_min_per_job",
-                           job.req, rejects=True, minimum=True)
+                self._tres(
+                    self._qos_limits(qos, "MinTRESPerJob"),
+                    "qos_min_per_job",
+                    job.req,
+                    rejects=True,
+                    minimum=True,
+                )
         for assoc in self.chain:
             usage = self.c.assoc[assoc.id]
             if strict:
-                self._tres(self._assoc_limits(assoc, "GrpTRES"), "assoc_grp", job.req,
-                           rejects=True)
+                self._tres(self._assoc_limits(assoc, "GrpTRES"), "assoc_grp", job.req, rejects=True)
             for e in self._assoc_limits(assoc, "GrpSubmitJobs"):
                 self._count(e, R.ASSOC_GRP_SUBMIT, usage.submit, True)
             if timed:
-                self._tres(self._assoc_limits(assoc, "GrpTRESMins"), "assoc_grp_mins",
-                           job.mins, rejects=True)
-                self._tres(self._assoc_limits(assoc, "GrpTRESRunMins"), "assoc_grp_run_mins",
-                           job.mins, rejects=True)
-                self._time(self._assoc_limits(assoc, "GrpWall"), R.ASSOC_GRP_WALL, job.time,
-                           True)
+                self._tres(
+                    self._assoc_limits(assoc, "GrpTRESMins"),
+                    "assoc_grp_mins",
+                    job.mins,
+                    rejects=True,
+                )
+                self._tres(
+                    self._assoc_limits(assoc, "GrpTRESRunMins"),
+                    "assoc_grp_run_mins",
+                    job.mins,
+                    rejects=True,
+                )
+                self._time(self._assoc_limits(assoc, "GrpWall"), R.ASSOC_GRP_WALL, job.time, True)
             if assoc is not self.chain[0]:
                 continue
             if strict:
-                self._tres(self._max_limits("MaxTRESPerJob"), "assoc_max_per_job",
-                           job.req, rejects=True)
-                self._tres(self._max_limits("MaxTRESPerNode"), "assoc_max_per_node",
-                           job.per_node, rejects=True)
+                self._tres(
+                    self._max_limits("MaxTRESPerJob"), "assoc_max_per_job", job.req, rejects=True
+                )
+                self._tres(
+                    self._max_limits("MaxTRESPerNode"),
+                    "assoc_max_per_node",
+                    job.per_node,
+                    rejects=True,
+                )
             for e in self._max_limits("MaxSubmitJobs"):
                 self._count(e, R.ASSOC_MAX_SUBMIT, usage.submit, True)
             if timed:
-                self._tres(self._max_limits("MaxTRESMinsPerJob"), "assoc_max_mins_per_job",
-                           job.mins, rejects=True)
-                self._time(self._max_limits("MaxWallDurationPerJob"), R.ASSOC_MAX_WALL,
-                           job.time, True)
+                self._tres(
+                    self._max_limits("MaxTRESMinsPerJob"),
+                    "assoc_max_mins_per_job",
+                    job.mins,
+                    rejects=True,
+                )
+                self._time(
+                    self._max_limits("MaxWallDurationPerJob"), R.ASSOC_MAX_WALL, job.time, True
+                )
 
     def _count(self, entry: LimitEntry, reason: str, used: int, submit: bool) -> None:
         """Job counts: a submission needs room for one more, a start needs used < limit."""
         if (used + 1 > entry.value) if submit else (used >= entry.value):
             self._add(entry, reason, used, 1, rejects=submit)
 
-    def _time(self, entries: Iterable[LimitEntry], reason: str, time: float,
-              rejects: bool = False) -> None:
+    def _time(
+        self, entries: Iterable[LimitEntry], reason: str, time: float, rejects: bool = False
+    ) -> None:
         for e in entries:
             if time > e.value:
                 self._add(e, reason, None, time, rejects)
@@ -508,14 +612,42 @@ class _Checker:
         """The partition's MaxTime and Min/MaxNodes, and (``_part_access_check``) its
         total CPUs and nodes: refused at submission under EnforcePartLimits, else pending."""
         enforce = self.state.enforce_part_limits
-        sizes = ((part.cpus, self.job.req("cpu"), "TotalCPUs", R.PARTITION_CONFIG,
-                  R.ERR_TOO_MANY_CPUS),
-                 (part.nodes, self.job.nodes, "TotalNodes", R.PARTITION_NODES,
-                  R.ERR_INVALID_NODE_COUNT)) if part else ()
+        sizes = (
+            (
+                (
+                    part.cpus,
+                    self.job.req("cpu"),
+                    "TotalCPUs",
+                    R.PARTITION_CONFIG,
+                    R.ERR_TOO_MANY_CPUS,
+                ),
+                (
+                    part.nodes,
+                    self.job.nodes,
+                    "TotalNodes",
+                    R.PARTITION_NODES,
+                    R.ERR_INVALID_NODE_COUNT,
+                ),
+            )
+            if part
+            else ()
+        )
         for total, ask, name, reason, error in sizes:
             if total is not None and ask > total:
-                self.found.append(Violation(reason, name, total, "partition", part.name, None,
-                                            None, ask, enforce, error if enforce else None))
+                self.found.append(
+                    Violation(
+                        reason,
+                        name,
+                        total,
+                        "partition",
+                        part.name,
+                        None,
+                        None,
+                        ask,
+                        enforce,
+                        error if enforce else None,
+                    )
+                )
         for e in self.res.partition_entries:
             if e.name == "MaxWallDurationPerJob":
                 ask = self.job.time
@@ -526,10 +658,20 @@ class _Checker:
                 bad = ask < e.value if e.name.startswith("Min") else ask > e.value
                 reason, error = R.PARTITION_NODES, R.ERR_INVALID_NODE_COUNT
             if bad:
-                self.found.append(Violation(
-                    reason, e.name, e.value, e.level, e.source, e.tres, None, ask,
-                    enforce, error if enforce else None,
-                ))
+                self.found.append(
+                    Violation(
+                        reason,
+                        e.name,
+                        e.value,
+                        e.level,
+                        e.source,
+                        e.tres,
+                        None,
+                        ask,
+                        enforce,
+                        error if enforce else None,
+                    )
+                )
 
     # -- 4. acct_policy_job_runnable_pre_select --------------------------------------------
     def pre_select(self) -> None:
@@ -541,12 +683,14 @@ class _Checker:
             grp_wall = self._qos_limits(qos, "GrpWall")
             self._wall(grp_wall, R.QOS_GRP_WALL, wall)
             for e in self._qos_limits(qos, "MaxJobsPerAccount"):
-                self._count(e, R.QOS_MAX_JOBS_PER_ACCOUNT, self.c.qos_account[qos.name].jobs,
-                            False)
+                self._count(e, R.QOS_MAX_JOBS_PER_ACCOUNT, self.c.qos_account[qos.name].jobs, False)
             for e in self._qos_limits(qos, "MaxJobsPerUser"):
                 self._count(e, R.QOS_MAX_JOBS_PER_USER, self.c.qos_user[qos.name].jobs, False)
-            self._time(self._qos_limits(qos, "MaxWallDurationPerJob"), R.QOS_MAX_WALL,
-                       self.job.run_time_twice if grp_wall else self.job.run_time)
+            self._time(
+                self._qos_limits(qos, "MaxWallDurationPerJob"),
+                R.QOS_MAX_WALL,
+                self.job.run_time_twice if grp_wall else self.job.run_time,
+            )
         for assoc in self.chain:
             counts = self.c.assoc[assoc.id]
             for e in self._assoc_limits(assoc, "GrpJobs"):
@@ -556,8 +700,9 @@ class _Checker:
             if assoc is self.chain[0]:
                 for e in self._max_limits("MaxJobs"):
                     self._count(e, R.ASSOC_MAX_JOBS, counts.jobs, False)
-                self._time(self._max_limits("MaxWallDurationPerJob"), R.ASSOC_MAX_WALL,
-                           self.job.run_time)
+                self._time(
+                    self._max_limits("MaxWallDurationPerJob"), R.ASSOC_MAX_WALL, self.job.run_time
+                )
 
     # -- 5. acct_policy_job_runnable_post_select -------------------------------------------
     def _held(self, counts: _Usage) -> Callable[[str], int]:
@@ -584,35 +729,64 @@ class _Checker:
             counts = self.c.qos[qos.name]
             usage = self.state.qos_usage_mins.get(qos.name, {})
             self._minutes(self._qos_limits(qos, "GrpTRESMins"), "qos_grp_mins", usage, counts)
-            self._tres(self._qos_limits(qos, "GrpTRES"), "qos_grp", job.req,
-                       lambda t, u=counts: u.tres.get(t, 0))
-            self._tres(self._qos_limits(qos, "GrpTRESRunMins"), "qos_grp_run_mins",
-                       job.run_mins, self._held(counts))
-            self._tres(self._qos_limits(qos, "MaxTRESMinsPerJob"), "qos_max_mins_per_job",
-                       job.run_mins)
+            self._tres(
+                self._qos_limits(qos, "GrpTRES"),
+                "qos_grp",
+                job.req,
+                lambda t, u=counts: u.tres.get(t, 0),
+            )
+            self._tres(
+                self._qos_limits(qos, "GrpTRESRunMins"),
+                "qos_grp_run_mins",
+                job.run_mins,
+                self._held(counts),
+            )
+            self._tres(
+                self._qos_limits(qos, "MaxTRESMinsPerJob"), "qos_max_mins_per_job", job.run_mins
+            )
             self._tres(self._qos_limits(qos, "MaxTRESPerJob"), "qos_max_per_job", job.req)
-            self._tres(self._qos_limits(qos, "MaxTRESPerNode"), "qos_max_per_node",
-                       job.per_node)
-            self._tres(self._qos_limits(qos, "MinTRESPerJob"), "qos_min_per_job", job.req,
-                       minimum=True)
-            self._tres(self._qos_limits(qos, "MaxTRESPerAccount"), "qos_max_per_account",
-                       job.req, lambda t, u=self.c.qos_account[qos.name]: u.tres.get(t, 0))
-            self._tres(self._qos_limits(qos, "MaxTRESPerUser"), "qos_max_per_user",
-                       job.req, lambda t, u=self.c.qos_user[qos.name]: u.tres.get(t, 0))
+            self._tres(self._qos_limits(qos, "MaxTRESPerNode"), "qos_max_per_node", job.per_node)
+            self._tres(
+                self._qos_limits(qos, "MinTRESPerJob"), "qos_min_per_job", job.req, minimum=True
+            )
+            self._tres(
+                self._qos_limits(qos, "MaxTRESPerAccount"),
+                "qos_max_per_account",
+                job.req,
+                lambda t, u=self.c.qos_account[qos.name]: u.tres.get(t, 0),
+            )
+            self._tres(
+                self._qos_limits(qos, "MaxTRESPerUser"),
+                "qos_max_per_user",
+                job.req,
+                lambda t, u=self.c.qos_user[qos.name]: u.tres.get(t, 0),
+            )
         for assoc in self.chain:
             counts = self.c.assoc[assoc.id]
-            self._minutes(self._assoc_limits(assoc, "GrpTRESMins"), "assoc_grp_mins",
-                          self.c.usage[assoc.id], counts)
-            self._tres(self._assoc_limits(assoc, "GrpTRES"), "assoc_grp", job.req,
-                       lambda t, u=counts: u.tres.get(t, 0))
-            self._tres(self._assoc_limits(assoc, "GrpTRESRunMins"), "assoc_grp_run_mins",
-                       job.run_mins, self._held(counts))
+            self._minutes(
+                self._assoc_limits(assoc, "GrpTRESMins"),
+                "assoc_grp_mins",
+                self.c.usage[assoc.id],
+                counts,
+            )
+            self._tres(
+                self._assoc_limits(assoc, "GrpTRES"),
+                "assoc_grp",
+                job.req,
+                lambda t, u=counts: u.tres.get(t, 0),
+            )
+            self._tres(
+                self._assoc_limits(assoc, "GrpTRESRunMins"),
+                "assoc_grp_run_mins",
+                job.run_mins,
+                self._held(counts),
+            )
             if assoc is self.chain[0]:
-                self._tres(self._max_limits("MaxTRESMinsPerJob"), "assoc_max_mins_per_job",
-                           job.run_mins)
+                self._tres(
+                    self._max_limits("MaxTRESMinsPerJob"), "assoc_max_mins_per_job", job.run_mins
+                )
                 self._tres(self._max_limits("MaxTRESPerJob"), "assoc_max_per_job", job.req)
-                self._tres(self._max_limits("MaxTRESPerNode"), "assoc_max_per_node",
-                           job.per_node)
+                self._tres(self._max_limits("MaxTRESPerNode"), "assoc_max_per_node", job.per_node)
 
 
 def _find_assoc(state: LimitsState, req: JobRequest, partition: str | None) -> Assoc | None:
@@ -623,7 +797,8 @@ def _find_assoc(state: LimitsState, req: JobRequest, partition: str | None) -> A
         if len(accounts) > 1:
             raise UsageProblem(
                 f"user {req.user} has several accounts ({', '.join(accounts)}): name one "
-                "with account=")
+                "with account="
+            )
         account = accounts[0] if accounts else None
     fits = [a for a in mine if a.account == account and a.partition in (partition, None)]
     fits.sort(key=lambda a: a.partition is None)
@@ -634,8 +809,9 @@ def _first_up(chain: list[Assoc], attr: str):
     return next((getattr(a, attr) for a in chain if getattr(a, attr)), None)
 
 
-def _pick_qos(req: JobRequest, chain: list[Assoc], qos_by_name: dict[str, Qos],
-              enforce: frozenset[str]) -> tuple[Qos | None, bool]:
+def _pick_qos(
+    req: JobRequest, chain: list[Assoc], qos_by_name: dict[str, Qos], enforce: frozenset[str]
+) -> tuple[Qos | None, bool]:
     """The job's QOS and whether it is allowed (``_get_default_qos`` + validation).
 
     An association chain with no QOS list at all allows every QOS: a store that never
@@ -655,7 +831,10 @@ def _pick_qos(req: JobRequest, chain: list[Assoc], qos_by_name: dict[str, Qos],
 
 
 def _fill_time(
-    req: JobRequest, tres: dict[str, int], res: Resolution, strict: bool,
+    req: JobRequest,
+    tres: dict[str, int],
+    res: Resolution,
+    strict: bool,
     partition: Partition | None,
 ) -> tuple[float, bool]:
     """The job's time limit in minutes (INF = none), filled like ``_set_time_limit``:
@@ -683,8 +862,9 @@ class _Refused(Exception):
     partition or QOS named (None when no association fits)."""
 
 
-def _place(req: JobRequest, state: LimitsState) -> tuple[list[Assoc], Qos | None,
-                                                          Partition | None, Qos | None]:
+def _place(
+    req: JobRequest, state: LimitsState
+) -> tuple[list[Assoc], Qos | None, Partition | None, Qos | None]:
     """(association chain, job QOS, partition, partition QOS) as ``_job_create`` finds
     them, or :class:`_Refused`. With ``req.user`` None, the account's own association."""
     part_name = req.partition or state.default_partition
@@ -692,8 +872,7 @@ def _place(req: JobRequest, state: LimitsState) -> tuple[list[Assoc], Qos | None
     if part_name and partition is None:
         raise _Refused(R.ERR_INVALID_PARTITION, part_name)
     if req.user is None:
-        assoc = next((a for a in state.assocs
-                      if a.user is None and a.account == req.account), None)
+        assoc = next((a for a in state.assocs if a.user is None and a.account == req.account), None)
     else:
         assoc = _find_assoc(state, req, part_name)
     if assoc is None:
@@ -713,11 +892,20 @@ def _billed(req: JobRequest, partition: Partition | None, state: LimitsState) ->
     any limit is checked. A billing the request names itself is kept: a what-if for a
     figure the store's weights do not give."""
     tres = dict(req.tres) or request_tres()
-    tres["cpu"], tres = fill_memory(tres.get("cpu", 1), tres.get("node", 1), tres,
-                                    state.memory.under(partition))
+    tres["cpu"], tres = fill_memory(
+        tres.get("cpu", 1), tres.get("node", 1), tres, state.memory.under(partition)
+    )
     if "billing" not in tres:
-        tres["billing"] = int(job_billable(tres.get("cpu", 0), tres.get("node", 0), tres, partition,
-                                           state.billing_weights, state.priority_flags))
+        tres["billing"] = int(
+            job_billable(
+                tres.get("cpu", 0),
+                tres.get("node", 0),
+                tres,
+                partition,
+                state.billing_weights,
+                state.priority_flags,
+            )
+        )
     return tres
 
 
@@ -732,15 +920,24 @@ def check(req: JobRequest, state: LimitsState, now: int) -> CheckResult:
         chain, job_qos, partition, part_qos = _place(req, state)
     except _Refused as no:
         error = no.args[0]
-        return CheckResult("reject", error=error, partition=part_name,
-                           qos=req.qos if error == R.ERR_INVALID_QOS else None)
+        return CheckResult(
+            "reject",
+            error=error,
+            partition=part_name,
+            qos=req.qos if error == R.ERR_INVALID_QOS else None,
+        )
     res = resolve_detail(chain, job_qos, partition, part_qos)
     strict = not res.qos_order or any(has_flag(q, "DenyOnLimit") for q, _ in res.qos_order)
     tres = _billed(req, partition, state)
     time, given = _fill_time(req, tres, res, strict, partition)
     job = _Job.of(tres, time, given, job_qos)
-    result = CheckResult("run", qos=job_qos.name if job_qos else None, partition=part_name,
-                         time_limit=None if time == INF else int(time), strict=strict)
+    result = CheckResult(
+        "run",
+        qos=job_qos.name if job_qos else None,
+        partition=part_name,
+        time_limit=None if time == INF else int(time),
+        strict=strict,
+    )
     if "limits" not in state.enforce:
         return result
     parts = {p.name: p for p in state.partitions}
@@ -749,8 +946,11 @@ def check(req: JobRequest, state: LimitsState, now: int) -> CheckResult:
     checker.partition(partition)
     part_found, checker.found = checker.found, []
     checker.validate()
-    checker.found = [v for v in part_found if v.rejects] + checker.found + [
-        v for v in part_found if not v.rejects]
+    checker.found = (
+        [v for v in part_found if v.rejects]
+        + checker.found
+        + [v for v in part_found if not v.rejects]
+    )
     checker.pre_select()
     checker.post_select()
     found = _dedupe(checker.found)
@@ -826,8 +1026,9 @@ def describe(result: CheckResult) -> str:
     if v is None:
         return head
     what = f"{v.limit}[{v.tres}]" if v.tres else v.limit
-    return f"{head} ({what}={limitdefs.limit_text(v.limit, v.tres, v.value)} at {v.level} "\
-           f"{v.source})"
+    return (
+        f"{head} ({what}={limitdefs.limit_text(v.limit, v.tres, v.value)} at {v.level} {v.source})"
+    )
 
 
 __all__ = [

@@ -38,8 +38,14 @@ _weights_of = functools.lru_cache(maxsize=256)(parse_tres_weights)
 """A partition's TRESBillingWeights text parsed once, not once per job (shared: read only)."""
 
 
-def job_billable(cpus: int, nodes: int, tres: Mapping[str, int], partition: Partition | None,
-                 weights: Mapping[str, float], flags: Iterable[str] = ()) -> float:
+def job_billable(
+    cpus: int,
+    nodes: int,
+    tres: Mapping[str, int],
+    partition: Partition | None,
+    weights: Mapping[str, float],
+    flags: Iterable[str] = (),
+) -> float:
     """Billing TRES of a job with ``cpus`` CPUs and ``nodes`` nodes (unless ``tres`` names
     cpu or node: slurmctld's allocation always counts both, so a Node weight bills every job)
     and ``tres``.
@@ -120,25 +126,39 @@ class JobGroup:
     account: str | None = None
 
 
-def held_run_seconds(scope: JobScope, tres: Mapping[str, int], start: int | None,
-                     time_limit: int | None, partition: Partition | None,
-                     qos: Qos | None) -> dict[str, int]:
+def held_run_seconds(
+    scope: JobScope,
+    tres: Mapping[str, int],
+    start: int | None,
+    time_limit: int | None,
+    partition: Partition | None,
+    qos: Qos | None,
+) -> dict[str, int]:
     """TRES-seconds of run time a running job holding ``tres`` (or jobs alike in all else,
     their ``tres`` summed) holds at ``scope.charged_until``, per TRES but energy
     (:data:`~fscli.engine.runmins.NOT_HELD`): slurmctld adds ``time limit x UsageFactor``
     of its QOS when the job starts and takes back ``seconds run x UsageFactor`` at each
     decay pass (:func:`fscli.engine.runmins.held_seconds`, sshare's TRESRunMins), for its
     associations and its QOS alike. A job without a start holds all of it."""
-    job = Allocation(0, scope.charged_until if start is None else start,
-                     running_time_limit(time_limit, partition), {}, usage_factor(qos))
+    job = Allocation(
+        0,
+        scope.charged_until if start is None else start,
+        running_time_limit(time_limit, partition),
+        {},
+        usage_factor(qos),
+    )
     held = held_seconds(job, scope.charged_until, scope.calc_period, scope.calc_anchor)
-    return {name: amount * held for name, amount in tres.items()
-            if amount and name not in NOT_HELD}
+    return {name: amount * held for name, amount in tres.items() if amount and name not in NOT_HELD}
 
 
 def job_groups(
-    jobs: Iterable[Job], scope: JobScope, *, assocs: Iterable[Assoc],
-    partitions: Iterable[Partition], qos: Iterable[Qos], billing_weights: Mapping[str, float],
+    jobs: Iterable[Job],
+    scope: JobScope,
+    *,
+    assocs: Iterable[Assoc],
+    partitions: Iterable[Partition],
+    qos: Iterable[Qos],
+    billing_weights: Mapping[str, float],
     priority_flags: Iterable[str],
 ) -> list[JobGroup]:
     """``jobs`` as one group per running or pending job, for a check given the jobs
@@ -158,17 +178,27 @@ def job_groups(
         tres = request_tres(job.cpus, job.nodes, job.tres) if running else {}
         part = parts.get(job.partitions[0]) if job.partitions else None
         if running and scope.billing:
-            tres["billing"] = int(job_billable(job.cpus, job.nodes, job.tres, part,
-                                               billing_weights, priority_flags))
+            tres["billing"] = int(
+                job_billable(job.cpus, job.nodes, job.tres, part, billing_weights, priority_flags)
+            )
         run: dict[str, int] = {}
         if running and scope.run_mins:
-            run = held_run_seconds(scope, tres, job.start, job.time_limit, part,
-                                   qos_by_name.get(job.qos or ""))
-        out.append(JobGroup(
-            job.assoc_id, running, 1, tres, run, job.qos,
-            job.partitions[0] if job.partitions else None, job.user,
-            job.account or account_of.get(job.assoc_id),
-        ))
+            run = held_run_seconds(
+                scope, tres, job.start, job.time_limit, part, qos_by_name.get(job.qos or "")
+            )
+        out.append(
+            JobGroup(
+                job.assoc_id,
+                running,
+                1,
+                tres,
+                run,
+                job.qos,
+                job.partitions[0] if job.partitions else None,
+                job.user,
+                job.account or account_of.get(job.assoc_id),
+            )
+        )
     return out
 
 

@@ -101,7 +101,9 @@ def parse_limit(defn: LimitDef, text: str) -> Any:
         try:
             value = int(raw)
         except ValueError:
-            raise InvalidValue(f"invalid value for {defn.name}: '{text}' is not a whole number") from None
+            raise InvalidValue(
+                f"invalid value for {defn.name}: '{text}' is not a whole number"
+            ) from None
         if value < -1:
             raise InvalidValue(f"invalid value for {defn.name}: {value} (use -1 to clear)")
         if value > 0xFFFFFFFE:

@@ -102,8 +102,10 @@ class Resolution:
             if at is None:
                 entries.append(cap)
                 continue
-            tighter = cap.value > entries[at].value if cap.name.startswith("Min") else (
-                cap.value < entries[at].value
+            tighter = (
+                cap.value > entries[at].value
+                if cap.name.startswith("Min")
+                else (cap.value < entries[at].value)
             )
             if tighter:
                 entries[at] = cap
@@ -175,10 +177,17 @@ def _qos_entries(order: list[tuple[Qos, str]]) -> list[LimitEntry]:
                     continue
                 taken.add((defn.name, tres))
                 alias = QOS_AS_ASSOC.get(defn.name)
-                entries.append(LimitEntry(
-                    alias or defn.name, amount, level, qos.name, tres,
-                    defn.name if alias else None, qos.name,
-                ))
+                entries.append(
+                    LimitEntry(
+                        alias or defn.name,
+                        amount,
+                        level,
+                        qos.name,
+                        tres,
+                        defn.name if alias else None,
+                        qos.name,
+                    )
+                )
     return entries
 
 
@@ -205,10 +214,17 @@ def _assoc_entries(
                     continue
                 if not grp:
                     inherited.add(key)
-                entries.append(LimitEntry(
-                    defn.name, _factored(defn.name, amount, factor), assoc_level(assoc),
-                    assoc_label(assoc), tres, None, assoc.id,
-                ))
+                entries.append(
+                    LimitEntry(
+                        defn.name,
+                        _factored(defn.name, amount, factor),
+                        assoc_level(assoc),
+                        assoc_label(assoc),
+                        tres,
+                        None,
+                        assoc.id,
+                    )
+                )
     return entries
 
 
@@ -240,8 +256,11 @@ def resolve_detail(
     blocked = {(e.name, e.tres) for e in qos_entries}
     factor = next((q.limit_factor for q, _ in order if q.limit_factor is not None), None)
     return Resolution(
-        order, qos_entries, _assoc_entries(chain, blocked, factor),
-        _partition_entries(partition, job_qos), factor,
+        order,
+        qos_entries,
+        _assoc_entries(chain, blocked, factor),
+        _partition_entries(partition, job_qos),
+        factor,
     )
 
 

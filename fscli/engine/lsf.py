@@ -119,8 +119,9 @@ class LsfParams:
             for key, value in (layer or {}).items():
                 canon, text = validate_param(key, value)
                 merged[canon] = text
-        values: dict[str, Any] = {k.lower(): (v == "Y" if v in ("Y", "N") else float(v))
-                                  for k, v in merged.items()}
+        values: dict[str, Any] = {
+            k.lower(): (v == "Y" if v in ("Y", "N") else float(v)) for k, v in merged.items()
+        }
         return cls(**values)
 
 
@@ -176,8 +177,7 @@ def job_usage(job: Job, now: int, params: LsfParams) -> Usage:
         ran = max(now - job.start, 0) if job.start is not None else 0
         run = _decayed_span(ran, params.hist_hours) if params.run_time_decay else float(ran)
         committed = job.time_limit * 60.0 if job.time_limit is not None else run
-        return Usage(cpu_time=cpu, run_time=run, committed_run_time=committed,
-                     started=job.slots)
+        return Usage(cpu_time=cpu, run_time=run, committed_run_time=committed, started=job.slots)
     if job.end is None:
         return Usage()
     age = now - job.end
@@ -202,15 +202,17 @@ def priority_terms(usage: Usage, params: LsfParams, adjustment: float = 0.0) -> 
     return {
         "cpu_time": usage.cpu_time * hours * params.cpu_time_factor,
         "run_time": (usage.hist_run_time + usage.run_time) * hours * params.run_time_factor,
-        "committed_run_time": (usage.committed_run_time - usage.run_time) * hours
+        "committed_run_time": (usage.committed_run_time - usage.run_time)
+        * hours
         * params.committed_run_time_factor,
         "job_slots": (1 + usage.job_slots) * params.run_job_factor,
         "adjustment": adjustment * params.fairshare_adjustment_factor,
     }
 
 
-def dynamic_priority(shares: int, usage: Usage, params: LsfParams,
-                     adjustment: float = 0.0) -> float:
+def dynamic_priority(
+    shares: int, usage: Usage, params: LsfParams, adjustment: float = 0.0
+) -> float:
     """LSF's dynamic priority. A denominator that is not positive (static fairshare: all
     factors 0) leaves the shares alone as the priority."""
     denominator = sum(priority_terms(usage, params, adjustment).values())
@@ -270,8 +272,9 @@ class ShareNode:
     children: list[ShareNode] = field(default_factory=list)
 
 
-def group_users(name: str, groups: Mapping[str, UserGroup],
-                _path: tuple[str, ...] = ()) -> frozenset[str]:
+def group_users(
+    name: str, groups: Mapping[str, UserGroup], _path: tuple[str, ...] = ()
+) -> frozenset[str]:
     """All users of a group, through its subgroups."""
     if name in _path:
         raise InvalidValue(f"user group '{name}' contains itself ({' -> '.join(_path + (name,))})")
@@ -287,8 +290,9 @@ def group_users(name: str, groups: Mapping[str, UserGroup],
     return frozenset(users)
 
 
-def resolve_shares(entries: Sequence[ShareEntry], groups: Mapping[str, UserGroup],
-                   universe: Iterable[str]) -> list[ShareNode]:
+def resolve_shares(
+    entries: Sequence[ShareEntry], groups: Mapping[str, UserGroup], universe: Iterable[str]
+) -> list[ShareNode]:
     """Turn USER_SHARES into the holders of one level.
 
     Users and groups named explicitly come first; ``group@`` gives each member not named
@@ -361,8 +365,11 @@ class ShareBlock:
     rows: tuple[ShareRow, ...]
 
     def as_dict(self) -> dict[str, object]:
-        return {"path": self.path, "total_shares": self.total_shares,
-                "rows": [row.as_dict() for row in self.rows]}
+        return {
+            "path": self.path,
+            "total_shares": self.total_shares,
+            "rows": [row.as_dict() for row in self.rows],
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -373,9 +380,15 @@ class _Context:
     adjustments: Mapping[str, float]
 
 
-def _context(queue: LsfQueue, jobs: Iterable[Job], now: int,
-             global_params: Mapping[str, str] | None, groups: Mapping[str, UserGroup] | None,
-             users: Iterable[str], adjustments: Mapping[str, float] | None) -> _Context:
+def _context(
+    queue: LsfQueue,
+    jobs: Iterable[Job],
+    now: int,
+    global_params: Mapping[str, str] | None,
+    groups: Mapping[str, UserGroup] | None,
+    users: Iterable[str],
+    adjustments: Mapping[str, float] | None,
+) -> _Context:
     params = LsfParams.from_mapping(global_params, queue.params)
     usage = usage_by_user(jobs, queue.name, now, params)
     tree = resolve_shares(queue.shares, groups or {}, set(users) | set(usage))
@@ -394,31 +407,44 @@ def _row(node: ShareNode, level_total: int, ctx: _Context) -> ShareRow:
     use = _node_usage(node, ctx.usage)
     adjustment = float(ctx.adjustments.get(node.name, 0.0))
     return ShareRow(
-        name=node.name, kind=node.kind, shares=node.shares,
+        name=node.name,
+        kind=node.kind,
+        shares=node.shares,
         share_fraction=node.shares / level_total if level_total else 0.0,
         priority=dynamic_priority(node.shares, use, ctx.params, adjustment),
-        started=use.started, reserved=use.reserved, cpu_time=use.cpu_time,
-        run_time=use.run_time, hist_run_time=use.hist_run_time,
-        committed_run_time=use.committed_run_time, adjustment=adjustment,
+        started=use.started,
+        reserved=use.reserved,
+        cpu_time=use.cpu_time,
+        run_time=use.run_time,
+        hist_run_time=use.hist_run_time,
+        committed_run_time=use.committed_run_time,
+        adjustment=adjustment,
         adjust=adjustment * ctx.params.fairshare_adjustment_factor,
     )
 
 
 def _blocks(path: str, nodes: list[ShareNode], ctx: _Context, out: list[ShareBlock]) -> None:
     total = sum(n.shares for n in nodes)
-    ranked = sorted(((_row(n, total, ctx), n) for n in nodes),
-                    key=lambda pair: (-pair[0].priority, pair[0].name))
+    ranked = sorted(
+        ((_row(n, total, ctx), n) for n in nodes),
+        key=lambda pair: (-pair[0].priority, pair[0].name),
+    )
     out.append(ShareBlock(path, total, tuple(row for row, _ in ranked)))
     for _, node in ranked:
         if node.children:
             _blocks(f"{path}{node.name}/", node.children, ctx, out)
 
 
-def share_info(queue: LsfQueue, jobs: Iterable[Job], now: int, *,
-               global_params: Mapping[str, str] | None = None,
-               groups: Mapping[str, UserGroup] | None = None,
-               users: Iterable[str] = (),
-               adjustments: Mapping[str, float] | None = None) -> list[ShareBlock]:
+def share_info(
+    queue: LsfQueue,
+    jobs: Iterable[Job],
+    now: int,
+    *,
+    global_params: Mapping[str, str] | None = None,
+    groups: Mapping[str, UserGroup] | None = None,
+    users: Iterable[str] = (),
+    adjustments: Mapping[str, float] | None = None,
+) -> list[ShareBlock]:
     """The SHARE_INFO_FOR blocks of a fairshare queue (empty for a FCFS queue).
 
     ``users`` are the known users (``default``/``others`` expand over them and over every
@@ -434,31 +460,55 @@ def share_info(queue: LsfQueue, jobs: Iterable[Job], now: int, *,
 
 
 FORMULA_LINES = (
-    ("priority = shares / (cpu_time*CPU_TIME_FACTOR + (historical_run_time + run_time)"
-     "*RUN_TIME_FACTOR"),
-    ("                     + (committed_run_time - run_time)*COMMITTED_RUN_TIME_FACTOR"
-     " + (1 + job_slots)*RUN_JOB_FACTOR"),
+    (
+        "priority = shares / (cpu_time*CPU_TIME_FACTOR + (historical_run_time + run_time)"
+        "*RUN_TIME_FACTOR"
+    ),
+    (
+        "                     + (committed_run_time - run_time)*COMMITTED_RUN_TIME_FACTOR"
+        " + (1 + job_slots)*RUN_JOB_FACTOR"
+    ),
     "                     + fairshare_adjustment*FAIRSHARE_ADJUSTMENT_FACTOR)   [times in hours]",
 )
 
 
-def explain(queue: LsfQueue, name: str, jobs: Iterable[Job], now: int, *,
-            global_params: Mapping[str, str] | None = None,
-            groups: Mapping[str, UserGroup] | None = None,
-            users: Iterable[str] = (),
-            adjustments: Mapping[str, float] | None = None) -> list[str]:
+def explain(
+    queue: LsfQueue,
+    name: str,
+    jobs: Iterable[Job],
+    now: int,
+    *,
+    global_params: Mapping[str, str] | None = None,
+    groups: Mapping[str, UserGroup] | None = None,
+    users: Iterable[str] = (),
+    adjustments: Mapping[str, float] | None = None,
+) -> list[str]:
     """Lines showing the formula and the numbers put in for one user/group of the queue."""
-    blocks = share_info(queue, jobs, now, global_params=global_params, groups=groups,
-                        users=users, adjustments=adjustments)
+    blocks = share_info(
+        queue,
+        jobs,
+        now,
+        global_params=global_params,
+        groups=groups,
+        users=users,
+        adjustments=adjustments,
+    )
     found = [(b, r) for b in blocks for r in b.rows if r.name == name]
     if not found:
         names = [r.name for b in blocks for r in b.rows]
-        raise NotFound(f"'{name}' holds no shares in LSF queue '{queue.name}'"
-                       f"{did_you_mean(name, names)}")
+        raise NotFound(
+            f"'{name}' holds no shares in LSF queue '{queue.name}'{did_you_mean(name, names)}"
+        )
     block, row = found[0]
     p = LsfParams.from_mapping(global_params, queue.params)
-    use = Usage(row.cpu_time, row.run_time, row.hist_run_time, row.committed_run_time,
-                row.started, row.reserved)
+    use = Usage(
+        row.cpu_time,
+        row.run_time,
+        row.hist_run_time,
+        row.committed_run_time,
+        row.started,
+        row.reserved,
+    )
     terms = priority_terms(use, p, row.adjustment)
     denominator = sum(terms.values())
 
@@ -466,26 +516,39 @@ def explain(queue: LsfQueue, name: str, jobs: Iterable[Job], now: int, *,
         return f"{seconds:.1f} s = {seconds / 3600:.6f} h"
 
     lines = [
-        (f"{row.name} in {block.path}: {row.shares} of {block.total_shares} shares"
-         f" ({row.share_fraction:.2%})"),
+        (
+            f"{row.name} in {block.path}: {row.shares} of {block.total_shares} shares"
+            f" ({row.share_fraction:.2%})"
+        ),
         *FORMULA_LINES,
-        (f"  cpu_time            {h(row.cpu_time)} x {p.cpu_time_factor:g}"
-         f" = {terms['cpu_time']:.6f}"),
-        (f"  hist + run_time     {h(row.hist_run_time + row.run_time)}"
-         f" ({row.hist_run_time:.1f} + {row.run_time:.1f}) x {p.run_time_factor:g}"
-         f" = {terms['run_time']:.6f}"),
-        (f"  committed - run     {h(row.committed_run_time - row.run_time)}"
-         f" x {p.committed_run_time_factor:g} = {terms['committed_run_time']:.6f}"),
-        (f"  1 + job_slots       1 + {row.started + row.reserved} ({row.started} started,"
-         f" {row.reserved} reserved) x {p.run_job_factor:g} = {terms['job_slots']:.6f}"),
-        (f"  adjustment          {row.adjustment:g} x {p.fairshare_adjustment_factor:g}"
-         f" = {terms['adjustment']:.6f}"),
+        (
+            f"  cpu_time            {h(row.cpu_time)} x {p.cpu_time_factor:g}"
+            f" = {terms['cpu_time']:.6f}"
+        ),
+        (
+            f"  hist + run_time     {h(row.hist_run_time + row.run_time)}"
+            f" ({row.hist_run_time:.1f} + {row.run_time:.1f}) x {p.run_time_factor:g}"
+            f" = {terms['run_time']:.6f}"
+        ),
+        (
+            f"  committed - run     {h(row.committed_run_time - row.run_time)}"
+            f" x {p.committed_run_time_factor:g} = {terms['committed_run_time']:.6f}"
+        ),
+        (
+            f"  1 + job_slots       1 + {row.started + row.reserved} ({row.started} started,"
+            f" {row.reserved} reserved) x {p.run_job_factor:g} = {terms['job_slots']:.6f}"
+        ),
+        (
+            f"  adjustment          {row.adjustment:g} x {p.fairshare_adjustment_factor:g}"
+            f" = {terms['adjustment']:.6f}"
+        ),
     ]
     if denominator > 0:
         lines.append(f"priority = {row.shares} / {denominator:.6f} = {row.priority:.3f}")
     else:
-        lines.append(f"priority = {row.shares} (denominator {denominator:g}: static fairshare,"
-                     " shares alone)")
+        lines.append(
+            f"priority = {row.shares} (denominator {denominator:g}: static fairshare, shares alone)"
+        )
     return lines
 
 
@@ -528,10 +591,19 @@ def queue_summary(queues: Iterable[LsfQueue], jobs: Iterable[Job]) -> list[Queue
                 rsv[job.queue] = rsv.get(job.queue, 0) + job.slots
         elif job.state == "running":
             run[job.queue] = run.get(job.queue, 0) + job.slots
-    rows = [QueueSummary(q.name, q.priority, "Open:Active",
-                         pend.get(q.name, 0) + run.get(q.name, 0),
-                         pend.get(q.name, 0), run.get(q.name, 0), 0, rsv.get(q.name, 0))
-            for q in queues]
+    rows = [
+        QueueSummary(
+            q.name,
+            q.priority,
+            "Open:Active",
+            pend.get(q.name, 0) + run.get(q.name, 0),
+            pend.get(q.name, 0),
+            run.get(q.name, 0),
+            0,
+            rsv.get(q.name, 0),
+        )
+        for q in queues
+    ]
     return sorted(rows, key=lambda r: -r.priority)
 
 
@@ -548,14 +620,24 @@ class DispatchResult:
     def shares(self) -> list[tuple[str, str, int, float]]:
         """(queue, user, jobs, fraction of all dispatched jobs): per queue, most jobs first."""
         total = len(self.order)
-        return [(queue, user, n, n / total) for queue, counts in self.counts.items()
-                for user, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
+        return [
+            (queue, user, n, n / total)
+            for queue, counts in self.counts.items()
+            for user, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+        ]
 
 
-def simulate_dispatch(queues: Sequence[LsfQueue], users: Sequence[str], slots: int, *,
-                      jobs_per_user: int | None = None, jobs: Iterable[Job] = (), now: int = 0,
-                      global_params: Mapping[str, str] | None = None,
-                      groups: Mapping[str, UserGroup] | None = None) -> DispatchResult:
+def simulate_dispatch(
+    queues: Sequence[LsfQueue],
+    users: Sequence[str],
+    slots: int,
+    *,
+    jobs_per_user: int | None = None,
+    jobs: Iterable[Job] = (),
+    now: int = 0,
+    global_params: Mapping[str, str] | None = None,
+    groups: Mapping[str, UserGroup] | None = None,
+) -> DispatchResult:
     """Fill ``slots`` free slots with one-slot jobs, as LSF's scheduler would at ``now``.
 
     Every user submits ``jobs_per_user`` jobs (default: ``slots``) to every queue that gives
@@ -581,8 +663,11 @@ def simulate_dispatch(queues: Sequence[LsfQueue], users: Sequence[str], slots: i
     for _ in range(slots):
         for queue, ctx, left, done in plans:  # the first queue with demand left takes the slot
             if any(left.values()):
-                user = _pick(ctx.tree, ctx, left, done, turn) if queue.shares else min(
-                    (u for u in left if left[u]), key=lambda u: (done[u], turn[u]))
+                user = (
+                    _pick(ctx.tree, ctx, left, done, turn)
+                    if queue.shares
+                    else min((u for u in left if left[u]), key=lambda u: (done[u], turn[u]))
+                )
                 left[user] -= 1
                 done[user] += 1
                 ctx.usage.setdefault(user, Usage()).started += 1
@@ -595,9 +680,15 @@ def simulate_dispatch(queues: Sequence[LsfQueue], users: Sequence[str], slots: i
     return result
 
 
-def _pick(nodes: list[ShareNode], ctx: _Context, left: Mapping[str, int],
-          done: Mapping[str, int], turn: Mapping[str, int]) -> str:
+def _pick(
+    nodes: list[ShareNode],
+    ctx: _Context,
+    left: Mapping[str, int],
+    done: Mapping[str, int],
+    turn: Mapping[str, int],
+) -> str:
     """The user whose job dispatches next: highest priority holder at each level, then FCFS."""
+
     def first_job(node: ShareNode) -> tuple[int, int] | None:
         waiting = [(done[u], turn[u]) for u in _dispatchable(node) if left.get(u)]
         return min(waiting) if waiting else None

@@ -15,6 +15,7 @@ from typing import Any
 SHARES_PARENT = 0x7FFFFFFF
 """How Slurm stores ``FairShare=parent`` (SLURMDB_FS_USE_PARENT)."""
 
+
 @dataclass(slots=True)
 class Assoc:
     """One association: the root (parent_id None), an account, or a user (+partition)."""

@@ -153,13 +153,15 @@ class _Context:
         w, raw = self.weights, self.raw
         self.part_factor = {
             name: _ratio(p.priority_job_factor, self.max_part_factor, raw["partition"])
-            if w["partition"] and p.priority_job_factor else 0.0
+            if w["partition"] and p.priority_job_factor
+            else 0.0
             for name, p in self.partitions.items()
         }
         self.part_tres = {name: _partition_tres(p) for name, p in self.partitions.items()}
         self.qos_factor = {
             name: _ratio(q.priority, self.max_qos_priority, raw["qos"])
-            if w["qos"] and q.priority else 0.0
+            if w["qos"] and q.priority
+            else 0.0
             for name, q in self.qos.items()
         }
         if w["assoc"]:
@@ -187,17 +189,17 @@ def check_admin_priority(value: int) -> int:
     """``scontrol update job priority=N``: 0 (held) to 4294967294 (4294967295 is Slurm's
     INFINITE, which gives the job back to the plugin)."""
     if not 0 <= int(value) < PRIORITY_MAX:
-        raise InvalidValue(f"invalid priority {value}: expected 0 to {PRIORITY_MAX - 1}, "
-                           "or -1 to give the job back to the priority plugin")
+        raise InvalidValue(
+            f"invalid priority {value}: expected 0 to {PRIORITY_MAX - 1}, "
+            "or -1 to give the job back to the priority plugin"
+        )
     return int(value)
 
 
 def check_nice(value: int) -> int:
     """A job's nice value, or an error naming the valid range."""
     if not -NICE_RANGE <= int(value) <= NICE_RANGE:
-        raise InvalidValue(
-            f"invalid nice value {value}: expected -{NICE_RANGE} to {NICE_RANGE}"
-        )
+        raise InvalidValue(f"invalid nice value {value}: expected -{NICE_RANGE} to {NICE_RANGE}")
     return int(value)
 
 
@@ -365,9 +367,13 @@ def compute_priorities(
     states = listed_states(config)
     always = "ACCRUE_ALWAYS" in config.flags
     now = ctx.now
-    listed = [j for j in sorted(jobs, key=attrgetter("id")) if j.state in states
-              and j.admin_priority != 0
-              and (j.submit if always or j.eligible is None else j.eligible) <= now]
+    listed = [
+        j
+        for j in sorted(jobs, key=attrgetter("id"))
+        if j.state in states
+        and j.admin_priority != 0
+        and (j.submit if always or j.eligible is None else j.eligible) <= now
+    ]
     return PriorityResult(rows=_score(listed, ctx, warnings), warnings=warnings)
 
 
@@ -398,7 +404,12 @@ def _score(jobs: list[Job], ctx: _Context, warnings: list[str]) -> list[Priority
     shape only (size, partitions, TRES) is computed once per shape."""
     w = ctx.weights
     w_age, w_assoc, w_fs, w_size, w_qos = (
-        w["age"], w["assoc"], w["fairshare"], w["jobsize"], w["qos"])
+        w["age"],
+        w["assoc"],
+        w["fairshare"],
+        w["jobsize"],
+        w["qos"],
+    )
     assocs, assoc_factor, fs_factors = ctx.assocs, ctx.assoc_factor, ctx.fs_factors
     qos_factor, tres_names = ctx.qos_factor, ctx.tres_names
     now, max_age, cluster = ctx.now, ctx.config.max_age, ctx.cluster
@@ -409,8 +420,13 @@ def _score(jobs: list[Job], ctx: _Context, warnings: list[str]) -> list[Priority
     rows: list[PriorityRow] = []
     append = rows.append
     for job in jobs:
-        key = (job.partitions, job.nodes, job.cpus, job.time_limit,
-               tuple(job.tres.items()) if job.tres else ())
+        key = (
+            job.partitions,
+            job.nodes,
+            job.cpus,
+            job.time_limit,
+            tuple(job.tres.items()) if job.tres else (),
+        )
         shape = shapes.get(key)
         if shape is None:
             shape = shapes[key] = _shape(job, ctx)
@@ -423,15 +439,36 @@ def _score(jobs: list[Job], ctx: _Context, warnings: list[str]) -> list[Priority
             if index is None:
                 index = _assoc_index(assocs)
             user_account = (job.user, job.account)
-            assoc_id = index.get((*user_account, job.partitions[0]),
-                                 index.get((*user_account, None)))
+            assoc_id = index.get(
+                (*user_account, job.partitions[0]), index.get((*user_account, None))
+            )
         account = job.account or (assocs[assoc_id].account if assoc_id is not None else "")
         if job.admin_priority:
             prio = job.admin_priority
             for part in per_part:
-                append(PriorityRow(job.id, part[0], job.user, account, qos, cluster, assoc_id,
-                                   zeros, zeros, (), (), (), 0, 0, float(prio), prio, True,
-                                   job, ctx))
+                append(
+                    PriorityRow(
+                        job.id,
+                        part[0],
+                        job.user,
+                        account,
+                        qos,
+                        cluster,
+                        assoc_id,
+                        zeros,
+                        zeros,
+                        (),
+                        (),
+                        (),
+                        0,
+                        0,
+                        float(prio),
+                        prio,
+                        True,
+                        job,
+                        ctx,
+                    )
+                )
             continue
         if w_age:
             waited = now - (job.submit if always or job.eligible is None else job.eligible)
@@ -456,10 +493,29 @@ def _score(jobs: list[Job], ctx: _Context, warnings: list[str]) -> list[Priority
                     "Reducing it to 4294967295 (2^32 - 1)"
                 )
                 priority = PRIORITY_MAX
-            append(PriorityRow(job.id, name, job.user, account, qos, cluster, assoc_id,
-                               (age, assoc_f, fs, size, part_f, qos_f), (wa, wb, wf, wj, wp, wq),
-                               tres_names, tres_f, tres_w, site, nice, exact, priority, False,
-                               job, ctx))
+            append(
+                PriorityRow(
+                    job.id,
+                    name,
+                    job.user,
+                    account,
+                    qos,
+                    cluster,
+                    assoc_id,
+                    (age, assoc_f, fs, size, part_f, qos_f),
+                    (wa, wb, wf, wj, wp, wq),
+                    tres_names,
+                    tres_f,
+                    tres_w,
+                    site,
+                    nice,
+                    exact,
+                    priority,
+                    False,
+                    job,
+                    ctx,
+                )
+            )
     return rows
 
 
@@ -475,8 +531,10 @@ def _weigh(row: PriorityRow, ctx: _Context, name: str) -> str:
 def explain(row: PriorityRow) -> list[str]:
     """Each factor with its inputs and the weighted sum, one line each."""
     job, ctx = row.job, row.context
-    title = (f"job {row.job_id} in partition {row.partition} "
-             f"(user {row.user}, account {row.account or '-'}, QOS {row.qos or '-'})")
+    title = (
+        f"job {row.job_id} in partition {row.partition} "
+        f"(user {row.user}, account {row.account or '-'}, QOS {row.qos or '-'})"
+    )
     lines = [title]
     if job is None or ctx is None:
         return lines + [f"priority {row.priority}"]
@@ -505,23 +563,30 @@ def _factor_lines(row: PriorityRow, job: Job, ctx: _Context) -> list[str]:
     if w["age"]:
         since = "submit" if "ACCRUE_ALWAYS" in ctx.config.flags else "eligible"
         waited = max(0, ctx.now - _accrue_time(job, ctx.config))
-        lines.append(f"age: waited {format_secs(waited)} (since {since}) of PriorityMaxAge "
-                     f"{format_secs(ctx.config.max_age)} {_weigh(row, ctx, 'age')}")
+        lines.append(
+            f"age: waited {format_secs(waited)} (since {since}) of PriorityMaxAge "
+            f"{format_secs(ctx.config.max_age)} {_weigh(row, ctx, 'age')}"
+        )
     if w["assoc"]:
         value = ctx.assoc_priority.get(row.assoc_id, 0) if row.assoc_id is not None else 0
         of = "raw (NO_NORMAL_ASSOC)" if ctx.raw["assoc"] else f"of max {ctx.max_assoc_priority}"
         lines.append(f"assoc: association priority {value} {of} {_weigh(row, ctx, 'assoc')}")
     if w["fairshare"]:
-        source = (f"association {row.assoc_id} ({row.user}/{row.account})"
-                  if row.assoc_id is not None else "no association: factor 0")
+        source = (
+            f"association {row.assoc_id} ({row.user}/{row.account})"
+            if row.assoc_id is not None
+            else "no association: factor 0"
+        )
         lines.append(f"fair-share: {source} {_weigh(row, ctx, 'fairshare')}")
     if w["jobsize"]:
         lines.append(_job_size_line(row, job, ctx))
     if w["partition"]:
         part = ctx.partitions[row.partition]
         of = "raw (NO_NORMAL_PART)" if ctx.raw["partition"] else f"of max {ctx.max_part_factor}"
-        lines.append(f"partition: PriorityJobFactor {part.priority_job_factor} {of} "
-                     f"{_weigh(row, ctx, 'partition')}")
+        lines.append(
+            f"partition: PriorityJobFactor {part.priority_job_factor} {of} "
+            f"{_weigh(row, ctx, 'partition')}"
+        )
     if w["qos"]:
         qos = ctx.qos.get(row.qos)
         prio = qos.priority if qos else 0
@@ -535,8 +600,10 @@ def _job_size_line(row: PriorityRow, job: Job, ctx: _Context) -> str:
     if not nodes or not cpus:
         return f"job size: cluster node/CPU counts unknown {_weigh(row, ctx, 'jobsize')}"
     if "SMALL_RELATIVE_TO_TIME" in ctx.config.flags:
-        how = (f"max({job.nodes} nodes x {cpus}/{nodes} CPUs per node, {job.cpus} CPUs) / "
-               f"{_time_limit(job, ctx)} min / {cpus} CPUs")
+        how = (
+            f"max({job.nodes} nodes x {cpus}/{nodes} CPUs per node, {job.cpus} CPUs) / "
+            f"{_time_limit(job, ctx)} min / {cpus} CPUs"
+        )
         if ctx.config.favor_small:
             how = f"1 - {how}"
     elif ctx.config.favor_small:
@@ -553,10 +620,15 @@ def _tres_line(row: PriorityRow, job: Job, ctx: _Context, name: str) -> str:
         how = f"{count} (raw, NO_NORMAL_TRES)"
     else:
         total = _partition_tres(ctx.partitions[row.partition]).get(name)
-        how = f"{count} of {total} in {row.partition}" if total else (
-            f"{count} (partition total unknown: factor 0)")
-    return (f"tres {name}: {how} -> {_num(row.tres_factors[name])} x {weight:g} "
-            f"= {row.tres_weighted[name]:.2f}")
+        how = (
+            f"{count} of {total} in {row.partition}"
+            if total
+            else (f"{count} (partition total unknown: factor 0)")
+        )
+    return (
+        f"tres {name}: {how} -> {_num(row.tres_factors[name])} x {weight:g} "
+        f"= {row.tres_weighted[name]:.2f}"
+    )
 
 
 def filter_rows(
@@ -573,7 +645,8 @@ def filter_rows(
     user_set = set(users) if users is not None else None
     part_set = set(partitions) if partitions is not None else None
     kept = [
-        r for r in rows
+        r
+        for r in rows
         if (job_set is None or r.job_id in job_set)
         and (user_set is None or r.user in user_set)
         and (part_set is None or r.partition in part_set)

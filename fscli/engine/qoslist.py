@@ -20,8 +20,9 @@ def is_delta(items: Sequence[str]) -> bool:
     return bool(items) and items[0][:1] in ("+", "-")
 
 
-def inherit(inherited: tuple[str, ...] | None, own: Sequence[str],
-            every: Iterable[str]) -> tuple[str, ...] | None:
+def inherit(
+    inherited: tuple[str, ...] | None, own: Sequence[str], every: Iterable[str]
+) -> tuple[str, ...] | None:
     """The list in force for an association whose stored list is ``own``, given the list in
     force for its parent (``every`` QOS stands in for a parent with no list at all)."""
     if not own:
@@ -46,7 +47,9 @@ def effective(chain: Sequence[Assoc], every: Iterable[str]) -> tuple[str, ...] |
     return result
 
 
-def effective_all(assocs: Sequence[Assoc], every: Iterable[str]) -> dict[int, tuple[str, ...] | None]:
+def effective_all(
+    assocs: Sequence[Assoc], every: Iterable[str]
+) -> dict[int, tuple[str, ...] | None]:
     """:func:`effective` of every association (parents may come after their children)."""
     every = tuple(every)
     by_id = {a.id: a for a in assocs}
@@ -83,8 +86,9 @@ def edit(stored: Sequence[str], op: str, names: Sequence[str]) -> list[str]:
     return [f"{delta[name]}{name}" for name in sorted(delta)]
 
 
-def defaults_outside(assocs: Sequence[Assoc], every: Iterable[str],
-                     roots: Iterable[int]) -> list[tuple[Assoc, str, tuple[str, ...]]]:
+def defaults_outside(
+    assocs: Sequence[Assoc], every: Iterable[str], roots: Iterable[int]
+) -> list[tuple[Assoc, str, tuple[str, ...]]]:
     """(association, its DefaultQOS, its QOS list) for each association in the subtrees of
     ``roots`` whose DefaultQOS (its own, else the first one set up the tree) is not in its
     QOS list in force: every job of such a user that names no QOS would be refused."""
@@ -99,10 +103,8 @@ def defaults_outside(assocs: Sequence[Assoc], every: Iterable[str],
     while todo:
         assoc = todo.pop()
         todo += children.get(assoc.id, [])
-        default = next((a.default_qos for a in ancestors(assoc.id, by_id) if a.default_qos),
-                       None)
+        default = next((a.default_qos for a in ancestors(assoc.id, by_id) if a.default_qos), None)
         listed = lists[assoc.id]
         if default is not None and listed is not None and default not in listed:
             out.append((assoc, default, listed))
     return sorted(out, key=lambda found: found[0].id)
-

@@ -54,8 +54,13 @@ def held_seconds(job: Allocation, at: int, period: int, anchor: int = 0) -> int:
     return max(0, held - taken)
 
 
-def run_minutes(jobs: Iterable[Allocation], parent_of: Mapping[int, int | None], at: int,
-                period: int, anchor: int = 0) -> dict[int, dict[str, int]]:
+def run_minutes(
+    jobs: Iterable[Allocation],
+    parent_of: Mapping[int, int | None],
+    at: int,
+    period: int,
+    anchor: int = 0,
+) -> dict[int, dict[str, int]]:
     """TRES run-minutes per association (its jobs and its descendants'), only for the
     associations that hold some. ``parent_of`` maps an association id to its parent's
     (None for the root); jobs of associations not in it are left out."""
@@ -66,5 +71,8 @@ def run_minutes(jobs: Iterable[Allocation], parent_of: Mapping[int, int | None],
         for name, count in job.tres.items():
             if count and held and name not in NOT_HELD:
                 own[name] = own.get(name, 0) + count * held
-    return {assoc_id: {name: secs // 60 for name, secs in total.items()}
-            for assoc_id, total in subtree_totals(seconds, parent_of).items() if total}
+    return {
+        assoc_id: {name: secs // 60 for name, secs in total.items()}
+        for assoc_id, total in subtree_totals(seconds, parent_of).items()
+        if total
+    }

@@ -34,8 +34,10 @@ class MemoryDefaults:
     @classmethod
     def of(cls, config: Mapping[str, str]) -> MemoryDefaults:
         """From the configuration's texts (``PriorityConfig.raw``)."""
+
         def mb(key: str) -> int:
             return int(config.get(key) or 0)
+
         return cls(mb("DefMemPerCPU"), mb("DefMemPerNode"), mb("MaxMemPerCPU"))
 
     def under(self, partition: Partition | None) -> MemoryDefaults:
@@ -52,8 +54,9 @@ class MemoryDefaults:
         return MemoryDefaults(per_cpu, per_node, cap)
 
 
-def fill_memory(cpus: int, nodes: int, tres: Mapping[str, int],
-                memory: MemoryDefaults) -> tuple[int, dict[str, int]]:
+def fill_memory(
+    cpus: int, nodes: int, tres: Mapping[str, int], memory: MemoryDefaults
+) -> tuple[int, dict[str, int]]:
     """(CPUs, TRES) of a job once its default memory is filled in; a job that gives its
     memory (``tres["mem"]``, the total) is left as it is."""
     out = dict(tres)

@@ -104,7 +104,11 @@ def format_mins(mins: int | None) -> str:
 
 
 _UNIT_SECONDS = {
-    "second": 1, "minute": 60, "hour": 3600, "day": 86400, "week": 604800,
+    "second": 1,
+    "minute": 60,
+    "hour": 3600,
+    "day": 86400,
+    "week": 604800,
 }
 _RELATIVE = re.compile(r"now\s*(?:([+-])\s*(\d{1,20})\s*([a-z]*))?", re.IGNORECASE)
 
@@ -112,7 +116,9 @@ _RELATIVE = re.compile(r"now\s*(?:([+-])\s*(\d{1,20})\s*([a-z]*))?", re.IGNORECA
 def _unit_seconds(unit: str) -> int:
     unit = unit.lower().rstrip("s") or "second"
     for name, secs in _UNIT_SECONDS.items():
-        if name.startswith(unit) or (unit in ("sec", "min", "hr", "h", "d", "w") and name[0] == unit[0]):
+        if name.startswith(unit) or (
+            unit in ("sec", "min", "hr", "h", "d", "w") and name[0] == unit[0]
+        ):
             return secs
     raise InvalidValue(f"unknown time unit '{unit}': use seconds, minutes, hours, days or weeks")
 
@@ -136,8 +142,9 @@ def parse_date(text: str, what: str = "time") -> int:
     and stored settings carry them: ``now``, ``now-2days`` and ``today`` are refused
     (relative to what?)."""
     low = text.strip().lower()
-    bad = InvalidValue(f"invalid {what} '{text}': expected a date (2026-05-01T12:00:00) or "
-                       "epoch seconds")
+    bad = InvalidValue(
+        f"invalid {what} '{text}': expected a date (2026-05-01T12:00:00) or epoch seconds"
+    )
     if _RELATIVE.fullmatch(low) or low in ("today", "midnight"):
         raise bad
     try:
@@ -171,8 +178,7 @@ def _when(text: str | float, now: int) -> int:
         return int(moment.timestamp())
     except (ValueError, OverflowError):  # malformed, or beyond what local time can express
         raise InvalidValue(
-            f"invalid time '{text}': expected ISO 8601 (2026-05-01T12:00:00), "
-            "'now', or 'now-2days'"
+            f"invalid time '{text}': expected ISO 8601 (2026-05-01T12:00:00), 'now', or 'now-2days'"
         ) from None
 
 

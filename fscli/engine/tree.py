@@ -56,8 +56,9 @@ def ancestors(assoc_id: int, by_id: dict[int, Assoc]) -> list[Assoc]:
     return chain
 
 
-def subtree_totals(own: Mapping[int, Mapping[str, Number]],
-                   parent_of: Mapping[int, int | None]) -> dict[int, dict[str, Number]]:
+def subtree_totals(
+    own: Mapping[int, Mapping[str, Number]], parent_of: Mapping[int, int | None]
+) -> dict[int, dict[str, Number]]:
     """Each association's counts plus all its descendants' (``own``: per association id,
     counts by name), for the associations that have some: Slurm adds a job's usage and
     run time to its association and to every ancestor. Ids not in ``parent_of`` are left

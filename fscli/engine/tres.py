@@ -16,7 +16,9 @@ from fscli.errors import InvalidValue
 CLEAR = -1
 PLAIN_TYPES = ("cpu", "mem", "node", "energy", "billing", "fs/disk", "vmem", "pages")
 PREFIX_TYPES = ("gres/", "license/", "bb/")
-KNOWN_HELP = "cpu, mem, node, energy, billing, fs/disk, vmem, pages, gres/NAME[:TYPE], license/NAME, bb/NAME"
+KNOWN_HELP = (
+    "cpu, mem, node, energy, billing, fs/disk, vmem, pages, gres/NAME[:TYPE], license/NAME, bb/NAME"
+)
 
 UNIT_POWER = {"k": 1, "m": 2, "g": 3, "t": 4, "p": 5}
 """Powers of 1024 of the unit suffixes (K, M, G, T, P)."""
@@ -31,7 +33,7 @@ def normalize_name(name: str) -> str:
     if key in PLAIN_TYPES:
         return key
     for prefix in PREFIX_TYPES:
-        if key.startswith(prefix) and _NAME.fullmatch(key[len(prefix):]):
+        if key.startswith(prefix) and _NAME.fullmatch(key[len(prefix) :]):
             return key
     if key == "gpu" or key.startswith("gpu:"):
         raise InvalidValue(f"unknown TRES '{name}': GPUs are named gres/{key}")
@@ -49,14 +51,16 @@ def parse_value(name: str, text: str) -> int:
         return CLEAR
     match = _VALUE.fullmatch(raw)
     if not match:
-        raise InvalidValue(f"invalid value '{text}' for TRES {name}: expected a number like 8, 64G or -1")
+        raise InvalidValue(
+            f"invalid value '{text}' for TRES {name}: expected a number like 8, 64G or -1"
+        )
     digits, unit = match.group(1), match.group(2).lower()
     if is_mb_based(name):
         power = max(UNIT_POWER.get(unit, 2) - 2, 0) if unit else 0
     else:
         power = UNIT_POWER[unit] if unit else 0
     exact = digits.isdigit() and len(digits) < 20  # whole numbers exactly; float can be inf
-    value = (int(digits) if exact else float(digits)) * (1024 ** power)
+    value = (int(digits) if exact else float(digits)) * (1024**power)
     if value > MAX_VALUE:
         raise InvalidValue(f"invalid value '{text}' for TRES {name}: at most {MAX_VALUE}")
     if value != int(value) and not is_mb_based(name):
@@ -68,7 +72,9 @@ def parse_tres(text: str, allow_clear: bool = True) -> dict[str, int]:
     """``"cpu=4,mem=8G"`` → ``{"cpu": 4, "mem": 8192}``."""
     result: dict[str, int] = {}
     if text is None or not str(text).strip():
-        raise InvalidValue("empty TRES string: expected NAME=COUNT[,NAME=COUNT...] like cpu=4,mem=8G")
+        raise InvalidValue(
+            "empty TRES string: expected NAME=COUNT[,NAME=COUNT...] like cpu=4,mem=8G"
+        )
     for item in str(text).split(","):
         item = item.strip()
         if not item:
@@ -87,8 +93,16 @@ def parse_tres(text: str, allow_clear: bool = True) -> dict[str, int]:
 
 
 # Slurm's TRES ids
-_SLURM_IDS = {"cpu": 1, "mem": 2, "energy": 3, "node": 4, "billing": 5, "fs/disk": 6,
-              "vmem": 7, "pages": 8}
+_SLURM_IDS = {
+    "cpu": 1,
+    "mem": 2,
+    "energy": 3,
+    "node": 4,
+    "billing": 5,
+    "fs/disk": 6,
+    "vmem": 7,
+    "pages": 8,
+}
 
 
 def _tres_sort_key(name: str) -> tuple[int, str]:
@@ -104,7 +118,7 @@ def tres_order(names) -> list[str]:
 def format_mb(value: int) -> str:
     """Memory in MB the way sacctmgr shows it, but never lossy: 1000M, 2G, 64000M, 1T."""
     for suffix, power in (("P", 3), ("T", 2), ("G", 1)):
-        unit = 1024 ** power
+        unit = 1024**power
         if value >= unit and value % unit == 0:
             return f"{value // unit}{suffix}"
     return f"{value}M"

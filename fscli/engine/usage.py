@@ -132,8 +132,11 @@ def raw_usage(
     cutoff = _cutoff(cfg, at, reset_at)
     if ats and (max(ats) > at or (cutoff is not None and min(ats) <= cutoff)):
         keep = [k for k, t in enumerate(ats) if t <= at and (cutoff is None or t > cutoff)]
-        ids, ats, amounts = [ids[k] for k in keep], [ats[k] for k in keep], [amounts[k]
-                                                                             for k in keep]
+        ids, ats, amounts = (
+            [ids[k] for k in keep],
+            [ats[k] for k in keep],
+            [amounts[k] for k in keep],
+        )
     powers = _Powers(decay_factor(cfg.decay_half_life), p_at - anchor, period)
     shifted = map(operator.sub, ats, itertools.repeat(anchor)) if anchor else ats
     factors = map(powers.__getitem__, map(operator.floordiv, shifted, itertools.repeat(period)))
@@ -145,8 +148,13 @@ def raw_usage(
     return out
 
 
-def with_runs(charged: Mapping[int, float], runs: Iterable[Run], at: int, cfg: PriorityConfig,
-              reset_at: int | None = None) -> dict[int, float]:
+def with_runs(
+    charged: Mapping[int, float],
+    runs: Iterable[Run],
+    at: int,
+    cfg: PriorityConfig,
+    reset_at: int | None = None,
+) -> dict[int, float]:
     """``charged`` (:func:`raw_usage` of charges alone) plus the runs: ``raw_usage`` with
     them, in the same order of additions."""
     out = dict(charged)
@@ -154,8 +162,9 @@ def with_runs(charged: Mapping[int, float], runs: Iterable[Run], at: int, cfg: P
     return out
 
 
-def _add_runs(out: dict[int, float], runs: Iterable[Run], charger: _RunCharger,
-              scale: float = 1.0) -> None:
+def _add_runs(
+    out: dict[int, float], runs: Iterable[Run], charger: _RunCharger, scale: float = 1.0
+) -> None:
     """Add each run's RawUsage as ``charger`` counts it (times ``scale``) to ``out``."""
     for run in runs:
         amount = run.billing * run.usage_factor * charger.seconds(run) * scale
@@ -163,8 +172,13 @@ def _add_runs(out: dict[int, float], runs: Iterable[Run], charger: _RunCharger,
             out[run.assoc_id] = out.get(run.assoc_id, 0.0) + amount
 
 
-def pass_start_usage(charged: Mapping[int, float], runs: Iterable[Run], at: int,
-                     cfg: PriorityConfig, reset_at: int | None = None) -> dict[int, float]:
+def pass_start_usage(
+    charged: Mapping[int, float],
+    runs: Iterable[Run],
+    at: int,
+    cfg: PriorityConfig,
+    reset_at: int | None = None,
+) -> dict[int, float]:
     """RawUsage per association as it stood when the last pass at or before ``at`` began,
     before that pass charged the running jobs: ``charged`` (:func:`raw_usage` of the
     charges alone at ``at``) plus each run as charged up to the pass before.
@@ -204,12 +218,12 @@ def run_charges(run: Run, at: int, cfg: PriorityConfig) -> list[Charge]:
     moment = last_pass(run.start, period, anchor) + period
     while moment <= stop:
         x = moment - prev
-        charges.append(Charge(run.assoc_id, moment, rate * x * d ** x))
+        charges.append(Charge(run.assoc_id, moment, rate * x * d**x))
         prev = moment
         moment += period
     if ended and stop > prev:
         x = stop - prev
-        charges.append(Charge(run.assoc_id, stop, rate * x * d ** x))
+        charges.append(Charge(run.assoc_id, stop, rate * x * d**x))
     return charges
 
 
@@ -223,19 +237,26 @@ class _RunCharger:
     the configuration (decay factor, passes, reset boundary) is worked out once, not once
     per job (100,000 jobs spent half their time there)."""
 
-    __slots__ = ("at", "d", "d_period", "period", "anchor", "p_at", "cutoff",
-                 "first_after_reset")
+    __slots__ = ("at", "d", "d_period", "period", "anchor", "p_at", "cutoff", "first_after_reset")
 
-    def __init__(self, at: int, cfg: PriorityConfig, reset_at: int | None = None,
-                 cutoff: int | None | bool = False):
+    def __init__(
+        self,
+        at: int,
+        cfg: PriorityConfig,
+        reset_at: int | None = None,
+        cutoff: int | None | bool = False,
+    ):
         """``cutoff``: the reset boundary to apply if already known (False: ``at``'s)."""
         self.at, self.period, self.anchor = at, cfg.calc_period, cfg.calc_anchor
         self.d = decay_factor(cfg.decay_half_life)
-        self.d_period = self.d ** self.period
+        self.d_period = self.d**self.period
         self.p_at = last_pass(at, self.period, self.anchor)
         self.cutoff = _cutoff(cfg, at, reset_at) if cutoff is False else cutoff
-        self.first_after_reset = (None if self.cutoff is None else
-                                  last_pass(self.cutoff, self.period, self.anchor) + self.period)
+        self.first_after_reset = (
+            None
+            if self.cutoff is None
+            else last_pass(self.cutoff, self.period, self.anchor) + self.period
+        )
 
     def seconds(self, run: Run) -> float:
         """The decayed seconds of ``run`` charged by ``at`` (times billing and UsageFactor:
@@ -252,15 +273,16 @@ class _RunCharger:
         total = 0.0
         if first <= last:
             x = first - max(run.start, first - period)
-            total += x * d ** x * d ** (p_at - first)
+            total += x * d**x * d ** (p_at - first)
             more = (last - first) // period
             if more:
-                total += period * self.d_period * d ** (p_at - last) * _geometric(
-                    self.d_period, more)
+                total += (
+                    period * self.d_period * d ** (p_at - last) * _geometric(self.d_period, more)
+                )
         if ended and (cutoff is None or stop > cutoff):
             x = stop - max(run.start, last)
             if x > 0:
-                total += x * d ** x * d ** (p_at - last)
+                total += x * d**x * d ** (p_at - last)
         return total
 
 
@@ -269,8 +291,12 @@ def run_usage(run: Run, at: int, cfg: PriorityConfig, reset_at: int | None = Non
     return run.billing * run.usage_factor * _RunCharger(at, cfg, reset_at).seconds(run)
 
 
-def tres_seconds(runs: Iterable[tuple[Run, Mapping[str, int]]], at: int, cfg: PriorityConfig,
-                 reset_at: int | None = None) -> dict[int, dict[str, float]]:
+def tres_seconds(
+    runs: Iterable[tuple[Run, Mapping[str, int]]],
+    at: int,
+    cfg: PriorityConfig,
+    reset_at: int | None = None,
+) -> dict[int, dict[str, float]]:
     """Decayed TRES-seconds per association charged to itself by job runs, each paired with
     its allocation (Slurm's ``usage_tres_raw``): the run's decayed seconds (times its
     UsageFactor, as :func:`run_usage` charges them) times each TRES count.
@@ -291,8 +317,11 @@ def tres_seconds(runs: Iterable[tuple[Run, Mapping[str, int]]], at: int, cfg: Pr
     return out
 
 
-def billable(tres_alloc: Mapping[str, float], weights: Mapping[str, float] | None = None,
-             flags: Iterable[str] = ()) -> float:
+def billable(
+    tres_alloc: Mapping[str, float],
+    weights: Mapping[str, float] | None = None,
+    flags: Iterable[str] = (),
+) -> float:
     """Billing TRES of an allocation (``calc_job_billable_tres``).
 
     No weights: the allocated CPUs. Otherwise the weighted sum (``billing`` itself

@@ -68,22 +68,51 @@ HEADER = (
 # Limit keys in the order `print_file_add_limits_to_line` writes them; MinPrioThreshold
 # goes under the spelling sacctmgr's load accepts.
 LIMIT_ORDER = (
-    "GrpTRESMins", "GrpTRESRunMins", "GrpTRES", "GrpJobs", "GrpJobsAccrue", "GrpSubmitJobs",
-    "GrpWall", "MaxTRESMinsPerJob", "MaxTRESRunMins", "MaxTRESPerJob", "MaxTRESPerNode",
-    "MaxJobs", "MaxJobsAccrue", "MaxSubmitJobs", "MaxWallDurationPerJob", "MinPrioThreshold",
+    "GrpTRESMins",
+    "GrpTRESRunMins",
+    "GrpTRES",
+    "GrpJobs",
+    "GrpJobsAccrue",
+    "GrpSubmitJobs",
+    "GrpWall",
+    "MaxTRESMinsPerJob",
+    "MaxTRESRunMins",
+    "MaxTRESPerJob",
+    "MaxTRESPerNode",
+    "MaxJobs",
+    "MaxJobsAccrue",
+    "MaxSubmitJobs",
+    "MaxWallDurationPerJob",
+    "MinPrioThreshold",
 )
 _KEY_SPELLING = {"MinPrioThreshold": "MinPrioThresh"}
 
-_OBJECTS = {"cluster": "cluster", "machine": "cluster", "parent": "parent",
-            "account": "account", "project": "account", "user": "user"}
-_ASSOC_KEYS = {"fairshare": "shares", "shares": "shares", "qos": "qos", "qoslevel": "qos",
-               "defaultqos": "default_qos", "priority": "priority"}
+_OBJECTS = {
+    "cluster": "cluster",
+    "machine": "cluster",
+    "parent": "parent",
+    "account": "account",
+    "project": "account",
+    "user": "user",
+}
+_ASSOC_KEYS = {
+    "fairshare": "shares",
+    "shares": "shares",
+    "qos": "qos",
+    "qoslevel": "qos",
+    "defaultqos": "default_qos",
+    "priority": "priority",
+}
 _OBJECT_KEYS = {
     "cluster": {},
     "parent": {},
     "account": {"description": "description", "organization": "organization"},
-    "user": {"defaultaccount": "default_account", "adminlevel": "admin_level",
-             "coordinator": "coordinator_of", "partition": "partition"},
+    "user": {
+        "defaultaccount": "default_account",
+        "adminlevel": "admin_level",
+        "coordinator": "coordinator_of",
+        "partition": "partition",
+    },
 }
 _UNSUPPORTED = ("classification", "comment", "defaultwckey", "wckeys")
 _TOKEN = re.compile(r"""'[^']*'|"[^"]*"|[^:'"]+|:|['"]""")
@@ -191,8 +220,9 @@ def _split_options(text: str) -> list[str]:
             fields.append("".join(current))
             current = []
         elif token in ("'", '"'):
-            raise _LineError(f"There is a problem with option {''.join(current)}{token} "
-                             "with quotes.")
+            raise _LineError(
+                f"There is a problem with option {''.join(current)}{token} with quotes."
+            )
         else:
             current.append(token)
     fields.append("".join(current))
@@ -223,9 +253,11 @@ class _Reader:
         dash = line.find("-")
         kind = _OBJECTS.get(line[:dash].strip().lower()) if dash > 0 else None
         if kind is None:
-            raise _LineError(f"Misformatted line: {line} (expected a Cluster, Parent, Account "
-                             "or User line like Account - 'name':Fairshare=1)")
-        rest = line[dash + 1:].strip()
+            raise _LineError(
+                f"Misformatted line: {line} (expected a Cluster, Parent, Account "
+                "or User line like Account - 'name':Fairshare=1)"
+            )
+        rest = line[dash + 1 :].strip()
         if not rest:
             raise _LineError(f"Nothing after object name '{line[:dash].strip()}'.")
         name, options = self._options(kind, rest)
@@ -263,8 +295,15 @@ class _Reader:
         options["settings"] = settings
         return name, options
 
-    def _option(self, kind: str, key: str, value: str, item: str,
-                options: dict[str, Any], settings: dict[str, Any]) -> None:
+    def _option(
+        self,
+        kind: str,
+        key: str,
+        value: str,
+        item: str,
+        options: dict[str, Any],
+        settings: dict[str, Any],
+    ) -> None:
         low = key.lower()
         field_name = _OBJECT_KEYS[kind].get(low)
         if field_name is not None:
@@ -310,21 +349,23 @@ class _Reader:
 
     def _parent(self, name: str) -> None:
         if name != ROOT and name not in self.account_lines:
-            raise _LineError(f"You need to add this parent ({name}) as a child before you can "
-                             "add children to it.")
+            raise _LineError(
+                f"You need to add this parent ({name}) as a child before you can "
+                "add children to it."
+            )
         self.parent = name
 
     def _account(self, name: str, options: dict[str, Any]) -> None:
         assert self.spec is not None
         if name == ROOT:
-            raise _LineError("account 'root' is created with the cluster; set its limits on "
-                             "the Cluster line")
+            raise _LineError(
+                "account 'root' is created with the cluster; set its limits on the Cluster line"
+            )
         if name in self.account_lines:
             first = self.account_lines[name]
             raise _LineError(f"account '{name}' is already defined on line({first})")
         settings = options.pop("settings")
-        self.spec.accounts[name] = AccountSpec(name=name, parent=self.parent, **options,
-                                               **settings)
+        self.spec.accounts[name] = AccountSpec(name=name, parent=self.parent, **options, **settings)
         self.account_lines[name] = self.lineno
 
     def _user(self, name: str, options: dict[str, Any]) -> None:
@@ -334,8 +375,10 @@ class _Reader:
         key = (name, self.parent, partition or "")
         if key in self.assoc_lines:
             where = f" partition '{partition}'" if partition else ""
-            raise _LineError(f"user '{name}' already has an association with account "
-                             f"'{self.parent}'{where} (line({self.assoc_lines[key]}))")
+            raise _LineError(
+                f"user '{name}' already has an association with account "
+                f"'{self.parent}'{where} (line({self.assoc_lines[key]}))"
+            )
         self.assoc_lines[key] = self.lineno
         assoc = UserAssocSpec(account=self.parent, partition=partition, **settings)
         user = self.spec.users.get(name)
@@ -346,9 +389,11 @@ class _Reader:
             return
         for field_name, value in options.items():
             if getattr(user, field_name) != value:
-                raise _LineError(f"user '{name}': {field_name} '{value}' differs from "
-                                 f"'{getattr(user, field_name)}' given on "
-                                 f"line({self.user_lines[name]})")
+                raise _LineError(
+                    f"user '{name}': {field_name} '{value}' differs from "
+                    f"'{getattr(user, field_name)}' given on "
+                    f"line({self.user_lines[name]})"
+                )
         user.associations.append(assoc)
 
     def finish(self) -> TreeSpec:
@@ -385,8 +430,9 @@ def _assoc_value(low: str, key: str, value: str) -> tuple[str, Any]:
 def _quote(value: str) -> str:
     text = str(value)
     if "\n" in text or ("'" in text and '"' in text):
-        raise InvalidValue(f"cannot write {text!r} to a flat file: it holds a newline or both "
-                           "quote characters")
+        raise InvalidValue(
+            f"cannot write {text!r} to a flat file: it holds a newline or both quote characters"
+        )
     text = text.replace("\\", "\\\\").replace("#", "\\#")
     mark = '"' if "'" in text else "'"
     return f"{mark}{text}{mark}"
@@ -417,8 +463,10 @@ def _settings(assoc: AssocSettings) -> str:
 
 
 def _account_line(acct: AccountSpec) -> str:
-    return (f"Account - {_quote(acct.name)}:Description={_quote(acct.description)}"
-            f":Organization={_quote(acct.organization)}{_settings(acct)}\n")
+    return (
+        f"Account - {_quote(acct.name)}:Description={_quote(acct.description)}"
+        f":Organization={_quote(acct.organization)}{_settings(acct)}\n"
+    )
 
 
 def _user_line(user: UserSpec, assoc: UserAssocSpec) -> str:

@@ -66,15 +66,15 @@ class _Tokens:
                 stack.append(pos)
             elif token == closer:
                 if not stack:
-                    raise self.fail(f"unbalanced brackets: '{closer}' has no matching '{opener}'",
-                                    pos)
+                    raise self.fail(
+                        f"unbalanced brackets: '{closer}' has no matching '{opener}'", pos
+                    )
                 stack.pop()
         if stack:
             raise self.fail(f"unbalanced brackets: '{opener}' is never closed", stack[-1])
 
 
-def _pairs(tokens: _Tokens, groups: frozenset[str],
-           closer: str | None) -> tuple[ShareEntry, ...]:
+def _pairs(tokens: _Tokens, groups: frozenset[str], closer: str | None) -> tuple[ShareEntry, ...]:
     """``[name, shares]`` pairs up to ``closer`` (consumed; ``None``: the end of the text)."""
     entries: list[ShareEntry] = []
     seen: dict[str, int] = {}
@@ -104,19 +104,22 @@ def _pair(tokens: _Tokens, groups: frozenset[str]) -> tuple[ShareEntry, str]:
     if share is None or share in _SYMBOLS:
         raise tokens.fail(f"missing share for '{name}'", share_pos)
     if not re.fullmatch(r"[+-]?\d+", share):
-        raise tokens.fail(f"share for '{name}' is '{share}': expected a whole number > 0",
-                          share_pos)
+        raise tokens.fail(
+            f"share for '{name}' is '{share}': expected a whole number > 0", share_pos
+        )
     if len(share.lstrip("+-0")) > 10:
-        raise tokens.fail(f"share for '{name}' is out of range: expected at most 10 digits",
-                          share_pos)
+        raise tokens.fail(
+            f"share for '{name}' is out of range: expected at most 10 digits", share_pos
+        )
     if int(share) <= 0:
         raise tokens.fail(f"share for '{name}' is {share}: must be > 0", share_pos)
     tokens.expect("]", f"expected ']' to close the pair for '{name}'")
     if name.endswith("@"):
         group = name[:-1]
         if group not in groups:
-            raise tokens.fail(f"unknown user group '{group}' in '{name}'"
-                              f"{did_you_mean(group, groups)}", pos)
+            raise tokens.fail(
+                f"unknown user group '{group}' in '{name}'{did_you_mean(group, groups)}", pos
+            )
         return ShareEntry(group, int(share), EACH), group
     if name in (DEFAULT, OTHERS):
         return ShareEntry(name, int(share), name), name
@@ -130,8 +133,9 @@ def parse_user_shares(text: str, groups: Iterable[str] = ()) -> tuple[ShareEntry
     keyword = _KEYWORD.match(text)
     if keyword is None:
         at = len(text) - len(text.lstrip()) + 1
-        raise InvalidValue(f"invalid USER_SHARES: expected 'USER_SHARES[[name, shares] ...]'"
-                           f" at character {at}")
+        raise InvalidValue(
+            f"invalid USER_SHARES: expected 'USER_SHARES[[name, shares] ...]' at character {at}"
+        )
     tokens = _Tokens(text, keyword.end(), "USER_SHARES")
     tokens.check_balance("[]")
     tokens.expect("[", "expected '[' after USER_SHARES")

@@ -19,8 +19,7 @@ from dataclasses import dataclass, field
 from fscli.engine import config
 from fscli.errors import FscliError, InvalidValue, UsageProblem
 
-_RECORD_KEYS = ("partitionname", "nodename", "nodeset", "downnodes", "frontendname",
-                "switchname")
+_RECORD_KEYS = ("partitionname", "nodename", "nodeset", "downnodes", "frontendname", "switchname")
 
 
 @dataclass

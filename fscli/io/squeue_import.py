@@ -54,9 +54,23 @@ from fscli.engine.timestr import MAX_EPOCH, MIN_EPOCH, parse_time_limit
 from fscli.engine.tres import parse_value
 from fscli.errors import FscliError, InvalidValue
 
-SQUEUE_FIELDS = ("JobID", "UserName", "Account", "Partition", "QOS", "State", "SubmitTime",
-                 "StartTime", "TimeLimit", "NumNodes", "NumCPUs", "MinMemory",
-                 "tres-per-node", "Nice", "tres-alloc")
+SQUEUE_FIELDS = (
+    "JobID",
+    "UserName",
+    "Account",
+    "Partition",
+    "QOS",
+    "State",
+    "SubmitTime",
+    "StartTime",
+    "TimeLimit",
+    "NumNodes",
+    "NumCPUs",
+    "MinMemory",
+    "tres-per-node",
+    "Nice",
+    "tres-alloc",
+)
 SQUEUE_FORMAT = "|,".join(f"{name}:0" for name in SQUEUE_FIELDS)
 """squeue's ``-O`` argument for the accepted format."""
 FIELD_COUNT = len(SQUEUE_FIELDS)
@@ -66,11 +80,46 @@ MAX_REPORTED = 5
 
 _STATES = {
     "pending": ("PENDING", "PD"),
-    "running": ("RUNNING", "R", "CONFIGURING", "CF", "COMPLETING", "CG", "SUSPENDED", "S",
-                "RESIZING", "RS", "SIGNALING", "SI", "STAGE_OUT", "SO", "REQUEUED", "RQ"),
-    "completed": ("COMPLETED", "CD", "FAILED", "F", "TIMEOUT", "TO", "NODE_FAIL", "NF",
-                  "PREEMPTED", "PR", "BOOT_FAIL", "BF", "DEADLINE", "DL", "OUT_OF_MEMORY",
-                  "OOM", "SPECIAL_EXIT", "SE", "REVOKED", "RV"),
+    "running": (
+        "RUNNING",
+        "R",
+        "CONFIGURING",
+        "CF",
+        "COMPLETING",
+        "CG",
+        "SUSPENDED",
+        "S",
+        "RESIZING",
+        "RS",
+        "SIGNALING",
+        "SI",
+        "STAGE_OUT",
+        "SO",
+        "REQUEUED",
+        "RQ",
+    ),
+    "completed": (
+        "COMPLETED",
+        "CD",
+        "FAILED",
+        "F",
+        "TIMEOUT",
+        "TO",
+        "NODE_FAIL",
+        "NF",
+        "PREEMPTED",
+        "PR",
+        "BOOT_FAIL",
+        "BF",
+        "DEADLINE",
+        "DL",
+        "OUT_OF_MEMORY",
+        "OOM",
+        "SPECIAL_EXIT",
+        "SE",
+        "REVOKED",
+        "RV",
+    ),
     "cancelled": ("CANCELLED", "CA"),
 }
 _STATE_OF = {word: state for state, words in _STATES.items() for word in words}
@@ -109,13 +158,30 @@ def parse_squeue(text: str, tz: tzinfo | None = None) -> list[Job]:
 def _job(line: str, tz: tzinfo | None) -> Job:
     fields = [f.strip() for f in line.split("|")]
     if len(fields) not in (FIELD_COUNT, FORMER_COUNT):
-        raise InvalidValue(f"expected {FIELD_COUNT} (or {FORMER_COUNT}) '|'-separated fields, "
-                           f"got {len(fields)}")
-    (job_id, user, account, parts, qos, state, submit, start, limit, nodes, cpus, mem,
-     gres, nice) = fields[:FORMER_COUNT]
+        raise InvalidValue(
+            f"expected {FIELD_COUNT} (or {FORMER_COUNT}) '|'-separated fields, got {len(fields)}"
+        )
+    (
+        job_id,
+        user,
+        account,
+        parts,
+        qos,
+        state,
+        submit,
+        start,
+        limit,
+        nodes,
+        cpus,
+        mem,
+        gres,
+        nice,
+    ) = fields[:FORMER_COUNT]
     if not _WHOLE.fullmatch(job_id):
-        raise InvalidValue(f"job id '{job_id}' is not a whole number "
-                           "(array and heterogeneous jobs are not supported)")
+        raise InvalidValue(
+            f"job id '{job_id}' is not a whole number "
+            "(array and heterogeneous jobs are not supported)"
+        )
     _whole(job_id, "job id", minimum=1)  # Slurm's ids start at 1, as job submit's id=
     if not user:
         raise InvalidValue("empty user")
@@ -127,11 +193,19 @@ def _job(line: str, tz: tzinfo | None) -> Job:
         node_count = _tres_nodes(fields[-1], node_count)
     started = _moment(start, tz, "start time") if state_name != "pending" else None
     return Job(
-        id=int(job_id), user=user, account=account or None,
-        partitions=tuple(p for p in parts.split(",") if p), qos=qos or None,
-        state=state_name, submit=_required_moment(submit, tz), start=started,
-        time_limit=_limit(limit), nodes=node_count, cpus=_whole(cpus, "CPU count", minimum=1),
-        tres=_tres(mem, gres, node_count), nice=_signed(nice, "nice"),
+        id=int(job_id),
+        user=user,
+        account=account or None,
+        partitions=tuple(p for p in parts.split(",") if p),
+        qos=qos or None,
+        state=state_name,
+        submit=_required_moment(submit, tz),
+        start=started,
+        time_limit=_limit(limit),
+        nodes=node_count,
+        cpus=_whole(cpus, "CPU count", minimum=1),
+        tres=_tres(mem, gres, node_count),
+        nice=_signed(nice, "nice"),
     )
 
 

@@ -37,8 +37,15 @@ from fscli.errors import InvalidValue, did_you_mean
 ROOT = "root"
 ADMIN_LEVELS = ("None", "Operator", "Administrator")
 QOS_FLAGS = (
-    "DenyOnLimit", "EnforceUsageThreshold", "NoDecay", "NoReserve", "OverPartQOS",
-    "PartitionMaxNodes", "PartitionMinNodes", "PartitionTimeLimit", "RequiresReservation",
+    "DenyOnLimit",
+    "EnforceUsageThreshold",
+    "NoDecay",
+    "NoReserve",
+    "OverPartQOS",
+    "PartitionMaxNodes",
+    "PartitionMinNodes",
+    "PartitionTimeLimit",
+    "RequiresReservation",
     "UsageFactorSafe",
 )
 MAX_SHARES = SHARES_PARENT - 1
@@ -184,8 +191,12 @@ class TreeSpec:
             if name == ROOT:
                 found.append(Problem(("accounts", name), "'root' is created with the cluster"))
             elif acct.parent not in known:
-                found.append(Problem(("accounts", name, "parent"),
-                                     f"parent account '{acct.parent}' does not exist"))
+                found.append(
+                    Problem(
+                        ("accounts", name, "parent"),
+                        f"parent account '{acct.parent}' does not exist",
+                    )
+                )
         found.extend(self._cycles())
         for uname in sorted(self.users):
             found.extend(self._user_problems(self.users[uname], known))
@@ -202,7 +213,7 @@ class TreeSpec:
                 chain.append(name)
                 name = self.accounts[name].parent
             if name in chain and name not in reported:
-                loop = chain[chain.index(name):]
+                loop = chain[chain.index(name) :]
                 reported.update(loop)
                 text = " -> ".join([*loop, name])
                 found.append(Problem(("accounts", name, "parent"), f"parent cycle: {text}"))
@@ -216,24 +227,39 @@ class TreeSpec:
         seen: set[tuple[str, str]] = set()
         for i, assoc in enumerate(user.associations):
             if assoc.account not in known:
-                found.append(Problem((*base, "associations", i, "account"),
-                                     f"account '{assoc.account}' does not exist"))
+                found.append(
+                    Problem(
+                        (*base, "associations", i, "account"),
+                        f"account '{assoc.account}' does not exist",
+                    )
+                )
             if assoc.key in seen:
                 where = f" partition '{assoc.partition}'" if assoc.partition else ""
-                found.append(Problem((*base, "associations", i),
-                                     f"association with account '{assoc.account}'{where} "
-                                     "is given twice"))
+                found.append(
+                    Problem(
+                        (*base, "associations", i),
+                        f"association with account '{assoc.account}'{where} is given twice",
+                    )
+                )
             seen.add(assoc.key)
         if not user.associations:
             found.append(Problem((*base, "associations"), "a user needs at least one association"))
         elif user.default_account not in {a.account for a in user.associations}:
-            found.append(Problem((*base, "default_account"),
-                                 f"default account '{user.default_account}' is not one of the "
-                                 "user's associations"))
+            found.append(
+                Problem(
+                    (*base, "default_account"),
+                    f"default account '{user.default_account}' is not one of the "
+                    "user's associations",
+                )
+            )
         for acct in user.coordinator_of:
             if acct not in known:
-                found.append(Problem((*base, "coordinator_of"),
-                                     f"coordinator of account '{acct}', which does not exist"))
+                found.append(
+                    Problem(
+                        (*base, "coordinator_of"),
+                        f"coordinator of account '{acct}', which does not exist",
+                    )
+                )
         return found
 
 
@@ -253,10 +279,12 @@ def parse_shares(text: Any) -> int:
         value = int(raw)
     except ValueError:
         raise InvalidValue(
-            f"invalid fairshare '{text}': expected an integer or \"parent\"") from None
+            f"invalid fairshare '{text}': expected an integer or \"parent\""
+        ) from None
     if not 0 <= value <= MAX_SHARES:
-        raise InvalidValue(f"invalid fairshare '{text}': expected an integer from 0 to "
-                           f"{MAX_SHARES} or \"parent\"")
+        raise InvalidValue(
+            f"invalid fairshare '{text}': expected an integer from 0 to {MAX_SHARES} or \"parent\""
+        )
     return value
 
 
@@ -286,8 +314,10 @@ def parse_limit_value(key: str, value: Any, scope: str) -> tuple[str, Any]:
         isinstance(parsed, dict) and any(v < 0 for v in parsed.values())
     )
     if cleared:
-        raise InvalidValue(f"invalid {defn.name} '{value}': -1/UNLIMITED clears a limit; "
-                           "leave the limit out instead")
+        raise InvalidValue(
+            f"invalid {defn.name} '{value}': -1/UNLIMITED clears a limit; "
+            "leave the limit out instead"
+        )
     return defn.name, parsed
 
 
@@ -305,11 +335,18 @@ def parse_qos_list(items: list[str]) -> list[str]:
 def parse_admin_level(text: str) -> str:
     """``None``/``Operator``/``Administrator`` (case-insensitive; ``Admin`` accepted)."""
     raw = str(text).strip().lower()
-    aliases = {"none": "None", "notset": "None", "not set": "None", "operator": "Operator",
-               "admin": "Administrator", "administrator": "Administrator"}
+    aliases = {
+        "none": "None",
+        "notset": "None",
+        "not set": "None",
+        "operator": "Operator",
+        "admin": "Administrator",
+        "administrator": "Administrator",
+    }
     if raw not in aliases:
-        raise InvalidValue(f"invalid admin level '{text}': expected one of "
-                           f"{', '.join(ADMIN_LEVELS)}")
+        raise InvalidValue(
+            f"invalid admin level '{text}': expected one of {', '.join(ADMIN_LEVELS)}"
+        )
     return aliases[raw]
 
 

@@ -96,8 +96,15 @@ def _raise_all(problems: list[str], what: str) -> None:
 def parse_sacct(text: str) -> SacctImport:
     """Job records from ``sacct -P`` (or ``-p``) output."""
     header, rows = _table(text, "sacct")
-    _require(header, "sacct", ("User",), ("Account",), ("Start",),
-             ("End", "Elapsed", "ElapsedRaw"), ("AllocTRES", "AllocCPUS"))
+    _require(
+        header,
+        "sacct",
+        ("User",),
+        ("Account",),
+        ("Start",),
+        ("End", "Elapsed", "ElapsedRaw"),
+        ("AllocTRES", "AllocCPUS"),
+    )
     result = SacctImport()
     problems: list[str] = []
     for n, cells in rows:
@@ -124,9 +131,11 @@ def parse_sacct(text: str) -> SacctImport:
 
 def _getter(header: dict[str, int], cells: list[str]) -> Callable[[str], str | None]:
     """Look up one row's field by lower-case column name (None if the column is absent)."""
+
     def get(name: str) -> str | None:
         i = header.get(name)
         return None if i is None else cells[i].strip()
+
     return get
 
 
@@ -144,8 +153,11 @@ def _job(n: int, get: Callable[[str], str | None]) -> JobRecord | None:
         end = None if end_text.lower() in _UNSET else parse_date(end_text, "End")
     else:
         raw = get("elapsedraw")
-        secs = _int(raw, "ElapsedRaw") if raw is not None else parse_duration_secs(
-            get("elapsed") or "", "Elapsed")
+        secs = (
+            _int(raw, "ElapsedRaw")
+            if raw is not None
+            else parse_duration_secs(get("elapsed") or "", "Elapsed")
+        )
         state = (get("state") or "").upper()
         end = None if state.startswith("RUNNING") or secs is None else start + secs
     if end is not None and end < start:
@@ -160,8 +172,18 @@ def _job(n: int, get: Callable[[str], str | None]) -> JobRecord | None:
         if cpus_text is None:
             raise InvalidValue("AllocTRES is empty and there is no AllocCPUS column")
         tres = {"cpu": _int(cpus_text, "AllocCPUS")}
-    return JobRecord(n, get("jobid"), user, account, get("partition") or None,
-                     get("qos") or None, start, end, tres, get("state") or None)
+    return JobRecord(
+        n,
+        get("jobid"),
+        user,
+        account,
+        get("partition") or None,
+        get("qos") or None,
+        start,
+        end,
+        tres,
+        get("state") or None,
+    )
 
 
 def _int(text: str, what: str) -> int:

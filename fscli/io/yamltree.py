@@ -48,11 +48,31 @@ CLUSTER_KEYS = ("name", "nodes", "cpus", "tres", *ASSOC_KEYS)
 ACCOUNT_KEYS = ("description", "organization", "parent", *ASSOC_KEYS, "children")
 USER_KEYS = ("default_account", "admin_level", "coordinator_of", "associations")
 USER_ASSOC_KEYS = ("account", "partition", *ASSOC_KEYS)
-QOS_KEYS = ("description", "priority", "flags", "usage_factor", "limit_factor",
-            "usage_threshold", "grace_time", "limits")
-PARTITION_KEYS = ("nodes", "cpus", "tres", "priority_job_factor", "priority_tier", "qos",
-                  "max_time", "max_nodes", "min_nodes", "billing_weights", "def_mem_per_cpu",
-                  "def_mem_per_node", "max_mem_per_cpu")
+QOS_KEYS = (
+    "description",
+    "priority",
+    "flags",
+    "usage_factor",
+    "limit_factor",
+    "usage_threshold",
+    "grace_time",
+    "limits",
+)
+PARTITION_KEYS = (
+    "nodes",
+    "cpus",
+    "tres",
+    "priority_job_factor",
+    "priority_tier",
+    "qos",
+    "max_time",
+    "max_nodes",
+    "min_nodes",
+    "billing_weights",
+    "def_mem_per_cpu",
+    "def_mem_per_node",
+    "max_mem_per_cpu",
+)
 
 MAX_NUMBER = 0xFFFFFFFE  # Slurm's largest 32-bit value that is not INFINITE
 _INT_TAG = "tag:yaml.org,2002:int"
@@ -92,8 +112,14 @@ def dump(spec: TreeSpec) -> str:
         doc["accounts"] = _accounts_doc(spec, kids, ROOT)
     if spec.users:
         doc["users"] = {n: _user_doc(spec.users[n]) for n in sorted(spec.users)}
-    return yaml.dump(doc, Dumper=_Dumper, sort_keys=False, default_flow_style=False,
-                     allow_unicode=True, width=100)
+    return yaml.dump(
+        doc,
+        Dumper=_Dumper,
+        sort_keys=False,
+        default_flow_style=False,
+        allow_unicode=True,
+        width=100,
+    )
 
 
 # ---------------------------------------------------------------- composing
@@ -125,12 +151,16 @@ _STR_TAG = "tag:yaml.org,2002:str"
 _MAP_TAG = "tag:yaml.org,2002:map"
 _SEQ_TAG = "tag:yaml.org,2002:seq"
 # what PyYAML refuses (NON_PRINTABLE), line breaks other than \n and \r\n, tabs, a BOM
-_AVOID = re.compile("[^\n\r\x20-\x7E\xA0-\u2027\u202A-\uD7FF\uE000-\uFEFE\uFF00-\uFFFD"
-                    "\U00010000-\U0010FFFF]|\r(?!\n)")
+_AVOID = re.compile(
+    "[^\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd"
+    "\U00010000-\U0010ffff]|\r(?!\n)"
+)
 _PLAIN_START = re.compile(r"[^-?:,\[\]{}#&*!|>'\"%@`\s]|[-?:][^\s]")
 # in a flow collection "?" opens a key and ends a plain scalar, wherever it stands
-_FLOW_ITEM = re.compile(r"(?:[^-?:,\[\]{}#&*!|>'\"%@`\s]|-[^\s,\[\]{}:#'\"?])"
-                        r"[^,\[\]{}:#'\"?]*")
+_FLOW_ITEM = re.compile(
+    r"(?:[^-?:,\[\]{}#&*!|>'\"%@`\s]|-[^\s,\[\]{}:#'\"?])"
+    r"[^,\[\]{}:#'\"?]*"
+)
 
 
 class _Composer:
@@ -188,8 +218,13 @@ class _Composer:
             if not rest:
                 self.pos += 1
                 items.append(self.nested(indent, line_mark, False))
-            elif rest[0] not in "[{'\"" and ": " in rest or rest.endswith(":") or \
-                    rest.startswith("- ") or rest == "-":
+            elif (
+                rest[0] not in "[{'\""
+                and ": " in rest
+                or rest.endswith(":")
+                or rest.startswith("- ")
+                or rest == "-"
+            ):
                 # an item that opens a mapping or sequence: go on as if on its own line
                 lines[self.pos] = (col + len(content) - len(rest), rest, line_mark)
                 items.append(self.block(col + len(content) - len(rest)))
@@ -214,7 +249,7 @@ class _Composer:
                     raise _Unusual
                 cut = len(content) - 1
             key = content[:cut].rstrip(" ")
-            rest = content[cut + 1:].lstrip(" ")
+            rest = content[cut + 1 :].lstrip(" ")
             self.pos += 1
             key_node = ScalarNode(tags.get(key) or self.plain(key), key, line_mark, line_mark)
             if rest and rest[0] != "#":
@@ -238,14 +273,15 @@ class _Composer:
         if first in "'\"":
             end = text.find(first, 1)
             if first == "'":
-                while end > 0 and text[end + 1:end + 2] == "'":
+                while end > 0 and text[end + 1 : end + 2] == "'":
                     end = text.find("'", end + 2)
-            tail = text[end + 1:].lstrip(" ") if end > 0 else "?"
+            tail = text[end + 1 :].lstrip(" ") if end > 0 else "?"
             body = text[1:end]
             if tail and tail[0] != "#" or first == '"' and "\\" in body:
                 raise _Unusual
-            return ScalarNode(_STR_TAG, body.replace("''", "'") if first == "'" else body,
-                              mark, mark, style=first)
+            return ScalarNode(
+                _STR_TAG, body.replace("''", "'") if first == "'" else body, mark, mark, style=first
+            )
         if first in "[{":
             return self.flow(text, mark)
         cut = text.find(" #")
@@ -257,14 +293,19 @@ class _Composer:
         """``[a, b]`` or ``{k: v, k2: v2}`` of plain scalars, on one line."""
         close = "]" if text[0] == "[" else "}"
         end = text.find(close)
-        tail = text[end + 1:].lstrip(" ")
+        tail = text[end + 1 :].lstrip(" ")
         if end < 0 or tail and tail[0] != "#":
             raise _Unusual
         inner = text[1:end].strip(" ")
         items = [item.strip(" ") for item in inner.split(",")] if inner else []
         if close == "]":
-            return SequenceNode(_SEQ_TAG, [self.flow_scalar(item, mark) for item in items],
-                                mark, mark, flow_style=True)
+            return SequenceNode(
+                _SEQ_TAG,
+                [self.flow_scalar(item, mark) for item in items],
+                mark,
+                mark,
+                flow_style=True,
+            )
         pairs = []
         for item in items:
             key, sep, value = item.partition(": ")
@@ -284,8 +325,12 @@ class _Composer:
         """The tag PyYAML's resolver gives a one-line plain scalar (``int``, ``str``...)."""
         tag = self.tags.get(value)
         if tag is None:
-            if not _PLAIN_START.match(value) or ": " in value or " #" in value \
-                    or value.endswith(":"):
+            if (
+                not _PLAIN_START.match(value)
+                or ": " in value
+                or " #" in value
+                or value.endswith(":")
+            ):
                 raise _Unusual
             tag = _STR_TAG
             for candidate, regexp in _RESOLVERS.get(value[0], ()):
@@ -327,9 +372,11 @@ class _Loader:
                 first = fields[key][0].start_mark.line + 1
                 raise self.fail(key_node, _join(path, key), f"given twice (first on line {first})")
             if allowed and key not in allowed:
-                raise self.fail(key_node, _join(path, key),
-                                f"unknown key{did_you_mean(key, allowed)}; "
-                                f"known keys: {', '.join(allowed)}")
+                raise self.fail(
+                    key_node,
+                    _join(path, key),
+                    f"unknown key{did_you_mean(key, allowed)}; known keys: {', '.join(allowed)}",
+                )
             fields[key] = (key_node, value_node)
         return fields
 
@@ -385,8 +432,7 @@ class _Loader:
             for name, (_, vnode) in self.mapping(top["qos"][1], "qos", ()).items():
                 spec.qos[name] = self.qos(name, vnode)
         if "partitions" in top:
-            for name, (_, vnode) in self.mapping(top["partitions"][1], "partitions",
-                                                     ()).items():
+            for name, (_, vnode) in self.mapping(top["partitions"][1], "partitions", ()).items():
                 spec.partitions[name] = self.partition(name, vnode)
         if "accounts" in top:
             self.accounts(spec, top["accounts"][1], "accounts", None)
@@ -413,30 +459,39 @@ class _Loader:
             node = fields["fairshare"][1]
             fpath = _join(path, "fairshare")
             is_text = isinstance(node, ScalarNode) and node.tag == "tag:yaml.org,2002:str"
-            if not (isinstance(node, ScalarNode) and node.tag == _INT_TAG
-                    or is_text and node.value.strip().lower() == "parent"):
+            if not (
+                isinstance(node, ScalarNode)
+                and node.tag == _INT_TAG
+                or is_text
+                and node.value.strip().lower() == "parent"
+            ):
                 raise self.fail(node, fpath, 'expected an integer or "parent"')
             out["shares"] = self.checked(node, fpath, parse_shares, node.value)
         if "limits" in fields:
-            out["limits"] = self.limits(fields["limits"][1], _join(path, "limits"),
-                                        limitdefs.ASSOC)
+            out["limits"] = self.limits(fields["limits"][1], _join(path, "limits"), limitdefs.ASSOC)
         if "qos" in fields:
             qpath = _join(path, "qos")
-            out["qos"] = self.checked(fields["qos"][1], qpath, parse_qos_list,
-                                      self.names(fields["qos"][1], qpath))
+            out["qos"] = self.checked(
+                fields["qos"][1], qpath, parse_qos_list, self.names(fields["qos"][1], qpath)
+            )
         if "default_qos" in fields:
             out["default_qos"] = self.text(fields["default_qos"][1], _join(path, "default_qos"))
         if "priority" in fields:
-            out["priority"] = self.number(fields["priority"][1], _join(path, "priority"), int,
-                                          "a whole number >= 0 (association priority)")
+            out["priority"] = self.number(
+                fields["priority"][1],
+                _join(path, "priority"),
+                int,
+                "a whole number >= 0 (association priority)",
+            )
         return out
 
     def limits(self, node: Node, path: str, scope: str) -> dict[str, Any]:
         result: dict[str, Any] = {}
         for key, (knode, vnode) in self.mapping(node, path, ()).items():
             lpath = _join(path, key)
-            name, value = self.checked(vnode, lpath, parse_limit_value, key,
-                                       self.text(vnode, lpath), scope)
+            name, value = self.checked(
+                vnode, lpath, parse_limit_value, key, self.text(vnode, lpath), scope
+            )
             if name in result:
                 raise self.fail(knode, lpath, f"{name} given twice (under two of its names)")
             result[name] = value
@@ -461,8 +516,9 @@ class _Loader:
         result: dict[str, str] = {}
         for key, (knode, vnode) in self.mapping(node, "priority", ()).items():
             path = f"priority.{key}"
-            canon, value = self.checked(knode, path, configmod.validate, key,
-                                        self.text(vnode, path))
+            canon, value = self.checked(
+                knode, path, configmod.validate, key, self.text(vnode, path)
+            )
             result[canon] = value
         return result
 
@@ -471,8 +527,11 @@ class _Loader:
         for name, (knode, vnode) in self.mapping(node, path, ()).items():
             apath = _join(path, name)
             if name in self.account_seen:
-                raise self.fail(knode, apath, f"account '{name}' is given twice (first on line "
-                                              f"{self.account_seen[name]})")
+                raise self.fail(
+                    knode,
+                    apath,
+                    f"account '{name}' is given twice (first on line {self.account_seen[name]})",
+                )
             self.account_seen[name] = knode.start_mark.line + 1
             fields = self.mapping(vnode, apath, ACCOUNT_KEYS)
             self.remember(("accounts", name), knode, apath)
@@ -480,14 +539,21 @@ class _Loader:
             if "parent" in fields:
                 ppath = _join(apath, "parent")
                 if parent is not None:
-                    raise self.fail(fields["parent"][0], ppath,
-                                    "not allowed under children: (the nesting gives the parent)")
+                    raise self.fail(
+                        fields["parent"][0],
+                        ppath,
+                        "not allowed under children: (the nesting gives the parent)",
+                    )
                 my_parent = self.text(fields["parent"][1], ppath).strip()
                 self.remember(("accounts", name, "parent"), fields["parent"][1], ppath)
-            texts: dict[str, Any] = {k: self.text(fields[k][1], _join(apath, k))
-                                     for k in ("description", "organization") if k in fields}
-            spec.accounts[name] = AccountSpec(name=name, parent=my_parent, **texts,
-                                              **self.assoc(fields, apath))
+            texts: dict[str, Any] = {
+                k: self.text(fields[k][1], _join(apath, k))
+                for k in ("description", "organization")
+                if k in fields
+            }
+            spec.accounts[name] = AccountSpec(
+                name=name, parent=my_parent, **texts, **self.assoc(fields, apath)
+            )
             if "children" in fields:
                 self.accounts(spec, fields["children"][1], _join(apath, "children"), name)
 
@@ -503,8 +569,9 @@ class _Loader:
         if "admin_level" in fields:
             vnode = fields["admin_level"][1]
             apath = f"{path}.admin_level"
-            out["admin_level"] = self.checked(vnode, apath, parse_admin_level,
-                                              self.text(vnode, apath))
+            out["admin_level"] = self.checked(
+                vnode, apath, parse_admin_level, self.text(vnode, apath)
+            )
         if "coordinator_of" in fields:
             vnode = fields["coordinator_of"][1]
             cpath = f"{path}.coordinator_of"
@@ -512,20 +579,25 @@ class _Loader:
             self.remember(("users", name, "coordinator_of"), vnode, cpath)
         if "associations" not in fields:
             raise self.fail(knode, path, "missing associations: (a list of accounts)")
-        out["associations"] = self.user_assocs(name, fields["associations"][1],
-                                               f"{path}.associations")
+        out["associations"] = self.user_assocs(
+            name, fields["associations"][1], f"{path}.associations"
+        )
         return UserSpec(name=name, **out)
 
     def user_assocs(self, user: str, node: Node, path: str) -> list[UserAssocSpec]:
         if not isinstance(node, SequenceNode) or not node.value:
-            raise self.fail(node, path, "expected a list of associations (account names or "
-                                        "mappings with account:)")
+            raise self.fail(
+                node,
+                path,
+                "expected a list of associations (account names or mappings with account:)",
+            )
         found = []  # (association, its node, its account's node, its path)
         for i, item in enumerate(node.value):
             ipath = f"{path}[{i}]"
             if isinstance(item, ScalarNode):
-                found.append((UserAssocSpec(account=self.text(item, ipath).strip()), item, item,
-                              ipath))
+                found.append(
+                    (UserAssocSpec(account=self.text(item, ipath).strip()), item, item, ipath)
+                )
                 continue
             fields = self.mapping(item, ipath, USER_ASSOC_KEYS)
             if "account" not in fields:
@@ -534,16 +606,27 @@ class _Loader:
             partition = None
             if "partition" in fields:
                 partition = self.text(fields["partition"][1], f"{ipath}.partition").strip()
-            found.append((UserAssocSpec(account=self.text(acct_node, f"{ipath}.account").strip(),
-                                        partition=partition,
-                                        **self.assoc(fields, ipath)),
-                          item, acct_node, ipath))
+            found.append(
+                (
+                    UserAssocSpec(
+                        account=self.text(acct_node, f"{ipath}.account").strip(),
+                        partition=partition,
+                        **self.assoc(fields, ipath),
+                    ),
+                    item,
+                    acct_node,
+                    ipath,
+                )
+            )
         # problems() index the associations in the order UserSpec sorts them into (after
         # taking the first one listed as the default account)
         for i, (_, item, acct_node, ipath) in enumerate(sorted(found, key=lambda f: f[0].key)):
             self.remember(("users", user, "associations", i), item, ipath)
-            self.remember(("users", user, "associations", i, "account"), acct_node,
-                          ipath if acct_node is item else f"{ipath}.account")
+            self.remember(
+                ("users", user, "associations", i, "account"),
+                acct_node,
+                ipath if acct_node is item else f"{ipath}.account",
+            )
         return [f[0] for f in found]
 
     def qos(self, name: str, node: Node) -> QosSpec:
@@ -553,19 +636,22 @@ class _Loader:
         if "description" in fields:
             out["description"] = self.text(fields["description"][1], f"{path}.description")
         if "priority" in fields:
-            out["priority"] = self.number(fields["priority"][1], f"{path}.priority", int,
-                                          "a whole number >= 0")
+            out["priority"] = self.number(
+                fields["priority"][1], f"{path}.priority", int, "a whole number >= 0"
+            )
         if "flags" in fields:
             fpath = f"{path}.flags"
             vnode = fields["flags"][1]
-            out["flags"] = sorted({self.checked(vnode, fpath, parse_qos_flag, f)
-                                   for f in self.names(vnode, fpath)})
+            out["flags"] = sorted(
+                {self.checked(vnode, fpath, parse_qos_flag, f) for f in self.names(vnode, fpath)}
+            )
         for key in ("usage_factor", "limit_factor", "usage_threshold"):
             if key in fields:
                 out[key] = self.number(fields[key][1], f"{path}.{key}", float, "a number >= 0")
         if "grace_time" in fields:
-            out["grace_time"] = self.number(fields["grace_time"][1], f"{path}.grace_time", int,
-                                            "whole seconds >= 0")
+            out["grace_time"] = self.number(
+                fields["grace_time"][1], f"{path}.grace_time", int, "whole seconds >= 0"
+            )
         if "limits" in fields:
             out["limits"] = self.limits(fields["limits"][1], f"{path}.limits", limitdefs.QOS)
         return QosSpec(name=name, **out)
@@ -574,8 +660,17 @@ class _Loader:
         path = f"partitions.{name}"
         fields = self.mapping(node, path, PARTITION_KEYS)
         out: dict[str, Any] = {}
-        for key in ("nodes", "cpus", "priority_job_factor", "priority_tier", "max_nodes",
-                    "min_nodes", "def_mem_per_cpu", "def_mem_per_node", "max_mem_per_cpu"):
+        for key in (
+            "nodes",
+            "cpus",
+            "priority_job_factor",
+            "priority_tier",
+            "max_nodes",
+            "min_nodes",
+            "def_mem_per_cpu",
+            "def_mem_per_node",
+            "max_mem_per_cpu",
+        ):
             if key in fields:
                 out[key] = self.number(fields[key][1], f"{path}.{key}", int, "a whole number >= 0")
         if "tres" in fields:
@@ -585,8 +680,9 @@ class _Loader:
         if "max_time" in fields:
             vnode = fields["max_time"][1]
             tpath = f"{path}.max_time"
-            out["max_time"] = self.checked(vnode, tpath, parse_duration_mins,
-                                           self.text(vnode, tpath), "max_time")
+            out["max_time"] = self.checked(
+                vnode, tpath, parse_duration_mins, self.text(vnode, tpath), "max_time"
+            )
         if "billing_weights" in fields:
             vnode = fields["billing_weights"][1]
             bpath = f"{path}.billing_weights"
@@ -615,8 +711,9 @@ class _Dumper(_BaseDumper):
 
 
 _Dumper.add_representer(
-    _Flow, lambda dumper, data: dumper.represent_sequence("tag:yaml.org,2002:seq", data,
-                                                          flow_style=True))
+    _Flow,
+    lambda dumper, data: dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=True),
+)
 
 
 def _number_or_text(value: str) -> int | str:
@@ -625,9 +722,13 @@ def _number_or_text(value: str) -> int | str:
 
 def _limits_doc(limits: dict[str, Any]) -> dict[str, Any]:
     """Limits in registry order, as sacctmgr shows them; counts stay YAML numbers."""
-    return {defn.name: limits[defn.name] if defn.kind == "count"
-            else limitdefs.format_limit(defn, limits[defn.name])
-            for defn in limitdefs.LIMITS if defn.name in limits}
+    return {
+        defn.name: limits[defn.name]
+        if defn.kind == "count"
+        else limitdefs.format_limit(defn, limits[defn.name])
+        for defn in limitdefs.LIMITS
+        if defn.name in limits
+    }
 
 
 def _assoc_doc(item: Any) -> dict[str, Any]:

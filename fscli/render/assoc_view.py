@@ -13,19 +13,47 @@ from fscli.engine import limitdefs, qoslist
 from fscli.engine.model import Assoc
 from fscli.errors import UsageProblem, did_you_mean
 
-DEFAULT_COLUMNS = ("Cluster", "Account", "User", "Partition", "Share", "Priority", "GrpJobs",
-                   "GrpTRES", "GrpSubmit", "GrpWall", "GrpTRESMins", "MaxJobs", "MaxTRES",
-                   "MaxTRESPerNode", "MaxSubmit", "MaxWall", "MaxTRESMins", "QOS", "Def QOS",
-                   "GrpTRESRunMins")
+DEFAULT_COLUMNS = (
+    "Cluster",
+    "Account",
+    "User",
+    "Partition",
+    "Share",
+    "Priority",
+    "GrpJobs",
+    "GrpTRES",
+    "GrpSubmit",
+    "GrpWall",
+    "GrpTRESMins",
+    "MaxJobs",
+    "MaxTRES",
+    "MaxTRESPerNode",
+    "MaxSubmit",
+    "MaxWall",
+    "MaxTRESMins",
+    "QOS",
+    "Def QOS",
+    "GrpTRESRunMins",
+)
 
 # header -> limit name for limit columns, using sacctmgr's short headers
 LIMIT_HEADERS = {
-    "GrpJobs": "GrpJobs", "GrpJobsAccrue": "GrpJobsAccrue", "GrpSubmit": "GrpSubmitJobs",
-    "GrpTRES": "GrpTRES", "GrpTRESMins": "GrpTRESMins", "GrpTRESRunMins": "GrpTRESRunMins",
-    "GrpWall": "GrpWall", "MaxJobs": "MaxJobs", "MaxJobsAccrue": "MaxJobsAccrue",
-    "MaxSubmit": "MaxSubmitJobs", "MaxTRES": "MaxTRESPerJob", "MaxTRESMins": "MaxTRESMinsPerJob",
-    "MaxTRESPerNode": "MaxTRESPerNode", "MaxTRESRunMins": "MaxTRESRunMins",
-    "MaxWall": "MaxWallDurationPerJob", "MinPrioThres": "MinPrioThreshold",
+    "GrpJobs": "GrpJobs",
+    "GrpJobsAccrue": "GrpJobsAccrue",
+    "GrpSubmit": "GrpSubmitJobs",
+    "GrpTRES": "GrpTRES",
+    "GrpTRESMins": "GrpTRESMins",
+    "GrpTRESRunMins": "GrpTRESRunMins",
+    "GrpWall": "GrpWall",
+    "MaxJobs": "MaxJobs",
+    "MaxJobsAccrue": "MaxJobsAccrue",
+    "MaxSubmit": "MaxSubmitJobs",
+    "MaxTRES": "MaxTRESPerJob",
+    "MaxTRESMins": "MaxTRESMinsPerJob",
+    "MaxTRESPerNode": "MaxTRESPerNode",
+    "MaxTRESRunMins": "MaxTRESRunMins",
+    "MaxWall": "MaxWallDurationPerJob",
+    "MinPrioThres": "MinPrioThreshold",
 }
 
 
@@ -34,8 +62,13 @@ def share_text(assoc: Assoc) -> str:
 
 
 class Context:
-    def __init__(self, cluster: str, assocs: list[Assoc], accounts: dict[str, tuple[str, str]],
-                 every_qos: Sequence[str] = ()):
+    def __init__(
+        self,
+        cluster: str,
+        assocs: list[Assoc],
+        accounts: dict[str, tuple[str, str]],
+        every_qos: Sequence[str] = (),
+    ):
         self.cluster = cluster
         self.by_id = {a.id: a for a in assocs}
         self.accounts = accounts
@@ -52,6 +85,7 @@ def _limit_getter(limit: str) -> Callable[[Assoc, Context], Any]:
 
     def get(assoc: Assoc, ctx: Context) -> Any:
         return limitdefs.format_limit(defn, assoc.limits.get(defn.name))  # "" when unset
+
     return get
 
 
@@ -77,6 +111,8 @@ COLUMNS: dict[str, Callable[[Assoc, Context], Any]] = {
     "Org": lambda a, c: c.accounts.get(a.account, ("", ""))[1],
 }
 COLUMNS.update({header: _limit_getter(limit) for header, limit in LIMIT_HEADERS.items()})
+
+
 def _json_limit(limit: str) -> Callable[[Assoc, Context], Any]:
     """A limit as JSON: counts and minutes as numbers, TRES limits as ``{tres: count}``
     (memory in MB, TRES-minutes in minutes); null when unset."""
@@ -85,6 +121,7 @@ def _json_limit(limit: str) -> Callable[[Assoc, Context], Any]:
     def get(assoc: Assoc, ctx: Context) -> Any:
         value = assoc.limits.get(defn.name)
         return dict(value) if isinstance(value, dict) else value
+
     return get
 
 
@@ -102,8 +139,15 @@ JSON_EXTRAS: dict[str, Callable[[Assoc, Context], Any]] = {
 }
 """With the QOS column, --json also says whether a row's list is inherited (from its
 parent, or a ``+``/``-`` delta on the parent's) and what the row itself stores."""
-ALIASES = {"defaultqos": "Def QOS", "defqos": "Def QOS", "fairshare": "Share", "shares": "Share",
-           "parent": "ParentName", "description": "Descr", "organization": "Org"}
+ALIASES = {
+    "defaultqos": "Def QOS",
+    "defqos": "Def QOS",
+    "fairshare": "Share",
+    "shares": "Share",
+    "parent": "ParentName",
+    "description": "Descr",
+    "organization": "Org",
+}
 for _header, _limit in LIMIT_HEADERS.items():
     for _alias in (_limit, *limitdefs.lookup(_limit).aliases):
         ALIASES.setdefault(_alias.lower(), _header)
@@ -118,8 +162,10 @@ def resolve_columns(text: str | None) -> list[str]:
     for name in [n.strip() for n in text.split(",") if n.strip()]:
         found = lookup.get(name.lower()) or ALIASES.get(name.lower())
         if found is None:
-            raise UsageProblem(f"unknown column '{name}' in format={did_you_mean(name, COLUMNS)}; "
-                               f"known: {', '.join(COLUMNS)}")
+            raise UsageProblem(
+                f"unknown column '{name}' in format={did_you_mean(name, COLUMNS)}; "
+                f"known: {', '.join(COLUMNS)}"
+            )
         out.append(found)
     return out
 

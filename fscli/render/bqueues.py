@@ -36,36 +36,70 @@ def _cells(name: str, width: int, cells: Sequence[str]) -> str:
 def render_share_block(block: ShareBlock) -> str:
     """``SHARE_INFO_FOR: path`` with one line per holder (already sorted by priority)."""
     width = max([len("USER/GROUP")] + [len(r.name) for r in block.rows]) + 2
-    lines = [f"SHARE_INFO_FOR: {block.path}",
-             _cells("USER/GROUP", width, [h for h, _, _ in _SHARE_COLUMNS])]
-    lines += [_cells(r.name, width, [fmt(r) for _, _, fmt in _SHARE_COLUMNS])
-              for r in block.rows]
+    lines = [
+        f"SHARE_INFO_FOR: {block.path}",
+        _cells("USER/GROUP", width, [h for h, _, _ in _SHARE_COLUMNS]),
+    ]
+    lines += [_cells(r.name, width, [fmt(r) for _, _, fmt in _SHARE_COLUMNS]) for r in block.rows]
     return "\n".join(lines)
 
 
 def _status_and_counts(status: str, counts: Sequence[str]) -> str:
     """STATUS, then the four limit columns (MAX JL/U JL/P JL/H), then the slot counts."""
-    return ("  " + status.ljust(16) + " ".join(c.rjust(4) for c in counts[:4])
-            + "".join(c.rjust(6) for c in counts[4:]))
+    return (
+        "  "
+        + status.ljust(16)
+        + " ".join(c.rjust(4) for c in counts[:4])
+        + "".join(c.rjust(6) for c in counts[4:])
+    )
 
 
-def render_bqueues_long(queue: LsfQueue, summary: QueueSummary,
-                        blocks: Sequence[ShareBlock]) -> str:
+def render_bqueues_long(
+    queue: LsfQueue, summary: QueueSummary, blocks: Sequence[ShareBlock]
+) -> str:
     """One queue of ``bqueues -l``."""
     out = [f"QUEUE: {queue.name}"]
     if queue.description:
         out.append(f"  -- {queue.description}")
-    stats = [str(summary.priority), "0", summary.status, "-", "-", "-", "-",
-             str(summary.njobs), str(summary.pend), str(summary.run), "0", str(summary.susp),
-             str(summary.rsv)]
-    heads = ["PRIO", "NICE", "STATUS", "MAX", "JL/U", "JL/P", "JL/H", "NJOBS", "PEND", "RUN",
-             "SSUSP", "USUSP", "RSV"]
+    stats = [
+        str(summary.priority),
+        "0",
+        summary.status,
+        "-",
+        "-",
+        "-",
+        "-",
+        str(summary.njobs),
+        str(summary.pend),
+        str(summary.run),
+        "0",
+        str(summary.susp),
+        str(summary.rsv),
+    ]
+    heads = [
+        "PRIO",
+        "NICE",
+        "STATUS",
+        "MAX",
+        "JL/U",
+        "JL/P",
+        "JL/H",
+        "NJOBS",
+        "PEND",
+        "RUN",
+        "SSUSP",
+        "USUSP",
+        "RSV",
+    ]
     out += ["", "PARAMETERS/STATISTICS", _stats_line(heads), _stats_line(stats)]
     for name, value in sorted(queue.params.items()):
         out.append(f"{name}: {value}")
     if queue.shares:
-        out += ["", "SCHEDULING POLICIES:  FAIRSHARE",
-                f"USER_SHARES:  {format_share_pairs(queue.shares)}"]
+        out += [
+            "",
+            "SCHEDULING POLICIES:  FAIRSHARE",
+            f"USER_SHARES:  {format_share_pairs(queue.shares)}",
+        ]
     for block in blocks:
         out += ["", render_share_block(block)]
     return "\n".join(line.rstrip() for line in out) + "\n"
@@ -76,8 +110,9 @@ def _stats_line(cells: Sequence[str]) -> str:
     return prio.rjust(4) + nice.rjust(5) + _status_and_counts(status, counts)
 
 
-def bqueues_dict(queue: LsfQueue, summary: QueueSummary,
-                 blocks: Sequence[ShareBlock]) -> dict[str, object]:
+def bqueues_dict(
+    queue: LsfQueue, summary: QueueSummary, blocks: Sequence[ShareBlock]
+) -> dict[str, object]:
     """Everything ``bqueues -l`` shows, as plain JSON-ready values."""
     return {
         "queue": queue.name,

@@ -34,7 +34,7 @@ def fixed_cell(text: str, width: int) -> str:
     """A value padded to ``width``; one too long is cut to ``width - 1`` and a ``+``."""
     size = abs(width)
     if len(text) > size:
-        text = text[:size - 1] + "+"
+        text = text[: size - 1] + "+"
     return text.ljust(size) if width < 0 else text.rjust(size)
 
 
@@ -44,8 +44,12 @@ def title_cell(title: str, width: int) -> str:
     return text.ljust(size) if width < 0 else text.rjust(size)
 
 
-def table(columns: Sequence[Column], rows: Iterable[Sequence[str]], parsable: str | None,
-          header: bool = True) -> str:
+def table(
+    columns: Sequence[Column],
+    rows: Iterable[Sequence[str]],
+    parsable: str | None,
+    header: bool = True,
+) -> str:
     """The whole listing: header (unless ``-n``), then one line per row."""
     lines: list[str] = []
     if parsable:
@@ -57,8 +61,9 @@ def table(columns: Sequence[Column], rows: Iterable[Sequence[str]], parsable: st
         if header:
             lines.append("".join(title_cell(c.title, c.width) + " " for c in columns))
             lines.append("".join("-" * abs(c.width) + " " for c in columns))
-        lines += ["".join(fixed_cell(v, c.width) + " " for c, v in zip(columns, row))
-                  for row in rows]
+        lines += [
+            "".join(fixed_cell(v, c.width) + " " for c, v in zip(columns, row)) for row in rows
+        ]
     return "".join(line + "\n" for line in lines)
 
 
@@ -79,8 +84,10 @@ def tres_text(tres: dict[str, int] | None, units: bool = True) -> str:
     """A TRES limit in Slurm's TRES-id order, memory with Slurm's units."""
     if not tres:
         return ""
-    return ",".join(f"{name}={mem_text(tres[name]) if units and is_mb_based(name) else tres[name]}"
-                    for name in tres_order(tres))
+    return ",".join(
+        f"{name}={mem_text(tres[name]) if units and is_mb_based(name) else tres[name]}"
+        for name in tres_order(tres)
+    )
 
 
 def limit_text(name: str, value: Any) -> str:
@@ -97,19 +104,33 @@ def limit_text(name: str, value: Any) -> str:
 
 # The "Settings" lines of add account / add user (sacctmgr_print_assoc_limits), in order.
 SETTING_LINES = (
-    ("GrpJobs", "  GrpJobs       = "), ("GrpJobsAccrue", "  GrpJobsAccrue            = "),
-    ("GrpSubmitJobs", "  GrpSubmitJobs = "), ("GrpTRES", "  GrpTRES       = "),
-    ("GrpTRESMins", "  GrpTRESMins   = "), ("GrpTRESRunMins", "  GrpTRESRunMins= "),
-    ("GrpWall", "  GrpWall       = "), ("MaxJobs", "  MaxJobs       = "),
-    ("MaxJobsAccrue", "  MaxJobsPrioAcc= "), ("MaxSubmitJobs", "  MaxSubmitJobs = "),
-    ("MaxTRESPerJob", "  MaxTRES       = "), ("MaxTRESPerNode", "  MaxTRESPerNode= "),
-    ("MaxTRESMinsPerJob", "  MaxTRESMins   = "), ("MaxTRESRunMins", "  MaxTRESRUNMins= "),
-    ("MaxWallDurationPerJob", "  MaxWall       = "), ("MinPrioThreshold", "  MinPrioThresh = "),
+    ("GrpJobs", "  GrpJobs       = "),
+    ("GrpJobsAccrue", "  GrpJobsAccrue            = "),
+    ("GrpSubmitJobs", "  GrpSubmitJobs = "),
+    ("GrpTRES", "  GrpTRES       = "),
+    ("GrpTRESMins", "  GrpTRESMins   = "),
+    ("GrpTRESRunMins", "  GrpTRESRunMins= "),
+    ("GrpWall", "  GrpWall       = "),
+    ("MaxJobs", "  MaxJobs       = "),
+    ("MaxJobsAccrue", "  MaxJobsPrioAcc= "),
+    ("MaxSubmitJobs", "  MaxSubmitJobs = "),
+    ("MaxTRESPerJob", "  MaxTRES       = "),
+    ("MaxTRESPerNode", "  MaxTRESPerNode= "),
+    ("MaxTRESMinsPerJob", "  MaxTRESMins   = "),
+    ("MaxTRESRunMins", "  MaxTRESRUNMins= "),
+    ("MaxWallDurationPerJob", "  MaxWall       = "),
+    ("MinPrioThreshold", "  MinPrioThresh = "),
 )
 
 
-def settings_lines(shares: int | str | None, limits: dict[str, Any], parent: str | None,
-                   priority: Any, qos: list[str] | None, default_qos: str | None) -> str:
+def settings_lines(
+    shares: int | str | None,
+    limits: dict[str, Any],
+    parent: str | None,
+    priority: Any,
+    qos: list[str] | None,
+    default_qos: str | None,
+) -> str:
     """What an add prints under `` Settings``: each value given, cleared ones as NONE."""
     out = []
     if shares is not None:

@@ -28,22 +28,44 @@ LONG_WITH_FORMAT = (
 )
 
 LONG_FORMATS = {
-    "22.05": ("%.15i %9r %.8u %.10Y %.10S %.10A %.10B %.10F %.10J %.10P %.10Q %.11N %.20T",
-              "%.15i %9r %.8u %10y %10a %10b %10f %10j %10p %10q %20t"),
-    "25.11": (("%.15i %9r %.8u %.8o %.10Y %.10S %.10A %.10B %.10F %.10J %.10P %.10n %.10Q "
-               "%.11N %.20T"),
-              "%.15i %9r %.8u %.8o %10y %10a %10b %10f %10j %10p %10n %10q %20t"),
+    "22.05": (
+        "%.15i %9r %.8u %.10Y %.10S %.10A %.10B %.10F %.10J %.10P %.10Q %.11N %.20T",
+        "%.15i %9r %.8u %10y %10a %10b %10f %10j %10p %10q %20t",
+    ),
+    "25.11": (
+        ("%.15i %9r %.8u %.8o %.10Y %.10S %.10A %.10B %.10F %.10J %.10P %.10n %.10Q %.11N %.20T"),
+        "%.15i %9r %.8u %.8o %10y %10a %10b %10f %10j %10p %10n %10q %20t",
+    ),
 }
 """sprio -l (weighted, normalized) per Slurm version; 25.11 adds ACCOUNT and QOSNAME."""
 
 # factor letter (lower case = normalized) -> factor name
-_FACTOR_LETTERS = {"a": "age", "b": "assoc", "f": "fairshare", "j": "jobsize",
-                   "p": "partition", "q": "qos"}
+_FACTOR_LETTERS = {
+    "a": "age",
+    "b": "assoc",
+    "f": "fairshare",
+    "j": "jobsize",
+    "p": "partition",
+    "q": "qos",
+}
 _FACTOR_INDEX = {c: FACTORS.index(n) for c, n in _FACTOR_LETTERS.items()}
 _HEADERS = {
-    "i": "JOBID", "r": "PARTITION", "u": "USER", "o": "ACCOUNT", "n": "QOSNAME",
-    "c": "CLUSTER", "y": "PRIORITY", "S": "SITE", "N": "NICE", "t": "TRES",
-    "a": "AGE", "b": "ASSOC", "f": "FAIRSHARE", "j": "JOBSIZE", "p": "PARTITION", "q": "QOS",
+    "i": "JOBID",
+    "r": "PARTITION",
+    "u": "USER",
+    "o": "ACCOUNT",
+    "n": "QOSNAME",
+    "c": "CLUSTER",
+    "y": "PRIORITY",
+    "S": "SITE",
+    "N": "NICE",
+    "t": "TRES",
+    "a": "AGE",
+    "b": "ASSOC",
+    "f": "FAIRSHARE",
+    "j": "JOBSIZE",
+    "p": "PARTITION",
+    "q": "QOS",
 }
 MAX_WIDTH = 10_000
 """The widest column a format may ask for (wider ones would only pad with spaces)."""
@@ -73,7 +95,7 @@ def parse_format(fmt: str) -> tuple[str, list[Field]]:
         j = i
         while j < len(token) and token[j] in "0123456789":  # not str.isdigit: "²" is one
             j += 1
-        letter = token[j:j + 1]
+        letter = token[j : j + 1]
         if not letter or letter not in LETTERS:
             raise InvalidValue(
                 f"Invalid job format specification: '%{token}' in '{fmt}' "
@@ -81,14 +103,22 @@ def parse_format(fmt: str) -> tuple[str, list[Field]]:
             )
         digits = token[i:j].lstrip("0")
         if len(digits) > len(str(MAX_WIDTH)) or int(digits or 0) > MAX_WIDTH:
-            raise InvalidValue(f"Invalid job format specification: '%{token}' in '{fmt}' "
-                               f"(width at most {MAX_WIDTH})")
-        fields.append(Field(letter, int(digits or 0), i == 1, token[j + 1:]))
+            raise InvalidValue(
+                f"Invalid job format specification: '%{token}' in '{fmt}' "
+                f"(width at most {MAX_WIDTH})"
+            )
+        fields.append(Field(letter, int(digits or 0), i == 1, token[j + 1 :]))
     return prefix, fields
 
 
-def default_format(config: PriorityConfig, *, long: bool = False, normalized: bool = False,
-                   users: bool = False, version: str = "22.05") -> str:
+def default_format(
+    config: PriorityConfig,
+    *,
+    long: bool = False,
+    normalized: bool = False,
+    users: bool = False,
+    version: str = "22.05",
+) -> str:
     """sprio's format when no ``-o``: depends on -l, -n, -u and the non-zero weights."""
     if long:
         if version not in LONG_FORMATS:
@@ -113,6 +143,7 @@ def _header(letter: str) -> str:
 def _template(prefix: str, fields: list[Field]) -> str:
     """One ``str.format`` template for a whole line: ``{:>W.W}`` right-justifies and cuts to
     W, ``{:<W.W}`` left-justifies and cuts (sprio cuts every value to its width)."""
+
     def literal(text: str) -> str:
         return text.replace("{", "{{").replace("}", "}}")
 
@@ -146,11 +177,19 @@ def _tres_column(rows: list[PriorityRow], config: PriorityConfig, normalized: bo
         if not values:
             out.append("")
         elif normalized:
-            out.append(",".join(f"{n}={values[i] / weights[n]:.2f}"
-                                for i, n in _tres_positions(row.tres_names) if values[i]))
+            out.append(
+                ",".join(
+                    f"{n}={values[i] / weights[n]:.2f}"
+                    for i, n in _tres_positions(row.tres_names)
+                    if values[i]
+                )
+            )
         else:
-            out.append(",".join(f"{n}={values[i]:.0f}"
-                                for i, n in _tres_positions(row.tres_names) if values[i]))
+            out.append(
+                ",".join(
+                    f"{n}={values[i]:.0f}" for i, n in _tres_positions(row.tres_names) if values[i]
+                )
+            )
     return out
 
 
@@ -250,8 +289,8 @@ def render(
     if fmt and long:
         raise InvalidValue(LONG_WITH_FORMAT)
     prefix, fields = parse_format(
-        fmt or default_format(config, long=long, normalized=normalized, users=users,
-                              version=version)
+        fmt
+        or default_format(config, long=long, normalized=normalized, users=users, version=version)
     )
     line = _template(prefix, fields).format
     lines = []
@@ -275,8 +314,9 @@ _TEXT_LETTERS = frozenset("ruonctT")
 """Letters whose column holds names (left-aligned in a table); every other is a number."""
 
 
-def table_cells(rows: list[PriorityRow], config: PriorityConfig, fmt: str,
-                sort: str | None = None) -> tuple[list[str], list[list[str]], list[bool]]:
+def table_cells(
+    rows: list[PriorityRow], config: PriorityConfig, fmt: str, sort: str | None = None
+) -> tuple[list[str], list[list[str]], list[bool]]:
     """(columns, cells, right-aligned flags) of sprio's columns for ``fmt``, for a table:
     sprio's values without fixed widths, numbers right-aligned (the PARTITION factor too,
     though it shares its title with the partition's name)."""
@@ -284,8 +324,11 @@ def table_cells(rows: list[PriorityRow], config: PriorityConfig, fmt: str,
     rows = sort_rows(rows, sort)
     columns = {f.letter: _column(f.letter, rows, config) for f in fields}
     cells = [list(cells) for cells in zip(*(columns[f.letter] for f in fields))]
-    return ([_header(f.letter) for f in fields], cells,
-            [f.letter not in _TEXT_LETTERS for f in fields])
+    return (
+        [_header(f.letter) for f in fields],
+        cells,
+        [f.letter not in _TEXT_LETTERS for f in fields],
+    )
 
 
 def row_dict(row: PriorityRow) -> dict:
@@ -305,24 +348,33 @@ def row_dict(row: PriorityRow) -> dict:
         "nice": row.nice,
         "factors": dict(zip(FACTORS, row.factor_values)),
         "weighted": dict(zip(FACTORS, row.weighted_values)),
-        "tres": {name: {"factor": row.tres_factor_values[i],
-                        "weighted": row.tres_weighted_values[i]}
-                 for i, name in _tres_positions(row.tres_names)},
+        "tres": {
+            name: {"factor": row.tres_factor_values[i], "weighted": row.tres_weighted_values[i]}
+            for i, name in _tres_positions(row.tres_names)
+        },
     }
 
 
-def render_json(cluster: str, config: PriorityConfig, rows: list[PriorityRow],
-                warnings: list[str]) -> str:
+def render_json(
+    cluster: str, config: PriorityConfig, rows: list[PriorityRow], warnings: list[str]
+) -> str:
     """``sprio --json``: the cluster, the weights, one line per row, the warnings. Each row
     goes through the C JSON encoder once (an indented dump of 100,000 rows would take the
     pure-Python encoder many seconds)."""
     jobs = ",\n    ".join(map(json.dumps, map(row_dict, rows)))
-    return "".join([
-        '{\n  "cluster": ', json.dumps(cluster),
-        ',\n  "weights": ', json.dumps(weights_dict(config)),
-        ',\n  "jobs": [', f"\n    {jobs}\n  " if rows else "",
-        '],\n  "warnings": ', json.dumps(warnings), "\n}\n",
-    ])
+    return "".join(
+        [
+            '{\n  "cluster": ',
+            json.dumps(cluster),
+            ',\n  "weights": ',
+            json.dumps(weights_dict(config)),
+            ',\n  "jobs": [',
+            f"\n    {jobs}\n  " if rows else "",
+            '],\n  "warnings": ',
+            json.dumps(warnings),
+            "\n}\n",
+        ]
+    )
 
 
 def weights_dict(config: PriorityConfig) -> dict:

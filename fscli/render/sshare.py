@@ -27,14 +27,35 @@ from fscli.errors import InvalidValue
 
 # (name, width): negative = left-justified. Order matters for -o prefix matching.
 FIELD_TABLE: tuple[tuple[str, int], ...] = (
-    ("Account", -20), ("Cluster", 10), ("EffectvUsage", 13), ("FairShare", 10),
-    ("GrpTRESMins", 30), ("GrpTRESRaw", 30), ("ID", 6), ("LevelFS", 10),
-    ("NormShares", 11), ("NormUsage", 11), ("Partition", 12), ("RawShares", 10),
-    ("RawUsage", 11), ("TRESRunMins", 30), ("User", 10),
+    ("Account", -20),
+    ("Cluster", 10),
+    ("EffectvUsage", 13),
+    ("FairShare", 10),
+    ("GrpTRESMins", 30),
+    ("GrpTRESRaw", 30),
+    ("ID", 6),
+    ("LevelFS", 10),
+    ("NormShares", 11),
+    ("NormUsage", 11),
+    ("Partition", 12),
+    ("RawShares", 10),
+    ("RawUsage", 11),
+    ("TRESRunMins", 30),
+    ("User", 10),
 )
 SHORT = ("Account", "User", "RawShares", "NormShares", "RawUsage", "EffectvUsage", "FairShare")
-LONG = ("Account", "User", "RawShares", "NormShares", "RawUsage", "NormUsage", "EffectvUsage",
-        "FairShare", "GrpTRESMins", "TRESRunMins")
+LONG = (
+    "Account",
+    "User",
+    "RawShares",
+    "NormShares",
+    "RawUsage",
+    "NormUsage",
+    "EffectvUsage",
+    "FairShare",
+    "GrpTRESMins",
+    "TRESRunMins",
+)
 LONG_FAIR_TREE = LONG[:8] + ("LevelFS",) + LONG[8:]
 DEFAULT_TRES = ("cpu", "mem", "energy", "node", "billing", "fs/disk", "vmem", "pages")
 """Slurm's always-tracked TRES, the names TRESRunMins/GrpTRESRaw list (zeros included)."""
@@ -80,8 +101,9 @@ def default_fields(algorithm: str, long: bool = False, partition: bool = False) 
     return [Field(n, _WIDTH[n]) for n in names]
 
 
-def select_fields(spec: str | None, algorithm: str = "fair_tree", long: bool = False,
-                  partition: bool = False) -> list[Field]:
+def select_fields(
+    spec: str | None, algorithm: str = "fair_tree", long: bool = False, partition: bool = False
+) -> list[Field]:
     """Columns for ``-o spec`` (``"Account,User%15,Eff"``), or the defaults when empty."""
     if not spec or not spec.strip():
         return default_fields(algorithm, long, partition)
@@ -102,16 +124,24 @@ def select_fields(spec: str | None, algorithm: str = "fair_tree", long: bool = F
             except ValueError:
                 raise InvalidValue(f"invalid width '{width_text}' for field {match}") from None
             if abs(size) > MAX_WIDTH:  # it would only pad with spaces, gigabytes of them
-                raise InvalidValue(f"invalid width '{width_text}' for field {match}: "
-                                   f"at most {MAX_WIDTH}")
+                raise InvalidValue(
+                    f"invalid width '{width_text}' for field {match}: at most {MAX_WIDTH}"
+                )
             width = -abs(size) if width < 0 else size
         fields.append(Field(match, width))
     return fields
 
 
-_ATTRS = {"EffectvUsage": "effective_usage", "FairShare": "fairshare", "ID": "assoc_id",
-          "LevelFS": "level_fs", "NormShares": "norm_shares", "NormUsage": "norm_usage",
-          "Partition": "partition", "User": "user"}
+_ATTRS = {
+    "EffectvUsage": "effective_usage",
+    "FairShare": "fairshare",
+    "ID": "assoc_id",
+    "LevelFS": "level_fs",
+    "NormShares": "norm_shares",
+    "NormUsage": "norm_usage",
+    "Partition": "partition",
+    "User": "user",
+}
 """Fields printed straight from one ShareRow attribute."""
 
 
@@ -121,18 +151,24 @@ def _zero_tres(names: tuple[str, ...]) -> str:
     return ",".join(f"{n}=0" for n in names)
 
 
-def _tres_counts(rows: Sequence[ShareRow], names: Sequence[str],
-                 counts: Mapping[int, Mapping[str, int]]) -> list[str]:
+def _tres_counts(
+    rows: Sequence[ShareRow], names: Sequence[str], counts: Mapping[int, Mapping[str, int]]
+) -> list[str]:
     """A TRES list per row in ``names`` order (``cpu=12,mem=0,...``): the row's
     association's counts, zeros for the associations ``counts`` leaves out."""
     zeros = _zero_tres(tuple(names))
     get = counts.get
-    return [zeros if (held := get(row.assoc_id)) is None
-            else ",".join(f"{n}={held.get(n, 0)}" for n in names) for row in rows]
+    return [
+        zeros
+        if (held := get(row.assoc_id)) is None
+        else ",".join(f"{n}={held.get(n, 0)}" for n in names)
+        for row in rows
+    ]
 
 
-def _tres_raw(rows: Sequence[ShareRow], names: Sequence[str],
-              usage: Mapping[int, Mapping[str, float]]) -> list[str]:
+def _tres_raw(
+    rows: Sequence[ShareRow], names: Sequence[str], usage: Mapping[int, Mapping[str, float]]
+) -> list[str]:
     """GrpTRESRaw per row: decayed TRES-minutes, truncated as sshare does; billing is the
     row's RawUsage, the other TRES come from ``usage`` (TRES-seconds)."""
     template = ",".join(f"{n}={{0}}" if n == "billing" else f"{n}=0" for n in names)
@@ -144,8 +180,12 @@ def _tres_raw(rows: Sequence[ShareRow], names: Sequence[str],
         if seconds is None:
             out.append(template.format(billing))
         else:
-            out.append(",".join(f"{n}={billing if n == 'billing' else int(seconds.get(n, 0) / 60)}"
-                                for n in names))
+            out.append(
+                ",".join(
+                    f"{n}={billing if n == 'billing' else int(seconds.get(n, 0) / 60)}"
+                    for n in names
+                )
+            )
     return out
 
 
@@ -168,8 +208,10 @@ def column(name: str, rows: Sequence[ShareRow], extras: Extras = Extras()) -> li
     if name == "GrpTRESRaw":
         return _tres_raw(rows, extras.tres_names, extras.tres_usage)
     if name == "RawShares":
-        return [None if s is None else "parent" if s == SHARES_PARENT else s
-                for s in map(operator.attrgetter("raw_shares"), rows)]
+        return [
+            None if s is None else "parent" if s == SHARES_PARENT else s
+            for s in map(operator.attrgetter("raw_shares"), rows)
+        ]
     if name == "RawUsage":
         return [int(row.raw_usage) for row in rows]
     raise InvalidValue(f'Invalid field requested: "{name}"')
@@ -212,8 +254,13 @@ def _texts(name: str, values: list[object]) -> list[str]:
     return ["" if v is None else str(v) for v in values]
 
 
-def render_text(rows: Sequence[ShareRow], fields: Sequence[Field], parsable: str | None = None,
-                header: bool = True, extras: Extras = Extras()) -> str:
+def render_text(
+    rows: Sequence[ShareRow],
+    fields: Sequence[Field],
+    parsable: str | None = None,
+    header: bool = True,
+    extras: Extras = Extras(),
+) -> str:
     """sshare's text output. ``parsable``: None (fixed width), ``"p"`` (-p) or ``"P"`` (-P)."""
     if parsable not in (None, "p", "P"):
         raise InvalidValue(f"unknown parsable mode '{parsable}': expected p or P")
@@ -228,9 +275,17 @@ def render_text(rows: Sequence[ShareRow], fields: Sequence[Field], parsable: str
         return "".join(line + "\n" for line in map("|".join, lines))
     lines = []
     if header:
-        lines.append("".join(
-            (f.name[: abs(f.width)].ljust(-f.width) if f.width < 0
-             else f.name[: f.width].rjust(f.width)) + " " for f in fields))
+        lines.append(
+            "".join(
+                (
+                    f.name[: abs(f.width)].ljust(-f.width)
+                    if f.width < 0
+                    else f.name[: f.width].rjust(f.width)
+                )
+                + " "
+                for f in fields
+            )
+        )
         lines.append("".join("-" * abs(f.width) + " " for f in fields))
     cells = [[_fixed(f, v) + " " for v in values] for f, values in zip(fields, columns)]
     lines.extend(map("".join, zip(*cells)))
@@ -253,8 +308,9 @@ def json_rows(rows: Sequence[ShareRow], extras: Extras = Extras()) -> list[dict[
     return out
 
 
-def table_cells(rows: Sequence[ShareRow], fields: Sequence[Field],
-                extras: Extras = Extras()) -> tuple[list[str], list[list[str]], list[bool]]:
+def table_cells(
+    rows: Sequence[ShareRow], fields: Sequence[Field], extras: Extras = Extras()
+) -> tuple[list[str], list[list[str]], list[bool]]:
     """(columns, cells, right-aligned flags) of a table for people, with sshare's columns
     and number formats. TRES lists show only their non-zero counts, so that the table
     fits a terminal."""

@@ -24,8 +24,9 @@ def cell(value: Any) -> str:
     return str(value)
 
 
-def parsable(columns: Sequence[str], rows: Sequence[Sequence[Any]], trailing: bool,
-             header: bool = True) -> str:
+def parsable(
+    columns: Sequence[str], rows: Sequence[Sequence[Any]], trailing: bool, header: bool = True
+) -> str:
     end = "|" if trailing else ""
     lines = ["|".join(columns) + end] if header else []
     lines += ["|".join(cell(v) for v in row) + end for row in rows]
@@ -38,8 +39,9 @@ def json_value(value: Any) -> Any:
     return value
 
 
-def as_json(key: str, columns: Sequence[str], rows: Sequence[Sequence[Any]],
-            meta: dict | None = None) -> str:
+def as_json(
+    key: str, columns: Sequence[str], rows: Sequence[Sequence[Any]], meta: dict | None = None
+) -> str:
     doc: dict[str, Any] = {}
     if meta:
         doc["meta"] = meta
@@ -63,21 +65,40 @@ def console(stderr: bool = False, record: bool = False):
     stream = sys.stderr if stderr else sys.stdout
     tty = is_terminal(stream)
     width = None if tty else int(os.environ.get("COLUMNS", "160"))
-    return Console(file=stream, width=width, force_terminal=tty, record=record,
-                   no_color=bool(os.environ.get("NO_COLOR")) or not tty,
-                   highlight=False, soft_wrap=False, emoji=False)
+    return Console(
+        file=stream,
+        width=width,
+        force_terminal=tty,
+        record=record,
+        no_color=bool(os.environ.get("NO_COLOR")) or not tty,
+        highlight=False,
+        soft_wrap=False,
+        emoji=False,
+    )
 
 
-def picture(columns: Sequence[str], rows: Sequence[Sequence[Any]], title: str | None = None,
-            header: bool = True, right: Sequence[bool] | None = None):
+def picture(
+    columns: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    title: str | None = None,
+    header: bool = True,
+    right: Sequence[bool] | None = None,
+):
     """A recording console holding the table as a rich table as wide as its values (for
     :func:`save_svg`); nothing is printed."""
     import io
 
     from rich.console import Console
 
-    recorded = Console(file=io.StringIO(), width=_width(columns, rows, header) + 4, record=True,
-                       force_terminal=True, highlight=False, soft_wrap=False, emoji=False)
+    recorded = Console(
+        file=io.StringIO(),
+        width=_width(columns, rows, header) + 4,
+        record=True,
+        force_terminal=True,
+        highlight=False,
+        soft_wrap=False,
+        emoji=False,
+    )
     recorded.print(rich_table(columns, rows, title, header, right=right))
     return recorded
 
@@ -92,9 +113,14 @@ def save_svg(recorded, path: str, title: str) -> None:
         raise InvalidValue(f"cannot write the SVG file {path}: {exc.strerror or exc}") from None
 
 
-def rich_table(columns: Sequence[str], rows: Sequence[Sequence[Any]], title: str | None = None,
-               header: bool = True, numeric: Sequence[str] = (),
-               right: Sequence[bool] | None = None):
+def rich_table(
+    columns: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    title: str | None = None,
+    header: bool = True,
+    numeric: Sequence[str] = (),
+    right: Sequence[bool] | None = None,
+):
     """A table; the ``numeric`` columns (by title), or those ``right`` flags (by position,
     for titles that repeat), are right-aligned."""
     from rich import box
@@ -111,11 +137,11 @@ def rich_table(columns: Sequence[str], rows: Sequence[Sequence[Any]], title: str
     return table
 
 
-def drop_empty_columns(columns: Sequence[str], rows: Sequence[Sequence[Any]],
-                       keep: Sequence[str]) -> tuple[list[str], list[list[Any]]]:
+def drop_empty_columns(
+    columns: Sequence[str], rows: Sequence[Sequence[Any]], keep: Sequence[str]
+) -> tuple[list[str], list[list[Any]]]:
     """For people: columns with no value in any row say nothing, so leave them out."""
-    wanted = [i for i, c in enumerate(columns)
-              if c in keep or any(cell(row[i]) for row in rows)]
+    wanted = [i for i, c in enumerate(columns) if c in keep or any(cell(row[i]) for row in rows)]
     return [columns[i] for i in wanted], [[row[i] for i in wanted] for row in rows]
 
 
@@ -125,8 +151,12 @@ every row, which costs many times the text itself at 100,000 rows."""
 GAP = "  "
 
 
-def plain(columns: Sequence[str], rows: Sequence[Sequence[Any]], header: bool = True,
-          right: Sequence[bool] | None = None) -> str:
+def plain(
+    columns: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    header: bool = True,
+    right: Sequence[bool] | None = None,
+) -> str:
     """Aligned text with no width limit, for pipes and files: every value whole, numbers
     right-aligned, columns two spaces apart; one pass to measure, one to write."""
     texts = [[cell(v) for v in row] for row in rows]
@@ -151,8 +181,7 @@ def records(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     """One block per row, ``Column: value`` a line: for a terminal too narrow for the
     table, since no value may be cut."""
     width = max((len(c) for c in columns), default=0)
-    blocks = ["\n".join(f"{c:>{width}}: {cell(v)}" for c, v in zip(columns, row))
-              for row in rows]
+    blocks = ["\n".join(f"{c:>{width}}: {cell(v)}" for c, v in zip(columns, row)) for row in rows]
     return "\n\n".join(blocks) + ("\n" if blocks else "")
 
 
@@ -164,8 +193,13 @@ def _width(columns: Sequence[str], rows: Sequence[Sequence[Any]], header: bool) 
     return sum(widths) + len(GAP) * max(0, len(columns) - 1)
 
 
-def show(columns: Sequence[str], rows: Sequence[Sequence[Any]], title: str | None = None,
-         header: bool = True, right: Sequence[bool] | None = None) -> None:
+def show(
+    columns: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    title: str | None = None,
+    header: bool = True,
+    right: Sequence[bool] | None = None,
+) -> None:
     """Print a table for people, never cutting a value.
 
     Into a pipe or a file: :func:`plain` text. On a terminal: a rich table when it fits
@@ -185,6 +219,8 @@ def show(columns: Sequence[str], rows: Sequence[Sequence[Any]], title: str | Non
         stream.write(plain(columns, rows, header, right))
     else:
         stream.write(records(columns, rows))
-        sys.stderr.write(f"fscli: the table is wider than the terminal ({target.width} "
-                         "columns): one record per row; -P prints a row a line, -o picks "
-                         "columns\n")
+        sys.stderr.write(
+            f"fscli: the table is wider than the terminal ({target.width} "
+            "columns): one record per row; -P prints a row a line, -o picks "
+            "columns\n"
+        )

@@ -32,11 +32,17 @@ def node_label(row: ShareRow, algorithm: str) -> str:
     cells = cell_values(row)
     name = f"[bold]{escape(row.user)}[/]" if row.user else f"[cyan]{escape(row.account)}[/]"
     # Fair Tree compares with siblings (level share vs usage/parent), classic with the cluster.
-    usage = (row.effective_usage if algorithm == "fair_tree" or row.norm_usage is None
-             else row.norm_usage)
+    usage = (
+        row.effective_usage
+        if algorithm == "fair_tree" or row.norm_usage is None
+        else row.norm_usage
+    )
     shares = cells["RawShares"]
-    parts = [name, f"shares {shares if shares is not None else '-'} ({row.norm_shares:.4f})",
-             f"usage {cells['RawUsage']} ({usage:.4f})"]
+    parts = [
+        name,
+        f"shares {shares if shares is not None else '-'} ({row.norm_shares:.4f})",
+        f"usage {cells['RawUsage']} ({usage:.4f})",
+    ]
     if row.fairshare is not None:
         parts.append(f"fairshare {row.fairshare:.6f}")
     elif row.level_fs is not None and row.level_fs != NO_VAL:

@@ -26,13 +26,19 @@ MAX_NAME = 64  # the name columns' width; servers refuse longer values, SQLite w
 def chunked(ids: Sequence[int]) -> Iterator[Sequence[int]]:
     """``ids`` in slices of ``IN_LIST``: one IN list per slice stays far below every
     backend's bind-parameter limit (SQLite 32,766; PostgreSQL 65,535)."""
-    return (ids[i:i + IN_LIST] for i in range(0, len(ids), IN_LIST))
+    return (ids[i : i + IN_LIST] for i in range(0, len(ids), IN_LIST))
 
 
 def active_jobs(conn, assoc_ids: Sequence[int]) -> int:
     """How many pending or running jobs the associations have (a Session or Connection)."""
-    return sum(conn.scalar(select(func.count()).select_from(m.Job).where(
-        m.Job.assoc_id.in_(part), m.Job.state.in_(ACTIVE_STATES))) for part in chunked(assoc_ids))
+    return sum(
+        conn.scalar(
+            select(func.count())
+            .select_from(m.Job)
+            .where(m.Job.assoc_id.in_(part), m.Job.state.in_(ACTIVE_STATES))
+        )
+        for part in chunked(assoc_ids)
+    )
 
 
 def check_name(kind: str, name: str, keep_case: bool = False) -> str:
@@ -54,8 +60,11 @@ class Admin:
 
     # -- helpers -----------------------------------------------------------------
     def log(self, action: str, target: str, detail: str = "") -> None:
-        self.s.add(m.Transaction(at=self.now, actor=self.actor, action=action, target=target,
-                                 detail=detail))
+        self.s.add(
+            m.Transaction(
+                at=self.now, actor=self.actor, action=action, target=target, detail=detail
+            )
+        )
 
     def log_many(self, entries: Iterable[tuple[str, str, str]]) -> None:
         """:meth:`log` for many (action, target, detail) lines in one executemany: an ORM
@@ -63,8 +72,16 @@ class Admin:
         or a tree of 100,000 associations is applied. No lines write nothing (an
         executemany of none would insert a row of defaults). (The session's autoflush
         writes lines logged before first, so they keep their order.)"""
-        rows = [{"at": self.now, "actor": self.actor, "action": action, "target": target,
-                 "detail": detail} for action, target, detail in entries]
+        rows = [
+            {
+                "at": self.now,
+                "actor": self.actor,
+                "action": action,
+                "target": target,
+                "detail": detail,
+            }
+            for action, target, detail in entries
+        ]
         if rows:
             self.s.execute(insert(m.Transaction.__table__), rows)
 
@@ -81,47 +98,74 @@ class Admin:
         return self.s.get(m.Cluster, cluster_id_for(self.s, name, demo_hint=False))
 
     def account_assoc(self, cluster: m.Cluster, account: str) -> m.Association | None:
-        return self.s.scalar(select(m.Association).where(
-            m.Association.cluster_id == cluster.id, m.Association.account == account,
-            m.Association.user.is_(None), m.Association.partition.is_(None)))
+        return self.s.scalar(
+            select(m.Association).where(
+                m.Association.cluster_id == cluster.id,
+                m.Association.account == account,
+                m.Association.user.is_(None),
+                m.Association.partition.is_(None),
+            )
+        )
 
-    def require_account(self, cluster: m.Cluster, account: str, role: str = "account") -> m.Association:
+    def require_account(
+        self, cluster: m.Cluster, account: str, role: str = "account"
+    ) -> m.Association:
         assoc = self.account_assoc(cluster, account)
         if assoc is None:
             raise NotFound(f"{role} '{account}' does not exist on cluster {cluster.name}")
         return assoc
 
     def children(self, assoc_id: int) -> list[m.Association]:
-        return list(self.s.scalars(select(m.Association).where(m.Association.parent_id == assoc_id)))
+        return list(
+            self.s.scalars(select(m.Association).where(m.Association.parent_id == assoc_id))
+        )
 
     def subtree_ids(self, root_id: int) -> list[int]:
         ids, frontier = [root_id], [root_id]
         while frontier:
-            frontier = [i for part in chunked(frontier) for i in self.s.scalars(
-                select(m.Association.id).where(m.Association.parent_id.in_(part)))]
+            frontier = [
+                i
+                for part in chunked(frontier)
+                for i in self.s.scalars(
+                    select(m.Association.id).where(m.Association.parent_id.in_(part))
+                )
+            ]
             ids += frontier
         return ids
 
     def refuse_active_jobs(self, assoc_ids: list[int]) -> None:
         count = active_jobs(self.s, assoc_ids)
         if count:
-            raise Conflict(f"Job(s) active, cancel job(s) before remove ({count} pending or running)")
+            raise Conflict(
+                f"Job(s) active, cancel job(s) before remove ({count} pending or running)"
+            )
 
     # -- clusters ----------------------------------------------------------------
-    def add_cluster(self, name: str, nodes: int | None = None, cpus: int | None = None,
-                    tres: str | None = None) -> list[str]:
+    def add_cluster(
+        self, name: str, nodes: int | None = None, cpus: int | None = None, tres: str | None = None
+    ) -> list[str]:
         name = check_name("cluster", name)
         if self.s.scalar(select(m.Cluster).where(m.Cluster.name == name)):
             raise Conflict(f"cluster '{name}' already exists")
         cluster = m.Cluster(name=name, nodes=nodes, cpus=cpus, tres=tres)
         self.s.add(cluster)
         if self.s.scalar(select(m.Account).where(m.Account.name == "root")) is None:
-            self.s.add(m.Account(name="root", description="default root account", organization="root"))
+            self.s.add(
+                m.Account(name="root", description="default root account", organization="root")
+            )
         if self.s.scalar(select(m.Qos).where(m.Qos.name == "normal")) is None:
             self.s.add(m.Qos(name="normal", priority=0, usage_factor=1.0))
         self.s.flush()
-        self.s.add(m.Association(cluster_id=cluster.id, account="root", parent_id=None,
-                                 shares_raw=1, shares_parent=False, qos="normal"))
+        self.s.add(
+            m.Association(
+                cluster_id=cluster.id,
+                account="root",
+                parent_id=None,
+                shares_raw=1,
+                shares_parent=False,
+                qos="normal",
+            )
+        )
         self.log("add cluster", name, _kv(nodes=nodes, cpus=cpus, tres=tres))
         return [f"added cluster {name}"]
 
@@ -141,11 +185,18 @@ class Admin:
         if self.s.scalar(select(m.Cluster.id).where(m.Cluster.name == name.lower())) is None:
             return []
         cluster = self.cluster(name)
-        ids = list(self.s.scalars(select(m.Association.id).where(m.Association.cluster_id == cluster.id)))
+        ids = list(
+            self.s.scalars(select(m.Association.id).where(m.Association.cluster_id == cluster.id))
+        )
         self.refuse_active_jobs(ids)
         self.s.execute(delete(m.Job).where(m.Job.cluster_id == cluster.id))
-        self.s.execute(delete(m.Usage).where(m.Usage.assoc_id.in_(
-            select(m.Association.id).where(m.Association.cluster_id == cluster.id))))
+        self.s.execute(
+            delete(m.Usage).where(
+                m.Usage.assoc_id.in_(
+                    select(m.Association.id).where(m.Association.cluster_id == cluster.id)
+                )
+            )
+        )
         self.s.execute(delete(m.Association).where(m.Association.cluster_id == cluster.id))
         self.s.execute(delete(m.Partition).where(m.Partition.cluster_id == cluster.id))
         self.s.delete(cluster)
@@ -155,9 +206,15 @@ class Admin:
         return [f"deleted cluster {cluster.name} and its {len(ids)} associations"]
 
     # -- accounts ----------------------------------------------------------------
-    def add_accounts(self, cluster: m.Cluster, names: list[str], parent: str | None,
-                     description: str | None, organization: str | None,
-                     changes: AssocChanges) -> list[str]:
+    def add_accounts(
+        self,
+        cluster: m.Cluster,
+        names: list[str],
+        parent: str | None,
+        description: str | None,
+        organization: str | None,
+        changes: AssocChanges,
+    ) -> list[str]:
         if not names:
             raise UsageProblem("need the name of the account to add")
         names = [check_name("account", n) for n in names]
@@ -173,18 +230,31 @@ class Admin:
         for name in names:
             account = self.s.scalar(select(m.Account).where(m.Account.name == name))
             if account is None:
-                org = organization if organization is not None else (name if parent == "root" else parent)
-                self.s.add(m.Account(name=name, description=description or name, organization=org.lower()))
+                org = (
+                    organization
+                    if organization is not None
+                    else (name if parent == "root" else parent)
+                )
+                self.s.add(
+                    m.Account(name=name, description=description or name, organization=org.lower())
+                )
             else:
                 if description is not None:
                     account.description = description
                 if organization is not None:
                     account.organization = organization.lower()
-            assoc = m.Association(cluster_id=cluster.id, account=name, parent_id=parent_assoc.id,
-                                  shares_raw=1, shares_parent=False)
+            assoc = m.Association(
+                cluster_id=cluster.id,
+                account=name,
+                parent_id=parent_assoc.id,
+                shares_raw=1,
+                shares_parent=False,
+            )
             apply_changes(assoc, changes)
             self.s.add(assoc)
-            detail = _kv(parent=parent) + (" " + " ".join(changes.describe()) if not changes.empty() else "")
+            detail = _kv(parent=parent) + (
+                " " + " ".join(changes.describe()) if not changes.empty() else ""
+            )
             self.log("add account", f"{name}@{cluster.name}", detail)
             lines.append(f"added account {name} on {cluster.name}: {detail}")
         self.s.flush()
@@ -192,9 +262,15 @@ class Admin:
             self.check_default_qos(cluster, [self.account_assoc(cluster, n).id for n in names])
         return lines
 
-    def modify_accounts(self, cluster: m.Cluster, names: list[str], parent: str | None,
-                        description: str | None, organization: str | None,
-                        changes: AssocChanges) -> list[str]:
+    def modify_accounts(
+        self,
+        cluster: m.Cluster,
+        names: list[str],
+        parent: str | None,
+        description: str | None,
+        organization: str | None,
+        changes: AssocChanges,
+    ) -> list[str]:
         if not names:
             raise UsageProblem("name the account(s) to modify")
         if parent is None and description is None and organization is None and changes.empty():
@@ -209,8 +285,10 @@ class Admin:
             new_parent = self.require_account(cluster, parent.lower(), "parent account")
             for assoc in assocs:
                 if new_parent.id in self.subtree_ids(assoc.id):
-                    raise Conflict(f"cannot move account '{assoc.account}' under '{new_parent.account}': "
-                                   f"'{new_parent.account}' is inside '{assoc.account}' (a cycle)")
+                    raise Conflict(
+                        f"cannot move account '{assoc.account}' under '{new_parent.account}': "
+                        f"'{new_parent.account}' is inside '{assoc.account}' (a cycle)"
+                    )
         lines = []
         for assoc in assocs:
             account = self.s.scalar(select(m.Account).where(m.Account.name == assoc.account))
@@ -222,12 +300,21 @@ class Admin:
             if new_parent is not None:
                 assoc.parent_id = new_parent.id
             changed = apply_changes(assoc, changes)
-            if not changed and before == (account.description, account.organization,
-                                          assoc.parent_id):
+            if not changed and before == (
+                account.description,
+                account.organization,
+                assoc.parent_id,
+            ):
                 continue
-            detail = " ".join(filter(None, [
-                _kv(parent=parent, description=description, organization=organization),
-                " ".join(changes.describe())]))
+            detail = " ".join(
+                filter(
+                    None,
+                    [
+                        _kv(parent=parent, description=description, organization=organization),
+                        " ".join(changes.describe()),
+                    ],
+                )
+            )
             self.log("modify account", f"{assoc.account}@{cluster.name}", detail)
             lines.append(f"modified account {assoc.account} on {cluster.name}: {detail}")
         self.s.flush()
@@ -242,7 +329,9 @@ class Admin:
             raise UsageProblem("name the account(s) to delete")
         names = [n.lower() for n in names]
         if "root" in names:
-            raise Conflict("You are not allowed to remove the root account. Use 'fscli cluster delete' instead.")
+            raise Conflict(
+                "You are not allowed to remove the root account. Use 'fscli cluster delete' instead."
+            )
         assocs = [a for a in (self.account_assoc(cluster, n) for n in names) if a is not None]
         if not assocs:
             return []
@@ -252,26 +341,41 @@ class Admin:
             if kids and not recursive:
                 subs = sum(1 for k in kids if k.user is None)
                 users = len(kids) - subs
-                raise Conflict(f"account '{assoc.account}' still has {subs} sub-account(s) and "
-                               f"{users} user association(s): delete them first or use --recursive")
+                raise Conflict(
+                    f"account '{assoc.account}' still has {subs} sub-account(s) and "
+                    f"{users} user association(s): delete them first or use --recursive"
+                )
             doomed += self.subtree_ids(assoc.id)
         self.refuse_active_jobs(doomed)
-        rows = [row for part in chunked(doomed) for row in self.s.scalars(
-            select(m.Association).where(m.Association.id.in_(part)))]
+        rows = [
+            row
+            for part in chunked(doomed)
+            for row in self.s.scalars(select(m.Association).where(m.Association.id.in_(part)))
+        ]
         self._delete_assocs(doomed)
         self._fix_defaults_and_orphans()
         lines = []
         for row in rows:
             what = f"user {row.user} in {row.account}" if row.user else f"account {row.account}"
-            self.log("delete association", f"{row.account}/{row.user or ''}@{cluster.name}",
-                     f"partition={row.partition}" if row.partition else "")
+            self.log(
+                "delete association",
+                f"{row.account}/{row.user or ''}@{cluster.name}",
+                f"partition={row.partition}" if row.partition else "",
+            )
             lines.append(f"deleted {what} on {cluster.name}")
         return lines
 
     # -- users -------------------------------------------------------------------
-    def add_users(self, cluster: m.Cluster, names: list[str], accounts: list[str],
-                  partition: str | None, default_account: str | None,
-                  admin_level: str | None, changes: AssocChanges) -> list[str]:
+    def add_users(
+        self,
+        cluster: m.Cluster,
+        names: list[str],
+        accounts: list[str],
+        partition: str | None,
+        default_account: str | None,
+        admin_level: str | None,
+        changes: AssocChanges,
+    ) -> list[str]:
         if not names:
             raise UsageProblem("need the name of the user to add")
         names = [check_name("user", n) for n in names]
@@ -290,14 +394,19 @@ class Admin:
             for account in accounts:
                 if self._user_assoc(cluster, name, account, partition) is not None:
                     where = f" partition {partition}" if partition else ""
-                    raise Conflict(f"user '{name}' already has an association with account "
-                                   f"'{account}'{where} on cluster {cluster.name}")
+                    raise Conflict(
+                        f"user '{name}' already has an association with account "
+                        f"'{account}'{where} on cluster {cluster.name}"
+                    )
         lines = []
         for name in names:
             user = self.s.scalar(select(m.User).where(m.User.name == name))
             if user is None:
-                user = m.User(name=name, default_account=default_account or accounts[0],
-                              admin_level=admin_level or "None")
+                user = m.User(
+                    name=name,
+                    default_account=default_account or accounts[0],
+                    admin_level=admin_level or "None",
+                )
                 self.s.add(user)
             else:
                 if default_account:
@@ -305,59 +414,99 @@ class Admin:
                 if admin_level:
                     user.admin_level = admin_level
             for account in accounts:
-                assoc = m.Association(cluster_id=cluster.id, account=account, user=name,
-                                      partition=partition, parent_id=parents[account].id,
-                                      shares_raw=1, shares_parent=False)
+                assoc = m.Association(
+                    cluster_id=cluster.id,
+                    account=account,
+                    user=name,
+                    partition=partition,
+                    parent_id=parents[account].id,
+                    shares_raw=1,
+                    shares_parent=False,
+                )
                 apply_changes(assoc, changes)
                 self.s.add(assoc)
-                detail = " ".join(filter(None, [_kv(partition=partition), " ".join(changes.describe())]))
+                detail = " ".join(
+                    filter(None, [_kv(partition=partition), " ".join(changes.describe())])
+                )
                 self.log("add user", f"{name}/{account}@{cluster.name}", detail)
-                lines.append(f"added user {name} to account {account} on {cluster.name}"
-                             + (f": {detail}" if detail else ""))
+                lines.append(
+                    f"added user {name} to account {account} on {cluster.name}"
+                    + (f": {detail}" if detail else "")
+                )
         self.s.flush()
         if changes.touches_qos():
-            self.check_default_qos(cluster, [self._user_assoc(cluster, n, a, partition).id
-                                             for n in names for a in accounts])
+            self.check_default_qos(
+                cluster,
+                [self._user_assoc(cluster, n, a, partition).id for n in names for a in accounts],
+            )
         return lines
 
     def _user_assoc(self, cluster, user, account, partition):
         query = select(m.Association).where(
-            m.Association.cluster_id == cluster.id, m.Association.user == user,
-            m.Association.account == account)
-        query = query.where(m.Association.partition.is_(None) if partition is None
-                            else m.Association.partition == partition)
+            m.Association.cluster_id == cluster.id,
+            m.Association.user == user,
+            m.Association.account == account,
+        )
+        query = query.where(
+            m.Association.partition.is_(None)
+            if partition is None
+            else m.Association.partition == partition
+        )
         return self.s.scalar(query)
 
-    def user_assocs(self, cluster: m.Cluster, names: list[str], account: str | None,
-                    partition: str | None, missing_ok: bool = False) -> list[m.Association]:
+    def user_assocs(
+        self,
+        cluster: m.Cluster,
+        names: list[str],
+        account: str | None,
+        partition: str | None,
+        missing_ok: bool = False,
+    ) -> list[m.Association]:
         """The users' associations matching ``account``/``partition``; NotFound for an
         unknown user or when none matches, unless ``missing_ok`` (then maybe [])."""
         names = [n.lower() for n in names]
         for name in names:
             if self.s.scalar(select(m.User).where(m.User.name == name)) is None and not missing_ok:
                 raise NotFound(f"user '{name}' does not exist")
-        query = select(m.Association).where(m.Association.cluster_id == cluster.id,
-                                            m.Association.user.in_(names))
+        query = select(m.Association).where(
+            m.Association.cluster_id == cluster.id, m.Association.user.in_(names)
+        )
         if account is not None:
             query = query.where(m.Association.account == account.lower())
         if partition is not None:
             query = query.where(m.Association.partition == partition)
         found = list(self.s.scalars(query.order_by(m.Association.user, m.Association.account)))
         if not found and not missing_ok:
-            where = "".join([f" in account {account}" if account else "",
-                             f" partition {partition}" if partition else ""])
-            raise NotFound(f"no association of user(s) {', '.join(names)}{where} on cluster {cluster.name}")
+            where = "".join(
+                [
+                    f" in account {account}" if account else "",
+                    f" partition {partition}" if partition else "",
+                ]
+            )
+            raise NotFound(
+                f"no association of user(s) {', '.join(names)}{where} on cluster {cluster.name}"
+            )
         return found
 
-    def modify_users(self, cluster: m.Cluster, names: list[str], account: str | None,
-                     partition: str | None, default_account: str | None,
-                     admin_level: str | None, changes: AssocChanges) -> list[str]:
+    def modify_users(
+        self,
+        cluster: m.Cluster,
+        names: list[str],
+        account: str | None,
+        partition: str | None,
+        default_account: str | None,
+        admin_level: str | None,
+        changes: AssocChanges,
+    ) -> list[str]:
         if not names:
             raise UsageProblem("name the user(s) to modify")
         if default_account is None and admin_level is None and changes.empty():
             raise UsageProblem("nothing to set: give KEY=VALUE words after 'set'")
-        assocs = self.user_assocs(cluster, names, account, partition) if not changes.empty() or account \
+        assocs = (
+            self.user_assocs(cluster, names, account, partition)
+            if not changes.empty() or account
             else []
+        )
         validate_changes(changes, self.known_qos())
         lines = []
         for name in [n.lower() for n in names]:
@@ -367,11 +516,16 @@ class Admin:
             before = (user.default_account, user.admin_level)
             if default_account is not None:
                 target = default_account.lower()
-                has = self.s.scalar(select(m.Association.id).where(
-                    m.Association.user == name, m.Association.account == target).limit(1))
+                has = self.s.scalar(
+                    select(m.Association.id)
+                    .where(m.Association.user == name, m.Association.account == target)
+                    .limit(1)
+                )
                 if has is None:
-                    raise Conflict(f"user '{name}' has no association with account '{target}': "
-                                   f"add it first (fscli user add {name} account={target})")
+                    raise Conflict(
+                        f"user '{name}' has no association with account '{target}': "
+                        f"add it first (fscli user add {name} account={target})"
+                    )
                 user.default_account = target
             if admin_level is not None:
                 user.admin_level = admin_level
@@ -393,8 +547,9 @@ class Admin:
             self.check_default_qos(cluster, changed)
         return lines
 
-    def delete_users(self, cluster: m.Cluster, names: list[str], account: str | None,
-                     partition: str | None) -> list[str]:
+    def delete_users(
+        self, cluster: m.Cluster, names: list[str], account: str | None, partition: str | None
+    ) -> list[str]:
         """[] when no association matches (a delete that matches nothing)."""
         if not names:
             raise UsageProblem("name the user(s) to delete")
@@ -405,13 +560,17 @@ class Admin:
         doomed = {a.id for a in assocs}
         for name in sorted({a.user for a in assocs}):
             user = self.s.scalar(select(m.User).where(m.User.name == name))
-            remaining = [a for a in self.s.scalars(select(m.Association).where(m.Association.user == name))
-                         if a.id not in doomed]
+            remaining = [
+                a
+                for a in self.s.scalars(select(m.Association).where(m.Association.user == name))
+                if a.id not in doomed
+            ]
             if remaining and user.default_account not in {a.account for a in remaining}:
                 raise Conflict(
                     f"You can not remove the default account of a user: '{user.default_account}' is "
                     f"{name}'s default; change it first (fscli user modify {name} set "
-                    f"defaultaccount={min(a.account for a in remaining)})")
+                    f"defaultaccount={min(a.account for a in remaining)})"
+                )
         self._delete_assocs(list(doomed))
         self._drop_orphans()
         lines = []
@@ -433,16 +592,24 @@ class Admin:
         bad = qoslist.defaults_outside(assocs, self.known_qos(), changed_ids)
         if bad:
             assoc, default, listed = bad[0]
-            where = (f"user {assoc.user} in account {assoc.account}" if assoc.user
-                     else f"account {assoc.account}")
-            raise Conflict(f"DefaultQOS '{default}' of {where} on cluster {cluster.name} is not "
-                           f"in its QOS list ({','.join(listed) or 'none'}): jobs without "
-                           "--qos would be refused; set qos= or defaultqos= to match")
+            where = (
+                f"user {assoc.user} in account {assoc.account}"
+                if assoc.user
+                else f"account {assoc.account}"
+            )
+            raise Conflict(
+                f"DefaultQOS '{default}' of {where} on cluster {cluster.name} is not "
+                f"in its QOS list ({','.join(listed) or 'none'}): jobs without "
+                "--qos would be refused; set qos= or defaultqos= to match"
+            )
 
     # -- partitions ----------------------------------------------------------------
     def require_partition(self, cluster: m.Cluster, name: str) -> m.Partition:
-        found = self.s.scalar(select(m.Partition).where(m.Partition.cluster_id == cluster.id,
-                                                         m.Partition.name == name))
+        found = self.s.scalar(
+            select(m.Partition).where(
+                m.Partition.cluster_id == cluster.id, m.Partition.name == name
+            )
+        )
         if found is None:
             raise NotFound(f"partition '{name}' does not exist on cluster {cluster.name}")
         return found
@@ -460,16 +627,22 @@ class Admin:
         used_users = select(m.Association.user).where(m.Association.user.is_not(None))
         self.s.execute(delete(m.User).where(m.User.name.not_in(used_users)))
         used_accounts = select(m.Association.account)
-        self.s.execute(delete(m.Account).where(m.Account.name.not_in(used_accounts),
-                                               m.Account.name != "root"))
+        self.s.execute(
+            delete(m.Account).where(m.Account.name.not_in(used_accounts), m.Account.name != "root")
+        )
 
     def _fix_defaults_and_orphans(self) -> None:
         """After a recursive delete: a user whose default account went away gets the
         alphabetically first account it still has (documented, deterministic)."""
         self._drop_orphans()
         for user in self.s.scalars(select(m.User)):
-            accounts = sorted(set(self.s.scalars(select(m.Association.account).where(
-                m.Association.user == user.name))))
+            accounts = sorted(
+                set(
+                    self.s.scalars(
+                        select(m.Association.account).where(m.Association.user == user.name)
+                    )
+                )
+            )
             if accounts and user.default_account not in accounts:
                 user.default_account = accounts[0]
 

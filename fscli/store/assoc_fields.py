@@ -31,8 +31,13 @@ class AssocChanges:
     limits: dict[str, Any] = field(default_factory=dict)  # canonical name -> parsed value
 
     def empty(self) -> bool:
-        return (self.shares is None and self.priority is None and self.qos is None
-                and self.default_qos is None and not self.limits)
+        return (
+            self.shares is None
+            and self.priority is None
+            and self.qos is None
+            and self.default_qos is None
+            and not self.limits
+        )
 
     def touches_qos(self) -> bool:
         return self.qos is not None or self.default_qos is not None
@@ -52,9 +57,13 @@ class AssocChanges:
             if value is limitdefs.CLEAR:
                 parts.append(f"{name}=-1")
             elif defn.kind in ("tres", "tres_mins"):
-                parts.append(f"{name}=" + ",".join(
-                    f"{k}={'-1' if v == tresmod.CLEAR else tresmod.format_value(k, v, defn.kind == 'tres')}"
-                    for k, v in value.items()))
+                parts.append(
+                    f"{name}="
+                    + ",".join(
+                        f"{k}={'-1' if v == tresmod.CLEAR else tresmod.format_value(k, v, defn.kind == 'tres')}"
+                        for k, v in value.items()
+                    )
+                )
             else:
                 parts.append(f"{name}={limitdefs.format_limit(defn, value)}")
         return parts
@@ -71,7 +80,9 @@ def parse_shares(text: str) -> int | str:
 
 
 def parse_priority(text: str) -> Any:
-    return limitdefs.parse_limit(limitdefs.LimitDef("Priority", "priority", "count", frozenset()), text)
+    return limitdefs.parse_limit(
+        limitdefs.LimitDef("Priority", "priority", "count", frozenset()), text
+    )
 
 
 def stored_limit(defn: limitdefs.LimitDef, value: Any) -> Any:
@@ -118,15 +129,23 @@ def validate_changes(changes: AssocChanges, known_qos: set[str]) -> None:
         names.append(changes.default_qos)
     for name in names:
         if name not in known_qos:
-            raise NotFound(f"QOS '{name}' does not exist (known: {', '.join(sorted(known_qos)) or 'none'})")
+            raise NotFound(
+                f"QOS '{name}' does not exist (known: {', '.join(sorted(known_qos)) or 'none'})"
+            )
     for name in changes.limits:
         defn = limitdefs.lookup(name)
         if defn is None or limitdefs.ASSOC not in defn.scopes:
             raise InvalidValue(f"{name} is a QOS limit, not an association limit")
 
 
-ASSOC_SETTINGS = ("shares_raw", "shares_parent", "priority", "qos", "default_qos",
-                  *(d.attr for d in limitdefs.ASSOC_LIMITS))
+ASSOC_SETTINGS = (
+    "shares_raw",
+    "shares_parent",
+    "priority",
+    "qos",
+    "default_qos",
+    *(d.attr for d in limitdefs.ASSOC_LIMITS),
+)
 """The association columns :func:`apply_changes` may write."""
 
 
@@ -147,8 +166,9 @@ def _write_changes(row, changes: AssocChanges) -> None:
     if changes.priority is not None:
         row.priority = None if changes.priority is limitdefs.CLEAR else changes.priority
     if changes.qos is not None:
-        row.qos = ",".join(qoslist.edit(qos_list(row.qos), changes.qos.op,
-                                        changes.qos.names)) or None
+        row.qos = (
+            ",".join(qoslist.edit(qos_list(row.qos), changes.qos.op, changes.qos.names)) or None
+        )
     if changes.default_qos is not None:
         row.default_qos = changes.default_qos or None
     for name, value in changes.limits.items():

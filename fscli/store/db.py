@@ -22,7 +22,9 @@ NETWORK_FILESYSTEMS = ("nfs", "nfs4", "lustre", "gpfs", "cifs", "smb3", "beegfs"
 
 
 def default_path() -> Path:
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(
+        os.path.expanduser("~"), ".local", "share"
+    )
     return Path(base) / "fscli" / "fscli.db"
 
 
@@ -43,7 +45,7 @@ def resolve_url(db: str | None) -> StoreUrl:
     if "://" in text:
         if text.startswith("sqlite:///") and text != "sqlite:///:memory:":
             # the file SQLAlchemy opens: the URL's path, %-decoded, without its ?query
-            return StoreUrl(text, Path(unquote(text[len("sqlite:///"):].partition("?")[0])))
+            return StoreUrl(text, Path(unquote(text[len("sqlite:///") :].partition("?")[0])))
         return StoreUrl(text, None)
     try:
         path = Path(text).expanduser().absolute() if text else default_path()
@@ -137,6 +139,7 @@ def create_engine_for(url: StoreUrl, read_only: bool = False):
             conn.exec_driver_sql("BEGIN IMMEDIATE")
         else:
             conn.exec_driver_sql("BEGIN")
+
     return engine
 
 
@@ -158,17 +161,21 @@ def _server_engine(url: str, read_only: bool):
     try:
         engine = create_engine(url, pool_size=1, isolation_level="READ COMMITTED")
     except NoSuchModuleError:
-        raise StoreError(f"unknown database URL scheme in {display_url(url)}; use sqlite:///PATH, "
-                         "postgresql+psycopg://... or mysql+pymysql://...") from None
+        raise StoreError(
+            f"unknown database URL scheme in {display_url(url)}; use sqlite:///PATH, "
+            "postgresql+psycopg://... or mysql+pymysql://..."
+        ) from None
     except ArgumentError as exc:
         raise StoreError(f"bad database URL {display_url(url)}: {exc}") from None
     except ModuleNotFoundError as exc:
         extra = "postgres" if url.startswith("postgres") else "mysql"
-        raise StoreError(f"the database driver {exc.name} is not installed; "
-                         f"pip install 'fscli[{extra}]'") from None
+        raise StoreError(
+            f"the database driver {exc.name} is not installed; pip install 'fscli[{extra}]'"
+        ) from None
     read_only_sql = SERVER_READ_ONLY.get(engine.dialect.name) if read_only else None
 
     if read_only_sql:
+
         @event.listens_for(engine, "connect")
         def _read_only(dbapi_conn, _record):  # pragma: no cover - needs a server
             cur = dbapi_conn.cursor()
@@ -179,6 +186,7 @@ def _server_engine(url: str, read_only: bool):
     def _write_lock(conn):  # pragma: no cover - needs a server
         if conn.get_execution_options().get("fscli_write"):
             conn.exec_driver_sql(SERVER_WRITE_LOCK)
+
     return engine
 
 
@@ -221,8 +229,10 @@ def migrations_dir() -> Path:
 # lock lasts to its release, whatever the commits.
 MIGRATION_LOCK = {
     "postgresql": ("SELECT pg_advisory_xact_lock(7310418235)", None),
-    "mysql": ("SELECT GET_LOCK(CONCAT('fscli-migrate-', DATABASE()), 3600)",
-              "SELECT RELEASE_LOCK(CONCAT('fscli-migrate-', DATABASE()))"),
+    "mysql": (
+        "SELECT GET_LOCK(CONCAT('fscli-migrate-', DATABASE()), 3600)",
+        "SELECT RELEASE_LOCK(CONCAT('fscli-migrate-', DATABASE()))",
+    ),
 }
 
 
@@ -259,8 +269,7 @@ def current_revision(engine) -> str | None:
         return conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
 
 
-def open_engine(db: str | None, migrate: bool = True, read_only: bool = False,
-                create: bool = True):
+def open_engine(db: str | None, migrate: bool = True, read_only: bool = False, create: bool = True):
     """An Engine on an up-to-date store, creating or migrating it when needed.
 
     ``read_only`` (viewers: ``--read-only``/``FSCLI_READ_ONLY``) never creates nor migrates a
@@ -278,18 +287,23 @@ def open_engine(db: str | None, migrate: bool = True, read_only: bool = False,
             raise StoreError(f"{path} is a directory, not an fscli store")
         exists = path.exists() and path.stat().st_size > 0
         if not exists and not create:
-            how = ("read-only mode does not create one" if read_only else
-                   "a command that only reads does not create one; create it with "
-                   f"'fscli --db {path} cluster add NAME' (or 'fscli db upgrade'), "
-                   "or check --db / FSCLI_DB")
+            how = (
+                "read-only mode does not create one"
+                if read_only
+                else "a command that only reads does not create one; create it with "
+                f"'fscli --db {path} cluster add NAME' (or 'fscli db upgrade'), "
+                "or check --db / FSCLI_DB"
+            )
             raise StoreError(f"no store at {path}: {how}")
         revision = _sqlite_revision(path) if exists else None
         _check_revision(revision, str(path))
         if revision == HEAD:
             return create_engine_for(url, read_only)
         if not migrate:
-            raise StoreError(f"store {path} is at schema {revision or 'none'}; "
-                             "run 'fscli db upgrade' (not in read-only mode)")
+            raise StoreError(
+                f"store {path} is at schema {revision or 'none'}; "
+                "run 'fscli db upgrade' (not in read-only mode)"
+            )
         if exists and not os.access(path, os.W_OK):
             raise StoreError(f"store {path} needs an upgrade but is read-only")
         if not exists:
@@ -313,12 +327,16 @@ def open_engine(db: str | None, migrate: bool = True, read_only: bool = False,
     _check_revision(revision, display_url(url.url))
     if revision is None and not create:
         engine.dispose()
-        raise StoreError(f"no fscli store in {display_url(url.url)} yet: a command that only "
-                         "reads does not create one; run 'fscli db upgrade' first")
+        raise StoreError(
+            f"no fscli store in {display_url(url.url)} yet: a command that only "
+            "reads does not create one; run 'fscli db upgrade' first"
+        )
     if revision != HEAD:
         if not migrate:
-            raise StoreError(f"store at schema {revision or 'none'}; "
-                             "run 'fscli db upgrade' (not in read-only mode)")
+            raise StoreError(
+                f"store at schema {revision or 'none'}; "
+                "run 'fscli db upgrade' (not in read-only mode)"
+            )
         _migrate(engine, display_url(url.url))
     return engine
 

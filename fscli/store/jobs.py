@@ -58,10 +58,23 @@ class JobInput:
     @classmethod
     def from_job(cls, job) -> JobInput:
         """From an engine :class:`~fscli.engine.model.Job` (as the squeue parser returns)."""
-        return cls(user=job.user, account=job.account, partitions=job.partitions, qos=job.qos,
-                   state=job.state, submit=job.submit, eligible=job.eligible, start=job.start,
-                   end=job.end, cpus=job.cpus, nodes=job.nodes, tres=dict(job.tres),
-                   time_limit=job.time_limit, nice=job.nice, job_id=job.id)
+        return cls(
+            user=job.user,
+            account=job.account,
+            partitions=job.partitions,
+            qos=job.qos,
+            state=job.state,
+            submit=job.submit,
+            eligible=job.eligible,
+            start=job.start,
+            end=job.end,
+            cpus=job.cpus,
+            nodes=job.nodes,
+            tres=dict(job.tres),
+            time_limit=job.time_limit,
+            nice=job.nice,
+            job_id=job.id,
+        )
 
 
 class Jobs:
@@ -101,13 +114,29 @@ class Jobs:
         cpus, tres = fill_memory(job.cpus, job.nodes, job.tres, state.memory)
         if job.state in ("pending", "running"):
             partition = row["partition"].split(",")[0] if row["partition"] else None
-            req = JobRequest(row["user"], row["account"], partition, row["qos"],
-                             request_tres(job.cpus, job.nodes, job.tres), job.time_limit)
+            req = JobRequest(
+                row["user"],
+                row["account"],
+                partition,
+                row["qos"],
+                request_tres(job.cpus, job.nodes, job.tres),
+                job.time_limit,
+            )
             limit_state.attach_jobs(conn, self.cluster.name, state, self.admin.now)
             if count > 1:
-                stored, before = state.count_jobs, JobGroup(
-                    row["assoc_id"], False, count - 1, {}, qos=row["qos"], partition=partition,
-                    user=row["user"], account=row["account"])
+                stored, before = (
+                    state.count_jobs,
+                    JobGroup(
+                        row["assoc_id"],
+                        False,
+                        count - 1,
+                        {},
+                        qos=row["qos"],
+                        partition=partition,
+                        user=row["user"],
+                        account=row["account"],
+                    ),
+                )
                 state.count_jobs = lambda scope: [*stored(scope), before]
             result = check(req, state, self.admin.now)
             if result.verdict == "reject":
@@ -125,8 +154,9 @@ class Jobs:
         rows = []
         for job in jobs:
             common = self._common(job)
-            rows.append(self._lsf_row(job, common) if job.queue
-                        else self._slurm_row(job, common, lookup))
+            rows.append(
+                self._lsf_row(job, common) if job.queue else self._slurm_row(job, common, lookup)
+            )
         return rows
 
     def _write(self, rows: list[dict]) -> list[str]:
@@ -138,8 +168,9 @@ class Jobs:
             return []
         details = [_describe(row) for row in rows]
         self.s.execute(insert(tables.job), rows)
-        self.admin.log_many(("submit job", str(row["id"]), detail)
-                            for row, detail in zip(rows, details))
+        self.admin.log_many(
+            ("submit job", str(row["id"]), detail) for row, detail in zip(rows, details)
+        )
         return [f"submitted job {row['id']}: {detail}" for row, detail in zip(rows, details)]
 
     def _ids(self, wanted: int | None, count: int) -> list[int]:
@@ -154,13 +185,17 @@ class Jobs:
             wanted = self._next_id
         if wanted + count - 1 > MAX_JOB_ID:
             if given:
-                raise InvalidValue(f"invalid id '{wanted}': {count} job(s) from it go past "
-                                   f"{MAX_JOB_ID}")
-            raise Conflict(f"no new job id left after job {wanted - 1} (job ids go up to "
-                           f"{MAX_JOB_ID}): choose free ones with id=")
+                raise InvalidValue(
+                    f"invalid id '{wanted}': {count} job(s) from it go past {MAX_JOB_ID}"
+                )
+            raise Conflict(
+                f"no new job id left after job {wanted - 1} (job ids go up to "
+                f"{MAX_JOB_ID}): choose free ones with id="
+            )
         ids = list(range(wanted, wanted + count))
-        taken = self.s.scalar(select(m.Job.id).where(m.Job.id.between(ids[0], ids[-1]))
-                              .order_by(m.Job.id).limit(1))
+        taken = self.s.scalar(
+            select(m.Job.id).where(m.Job.id.between(ids[0], ids[-1])).order_by(m.Job.id).limit(1)
+        )
         if taken is not None:
             raise Conflict(f"job {taken} already exists (cancel it or choose another id=)")
         self._next_id = ids[-1] + 1
@@ -195,20 +230,41 @@ class Jobs:
                     raise InvalidValue("end= is before the job's start")
         if job.eligible is not None and job.eligible < submit:
             raise InvalidValue("begin= is before the job's submit time")
-        return dict(cluster_id=self.cluster.id if self.cluster else None, user=job.user,
-                    state=job.state, submit=submit, eligible=job.eligible, start=start, end=end,
-                    time_limit=job.time_limit, nice=job.nice, site_factor=job.site_factor,
-                    cputime=job.cputime)
+        return dict(
+            cluster_id=self.cluster.id if self.cluster else None,
+            user=job.user,
+            state=job.state,
+            submit=submit,
+            eligible=job.eligible,
+            start=start,
+            end=end,
+            time_limit=job.time_limit,
+            nice=job.nice,
+            site_factor=job.site_factor,
+            cputime=job.cputime,
+        )
 
     def _lsf_row(self, job: JobInput, common: dict) -> dict:
         queue = job.queue.lower()
         if self.s.scalar(select(m.LsfQueue.id).where(m.LsfQueue.name == queue)) is None:
-            raise NotFound(f"LSF queue '{job.queue}' does not exist: add it with "
-                           f"'fscli lsf queue add {job.queue}'")
+            raise NotFound(
+                f"LSF queue '{job.queue}' does not exist: add it with "
+                f"'fscli lsf queue add {job.queue}'"
+            )
         if job.account or job.partitions or job.qos:
             raise UsageProblem("an LSF job (queue=) takes no account=, partition= or qos=")
-        return dict(common, queue=queue, slots=job.slots, cpus=job.slots, nodes=1,
-                    tres=None, account=None, partition=None, qos=None, assoc_id=None)
+        return dict(
+            common,
+            queue=queue,
+            slots=job.slots,
+            cpus=job.slots,
+            nodes=1,
+            tres=None,
+            account=None,
+            partition=None,
+            qos=None,
+            assoc_id=None,
+        )
 
     def _slurm_row(self, job: JobInput, common: dict, lookup: _Lookup | None) -> dict:
         if self.cluster is None:
@@ -221,26 +277,41 @@ class Jobs:
             found = lookup.assoc(user, account, part)
             if found is None:
                 where = f" and partition '{part}'" if part else ""
-                raise NotFound(f"{R.ERR_INVALID_ACCOUNT} (user '{user}' has no association "
-                               f"with account '{account}'{where} on cluster {self.cluster.name})")
+                raise NotFound(
+                    f"{R.ERR_INVALID_ACCOUNT} (user '{user}' has no association "
+                    f"with account '{account}'{where} on cluster {self.cluster.name})"
+                )
             assoc = assoc or found
         qos = _qos(job.qos, *lookup.qos_rules(assoc), lookup.known_qos)
-        return dict(common, user=user, account=account,
-                    partition=",".join(partitions) or None, qos=qos, assoc_id=assoc,
-                    cpus=job.cpus, nodes=job.nodes, slots=job.slots,
-                    tres=format_tres(job.tres, units=False) if job.tres else None, queue=None)
+        return dict(
+            common,
+            user=user,
+            account=account,
+            partition=",".join(partitions) or None,
+            qos=qos,
+            assoc_id=assoc,
+            cpus=job.cpus,
+            nodes=job.nodes,
+            slots=job.slots,
+            tres=format_tres(job.tres, units=False) if job.tres else None,
+            queue=None,
+        )
 
     def _partitions(self, names: tuple[str, ...], known: list[str]) -> list[str]:
         if not names:
             if len(known) > 1:
-                raise UsageProblem(f"name the job's partition(s) with partition=: cluster "
-                                   f"{self.cluster.name} has {', '.join(known)}")
+                raise UsageProblem(
+                    f"name the job's partition(s) with partition=: cluster "
+                    f"{self.cluster.name} has {', '.join(known)}"
+                )
             return known
         out = []
         for name in names:
             if name not in known:
-                raise NotFound(f"{R.ERR_INVALID_PARTITION} ('{name}' is not a partition of "
-                               f"cluster {self.cluster.name})")
+                raise NotFound(
+                    f"{R.ERR_INVALID_PARTITION} ('{name}' is not a partition of "
+                    f"cluster {self.cluster.name})"
+                )
             if name in out:
                 raise InvalidValue(f"partition '{name}' named twice")
             out.append(name)
@@ -251,8 +322,10 @@ class Jobs:
         """scancel: pending and running jobs become cancelled (end = now), each once."""
         ids = list(dict.fromkeys(ids))
         rows = self._active_jobs(
-            ids, lambda i: f"Kill job error on job id {i}: Invalid job id specified",
-            lambda j: f"Kill job error on job id {j.id}: Job/step already completing or completed")
+            ids,
+            lambda i: f"Kill job error on job id {i}: Invalid job id specified",
+            lambda j: f"Kill job error on job id {j.id}: Job/step already completing or completed",
+        )
         lines = []
         for job_id in ids:
             row = rows[job_id]
@@ -267,8 +340,11 @@ class Jobs:
         the order given, so the first bad id is the one named). Read in IN lists of
         :data:`~fscli.store.admin.IN_LIST`: a mass cancel may name more ids than a server
         binds (PostgreSQL: 65,535)."""
-        rows = {j.id: j for part in chunked(ids)
-                for j in self.s.scalars(select(m.Job).where(m.Job.id.in_(part)))}
+        rows = {
+            j.id: j
+            for part in chunked(ids)
+            for j in self.s.scalars(select(m.Job).where(m.Job.id.in_(part)))
+        }
         for job_id in ids:
             row = rows.get(job_id)
             if row is None:
@@ -284,16 +360,19 @@ class Jobs:
         priority plugin again). Only pending and running jobs change, each once."""
         ids = list(dict.fromkeys(ids))
         rows = self._active_jobs(
-            ids, lambda i: f"job {i} does not exist",
-            lambda j: f"job {j.id} is {j.state}: only pending or running jobs can be modified")
+            ids,
+            lambda i: f"job {i} does not exist",
+            lambda j: f"job {j.id} is {j.state}: only pending or running jobs can be modified",
+        )
         lsf = next((i for i in ids if rows[i].queue is not None), None)
         if lsf is not None:
             raise UsageProblem(f"job {lsf} is an LSF job: it has no Slurm priority")
         lines = []
         for job_id in ids:
             row = rows[job_id]
-            changed = [_shown(key, value) for key, value in changes.items()
-                       if getattr(row, key) != value]
+            changed = [
+                _shown(key, value) for key, value in changes.items() if getattr(row, key) != value
+            ]
             for key, value in changes.items():
                 setattr(row, key, value)
             if not changed:
@@ -313,12 +392,17 @@ class Jobs:
         ids = [j.job_id for j in jobs]
         if len(set(ids)) != len(ids):
             raise Conflict("the file holds the same job id twice")
-        existing = {i for part in chunked(ids) for i in self.s.scalars(
-            select(m.Job.id).where(m.Job.id.in_(part)))}
+        existing = {
+            i
+            for part in chunked(ids)
+            for i in self.s.scalars(select(m.Job.id).where(m.Job.id.in_(part)))
+        }
         if existing and not replace_existing:
             shown = ", ".join(map(str, sorted(existing)[:5]))
-            raise Conflict(f"{len(existing)} job id(s) already in the store ({shown}): "
-                           "use --replace to overwrite them")
+            raise Conflict(
+                f"{len(existing)} job id(s) already in the store ({shown}): "
+                "use --replace to overwrite them"
+            )
         rows = self._rows(jobs)
         for part in chunked(sorted(existing)):
             self.s.execute(delete(m.Job).where(m.Job.id.in_(part)))
@@ -329,8 +413,12 @@ class Jobs:
         for job in jobs:
             counts[job.state] = counts.get(job.state, 0) + 1
         summary = ", ".join(f"{n} {state}" for state, n in sorted(counts.items()))
-        extra = "".join([f", {len(existing)} replaced" if existing else "",
-                         f", {finished} finished skipped" if finished else ""])
+        extra = "".join(
+            [
+                f", {len(existing)} replaced" if existing else "",
+                f", {finished} finished skipped" if finished else "",
+            ]
+        )
         return [f"imported {len(jobs)} jobs ({summary or 'none'}{extra})"]
 
 
@@ -346,8 +434,9 @@ def _describe(row: dict) -> str:
     return " ".join(f"{k}={row[k]}" for k in keys if row.get(k) is not None)
 
 
-def _qos(wanted: str | None, allowed: list[str] | None, default: str | None,
-         known: set[str]) -> str | None:
+def _qos(
+    wanted: str | None, allowed: list[str] | None, default: str | None, known: set[str]
+) -> str | None:
     """slurmctld's QOS choice and check, given what the association's chain says (its
     QOS list in force and first default QOS, :meth:`_Lookup.qos_rules`); a chain without
     QOS lists allows every QOS, an empty list none."""
@@ -355,8 +444,11 @@ def _qos(wanted: str | None, allowed: list[str] | None, default: str | None,
     if wanted is not None:
         name = wanted.lower()
         if name not in known or name not in allowed:
-            why = "does not exist" if name not in known else (
-                f"is not allowed (allowed: {','.join(allowed)})")
+            why = (
+                "does not exist"
+                if name not in known
+                else (f"is not allowed (allowed: {','.join(allowed)})")
+            )
             raise InvalidValue(f"{R.ERR_INVALID_QOS} (QOS '{wanted}' {why})")
         return name
     if default is None:
@@ -377,18 +469,30 @@ class _Lookup:
 
     def __init__(self, s, cluster_id: int, jobs: list[JobInput]):
         a, u, p = tables.association.c, tables.user_account.c, tables.partition.c
-        self.partitions = list(s.scalars(select(p.name).where(p.cluster_id == cluster_id)
-                                         .order_by(p.name)))
+        self.partitions = list(
+            s.scalars(select(p.name).where(p.cluster_id == cluster_id).order_by(p.name))
+        )
         self.known_qos = set(s.scalars(select(tables.qos.c.name)))
         users = sorted({j.user.lower() for j in jobs if not j.account})
-        self._defaults = {name: account for part in chunked(users) for name, account in
-                          s.execute(select(u.name, u.default_account).where(u.name.in_(part)))
-                          .all()}
-        accounts = sorted({j.account.lower() for j in jobs if j.account}
-                          | {d for d in self._defaults.values() if d})
+        self._defaults = {
+            name: account
+            for part in chunked(users)
+            for name, account in s.execute(
+                select(u.name, u.default_account).where(u.name.in_(part))
+            ).all()
+        }
+        accounts = sorted(
+            {j.account.lower() for j in jobs if j.account}
+            | {d for d in self._defaults.values() if d}
+        )
         cols = (a.id, a.parent_id, a.user, a.account, a.partition, a.qos, a.default_qos)
-        rows = [r for part in chunked(accounts) for r in s.execute(
-            select(*cols).where(a.cluster_id == cluster_id, a.account.in_(part))).all()]
+        rows = [
+            r
+            for part in chunked(accounts)
+            for r in s.execute(
+                select(*cols).where(a.cluster_id == cluster_id, a.account.in_(part))
+            ).all()
+        ]
         self._assocs: dict[tuple[str, str], dict[str | None, int]] = {}
         self._chain: dict[int, tuple[int | None, str | None, str | None]] = {}
         while rows:
@@ -397,8 +501,11 @@ class _Lookup:
                 if user is not None:
                     self._assocs.setdefault((user, account), {})[partition] = aid
             missing = sorted({r[1] for r in rows if r[1] is not None} - self._chain.keys())
-            rows = [r for part in chunked(missing) for r in s.execute(
-                select(*cols).where(a.id.in_(part))).all()]
+            rows = [
+                r
+                for part in chunked(missing)
+                for r in s.execute(select(*cols).where(a.id.in_(part))).all()
+            ]
         self._rules: dict[int, tuple[list[str] | None, str | None]] = {}
 
     def default_account(self, user: str) -> str:
@@ -426,6 +533,8 @@ class _Lookup:
         for aid in reversed(path):
             _, qos, default_qos = self._chain[aid]
             listed = qoslist.inherit(rules[0], qos_list(qos), self.known_qos)
-            rules = self._rules[aid] = (None if listed is None else list(listed),
-                                        default_qos or rules[1])
+            rules = self._rules[aid] = (
+                None if listed is None else list(listed),
+                default_qos or rules[1],
+            )
         return rules

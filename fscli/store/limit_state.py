@@ -49,8 +49,13 @@ def _matching(target: Target):
     return clause
 
 
-def load(conn, cluster: str | None, user: str | None = None, account: str | None = None,
-         targets: Iterable[Target] = ()) -> LimitsState:
+def load(
+    conn,
+    cluster: str | None,
+    user: str | None = None,
+    account: str | None = None,
+    targets: Iterable[Target] = (),
+) -> LimitsState:
     """The checker's state holding every association of ``user``, the association of
     ``account``, those ``targets`` name, and all their ancestors; every QOS and partition."""
     cid = snapshot.cluster_id_for(conn, cluster)
@@ -71,13 +76,17 @@ def load(conn, cluster: str | None, user: str | None = None, account: str | None
     config = snapshot.load_config(conn, cid)
     passes = PriorityConfig.from_mapping(config)
     return LimitsState(
-        assocs, list(snapshot.load_qos(conn).values()),
+        assocs,
+        list(snapshot.load_qos(conn).values()),
         list(snapshot.load_partitions(conn, cid).values()),
         enforce=enforce_flags(config.get("AccountingStorageEnforce", "")),
         enforce_part_limits=partition_enforced(passes.raw),
-        calc_period=passes.calc_period, calc_anchor=passes.calc_anchor,
-        billing_weights=passes.billing_weights, priority_flags=passes.flags,
-        memory=MemoryDefaults.of(passes.raw))
+        calc_period=passes.calc_period,
+        calc_anchor=passes.calc_anchor,
+        billing_weights=passes.billing_weights,
+        priority_flags=passes.flags,
+        memory=MemoryDefaults.of(passes.raw),
+    )
 
 
 def attach_jobs(conn, cluster: str | None, state: LimitsState, now: int) -> None:
@@ -115,10 +124,13 @@ class _Tree:
         """Parent of every non-user association of the cluster (and of the loaded ones)."""
         if self._parents is None:
             a = tables.association.c
-            rows = self.conn.execute(select(a.id, a.parent_id).where(
-                a.cluster_id == self.cluster_id, a.user.is_(None)))
-            self._parents = {**dict(rows.all()),
-                             **{x.id: x.parent_id for x in self.loaded.values()}}
+            rows = self.conn.execute(
+                select(a.id, a.parent_id).where(a.cluster_id == self.cluster_id, a.user.is_(None))
+            )
+            self._parents = {
+                **dict(rows.all()),
+                **{x.id: x.parent_id for x in self.loaded.values()},
+            }
         return self._parents
 
     def nearest(self, aid: int | None) -> int | None:
@@ -159,13 +171,18 @@ def _scope_filter(tree: _Tree, scope: JobScope):
         clause = or_(clause, j.assoc_id.in_(under))
     if scope.qos:
         parts = sorted(scope.partitions)
-        clause = or_(clause, j.qos.in_(sorted(scope.qos)), j.partition.in_(parts),
-                     *(j.partition.startswith(p + ",", autoescape=True) for p in parts))
+        clause = or_(
+            clause,
+            j.qos.in_(sorted(scope.qos)),
+            j.partition.in_(parts),
+            *(j.partition.startswith(p + ",", autoescape=True) for p in parts),
+        )
     return clause
 
 
-def _count_jobs(conn, cluster_id: int, tree: _Tree, scope: JobScope,
-                state: LimitsState) -> list[JobGroup]:
+def _count_jobs(
+    conn, cluster_id: int, tree: _Tree, scope: JobScope, state: LimitsState
+) -> list[JobGroup]:
     """The running and pending jobs ``scope`` counts, summed in SQL per association (the
     checked user's own; everyone else's account), state, TRES text and, when counted QOS
     need them, QOS, partition, user and account.
@@ -179,34 +196,58 @@ def _count_jobs(conn, cluster_id: int, tree: _Tree, scope: JobScope,
     j, a = tables.job.c, tables.association.c
     running = j.state == "running"
     own = or_(a.user.is_(None), a.user == scope.user)
-    cols = [case((own, a.id), else_=a.parent_id).label("owner"), j.state.label("state"),
-            j.tres.label("tres")]
+    cols = [
+        case((own, a.id), else_=a.parent_id).label("owner"),
+        j.state.label("state"),
+        j.tres.label("tres"),
+    ]
     if scope.qos or scope.billing:
         cols.append(j.partition.label("partition"))
     if scope.qos:
-        cols += [j.qos.label("qos"), case((j.user == scope.user, 1), else_=0).label("mine"),
-                 func.coalesce(j.account, a.account).label("account")]
+        cols += [
+            j.qos.label("qos"),
+            case((j.user == scope.user, 1), else_=0).label("mine"),
+            func.coalesce(j.account, a.account).label("account"),
+        ]
     elif scope.run_mins:
         cols.append(case((running, j.qos)).label("qos"))
     if scope.billing:
-        cols += [case((running, j.cpus)).label("billed_cpus"),
-                 case((running, j.nodes)).label("billed_nodes")]
+        cols += [
+            case((running, j.cpus)).label("billed_cpus"),
+            case((running, j.nodes)).label("billed_nodes"),
+        ]
     values = [j.cpus.label("cpus"), j.nodes.label("nodes")]
     if scope.run_mins:
-        one_by_one = and_(running, or_(j.time_limit.is_(None), j.qos.in_(sorted(
-            q.name for q in state.qos if not usage_factor(q).is_integer()))))
-        cols += [case((one_by_one, 1), else_=0).label("one_by_one"),
-                 *(case((one_by_one, c)).label(f"job_{c.name}")
-                   for c in (j.start, j.time_limit, j.partition))]
-        started = case((or_(j.start.is_(None), j.start >= scope.charged_until), 0),
-                       else_=scope.charged_until - j.start)
+        one_by_one = and_(
+            running,
+            or_(
+                j.time_limit.is_(None),
+                j.qos.in_(sorted(q.name for q in state.qos if not usage_factor(q).is_integer())),
+            ),
+        )
+        cols += [
+            case((one_by_one, 1), else_=0).label("one_by_one"),
+            *(
+                case((one_by_one, c)).label(f"job_{c.name}")
+                for c in (j.start, j.time_limit, j.partition)
+            ),
+        ]
+        started = case(
+            (or_(j.start.is_(None), j.start >= scope.charged_until), 0),
+            else_=scope.charged_until - j.start,
+        )
         left = j.time_limit * 60 - started
         left = case((one_by_one, 0), (and_(running, left > 0), left), else_=0)
-        values += [left.label("left"), (j.cpus * left).label("cpu_left"),
-                   (j.nodes * left).label("node_left")]
-    query = (select(*cols, *values)
-             .select_from(tables.job.join(tables.association, a.id == j.assoc_id))
-             .where(j.cluster_id == cluster_id, j.state.in_(tables.ACTIVE_STATES)))
+        values += [
+            left.label("left"),
+            (j.cpus * left).label("cpu_left"),
+            (j.nodes * left).label("node_left"),
+        ]
+    query = (
+        select(*cols, *values)
+        .select_from(tables.job.join(tables.association, a.id == j.assoc_id))
+        .where(j.cluster_id == cluster_id, j.state.in_(tables.ACTIVE_STATES))
+    )
     clause = _scope_filter(tree, scope)
     if clause is not None:
         query = query.where(clause)
@@ -226,7 +267,7 @@ def _count_jobs(conn, cluster_id: int, tree: _Tree, scope: JobScope,
         qos, account = key.get("qos"), key.get("account")
         user = scope.user if key.get("mine") else None
         # SUM gives Decimal on PostgreSQL and MariaDB: the engine counts in ints
-        count, cpus, nodes, *left = (int(x) for x in row[len(keys):])
+        count, cpus, nodes, *left = (int(x) for x in row[len(keys) :])
         is_running = state_name == "running"
         if text and text not in parsed:
             parsed[text] = {k: v for k, v in parse_tres(text).items() if k != "billing"}
@@ -234,22 +275,36 @@ def _count_jobs(conn, cluster_id: int, tree: _Tree, scope: JobScope,
         tres: dict[str, int] = {}
         if is_running:
             if scope.billing:
-                billing = job_billable(int(key["billed_cpus"]), int(key["billed_nodes"]), extra,
-                                       parts.get(partition), state.billing_weights,
-                                       state.priority_flags)
+                billing = job_billable(
+                    int(key["billed_cpus"]),
+                    int(key["billed_nodes"]),
+                    extra,
+                    parts.get(partition),
+                    state.billing_weights,
+                    state.priority_flags,
+                )
                 extra = {**extra, "billing": int(billing)}
             tres = {"cpu": cpus, "node": nodes, **{k: v * count for k, v in extra.items()}}
-        group = JobGroup(tree.nearest(owner), is_running, count, tres, {}, qos, partition, user,
-                         account)
+        group = JobGroup(
+            tree.nearest(owner), is_running, count, tres, {}, qos, partition, user, account
+        )
         if scope.run_mins and is_running:
-            group.run_secs = _run_seconds(scope, key, tres, extra, left, parts,
-                                          qos_by_name.get(qos or ""))
+            group.run_secs = _run_seconds(
+                scope, key, tres, extra, left, parts, qos_by_name.get(qos or "")
+            )
         out.append(group)
     return out
 
 
-def _run_seconds(scope: JobScope, key: dict, tres: dict[str, int], extra: dict[str, int],
-                 left: list[int], parts: dict[str, Partition], qos: Qos | None) -> dict[str, int]:
+def _run_seconds(
+    scope: JobScope,
+    key: dict,
+    tres: dict[str, int],
+    extra: dict[str, int],
+    left: list[int],
+    parts: dict[str, Partition],
+    qos: Qos | None,
+) -> dict[str, int]:
     """TRES-seconds of run time one group of running jobs holds.
 
     Rows of jobs alike in start, time limit, partition and QOS (``one_by_one``: their
@@ -263,13 +318,17 @@ def _run_seconds(scope: JobScope, key: dict, tres: dict[str, int], extra: dict[s
     """
     if key["one_by_one"]:
         partition = key["job_partition"].split(",")[0] if key["job_partition"] else None
-        return held_run_seconds(scope, tres, key["job_start"], key["job_time_limit"],
-                                parts.get(partition), qos)
+        return held_run_seconds(
+            scope, tres, key["job_start"], key["job_time_limit"], parts.get(partition), qos
+        )
     factor = int(usage_factor(qos))
     jobs_left, cpu_left, node_left = left
     own = {"cpu": cpu_left, "node": node_left}
-    return {name: factor * (extra[name] * jobs_left if name in extra else own[name])
-            for name, amount in tres.items() if amount and name not in NOT_HELD}
+    return {
+        name: factor * (extra[name] * jobs_left if name in extra else own[name])
+        for name, amount in tres.items()
+        if amount and name not in NOT_HELD
+    }
 
 
 def _decayed_minutes(cs, now: int):
@@ -285,17 +344,23 @@ def _decayed_minutes(cs, now: int):
     from fscli.store.state import charged_allocations, job_qos, reset_at, usage_at
 
     jobs = charged_allocations(cs, now)
-    in_qos = [(qos.name, run, alloc) for qos, run, alloc in
-              ((job_qos(cs, job)[0], run, alloc) for job, run, alloc in jobs) if qos is not None]
+    in_qos = [
+        (qos.name, run, alloc)
+        for qos, run, alloc in ((job_qos(cs, job)[0], run, alloc) for job, run, alloc in jobs)
+        if qos is not None
+    ]
     qos_names = sorted({name for name, _, _ in in_qos})
     qos_key = {name: key for key, name in enumerate(qos_names)}  # tres_seconds sums per int key
     qos_runs = [(replace(run, assoc_id=qos_key[name]), alloc) for name, run, alloc in in_qos]
 
     def minutes(runs) -> dict[int, dict[str, float]]:
-        seconds = tres_seconds([(run, {**alloc, WALL: 1}) for run, alloc in runs], now,
-                               cs.config, reset_at(cs))
-        return {key: {name: amount / 60.0 for name, amount in usage.items()}
-                for key, usage in seconds.items()}
+        seconds = tres_seconds(
+            [(run, {**alloc, WALL: 1}) for run, alloc in runs], now, cs.config, reset_at(cs)
+        )
+        return {
+            key: {name: amount / 60.0 for name, amount in usage.items()}
+            for key, usage in seconds.items()
+        }
 
     per_assoc = minutes((run, alloc) for _, run, alloc in jobs)
     for aid, raw in usage_at(cs, now).items():

@@ -50,16 +50,21 @@ class Target:
         chem``, ``... for user bob account chem partition gpu``."""
         if self.user is None:
             return f"no association for {self.describe()}"
-        where = "".join(f" {key} {value}" for key, value in
-                        (("account", self.account), ("partition", self.partition)) if value)
+        where = "".join(
+            f" {key} {value}"
+            for key, value in (("account", self.account), ("partition", self.partition))
+            if value
+        )
         return f"no association for user {self.user}{where}"
 
     def matches(self, assoc: Assoc) -> bool:
         if self.user is None:
             return assoc.user is None and assoc.account == self.account
-        return (assoc.user == self.user
-                and (self.account is None or assoc.account == self.account)
-                and (self.partition is None or assoc.partition == self.partition))
+        return (
+            assoc.user == self.user
+            and (self.account is None or assoc.account == self.account)
+            and (self.partition is None or assoc.partition == self.partition)
+        )
 
 
 # -- writes -------------------------------------------------------------------------
@@ -74,8 +79,9 @@ def write(admin, cluster_name: str | None, target: Target, changes: Any) -> list
         return modify_partition(admin, cluster, target.partition, changes)
     if target.user is None:
         return admin.modify_accounts(cluster, [target.account], None, None, None, changes)
-    return admin.modify_users(cluster, [target.user], target.account, target.partition,
-                              None, None, changes)
+    return admin.modify_users(
+        cluster, [target.user], target.account, target.partition, None, None, changes
+    )
 
 
 def default_account(conn, user: str) -> str | None:

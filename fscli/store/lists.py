@@ -13,23 +13,30 @@ from fscli.store import tables as t
 def accounts(conn) -> list[tuple[str, str, str]]:
     """(name, description, organization) of every account, by name."""
     a = t.account.c
-    return [tuple(r) for r in conn.execute(
-        select(a.name, a.description, a.organization).order_by(a.name))]
+    return [
+        tuple(r)
+        for r in conn.execute(select(a.name, a.description, a.organization).order_by(a.name))
+    ]
 
 
 def users(conn) -> list[tuple[str, str | None, str]]:
     """(name, default account, admin level) of every user, by name."""
     u = t.user_account.c
-    return [tuple(r) for r in conn.execute(
-        select(u.name, u.default_account, u.admin_level).order_by(u.name))]
+    return [
+        tuple(r)
+        for r in conn.execute(select(u.name, u.default_account, u.admin_level).order_by(u.name))
+    ]
 
 
 def clusters(conn) -> list[ClusterInfo]:
     """Every cluster, by name."""
     c = t.cluster.c
-    return [ClusterInfo(name=n, nodes=nodes, cpus=cpus, tres=parse_tres(tres) if tres else {})
-            for n, nodes, cpus, tres in conn.execute(
-                select(c.name, c.nodes, c.cpus, c.tres).order_by(c.name))]
+    return [
+        ClusterInfo(name=n, nodes=nodes, cpus=cpus, tres=parse_tres(tres) if tres else {})
+        for n, nodes, cpus, tres in conn.execute(
+            select(c.name, c.nodes, c.cpus, c.tres).order_by(c.name)
+        )
+    ]
 
 
 def changes(conn, since: int | None = None) -> list[tuple[int, str, str, str, str]]:

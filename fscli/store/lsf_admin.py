@@ -114,9 +114,20 @@ def load_lsf_usage(conn, cluster: str | None, queues) -> tuple[list[Job], list[s
         cid = snapshot.cluster_id_for(conn, cluster)
         owner = {a.id: a.user for a in snapshot.load_assocs(conn, cid) if a.user}
         charges = [c for c in snapshot.load_charges(conn, cid) if c.assoc_id in owner]
-        jobs += [Job(id=-1, user=owner[c.assoc_id], queue=q.name, state="completed",
-                     start=c.at, end=c.at, cputime=c.amount, slots=0)
-                 for q in queues for c in charges]
+        jobs += [
+            Job(
+                id=-1,
+                user=owner[c.assoc_id],
+                queue=q.name,
+                state="completed",
+                start=c.at,
+                end=c.at,
+                cputime=c.amount,
+                slots=0,
+            )
+            for q in queues
+            for c in charges
+        ]
     users |= {job.user for job in jobs}
     return jobs, sorted(users)
 
@@ -173,8 +184,9 @@ def _apply_queue(admin: Admin, row: m.LsfQueue, values: dict[str, str]) -> str:
             said.append(f"priority={row.priority}")
         elif key == "fairshare":
             clear = text.strip().lower() in ("", "none")
-            row.fairshare = None if clear else format_user_shares(
-                parse_user_shares(text, _group_names(admin)))
+            row.fairshare = (
+                None if clear else format_user_shares(parse_user_shares(text, _group_names(admin)))
+            )
             said.append(f"fairshare={row.fairshare or 'none'}")
         elif text.strip().lower() == PARAM_DEFAULT:
             from fscli.engine.lsf import canonical_param
@@ -219,11 +231,15 @@ def delete_queue(admin: Admin, names: list[str]) -> list[str]:
         raise UsageProblem("name the LSF queue(s) to delete")
     lines = []
     for row in [_queue_row(admin, n) for n in names]:
-        active = admin.s.scalar(select(func.count()).select_from(m.Job).where(
-            m.Job.queue == row.name, m.Job.state.in_(ACTIVE_STATES)))
+        active = admin.s.scalar(
+            select(func.count())
+            .select_from(m.Job)
+            .where(m.Job.queue == row.name, m.Job.state.in_(ACTIVE_STATES))
+        )
         if active:
-            raise Conflict(f"LSF queue '{row.name}' has {active} pending or running job(s): "
-                           "cancel them first")
+            raise Conflict(
+                f"LSF queue '{row.name}' has {active} pending or running job(s): cancel them first"
+            )
         admin.s.delete(row)
         admin.log("delete lsf queue", row.name)
         lines.append(f"deleted LSF queue {row.name}")
@@ -247,15 +263,18 @@ def _check_groups(admin: Admin) -> None:
         group_users(group.name, groups)
         for entry in group.shares:
             if entry.kind in (USER, GROUP, EACH) and entry.name not in group.members:
-                raise InvalidValue(f"user group '{group.name}': '{entry.label}' in its shares "
-                                   "is not one of its members")
+                raise InvalidValue(
+                    f"user group '{group.name}': '{entry.label}' in its shares "
+                    "is not one of its members"
+                )
 
 
 def _apply_group(admin: Admin, row: m.LsfGroup, values: dict[str, str]) -> str:
     said = []
     if "members" in values:
-        members = [check_name("group member", n) for n in
-                   values["members"].replace(",", " ").split()]
+        members = [
+            check_name("group member", n) for n in values["members"].replace(",", " ").split()
+        ]
         if not members:
             raise InvalidValue(f"user group '{row.name}' needs at least one member")
         if len(set(members)) != len(members):

@@ -23,7 +23,7 @@ QUERIES = {
     "cluster": "SELECT name FROM cluster WHERE name >= ? AND name < ? ORDER BY name",
     "queue": "SELECT name FROM lsf_queue WHERE name >= ? AND name < ? ORDER BY name",
     "job": "SELECT CAST(id AS TEXT) FROM job WHERE CAST(id AS TEXT) >= ? AND CAST(id AS TEXT) < ? "
-           f"AND state IN ({', '.join(repr(s) for s in ACTIVE_STATES)}) ORDER BY id",
+    f"AND state IN ({', '.join(repr(s) for s in ACTIVE_STATES)}) ORDER BY id",
 }
 KINDS = tuple(QUERIES)
 CASE_SENSITIVE = {"partition"}  # the store keeps every other kind of name in lower case

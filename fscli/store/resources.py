@@ -27,8 +27,9 @@ def parse_flags(text: str) -> list[str]:
     return flags
 
 
-def parse_float(key: str, text: str, low: float = 0.0, high: float | None = None,
-                clear: bool = False) -> float | None:
+def parse_float(
+    key: str, text: str, low: float = 0.0, high: float | None = None, clear: bool = False
+) -> float | None:
     if clear and str(text).strip() == "-1":
         return None
     try:
@@ -56,8 +57,10 @@ class QosChanges:
             parts.append(f"flags{self.flags[0]}{','.join(self.flags[1])}")
         for name, value in self.limits.items():
             defn = limitdefs.lookup(name)
-            parts.append(f"{name}=" + ("-1" if value is limitdefs.CLEAR else
-                                       limitdefs.format_limit(defn, value)))
+            parts.append(
+                f"{name}="
+                + ("-1" if value is limitdefs.CLEAR else limitdefs.format_limit(defn, value))
+            )
         return " ".join(parts)
 
 
@@ -100,7 +103,9 @@ def add_qos(admin: Admin, names: list[str], changes: QosChanges) -> list[str]:
         _apply_qos(row, changes)
         admin.s.add(row)
         admin.log("add qos", name, changes.describe())
-        lines.append(f"added QOS {name}" + (f": {changes.describe()}" if not changes.empty() else ""))
+        lines.append(
+            f"added QOS {name}" + (f": {changes.describe()}" if not changes.empty() else "")
+        )
     admin.s.flush()
     return lines
 
@@ -120,21 +125,36 @@ def modify_qos(admin: Admin, names: list[str], changes: QosChanges) -> list[str]
 
 def delete_qos(admin: Admin, names: list[str]) -> list[str]:
     """Lines for the QOS deleted ([] when none of them exists: nothing matched)."""
-    rows = [row for row in (admin.s.scalar(select(m.Qos).where(m.Qos.name == n.lower()))
-                            for n in names) if row is not None]
+    rows = [
+        row
+        for row in (admin.s.scalar(select(m.Qos).where(m.Qos.name == n.lower())) for n in names)
+        if row is not None
+    ]
     lines = []
     for row in rows:
-        busy = admin.s.scalar(select(func.count()).select_from(m.Job).where(
-            m.Job.qos == row.name, m.Job.state.in_(ACTIVE_STATES)))
+        busy = admin.s.scalar(
+            select(func.count())
+            .select_from(m.Job)
+            .where(m.Job.qos == row.name, m.Job.state.in_(ACTIVE_STATES))
+        )
         if busy:
             raise Conflict(f"QOS '{row.name}' is used by {busy} pending or running job(s)")
-        used_by = admin.s.scalar(select(m.Partition.name).where(m.Partition.qos == row.name).limit(1))
+        used_by = admin.s.scalar(
+            select(m.Partition.name).where(m.Partition.qos == row.name).limit(1)
+        )
         if used_by:
             raise Conflict(f"QOS '{row.name}' is the QOS of partition {used_by}: change that first")
-        for assoc in admin.s.scalars(select(m.Association).where(m.Association.qos.contains(row.name))):
-            assoc.qos = ",".join(q for q in qos_list(assoc.qos) if q.lstrip("+-") != row.name) or None
-        admin.s.execute(update(m.Association).where(m.Association.default_qos == row.name)
-                        .values(default_qos=None))
+        for assoc in admin.s.scalars(
+            select(m.Association).where(m.Association.qos.contains(row.name))
+        ):
+            assoc.qos = (
+                ",".join(q for q in qos_list(assoc.qos) if q.lstrip("+-") != row.name) or None
+            )
+        admin.s.execute(
+            update(m.Association)
+            .where(m.Association.default_qos == row.name)
+            .values(default_qos=None)
+        )
         admin.s.delete(row)
         admin.log("delete qos", row.name)
         lines.append(f"deleted QOS {row.name}")
@@ -146,8 +166,9 @@ def add_partition(admin: Admin, cluster: m.Cluster, name: str, values: dict[str,
     if not name:
         raise UsageProblem("need the name of the partition to add")
     name = check_name("partition", name, keep_case=True)
-    exists = admin.s.scalar(select(m.Partition).where(m.Partition.cluster_id == cluster.id,
-                                                      m.Partition.name == name))
+    exists = admin.s.scalar(
+        select(m.Partition).where(m.Partition.cluster_id == cluster.id, m.Partition.name == name)
+    )
     if exists is not None:
         raise Conflict(f"partition '{name}' already exists on cluster {cluster.name}")
     if values.get("qos"):
@@ -162,7 +183,9 @@ def add_partition(admin: Admin, cluster: m.Cluster, name: str, values: dict[str,
     return [f"added partition {name} on {cluster.name}" + (f": {detail}" if detail else "")]
 
 
-def modify_partition(admin: Admin, cluster: m.Cluster, name: str, values: dict[str, Any]) -> list[str]:
+def modify_partition(
+    admin: Admin, cluster: m.Cluster, name: str, values: dict[str, Any]
+) -> list[str]:
     row = admin.require_partition(cluster, name)
     if not values:
         raise UsageProblem("nothing to set: give KEY=VALUE words after 'set'")
@@ -181,12 +204,16 @@ def modify_partition(admin: Admin, cluster: m.Cluster, name: str, values: dict[s
 
 def delete_partition(admin: Admin, cluster: m.Cluster, name: str) -> list[str]:
     """[] when the cluster has no such partition (nothing matched)."""
-    row = admin.s.scalar(select(m.Partition).where(m.Partition.cluster_id == cluster.id,
-                                                    m.Partition.name == name))
+    row = admin.s.scalar(
+        select(m.Partition).where(m.Partition.cluster_id == cluster.id, m.Partition.name == name)
+    )
     if row is None:
         return []
-    used = admin.s.scalar(select(func.count()).select_from(m.Association).where(
-        m.Association.cluster_id == cluster.id, m.Association.partition == name))
+    used = admin.s.scalar(
+        select(func.count())
+        .select_from(m.Association)
+        .where(m.Association.cluster_id == cluster.id, m.Association.partition == name)
+    )
     if used:
         raise Conflict(f"partition '{name}' has {used} user association(s): delete them first")
     admin.s.delete(row)

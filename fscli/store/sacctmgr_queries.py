@@ -33,9 +33,17 @@ from fscli.store.tree_sync import read_coordinators
 
 BATCH_KEY = "fscli:sacctmgr:batches"
 """Cluster setting: the association ids added together under one parent (JSON lists)."""
-INHERITED = ("MaxJobs", "MaxJobsAccrue", "MinPrioThreshold", "MaxSubmitJobs",
-             "MaxWallDurationPerJob", "MaxTRESPerJob", "MaxTRESPerNode", "MaxTRESMinsPerJob",
-             "MaxTRESRunMins")
+INHERITED = (
+    "MaxJobs",
+    "MaxJobsAccrue",
+    "MinPrioThreshold",
+    "MaxSubmitJobs",
+    "MaxWallDurationPerJob",
+    "MaxTRESPerJob",
+    "MaxTRESPerNode",
+    "MaxTRESMinsPerJob",
+    "MaxTRESRunMins",
+)
 """Limits a child shows from its parent when it sets none (TRES ones TRES by TRES)."""
 
 
@@ -80,8 +88,9 @@ def load_view(conn, clusters: list[str] | None = None, own_only: bool = False) -
     return out
 
 
-def _cluster_view(assocs: list[Assoc], cluster: str, own_only: bool,
-                  first_of: dict[int, int]) -> list[AssocView]:
+def _cluster_view(
+    assocs: list[Assoc], cluster: str, own_only: bool, first_of: dict[int, int]
+) -> list[AssocView]:
     kids: dict[int | None, list[Assoc]] = {}
     for assoc in assocs:
         kids.setdefault(assoc.parent_id, []).append(assoc)
@@ -89,8 +98,9 @@ def _cluster_view(assocs: list[Assoc], cluster: str, own_only: bool,
     ordered: list[AssocView] = []
 
     def visit(assoc: Assoc, parent: AssocView | None, depth: int) -> None:
-        view = AssocView(assoc, cluster, "" if assoc.user or parent is None else parent.account,
-                         depth)
+        view = AssocView(
+            assoc, cluster, "" if assoc.user or parent is None else parent.account, depth
+        )
         _effective(view, None if own_only else parent)
         views[assoc.id] = view
         ordered.append(view)
@@ -110,8 +120,9 @@ def _cluster_view(assocs: list[Assoc], cluster: str, own_only: bool,
         counter += 1
         views[assoc.id].lft = counter
         # Newest first, except that one command's additions keep their own order.
-        for child in sorted(kids.get(assoc.id, []),
-                            key=lambda a: (-first_of.get(a.id, a.id), a.id)):
+        for child in sorted(
+            kids.get(assoc.id, []), key=lambda a: (-first_of.get(a.id, a.id), a.id)
+        ):
             number(child)
         counter += 1
         views[assoc.id].rgt = counter
@@ -156,15 +167,21 @@ def _effective(view: AssocView, parent: AssocView | None) -> None:
 def accounts(conn) -> dict[str, tuple[str, str]]:
     """Account name → (description, organization)."""
     a = t.account.c
-    return {n: (d or "", o or "") for n, d, o in conn.execute(
-        select(a.name, a.description, a.organization).order_by(a.name))}
+    return {
+        n: (d or "", o or "")
+        for n, d, o in conn.execute(select(a.name, a.description, a.organization).order_by(a.name))
+    }
 
 
 def users(conn) -> dict[str, tuple[str, str]]:
     """User name → (default account or "", admin level)."""
     u = t.user_account.c
-    return {n: (d or "", level or "None") for n, d, level in conn.execute(
-        select(u.name, u.default_account, u.admin_level).order_by(u.name))}
+    return {
+        n: (d or "", level or "None")
+        for n, d, level in conn.execute(
+            select(u.name, u.default_account, u.admin_level).order_by(u.name)
+        )
+    }
 
 
 def coordinators(conn, view: list[AssocView]) -> dict[str, list[str]]:
@@ -196,8 +213,12 @@ def qos_rows(conn) -> list:
 def history(conn) -> list[tuple]:
     """Every logged change: (at, actor, action, target, detail), oldest first."""
     log = t.transaction_log.c
-    return [tuple(r) for r in conn.execute(
-        select(log.at, log.actor, log.action, log.target, log.detail).order_by(log.id))]
+    return [
+        tuple(r)
+        for r in conn.execute(
+            select(log.at, log.actor, log.action, log.target, log.detail).order_by(log.id)
+        )
+    ]
 
 
 def named_tres(conn) -> list[str]:
@@ -228,8 +249,11 @@ def note_batch(session, cluster: str, keys: list[tuple[str, str | None]]) -> Non
     """Remember that the associations ``(account, user)`` of ``cluster`` were added by one
     command: slurmdbd numbers such siblings in the order given, not newest first."""
     cid = session.scalar(select(m.Cluster.id).where(m.Cluster.name == cluster))
-    rows = session.execute(select(m.Association.id, m.Association.parent_id, m.Association.account,
-                                  m.Association.user).where(m.Association.cluster_id == cid)).all()
+    rows = session.execute(
+        select(
+            m.Association.id, m.Association.parent_id, m.Association.account, m.Association.user
+        ).where(m.Association.cluster_id == cid)
+    ).all()
     wanted = set(keys)
     by_parent: dict[int, list[int]] = {}
     for aid, parent, account, user in rows:
@@ -242,8 +266,11 @@ def note_batch(session, cluster: str, keys: list[tuple[str, str | None]]) -> Non
     mine = (table.c.cluster_id == cid) & (table.c.key == BATCH_KEY)
     text = session.scalar(select(table.c.value).where(mine))
     session.execute(delete(table).where(mine))
-    session.execute(insert(table).values(cluster_id=cid, key=BATCH_KEY,
-                                         value=json.dumps(json.loads(text or "[]") + groups)))
+    session.execute(
+        insert(table).values(
+            cluster_id=cid, key=BATCH_KEY, value=json.dumps(json.loads(text or "[]") + groups)
+        )
+    )
 
 
 def drop_users(session, names: list[str]) -> None:
@@ -262,15 +289,17 @@ def remove_coordinators(session, names: list[str], accts: list[str]) -> list[str
             continue
         for account in coordinated:
             if not accts or account in accts:
-                session.execute(delete(table).where(table.c.user == user,
-                                                    table.c.account == account))
+                session.execute(
+                    delete(table).where(table.c.user == user, table.c.account == account)
+                )
                 removed.append(f"U = {user:<9} A = {account:<10}")
     return removed
 
 
 @contextmanager
-def keep_bare_records(session, users_gone: set[str] = frozenset(),
-                      accounts_gone: set[str] = frozenset()) -> Iterator[None]:
+def keep_bare_records(
+    session, users_gone: set[str] = frozenset(), accounts_gone: set[str] = frozenset()
+) -> Iterator[None]:
     """Around an ``Admin`` delete: users and accounts that lose their record only because
     no association is left get it back (a user with no default account), as slurmdbd
     keeps them; those deleted by name (``users_gone``, ``accounts_gone``) stay gone."""
@@ -292,8 +321,12 @@ def keep_bare_records(session, users_gone: set[str] = frozenset(),
     users_now = set(session.scalars(select(m.User.name)))
     accts_now = set(session.scalars(select(m.Account.name)))
     left = read_coordinators(session.connection())
-    rows = [{"user": u, "account": a} for u, accounts in coords.items() for a in accounts
-            if u in users_now and a in accts_now and a not in left.get(u, [])]
+    rows = [
+        {"user": u, "account": a}
+        for u, accounts in coords.items()
+        for a in accounts
+        if u in users_now and a in accts_now and a not in left.get(u, [])
+    ]
     if rows:
         session.execute(insert(m.Coordinator.__table__), rows)
 

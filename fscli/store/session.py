@@ -53,7 +53,9 @@ def store_error(exc: Exception) -> StoreError:
     text = (str(getattr(exc, "orig", exc)).strip().splitlines() or ["unknown error"])[0]
     low = text.lower()
     if "readonly" in low or "read-only" in low or "read only" in low:
-        return StoreError(f"the store is read-only ({text}); use a writable --db or check permissions")
+        return StoreError(
+            f"the store is read-only ({text}); use a writable --db or check permissions"
+        )
     if "locked" in low or "busy" in low:
         return StoreError(f"the store is busy ({text}); try again")
     return StoreError(f"store error: {text}")

@@ -61,8 +61,9 @@ def job_billing(job: Job, state: ClusterState) -> float:
     from fscli.engine.limit_jobs import job_billable
 
     part = state.partitions.get(job.partitions[0]) if job.partitions else None
-    return job_billable(job.cpus, job.nodes, job.tres, part, state.config.billing_weights,
-                        state.config.flags)
+    return job_billable(
+        job.cpus, job.nodes, job.tres, part, state.config.billing_weights, state.config.flags
+    )
 
 
 def job_qos(state: ClusterState, job: Job) -> tuple[Qos | None, float]:
@@ -76,8 +77,14 @@ def job_qos(state: ClusterState, job: Job) -> tuple[Qos | None, float]:
 
 def _charged_jobs(state: ClusterState, now: int) -> list[Job]:
     """The Slurm jobs whose run time is charged as usage by ``now``."""
-    return [job for job in state.jobs if job.assoc_id is not None and job.start is not None
-            and job.start <= now and job.state in CHARGED]
+    return [
+        job
+        for job in state.jobs
+        if job.assoc_id is not None
+        and job.start is not None
+        and job.start <= now
+        and job.state in CHARGED
+    ]
 
 
 def _run(state: ClusterState, job: Job) -> Run:
@@ -127,8 +134,9 @@ def run_minutes(state: ClusterState, now: int) -> dict[int, dict[str, int]]:
         jobs.append(Allocation(job.assoc_id, job.start, limit, tres, job_qos(state, job)[1]))
     if not jobs:
         return {}
-    return held_minutes(jobs, _parent_of(state), now, state.config.calc_period,
-                        state.config.calc_anchor)
+    return held_minutes(
+        jobs, _parent_of(state), now, state.config.calc_period, state.config.calc_anchor
+    )
 
 
 def tres_usage(state: ClusterState, now: int) -> dict[int, dict[str, float]]:
@@ -152,8 +160,10 @@ def charged_allocations(state: ClusterState, now: int) -> list[tuple[Job, Run, d
     is computed from."""
     from fscli.engine.limit_jobs import request_tres
 
-    return [(job, _run(state, job), request_tres(job.cpus, job.nodes, job.tres))
-            for job in _charged_jobs(state, now)]
+    return [
+        (job, _run(state, job), request_tres(job.cpus, job.nodes, job.tres))
+        for job in _charged_jobs(state, now)
+    ]
 
 
 def usage_at(state: ClusterState, now: int) -> dict[int, float]:
@@ -180,8 +190,9 @@ def fairshare(state: ClusterState, now: int, algorithm: str | None = None):
     algorithm = algorithm or state.config.algorithm
     runs = job_runs(state, now)
     if algorithm == "fair_tree" or not runs:
-        return compute(state.assocs, raw_usage_of(state, now, runs), algorithm,
-                       state.config.dampening)
+        return compute(
+            state.assocs, raw_usage_of(state, now, runs), algorithm, state.config.dampening
+        )
     cfg, reset = state.config, reset_at(state)
     charged = raw_usage(state.charges, now, cfg, reset_at=reset)
     before = pass_start_usage(charged, runs, now, cfg, reset)

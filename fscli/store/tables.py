@@ -47,8 +47,7 @@ def _name() -> Column:
 
 
 def _limit_columns(defs) -> list[Column]:
-    return [Column(d.attr, Text if d.kind in ("tres", "tres_mins") else BigInteger)
-            for d in defs]
+    return [Column(d.attr, Text if d.kind in ("tres", "tres_mins") else BigInteger) for d in defs]
 
 
 def _fk(column: str, on_delete: str = "CASCADE") -> ForeignKey:
@@ -56,26 +55,38 @@ def _fk(column: str, on_delete: str = "CASCADE") -> ForeignKey:
 
 
 cluster = Table(
-    "cluster", metadata, _id(), _name(),
+    "cluster",
+    metadata,
+    _id(),
+    _name(),
     Column("nodes", Integer),
     Column("cpus", Integer),
     Column("tres", Text),
 )
 
 account = Table(
-    "account", metadata, _id(), _name(),
+    "account",
+    metadata,
+    _id(),
+    _name(),
     Column("description", Text),
     Column("organization", Text),
 )
 
 user_account = Table(
-    "user_account", metadata, _id(), _name(),
+    "user_account",
+    metadata,
+    _id(),
+    _name(),
     Column("default_account", String(64)),
     Column("admin_level", String(16), nullable=False, default="None"),
 )
 
 qos = Table(
-    "qos", metadata, _id(), _name(),
+    "qos",
+    metadata,
+    _id(),
+    _name(),
     Column("description", Text),
     Column("priority", BigInteger, nullable=False, default=0),
     Column("flags", Text),
@@ -87,7 +98,9 @@ qos = Table(
 )
 
 partition = Table(
-    "partition", metadata, _id(),
+    "partition",
+    metadata,
+    _id(),
     Column("cluster_id", Integer, _fk("cluster.id"), nullable=False),
     Column("name", String(64), nullable=False),
     Column("nodes", Integer),
@@ -107,7 +120,9 @@ partition = Table(
 )
 
 association = Table(
-    "association", metadata, _id(),
+    "association",
+    metadata,
+    _id(),
     Column("cluster_id", Integer, _fk("cluster.id"), nullable=False),
     Column("account", String(64), _fk("account.name"), nullable=False),
     Column("user", String(64)),
@@ -124,7 +139,8 @@ association = Table(
 )
 
 config = Table(
-    "cluster_config", metadata,
+    "cluster_config",
+    metadata,
     Column("cluster_id", Integer, _fk("cluster.id"), primary_key=True),
     Column("key", String(64), primary_key=True),
     Column("value", Text, nullable=False),
@@ -133,14 +149,17 @@ config = Table(
 each cluster has its own, as each Slurm cluster has its own slurm.conf."""
 
 coordinator = Table(
-    "coordinator", metadata,
+    "coordinator",
+    metadata,
     Column("user", String(64), _fk("user_account.name"), primary_key=True),
     Column("account", String(64), _fk("account.name"), primary_key=True),
 )
 """Account coordinators: global, as in slurmdbd's acct_coord_table."""
 
 usage = Table(
-    "usage", metadata, _id(),
+    "usage",
+    metadata,
+    _id(),
     Column("assoc_id", Integer, _fk("association.id"), nullable=False),
     Column("at", BigInteger, nullable=False),
     Column("amount", Double, nullable=False),
@@ -152,7 +171,8 @@ MAX_JOB_ID = 2**63 - 1
 """The largest job id: ``job.id`` is a signed 64-bit column on every backend."""
 
 job = Table(
-    "job", metadata,
+    "job",
+    metadata,
     Column("id", BigInteger, primary_key=True, autoincrement=False),
     Column("cluster_id", Integer, _fk("cluster.id")),
     Column("assoc_id", Integer, _fk("association.id", "SET NULL")),
@@ -180,7 +200,9 @@ job = Table(
 )
 
 transaction_log = Table(
-    "transaction_log", metadata, _id(),
+    "transaction_log",
+    metadata,
+    _id(),
     Column("at", BigInteger, nullable=False),
     Column("actor", String(64), nullable=False),
     Column("action", String(64), nullable=False),
@@ -189,20 +211,27 @@ transaction_log = Table(
 )
 
 lsf_param = Table(
-    "lsf_param", metadata,
+    "lsf_param",
+    metadata,
     Column("key", String(64), primary_key=True),
     Column("value", Text, nullable=False),
 )
 
 lsf_queue = Table(
-    "lsf_queue", metadata, _id(), _name(),
+    "lsf_queue",
+    metadata,
+    _id(),
+    _name(),
     Column("priority", Integer, nullable=False, default=1),
     Column("fairshare", Text),
     Column("params", Text),
 )
 
 lsf_group = Table(
-    "lsf_group", metadata, _id(), _name(),
+    "lsf_group",
+    metadata,
+    _id(),
+    _name(),
     Column("members", Text, nullable=False, default=""),
     Column("shares", Text),
 )

@@ -49,11 +49,30 @@ BATCH = 5000
 _A = m.Association
 _T = m.Association.__table__
 _NO_LIMITS = {d.attr: None for d in limitdefs.ASSOC_LIMITS}
-_PART_FIELDS = ("nodes", "cpus", "tres", "priority_job_factor", "priority_tier", "qos",
-                "max_time", "max_nodes", "min_nodes", "billing_weights", "def_mem_per_cpu",
-                "def_mem_per_node", "max_mem_per_cpu")
-_QOS_FIELDS = ("description", "priority", "flags", "usage_factor", "limit_factor",
-               "usage_threshold", "grace_time")
+_PART_FIELDS = (
+    "nodes",
+    "cpus",
+    "tres",
+    "priority_job_factor",
+    "priority_tier",
+    "qos",
+    "max_time",
+    "max_nodes",
+    "min_nodes",
+    "billing_weights",
+    "def_mem_per_cpu",
+    "def_mem_per_node",
+    "max_mem_per_cpu",
+)
+_QOS_FIELDS = (
+    "description",
+    "priority",
+    "flags",
+    "usage_factor",
+    "limit_factor",
+    "usage_threshold",
+    "grace_time",
+)
 
 Progress = Callable[[int, int], None]
 
@@ -63,8 +82,13 @@ Progress = Callable[[int, int], None]
 
 def _settings(assoc: Assoc) -> dict[str, Any]:
     """AssocSettings fields of an association as the read path loads it."""
-    return {"shares": assoc.shares, "priority": assoc.priority, "qos": list(assoc.qos),
-            "default_qos": assoc.default_qos, "limits": assoc.limits}
+    return {
+        "shares": assoc.shares,
+        "priority": assoc.priority,
+        "qos": list(assoc.qos),
+        "default_qos": assoc.default_qos,
+        "limits": assoc.limits,
+    }
 
 
 def cluster_id(conn, name: str) -> int | None:
@@ -82,11 +106,17 @@ def read_coordinators(conn) -> dict[str, list[str]]:
 
 def read_spec(conn, cid: int) -> TreeSpec:
     """The whole cluster ``cid`` as a TreeSpec (what ``export`` and ``dump`` write)."""
-    name, nodes, cpus, tres = conn.execute(select(
-        m.Cluster.name, m.Cluster.nodes, m.Cluster.cpus, m.Cluster.tres)
-        .where(m.Cluster.id == cid)).one()
-    accounts = {n: (d, o) for n, d, o in conn.execute(
-        select(m.Account.name, m.Account.description, m.Account.organization))}
+    name, nodes, cpus, tres = conn.execute(
+        select(m.Cluster.name, m.Cluster.nodes, m.Cluster.cpus, m.Cluster.tres).where(
+            m.Cluster.id == cid
+        )
+    ).one()
+    accounts = {
+        n: (d, o)
+        for n, d, o in conn.execute(
+            select(m.Account.name, m.Account.description, m.Account.organization)
+        )
+    }
     assocs = snapshot.load_assocs(conn, cid)
     acct_of = {a.id: a.account for a in assocs if a.user is None}
     spec = None
@@ -94,27 +124,41 @@ def read_spec(conn, cid: int) -> TreeSpec:
     for assoc in assocs:
         if assoc.user is not None:
             users.setdefault(assoc.user, []).append(
-                UserAssocSpec(account=assoc.account, partition=assoc.partition,
-                              **_settings(assoc)))
+                UserAssocSpec(account=assoc.account, partition=assoc.partition, **_settings(assoc))
+            )
         elif assoc.parent_id is None:
-            spec = TreeSpec(cluster=ClusterSpec(name=name, nodes=nodes, cpus=cpus,
-                                                tres=parse_tres(tres) if tres else {},
-                                                **_settings(assoc)))
+            spec = TreeSpec(
+                cluster=ClusterSpec(
+                    name=name,
+                    nodes=nodes,
+                    cpus=cpus,
+                    tres=parse_tres(tres) if tres else {},
+                    **_settings(assoc),
+                )
+            )
     assert spec is not None, f"cluster {name} has no root association"
     for assoc in assocs:
         if assoc.user is None and assoc.parent_id is not None:
             desc, org = accounts.get(assoc.account, ("", ""))
             spec.accounts[assoc.account] = AccountSpec(
-                name=assoc.account, parent=acct_of[assoc.parent_id], description=desc or "",
-                organization=org or "", **_settings(assoc))
+                name=assoc.account,
+                parent=acct_of[assoc.parent_id],
+                description=desc or "",
+                organization=org or "",
+                **_settings(assoc),
+            )
     coords = read_coordinators(conn)
     for uname, default, level in conn.execute(
-            select(m.User.name, m.User.default_account, m.User.admin_level)):
+        select(m.User.name, m.User.default_account, m.User.admin_level)
+    ):
         if uname in users:
-            spec.users[uname] = UserSpec(name=uname, default_account=default or "",
-                                         admin_level=level or "None",
-                                         coordinator_of=coords.get(uname, []),
-                                         associations=users[uname])
+            spec.users[uname] = UserSpec(
+                name=uname,
+                default_account=default or "",
+                admin_level=level or "None",
+                coordinator_of=coords.get(uname, []),
+                associations=users[uname],
+            )
     spec.qos = read_qos(conn)
     spec.partitions = snapshot.load_partitions(conn, cid)
     spec.priority = _priority_settings(conn, cid)
@@ -129,12 +173,20 @@ def _priority_settings(conn, cid: int) -> dict[str, str]:
 def read_qos(conn) -> dict[str, QosSpec]:
     """Every QOS as the tree file describes it (the read path's QOS, plus descriptions)."""
     descriptions = dict(conn.execute(select(m.Qos.name, m.Qos.description)).all())
-    return {name: QosSpec(name=name, description=descriptions[name] or "",
-                          priority=q.priority, flags=sorted(q.flags),
-                          usage_factor=q.usage_factor, limit_factor=q.limit_factor,
-                          usage_threshold=q.usage_threshold, grace_time=q.grace_time,
-                          limits=q.limits)
-            for name, q in snapshot.load_qos(conn).items()}
+    return {
+        name: QosSpec(
+            name=name,
+            description=descriptions[name] or "",
+            priority=q.priority,
+            flags=sorted(q.flags),
+            usage_factor=q.usage_factor,
+            limit_factor=q.limit_factor,
+            usage_threshold=q.usage_threshold,
+            grace_time=q.grace_time,
+            limits=q.limits,
+        )
+        for name, q in snapshot.load_qos(conn).items()
+    }
 
 
 # ---------------------------------------------------------------- TreeSpec -> rows
@@ -143,10 +195,15 @@ def read_qos(conn) -> dict[str, QosSpec]:
 def assoc_values(item: AssocSettings, sparse: bool = False) -> dict[str, Any]:
     """Association column values for the settings of a spec item; ``sparse``: without the
     columns left NULL (an insert binds fewer parameters)."""
-    values = {"shares_raw": None if item.shares_parent else item.shares,
-              "shares_parent": item.shares_parent}
-    for key, value in (("priority", item.priority), ("qos", ",".join(item.qos) or None),
-                       ("default_qos", item.default_qos)):
+    values = {
+        "shares_raw": None if item.shares_parent else item.shares,
+        "shares_parent": item.shares_parent,
+    }
+    for key, value in (
+        ("priority", item.priority),
+        ("qos", ",".join(item.qos) or None),
+        ("default_qos", item.default_qos),
+    ):
         if value is not None or not sparse:
             values[key] = value
     if not sparse:
@@ -158,10 +215,16 @@ def assoc_values(item: AssocSettings, sparse: bool = False) -> dict[str, Any]:
 
 
 def qos_values(q: QosSpec) -> dict[str, Any]:
-    values = {"name": q.name, "description": q.description or None, "priority": q.priority,
-              "flags": ",".join(q.flags) or None, "usage_factor": q.usage_factor,
-              "limit_factor": q.limit_factor, "usage_threshold": q.usage_threshold,
-              "grace_time": q.grace_time}
+    values = {
+        "name": q.name,
+        "description": q.description or None,
+        "priority": q.priority,
+        "flags": ",".join(q.flags) or None,
+        "usage_factor": q.usage_factor,
+        "limit_factor": q.limit_factor,
+        "usage_threshold": q.usage_threshold,
+        "grace_time": q.grace_time,
+    }
     for defn in limitdefs.QOS_LIMITS:
         values[defn.attr] = stored_limit(defn, q.limits.get(defn.name))
     return values
@@ -185,9 +248,12 @@ def _show(value: Any) -> str:
 
 
 def settings_fields(item: AssocSettings) -> dict[str, str]:
-    out = {"fairshare": "parent" if item.shares_parent else str(item.shares),
-           "qos": _show(item.qos), "default_qos": _show(item.default_qos),
-           "priority": _show(item.priority)}
+    out = {
+        "fairshare": "parent" if item.shares_parent else str(item.shares),
+        "qos": _show(item.qos),
+        "default_qos": _show(item.default_qos),
+        "priority": _show(item.priority),
+    }
     for defn in limitdefs.ASSOC_LIMITS if item.limits else ():
         if defn.name in item.limits:
             out[defn.name] = limitdefs.format_limit(defn, item.limits[defn.name])
@@ -197,16 +263,27 @@ def settings_fields(item: AssocSettings) -> dict[str, str]:
 def _fields(kind: str, item: Any) -> dict[str, str]:
     """What the plan compares and shows, as text, per kind of object."""
     if kind == "account":
-        return {"parent": item.parent, "description": item.description,
-                "organization": item.organization, **settings_fields(item)}
+        return {
+            "parent": item.parent,
+            "description": item.description,
+            "organization": item.organization,
+            **settings_fields(item),
+        }
     if kind == "cluster":
-        return {"nodes": _show(item.nodes), "cpus": _show(item.cpus),
-                "tres": format_tres(item.tres) if item.tres else "-", **settings_fields(item)}
+        return {
+            "nodes": _show(item.nodes),
+            "cpus": _show(item.cpus),
+            "tres": format_tres(item.tres) if item.tres else "-",
+            **settings_fields(item),
+        }
     if kind == "assoc":
         return settings_fields(item)
     if kind == "user":
-        return {"default_account": item.default_account, "admin_level": item.admin_level,
-                "coordinator_of": _show(item.coordinator_of)}
+        return {
+            "default_account": item.default_account,
+            "admin_level": item.admin_level,
+            "coordinator_of": _show(item.coordinator_of),
+        }
     if kind == "qos":
         out = {k: _show(getattr(item, k)) for k in _QOS_FIELDS}
         for defn in limitdefs.QOS_LIMITS:
@@ -236,8 +313,9 @@ class Change:
             if self.op == "~":
                 self._detail = " ".join(f"{k}: {old} -> {new}" for k, old, new in self.diff)
             elif self.op == "+":
-                self._detail = " ".join(f"{k}={new}" for k, _, new in self.diff
-                                        if new not in ("-", ""))
+                self._detail = " ".join(
+                    f"{k}={new}" for k, _, new in self.diff if new not in ("-", "")
+                )
             else:
                 self._detail = ""
         return self._detail
@@ -285,8 +363,9 @@ def _assoc_name(user: str, assoc: UserAssocSpec) -> str:
     return f"{user}/{assoc.account}" + (f"/{assoc.partition}" if assoc.partition else "")
 
 
-def make_plan(conn, spec: TreeSpec, prune: bool = False, create_missing: bool = False,
-              clean: bool = False) -> Plan:
+def make_plan(
+    conn, spec: TreeSpec, prune: bool = False, create_missing: bool = False, clean: bool = False
+) -> Plan:
     """Validate ``spec`` against the store and diff it into a plan.
 
     ``create_missing`` (flat-file loads, which cannot define QOS or partitions): QOS
@@ -312,9 +391,11 @@ def make_plan(conn, spec: TreeSpec, prune: bool = False, create_missing: bool = 
             spec.priority.setdefault(key, value)
     _check_references(spec)
     changes: list[Change] = []
-    for kind, old, new in (("qos", current.qos, spec.qos),
-                           ("partition", current.partitions, spec.partitions),
-                           ("priority", current.priority, spec.priority)):
+    for kind, old, new in (
+        ("qos", current.qos, spec.qos),
+        ("partition", current.partitions, spec.partitions),
+        ("priority", current.priority, spec.priority),
+    ):
         for name in sorted(set(old) | set(new)):
             change = _compare(kind, name, old.get(name), new.get(name))
             if change:
@@ -345,8 +426,9 @@ def _keep_used_qos(conn, cid: int | None, plan: Plan) -> None:
     if not gone:
         return
     reasons = qos_in_use(conn, gone, other_than=cid)
-    plan.changes = [c for c in plan.changes
-                    if not (c.op == "-" and c.kind == "qos" and c.name in reasons)]
+    plan.changes = [
+        c for c in plan.changes if not (c.op == "-" and c.kind == "qos" and c.name in reasons)
+    ]
     plan.kept += [f"qos {name}: kept, {reasons[name]}" for name in sorted(reasons)]
 
 
@@ -356,10 +438,16 @@ def qos_in_use(conn, names: set[str], other_than: int | None = None) -> dict[str
     every cluster."""
     a, p, j, c = (_T.c, m.Partition.__table__.c, m.Job.__table__.c, m.Cluster.__table__.c)
     uses: dict[str, list[str]] = {}
-    assocs = select(a.qos, a.default_qos, c.name).join_from(_T, m.Cluster.__table__).where(
-        or_(a.qos.is_not(None), a.default_qos.is_not(None)))
-    parts = select(p.qos, p.name, c.name).join_from(m.Partition.__table__, m.Cluster.__table__
-                                                     ).where(p.qos.in_(sorted(names)))
+    assocs = (
+        select(a.qos, a.default_qos, c.name)
+        .join_from(_T, m.Cluster.__table__)
+        .where(or_(a.qos.is_not(None), a.default_qos.is_not(None)))
+    )
+    parts = (
+        select(p.qos, p.name, c.name)
+        .join_from(m.Partition.__table__, m.Cluster.__table__)
+        .where(p.qos.in_(sorted(names)))
+    )
     if other_than is not None:
         assocs = assocs.where(a.cluster_id != other_than)
         parts = parts.where(p.cluster_id != other_than)
@@ -372,8 +460,11 @@ def qos_in_use(conn, names: set[str], other_than: int | None = None) -> dict[str
         uses.setdefault(name, []).append(f"{count} association(s) on cluster {cluster} use it")
     for name, part, cluster in conn.execute(parts):
         uses.setdefault(name, []).append(f"the QOS of partition {part} on cluster {cluster}")
-    for name, count in conn.execute(select(j.qos, func.count()).where(
-            j.qos.in_(sorted(names)), j.state.in_(ACTIVE_STATES)).group_by(j.qos)):
+    for name, count in conn.execute(
+        select(j.qos, func.count())
+        .where(j.qos.in_(sorted(names)), j.state.in_(ACTIVE_STATES))
+        .group_by(j.qos)
+    ):
         uses.setdefault(name, []).append(f"{count} pending or running job(s) use it")
     return {name: "; ".join(why) for name, why in uses.items()}
 
@@ -389,8 +480,9 @@ def _tree_changes(current: TreeSpec, spec: TreeSpec, prune: bool) -> list[Change
         change = _compare("user", uname, current.users.get(uname), user)
         if change:
             changes.append(change)
-        old_assocs = {a.key: a for a in current.users[uname].associations} \
-            if uname in current.users else {}
+        old_assocs = (
+            {a.key: a for a in current.users[uname].associations} if uname in current.users else {}
+        )
         for assoc in user.associations:
             change = _compare("assoc", _assoc_name(uname, assoc), old_assocs.get(assoc.key), assoc)
             if change:
@@ -451,8 +543,10 @@ def _check_tree(spec: TreeSpec) -> None:
     problems = spec.problems()
     if problems:
         first = problems[0]
-        raise Conflict(f"{'.'.join(map(str, first.path))}: {first.message} "
-                       "(with the store's other accounts and users; use --prune?)")
+        raise Conflict(
+            f"{'.'.join(map(str, first.path))}: {first.message} "
+            "(with the store's other accounts and users; use --prune?)"
+        )
 
 
 def _referenced(spec: TreeSpec) -> tuple[set[str], set[str]]:
@@ -484,29 +578,41 @@ def _check_references(spec: TreeSpec) -> None:
     for kind, used, known in (("QOS", qos, spec.qos), ("partition", parts, spec.partitions)):
         missing = sorted(used - set(known))
         if missing:
-            raise InvalidValue(f"{kind} '{missing[0]}' is used but not defined: add it under "
-                               f"{'qos' if kind == 'QOS' else 'partitions'}:")
+            raise InvalidValue(
+                f"{kind} '{missing[0]}' is used but not defined: add it under "
+                f"{'qos' if kind == 'QOS' else 'partitions'}:"
+            )
     for uname, user in spec.users.items():
         for acct in user.coordinator_of:
             if acct != ROOT and acct not in spec.accounts:
-                raise InvalidValue(f"user '{uname}' coordinates account '{acct}', "
-                                   "which does not exist")
+                raise InvalidValue(
+                    f"user '{uname}' coordinates account '{acct}', which does not exist"
+                )
 
 
 def _removed_ids(conn, cid: int, changes: list[Change]) -> list[int]:
     """Ids of the association rows a pruning plan removes; refused while jobs are active."""
     gone_accounts = {c.name for c in changes if c.op == "-" and c.kind == "account"}
-    gone_assocs = {(c.item[0], c.item[1].account, c.item[1].partition)
-                   for c in changes if c.op == "-" and c.kind == "assoc"}
+    gone_assocs = {
+        (c.item[0], c.item[1].account, c.item[1].partition)
+        for c in changes
+        if c.op == "-" and c.kind == "assoc"
+    }
     if not gone_accounts and not gone_assocs:
         return []
-    ids = [aid for aid, acct, user, part in conn.execute(
-        select(_A.id, _A.account, _A.user, _A.partition).where(_A.cluster_id == cid))
-        if (user is None and acct in gone_accounts) or (user, acct, part) in gone_assocs]
+    ids = [
+        aid
+        for aid, acct, user, part in conn.execute(
+            select(_A.id, _A.account, _A.user, _A.partition).where(_A.cluster_id == cid)
+        )
+        if (user is None and acct in gone_accounts) or (user, acct, part) in gone_assocs
+    ]
     busy = active_jobs(conn, ids)
     if busy:
-        raise Conflict(f"Job(s) active, cancel job(s) before remove ({busy} pending or running "
-                       "in associations the plan removes)")
+        raise Conflict(
+            f"Job(s) active, cancel job(s) before remove ({busy} pending or running "
+            "in associations the plan removes)"
+        )
     return ids
 
 
@@ -541,7 +647,7 @@ class _Writer:
     def execute(self, statement, rows: list[dict], tick: bool = True) -> None:
         """``executemany`` in batches; each row written counts as one change done."""
         for start in range(0, len(rows), BATCH):
-            chunk = rows[start:start + BATCH]
+            chunk = rows[start : start + BATCH]
             self.conn.execute(statement, chunk)
             if tick:
                 self.tick(len(chunk))
@@ -573,115 +679,212 @@ class _Writer:
     def qos(self) -> None:
         table = m.Qos.__table__
         self.execute(insert(table), [qos_values(c.item) for c in self.by("+", "qos")])
-        self.execute(update(table).where(table.c.name == bindparam("b_name")),
-                     [{"b_name": c.name, **{k: v for k, v in qos_values(c.item).items()
-                                            if k != "name"}} for c in self.by("~", "qos")])
+        self.execute(
+            update(table).where(table.c.name == bindparam("b_name")),
+            [
+                {"b_name": c.name, **{k: v for k, v in qos_values(c.item).items() if k != "name"}}
+                for c in self.by("~", "qos")
+            ],
+        )
 
     def cluster(self) -> int:
         spec = self.spec.cluster
         table = m.Cluster.__table__
-        values = {"nodes": spec.nodes, "cpus": spec.cpus,
-                  "tres": format_tres(spec.tres, units=False) if spec.tres else None}
+        values = {
+            "nodes": spec.nodes,
+            "cpus": spec.cpus,
+            "tres": format_tres(spec.tres, units=False) if spec.tres else None,
+        }
         if not self.plan.cluster_exists:
-            cid = self.conn.execute(insert(table).values(name=spec.name, **values)
-                                    ).inserted_primary_key[0]
+            cid = self.conn.execute(
+                insert(table).values(name=spec.name, **values)
+            ).inserted_primary_key[0]
             accounts = m.Account.__table__
-            if self.conn.execute(select(accounts.c.name).where(accounts.c.name == ROOT)
-                                 ).first() is None:
-                self.conn.execute(insert(accounts).values(
-                    name=ROOT, description="default root account", organization=ROOT))
-            self.conn.execute(insert(_T).values(cluster_id=cid, account=ROOT, parent_id=None,
-                                                **assoc_values(spec)))
+            if (
+                self.conn.execute(select(accounts.c.name).where(accounts.c.name == ROOT)).first()
+                is None
+            ):
+                self.conn.execute(
+                    insert(accounts).values(
+                        name=ROOT, description="default root account", organization=ROOT
+                    )
+                )
+            self.conn.execute(
+                insert(_T).values(
+                    cluster_id=cid, account=ROOT, parent_id=None, **assoc_values(spec)
+                )
+            )
             self.tick(1)
             return cid
         cid = self.conn.execute(select(table.c.id).where(table.c.name == spec.name)).scalar()
         if self.by("~", "cluster"):
             self.conn.execute(update(table).where(table.c.id == cid).values(**values))
-            self.conn.execute(update(_T).where(_T.c.cluster_id == cid, _T.c.parent_id.is_(None))
-                              .values(**assoc_values(spec)))
+            self.conn.execute(
+                update(_T)
+                .where(_T.c.cluster_id == cid, _T.c.parent_id.is_(None))
+                .values(**assoc_values(spec))
+            )
             self.tick(1)
         return cid
 
     def partitions(self, cid: int) -> None:
         table = m.Partition.__table__
-        self.execute(insert(table), [{"cluster_id": cid, "name": c.name,
-                                      **partition_values(c.item)}
-                                     for c in self.by("+", "partition")])
-        self.execute(update(table).where(table.c.cluster_id == cid,
-                                         table.c.name == bindparam("b_name")),
-                     [{"b_name": c.name, **partition_values(c.item)}
-                      for c in self.by("~", "partition")])
+        self.execute(
+            insert(table),
+            [
+                {"cluster_id": cid, "name": c.name, **partition_values(c.item)}
+                for c in self.by("+", "partition")
+            ],
+        )
+        self.execute(
+            update(table).where(table.c.cluster_id == cid, table.c.name == bindparam("b_name")),
+            [{"b_name": c.name, **partition_values(c.item)} for c in self.by("~", "partition")],
+        )
 
     def priority(self, cid: int) -> None:
         table = m.Config.__table__
-        self.execute(insert(table), [{"cluster_id": cid, "key": c.name, "value": c.item}
-                                     for c in self.by("+", "priority")])
-        self.execute(update(table).where(table.c.cluster_id == cid,
-                                         table.c.key == bindparam("b_key")),
-                     [{"b_key": c.name, "value": c.item} for c in self.by("~", "priority")])
+        self.execute(
+            insert(table),
+            [{"cluster_id": cid, "key": c.name, "value": c.item} for c in self.by("+", "priority")],
+        )
+        self.execute(
+            update(table).where(table.c.cluster_id == cid, table.c.key == bindparam("b_key")),
+            [{"b_key": c.name, "value": c.item} for c in self.by("~", "priority")],
+        )
 
     def accounts(self, cid: int) -> dict[str, int]:
         """Account rows and account associations; returns account -> association id."""
         table = m.Account.__table__
-        ids = dict(self.conn.execute(select(_T.c.account, _T.c.id).where(
-            _T.c.cluster_id == cid, _T.c.user.is_(None), _T.c.partition.is_(None))).all())
+        ids = dict(
+            self.conn.execute(
+                select(_T.c.account, _T.c.id).where(
+                    _T.c.cluster_id == cid, _T.c.user.is_(None), _T.c.partition.is_(None)
+                )
+            ).all()
+        )
         added = self.by("+", "account")
         known = set(self.conn.execute(select(table.c.name)).scalars()) if added else set()
         texts = [*self.by("~", "account"), *[c for c in added if c.name in known]]
-        self.execute(update(table).where(table.c.name == bindparam("b_name")),
-                     [{"b_name": c.name, "description": c.item.description,
-                       "organization": c.item.organization} for c in texts], tick=False)
-        self.execute(insert(table), [{"name": c.name, "description": c.item.description,
-                                      "organization": c.item.organization}
-                                     for c in added if c.name not in known], tick=False)
+        self.execute(
+            update(table).where(table.c.name == bindparam("b_name")),
+            [
+                {
+                    "b_name": c.name,
+                    "description": c.item.description,
+                    "organization": c.item.organization,
+                }
+                for c in texts
+            ],
+            tick=False,
+        )
+        self.execute(
+            insert(table),
+            [
+                {
+                    "name": c.name,
+                    "description": c.item.description,
+                    "organization": c.item.organization,
+                }
+                for c in added
+                if c.name not in known
+            ],
+            tick=False,
+        )
         next_id = (self.conn.execute(select(func.max(_T.c.id))).scalar() or 0) + 1
         rows = []
         for change in added:  # in account order: parents first
             ids[change.name] = next_id
-            rows.append({"id": next_id, "cluster_id": cid, "account": change.name,
-                         "user": None, "partition": None, "parent_id": ids[change.item.parent],
-                         **assoc_values(change.item)})
+            rows.append(
+                {
+                    "id": next_id,
+                    "cluster_id": cid,
+                    "account": change.name,
+                    "user": None,
+                    "partition": None,
+                    "parent_id": ids[change.item.parent],
+                    **assoc_values(change.item),
+                }
+            )
             next_id += 1
         self.execute(insert(_T), rows)  # in order: a parent's row before its children's
         if rows:
             ids_given(self.conn, _T)
-        self.execute(update(_T).where(_T.c.id == bindparam("b_id")),
-                     [{"b_id": ids[c.name], "parent_id": ids[c.item.parent],
-                       **assoc_values(c.item)} for c in self.by("~", "account")])
+        self.execute(
+            update(_T).where(_T.c.id == bindparam("b_id")),
+            [
+                {"b_id": ids[c.name], "parent_id": ids[c.item.parent], **assoc_values(c.item)}
+                for c in self.by("~", "account")
+            ],
+        )
         return ids
 
     def users(self) -> None:
         table = m.User.__table__
         added = self.by("+", "user")
         known = set(self.conn.execute(select(table.c.name)).scalars()) if added else set()
-        self.execute(insert(table), [
-            {"name": c.name, "default_account": c.item.default_account,
-             "admin_level": c.item.admin_level} for c in added if c.name not in known])
-        self.execute(update(table).where(table.c.name == bindparam("b_name")), [
-            {"b_name": c.name, "default_account": c.item.default_account,
-             "admin_level": c.item.admin_level}
-            for c in [*self.by("~", "user"), *[c for c in added if c.name in known]]])
+        self.execute(
+            insert(table),
+            [
+                {
+                    "name": c.name,
+                    "default_account": c.item.default_account,
+                    "admin_level": c.item.admin_level,
+                }
+                for c in added
+                if c.name not in known
+            ],
+        )
+        self.execute(
+            update(table).where(table.c.name == bindparam("b_name")),
+            [
+                {
+                    "b_name": c.name,
+                    "default_account": c.item.default_account,
+                    "admin_level": c.item.admin_level,
+                }
+                for c in [*self.by("~", "user"), *[c for c in added if c.name in known]]
+            ],
+        )
 
     def user_assocs(self, cid: int, ids: dict[str, int]) -> None:
-        self.insert_assocs([
-            {"cluster_id": cid, "account": a.account, "user": u, "partition": a.partition,
-             "parent_id": ids[a.account], **assoc_values(a, sparse=True)}
-            for u, a in (c.item for c in self.by("+", "assoc"))])
+        self.insert_assocs(
+            [
+                {
+                    "cluster_id": cid,
+                    "account": a.account,
+                    "user": u,
+                    "partition": a.partition,
+                    "parent_id": ids[a.account],
+                    **assoc_values(a, sparse=True),
+                }
+                for u, a in (c.item for c in self.by("+", "assoc"))
+            ]
+        )
         changed = self.by("~", "assoc")
         if not changed:
             return
-        key_ids = {(u, acct, part or ""): aid for aid, u, acct, part in self.conn.execute(
-            select(_T.c.id, _T.c.user, _T.c.account, _T.c.partition)
-            .where(_T.c.cluster_id == cid, _T.c.user.is_not(None)))}
-        self.execute(update(_T).where(_T.c.id == bindparam("b_id")), [
-            {"b_id": key_ids[(u, a.account, a.partition or "")], **assoc_values(a)}
-            for u, a in (c.item for c in changed)])
+        key_ids = {
+            (u, acct, part or ""): aid
+            for aid, u, acct, part in self.conn.execute(
+                select(_T.c.id, _T.c.user, _T.c.account, _T.c.partition).where(
+                    _T.c.cluster_id == cid, _T.c.user.is_not(None)
+                )
+            )
+        }
+        self.execute(
+            update(_T).where(_T.c.id == bindparam("b_id")),
+            [
+                {"b_id": key_ids[(u, a.account, a.partition or "")], **assoc_values(a)}
+                for u, a in (c.item for c in changed)
+            ],
+        )
 
     def remove_assocs(self) -> None:
         """The association rows the plan removes, and their usage."""
         for chunk in chunked(self.plan.removed_assoc_ids):
-            self.conn.execute(delete(m.Usage.__table__).where(
-                m.Usage.__table__.c.assoc_id.in_(chunk)))
+            self.conn.execute(
+                delete(m.Usage.__table__).where(m.Usage.__table__.c.assoc_id.in_(chunk))
+            )
             self.conn.execute(delete(_T).where(_T.c.id.in_(chunk)))
             self.tick(len(chunk))
 
@@ -699,8 +902,7 @@ class _Writer:
         keys = [c.name for c in self.by("-", "priority")]
         if keys:
             table = m.Config.__table__
-            self.conn.execute(delete(table).where(table.c.cluster_id == cid,
-                                                  table.c.key.in_(keys)))
+            self.conn.execute(delete(table).where(table.c.cluster_id == cid, table.c.key.in_(keys)))
 
     def coordinators(self) -> None:
         """The coordinators of the users the plan adds or changes. A user the plan removes
@@ -712,21 +914,39 @@ class _Writer:
         table = m.Coordinator.__table__
         for chunk in chunked([c.name for c in users]):
             self.conn.execute(delete(table).where(table.c.user.in_(chunk)))
-        self.execute(insert(table), [{"user": c.name, "account": account} for c in users
-                                     for account in c.item.coordinator_of], tick=False)
+        self.execute(
+            insert(table),
+            [
+                {"user": c.name, "account": account}
+                for c in users
+                for account in c.item.coordinator_of
+            ],
+            tick=False,
+        )
 
     def log(self) -> None:
         """One history record per change, in bulk (:meth:`Admin.log_many`)."""
         cluster = self.spec.cluster.name
         verbs = {"+": "add", "~": "modify", "-": "delete"}
         self.admin.log_many(
-            (f"{verbs[c.op]} {'association' if c.kind == 'assoc' else c.kind}",
-             c.name if c.kind in ("qos", "priority") else f"{c.name}@{cluster}", c.detail())
-            for c in self.plan.changes if not (c.op == "-" and c.kind in ("qos", "partition")))
+            (
+                f"{verbs[c.op]} {'association' if c.kind == 'assoc' else c.kind}",
+                c.name if c.kind in ("qos", "priority") else f"{c.name}@{cluster}",
+                c.detail(),
+            )
+            for c in self.plan.changes
+            if not (c.op == "-" and c.kind in ("qos", "partition"))
+        )
 
 
-def apply_plan(session, plan: Plan, now: int, actor: str,
-               progress: Progress | None = None, check_default_qos: bool = True) -> None:
+def apply_plan(
+    session,
+    plan: Plan,
+    now: int,
+    actor: str,
+    progress: Progress | None = None,
+    check_default_qos: bool = True,
+) -> None:
     """Write the plan (validated by :func:`make_plan`) and log every change.
 
     ``check_default_qos``: refuse a tree that leaves an association with a DefaultQOS
@@ -738,12 +958,16 @@ def apply_plan(session, plan: Plan, now: int, actor: str,
     _Writer(session, plan, admin, progress).run()
     if check_default_qos and any(_sets_qos(c) for c in plan.changes):
         cluster = session.get(m.Cluster, cluster_id(session.connection(), plan.spec.cluster.name))
-        root = session.scalar(select(_A.id).where(_A.cluster_id == cluster.id,
-                                                  _A.parent_id.is_(None)))
+        root = session.scalar(
+            select(_A.id).where(_A.cluster_id == cluster.id, _A.parent_id.is_(None))
+        )
         admin.check_default_qos(cluster, [root])
 
 
 def _sets_qos(change: Change) -> bool:
     """Whether a change writes an association's QOS list or DefaultQOS."""
-    return change.kind in ("cluster", "account", "assoc") and change.op != "-" and any(
-        key in ("qos", "default_qos") for key, _, _ in change.diff)
+    return (
+        change.kind in ("cluster", "account", "assoc")
+        and change.op != "-"
+        and any(key in ("qos", "default_qos") for key, _, _ in change.diff)
+    )

@@ -35,8 +35,13 @@ class ImportResult:
 
 class UsageAdmin(Admin):
     # -- configuration -------------------------------------------------------------
-    def set_config(self, cluster: m.Cluster, values: dict[str, str], source: str = "config set",
-                   origin: str = "") -> list[str]:
+    def set_config(
+        self,
+        cluster: m.Cluster,
+        values: dict[str, str],
+        source: str = "config set",
+        origin: str = "",
+    ) -> list[str]:
         """Store validated slurm.conf-style settings (canonical key -> normalized text) of
         one cluster: the others keep theirs, as each Slurm cluster has its own slurm.conf.
 
@@ -67,8 +72,7 @@ class UsageAdmin(Admin):
     def import_config(self, cluster: m.Cluster, conf: SlurmConf, path: str) -> list[str]:
         if not conf.used:
             return [f"no priority setting found in {path}"]
-        return self.set_config(cluster, conf.used, source="config import",
-                               origin=f" (from {path})")
+        return self.set_config(cluster, conf.used, source="config import", origin=f" (from {path})")
 
     # -- associations ----------------------------------------------------------------
     def usage_assoc(self, cluster: m.Cluster, user: str | None, account: str) -> m.Association:
@@ -79,27 +83,33 @@ class UsageAdmin(Admin):
         self.require_account(cluster, account)
         assoc = self._user_assoc(cluster, user.lower(), account, None)
         if assoc is None:
-            raise NotFound(f"user '{user}' has no association with account '{account}' "
-                           f"on cluster {cluster.name}")
+            raise NotFound(
+                f"user '{user}' has no association with account '{account}' "
+                f"on cluster {cluster.name}"
+            )
         return assoc
 
     def _assoc_index(self, cluster: m.Cluster) -> dict[tuple[str, str | None], int]:
-        rows = self.s.execute(select(m.Association.account, m.Association.user, m.Association.id)
-                              .where(m.Association.cluster_id == cluster.id,
-                                     m.Association.partition.is_(None)))
+        rows = self.s.execute(
+            select(m.Association.account, m.Association.user, m.Association.id).where(
+                m.Association.cluster_id == cluster.id, m.Association.partition.is_(None)
+            )
+        )
         return {(account, user): aid for account, user, aid in rows}
 
     # -- charges --------------------------------------------------------------------
-    def add_usage(self, cluster: m.Cluster, user: str | None, account: str, amount: float,
-                  at: int) -> list[str]:
+    def add_usage(
+        self, cluster: m.Cluster, user: str | None, account: str, amount: float, at: int
+    ) -> list[str]:
         assoc = self.usage_assoc(cluster, user, account)
         self.s.add(m.Usage(assoc_id=assoc.id, at=at, amount=amount))
         target = _target(assoc, cluster)
         self.log("add usage", target, f"raw={amount:g} at={at}")
         return [f"charged {amount:g} to {target} at {utc_iso(at)}"]
 
-    def set_usage(self, cluster: m.Cluster, user: str | None, account: str, amount: float,
-                  at: int) -> list[str]:
+    def set_usage(
+        self, cluster: m.Cluster, user: str | None, account: str, amount: float, at: int
+    ) -> list[str]:
         assoc = self.usage_assoc(cluster, user, account)
         self._replace_charges(assoc.id, amount, at)
         target = _target(assoc, cluster)
@@ -112,8 +122,9 @@ class UsageAdmin(Admin):
         self.s.add(m.Usage(assoc_id=assoc_id, at=at, amount=amount))
 
     # -- imports --------------------------------------------------------------------
-    def _resolve(self, cluster: m.Cluster, pairs: list[tuple[str, str]],
-                 skip_unknown: bool) -> tuple[dict[tuple[str, str], int], list[str]]:
+    def _resolve(
+        self, cluster: m.Cluster, pairs: list[tuple[str, str]], skip_unknown: bool
+    ) -> tuple[dict[tuple[str, str], int], list[str]]:
         index = self._assoc_index(cluster)
         found, unknown = {}, []
         for user, account in dict.fromkeys((u.lower(), a.lower()) for u, a in pairs):
@@ -123,28 +134,33 @@ class UsageAdmin(Admin):
             else:
                 found[(user, account)] = aid
         if unknown and not skip_unknown:
-            raise NotFound(f"{len(unknown)} user/account pair(s) not in cluster {cluster.name}: "
-                           f"{', '.join(unknown)} (add them, or use --skip-unknown)")
+            raise NotFound(
+                f"{len(unknown)} user/account pair(s) not in cluster {cluster.name}: "
+                f"{', '.join(unknown)} (add them, or use --skip-unknown)"
+            )
         return found, unknown
 
-    def import_sshare(self, cluster: m.Cluster, rows: list[ShareUsage], at: int, path: str,
-                      skip_unknown: bool) -> ImportResult:
+    def import_sshare(
+        self, cluster: m.Cluster, rows: list[ShareUsage], at: int, path: str, skip_unknown: bool
+    ) -> ImportResult:
         """Each user row's RawUsage becomes that association's usage as of ``at``."""
         users = [r for r in rows if r.user is not None]
-        found, unknown = self._resolve(cluster, [(r.user, r.account) for r in users],
-                                       skip_unknown)
+        found, unknown = self._resolve(cluster, [(r.user, r.account) for r in users], skip_unknown)
         result = ImportResult(skipped=unknown)
         for r in users:
             aid = found.get((r.user.lower(), r.account.lower()))
             if aid is not None:
                 self._replace_charges(aid, r.raw_usage, at)
         self.log("import usage", path, f"format=sshare users={len(found)} at={at}")
-        result.lines.append(f"set RawUsage of {len(found)} user association(s) on "
-                            f"{cluster.name} as of {utc_iso(at)}")
+        result.lines.append(
+            f"set RawUsage of {len(found)} user association(s) on "
+            f"{cluster.name} as of {utc_iso(at)}"
+        )
         return result
 
-    def import_sacct(self, cluster: m.Cluster, jobs: list[JobRecord], path: str,
-                     skip_unknown: bool) -> ImportResult:
+    def import_sacct(
+        self, cluster: m.Cluster, jobs: list[JobRecord], path: str, skip_unknown: bool
+    ) -> ImportResult:
         """Store sacct job records as completed/running jobs (charged pass by pass)."""
         found, unknown = self._resolve(cluster, [(j.user, j.account) for j in jobs], skip_unknown)
         result = ImportResult(skipped=unknown)
@@ -152,24 +168,39 @@ class UsageAdmin(Admin):
         ids = self._job_ids(kept)
         for job, job_id in zip(kept, ids):
             tres = dict(job.tres)
-            self.s.add(m.Job(
-                id=job_id, cluster_id=cluster.id, assoc_id=found[(job.user.lower(),
-                                                                  job.account.lower())],
-                user=job.user.lower(), account=job.account.lower(), partition=job.partition,
-                qos=job.qos.lower() if job.qos else None,
-                state="running" if job.end is None else "completed", submit=job.start,
-                eligible=job.start, start=job.start, end=job.end, cpus=tres.get("cpu", 1),
-                nodes=tres.get("node", 1), tres=format_tres(tres, units=False) or None))
+            self.s.add(
+                m.Job(
+                    id=job_id,
+                    cluster_id=cluster.id,
+                    assoc_id=found[(job.user.lower(), job.account.lower())],
+                    user=job.user.lower(),
+                    account=job.account.lower(),
+                    partition=job.partition,
+                    qos=job.qos.lower() if job.qos else None,
+                    state="running" if job.end is None else "completed",
+                    submit=job.start,
+                    eligible=job.start,
+                    start=job.start,
+                    end=job.end,
+                    cpus=tres.get("cpu", 1),
+                    nodes=tres.get("node", 1),
+                    tres=format_tres(tres, units=False) or None,
+                )
+            )
         self.log("import usage", path, f"format=sacct jobs={len(kept)}")
         running = sum(1 for j in kept if j.end is None)
-        result.lines.append(f"imported {len(kept)} job(s) on {cluster.name} "
-                            f"({len(kept) - running} completed, {running} running)")
+        result.lines.append(
+            f"imported {len(kept)} job(s) on {cluster.name} "
+            f"({len(kept) - running} completed, {running} running)"
+        )
         return result
 
     def _job_ids(self, jobs: list[JobRecord]) -> list[int]:
         """sacct's numeric JobID where it has one (clash = error), else new ids."""
-        given = [int(j.job_id) if j.job_id and j.job_id.isascii() and j.job_id.isdigit()
-                 else None for j in jobs]
+        given = [
+            int(j.job_id) if j.job_id and j.job_id.isascii() and j.job_id.isdigit() else None
+            for j in jobs
+        ]
         wanted = [i for i in given if i is not None]
         too_big = next((i for i in wanted if i > MAX_JOB_ID), None)
         if too_big is not None:
@@ -177,16 +208,21 @@ class UsageAdmin(Admin):
         dupes = sorted(i for i, n in Counter(wanted).items() if n > 1)
         if dupes:
             raise Conflict(f"job id(s) {', '.join(map(str, dupes[:10]))} appear twice in the file")
-        taken = {i for part in chunked(wanted) for i in self.s.scalars(
-            select(m.Job.id).where(m.Job.id.in_(part)))}
+        taken = {
+            i
+            for part in chunked(wanted)
+            for i in self.s.scalars(select(m.Job.id).where(m.Job.id.in_(part)))
+        }
         if taken:
             shown = ", ".join(map(str, sorted(taken)[:10]))
             raise Conflict(f"job id(s) {shown} are already in the store (imported before?)")
         next_id = max([self.s.scalar(select(func.max(m.Job.id))) or 0, *wanted]) + 1
         new = len(given) - len(wanted)
         if new and next_id + new - 1 > MAX_JOB_ID:
-            raise Conflict(f"no new job id left for the {new} job(s) without a numeric JobID "
-                           f"after job {next_id - 1} (job ids go up to {MAX_JOB_ID})")
+            raise Conflict(
+                f"no new job id left for the {new} job(s) without a numeric JobID "
+                f"after job {next_id - 1} (job ids go up to {MAX_JOB_ID})"
+            )
         out = []
         for i in given:
             if i is None:

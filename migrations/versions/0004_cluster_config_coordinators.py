@@ -37,8 +37,12 @@ def upgrade() -> None:
         sa.Column("cluster_id", sa.Integer(), nullable=False),
         sa.Column("key", sa.String(length=64), nullable=False),
         sa.Column("value", sa.Text(), nullable=False),
-        sa.ForeignKeyConstraint(["cluster_id"], ["cluster.id"], ondelete="CASCADE",
-                                name=op.f("fk_cluster_config_cluster_id_cluster")),
+        sa.ForeignKeyConstraint(
+            ["cluster_id"],
+            ["cluster.id"],
+            ondelete="CASCADE",
+            name=op.f("fk_cluster_config_cluster_id_cluster"),
+        ),
         sa.PrimaryKeyConstraint("cluster_id", "key", name=op.f("pk_cluster_config")),
         **MYSQL_TABLE,
     )
@@ -46,10 +50,18 @@ def upgrade() -> None:
         "coordinator",
         sa.Column("user", sa.String(length=64), nullable=False),
         sa.Column("account", sa.String(length=64), nullable=False),
-        sa.ForeignKeyConstraint(["user"], ["user_account.name"], ondelete="CASCADE",
-                                name=op.f("fk_coordinator_user_user_account")),
-        sa.ForeignKeyConstraint(["account"], ["account.name"], ondelete="CASCADE",
-                                name=op.f("fk_coordinator_account_account")),
+        sa.ForeignKeyConstraint(
+            ["user"],
+            ["user_account.name"],
+            ondelete="CASCADE",
+            name=op.f("fk_coordinator_user_user_account"),
+        ),
+        sa.ForeignKeyConstraint(
+            ["account"],
+            ["account.name"],
+            ondelete="CASCADE",
+            name=op.f("fk_coordinator_account_account"),
+        ),
         sa.PrimaryKeyConstraint("user", "account", name=op.f("pk_coordinator")),
         **MYSQL_TABLE,
     )
@@ -60,19 +72,24 @@ def upgrade() -> None:
     clusters = [r[0] for r in conn.execute(sa.text("SELECT id FROM cluster")).all()]
     if settings and not clusters:
         clusters = [_default_cluster(conn)]
-    config = sa.table("cluster_config", sa.column("cluster_id"), sa.column("key"),
-                      sa.column("value"))
+    config = sa.table(
+        "cluster_config", sa.column("cluster_id"), sa.column("key"), sa.column("value")
+    )
     if settings:
-        op.bulk_insert(config, [{"cluster_id": c, "key": k, "value": v}
-                                for c in clusters for k, v in settings])
+        op.bulk_insert(
+            config, [{"cluster_id": c, "key": k, "value": v} for c in clusters for k, v in settings]
+        )
     coords = json.loads(dict(rows).get(COORD_KEY) or "{}")
     users = {r[0] for r in conn.execute(sa.text("SELECT name FROM user_account")).all()}
     accounts = {r[0] for r in conn.execute(sa.text("SELECT name FROM account")).all()}
-    pairs = sorted({(u, a) for u, accts in coords.items() for a in accts
-                    if u in users and a in accounts})
+    pairs = sorted(
+        {(u, a) for u, accts in coords.items() for a in accts if u in users and a in accounts}
+    )
     if pairs:
-        op.bulk_insert(sa.table("coordinator", sa.column("user"), sa.column("account")),
-                       [{"user": u, "account": a} for u, a in pairs])
+        op.bulk_insert(
+            sa.table("coordinator", sa.column("user"), sa.column("account")),
+            [{"user": u, "account": a} for u, a in pairs],
+        )
     op.drop_table("config")
 
 
@@ -86,14 +103,23 @@ def _default_cluster(conn) -> int:
     conn.execute(sa.text("INSERT INTO cluster (name) VALUES ('default')"))
     cid = conn.execute(sa.text("SELECT id FROM cluster WHERE name = 'default'")).scalar()
     if conn.execute(sa.text("SELECT id FROM account WHERE name = 'root'")).first() is None:
-        conn.execute(sa.text("INSERT INTO account (name, description, organization) "
-                             "VALUES ('root', 'default root account', 'root')"))
+        conn.execute(
+            sa.text(
+                "INSERT INTO account (name, description, organization) "
+                "VALUES ('root', 'default root account', 'root')"
+            )
+        )
     if conn.execute(sa.text("SELECT id FROM qos WHERE name = 'normal'")).first() is None:
-        conn.execute(sa.text("INSERT INTO qos (name, priority, usage_factor) "
-                             "VALUES ('normal', 0, 1.0)"))
-    conn.execute(sa.text("INSERT INTO association (cluster_id, account, parent_id, shares_raw, "
-                         "shares_parent, qos) VALUES (:c, 'root', NULL, 1, :f, 'normal')"),
-                 {"c": cid, "f": False})
+        conn.execute(
+            sa.text("INSERT INTO qos (name, priority, usage_factor) VALUES ('normal', 0, 1.0)")
+        )
+    conn.execute(
+        sa.text(
+            "INSERT INTO association (cluster_id, account, parent_id, shares_raw, "
+            "shares_parent, qos) VALUES (:c, 'root', NULL, 1, :f, 'normal')"
+        ),
+        {"c": cid, "f": False},
+    )
     return cid
 
 
@@ -109,11 +135,18 @@ def downgrade() -> None:
     conn = op.get_bind()
     q = _quote(conn)
     first = conn.execute(sa.text("SELECT MIN(cluster_id) FROM cluster_config")).scalar()
-    rows = conn.execute(sa.text(f"SELECT {q}key{q}, value FROM cluster_config "
-                                "WHERE cluster_id = :c"), {"c": first}).all() if first else []
+    rows = (
+        conn.execute(
+            sa.text(f"SELECT {q}key{q}, value FROM cluster_config WHERE cluster_id = :c"),
+            {"c": first},
+        ).all()
+        if first
+        else []
+    )
     coords: dict[str, list[str]] = {}
-    for user, account in conn.execute(sa.text(
-            f"SELECT {q}user{q}, account FROM coordinator ORDER BY 1, 2")).all():
+    for user, account in conn.execute(
+        sa.text(f"SELECT {q}user{q}, account FROM coordinator ORDER BY 1, 2")
+    ).all():
         coords.setdefault(user, []).append(account)
     config = sa.table("config", sa.column("key"), sa.column("value"))
     values = [{"key": k, "value": v} for k, v in rows]

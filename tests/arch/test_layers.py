@@ -26,8 +26,13 @@ ALLOWED = {
     "api": {"store", "io", "render", "engine"},
     "cli": {"api", "io", "render", "engine", "click", "rich"},
 }
-FORBIDDEN_MODULES = {"cli": {"sqlite3"}, "api": {"sqlite3"}, "render": {"sqlite3"},
-                     "io": {"sqlite3"}, "engine": {"sqlite3"}}
+FORBIDDEN_MODULES = {
+    "cli": {"sqlite3"},
+    "api": {"sqlite3"},
+    "render": {"sqlite3"},
+    "io": {"sqlite3"},
+    "engine": {"sqlite3"},
+}
 
 DEBT = {
     "fscli.cli.account": {"fscli.store.admin"},
@@ -37,15 +42,47 @@ DEBT = {
     "fscli.cli.complete": {"fscli.store.db", "fscli.store.names"},
     "fscli.cli.config": {"fscli.store.snapshot", "fscli.store.state", "fscli.store.usage_admin"},
     "fscli.cli.db": {"fscli.store.db"},
-    "fscli.cli.demo": {"fscli.store", "fscli.store.assoc_fields", "fscli.store.db", "fscli.store.usage_admin", "sqlalchemy"},
-    "fscli.cli.job": {"fscli.store.admin", "fscli.store.jobs", "fscli.store.snapshot", "fscli.store.tables"},
+    "fscli.cli.demo": {
+        "fscli.store",
+        "fscli.store.assoc_fields",
+        "fscli.store.db",
+        "fscli.store.usage_admin",
+        "sqlalchemy",
+    },
+    "fscli.cli.job": {
+        "fscli.store.admin",
+        "fscli.store.jobs",
+        "fscli.store.snapshot",
+        "fscli.store.tables",
+    },
     "fscli.cli.limits": {"fscli.store.admin", "fscli.store.limits_admin"},
-    "fscli.cli.lsf": {"fscli.store", "fscli.store.admin", "fscli.store.lsf_admin", "fscli.store.state"},
+    "fscli.cli.lsf": {
+        "fscli.store",
+        "fscli.store.admin",
+        "fscli.store.lsf_admin",
+        "fscli.store.state",
+    },
     "fscli.cli.output": {"fscli.store.db"},
     "fscli.cli.partition": {"fscli.store.admin", "fscli.store.resources", "fscli.store.snapshot"},
-    "fscli.cli.qos": {"fscli.store.admin", "fscli.store.assoc_fields", "fscli.store.resources", "fscli.store.snapshot"},
-    "fscli.cli.sprio": {"fscli.store", "fscli.store.jobs", "fscli.store.resources", "fscli.store.snapshot", "sqlalchemy"},
-    "fscli.cli.trees": {"fscli.store", "fscli.store.snapshot", "fscli.store.tree_sync", "sqlalchemy"},
+    "fscli.cli.qos": {
+        "fscli.store.admin",
+        "fscli.store.assoc_fields",
+        "fscli.store.resources",
+        "fscli.store.snapshot",
+    },
+    "fscli.cli.sprio": {
+        "fscli.store",
+        "fscli.store.jobs",
+        "fscli.store.resources",
+        "fscli.store.snapshot",
+        "sqlalchemy",
+    },
+    "fscli.cli.trees": {
+        "fscli.store",
+        "fscli.store.snapshot",
+        "fscli.store.tree_sync",
+        "sqlalchemy",
+    },
     "fscli.cli.usage": {"fscli.store.usage_admin"},
     "fscli.cli.user": {"fscli.store.admin"},
     "fscli.render.bqueues": {"fscli.io.lsf_shares"},
@@ -109,8 +146,14 @@ def test_the_layers_import_only_what_they_may():
 def test_the_engine_imports_the_standard_library_only():
     for module, names in imports().items():
         if layer(module) == "engine":
-            outside = {n for n in names if n.split(".")[0] != "fscli"
-                       and n.split(".")[0] not in sys.stdlib_module_names}
-            inside = {n for n in names if layer(n) not in (None, "engine", "errors")
-                      and n.startswith("fscli.")}
+            outside = {
+                n
+                for n in names
+                if n.split(".")[0] != "fscli" and n.split(".")[0] not in sys.stdlib_module_names
+            }
+            inside = {
+                n
+                for n in names
+                if layer(n) not in (None, "engine", "errors") and n.startswith("fscli.")
+            }
             assert (module, outside | inside) == (module, set())

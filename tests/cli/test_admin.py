@@ -25,8 +25,14 @@ def test_issue_sequence_parsable(science):
 def test_tree_parsable_indents_like_sacctmgr(science):
     out = science.ok("assoc", "list", "--tree", "-P", "format=Account,User,Share").stdout
     assert out.splitlines() == [
-        "Account|User|Share", "root||1", " science||40", "  chem||10", "   chem|bob|1",
-        "   chem|carol|1", "  physics||30", "   physics|alice|1",
+        "Account|User|Share",
+        "root||1",
+        " science||40",
+        "  chem||10",
+        "   chem|bob|1",
+        "   chem|carol|1",
+        "  physics||30",
+        "   physics|alice|1",
     ]
 
 
@@ -41,8 +47,16 @@ def test_history_records_every_change(science):
     lines = science.ok("history", "-P").stdout.splitlines()
     assert lines[0] == "Time|Actor|Action|Target|Detail"
     rows = [line.split("|") for line in lines[1:]]
-    assert [r[2] for r in rows] == ["add cluster", "add account", "add account", "add account",
-                                    "add user", "add user", "add user", "modify association"]
+    assert [r[2] for r in rows] == [
+        "add cluster",
+        "add account",
+        "add account",
+        "add account",
+        "add user",
+        "add user",
+        "add user",
+        "modify association",
+    ]
     assert rows[-1][1:] == [process_user(), "modify association", "bob/chem@c1", "fairshare=parent"]
     assert rows[3][4] == "parent=science fairshare=10 GrpTRES=cpu=128"
 
@@ -50,7 +64,9 @@ def test_history_records_every_change(science):
 def test_history_since(science):
     science.ok("account", "add", "late", at="2030-01-01T00:00:00")
     out = science.ok("history", "-P", "--since", "2029-12-31T00:00:00", "-n").stdout
-    assert out.strip().splitlines() == [f"2030-01-01T00:00:00|{process_user()}|add account|late@c1|parent=root"]
+    assert out.strip().splitlines() == [
+        f"2030-01-01T00:00:00|{process_user()}|add account|late@c1|parent=root"
+    ]
 
 
 def test_json_and_noheader(science):
@@ -61,11 +77,28 @@ def test_json_and_noheader(science):
 
 
 def test_limits_are_stored_and_cleared(science):
-    science.ok("account", "modify", "physics", "set", "GrpTRES=cpu=100,mem=200G", "MaxJobs=10",
-               "MaxWall=2-00:00:00", "GrpTRESMins=cpu=1000")
+    science.ok(
+        "account",
+        "modify",
+        "physics",
+        "set",
+        "GrpTRES=cpu=100,mem=200G",
+        "MaxJobs=10",
+        "MaxWall=2-00:00:00",
+        "GrpTRESMins=cpu=1000",
+    )
+
     def row() -> str:
-        return science.ok("assoc", "list", "-P", "-n", "account=physics", "user=",
-                          "format=Account,User,GrpTRES,MaxJobs,MaxWall,GrpTRESMins").stdout
+        return science.ok(
+            "assoc",
+            "list",
+            "-P",
+            "-n",
+            "account=physics",
+            "user=",
+            "format=Account,User,GrpTRES,MaxJobs,MaxWall,GrpTRESMins",
+        ).stdout
+
     assert row().splitlines()[0] == "physics||cpu=100,mem=200G|10|2-00:00:00|cpu=1000"
     science.ok("account", "modify", "physics", "set", "GrpTRES=cpu=-1", "MaxJobs=-1")
     assert row().splitlines()[0] == "physics||mem=200G||2-00:00:00|cpu=1000"
@@ -81,7 +114,9 @@ def test_modify_with_where_and_without_set_mean_the_same(science):
 
 def test_case_insensitive_keys_and_names(science):
     science.ok("account", "add", "Bio", "Parent=Science", "FairShare=3", "MAXJOBS=4")
-    out = science.ok("assoc", "list", "-P", "-n", "account=bio", "format=Account,ParentName,Share,MaxJobs")
+    out = science.ok(
+        "assoc", "list", "-P", "-n", "account=bio", "format=Account,ParentName,Share,MaxJobs"
+    )
     assert out.stdout == "bio|science|3|4\n"
 
 
@@ -110,7 +145,11 @@ def test_recursive_delete_removes_subtree_and_orphans(science):
     science.ok("user", "modify", "alice", "set", "defaultaccount=chem")
     science.ok("account", "delete", "chem", "--recursive")
     assert science.ok("assoc", "list", "-P", "-n", "format=Account,User").stdout.splitlines() == [
-        "root|", "science|", "physics|", "physics|alice"]
+        "root|",
+        "science|",
+        "physics|",
+        "physics|alice",
+    ]
     # alice's default account went away: she gets the first account she still has
     assert science.ok("user", "list", "-P", "-n").stdout == "alice|physics|None\n"
 
@@ -132,24 +171,46 @@ def test_user_default_account_rules(science):
 
 
 def test_partition_user_association(science):
-    science.ok("partition", "add", "gpu", "nodes=4", "cpus=128", "tres=mem=512G,gres/gpu=16",
-               "priorityjobfactor=10", "maxtime=1-00:00:00")
+    science.ok(
+        "partition",
+        "add",
+        "gpu",
+        "nodes=4",
+        "cpus=128",
+        "tres=mem=512G,gres/gpu=16",
+        "priorityjobfactor=10",
+        "maxtime=1-00:00:00",
+    )
     science.ok("user", "add", "alice", "account=physics", "partition=gpu", "fairshare=3")
-    out = science.ok("assoc", "list", "-P", "-n", "user=alice", "format=Account,User,Partition,Share")
+    out = science.ok(
+        "assoc", "list", "-P", "-n", "user=alice", "format=Account,User,Partition,Share"
+    )
     assert out.stdout.splitlines() == ["physics|alice||1", "physics|alice|gpu|3"]
     parts = science.ok("partition", "list", "-P", "-n").stdout
     assert parts == "gpu|4|128|mem=512G,gres/gpu=16|10|1||1-00:00:00||||||\n"
 
 
 def test_qos_and_cluster_lists(science):
-    science.ok("qos", "add", "high", "priority=100", "flags=DenyOnLimit,OverPartQOS",
-               "MaxJobsPerUser=4", "usagefactor=2", "GrpTRES=cpu=64")
+    science.ok(
+        "qos",
+        "add",
+        "high",
+        "priority=100",
+        "flags=DenyOnLimit,OverPartQOS",
+        "MaxJobsPerUser=4",
+        "usagefactor=2",
+        "GrpTRES=cpu=64",
+    )
     science.ok("qos", "modify", "high", "set", "flags-=denyonlimit")
     out = science.ok("qos", "list", "-P").stdout.splitlines()
     header = out[0].split("|")
     high = dict(zip(header, out[1].split("|")))
     assert (high["Name"], high["Priority"], high["Flags"], high["UsageFactor"]) == (
-        "high", "100", "OverPartQOS", "2.000000")
+        "high",
+        "100",
+        "OverPartQOS",
+        "2.000000",
+    )
     assert (high["MaxJobsPerUser"], high["GrpTRES"]) == ("4", "cpu=64")
     science.ok("cluster", "modify", "c1", "set", "nodes=10", "cpus=640")
     assert science.ok("cluster", "list", "-P", "-n").stdout == "c1|10|640|\n"
@@ -189,24 +250,53 @@ def test_deletes_of_thousands_of_associations_go_in_slices(fscli, tmp_path):
     fscli.ok("-Q", "usage", "add", "user=u7", "account=big", "raw=10")
     fscli.ok("-Q", "job", "submit", f"user=u{users - 1}", "account=big", "state=running")
     err = fscli.fails("account", "delete", "big", "--recursive", code=1).stderr
-    assert err == "fscli: error: Job(s) active, cancel job(s) before remove (1 pending or running)\n"
+    assert (
+        err == "fscli: error: Job(s) active, cancel job(s) before remove (1 pending or running)\n"
+    )
     fscli.ok("-Q", "job", "cancel", "1")
     out = fscli.ok("account", "delete", "big", "--recursive").stderr
     assert len(out.splitlines()) == users + 1
     assert fscli.ok("assoc", "list", "-P", "-n", "format=Account,User").stdout == "root|\nkeep|\n"
     assert fscli.ok("cluster", "delete", "c1").stderr == (
-        "deleted cluster c1 and its 2 associations\n")
+        "deleted cluster c1 and its 2 associations\n"
+    )
 
 
 def test_assoc_list_json_keeps_numbers_numbers(science):
     """docs/json.md: counts and minutes are numbers, TRES limits objects (memory in MB)."""
     science.ok("-Q", "limits", "set", "account=chem", "GrpTRES=mem=1T", "MaxJobs=5", "MaxWall=2-0")
-    rows = json.loads(science.ok("assoc", "list", "--json", "account=chem",
-                                 "format=Account,User,Share,GrpTRES,MaxJobs,MaxWall").stdout)
+    rows = json.loads(
+        science.ok(
+            "assoc",
+            "list",
+            "--json",
+            "account=chem",
+            "format=Account,User,Share,GrpTRES,MaxJobs,MaxWall",
+        ).stdout
+    )
     assert rows["associations"] == [
-        {"Account": "chem", "User": "", "Share": 10, "GrpTRES": {"cpu": 128, "mem": 1048576},
-         "MaxJobs": 5, "MaxWall": 2880},
-        {"Account": "chem", "User": "bob", "Share": 1, "GrpTRES": None, "MaxJobs": None,
-         "MaxWall": None},
-        {"Account": "chem", "User": "carol", "Share": 1, "GrpTRES": None, "MaxJobs": None,
-         "MaxWall": None}]
+        {
+            "Account": "chem",
+            "User": "",
+            "Share": 10,
+            "GrpTRES": {"cpu": 128, "mem": 1048576},
+            "MaxJobs": 5,
+            "MaxWall": 2880,
+        },
+        {
+            "Account": "chem",
+            "User": "bob",
+            "Share": 1,
+            "GrpTRES": None,
+            "MaxJobs": None,
+            "MaxWall": None,
+        },
+        {
+            "Account": "chem",
+            "User": "carol",
+            "Share": 1,
+            "GrpTRES": None,
+            "MaxJobs": None,
+            "MaxWall": None,
+        },
+    ]

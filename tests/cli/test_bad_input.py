@@ -20,12 +20,15 @@ CASES = [
     (("user", "add", "dan"), 2, "need account="),
     (("user", "modify", "nosuch", "set", "fairshare=2"), 1, "user 'nosuch' does not exist"),
     (("user", "add", "dan", "account=chem", "qos=nosuch"), 1, "QOS 'nosuch' does not exist"),
-    (("user", "add", "dan", "account=chem", "partition=nosuch"), 1, "partition 'nosuch' does not exist"),
+    (
+        ("user", "add", "dan", "account=chem", "partition=nosuch"),
+        1,
+        "partition 'nosuch' does not exist",
+    ),
     (("--cluster", "nosuch", "account", "add", "x"), 1, "cluster 'nosuch' does not exist"),
     (("account", "add", "physics"), 1, "account 'physics' already exists"),
     (("account", "add", "x,x"), 1, "'x' is named twice"),
-    (("account", "modify", "physics,physics", "set", "fairshare=3"), 1,
-     "'physics' is named twice"),
+    (("account", "modify", "physics,physics", "set", "fairshare=3"), 1, "'physics' is named twice"),
     (("user", "modify", "alice", "name=alice", "set", "fairshare=3"), 1, "'alice' is named twice"),
     (("qos", "modify", "normal,normal", "set", "priority=3"), 1, "'normal' is named twice"),
     (("account", "delete", "chem,chem"), 1, "'chem' is named twice"),
@@ -47,10 +50,16 @@ CASES = [
     (("account", "add", "x", "MaxJobsPerUser=3"), 2, "MaxJobsPerUser is a QOS limit"),
     (("qos", "add", "q1", "MaxJobs=3"), 2, "MaxJobs is an association limit"),
     (("qos", "add", "q1", "flags=Bogus"), 1, "unknown QOS flag 'Bogus'"),
-    (("qos", "add", "q1", "flags=NoDecay,DenyOnLimt"), 1,
-     "unknown QOS flag 'DenyOnLimt' (did you mean 'DenyOnLimit'?)"),
-    (("user", "add", "dan", "account=chem", "adminlevel=boss"), 1,
-     "invalid admin level 'boss': expected one of None, Operator, Administrator"),
+    (
+        ("qos", "add", "q1", "flags=NoDecay,DenyOnLimt"),
+        1,
+        "unknown QOS flag 'DenyOnLimt' (did you mean 'DenyOnLimit'?)",
+    ),
+    (
+        ("user", "add", "dan", "account=chem", "adminlevel=boss"),
+        1,
+        "invalid admin level 'boss': expected one of None, Operator, Administrator",
+    ),
     (("qos", "add", "q1", "usagefactor=-1"), 1, "invalid UsageFactor"),
     (("account", "delete", "root"), 1, "not allowed to remove the root account"),
     (("account", "delete", "science"), 1, "--recursive"),
@@ -60,16 +69,31 @@ CASES = [
     (("cluster", "add", "c1"), 1, "already exists"),
     (("partition", "add", "p", "maxtime=abc"), 1, "invalid MaxTime"),
     (("partition", "add", "p", "nodes=-2"), 1, "invalid nodes '-2': must be >= 0"),
-    (("account", "delete", "chem", "fairshare=3"), 2,
-     "'fairshare=' cannot be used in account delete: give only what to delete"),
-    (("user", "delete", "bob", "set", "fairshare=3"), 2,
-     "'fairshare=' cannot be used in user delete: give only what to delete"),
-    (("qos", "delete", "normal", "priority=3"), 2,
-     "'priority=' cannot be used in qos delete: give only what to delete"),
-    (("cluster", "delete", "c1", "nodes=3"), 2,
-     "'nodes=' cannot be used in cluster delete: give only what to delete"),
-    (("partition", "delete", "p1", "cpus=3"), 2,
-     "'cpus=' cannot be used in partition delete: give only what to delete"),
+    (
+        ("account", "delete", "chem", "fairshare=3"),
+        2,
+        "'fairshare=' cannot be used in account delete: give only what to delete",
+    ),
+    (
+        ("user", "delete", "bob", "set", "fairshare=3"),
+        2,
+        "'fairshare=' cannot be used in user delete: give only what to delete",
+    ),
+    (
+        ("qos", "delete", "normal", "priority=3"),
+        2,
+        "'priority=' cannot be used in qos delete: give only what to delete",
+    ),
+    (
+        ("cluster", "delete", "c1", "nodes=3"),
+        2,
+        "'nodes=' cannot be used in cluster delete: give only what to delete",
+    ),
+    (
+        ("partition", "delete", "p1", "cpus=3"),
+        2,
+        "'cpus=' cannot be used in partition delete: give only what to delete",
+    ),
     (("partition", "add", "p", "cpus=2147483648"), 1, "out of range (at most 2147483647)"),
     (("partition", "add", "p", "priorityjobfactor=65534"), 1, "out of range (at most 65533)"),
     (("cluster", "add", "c9", "nodes=" + "9" * 400), 1, "expected a whole number from 0 to"),
@@ -77,28 +101,57 @@ CASES = [
     (("account", "add", "a" * 65), 1, "at most 64 characters"),
     (("--at", "yesterday-ish", "history"), 1, "invalid time"),
     # numbers no column holds, digits int() refuses: a clear error, not an internal one
-    (("job", "cancel", "9" * 23), 1, f"invalid job id '{'9' * 23}': out of range (at most "
-                                     "9223372036854775807)"),
+    (
+        ("job", "cancel", "9" * 23),
+        1,
+        f"invalid job id '{'9' * 23}': out of range (at most 9223372036854775807)",
+    ),
     (("job", "modify", "9" * 23, "priority=1"), 1, "invalid job id"),
-    (("job", "list", "state=pending,runing"), 2,
-     "unknown job state 'runing' in job list: expected pending, running, completed, cancelled"),
+    (
+        ("job", "list", "state=pending,runing"),
+        2,
+        "unknown job state 'runing' in job list: expected pending, running, completed, cancelled",
+    ),
     (("job", "submit", "user=alice", "count=" + "9" * 23), 1, "invalid count"),
-    (("job", "submit", "user=alice", "id=9223372036854775807", "count=2"), 1,
-     "2 job(s) from it go past 9223372036854775807"),
+    (
+        ("job", "submit", "user=alice", "id=9223372036854775807", "count=2"),
+        1,
+        "2 job(s) from it go past 9223372036854775807",
+    ),
     (("sprio", "--explain", "9" * 23), 1, f"job {'9' * 23} does not exist"),
     (("sprio", "-j", "\u00b2"), 1, "Invalid job id: \u00b2"),
     (("sshare", "--explain", "\u00b2"), 1, "no association '\u00b2'"),
-    (("limits", "check", "user=alice", "cpus=\u00b2"), 1, "invalid cpus '\u00b2': expected a whole number >= 1"),
-    (("lsf", "dispatch", "slots=\u00b2"), 1, "invalid slots '\u00b2': expected a whole number from 0 to"),
-    (("job", "submit", "user=alice", "cpus=\u0663"), 1,
-     "invalid cpus '\u0663': expected a whole number >= 1"),
-    (("job", "submit", "user=alice", "cpus=1_000"), 1,
-     "invalid cpus '1_000': expected a whole number >= 1"),
+    (
+        ("limits", "check", "user=alice", "cpus=\u00b2"),
+        1,
+        "invalid cpus '\u00b2': expected a whole number >= 1",
+    ),
+    (
+        ("lsf", "dispatch", "slots=\u00b2"),
+        1,
+        "invalid slots '\u00b2': expected a whole number from 0 to",
+    ),
+    (
+        ("job", "submit", "user=alice", "cpus=\u0663"),
+        1,
+        "invalid cpus '\u0663': expected a whole number >= 1",
+    ),
+    (
+        ("job", "submit", "user=alice", "cpus=1_000"),
+        1,
+        "invalid cpus '1_000': expected a whole number >= 1",
+    ),
     (("job", "modify", "1", "nice=1_0"), 1, "invalid nice '1_0': expected a whole number"),
-    (("limits", "check", "user=alice", "cpus=2147483648"), 1,
-     "invalid cpus '2147483648': out of range (at most 2147483647)"),
-    (("limits", "check", "user=alice", "nodes=" + "9" * 30), 1,
-     f"invalid nodes '{'9' * 30}': out of range (at most 2147483647)"),
+    (
+        ("limits", "check", "user=alice", "cpus=2147483648"),
+        1,
+        "invalid cpus '2147483648': out of range (at most 2147483647)",
+    ),
+    (
+        ("limits", "check", "user=alice", "nodes=" + "9" * 30),
+        1,
+        f"invalid nodes '{'9' * 30}': out of range (at most 2147483647)",
+    ),
 ]
 
 
@@ -157,6 +210,7 @@ def test_read_only_store_as_root(fscli, db_path, monkeypatch):
         @event.listens_for(engine, "connect")
         def _ro(conn, _rec):
             conn.execute("PRAGMA query_only=ON")
+
         return engine
 
     monkeypatch.setattr(dbmod, "create_engine_for", readonly_engine)

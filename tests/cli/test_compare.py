@@ -8,11 +8,23 @@ AT = "2026-05-01T01:00:00"
 
 
 def build(science):
-    science.ok("lsf", "queue", "add", "normal", "fairshare=USER_SHARES[[carol, 3000] [default, 1000]]")
-    science.ok("usage", "add", "user=alice", "account=physics", "raw=36000", "at=2026-05-01T00:00:00")
+    science.ok(
+        "lsf", "queue", "add", "normal", "fairshare=USER_SHARES[[carol, 3000] [default, 1000]]"
+    )
+    science.ok(
+        "usage", "add", "user=alice", "account=physics", "raw=36000", "at=2026-05-01T00:00:00"
+    )
     science.ok("usage", "add", "user=bob", "account=chem", "raw=7200", "at=2026-05-01T00:00:00")
-    science.ok("job", "submit", "user=carol", "queue=normal", "state=running", "slots=4",
-               "submit=2026-05-01T00:00:00", "start=2026-05-01T00:00:00")
+    science.ok(
+        "job",
+        "submit",
+        "user=carol",
+        "queue=normal",
+        "state=running",
+        "slots=4",
+        "submit=2026-05-01T00:00:00",
+        "start=2026-05-01T00:00:00",
+    )
     return science
 
 
@@ -36,9 +48,11 @@ def test_compare_share_tree_and_users_without_shares(science):
     science.ok("lsf", "queue", "add", "tree", "priority=40", "fairshare=USER_SHARES[[labs, 1]]")
     out = science.ok("compare", "-P", "-n", at=AT).stdout
     # no usage: every Slurm factor is 1; carol holds no share in the queue: no LSF rank
-    assert out.splitlines() == ["alice|1.000000|1|1.000000|1|0.333333|1",
-                                "bob|1.000000|1|1.000000|1|0.333333|1",
-                                "carol|1.000000|1|1.000000|1||"]
+    assert out.splitlines() == [
+        "alice|1.000000|1|1.000000|1|0.333333|1",
+        "bob|1.000000|1|1.000000|1|0.333333|1",
+        "carol|1.000000|1|1.000000|1||",
+    ]
 
 
 def test_compare_errors(science):

@@ -17,19 +17,25 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
 def test_committed_completion_scripts_are_current(shell):
-    result = CliRunner().invoke(cli, [], prog_name="fscli", env={"_FSCLI_COMPLETE": f"{shell}_source"})
+    result = CliRunner().invoke(
+        cli, [], prog_name="fscli", env={"_FSCLI_COMPLETE": f"{shell}_source"}
+    )
     assert result.exit_code == 0
     # Click versions differ in one trailing newline; the script itself must be identical.
     committed = (ROOT / "completions" / f"fscli.{shell}").read_text()
     assert result.stdout.rstrip("\n") == committed.rstrip("\n"), (
-        f"completions/fscli.{shell} is stale: regenerate with _FSCLI_COMPLETE={shell}_source fscli")
+        f"completions/fscli.{shell} is stale: regenerate with _FSCLI_COMPLETE={shell}_source fscli"
+    )
 
 
 def complete(db: str, line: str) -> list[str]:
     """Click's bash protocol: COMP_WORDS is the line, COMP_CWORD the last word's index."""
     words = line.split(" ")
-    env = {"_FSCLI_COMPLETE": "bash_complete", "COMP_WORDS": f"fscli --db {db} {line}",
-           "COMP_CWORD": str(len(words) + 2)}
+    env = {
+        "_FSCLI_COMPLETE": "bash_complete",
+        "COMP_WORDS": f"fscli --db {db} {line}",
+        "COMP_CWORD": str(len(words) + 2),
+    }
     result = CliRunner().invoke(cli, [], prog_name="fscli", env=env)
     assert result.exit_code == 0, result.output
     return [item.split(",", 1)[1] for item in result.stdout.splitlines() if item]
@@ -67,14 +73,23 @@ def test_store_names_with_url_characters_complete_from_that_store(science, db_pa
     assert complete("postgresql+psycopg://nobody@127.0.0.1:1/none", "account modify ch") == []
 
 
-@pytest.mark.skipif(shutil.which("fscli") is None or shutil.which("bash") is None,
-                    reason="needs the installed fscli and bash")
+@pytest.mark.skipif(
+    shutil.which("fscli") is None or shutil.which("bash") is None,
+    reason="needs the installed fscli and bash",
+)
 def test_real_bash_completion_sees_account_names(science, db_path):
     script = ROOT / "completions" / "fscli.bash"
-    cmd = (f"source {script}; COMP_WORDS=(fscli --db {db_path} user add bob account = ph); "
-           "COMP_CWORD=8; _fscli_completion fscli; printf '%s\\n' \"${COMPREPLY[@]}\"")
-    out = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, timeout=30,
-                         env={**os.environ, "FSCLI_DB": db_path})
+    cmd = (
+        f"source {script}; COMP_WORDS=(fscli --db {db_path} user add bob account = ph); "
+        "COMP_CWORD=8; _fscli_completion fscli; printf '%s\\n' \"${COMPREPLY[@]}\""
+    )
+    out = subprocess.run(
+        ["bash", "-c", cmd],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env={**os.environ, "FSCLI_DB": db_path},
+    )
     assert out.stdout.split() == ["physics"], out.stderr
 
 

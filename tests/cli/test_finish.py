@@ -23,6 +23,7 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 # --svg ---------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("args", [["sshare", "-a"], ["tree"], ["tree", "science"]])
 def test_svg_saves_what_is_printed(science, tmp_path, args):
     plain = science.ok(*args, at=AT).stdout
@@ -56,11 +57,15 @@ def test_svg_unwritable_file_is_one_line(science, tmp_path):
 
 # the demo on a 100-column terminal -----------------------------------------------------
 
+
 def test_demo_fits_a_100_column_terminal(fscli, monkeypatch):
     monkeypatch.setattr("fscli.render.tables.is_terminal", lambda stream: True)
-    result = fscli.runner.invoke(cli, ["--db", fscli.db, "--at", AT, "demo"],
-                                 env={"COLUMNS": "100", "NO_COLOR": None},
-                                 catch_exceptions=False)
+    result = fscli.runner.invoke(
+        cli,
+        ["--db", fscli.db, "--at", AT, "demo"],
+        env={"COLUMNS": "100", "NO_COLOR": None},
+        catch_exceptions=False,
+    )
     assert result.exit_code == 0, result.stderr
     text = ANSI.sub("", result.stdout)
     assert "\x1b[" in result.stdout  # a terminal gets colour
@@ -69,22 +74,32 @@ def test_demo_fits_a_100_column_terminal(fscli, monkeypatch):
     assert "…" not in text
     for word in ("accountb", "user5", "LevelFS", "EffectvUsage", "FAIRSHARE", "JOBSIZE"):
         assert word in text
-    assert [line.split()[2] for line in text.splitlines() if re.match(r"\s+\d+\s+batch", line)] \
-        == ["user1", "user2", "user3", "user4", "user5", "ana"]
+    assert [line.split()[2] for line in text.splitlines() if re.match(r"\s+\d+\s+batch", line)] == [
+        "user1",
+        "user2",
+        "user3",
+        "user4",
+        "user5",
+        "ana",
+    ]
 
 
 def test_sshare_long_parsable_keeps_every_column(fscli):
     fscli.ok("-Q", "demo", at=AT)
     header = fscli.ok("--cluster", "demo", "sshare", "-a", "-l", "-P", at=AT).stdout.split("\n")[0]
-    assert header == ("Account|User|RawShares|NormShares|RawUsage|NormUsage|EffectvUsage|"
-                      "FairShare|LevelFS|GrpTRESMins|TRESRunMins")
+    assert header == (
+        "Account|User|RawShares|NormShares|RawUsage|NormUsage|EffectvUsage|"
+        "FairShare|LevelFS|GrpTRESMins|TRESRunMins"
+    )
 
 
 # Ctrl-C and --debug --------------------------------------------------------------------
 
+
 def _raise(exc):
     def fail(*args, **kwargs):
         raise exc
+
     return fail
 
 
@@ -108,8 +123,9 @@ def test_ctrl_c_outside_a_command_exits_130(monkeypatch, capsys):
 def test_internal_error_is_one_line_and_debug_shows_it(science, monkeypatch):
     monkeypatch.setattr("fscli.api.shares.shares", _raise(RuntimeError("boom")))
     err = science.fails("sshare", code=70).stderr
-    assert err == ("fscli: error: internal error: RuntimeError: boom "
-                   "(run with --debug for the traceback)\n")
+    assert err == (
+        "fscli: error: internal error: RuntimeError: boom (run with --debug for the traceback)\n"
+    )
     with pytest.raises(RuntimeError, match="boom"):
         science("--debug", "sshare")
 
@@ -117,9 +133,25 @@ def test_internal_error_is_one_line_and_debug_shows_it(science, monkeypatch):
 def test_debug_shows_the_traceback_of_a_user_error(science):
     err = science.fails("account", "modify", "nosuch", "set", "fairshare=1", code=1).stderr
     assert err.startswith("fscli: error: ") and "Traceback" not in err
-    run = subprocess.run([sys.executable, "-m", "fscli", "--db", science.db, "--debug", "account",
-                          "modify", "nosuch", "set", "fairshare=1"],
-                         check=False, capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "fscli",
+            "--db",
+            science.db,
+            "--debug",
+            "account",
+            "modify",
+            "nosuch",
+            "set",
+            "fairshare=1",
+        ],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert run.returncode == 1
     assert run.stdout == ""
     assert "Traceback (most recent call last)" in run.stderr
@@ -128,16 +160,28 @@ def test_debug_shows_the_traceback_of_a_user_error(science):
 
 # stdout is data, stderr is messages ----------------------------------------------------
 
+
 def test_changes_speak_on_stderr_only(science):
     result = science.ok("account", "add", "bio", "parent=science")
     assert result.stdout == ""
     assert "bio" in result.stderr
 
 
-@pytest.mark.parametrize("args", [
-    ["account", "list", "-P"], ["user", "list", "-P"], ["assoc", "list", "-P"],
-    ["cluster", "list", "-P"], ["qos", "list", "-P"], ["history", "-P"], ["sshare", "-a", "-P"],
-    ["limits", "show", "account=chem", "-P"], ["config", "show", "-P"], ["tree"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["account", "list", "-P"],
+        ["user", "list", "-P"],
+        ["assoc", "list", "-P"],
+        ["cluster", "list", "-P"],
+        ["qos", "list", "-P"],
+        ["history", "-P"],
+        ["sshare", "-a", "-P"],
+        ["limits", "show", "account=chem", "-P"],
+        ["config", "show", "-P"],
+        ["tree"],
+    ],
+)
 def test_views_write_data_to_stdout_only(science, args):
     result = science.ok(*args, at=AT)
     assert result.stdout and result.stderr == ""
@@ -154,9 +198,12 @@ def _options(params) -> set[tuple]:
 
 def test_every_view_takes_the_output_options_of_the_one_decorator():
     decorator = _options(output_options(lambda **kw: None).__click_params__)
-    views = [(" ".join(path), command) for path, command, _ in commands()
-             if any("--json" in getattr(p, "opts", ()) for p in command.params)
-             or path[-1] in ("list", "show")]
+    views = [
+        (" ".join(path), command)
+        for path, command, _ in commands()
+        if any("--json" in getattr(p, "opts", ()) for p in command.params)
+        or path[-1] in ("list", "show")
+    ]
     assert len(views) >= 18
     for name, command in views:
         if name in OWN_GRAMMAR:

@@ -24,12 +24,16 @@ def documented() -> dict[str, set[str]]:
 
 def test_every_command_with_json_is_documented():
     headings = list(documented())
-    with_json = [" ".join(path) for path, command, _ in commands()
-                 if any("--json" in getattr(p, "opts", ()) for p in command.params)]
+    with_json = [
+        " ".join(path)
+        for path, command, _ in commands()
+        if any("--json" in getattr(p, "opts", ()) for p in command.params)
+    ]
     assert len(with_json) >= 19
     for name in with_json:
-        assert any(h == name or h.startswith(name + " ") for h in headings), \
+        assert any(h == name or h.startswith(name + " ") for h in headings), (
             f"{name} --json is not in docs/json.md: {REGENERATE}"
+        )
     assert headings == ["fscli " + " ".join(words) for words in JSON_EXAMPLES], REGENERATE
 
 
@@ -46,9 +50,16 @@ def test_documented_keys_are_the_real_keys(run, words):
 
 def test_main_shapes():
     keys = documented()
-    assert {"meta.algorithm", "shares[].Account", "shares[].FairShare", "shares[].LevelFS"} \
-        <= keys["fscli sshare -a"]
-    assert {"weights.fairshare", "jobs[].job_id", "jobs[].priority", "jobs[].factors.fairshare"} \
-        <= keys["fscli sprio"]
+    assert {"meta.algorithm", "shares[].Account", "shares[].FairShare", "shares[].LevelFS"} <= keys[
+        "fscli sshare -a"
+    ]
+    assert {
+        "weights.fairshare",
+        "jobs[].job_id",
+        "jobs[].priority",
+        "jobs[].factors.fairshare",
+    } <= keys["fscli sprio"]
     assert {"associations[].Account", "associations[].GrpTRES"} <= keys["fscli assoc list"]
-    assert {"verdict", "reason", "limit", "others"} <= keys["fscli limits check user=user1 cpus=512"]
+    assert {"verdict", "reason", "limit", "others"} <= keys[
+        "fscli limits check user=user1 cpus=512"
+    ]

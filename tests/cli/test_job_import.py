@@ -8,8 +8,10 @@ import pytest
 from fscli.store import admin
 
 AT = "2026-05-01T12:00:00"
-HEADER = ("JOBID|USER|ACCOUNT|PARTITION|QOS|STATE|SUBMIT_TIME|START_TIME|TIME_LIMIT|NODES|"
-          "CPUS|MIN_MEMORY|TRES_PER_NODE|NICE")
+HEADER = (
+    "JOBID|USER|ACCOUNT|PARTITION|QOS|STATE|SUBMIT_TIME|START_TIME|TIME_LIMIT|NODES|"
+    "CPUS|MIN_MEMORY|TRES_PER_NODE|NICE"
+)
 # id, user, account, partition(s), qos, state, start (running only), nodes, cpus, mem per
 # node, gres per node, nice: every way a job finds its association and its QOS
 JOBS = [
@@ -53,21 +55,47 @@ def site(science):
 
 def squeue(jobs) -> str:
     lines = [HEADER]
-    for (job_id, user, account, parts, qos, state, start, nodes, cpus, mem, gres,
-         nice) in jobs:
-        lines.append("|".join(map(str, (
-            job_id, user, account, parts, qos, state.upper(), "2026-05-01T09:00:00",
-            start or "N/A", "1-00:00:00", nodes, cpus, mem or "0",
-            f"gres/{gres}" if gres else "N/A", nice))))
+    for job_id, user, account, parts, qos, state, start, nodes, cpus, mem, gres, nice in jobs:
+        lines.append(
+            "|".join(
+                map(
+                    str,
+                    (
+                        job_id,
+                        user,
+                        account,
+                        parts,
+                        qos,
+                        state.upper(),
+                        "2026-05-01T09:00:00",
+                        start or "N/A",
+                        "1-00:00:00",
+                        nodes,
+                        cpus,
+                        mem or "0",
+                        f"gres/{gres}" if gres else "N/A",
+                        nice,
+                    ),
+                )
+            )
+        )
     return "\n".join(lines) + "\n"
 
 
 def submit_words(job) -> list[str]:
     """The ``job submit`` words of the same job (mem per node, GRES as job totals)."""
     job_id, user, account, parts, qos, state, start, nodes, cpus, mem, gres, nice = job
-    words = [f"id={job_id}", f"user={user}", f"partition={parts}", f"state={state}",
-             "submit=2026-05-01T09:00:00", "time=1-00:00:00", f"nodes={nodes}",
-             f"cpus={cpus}", f"nice={nice}"]
+    words = [
+        f"id={job_id}",
+        f"user={user}",
+        f"partition={parts}",
+        f"state={state}",
+        "submit=2026-05-01T09:00:00",
+        "time=1-00:00:00",
+        f"nodes={nodes}",
+        f"cpus={cpus}",
+        f"nice={nice}",
+    ]
     words += [f"account={account}"] * bool(account) + [f"qos={qos}"] * bool(qos)
     words += [f"start={start}"] * bool(start) + [f"mem={mem}"] * bool(mem)
     if gres:
@@ -90,7 +118,10 @@ def stored_jobs(fscli) -> dict[int, dict]:
     engine = create_engine_for(resolve_url(fscli.db))
     try:
         with engine.connect() as conn:
-            return {row.id: dict(row._mapping) for row in conn.execute(select(tables.job).order_by(tables.job.c.id))}
+            return {
+                row.id: dict(row._mapping)
+                for row in conn.execute(select(tables.job).order_by(tables.job.c.id))
+            }
     finally:
         engine.dispose()
 
@@ -114,7 +145,8 @@ def test_import_stores_what_submit_stores(site, tmp_path):
     assert out.stderr == "imported 8 jobs (5 pending, 3 running)\n"
     imported = stored_jobs(site)
     assert [(r["user"], r["account"], r["partition"], r["qos"]) for r in imported.values()] == (
-        STORED)
+        STORED
+    )
     for job in JOBS:
         site.ok("job", "submit", *submit_words((job[0] + 100, *job[1:])), at=AT)
     submitted = stored_jobs(site)
@@ -132,35 +164,69 @@ def test_every_imported_job_has_its_history_line(site, tmp_path):
     path.write_text(squeue(JOBS[:3]))
     site.ok("job", "import", str(path), at=AT)
     assert history(site) == [
-        ("submit job|1|user=alice account=physics partition=p1 qos=normal state=pending "
-        "cpus=8 nodes=1 tres=mem=4096"),
-        ("submit job|2|user=alice account=physics partition=p2 qos=high state=running "
-        "cpus=16 nodes=2 tres=gres/gpu=4"),
+        (
+            "submit job|1|user=alice account=physics partition=p1 qos=normal state=pending "
+            "cpus=8 nodes=1 tres=mem=4096"
+        ),
+        (
+            "submit job|2|user=alice account=physics partition=p2 qos=high state=running "
+            "cpus=16 nodes=2 tres=gres/gpu=4"
+        ),
         "submit job|3|user=bob account=chem partition=p1 qos=low state=pending cpus=1 nodes=1",
     ]
     path.write_text(squeue(JOBS))
     site.ok("job", "import", "--replace", str(path), at=AT)
     assert [line.split("|")[1] for line in history(site)] == [
-        "1", "2", "3", "1", "2", "3", "4", "5", "6", "7", "8"]
+        "1",
+        "2",
+        "3",
+        "1",
+        "2",
+        "3",
+        "4",
+        "5",
+        "6",
+        "7",
+        "8",
+    ]
 
 
 @pytest.mark.usefixtures("in_list")
-@pytest.mark.parametrize("last, message", [
-    ((9, "carol", "physics", "p1", "", "pending", "", 1, 1, "", "", 0),
-     ("Invalid account or account/partition combination specified (user 'carol' has no "
-     "association with account 'physics' and partition 'p1' on cluster c1)")),
-    ((9, "erin", "", "p1", "", "pending", "", 1, 1, "", "", 0),
-     ("Invalid account or account/partition combination specified (user 'erin' does not "
-     "exist)")),
-    ((9, "carol", "chem", "p3", "", "pending", "", 1, 1, "", "", 0),
-     "Invalid partition name specified ('p3' is not a partition of cluster c1)"),
-    ((9, "carol", "chem", "p1", "top", "pending", "", 1, 1, "", "", 0),
-     "Invalid qos specification (QOS 'top' does not exist)"),
-    ((9, "carol", "chem", "p1", "high", "pending", "", 1, 1, "", "", 0),
-     "Invalid qos specification (QOS 'high' is not allowed (allowed: low,normal))"),
-    ((9, "carol", "chem", "p1", "", "running", "2026-05-01T08:00:00", 1, 1, "", "", 0),
-     "start= is before the job's submit time"),
-])
+@pytest.mark.parametrize(
+    "last, message",
+    [
+        (
+            (9, "carol", "physics", "p1", "", "pending", "", 1, 1, "", "", 0),
+            (
+                "Invalid account or account/partition combination specified (user 'carol' has no "
+                "association with account 'physics' and partition 'p1' on cluster c1)"
+            ),
+        ),
+        (
+            (9, "erin", "", "p1", "", "pending", "", 1, 1, "", "", 0),
+            (
+                "Invalid account or account/partition combination specified (user 'erin' does not "
+                "exist)"
+            ),
+        ),
+        (
+            (9, "carol", "chem", "p3", "", "pending", "", 1, 1, "", "", 0),
+            "Invalid partition name specified ('p3' is not a partition of cluster c1)",
+        ),
+        (
+            (9, "carol", "chem", "p1", "top", "pending", "", 1, 1, "", "", 0),
+            "Invalid qos specification (QOS 'top' does not exist)",
+        ),
+        (
+            (9, "carol", "chem", "p1", "high", "pending", "", 1, 1, "", "", 0),
+            "Invalid qos specification (QOS 'high' is not allowed (allowed: low,normal))",
+        ),
+        (
+            (9, "carol", "chem", "p1", "", "running", "2026-05-01T08:00:00", 1, 1, "", "", 0),
+            "start= is before the job's submit time",
+        ),
+    ],
+)
 def test_a_bad_last_job_leaves_the_store_as_it_was(site, tmp_path, last, message):
     path = tmp_path / "jobs.txt"
     path.write_text(squeue(JOBS[:2]))
@@ -175,8 +241,9 @@ def test_a_bad_last_job_leaves_the_store_as_it_was(site, tmp_path, last, message
 
 def test_a_file_of_finished_jobs_imports_none(site, tmp_path):
     path = tmp_path / "jobs.txt"
-    path.write_text(squeue([(4, "bob", "chem", "p1", "", "completed", "2026-05-01T10:00:00", 1,
-                             1, "", "", 0)]))
+    path.write_text(
+        squeue([(4, "bob", "chem", "p1", "", "completed", "2026-05-01T10:00:00", 1, 1, "", "", 0)])
+    )
     out = site.ok("job", "import", str(path), at=AT)
     assert out.stderr == "imported 0 jobs (none, 1 finished skipped)\n"
     assert stored_jobs(site) == {}
@@ -190,10 +257,16 @@ def test_pending_n1_c4_job_imports_with_one_node_and_its_job_size(site, tmp_path
     281)."""
     site.ok("-Q", "config", "set", "PriorityWeightJobSize=1000")
     path = tmp_path / "jobs.txt"
-    path.write_text("41|bob|chem|p1|normal|PENDING|2026-05-01T09:00:00|N/A|1:00:00|2|4|0|N/A|0|"
-                    "cpu=4,mem=400M,node=1,billing=4\n")
+    path.write_text(
+        "41|bob|chem|p1|normal|PENDING|2026-05-01T09:00:00|N/A|1:00:00|2|4|0|N/A|0|"
+        "cpu=4,mem=400M,node=1,billing=4\n"
+    )
     site.ok("job", "import", str(path), at=AT)
     assert site.ok("job", "list", "-P", at=AT).stdout.splitlines()[1].split("|")[10:12] == [
-        "4", "1"]
+        "4",
+        "1",
+    ]
     assert site.ok("sprio", "-o", "%.6i %.10J", at=AT).stdout.splitlines() == [
-        " JOBID    JOBSIZE", "    41        156"]
+        " JOBID    JOBSIZE",
+        "    41        156",
+    ]

@@ -30,18 +30,31 @@ def test_enforce_part_limits_refuses_what_otherwise_pends(site):
     """EnforcePartLimits=NO (Slurm's default): 65 CPUs pend (PartitionConfig), 2 hours pend
     (PartitionTimeLimit) and are stored; YES (= ANY) or ALL: sbatch's errors, nothing
     stored."""
-    assert _check(site, "user=alice", "partition=batch", "cpus=65", "time=10")["reason"] == "PartitionConfig"
-    assert _check(site, "user=alice", "partition=batch", "time=2:00:00")["reason"] == "PartitionTimeLimit"
+    assert (
+        _check(site, "user=alice", "partition=batch", "cpus=65", "time=10")["reason"]
+        == "PartitionConfig"
+    )
+    assert (
+        _check(site, "user=alice", "partition=batch", "time=2:00:00")["reason"]
+        == "PartitionTimeLimit"
+    )
     site.ok("-Q", "job", "submit", "user=alice", "partition=batch", "cpus=65", "time=10", at=AT)
     site.ok("-Q", "config", "set", "EnforcePartLimits=YES")
     assert site.ok("config", "show", "-P").stdout.count("EnforcePartLimits|ANY") == 1
-    refused = site.fails("job", "submit", "user=alice", "partition=batch", "cpus=65", "time=10", code=1).stderr
-    assert refused == ("fscli: error: More processors requested than permitted (TotalCPUs=64 "
-                       "at partition batch)\n")
+    refused = site.fails(
+        "job", "submit", "user=alice", "partition=batch", "cpus=65", "time=10", code=1
+    ).stderr
+    assert refused == (
+        "fscli: error: More processors requested than permitted (TotalCPUs=64 at partition batch)\n"
+    )
     site.ok("-Q", "config", "set", "EnforcePartLimits=ALL")
-    refused = site.fails("job", "submit", "user=alice", "partition=batch", "time=2:00:00", code=1).stderr
-    assert refused == ("fscli: error: Requested time limit is invalid (missing or exceeds some "
-                       "limit) (MaxWallDurationPerJob=01:00:00 at partition batch)\n")
+    refused = site.fails(
+        "job", "submit", "user=alice", "partition=batch", "time=2:00:00", code=1
+    ).stderr
+    assert refused == (
+        "fscli: error: Requested time limit is invalid (missing or exceeds some "
+        "limit) (MaxWallDurationPerJob=01:00:00 at partition batch)\n"
+    )
     doc = _check(site, "user=alice", "partition=batch", "nodes=3", "time=10")
     assert (doc["verdict"], doc["error"]) == ("reject", "Node count specification invalid")
     assert len(_jobs(site)) == 1
@@ -52,9 +65,11 @@ def test_accounting_policy_rejection_stores_nothing(site):
     site.ok("-Q", "limits", "set", "user=alice", "account=physics", "MaxSubmitJobs=1")
     site.ok("-Q", "job", "submit", "user=alice", "time=10", at=AT)
     err = site.fails("job", "submit", "user=alice", "time=10", code=1, at=AT).stderr
-    assert err == ("fscli: error: Job violates accounting/QOS policy (job submit limit, user's "
-                   "size and/or time limits): AssocMaxSubmitJobLimit (MaxSubmitJobs=1 at user "
-                   "alice@physics)\n")
+    assert err == (
+        "fscli: error: Job violates accounting/QOS policy (job submit limit, user's "
+        "size and/or time limits): AssocMaxSubmitJobLimit (MaxSubmitJobs=1 at user "
+        "alice@physics)\n"
+    )
     assert len(_jobs(site)) == 1
 
 
@@ -70,7 +85,11 @@ def test_default_memory_is_stored_and_counted(site):
     site.ok("-Q", "limits", "set", "account=physics", "GrpTRES=mem=1000")
     doc = _check(site, "user=alice", "cpus=4", "time=10")
     assert (doc["verdict"], doc["reason"], doc["current"], doc["request"]) == (
-        "pend", "AssocGrpMemLimit", 800, 400)
+        "pend",
+        "AssocGrpMemLimit",
+        800,
+        400,
+    )
 
 
 def test_count_submissions_need_room_for_all_of_them(site):
@@ -85,30 +104,43 @@ def test_count_submissions_need_room_for_all_of_them(site):
 
 def test_partition_memory_defaults_end_to_end(fscli, tmp_path):
     """PartitionName=... DefMemPerCPU= in the store: limits check and export see it."""
-    for words in (("cluster", "add", "c1"), ("account", "add", "phys", "GrpTRES=mem=4000"),
-                  ("user", "add", "ann", "account=phys"),
-                  ("config", "set", "AccountingStorageEnforce=associations,limits,qos",
-                   "DefMemPerCPU=100"),
-                  ("partition", "add", "batch", "cpus=64", "nodes=4"),
-                  ("partition", "add", "big", "cpus=64", "nodes=4", "DefMemPerCPU=2000",
-                   "MaxMemPerCPU=4000")):
+    for words in (
+        ("cluster", "add", "c1"),
+        ("account", "add", "phys", "GrpTRES=mem=4000"),
+        ("user", "add", "ann", "account=phys"),
+        ("config", "set", "AccountingStorageEnforce=associations,limits,qos", "DefMemPerCPU=100"),
+        ("partition", "add", "batch", "cpus=64", "nodes=4"),
+        ("partition", "add", "big", "cpus=64", "nodes=4", "DefMemPerCPU=2000", "MaxMemPerCPU=4000"),
+    ):
         fscli.ok("-Q", *words)
     check = fscli.ok("limits", "check", "user=ann", "partition=big", "cpus=8", "-P").stdout
     assert check.splitlines()[1] == "pend|AssocGrpMemLimit|GrpTRES|mem|4000M|0M|16000M|account|phys"
-    assert fscli.ok("limits", "check", "user=ann", "partition=batch", "cpus=8", "-P"
-                    ).stdout.splitlines()[1].startswith("run|")
+    assert (
+        fscli.ok("limits", "check", "user=ann", "partition=batch", "cpus=8", "-P")
+        .stdout.splitlines()[1]
+        .startswith("run|")
+    )
     listed = fscli.ok("partition", "list", "-P").stdout.splitlines()
     assert listed[0].endswith("|DefMemPerCPU|DefMemPerNode|MaxMemPerCPU")
     assert listed[2].endswith("|2000||4000")
     exported = fscli.ok("export").stdout
-    assert "  big:\n    nodes: 4\n    cpus: 64\n    def_mem_per_cpu: 2000\n" \
-           "    max_mem_per_cpu: 4000\n" in exported
+    assert (
+        "  big:\n    nodes: 4\n    cpus: 64\n    def_mem_per_cpu: 2000\n"
+        "    max_mem_per_cpu: 4000\n" in exported
+    )
     copy = tmp_path / "c1.yaml"
     copy.write_text(exported)
     assert fscli.ok("apply", str(copy)).stderr.startswith("no changes")
-    assert fscli.ok("partition", "modify", "big", "set", "DefMemPerCPU=-1").stderr == \
-        "modified partition big on c1: def_mem_per_cpu=None\n"
-    assert fscli.ok("limits", "check", "user=ann", "partition=big", "cpus=8", "-P"
-                    ).stdout.splitlines()[1].startswith("run|")
-    assert "DefMemPerCPU 'lots'" in fscli.fails("partition", "add", "p", "DefMemPerCPU=lots",
-                                               code=1).stderr
+    assert (
+        fscli.ok("partition", "modify", "big", "set", "DefMemPerCPU=-1").stderr
+        == "modified partition big on c1: def_mem_per_cpu=None\n"
+    )
+    assert (
+        fscli.ok("limits", "check", "user=ann", "partition=big", "cpus=8", "-P")
+        .stdout.splitlines()[1]
+        .startswith("run|")
+    )
+    assert (
+        "DefMemPerCPU 'lots'"
+        in fscli.fails("partition", "add", "p", "DefMemPerCPU=lots", code=1).stderr
+    )

@@ -36,10 +36,11 @@ def test_grp_billing_passes_at_8_and_blocks_at_12(billed):
     assert run.stdout == "run: no limit stops this job\n"
     pend = billed.ok("limits", "check", "user=alice", "partition=batch", "cpus=6", at=AT)
     assert pend.stdout == "pend: AssocGrpBilling (GrpTRES[billing]=10 at account phys)\n"
-    parsable = billed.ok("limits", "check", "user=alice", "partition=batch", "cpus=6", "-P",
-                         at=AT)
-    assert parsable.stdout == ("Verdict|Reason|Limit|TRES|Value|Current|Request|Level|Source\n"
-                               "pend|AssocGrpBilling|GrpTRES|billing|10|0|12|account|phys\n")
+    parsable = billed.ok("limits", "check", "user=alice", "partition=batch", "cpus=6", "-P", at=AT)
+    assert parsable.stdout == (
+        "Verdict|Reason|Limit|TRES|Value|Current|Request|Level|Source\n"
+        "pend|AssocGrpBilling|GrpTRES|billing|10|0|12|account|phys\n"
+    )
     # the same job where nothing weighs its TRES is billed its 6 CPUs
     assert _check(billed, "user=alice", "partition=plain", "cpus=6")["verdict"] == "run"
 
@@ -48,12 +49,14 @@ def test_running_jobs_billing_counts_toward_the_group(billed):
     _submit(billed, "user=bob", "partition=batch", "cpus=2", "state=running")  # 4
     _submit(billed, "user=bob", "partition=batch", "cpus=3")  # pending: not counted
     assert _check(billed, "user=alice", "partition=batch", "cpus=3")["verdict"] == "run"
-    out = billed.ok("limits", "check", "user=alice", "partition=batch", "cpus=4", "-P", "-n",
-                    at=AT).stdout
+    out = billed.ok(
+        "limits", "check", "user=alice", "partition=batch", "cpus=4", "-P", "-n", at=AT
+    ).stdout
     assert out == "pend|AssocGrpBilling|GrpTRES|billing|10|4|8|account|phys\n"
     # first partition decides; a billing written into the job's TRES is no input
-    _submit(billed, "user=bob", "partition=plain,batch", "cpus=2", "tres=billing=1",
-            "state=running")
+    _submit(
+        billed, "user=bob", "partition=plain,batch", "cpus=2", "tres=billing=1", "state=running"
+    )
     doc = _check(billed, "user=alice", "partition=plain", "cpus=5")  # 4 + 2 + 5
     assert (doc["reason"], doc["current"]) == ("AssocGrpBilling", 6)
 
@@ -69,30 +72,54 @@ def test_running_jobs_of_different_sizes_in_one_account(billed):
 
 
 def test_billing_run_minutes_from_the_store(billed):
-    billed.ok("limits", "set", "account=phys", "GrpTRES=billing=-1",
-              "GrpTRESRunMins=billing=1000")
+    billed.ok("limits", "set", "account=phys", "GrpTRES=billing=-1", "GrpTRESRunMins=billing=1000")
     # 3 CPUs in batch bill 6; 90 minutes of its 2 hours left: 540 billing-minutes
-    _submit(billed, "user=bob", "partition=batch", "cpus=3", "time=2:00:00", "state=running",
-            "start=2026-01-05T09:30:00")
-    _submit(billed, "user=bob", "partition=plain", "cpus=2", "time=1:00:00", "state=running",
-            "start=2026-01-05T09:30:00")  # 2 x 30 minutes
-    assert _check(billed, "user=alice", "partition=batch", "cpus=1", "time=200")[
-        "verdict"] == "run"  # 600 + 400
+    _submit(
+        billed,
+        "user=bob",
+        "partition=batch",
+        "cpus=3",
+        "time=2:00:00",
+        "state=running",
+        "start=2026-01-05T09:30:00",
+    )
+    _submit(
+        billed,
+        "user=bob",
+        "partition=plain",
+        "cpus=2",
+        "time=1:00:00",
+        "state=running",
+        "start=2026-01-05T09:30:00",
+    )  # 2 x 30 minutes
+    assert (
+        _check(billed, "user=alice", "partition=batch", "cpus=1", "time=200")["verdict"] == "run"
+    )  # 600 + 400
     doc = _check(billed, "user=alice", "partition=batch", "cpus=1", "time=201")
-    assert (doc["reason"], doc["current"], doc["value"]) == (
-        "AssocGrpBillingRunMinutes", 600, 1000)
+    assert (doc["reason"], doc["current"], doc["value"]) == ("AssocGrpBillingRunMinutes", 600, 1000)
 
 
 def test_billing_minutes_of_decayed_usage(billed):
     billed.ok("config", "set", "PriorityDecayHalfLife=0")
     billed.ok("limits", "set", "account=phys", "GrpTRES=billing=-1")
-    _submit(billed, "user=bob", "partition=batch", "cpus=10", "state=completed",
-            "start=2026-01-05T08:00:00", "end=2026-01-05T09:00:00")  # 20 x 60 minutes
+    _submit(
+        billed,
+        "user=bob",
+        "partition=batch",
+        "cpus=10",
+        "state=completed",
+        "start=2026-01-05T08:00:00",
+        "end=2026-01-05T09:00:00",
+    )  # 20 x 60 minutes
     assert _check(billed, "user=alice", "partition=batch")["verdict"] == "run"
-    doc = _check(billed, "user=alice", "partition=batch", "--with",
-                 "account=phys GrpTRESMins=billing=1000")
+    doc = _check(
+        billed, "user=alice", "partition=batch", "--with", "account=phys GrpTRESMins=billing=1000"
+    )
     assert (doc["reason"], doc["current"], doc["source"]) == (
-        "AssocGrpBillingMinutes", 1200, "phys")
+        "AssocGrpBillingMinutes",
+        1200,
+        "phys",
+    )
 
 
 def test_qos_billing_per_account_and_cluster_wide_weights(billed):
@@ -104,18 +131,22 @@ def test_qos_billing_per_account_and_cluster_wide_weights(billed):
     _submit(billed, "user=bob", "partition=plain", "qos=high", "cpus=4", "state=running")
     doc = _check(billed, "user=alice", "partition=batch", "qos=high", "cpus=5")  # 12 + 10
     assert (doc["reason"], doc["current"]) == ("MaxBillingPerAccount", 12)
-    assert _check(billed, "user=alice", "partition=batch", "qos=high", "cpus=4")[
-        "verdict"] == "run"
+    assert _check(billed, "user=alice", "partition=batch", "qos=high", "cpus=4")["verdict"] == "run"
 
 
 def test_max_billing_per_job_and_an_explicit_billing(billed):
     billed.ok("limits", "set", "user=alice", "account=phys", "MaxTRESPerJob=billing=8")
     doc = _check(billed, "user=alice", "partition=batch", "cpus=5")
     assert (doc["verdict"], doc["reason"], doc["level"]) == (
-        "pend", "AssocMaxBillingPerJob", "user")
+        "pend",
+        "AssocMaxBillingPerJob",
+        "user",
+    )
     # a billing named in tres= is taken as given (a what-if for other weights)
-    assert _check(billed, "user=alice", "partition=batch", "cpus=5", "tres=billing=8")[
-        "verdict"] == "run"
+    assert (
+        _check(billed, "user=alice", "partition=batch", "cpus=5", "tres=billing=8")["verdict"]
+        == "run"
+    )
 
 
 def test_a_node_weight_bills_running_jobs_and_their_usage_by_node_count(billed):
@@ -123,10 +154,18 @@ def test_a_node_weight_bills_running_jobs_and_their_usage_by_node_count(billed):
     counts and in the usage the job is charged (sshare's RawUsage), TRES text or not."""
     billed.ok("partition", "modify", "batch", "TRESBillingWeights=CPU=1.0,Node=10")
     billed.ok("limits", "set", "account=phys", "GrpTRES=billing=100")
-    _submit(billed, "user=bob", "partition=batch", "cpus=4", "nodes=2", "state=running",
-            "start=2026-01-05T09:59:00")  # 4 + 2 x 10 = 24 a second
+    _submit(
+        billed,
+        "user=bob",
+        "partition=batch",
+        "cpus=4",
+        "nodes=2",
+        "state=running",
+        "start=2026-01-05T09:59:00",
+    )  # 4 + 2 x 10 = 24 a second
     doc = _check(billed, "user=alice", "partition=batch", "cpus=6", "nodes=8")  # 6 + 80
     assert (doc["reason"], doc["current"], doc["request"]) == ("AssocGrpBilling", 24, 86)
-    usage = billed.ok("sshare", "-A", "phys", "-u", "bob", "-P", "-n", "-o", "User,RawUsage",
-                      at=AT).stdout.splitlines()
+    usage = billed.ok(
+        "sshare", "-A", "phys", "-u", "bob", "-P", "-n", "-o", "User,RawUsage", at=AT
+    ).stdout.splitlines()
     assert usage[-1] == "bob|1439"  # 24 x 60 s, charged as x * D**x: 1439.9 (the CPUs: 239)

@@ -31,14 +31,21 @@ def seed(science):
 
 def test_seed_003_effective_maxjobs_20_maxsubmit_50(seed):
     assert _effective(seed, "user=alice", "account=physics", "partition=batch") == [
-        {"name": "MaxJobs", "value": 20, "level": "partition-qos", "source": "pq",
-         "as": "MaxJobsPerUser"},
+        {
+            "name": "MaxJobs",
+            "value": 20,
+            "level": "partition-qos",
+            "source": "pq",
+            "as": "MaxJobsPerUser",
+        },
         {"name": "MaxSubmitJobs", "value": 50, "level": "user", "source": "alice@physics"},
     ]
     out = seed.ok("limits", "show", "user=alice", "partition=batch", "--effective", "-P").stdout
-    assert out == ("Name|TRES|Value|Level|Source|As\n"
-                   "MaxJobs||20|partition-qos|pq|MaxJobsPerUser\n"
-                   "MaxSubmitJobs||50|user|alice@physics|\n")
+    assert out == (
+        "Name|TRES|Value|Level|Source|As\n"
+        "MaxJobs||20|partition-qos|pq|MaxJobsPerUser\n"
+        "MaxSubmitJobs||50|user|alice@physics|\n"
+    )
 
 
 def test_seed_003_maxjobs_20_counts_at_the_command_line(seed):
@@ -47,7 +54,10 @@ def test_seed_003_maxjobs_20_counts_at_the_command_line(seed):
     assert _check(seed, "user=alice", "partition=batch")["verdict"] == "run"
     without = _check(seed, "user=alice")  # no partition QOS: the user's MaxJobs=4 holds
     assert (without["reason"], without["current"], without["level"]) == (
-        "AssocMaxJobsLimit", 5, "user")
+        "AssocMaxJobsLimit",
+        5,
+        "user",
+    )
 
 
 def test_grp_limits_at_every_level_one_entry_per_tres(science):
@@ -63,7 +73,11 @@ def test_grp_limits_at_every_level_one_entry_per_tres(science):
     assert _check(science, "user=bob", "cpus=200")["reason"] == "AssocGrpCpuLimit"
     doc = _check(science, "user=bob", "cpus=200")
     assert (doc["limit"], doc["value"], doc["level"], doc["source"]) == (
-        "GrpTRES", 128, "account", "chem")
+        "GrpTRES",
+        128,
+        "account",
+        "chem",
+    )
 
 
 def test_account_effective_and_partition_time_cap_with_flag(science):
@@ -77,11 +91,14 @@ def test_account_effective_and_partition_time_cap_with_flag(science):
     free = _effective(science, "user=alice", "partition=short", "qos=long")
     assert [(e["value"], e["level"], e["source"]) for e in free] == [(600, "account", "physics")]
     assert _effective(science, "account=physics") == [
-        {"name": "MaxWallDurationPerJob", "value": 600, "level": "account", "source": "physics"}]
+        {"name": "MaxWallDurationPerJob", "value": 600, "level": "account", "source": "physics"}
+    ]
     pend = _check(science, "user=alice", "partition=short", "time=2:00:00")
     assert pend["reason"] == "PartitionTimeLimit"
-    assert _check(science, "user=alice", "partition=short", "qos=long",
-                  "time=2:00:00")["verdict"] == "run"
+    assert (
+        _check(science, "user=alice", "partition=short", "qos=long", "time=2:00:00")["verdict"]
+        == "run"
+    )
 
 
 def test_limit_factor_doubles_association_grp_tres(science):
@@ -109,11 +126,15 @@ def test_verdicts_human_parsable_and_json(science):
         "Verdict|Reason|Limit|TRES|Value|Current|Request|Level|Source\n"
         "reject|AssocMaxSubmitJobLimit|MaxSubmitJobs||1|1|1|user|bob@chem\n"
         "reject|AssocMaxJobsLimit|MaxJobs||1|1|1|user|bob@chem\n"
-        "reject|AssocGrpCpuLimit|GrpTRES|cpu|128|100|30|account|chem\n")
+        "reject|AssocGrpCpuLimit|GrpTRES|cpu|128|100|30|account|chem\n"
+    )
     doc = _check(science, "user=bob", "cpus=30")
     assert {k: doc[k] for k in ("verdict", "reason", "limit", "level")} == {
-        "verdict": "reject", "reason": "AssocMaxSubmitJobLimit", "limit": "MaxSubmitJobs",
-        "level": "user"}
+        "verdict": "reject",
+        "reason": "AssocMaxSubmitJobLimit",
+        "limit": "MaxSubmitJobs",
+        "level": "user",
+    }
     assert [o["reason"] for o in doc["others"]] == ["AssocMaxJobsLimit", "AssocGrpCpuLimit"]
     run = science.ok("limits", "check", "user=carol", "-P", at=AT).stdout
     assert run.splitlines()[1] == "run||||||||"
@@ -124,8 +145,15 @@ def test_what_if_changes_the_loaded_data_only(science):
     assert _check(science, "user=bob", "cpus=100")["reason"] == "AssocGrpCpuLimit"
     what_if = _check(science, "user=bob", "cpus=100", "--with", "account=chem GrpTRES=cpu=256")
     assert what_if["verdict"] == "run"
-    twice = _check(science, "user=bob", "cpus=100", "--with", "account=chem GrpTRES=cpu=256",
-                   "--with", "qos=normal GrpJobs=1")
+    twice = _check(
+        science,
+        "user=bob",
+        "cpus=100",
+        "--with",
+        "account=chem GrpTRES=cpu=256",
+        "--with",
+        "qos=normal GrpJobs=1",
+    )
     assert (twice["reason"], twice["level"]) == ("QOSGrpJobsLimit", "job-qos")
     assert _check(science, "user=bob", "cpus=100")["reason"] == "AssocGrpCpuLimit"
     out = science.ok("limits", "show", "account=chem", "-P", "-n").stdout
@@ -135,8 +163,17 @@ def test_what_if_changes_the_loaded_data_only(science):
 def test_decayed_usage_counts_for_grp_tres_mins(science):
     science.ok("config", "set", "PriorityDecayHalfLife=0")
     science.ok("limits", "set", "account=chem", "GrpTRESMins=cpu=500")
-    science.ok("job", "submit", "user=bob", "account=chem", "cpus=10", "state=completed",
-               "start=2026-01-05T08:00:00", "end=2026-01-05T09:00:00", at=AT)
+    science.ok(
+        "job",
+        "submit",
+        "user=bob",
+        "account=chem",
+        "cpus=10",
+        "state=completed",
+        "start=2026-01-05T08:00:00",
+        "end=2026-01-05T09:00:00",
+        at=AT,
+    )
     doc = _check(science, "user=bob", "cpus=1")
     assert (doc["reason"], doc["current"], doc["value"]) == ("AssocGrpCPUMinutesLimit", 600, 500)
     assert _check(science, "user=alice", "tres=mem=1G")["verdict"] == "run"
@@ -155,8 +192,10 @@ def test_gres_type_limit_not_enforced_on_untyped_request(science):
 REFUSED = [
     (("user=alice", "account=chem"), "Invalid account or account/partition combination specified"),
     (("user=nosuch",), "Invalid account or account/partition combination specified"),
-    (("user=nosuch", "account=nosuch"),
-     "Invalid account or account/partition combination specified"),
+    (
+        ("user=nosuch", "account=nosuch"),
+        "Invalid account or account/partition combination specified",
+    ),
     (("user=bob", "qos=nosuch"), "Invalid qos specification"),
 ]
 
@@ -168,8 +207,7 @@ def test_what_sbatch_refuses_is_a_reject_verdict_not_a_usage_error(science, word
     doc = _check(science, *words)
     assert (doc["verdict"], doc["reason"], doc["error"]) == ("reject", None, error)
     out = science.ok("limits", "check", *words, at=AT).stdout
-    assert out == (f"reject: {error}\n"
-                   f"sbatch: error: Batch job submission failed: {error}\n")
+    assert out == (f"reject: {error}\nsbatch: error: Batch job submission failed: {error}\n")
 
 
 BAD = [
@@ -179,17 +217,32 @@ BAD = [
     (("check", "user=bob", "time=1:2:3:4"), 1, "invalid time"),
     (("check", "cpus=4"), 2, "limits check needs user=U"),
     (("check", "user=bob", "gpus=1"), 2, "unknown key 'gpus'"),
-    (("check", "user=bob", "--with", "account=chem MaxJobsPerUser=1"), 2,
-     "MaxJobsPerUser is a QOS limit"),
-    (("check", "user=bob", "--with", "account=nosuch MaxJobs=1"), 1,
-     "no association for account nosuch\n"),
-    (("check", "user=bob", "--with", "user=nosuch account=chem MaxJobs=1"), 1,
-     "no association for user nosuch account chem\n"),
-    (("check", "user=bob", "--with", "account=chem 'MaxJobs=1"), 2,
-     "--with \"account=chem 'MaxJobs=1\": No closing quotation"),
+    (
+        ("check", "user=bob", "--with", "account=chem MaxJobsPerUser=1"),
+        2,
+        "MaxJobsPerUser is a QOS limit",
+    ),
+    (
+        ("check", "user=bob", "--with", "account=nosuch MaxJobs=1"),
+        1,
+        "no association for account nosuch\n",
+    ),
+    (
+        ("check", "user=bob", "--with", "user=nosuch account=chem MaxJobs=1"),
+        1,
+        "no association for user nosuch account chem\n",
+    ),
+    (
+        ("check", "user=bob", "--with", "account=chem 'MaxJobs=1"),
+        2,
+        '--with "account=chem \'MaxJobs=1": No closing quotation',
+    ),
     (("show", "qos=normal", "--effective"), 2, "--effective takes user=U"),
-    (("show", "user=alice", "account=chem", "--effective"), 1,
-     "Invalid account or account/partition combination specified"),
+    (
+        ("show", "user=alice", "account=chem", "--effective"),
+        1,
+        "Invalid account or account/partition combination specified",
+    ),
 ]
 
 
@@ -207,7 +260,11 @@ def test_time_unlimited_is_an_infinite_request(science):
     for word in ("time=UNLIMITED", "time=INFINITE", "time=-1"):
         doc = _check(science, "user=alice", "partition=short", word)
         assert (doc["verdict"], doc["reason"], doc["request"], doc["time_limit"]) == (
-            "pend", "PartitionTimeLimit", None, None)
+            "pend",
+            "PartitionTimeLimit",
+            None,
+            None,
+        )
         assert [o["reason"] for o in doc["others"]] == ["AssocMaxWallDurationPerJobLimit"]
     doc = _check(science, "user=alice", "partition=short")
     assert (doc["verdict"], doc["time_limit"]) == ("run", 30)

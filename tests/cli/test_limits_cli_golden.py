@@ -20,8 +20,18 @@ DATA = Path(__file__).parent.parent / "data/golden/slurm-22.05/limits_cr_core_me
 AT = "2026-01-05T10:00:00"
 DEF_MEM_PER_CPU = 100  # slurm.conf DefMemPerCPU (CR_Core_Memory)
 ROWS = list(csv.DictReader((DATA / "limits.csv").open()))
-QOS_COLUMNS = ("Priority", "Flags", "GrpTRES", "GrpJobs", "GrpSubmit", "MaxTRES", "MaxTRESPU",
-               "MaxJobsPU", "MaxSubmitPU", "MaxWall")
+QOS_COLUMNS = (
+    "Priority",
+    "Flags",
+    "GrpTRES",
+    "GrpJobs",
+    "GrpSubmit",
+    "MaxTRES",
+    "MaxTRESPU",
+    "MaxJobsPU",
+    "MaxSubmitPU",
+    "MaxWall",
+)
 
 
 def _notes_items(label: str) -> list[str]:
@@ -67,8 +77,11 @@ def _request(row: dict[str, str]) -> list[str]:
     mem = next((a.split("=")[1] for a in args if a.startswith("--mem=")), None)
     cpus = int(row["cpus"])
     given = f",mem={mem}" if mem else ""  # else DefMemPerCPU fills it in
-    words = [f"user={row['user']}", f"account={row['account']}",
-             f"tres=cpu={cpus}{given},billing={cpus}"]
+    words = [
+        f"user={row['user']}",
+        f"account={row['account']}",
+        f"tres=cpu={cpus}{given},billing={cpus}",
+    ]
     words += [f"partition={opts['-p']}"] if "-p" in opts else []
     words += [f"qos={opts['-q']}"] if "-q" in opts else []
     words += [f"time={opts['-t']}"] if "-t" in opts else []
@@ -89,20 +102,26 @@ def replay(tmp_path_factory):
         text = fscli.ok("limits", "check", *words, at=AT).stdout
         results.append((row, doc, text))
         if row["state"] in ("RUNNING", "PENDING"):
-            fscli.ok("job", "submit", *_job_words(row, words, f",billing={row['cpus']}"),
-                     at=AT)
+            fscli.ok("job", "submit", *_job_words(row, words, f",billing={row['cpus']}"), at=AT)
     return results
 
 
 def _job_words(row: dict[str, str], words: list[str], billing: str) -> list[str]:
     """``job submit`` words for the job Slurm accepted (``billing`` is added to its TRES;
     a job that gave no memory gets DefMemPerCPU's from job submit)."""
-    tres = ",".join([w for w in words[2].split(",") if w.startswith("mem=")]
-                    + [billing.lstrip(",")] * bool(billing))
+    tres = ",".join(
+        [w for w in words[2].split(",") if w.startswith("mem=")]
+        + [billing.lstrip(",")] * bool(billing)
+    )
     submit = [w for w in words if not w.startswith(("tres=", "partition=", "qos="))]
-    return [*submit, *[f"tres={tres}"] * bool(tres), f"cpus={row['cpus']}",
-            f"partition={row['partition']}", f"qos={row['qos']}",
-            f"state={row['state'].lower()}"]
+    return [
+        *submit,
+        *[f"tres={tres}"] * bool(tres),
+        f"cpus={row['cpus']}",
+        f"partition={row['partition']}",
+        f"qos={row['qos']}",
+        f"state={row['state'].lower()}",
+    ]
 
 
 def test_capture_has_38_submissions():
@@ -129,19 +148,32 @@ def test_pending_reasons_name_limit_value_count_and_level(replay):
     docs = {row["case"]: doc for row, doc, _ in replay}
     grp = docs["assoc_grptres_cpu_2"]
     assert {k: grp[k] for k in ("limit", "tres", "value", "current", "level", "source")} == {
-        "limit": "GrpTRES", "tres": "cpu", "value": 8, "current": 6, "level": "account",
-        "source": "lgrp"}
+        "limit": "GrpTRES",
+        "tres": "cpu",
+        "value": 8,
+        "current": 6,
+        "level": "account",
+        "source": "lgrp",
+    }
     maxjobs = docs["acct_maxjobs_inherit_2"]
     assert (maxjobs["limit"], maxjobs["value"], maxjobs["current"], maxjobs["level"]) == (
-        "MaxJobs", 1, 1, "account")
+        "MaxJobs",
+        1,
+        1,
+        "account",
+    )
     part = docs["partqos_over"]
     assert (part["limit"], part["value"], part["level"], part["source"]) == (
-        "MaxTRESPerJob", 4, "partition-qos", "partqos")
+        "MaxTRESPerJob",
+        4,
+        "partition-qos",
+        "partqos",
+    )
     submit = docs["assoc_grpsubmit_3"]
-    assert submit["error"] == ("Job violates accounting/QOS policy (job submit limit, "
-                               "user's size and/or time limits)")
-    assert (submit["limit"], submit["current"], submit["level"]) == ("GrpSubmitJobs", 2,
-                                                                      "account")
+    assert submit["error"] == (
+        "Job violates accounting/QOS policy (job submit limit, user's size and/or time limits)"
+    )
+    assert (submit["limit"], submit["current"], submit["level"]) == ("GrpSubmitJobs", 2, "account")
 
 
 def test_invalid_qos_is_a_reject_verdict(replay):
@@ -159,8 +191,12 @@ def _billing_in_use() -> dict[str, int]:
     """The billing TRES each account association and QOS held at the end, as slurmctld's
     ``scontrol show assoc_mgr`` printed it (``GrpTRES=...,billing=N(used)``)."""
     text = (DATA / "raw/scontrol_show_assoc_mgr.txt").read_text()
-    holders = re.findall(r"^(?:ClusterName=\S+ Account=(\S+) UserName= |QOS=(\w+)\().*?\n"
-                         r"(?:.*\n)*?\s+GrpTRES=.*?billing=\S+?\((\d+)\)", text, re.MULTILINE)
+    holders = re.findall(
+        r"^(?:ClusterName=\S+ Account=(\S+) UserName= |QOS=(\w+)\().*?\n"
+        r"(?:.*\n)*?\s+GrpTRES=.*?billing=\S+?\((\d+)\)",
+        text,
+        re.MULTILINE,
+    )
     return {account or f"qos={qos}": int(used) for account, qos, used in holders}
 
 
@@ -183,10 +219,11 @@ def test_billing_in_use_matches_slurmctld(settled):
     bills 1 more, and names the count: every association and QOS jobs ran under."""
     used = {holder: count for holder, count in _billing_in_use().items() if count}
     assert len(used) == 17  # 10 accounts (root too), 7 QOS
-    assert (used["root"], used["lqos"], used["qos=normal"], used["qos=partqos"]) == (
-        34, 18, 20, 12)
-    users = {account: user for user, account in
-             (item.split()[0].split("@") for item in _notes_items("Users"))}
+    assert (used["root"], used["lqos"], used["qos=normal"], used["qos=partqos"]) == (34, 18, 20, 12)
+    users = {
+        account: user
+        for user, account in (item.split()[0].split("@") for item in _notes_items("Users"))
+    }
     for holder, count in used.items():
         qos = holder.removeprefix("qos=") if holder.startswith("qos=") else None
         words = ["user=lu1", "account=lgrp", "cpus=1"]
@@ -196,10 +233,23 @@ def test_billing_in_use_matches_slurmctld(settled):
             words.append(f"qos={qos}")
         elif holder != "root":
             words = [f"user={users[holder]}", f"account={holder}", "cpus=1"]
-        target = (f"qos={qos}" if qos else "cluster=oracle" if holder == "root"
-                  else f"account={holder}")
-        doc = json.loads(settled.ok("limits", "check", *words, "--json", "--with",
-                                    f"{target} GrpTRES=billing={count}", at=AT).stdout)
-        found = [v["current"] for v in [doc, *doc["others"]]
-                 if (v["limit"], v["tres"]) == ("GrpTRES", "billing")]
+        target = (
+            f"qos={qos}" if qos else "cluster=oracle" if holder == "root" else f"account={holder}"
+        )
+        doc = json.loads(
+            settled.ok(
+                "limits",
+                "check",
+                *words,
+                "--json",
+                "--with",
+                f"{target} GrpTRES=billing={count}",
+                at=AT,
+            ).stdout
+        )
+        found = [
+            v["current"]
+            for v in [doc, *doc["others"]]
+            if (v["limit"], v["tres"]) == ("GrpTRES", "billing")
+        ]
         assert found == [count], (holder, doc)

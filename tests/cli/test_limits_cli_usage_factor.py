@@ -40,18 +40,34 @@ def big(science):
     science.ok("qos", "add", "big", "usagefactor=2")
     science.ok("limits", "set", "cluster=c1", "qos=normal,big")
     science.ok("limits", "set", "account=chem", "GrpTRESRunMins=cpu=1000")
-    science.ok("job", "submit", "user=bob", "account=chem", "qos=big", "cpus=4",
-               "time=2:00:00", "state=running", "start=2026-01-05T09:40:00", at=AT)
+    science.ok(
+        "job",
+        "submit",
+        "user=bob",
+        "account=chem",
+        "qos=big",
+        "cpus=4",
+        "time=2:00:00",
+        "state=running",
+        "start=2026-01-05T09:40:00",
+        at=AT,
+    )
     return science
 
 
 def test_usage_factor_2_doubles_what_a_running_job_holds(big):
     doc = _check(big, "user=carol", "cpus=1", "time=5:00:00")
     assert (doc["verdict"], doc["reason"], doc["value"], doc["current"], doc["request"]) == (
-        "pend", "AssocGrpCPURunMinutesLimit", 1000, 800, 300)  # 4 x 100 x 2, 1 x 300
+        "pend",
+        "AssocGrpCPURunMinutesLimit",
+        1000,
+        800,
+        300,
+    )  # 4 x 100 x 2, 1 x 300
     assert _parsable(big, "user=carol", "cpus=1", "time=5:00:00") == [
         "Verdict|Reason|Limit|TRES|Value|Current|Request|Level|Source",
-        "pend|AssocGrpCPURunMinutesLimit|GrpTRESRunMins|cpu|1000|800|300|account|chem"]
+        "pend|AssocGrpCPURunMinutesLimit|GrpTRESRunMins|cpu|1000|800|300|account|chem",
+    ]
     assert _held_cpu_minutes(big) == "cpu=800"
     assert _check(big, "user=carol", "cpus=1", "time=3:20:00")["verdict"] == "run"  # 1000
 
@@ -69,7 +85,11 @@ def test_a_qos_run_minutes_limit_counts_the_same(big):
     big.ok("limits", "set", "qos=big", "GrpTRESRunMins=cpu=1000")
     doc = _check(big, "user=carol", "qos=big", "cpus=1", "time=5:00:00")
     assert (doc["reason"], doc["current"], doc["request"], doc["level"]) == (
-        "QOSGrpCPURunMinutesLimit", 800, 300, "job-qos")
+        "QOSGrpCPURunMinutesLimit",
+        800,
+        300,
+        "job-qos",
+    )
 
 
 def test_the_request_counts_times_its_usage_factor_under_usage_factor_safe(big):
@@ -95,14 +115,27 @@ def test_submission_weighs_the_plain_time_limit(big):
     assert _check(big, "user=carol", "qos=big", "cpus=1", "time=16:40:00")["verdict"] == "run"
     doc = _check(big, "user=carol", "qos=big", "cpus=1", "time=16:41:00")
     assert (doc["verdict"], doc["reason"], doc["request"]) == (
-        "reject", "AssocGrpCPURunMinutesLimit", 1001)
+        "reject",
+        "AssocGrpCPURunMinutesLimit",
+        1001,
+    )
 
 
 def test_a_job_in_a_free_qos_sees_no_run_minutes_in_use(big):
     big.ok("qos", "add", "free", "usagefactor=0")
     big.ok("limits", "set", "cluster=c1", "qos=normal,big,free")
-    big.ok("job", "submit", "user=bob", "account=chem", "qos=free", "cpus=64",
-           "time=1:00:00", "state=running", "start=2026-01-05T09:40:00", at=AT)
+    big.ok(
+        "job",
+        "submit",
+        "user=bob",
+        "account=chem",
+        "qos=free",
+        "cpus=64",
+        "time=1:00:00",
+        "state=running",
+        "start=2026-01-05T09:40:00",
+        at=AT,
+    )
     assert _held_cpu_minutes(big) == "cpu=800"  # the free job holds nothing
     assert _check(big, "user=carol", "cpus=1", "time=3:21:00")["verdict"] == "pend"
     doc = _check(big, "user=carol", "qos=free", "cpus=1", "time=16:40:00")
@@ -117,8 +150,18 @@ def test_fractional_factors_truncate_each_step_as_sshare_shows(science):
     science.ok("qos", "add", "half", "usagefactor=0.5")
     science.ok("limits", "set", "cluster=c1", "qos=normal,half")
     science.ok("limits", "set", "account=chem", "GrpTRESRunMins=cpu=10000")
-    science.ok("job", "submit", "user=bob", "account=chem", "qos=half", "cpus=120",
-               "time=2:00:00", "state=running", "start=2026-01-05T09:40:01", at=AT)
+    science.ok(
+        "job",
+        "submit",
+        "user=bob",
+        "account=chem",
+        "qos=half",
+        "cpus=120",
+        "time=2:00:00",
+        "state=running",
+        "start=2026-01-05T09:40:01",
+        at=AT,
+    )
     assert _held_cpu_minutes(science) == "cpu=6002"
     doc = _check(science, "user=carol", "cpus=1", "time=66:39:00")  # 3999 minutes
     assert (doc["verdict"], doc["current"], doc["request"]) == ("pend", 6002, 3999)
@@ -136,9 +179,11 @@ def test_max_wall_weighs_the_time_before_start_not_at_submit(science):
     limit = "QOSMaxWallDurationPerJobLimit|MaxWallDurationPerJob||01:00:00|"
     assert _parsable(science, "user=carol", "qos=big", "time=40") == [
         "Verdict|Reason|Limit|TRES|Value|Current|Request|Level|Source",
-        f"pend|{limit}|01:20:00|job-qos|big"]
+        f"pend|{limit}|01:20:00|job-qos|big",
+    ]
     assert _parsable(science, "user=carol", "qos=big", "time=61")[1] == (
-        f"reject|{limit}|01:01:00|job-qos|big")
+        f"reject|{limit}|01:01:00|job-qos|big"
+    )
     assert _check(science, "user=carol", "qos=big", "time=30")["verdict"] == "run"
     science.ok("qos", "modify", "big", "set", "flags=DenyOnLimit")
     assert _check(science, "user=carol", "qos=big", "time=40")["verdict"] == "run"

@@ -16,51 +16,110 @@ def _json(fscli, *target: str) -> list[dict]:
 
 
 def test_account_tres_of_every_kind_with_units(science):
-    science.ok("limits", "set", "account=chem",
-               "GrpTRES=cpu=10,mem=20G,node=2,gres/gpu:a100=2,license/matlab=1,billing=100,"
-               "energy=5K,fs/disk=1M,vmem=512,pages=3,bb/cray=2T")
+    science.ok(
+        "limits",
+        "set",
+        "account=chem",
+        "GrpTRES=cpu=10,mem=20G,node=2,gres/gpu:a100=2,license/matlab=1,billing=100,"
+        "energy=5K,fs/disk=1M,vmem=512,pages=3,bb/cray=2T",
+    )
     assert _show(science, "account=chem") == [
-        "GrpTRES|cpu|10|account|chem|", "GrpTRES|mem|20G|account|chem|",
-        "GrpTRES|energy|5120|account|chem|", "GrpTRES|node|2|account|chem|",
-        "GrpTRES|billing|100|account|chem|", "GrpTRES|fs/disk|1048576|account|chem|",
-        "GrpTRES|vmem|512M|account|chem|", "GrpTRES|pages|3|account|chem|",
-        "GrpTRES|bb/cray|2T|account|chem|", "GrpTRES|gres/gpu:a100|2|account|chem|",
+        "GrpTRES|cpu|10|account|chem|",
+        "GrpTRES|mem|20G|account|chem|",
+        "GrpTRES|energy|5120|account|chem|",
+        "GrpTRES|node|2|account|chem|",
+        "GrpTRES|billing|100|account|chem|",
+        "GrpTRES|fs/disk|1048576|account|chem|",
+        "GrpTRES|vmem|512M|account|chem|",
+        "GrpTRES|pages|3|account|chem|",
+        "GrpTRES|bb/cray|2T|account|chem|",
+        "GrpTRES|gres/gpu:a100|2|account|chem|",
         "GrpTRES|license/matlab|1|account|chem|",
     ]
     mem = next(e for e in _json(science, "account=chem") if e.get("tres") == "mem")
-    assert mem == {"name": "GrpTRES", "tres": "mem", "value": 20480, "level": "account",
-                   "source": "chem"}
+    assert mem == {
+        "name": "GrpTRES",
+        "tres": "mem",
+        "value": 20480,
+        "level": "account",
+        "source": "chem",
+    }
 
 
-@pytest.mark.parametrize("text,minutes,shown", [
-    ("10", 10, "00:10:00"), ("0:30", 1, "00:01:00"), ("1:30:00", 90, "01:30:00"),
-    ("2-0", 2880, "2-00:00:00"), ("1-2:30", 1590, "1-02:30:00"),
-    ("1-2:30:15", 1591, "1-02:31:00"), ("90:00", 90, "01:30:00"),
-])
+@pytest.mark.parametrize(
+    "text,minutes,shown",
+    [
+        ("10", 10, "00:10:00"),
+        ("0:30", 1, "00:01:00"),
+        ("1:30:00", 90, "01:30:00"),
+        ("2-0", 2880, "2-00:00:00"),
+        ("1-2:30", 1590, "1-02:30:00"),
+        ("1-2:30:15", 1591, "1-02:31:00"),
+        ("90:00", 90, "01:30:00"),
+    ],
+)
 def test_wall_times_in_every_slurm_format(science, text, minutes, shown):
-    science.ok("limits", "set", "user=alice", "account=physics", f"MaxWall={text}",
-               f"GrpWall={text}")
+    science.ok(
+        "limits", "set", "user=alice", "account=physics", f"MaxWall={text}", f"GrpWall={text}"
+    )
     entries = _json(science, "user=alice")
     assert [(e["name"], e["value"]) for e in entries] == [
-        ("GrpWall", minutes), ("MaxWallDurationPerJob", minutes)]
+        ("GrpWall", minutes),
+        ("MaxWallDurationPerJob", minutes),
+    ]
     assert _show(science, "user=alice")[1] == f"MaxWallDurationPerJob||{shown}|user|alice@physics|"
 
 
 def test_job_counts_tres_minutes_and_clearing(science):
-    science.ok("limits", "set", "account=physics", "GrpJobs=50", "GrpSubmitJobs=100",
-               "MaxJobs=8", "MaxSubmit=20", "GrpTRESMins=cpu=60000,gres/gpu=600",
-               "MaxTRESMinsPerJob=cpu=1000", "MaxTRESPerNode=cpu=64", "GrpJobsAccrue=5",
-               "MaxJobsAccrue=2", "MinPrioThreshold=10", "GrpTRESRunMins=cpu=9000")
+    science.ok(
+        "limits",
+        "set",
+        "account=physics",
+        "GrpJobs=50",
+        "GrpSubmitJobs=100",
+        "MaxJobs=8",
+        "MaxSubmit=20",
+        "GrpTRESMins=cpu=60000,gres/gpu=600",
+        "MaxTRESMinsPerJob=cpu=1000",
+        "MaxTRESPerNode=cpu=64",
+        "GrpJobsAccrue=5",
+        "MaxJobsAccrue=2",
+        "MinPrioThreshold=10",
+        "GrpTRESRunMins=cpu=9000",
+    )
     names = [e["name"] for e in _json(science, "account=physics")]
-    assert names == ["GrpJobs", "GrpJobsAccrue", "GrpSubmitJobs", "GrpTRESMins", "GrpTRESMins",
-                     "GrpTRESRunMins", "MaxJobs", "MaxJobsAccrue", "MaxSubmitJobs",
-                     "MaxTRESMinsPerJob", "MaxTRESPerNode", "MinPrioThreshold"]
+    assert names == [
+        "GrpJobs",
+        "GrpJobsAccrue",
+        "GrpSubmitJobs",
+        "GrpTRESMins",
+        "GrpTRESMins",
+        "GrpTRESRunMins",
+        "MaxJobs",
+        "MaxJobsAccrue",
+        "MaxSubmitJobs",
+        "MaxTRESMinsPerJob",
+        "MaxTRESPerNode",
+        "MinPrioThreshold",
+    ]
     science.ok("limits", "set", "account=physics", "GrpTRESMins=gres/gpu=-1", "MaxJobs=-1")
-    science.ok("limits", "unset", "account=physics", "GrpJobs", "MaxSubmit",
-               "GrpTRESRunMins=cpu", "GrpJobsAccrue", "MaxJobsAccrue", "MinPrioThreshold",
-               "MaxTRESMinsPerJob", "MaxTRESPerNode")
+    science.ok(
+        "limits",
+        "unset",
+        "account=physics",
+        "GrpJobs",
+        "MaxSubmit",
+        "GrpTRESRunMins=cpu",
+        "GrpJobsAccrue",
+        "MaxJobsAccrue",
+        "MinPrioThreshold",
+        "MaxTRESMinsPerJob",
+        "MaxTRESPerNode",
+    )
     assert _show(science, "account=physics") == [
-        "GrpSubmitJobs||100|account|physics|", "GrpTRESMins|cpu|60000|account|physics|"]
+        "GrpSubmitJobs||100|account|physics|",
+        "GrpTRESMins|cpu|60000|account|physics|",
+    ]
 
 
 def test_root_user_and_user_partition_targets(science):
@@ -76,20 +135,43 @@ def test_root_user_and_user_partition_targets(science):
 
 def test_qos_limits_flags_and_factors(science):
     science.ok("qos", "add", "high")
-    science.ok("limits", "set", "qos=high", "MaxJobsPerUser=20", "MaxTRESPU=gres/gpu=4",
-               "MaxSubmitJobsPerAccount=30", "MinTRES=cpu=2", "GrpTRES=cpu=256",
-               "Flags=DenyOnLimit,OverPartQOS,PartitionTimeLimit,PartitionMaxNodes,"
-               "PartitionMinNodes,NoDecay", "LimitFactor=2.5", "UsageFactor=0.5")
+    science.ok(
+        "limits",
+        "set",
+        "qos=high",
+        "MaxJobsPerUser=20",
+        "MaxTRESPU=gres/gpu=4",
+        "MaxSubmitJobsPerAccount=30",
+        "MinTRES=cpu=2",
+        "GrpTRES=cpu=256",
+        "Flags=DenyOnLimit,OverPartQOS,PartitionTimeLimit,PartitionMaxNodes,"
+        "PartitionMinNodes,NoDecay",
+        "LimitFactor=2.5",
+        "UsageFactor=0.5",
+    )
     assert _show(science, "qos=high") == [
-        "GrpTRES|cpu|256|qos|high|", "MaxJobsPerUser||20|qos|high|",
-        "MaxSubmitJobsPerAccount||30|qos|high|", "MaxTRESPerUser|gres/gpu|4|qos|high|",
+        "GrpTRES|cpu|256|qos|high|",
+        "MaxJobsPerUser||20|qos|high|",
+        "MaxSubmitJobsPerAccount||30|qos|high|",
+        "MaxTRESPerUser|gres/gpu|4|qos|high|",
         "MinTRESPerJob|cpu|2|qos|high|",
         "Flags||DenyOnLimit,NoDecay,OverPartQOS,PartitionMaxNodes,PartitionMinNodes,"
         "PartitionTimeLimit|qos|high|",
-        "LimitFactor||2.5|qos|high|", "UsageFactor||0.5|qos|high|",
+        "LimitFactor||2.5|qos|high|",
+        "UsageFactor||0.5|qos|high|",
     ]
-    science.ok("limits", "unset", "qos=high", "Flags", "LimitFactor", "UsageFactor",
-               "GrpTRES", "MaxTRESPU=gres/gpu", "MinTRES", "MaxSubmitJobsPerAccount")
+    science.ok(
+        "limits",
+        "unset",
+        "qos=high",
+        "Flags",
+        "LimitFactor",
+        "UsageFactor",
+        "GrpTRES",
+        "MaxTRESPU=gres/gpu",
+        "MinTRES",
+        "MaxSubmitJobsPerAccount",
+    )
     assert _show(science, "qos=high") == ["MaxJobsPerUser||20|qos|high|"]
 
 
@@ -122,11 +204,17 @@ def test_dry_run_changes_nothing(science):
 BAD = [
     (("set", "account=chem", "MaxJob=4"), 2, "did you mean 'MaxJobs'"),
     (("set", "account=chem", "GrpTRS=cpu=4"), 2, "did you mean 'GrpTRES'"),
-    (("set", "account=chem", "MaxJobsPerUser=4"), 2,
-     "MaxJobsPerUser is a QOS limit; it cannot be set on account chem"),
+    (
+        ("set", "account=chem", "MaxJobsPerUser=4"),
+        2,
+        "MaxJobsPerUser is a QOS limit; it cannot be set on account chem",
+    ),
     (("set", "user=bob", "MaxTRESPU=cpu=4"), 2, "MaxTRESPerUser is a QOS limit"),
-    (("set", "qos=normal", "MaxJobs=4"), 2,
-     "MaxJobs is an association limit; it cannot be set on QOS normal"),
+    (
+        ("set", "qos=normal", "MaxJobs=4"),
+        2,
+        "MaxJobs is an association limit; it cannot be set on QOS normal",
+    ),
     (("set", "qos=normal", "MaxSubmitJobs=4"), 2, "MaxSubmitJobs is an association limit"),
     (("set", "partition=p1", "GrpTRES=cpu=4"), 2, "'GrpTRES' cannot be set on partition p1"),
     (("set", "account=chem", "LimitFactor=2"), 2, "'limitfactor' cannot be set on account"),

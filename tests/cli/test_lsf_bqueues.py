@@ -14,25 +14,41 @@ T0 = "2026-05-01T12:00:00"
 
 
 def submit(fscli, user: str, queue: str, *words: str) -> None:
-    fscli.ok("job", "submit", f"user={user}", f"queue={queue}", "submit=2026-05-01T00:00:00", *words)
+    fscli.ok(
+        "job", "submit", f"user={user}", f"queue={queue}", "submit=2026-05-01T00:00:00", *words
+    )
 
 
 @pytest.fixture
 def seed(fscli):
     """The seed's picture: tadmin1 runs 10 jobs (1147 CPU s, 301 s each), tadmin2 waits."""
     fscli.ok("lsf", "params", "set", *[f"{k}={v}" for k, v in SEED["params"].items()])
-    fscli.ok("lsf", "queue", "add", "normal", "priority=30",
-             "fairshare=USER_SHARES[[tadmin1, 1000] [default, 1000]]")
+    fscli.ok(
+        "lsf",
+        "queue",
+        "add",
+        "normal",
+        "priority=30",
+        "fairshare=USER_SHARES[[tadmin1, 1000] [default, 1000]]",
+    )
     for i in range(10):
-        submit(fscli, "tadmin1", "normal", "state=running", f"start={T0}",
-               f"cputime={115 if i < 7 else 114}")
+        submit(
+            fscli,
+            "tadmin1",
+            "normal",
+            "state=running",
+            f"start={T0}",
+            f"cputime={115 if i < 7 else 114}",
+        )
     submit(fscli, "tadmin2", "normal", "slots=2")
     return fscli
 
 
 def test_seed_running_and_idle_users(seed):
     out = seed.ok("bqueues", "-l", "normal", at="2026-05-01T12:05:01").stdout
-    assert out == """\
+    assert (
+        out
+        == """\
 QUEUE: normal
 
 PARAMETERS/STATISTICS
@@ -47,7 +63,10 @@ SHARE_INFO_FOR: normal/
  tadmin2        1000   333.333        0         0       0.0         0    0.000
  tadmin1        1000    29.579       10         0    1147.0      3010    0.000
 """
-    assert SEED["running"]["bqueues"]["PRIORITY"] in out and SEED["idle"]["bqueues"]["PRIORITY"] in out
+    )
+    assert (
+        SEED["running"]["bqueues"]["PRIORITY"] in out and SEED["idle"]["bqueues"]["PRIORITY"] in out
+    )
 
 
 def test_seed_explain_and_json(seed):
@@ -67,11 +86,24 @@ def test_seed_explain_and_json(seed):
 
 
 def test_seed_history_after_100_finished_jobs(fscli):
-    fscli.ok("lsf", "queue", "add", "normal", "fairshare=USER_SHARES[[default, 1000]]",
-             "ENABLE_HIST_RUN_TIME=Y")
+    fscli.ok(
+        "lsf",
+        "queue",
+        "add",
+        "normal",
+        "fairshare=USER_SHARES[[default, 1000]]",
+        "ENABLE_HIST_RUN_TIME=Y",
+    )
     for _ in range(100):
-        submit(fscli, "usera", "normal", "state=completed", "start=2026-05-01T10:00:00",
-               "end=2026-05-01T11:00:00", "cputime=1800")
+        submit(
+            fscli,
+            "usera",
+            "normal",
+            "state=completed",
+            "start=2026-05-01T10:00:00",
+            "end=2026-05-01T11:00:00",
+            "cputime=1800",
+        )
     out = fscli.ok("bqueues", "-l", "-P", at="2026-05-01T11:00:00").stdout
     assert " usera          1000     9.259        0         0  180000.0         0    0.000" in out
     assert "ENABLE_HIST_RUN_TIME: Y" in out
@@ -82,19 +114,28 @@ def test_seed_history_after_100_finished_jobs(fscli):
 
 def test_usage_records_count_as_decayed_cpu_time(science):
     science.ok("lsf", "queue", "add", "normal", "fairshare=USER_SHARES[[default, 10]]")
-    science.ok("usage", "add", "user=alice", "account=physics", "raw=36000",
-               "at=2026-05-01T00:00:00")
+    science.ok(
+        "usage", "add", "user=alice", "account=physics", "raw=36000", "at=2026-05-01T00:00:00"
+    )
     out = science.ok("bqueues", "-l", at="2026-05-01T05:00:00").stdout
     rows = [line.split() for line in out.splitlines()[-3:]]
-    assert rows == [["bob", "10", "3.333", "0", "0", "0.0", "0", "0.000"],
-                    ["carol", "10", "3.333", "0", "0", "0.0", "0", "0.000"],
-                    ["alice", "10", "2.703", "0", "0", "3600.0", "0", "0.000"]]
+    assert rows == [
+        ["bob", "10", "3.333", "0", "0", "0.0", "0", "0.000"],
+        ["carol", "10", "3.333", "0", "0", "0.0", "0", "0.000"],
+        ["alice", "10", "2.703", "0", "0", "3600.0", "0", "0.000"],
+    ]
 
 
 def test_share_tree_and_summary_views(fscli):
     fscli.ok("lsf", "group", "add", "phys", "members=dan,eve", "shares=[dan, 3] [eve, 1]")
-    fscli.ok("lsf", "queue", "add", "normal", "priority=30",
-             "fairshare=USER_SHARES[[phys, 10] [zed, 10]]")
+    fscli.ok(
+        "lsf",
+        "queue",
+        "add",
+        "normal",
+        "priority=30",
+        "fairshare=USER_SHARES[[phys, 10] [zed, 10]]",
+    )
     fscli.ok("lsf", "queue", "add", "short", "priority=50")
     submit(fscli, "dan", "normal", "state=running", f"start={T0}")
     submit(fscli, "zed", "short", "slots=4")
@@ -107,10 +148,13 @@ def test_share_tree_and_summary_views(fscli):
         ": normal/phys/\n"
         " USER/GROUP   SHARES  PRIORITY  STARTED  RESERVED  CPU_TIME  RUN_TIME   ADJUST\n"
         " dan               3     0.500        1         0       0.0         0    0.000\n"
-        " eve               1     0.333        0         0       0.0         0    0.000\n"]
+        " eve               1     0.333        0         0       0.0         0    0.000\n",
+    ]
     assert fscli.ok("bqueues", "-P", at=T0).stdout.splitlines() == [
         "QUEUE_NAME|PRIO|STATUS|MAX|JL/U|JL/P|JL/H|NJOBS|PEND|RUN|SUSP",
-        "short|50|Open:Active|-|-|-|-|4|4|0|0", "normal|30|Open:Active|-|-|-|-|1|0|1|0"]
+        "short|50|Open:Active|-|-|-|-|4|4|0|0",
+        "normal|30|Open:Active|-|-|-|-|1|0|1|0",
+    ]
     table = fscli.ok("bqueues", at=T0).stdout
     assert "QUEUE_NAME" in table and "Open:Active" in table
     assert fscli.ok("bqueues", "-l", at=T0).stdout.count("QUEUE: ") == 2
@@ -118,29 +162,40 @@ def test_share_tree_and_summary_views(fscli):
 
 def test_bqueues_errors(fscli):
     fscli.ok("lsf", "queue", "add", "normal", "fairshare=USER_SHARES[[alice, 1]]")
-    assert "LSF queue 'nromal' does not exist (did you mean 'normal'?)" in fscli.fails(
-        "bqueues", "nromal", code=1).stderr
-    assert "'bob' holds no shares in LSF queue 'normal'" in fscli.fails(
-        "bqueues", "--explain", "bob", code=1).stderr
+    assert (
+        "LSF queue 'nromal' does not exist (did you mean 'normal'?)"
+        in fscli.fails("bqueues", "nromal", code=1).stderr
+    )
+    assert (
+        "'bob' holds no shares in LSF queue 'normal'"
+        in fscli.fails("bqueues", "--explain", "bob", code=1).stderr
+    )
 
 
 def test_dispatch_two_to_one_split_under_equal_demand(fscli):
     case = SEED["split"]
     fscli.ok("lsf", "queue", "add", "normal", f"fairshare={case['fairshare']}")
-    out = fscli.ok("lsf", "dispatch", "normal", "slots=30", "users=" + ",".join(case["users"]),
-                   "-P", at=T0).stdout
-    assert out.splitlines() == ["Queue|User|Slots|Fraction", "normal|user1|20|0.666667",
-                                "normal|user2|10|0.333333"]
+    out = fscli.ok(
+        "lsf", "dispatch", "normal", "slots=30", "users=" + ",".join(case["users"]), "-P", at=T0
+    ).stdout
+    assert out.splitlines() == [
+        "Queue|User|Slots|Fraction",
+        "normal|user1|20|0.666667",
+        "normal|user2|10|0.333333",
+    ]
     equal = SEED["equal"]
     fscli.ok("lsf", "queue", "modify", "normal", f"fairshare={equal['fairshare']}")
-    doc = json.loads(fscli.ok("lsf", "dispatch", "slots=100", "jobs=1000", "users=A,B",
-                              "--json", at=T0).stdout)
+    doc = json.loads(
+        fscli.ok("lsf", "dispatch", "slots=100", "jobs=1000", "users=A,B", "--json", at=T0).stdout
+    )
     assert {r["User"]: r["Slots"] for r in doc["dispatch"]} == equal["expected"]
     assert "slots=N" in fscli.fails("lsf", "dispatch", "normal", code=2).stderr
     assert fscli.fails("lsf", "dispatch", "slots=1000001", code=1).stderr == (
-        "fscli: error: invalid slots '1000001': out of range (at most 1000000)\n")
+        "fscli: error: invalid slots '1000001': out of range (at most 1000000)\n"
+    )
     assert fscli.fails("lsf", "dispatch", "slots=3", "jobs=99999999", code=1).stderr == (
-        "fscli: error: invalid jobs '99999999': expected a whole number from 0 to 1000000\n")
+        "fscli: error: invalid jobs '99999999': expected a whole number from 0 to 1000000\n"
+    )
 
 
 def test_pending_job_with_a_planned_start_reserves_its_slots(seed):
@@ -150,15 +205,23 @@ def test_pending_job_with_a_planned_start_reserves_its_slots(seed):
     out = seed.ok("bqueues", "-l", "normal", at="2026-05-01T12:05:01").stdout
     assert out.splitlines()[-2:] == [
         " tadmin2        1000   111.111        0         2       0.0         0    0.000",
-        " tadmin1        1000    29.579       10         0    1147.0      3010    0.000"]
+        " tadmin1        1000    29.579       10         0    1147.0      3010    0.000",
+    ]
     why = seed.ok("bqueues", "normal", "--explain", "tadmin2", at="2026-05-01T12:05:01").stdout
     assert "  1 + job_slots       1 + 2 (0 started, 2 reserved) x 3 = 9.000000" in why
-    err = seed.fails("job", "submit", "user=tadmin2", "queue=normal", "state=pending",
-                     "submit=2026-05-01T00:00:00", "start=2026-04-30T00:00:00", code=1).stderr
+    err = seed.fails(
+        "job",
+        "submit",
+        "user=tadmin2",
+        "queue=normal",
+        "state=pending",
+        "submit=2026-05-01T00:00:00",
+        "start=2026-04-30T00:00:00",
+        code=1,
+    ).stderr
     assert err == "fscli: error: start= is before the job's submit time\n"
 
 
 def test_a_pending_slurm_job_takes_no_start(science):
-    err = science.fails("job", "submit", "user=alice", "state=pending", "start=now",
-                        code=1).stderr
+    err = science.fails("job", "submit", "user=alice", "state=pending", "start=now", code=1).stderr
     assert err == "fscli: error: a pending job has no start= or end= (use state=running)\n"

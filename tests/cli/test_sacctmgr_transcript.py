@@ -35,15 +35,28 @@ FRESH_STORE_FROM = 72
 # (call, golden text, what fscli prints instead) -- see the module docstring.
 STDOUT_DIFFERENCES = {
     50: [("oracle|127.0.0.1|16817|9728|", "oracle||0|0|")],
-    72: [("cpu=32,mem=6+      10                    62 ",
-          "cpu=32,mem=6+      10                 64000 ")],
+    72: [
+        (
+            "cpu=32,mem=6+      10                    62 ",
+            "cpu=32,mem=6+      10                 64000 ",
+        )
+    ],
     74: [("cpu=32,mem=62M", "cpu=32,mem=62.50G")],
-    76: [("cpu=32,mem=6+      10                    62 ",
-          "cpu=32,mem=6+      10                 64000 ")],
+    76: [
+        (
+            "cpu=32,mem=6+      10                    62 ",
+            "cpu=32,mem=6+      10                 64000 ",
+        )
+    ],
 }
 UNREADABLE = "sacctmgr: error: Invalid unit type '.'. Possible options are 'KMGTP'\n"
-STDERR_DIFFERENCES = {70: [("mem=62.50G", "mem=64000M")], 71: [("mem=62.50G", "mem=64000M")],
-                      72: [(UNREADABLE, "")], 75: [(UNREADABLE, "")], 76: [(UNREADABLE, "")]}
+STDERR_DIFFERENCES = {
+    70: [("mem=62.50G", "mem=64000M")],
+    71: [("mem=62.50G", "mem=64000M")],
+    72: [(UNREADABLE, "")],
+    75: [(UNREADABLE, "")],
+    76: [(UNREADABLE, "")],
+}
 DISCARDED_ID = 9  # the association id the add answered "n" (call 09) spent in MySQL
 
 
@@ -93,8 +106,9 @@ def replay(tmp_path_factory) -> list[tuple[dict, object]]:
     for call in CALLS:
         if int(call["n"]) == FRESH_STORE_FROM:
             fscli = prepared(rundir / "fresh.db")
-        argv, answer = argv_and_input((GOLDEN / f"{int(call['n']):02d}_{call['label']}.cmd")
-                                      .read_text().strip(), rundir)
+        argv, answer = argv_and_input(
+            (GOLDEN / f"{int(call['n']):02d}_{call['label']}.cmd").read_text().strip(), rundir
+        )
         results.append((call, fscli(*argv, input=answer)))
     return results
 

@@ -29,9 +29,15 @@ def store_rows(db: str) -> dict[str, list[tuple]]:
         with engine.connect() as conn:
             meta = MetaData()
             meta.reflect(conn)
-            return {name: [tuple(r) for r in conn.execute(
-                select(table).order_by(*(table.primary_key.columns or table.columns)))]
-                for name, table in sorted(meta.tables.items())}
+            return {
+                name: [
+                    tuple(r)
+                    for r in conn.execute(
+                        select(table).order_by(*(table.primary_key.columns or table.columns))
+                    )
+                ]
+                for name, table in sorted(meta.tables.items())
+            }
     finally:
         engine.dispose()
 
@@ -48,11 +54,13 @@ def refused(fscli, *args, code: int = 1, text: str = "", **kw):
 @pytest.fixture
 def two(fscli):
     """The issue's store: clusters uni and other, QOS high, uni's account phys using it."""
-    for args in (("cluster", "add", "uni"), ("qos", "add", "high", "priority=100"),
-                 ("--cluster", "uni", "account", "add", "phys", "fairshare=10",
-                  "qos=normal,high"),
-                 ("--cluster", "uni", "config", "set", "PriorityWeightFairshare=10000"),
-                 ("cluster", "add", "other")):
+    for args in (
+        ("cluster", "add", "uni"),
+        ("qos", "add", "high", "priority=100"),
+        ("--cluster", "uni", "account", "add", "phys", "fairshare=10", "qos=normal,high"),
+        ("--cluster", "uni", "config", "set", "PriorityWeightFairshare=10000"),
+        ("cluster", "add", "other"),
+    ):
         fscli.ok("-Q", *args)
     return fscli
 
@@ -65,23 +73,35 @@ def test_pruning_another_cluster_keeps_global_qos_and_this_clusters_settings(two
     assert result.stdout.splitlines() == [
         "~ cluster other: qos: normal -> -",
         "= qos high: kept, 1 association(s) on cluster uni use it",
-        "= qos normal: kept, 2 association(s) on cluster uni use it"]
-    assert result.stderr == ("applied 1 change(s) to cluster other: 0 to add, 1 to change, "
-                             "0 to remove\n")
-    assert [line.split("|")[:2] for line in two.ok("qos", "list", "-P").stdout.splitlines()
-            ] == [["Name", "Priority"], ["high", "100"], ["normal", "0"]]
-    assert two.ok("--cluster", "uni", "assoc", "list", "-P", "format=Account,QOS"
-                  ).stdout.splitlines() == ["Account|QOS", "root|normal", "phys|high,normal"]
-    assert two.ok("--cluster", "uni", "config", "show", "-P", "-n").stdout == \
-        "PriorityWeightFairshare|10000|set\n"
+        "= qos normal: kept, 2 association(s) on cluster uni use it",
+    ]
+    assert result.stderr == (
+        "applied 1 change(s) to cluster other: 0 to add, 1 to change, 0 to remove\n"
+    )
+    assert [line.split("|")[:2] for line in two.ok("qos", "list", "-P").stdout.splitlines()] == [
+        ["Name", "Priority"],
+        ["high", "100"],
+        ["normal", "0"],
+    ]
+    assert two.ok(
+        "--cluster", "uni", "assoc", "list", "-P", "format=Account,QOS"
+    ).stdout.splitlines() == ["Account|QOS", "root|normal", "phys|high,normal"]
+    assert (
+        two.ok("--cluster", "uni", "config", "show", "-P", "-n").stdout
+        == "PriorityWeightFairshare|10000|set\n"
+    )
 
 
 def test_priority_settings_belong_to_one_cluster(two):
     two.ok("-Q", "--cluster", "other", "config", "set", "PriorityFlags=NO_FAIR_TREE")
-    assert two.ok("--cluster", "other", "config", "show", "-P", "-n").stdout == \
-        "PriorityFlags|NO_FAIR_TREE|set\n"
-    assert two.ok("--cluster", "uni", "config", "show", "-P", "-n").stdout == \
-        "PriorityWeightFairshare|10000|set\n"
+    assert (
+        two.ok("--cluster", "other", "config", "show", "-P", "-n").stdout
+        == "PriorityFlags|NO_FAIR_TREE|set\n"
+    )
+    assert (
+        two.ok("--cluster", "uni", "config", "show", "-P", "-n").stdout
+        == "PriorityWeightFairshare|10000|set\n"
+    )
     # each cluster computes with its own settings
     for cluster, algorithm in (("other", "classic"), ("uni", "fair_tree")):
         doc = json.loads(two.ok("--cluster", cluster, "sshare", "--json", at=AT).stdout)
@@ -95,8 +115,10 @@ def test_export_and_prune_apply_move_settings_between_clusters_only(two, tmp_pat
     two.ok("--cluster", "uni", "export", "-o", str(exported))
     two.ok("-Q", "--cluster", "other", "config", "set", "PriorityWeightAge=500")
     two.ok("-Q", "--cluster", "uni", "apply", str(exported), "--prune")
-    assert two.ok("--cluster", "other", "config", "show", "-P", "-n").stdout == \
-        "PriorityWeightAge|500|set\n"
+    assert (
+        two.ok("--cluster", "other", "config", "show", "-P", "-n").stdout
+        == "PriorityWeightAge|500|set\n"
+    )
 
 
 def test_prune_keeps_a_qos_a_pending_job_uses_and_dry_run_says_the_same(two, tmp_path):
@@ -105,35 +127,51 @@ def test_prune_keeps_a_qos_a_pending_job_uses_and_dry_run_says_the_same(two, tmp
     two.ok("-Q", "--cluster", "other", "user", "add", "ann", "account=lab")
     two.ok("-Q", "--cluster", "other", "job", "submit", "user=ann", "qos=spare", at=AT)
     tree = tmp_path / "o.yaml"
-    tree.write_text("cluster:\n  name: other\n  qos: [normal]\nqos:\n  normal: {}\n  high:\n"
-                    "    priority: 100\naccounts:\n  lab: {}\nusers:\n  ann:\n"
-                    "    default_account: lab\n    associations:\n    - account: lab\n")
+    tree.write_text(
+        "cluster:\n  name: other\n  qos: [normal]\nqos:\n  normal: {}\n  high:\n"
+        "    priority: 100\naccounts:\n  lab: {}\nusers:\n  ann:\n"
+        "    default_account: lab\n    associations:\n    - account: lab\n"
+    )
     before = store_rows(two.db)
     dry = two.ok("--cluster", "other", "apply", str(tree), "--prune", "--dry-run")
     assert store_rows(two.db) == before
     real = two.ok("--cluster", "other", "apply", str(tree), "--prune")
-    assert dry.stdout == real.stdout == ("~ account lab: qos: normal,spare -> -\n"
-                                         "= qos spare: kept, 1 pending or running job(s) use it\n")
+    assert (
+        dry.stdout
+        == real.stdout
+        == (
+            "~ account lab: qos: normal,spare -> -\n"
+            "= qos spare: kept, 1 pending or running job(s) use it\n"
+        )
+    )
     assert "spare|" in two.ok("qos", "list", "-P").stdout
 
 
-@pytest.mark.parametrize("yaml_text,text", [
-    # removes an association that has an active job
-    ("cluster:\n  name: other\n", "Job(s) active, cancel job(s) before remove"),
-    # names a QOS it does not define
-    ("cluster:\n  name: other\n  qos: [nosuch]\n", "QOS 'nosuch' is used but not defined"),
-    # a user whose default account the tree lacks
-    (("cluster:\n  name: other\nusers:\n  zed:\n    default_account: nowhere\n"
-      "    associations:\n    - account: nowhere\n"), "nowhere"),
-], ids=["active jobs", "undefined qos", "unknown account"])
+@pytest.mark.parametrize(
+    "yaml_text,text",
+    [
+        # removes an association that has an active job
+        ("cluster:\n  name: other\n", "Job(s) active, cancel job(s) before remove"),
+        # names a QOS it does not define
+        ("cluster:\n  name: other\n  qos: [nosuch]\n", "QOS 'nosuch' is used but not defined"),
+        # a user whose default account the tree lacks
+        (
+            (
+                "cluster:\n  name: other\nusers:\n  zed:\n    default_account: nowhere\n"
+                "    associations:\n    - account: nowhere\n"
+            ),
+            "nowhere",
+        ),
+    ],
+    ids=["active jobs", "undefined qos", "unknown account"],
+)
 def test_dry_run_fails_exactly_where_the_real_run_fails(two, tmp_path, yaml_text, text):
     two.ok("-Q", "--cluster", "other", "account", "add", "lab")
     two.ok("-Q", "--cluster", "other", "user", "add", "ann", "account=lab")
     two.ok("-Q", "--cluster", "other", "job", "submit", "user=ann", at=AT)
     tree = tmp_path / "o.yaml"
     tree.write_text(yaml_text)
-    dry = refused(two, "--cluster", "other", "apply", str(tree), "--prune", "--dry-run",
-                  text=text)
+    dry = refused(two, "--cluster", "other", "apply", str(tree), "--prune", "--dry-run", text=text)
     real = refused(two, "--cluster", "other", "apply", str(tree), "--prune", text=text)
     assert dry.stderr == real.stderr
 
@@ -144,13 +182,15 @@ def test_prune_of_a_user_on_one_cluster_keeps_its_coordinator_role(two, tmp_path
     two.ok("-Q", "--cluster", "other", "user", "add", "ann", "account=lab")
     spec = tmp_path / "uni.yaml"
     two.ok("--cluster", "uni", "export", "-o", str(spec))
-    text = spec.read_text().replace("    default_account: phys\n",
-                                    "    default_account: phys\n    coordinator_of: [phys]\n")
+    text = spec.read_text().replace(
+        "    default_account: phys\n", "    default_account: phys\n    coordinator_of: [phys]\n"
+    )
     spec.write_text(text)
     two.ok("-Q", "--cluster", "uni", "apply", str(spec))
     tree = tmp_path / "o.yaml"
-    tree.write_text("cluster:\n  name: other\n  qos: [normal]\nqos:\n  normal: {}\n"
-                    "  high:\n    priority: 100\n")
+    tree.write_text(
+        "cluster:\n  name: other\n  qos: [normal]\nqos:\n  normal: {}\n  high:\n    priority: 100\n"
+    )
     two.ok("-Q", "--cluster", "other", "apply", str(tree), "--prune")
     assert "coordinator_of: [phys]" in two.ok("--cluster", "uni", "export").stdout
 
@@ -158,9 +198,13 @@ def test_prune_of_a_user_on_one_cluster_keeps_its_coordinator_role(two, tmp_path
 # -- QOS lists -----------------------------------------------------------------------
 @pytest.fixture
 def hep(fscli):
-    for args in (("cluster", "add", "c1"), ("qos", "add", "high"), ("qos", "add", "extra"),
-                 ("account", "add", "hep", "qos=normal,high", "defaultqos=normal"),
-                 ("user", "add", "bob,amy", "account=hep")):
+    for args in (
+        ("cluster", "add", "c1"),
+        ("qos", "add", "high"),
+        ("qos", "add", "extra"),
+        ("account", "add", "hep", "qos=normal,high", "defaultqos=normal"),
+        ("user", "add", "bob,amy", "account=hep"),
+    ):
         fscli.ok("-Q", *args)
     return fscli
 
@@ -169,23 +213,30 @@ def test_qos_minus_on_an_inheriting_association_stores_a_delta(hep, tmp_path):
     assert hep.ok("limits", "check", "user=bob", "qos=high").stdout.startswith("run")
     result = hep.ok("user", "modify", "bob", "account=hep", "set", "qos-=high")
     assert result.stderr == "modified user bob/hep on c1: qos-=high\n"
-    assert hep.ok("limits", "check", "user=bob", "qos=high").stdout.splitlines()[0] == \
-        "reject: Invalid qos specification"
+    assert (
+        hep.ok("limits", "check", "user=bob", "qos=high").stdout.splitlines()[0]
+        == "reject: Invalid qos specification"
+    )
     assert hep.ok("limits", "check", "user=amy", "qos=high").stdout.startswith("run")
     dump = tmp_path / "c1.cfg"
     hep.ok("dump", "c1", f"file={dump}")
     assert "User - 'bob':DefaultAccount='hep':Fairshare=1:QOS='-high'\n" in dump.read_text()
     rows = json.loads(hep.ok("assoc", "list", "--json", "format=User,QOS").stdout)
     assert [r for r in rows["associations"] if r["User"] == "bob"] == [
-        {"User": "bob", "QOS": "normal", "QOSInherited": True, "QOSRaw": "-high"}]
+        {"User": "bob", "QOS": "normal", "QOSInherited": True, "QOSRaw": "-high"}
+    ]
 
 
 def test_a_parents_later_change_flows_through_a_delta(hep):
     hep.ok("-Q", "user", "modify", "bob", "set", "qos-=high")
     hep.ok("-Q", "account", "modify", "hep", "set", "qos+=extra")
     assert hep.ok("assoc", "list", "-P", "format=Account,User,QOS").stdout.splitlines() == [
-        "Account|User|QOS", "root||normal", "hep||extra,high,normal", "hep|amy|extra,high,normal",
-        "hep|bob|extra,normal"]
+        "Account|User|QOS",
+        "root||normal",
+        "hep||extra,high,normal",
+        "hep|amy|extra,high,normal",
+        "hep|bob|extra,normal",
+    ]
     assert hep.ok("limits", "check", "user=bob", "qos=extra").stdout.startswith("run")
 
 
@@ -202,8 +253,10 @@ def test_a_delta_survives_dump_load_and_yaml_round_trips(hep, tmp_path):
             pytest.skip("a second store is made as an SQLite file")
         other = Fscli(str(tmp_path / f"{command}.db"))
         other.ok("-Q", command, str(source))
-        assert other.ok("assoc", "list", "-P", "user=bob", "format=User,QOS").stdout == \
-            "User|QOS\nbob|normal\n"
+        assert (
+            other.ok("assoc", "list", "-P", "user=bob", "format=User,QOS").stdout
+            == "User|QOS\nbob|normal\n"
+        )
         assert "QOS='-high'" in other.ok("dump", "c1", "file=-").stdout
 
 
@@ -215,15 +268,36 @@ def test_qos_plus_and_minus_on_an_own_list_edit_it(hep):
 
 
 def test_a_default_qos_outside_the_list_is_refused(hep):
-    refused(hep, "user", "modify", "bob", "set", "defaultqos=extra",
-            text="DefaultQOS 'extra' of user bob in account hep on cluster c1 is not in its "
-                 "QOS list (high,normal)")
+    refused(
+        hep,
+        "user",
+        "modify",
+        "bob",
+        "set",
+        "defaultqos=extra",
+        text="DefaultQOS 'extra' of user bob in account hep on cluster c1 is not in its "
+        "QOS list (high,normal)",
+    )
     # the inherited default falls out of a list the change makes
-    refused(hep, "user", "modify", "bob", "set", "qos=high",
-            text="DefaultQOS 'normal' of user bob in account hep on cluster c1 is not in its "
-                 "QOS list (high)")
-    refused(hep, "account", "modify", "hep", "set", "qos-=normal",
-            text="DefaultQOS 'normal' of account hep")
+    refused(
+        hep,
+        "user",
+        "modify",
+        "bob",
+        "set",
+        "qos=high",
+        text="DefaultQOS 'normal' of user bob in account hep on cluster c1 is not in its "
+        "QOS list (high)",
+    )
+    refused(
+        hep,
+        "account",
+        "modify",
+        "hep",
+        "set",
+        "qos-=normal",
+        text="DefaultQOS 'normal' of account hep",
+    )
     refused(hep, "account", "add", "lab", "qos=high", "defaultqos=extra", text="DefaultQOS")
     hep.ok("-Q", "user", "modify", "bob", "set", "qos=high", "defaultqos=high")
 
@@ -233,22 +307,32 @@ def test_a_tree_file_with_a_default_qos_outside_the_list_is_refused(hep, tmp_pat
     hep.ok("export", "-o", str(tree))
     tree.write_text(tree.read_text().replace("default_qos: normal", "default_qos: extra"))
     for dry in (["--dry-run"], []):
-        refused(hep, "apply", str(tree), *dry, text="DefaultQOS 'extra' of account hep on "
-                "cluster c1 is not in its QOS list (high,normal)")
+        refused(
+            hep,
+            "apply",
+            str(tree),
+            *dry,
+            text="DefaultQOS 'extra' of account hep on "
+            "cluster c1 is not in its QOS list (high,normal)",
+        )
 
 
 # -- changes that change nothing -----------------------------------------------------
-@pytest.mark.parametrize("args", [
-    ("account", "modify", "hep", "set", "fairshare=1"),
-    ("account", "modify", "hep", "set", "qos=high,normal"),
-    ("user", "modify", "bob", "set", "fairshare=1"),
-    ("user", "modify", "bob", "set", "defaultaccount=hep"),
-    ("qos", "modify", "high", "set", "priority=0"),
-    ("cluster", "modify", "c1", "set", "nodes=4"),
-    ("partition", "modify", "batch", "set", "maxtime=1-0"),
-    ("limits", "set", "account=hep", "MaxJobs=5"),
-    ("limits", "unset", "user=amy", "account=hep", "MaxJobs"),
-], ids=lambda a: " ".join(a[:2]))
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("account", "modify", "hep", "set", "fairshare=1"),
+        ("account", "modify", "hep", "set", "qos=high,normal"),
+        ("user", "modify", "bob", "set", "fairshare=1"),
+        ("user", "modify", "bob", "set", "defaultaccount=hep"),
+        ("qos", "modify", "high", "set", "priority=0"),
+        ("cluster", "modify", "c1", "set", "nodes=4"),
+        ("partition", "modify", "batch", "set", "maxtime=1-0"),
+        ("limits", "set", "account=hep", "MaxJobs=5"),
+        ("limits", "unset", "user=amy", "account=hep", "MaxJobs"),
+    ],
+    ids=lambda a: " ".join(a[:2]),
+)
 def test_setting_what_is_set_writes_nothing(hep, args):
     hep.ok("-Q", "cluster", "modify", "c1", "set", "nodes=4")
     hep.ok("-Q", "partition", "add", "batch", "maxtime=1-0")
@@ -259,14 +343,18 @@ def test_setting_what_is_set_writes_nothing(hep, args):
     assert store_rows(hep.db) == before
 
 
-@pytest.mark.parametrize("args", [
-    ("account", "delete", "nosuch"),
-    ("user", "delete", "nosuch"),
-    ("user", "delete", "bob", "account=nosuch"),
-    ("qos", "delete", "nosuch"),
-    ("partition", "delete", "nosuch"),
-    ("cluster", "delete", "nosuch"),
-], ids=lambda a: " ".join(a))
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("account", "delete", "nosuch"),
+        ("user", "delete", "nosuch"),
+        ("user", "delete", "bob", "account=nosuch"),
+        ("qos", "delete", "nosuch"),
+        ("partition", "delete", "nosuch"),
+        ("cluster", "delete", "nosuch"),
+    ],
+    ids=lambda a: " ".join(a),
+)
 def test_a_delete_that_matches_nothing_says_so(hep, args):
     before = store_rows(hep.db)
     result = hep.ok(*args)
@@ -277,16 +365,31 @@ def test_a_delete_that_matches_nothing_says_so(hep, args):
 def test_a_real_change_is_still_reported_and_logged(hep):
     result = hep.ok("user", "modify", "bob", "set", "fairshare=5")
     assert result.stderr == "modified user bob/hep on c1: fairshare=5\n"
-    assert hep.ok("history", "-P").stdout.splitlines()[-1].endswith(
-        "|modify association|bob/hep@c1|fairshare=5")
+    assert (
+        hep.ok("history", "-P")
+        .stdout.splitlines()[-1]
+        .endswith("|modify association|bob/hep@c1|fairshare=5")
+    )
 
 
 # -- the store a command opens -------------------------------------------------------
 @pytest.mark.skipif(BACKEND != "sqlite", reason="tests store files")
-@pytest.mark.parametrize("args", [
-    ("user", "list"), ("assoc", "list"), ("sshare",), ("sprio",), ("tree",), ("export",),
-    ("history",), ("limits", "show", "account=a"), ("config", "show"), ("qos", "list"),
-], ids=lambda a: " ".join(a))
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("user", "list"),
+        ("assoc", "list"),
+        ("sshare",),
+        ("sprio",),
+        ("tree",),
+        ("export",),
+        ("history",),
+        ("limits", "show", "account=a"),
+        ("config", "show"),
+        ("qos", "list"),
+    ],
+    ids=lambda a: " ".join(a),
+)
 def test_a_reading_command_never_creates_a_store(tmp_path, args):
     from tests.conftest import Fscli
 
@@ -295,7 +398,8 @@ def test_a_reading_command_never_creates_a_store(tmp_path, args):
     assert result.stderr == (
         f"fscli: error: no store at {typo}: a command that only reads does not create one; "
         f"create it with 'fscli --db {typo} cluster add NAME' (or 'fscli db upgrade'), "
-        "or check --db / FSCLI_DB\n")
+        "or check --db / FSCLI_DB\n"
+    )
     assert not typo.exists()
 
 
@@ -324,16 +428,30 @@ def test_the_readme_works_in_order_on_a_fresh_machine(tmp_path):
     store_dir = tmp_path / "fscli"
     assert demo.stderr.endswith(
         f"the demo store is {store_dir / 'demo.db'} (your own store is untouched); to explore "
-        f"it:\n      export FSCLI_DB={store_dir / 'demo.db'}\n")
-    for line in ("cluster add c1", "account add science fairshare=40",
-                 "account add physics parent=science fairshare=30",
-                 "account add chem parent=science fairshare=10 GrpTRES=cpu=128",
-                 "user add alice account=physics", "user add bob,carol account=chem fairshare=1",
-                 "user modify bob account=chem set fairshare=parent"):
+        f"it:\n      export FSCLI_DB={store_dir / 'demo.db'}\n"
+    )
+    for line in (
+        "cluster add c1",
+        "account add science fairshare=40",
+        "account add physics parent=science fairshare=30",
+        "account add chem parent=science fairshare=10 GrpTRES=cpu=128",
+        "user add alice account=physics",
+        "user add bob,carol account=chem fairshare=1",
+        "user modify bob account=chem set fairshare=parent",
+    ):
         run(*line.split())
-    assert run("assoc", "list", "-P", "format=Account,User,Share,GrpTRES").stdout.splitlines() \
-        == ["Account|User|Share|GrpTRES", "root||1|", "science||40|", "chem||10|cpu=128",
-            "chem|bob|parent|", "chem|carol|1|", "physics||30|", "physics|alice|1|"]
-    assert [line.split("|")[0] for line in run("cluster", "list", "-P").stdout.splitlines()] \
-        == ["Cluster", "c1"]
+    assert run("assoc", "list", "-P", "format=Account,User,Share,GrpTRES").stdout.splitlines() == [
+        "Account|User|Share|GrpTRES",
+        "root||1|",
+        "science||40|",
+        "chem||10|cpu=128",
+        "chem|bob|parent|",
+        "chem|carol|1|",
+        "physics||30|",
+        "physics|alice|1|",
+    ]
+    assert [line.split("|")[0] for line in run("cluster", "list", "-P").stdout.splitlines()] == [
+        "Cluster",
+        "c1",
+    ]
     assert sorted(p.name for p in store_dir.iterdir()) == ["demo.db", "fscli.db"]

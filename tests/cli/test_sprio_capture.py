@@ -19,12 +19,21 @@ from tests.conftest import DATA
 CAPTURE = DATA / "golden/slurm-22.05/sprio/fairtree"
 NOW = "2026-11-21T15:38:38"
 FULL_FORMAT = "%.8i|%r|%u|%Y|%y|%A|%a|%B|%b|%F|%f|%J|%j|%P|%p|%Q|%q|%N|%S|%T|%t"
-CONFIG = ["PriorityType=priority/multifactor", "PriorityCalcPeriod=1", "PriorityDecayHalfLife=0",
-          "PriorityUsageResetPeriod=NONE", "PriorityMaxAge=1-0", "PriorityFavorSmall=NO",
-          "PriorityWeightAge=1000", "PriorityWeightFairshare=10000",
-          "PriorityWeightJobSize=1000", "PriorityWeightPartition=1000",
-          "PriorityWeightQOS=1000", "PriorityWeightAssoc=100",
-          f"PriorityCalcAnchor={NOW}"]
+CONFIG = [
+    "PriorityType=priority/multifactor",
+    "PriorityCalcPeriod=1",
+    "PriorityDecayHalfLife=0",
+    "PriorityUsageResetPeriod=NONE",
+    "PriorityMaxAge=1-0",
+    "PriorityFavorSmall=NO",
+    "PriorityWeightAge=1000",
+    "PriorityWeightFairshare=10000",
+    "PriorityWeightJobSize=1000",
+    "PriorityWeightPartition=1000",
+    "PriorityWeightQOS=1000",
+    "PriorityWeightAssoc=100",
+    f"PriorityCalcAnchor={NOW}",
+]
 
 
 def _squeue_jobs() -> list[dict[str, str]]:
@@ -40,8 +49,15 @@ def oracle(tmp_path_factory):
     fscli = Fscli(str(tmp_path_factory.mktemp("sprio") / "store.db"))
     fscli.ok("cluster", "add", "oracle", "nodes=1", "cpus=64")
     for name, factor in (("low", 10), ("high", 100)):
-        fscli.ok("partition", "add", name, "nodes=1", "cpus=64", "tres=mem=64000",
-                 f"priorityjobfactor={factor}")
+        fscli.ok(
+            "partition",
+            "add",
+            name,
+            "nodes=1",
+            "cpus=64",
+            "tres=mem=64000",
+            f"priorityjobfactor={factor}",
+        )
     for name, prio in (("qlow", 10), ("qmed", 50), ("qhigh", 100)):
         fscli.ok("qos", "add", name, f"priority={prio}")
     qos = "qos=normal,qhigh,qlow,qmed"
@@ -52,27 +68,49 @@ def oracle(tmp_path_factory):
     fscli.ok("user", "add", "user3,user4", "account=py")
     fscli.ok("config", "set", *CONFIG)
     for job_id, user, cpus in (("1", "user1", "16"), ("2", "user3", "8")):
-        fscli.ok("job", "submit", f"id={job_id}", f"user={user}", "partition=low",
-                 f"cpus={cpus}", "state=completed", "start=2026-11-21T15:35:47",
-                 "end=2026-11-21T15:36:47", at=NOW)
+        fscli.ok(
+            "job",
+            "submit",
+            f"id={job_id}",
+            f"user={user}",
+            "partition=low",
+            f"cpus={cpus}",
+            "state=completed",
+            "start=2026-11-21T15:35:47",
+            "end=2026-11-21T15:36:47",
+            at=NOW,
+        )
     for job in _squeue_jobs():
-        times = (["state=running", f"start={job['START_TIME']}"] if job["ST"] == "R" else [])
-        fscli.ok("job", "submit", f"id={job['JOBID']}", f"user={job['USER']}",
-                 f"account={job['ACCOUNT']}", f"partition={job['PARTITION']}",
-                 f"qos={job['QOS']}", f"cpus={job['CPUS']}", f"nice={job['NICE']}",
-                 f"submit={job['SUBMIT_TIME']}", *times, at=NOW)
+        times = ["state=running", f"start={job['START_TIME']}"] if job["ST"] == "R" else []
+        fscli.ok(
+            "job",
+            "submit",
+            f"id={job['JOBID']}",
+            f"user={job['USER']}",
+            f"account={job['ACCOUNT']}",
+            f"partition={job['PARTITION']}",
+            f"qos={job['QOS']}",
+            f"cpus={job['CPUS']}",
+            f"nice={job['NICE']}",
+            f"submit={job['SUBMIT_TIME']}",
+            *times,
+            at=NOW,
+        )
     return fscli
 
 
-@pytest.mark.parametrize("name, options", [
-    ("sprio_l.txt", ["-l"]),
-    ("sprio_l_n.txt", ["-l", "-n"]),
-    ("sprio_w.txt", ["-w"]),
-    ("sprio_w_n.txt", ["-w", "-n"]),
-    ("sprio_default.txt", []),
-    ("sprio_o_full.txt", ["-o", FULL_FORMAT]),
-    ("sprio_o_full_n.txt", ["-n", "-o", FULL_FORMAT]),
-])
+@pytest.mark.parametrize(
+    "name, options",
+    [
+        ("sprio_l.txt", ["-l"]),
+        ("sprio_l_n.txt", ["-l", "-n"]),
+        ("sprio_w.txt", ["-w"]),
+        ("sprio_w_n.txt", ["-w", "-n"]),
+        ("sprio_default.txt", []),
+        ("sprio_o_full.txt", ["-o", FULL_FORMAT]),
+        ("sprio_o_full_n.txt", ["-n", "-o", FULL_FORMAT]),
+    ],
+)
 def test_text_equals_the_capture(oracle, name, options):
     result = oracle.ok("sprio", *options, at=NOW)
     assert result.stdout == (CAPTURE / name).read_text()
@@ -94,7 +132,9 @@ def test_age_grows_with_at(oracle):
 def test_selections(oracle):
     out = oracle.ok("sprio", "-h", "-u", "user1,user4", "-p", "high", at=NOW).stdout
     assert [line.split()[:3] for line in out.splitlines()] == [
-        ["5", "high", "user1"], ["11", "high", "user4"]]
+        ["5", "high", "user1"],
+        ["11", "high", "user4"],
+    ]
     out = oracle.ok("sprio", "-h", "-j", "4,7", "-o", "%i", at=NOW).stdout
     assert out.split() == ["4", "7"]
     out = oracle.ok("sprio", "-h", "8", "9", "-S", "-y", "-o", "%i %Y", at=NOW).stdout

@@ -16,8 +16,9 @@ AT = "2026-05-01T12:00:00"
 TOL = 1e-6
 
 
-def build(fscli, assocs: list[dict], algorithm_flags: str | None = None,
-          usage_file: Path | None = None) -> None:
+def build(
+    fscli, assocs: list[dict], algorithm_flags: str | None = None, usage_file: Path | None = None
+) -> None:
     """Build a tree with fscli commands; each user's RawUsage is set as of AT.
 
     ``assocs``: dicts with account, parent (accounts), user, shares, raw_usage. Accounts
@@ -41,8 +42,15 @@ def build(fscli, assocs: list[dict], algorithm_flags: str | None = None,
         fscli.ok("-Q", "usage", "import", str(usage_file), "--format", "sshare", at=AT)
     for rec in assocs:
         if rec.get("user") is not None and rec.get("raw_usage") and usage_file is None:
-            fscli.ok("-Q", "usage", "set", f"user={rec['user']}", f"account={rec['account']}",
-                     f"raw={rec['raw_usage']}", f"at={AT}")
+            fscli.ok(
+                "-Q",
+                "usage",
+                "set",
+                f"user={rec['user']}",
+                f"account={rec['account']}",
+                f"raw={rec['raw_usage']}",
+                f"at={AT}",
+            )
     if algorithm_flags:
         fscli.ok("-Q", "config", "set", f"PriorityFlags={algorithm_flags}")
 
@@ -100,6 +108,7 @@ def test_seed_004_linear_worked_numbers(fscli):
 
 
 # -- Slurm's own expect tests ---------------------------------------------------------
+
 
 def _testsuite(name: str) -> dict:
     return yaml.safe_load((GOLDEN / "slurm-testsuite" / f"{name}.yaml").read_text())
@@ -182,15 +191,40 @@ def test_real_slurm_capture_rebuilt_from_its_jobs(fscli):
     """
     folder = GOLDEN / "slurm-22.05/sprio/fairtree"
     build(fscli, _capture_tree(folder))
-    fscli.ok("-Q", "config", "set", "PriorityDecayHalfLife=0", "PriorityCalcPeriod=1",
-             "PriorityCalcAnchor=1970-01-01T00:00:38Z")
+    fscli.ok(
+        "-Q",
+        "config",
+        "set",
+        "PriorityDecayHalfLife=0",
+        "PriorityCalcPeriod=1",
+        "PriorityCalcAnchor=1970-01-01T00:00:38Z",
+    )
     for words in (  # JobID 1, 2, 3 of the notes' sacct table
-            ("user=user1", "account=px", "cpus=16", "state=completed",
-             "start=2026-11-21T15:35:47Z", "end=2026-11-21T15:36:47Z"),
-            ("user=user3", "account=py", "cpus=8", "state=completed",
-             "start=2026-11-21T15:35:47Z", "end=2026-11-21T15:36:47Z"),
-            ("user=user4", "account=py", "cpus=64", "time=365-00:00:00", "state=running",
-             "start=2026-11-21T15:38:00Z")):
+        (
+            "user=user1",
+            "account=px",
+            "cpus=16",
+            "state=completed",
+            "start=2026-11-21T15:35:47Z",
+            "end=2026-11-21T15:36:47Z",
+        ),
+        (
+            "user=user3",
+            "account=py",
+            "cpus=8",
+            "state=completed",
+            "start=2026-11-21T15:35:47Z",
+            "end=2026-11-21T15:36:47Z",
+        ),
+        (
+            "user=user4",
+            "account=py",
+            "cpus=64",
+            "time=365-00:00:00",
+            "state=running",
+            "start=2026-11-21T15:38:00Z",
+        ),
+    ):
         fscli.ok("-Q", "job", "submit", *words, "submit=2026-11-21T15:35:00Z")
     want = (folder / "sshare_a_l_P.txt").read_text().splitlines()
     got = fscli.ok("sshare", "-a", "-l", "-P", at="2026-11-21T15:39:21Z").stdout.splitlines()
@@ -206,8 +240,9 @@ def test_real_slurm_capture_rebuilt_from_its_jobs(fscli):
     assert "cpu=33638359," in got[1]  # root holds the blocker's run time too
     # one pass later the job has given back 60 more seconds: 64 CPU-minutes
     later = fscli.ok("sshare", "-a", "-l", "-P", "-n", at="2026-11-21T15:39:38Z").stdout
-    assert later.splitlines()[0].endswith("|cpu=33638295,mem=0,energy=0,node=525598,"
-                                          "billing=33638295,fs/disk=0,vmem=0,pages=0")
+    assert later.splitlines()[0].endswith(
+        "|cpu=33638295,mem=0,energy=0,node=525598,billing=33638295,fs/disk=0,vmem=0,pages=0"
+    )
 
 
 def one_job(fscli, config: str, *job: str) -> None:
@@ -220,12 +255,15 @@ def one_job(fscli, config: str, *job: str) -> None:
 
 
 def test_tres_run_minutes_need_limits_enforced(fscli):
-    one_job(fscli, "PriorityCalcPeriod=1", "time=10", "state=running", f"start={AT}",
-            f"submit={AT}")
+    one_job(
+        fscli, "PriorityCalcPeriod=1", "time=10", "state=running", f"start={AT}", f"submit={AT}"
+    )
     rows = sshare(fscli, "-a", "-P", "-n", "-o", "Account,User,TRESRunMins")
-    assert rows == ["root||cpu=20,mem=10240,energy=0,node=10,billing=20,fs/disk=0,vmem=0,pages=0",
-                    " a||cpu=20,mem=10240,energy=0,node=10,billing=20,fs/disk=0,vmem=0,pages=0",
-                    "  a|u|cpu=20,mem=10240,energy=0,node=10,billing=20,fs/disk=0,vmem=0,pages=0"]
+    assert rows == [
+        "root||cpu=20,mem=10240,energy=0,node=10,billing=20,fs/disk=0,vmem=0,pages=0",
+        " a||cpu=20,mem=10240,energy=0,node=10,billing=20,fs/disk=0,vmem=0,pages=0",
+        "  a|u|cpu=20,mem=10240,energy=0,node=10,billing=20,fs/disk=0,vmem=0,pages=0",
+    ]
     table = "\n".join(sshare(fscli, "-a", "-l"))
     assert "cpu=20,mem=10240,node=10,billing=20" in table  # the rich table drops the zeros
     fscli.ok("-Q", "config", "set", "AccountingStorageEnforce=associations")
@@ -235,8 +273,15 @@ def test_tres_run_minutes_need_limits_enforced(fscli):
 
 
 def test_grp_tres_raw_from_jobs_billing_from_raw_usage(fscli):
-    one_job(fscli, "PriorityDecayHalfLife=0", "time=60", "state=completed",
-            "start=2026-05-01T11:00:00", "end=2026-05-01T11:30:00", "submit=2026-05-01T11:00:00")
+    one_job(
+        fscli,
+        "PriorityDecayHalfLife=0",
+        "time=60",
+        "state=completed",
+        "start=2026-05-01T11:00:00",
+        "end=2026-05-01T11:30:00",
+        "submit=2026-05-01T11:00:00",
+    )
     # a charge made without a job is billing usage only
     fscli.ok("-Q", "usage", "add", "user=u", "account=a", "raw=600", "at=2026-05-01T11:45:00")
     rows = sshare(fscli, "-a", "-P", "-n", "-o", "User,RawUsage,GrpTRESRaw")
@@ -248,21 +293,43 @@ def test_grp_tres_raw_from_jobs_billing_from_raw_usage(fscli):
 
 # -- options ---------------------------------------------------------------------------
 
+
 def test_row_selection_and_format(fscli):
     doc_store(fscli)
     assert [ln.split("|")[:2] for ln in sshare(fscli, "-P", "-n", "-o", "Account,User")] == [
-        ["root", ""], [" a", ""], ["  b", ""], ["  c", ""], [" d", ""], ["  e", ""], ["  f", ""]]
+        ["root", ""],
+        [" a", ""],
+        ["  b", ""],
+        ["  c", ""],
+        [" d", ""],
+        ["  e", ""],
+        ["  f", ""],
+    ]
     assert sshare(fscli, "-P", "-n", "-o", "Acc,U", "-u", "user2,user5") == [
-        "root|", " a|", "  b|", "  c|", "   c|user2", " d|", "  e|", "  f|", "   f|user5"]
+        "root|",
+        " a|",
+        "  b|",
+        "  c|",
+        "   c|user2",
+        " d|",
+        "  e|",
+        "  f|",
+        "   f|user5",
+    ]
     assert sshare(fscli, "-a", "-p", "-A", "c", "-o", "A,User,RawU,Eff") == [
-        "Account|User|RawUsage|EffectvUsage|", "  c||25|0.300000|",
-        "   c|user2|25|0.275000|", "   c|user3|0|0.150000|"]
+        "Account|User|RawUsage|EffectvUsage|",
+        "  c||25|0.300000|",
+        "   c|user2|25|0.275000|",
+        "   c|user3|0|0.150000|",
+    ]
 
 
 def test_users_only_and_the_field_list(fscli, tmp_path):
     doc_store(fscli)
     assert sshare(fscli, "-P", "-n", "-U", "-o", "Account,User", "-A", "c", "-a") == [
-        "   c|user2", "   c|user3"]
+        "   c|user2",
+        "   c|user3",
+    ]
     assert sshare(fscli, "-P", "-n", "-U") == []  # no user rows asked for
     never = tmp_path / "never" / "read.db"  # -e answers before any store is opened
     out = fscli.ok("--db", str(never), "sshare", "-e").stdout
@@ -271,7 +338,8 @@ def test_users_only_and_the_field_list(fscli, tmp_path):
         "Account           Cluster           EffectvUsage      FairShare        ",
         "GrpTRESMins       GrpTRESRaw        ID                LevelFS          ",
         "NormShares        NormUsage         Partition         RawShares        ",
-        "RawUsage          TRESRunMins       User             "]
+        "RawUsage          TRESRunMins       User             ",
+    ]
 
 
 def test_default_is_an_aligned_table_with_sshare_columns_when_piped(fscli):
@@ -279,33 +347,57 @@ def test_default_is_an_aligned_table_with_sshare_columns_when_piped(fscli):
     doc_store(fscli)
     assert sshare(fscli, "-A", "d") == [
         "Account  User  RawShares  NormShares  RawUsage  EffectvUsage  FairShare",
-        " d                    60    0.600000        25      0.250000   0.749154"]
+        " d                    60    0.600000        25      0.250000   0.749154",
+    ]
 
 
 def test_default_is_a_rich_table_on_a_terminal(fscli, monkeypatch):
     doc_store(fscli)
     monkeypatch.setattr("fscli.render.tables.is_terminal", lambda stream: True)
-    result = fscli.runner.invoke(cli_main(), ["--db", fscli.db, "--at", AT, "sshare", "-A", "d"],
-                                 env={"COLUMNS": "100", "NO_COLOR": "1"})
+    result = fscli.runner.invoke(
+        cli_main(),
+        ["--db", fscli.db, "--at", AT, "sshare", "-A", "d"],
+        env={"COLUMNS": "100", "NO_COLOR": "1"},
+    )
     lines = [re.sub(r"\x1b\[[0-9;]*m", "", line).strip() for line in result.stdout.splitlines()]
     assert lines[0] == "Fair-share on t (classic)"
-    assert lines[2].split() == ["Account", "User", "RawShares", "NormShares", "RawUsage",
-                                "EffectvUsage", "FairShare"]
+    assert lines[2].split() == [
+        "Account",
+        "User",
+        "RawShares",
+        "NormShares",
+        "RawUsage",
+        "EffectvUsage",
+        "FairShare",
+    ]
     assert lines[4].split() == ["d", "60", "0.600000", "25", "0.250000", "0.749154"]
 
 
 def test_a_table_wider_than_the_terminal_becomes_records_never_cut(fscli, monkeypatch):
     doc_store(fscli)
     monkeypatch.setattr("fscli.render.tables.is_terminal", lambda stream: True)
-    result = fscli.runner.invoke(cli_main(), ["--db", fscli.db, "--at", AT, "sshare", "-A", "d",
-                                              "-l"], env={"COLUMNS": "40", "NO_COLOR": "1"})
+    result = fscli.runner.invoke(
+        cli_main(),
+        ["--db", fscli.db, "--at", AT, "sshare", "-A", "d", "-l"],
+        env={"COLUMNS": "40", "NO_COLOR": "1"},
+    )
     assert "…" not in result.stdout
     assert result.stdout.split("\n\n")[0].splitlines() == [
-        "     Account:  d", "        User: ", "   RawShares: 60", "  NormShares: 0.600000",
-        "    RawUsage: 25", "   NormUsage: 0.250000", "EffectvUsage: 0.250000",
-        "   FairShare: 0.749154", " GrpTRESMins: ", " TRESRunMins: "]
-    assert result.stderr == ("fscli: the table is wider than the terminal (40 columns): one "
-                             "record per row; -P prints a row a line, -o picks columns\n")
+        "     Account:  d",
+        "        User: ",
+        "   RawShares: 60",
+        "  NormShares: 0.600000",
+        "    RawUsage: 25",
+        "   NormUsage: 0.250000",
+        "EffectvUsage: 0.250000",
+        "   FairShare: 0.749154",
+        " GrpTRESMins: ",
+        " TRESRunMins: ",
+    ]
+    assert result.stderr == (
+        "fscli: the table is wider than the terminal (40 columns): one "
+        "record per row; -P prints a row a line, -o picks columns\n"
+    )
 
 
 def test_json(fscli):
@@ -334,10 +426,12 @@ def test_explain(fscli):
     out = "\n".join(sshare(fscli, "--explain", "user2", "--algorithm", "fair_tree"))
     assert "algorithm fair_tree" in out and "rank" in out
     assert fscli.fails("sshare", "--explain", "nobody", code=1, at=AT).stderr == (
-        "fscli: error: no association 'nobody' on cluster t (use ACCOUNT or USER/ACCOUNT)\n")
+        "fscli: error: no association 'nobody' on cluster t (use ACCOUNT or USER/ACCOUNT)\n"
+    )
     # an empty name is no association either (it printed the whole table)
     assert fscli.fails("sshare", "--explain", "", code=1, at=AT).stderr == (
-        "fscli: error: no association '' on cluster t (use ACCOUNT or USER/ACCOUNT)\n")
+        "fscli: error: no association '' on cluster t (use ACCOUNT or USER/ACCOUNT)\n"
+    )
 
 
 def test_decay_one_half_life_and_reset(fscli):
@@ -345,20 +439,30 @@ def test_decay_one_half_life_and_reset(fscli):
     fscli.ok("-Q", "account", "add", "a")
     fscli.ok("-Q", "user", "add", "u", "account=a")
     fscli.ok("-Q", "usage", "add", "user=u", "account=a", "raw=1000000", "at=2026-05-01T00:00:00")
-    same_moment = fscli.ok("sshare", "-a", "-P", "-n", "-o", "User,RawUsage",
-                           at="2026-05-01T00:00:00").stdout.splitlines()
+    same_moment = fscli.ok(
+        "sshare", "-a", "-P", "-n", "-o", "User,RawUsage", at="2026-05-01T00:00:00"
+    ).stdout.splitlines()
     assert same_moment[-1] == "u|1000000"
-    later = fscli.ok("sshare", "-a", "-P", "-n", "-o", "User,RawUsage",
-                     at="2026-05-08T00:00:00").stdout.splitlines()
+    later = fscli.ok(
+        "sshare", "-a", "-P", "-n", "-o", "User,RawUsage", at="2026-05-08T00:00:00"
+    ).stdout.splitlines()
     d = 1 - 0.693 / 604800  # Slurm's per-second decay; passes every 5 minutes
-    assert later[-1] == f"u|{int(1000000 * d ** 604800)}"
+    assert later[-1] == f"u|{int(1000000 * d**604800)}"
     assert later[-1] == "u|500073"
     fscli.ok("-Q", "config", "set", "PriorityUsageResetPeriod=WEEKLY")
     # 2026-05-03 is a Sunday: the usage of May 1st is gone after it
-    assert fscli.ok("sshare", "-a", "-P", "-n", "-o", "User,RawUsage",
-                    at="2026-05-02T23:59:00").stdout.splitlines()[-1] != "u|0"
-    assert fscli.ok("sshare", "-a", "-P", "-n", "-o", "User,RawUsage",
-                    at="2026-05-03T00:01:00").stdout.splitlines()[-1] == "u|0"
+    assert (
+        fscli.ok(
+            "sshare", "-a", "-P", "-n", "-o", "User,RawUsage", at="2026-05-02T23:59:00"
+        ).stdout.splitlines()[-1]
+        != "u|0"
+    )
+    assert (
+        fscli.ok(
+            "sshare", "-a", "-P", "-n", "-o", "User,RawUsage", at="2026-05-03T00:01:00"
+        ).stdout.splitlines()[-1]
+        == "u|0"
+    )
 
 
 def test_charges_sum_in_one_order_whatever_order_they_were_written(fscli):
@@ -371,15 +475,19 @@ def test_charges_sum_in_one_order_whatever_order_they_were_written(fscli):
     for user, amounts in (("u1", ("0.1", "0.2", "0.3")), ("u2", ("0.3", "0.2", "0.1"))):
         for amount in amounts:
             fscli.ok("-Q", "usage", "add", f"user={user}", "account=a", f"raw={amount}", at=AT)
-    rows = fscli.ok("sshare", "-a", "-P", "-n", "-o", "User,LevelFS,FairShare",
-                    at=AT).stdout.splitlines()
+    rows = fscli.ok(
+        "sshare", "-a", "-P", "-n", "-o", "User,LevelFS,FairShare", at=AT
+    ).stdout.splitlines()
     assert rows[-2:] == ["u1|1.000000|1.000000", "u2|1.000000|1.000000"]
 
 
-@pytest.mark.parametrize("args,message", [
-    (("--algorithm", "fairtree2"), "unknown algorithm 'fairtree2'"),
-    (("-o", "Account,Bogus"), 'Invalid field requested: "Bogus"'),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (("--algorithm", "fairtree2"), "unknown algorithm 'fairtree2'"),
+        (("-o", "Account,Bogus"), 'Invalid field requested: "Bogus"'),
+    ],
+)
 def test_bad_options(fscli, args, message):
     doc_store(fscli)
     result = fscli.fails("sshare", *args, at=AT)

@@ -21,14 +21,29 @@ def running(fscli):
     fscli.ok("-Q", "account", "add", "a,b", "fairshare=1")
     fscli.ok("-Q", "user", "add", "u1,u2", "account=a", "fairshare=1")
     fscli.ok("-Q", "user", "add", "u3", "account=b", "fairshare=1")
-    fscli.ok("-Q", "config", "set", "PriorityDecayHalfLife=0", "PriorityFlags=NO_FAIR_TREE",
-             "PriorityWeightFairshare=1000")
+    fscli.ok(
+        "-Q",
+        "config",
+        "set",
+        "PriorityDecayHalfLife=0",
+        "PriorityFlags=NO_FAIR_TREE",
+        "PriorityWeightFairshare=1000",
+    )
     fscli.ok("-Q", "usage", "add", "user=u3", "account=b", "raw=600", "at=2026-05-01T11:00:00")
-    fscli.ok("-Q", "job", "submit", "user=u2", "account=a", "partition=batch", "state=running",
-             at="2026-05-01T11:50:00")
+    fscli.ok(
+        "-Q",
+        "job",
+        "submit",
+        "user=u2",
+        "account=a",
+        "partition=batch",
+        "state=running",
+        at="2026-05-01T11:50:00",
+    )
     for user, account in (("u3", "b"), ("u2", "a")):
-        fscli.ok("-Q", "job", "submit", f"user={user}", f"account={account}",
-                 "partition=batch", at=AT)
+        fscli.ok(
+            "-Q", "job", "submit", f"user={user}", f"account={account}", "partition=batch", at=AT
+        )
     return fscli
 
 
@@ -51,9 +66,11 @@ def test_classic_sprio_fairshare_uses_the_lagging_parent(running):
     """FAIRSHARE = 1000 x the user's factor: u3 396.850 -> 397, u2 314.980 -> 315;
     PRIORITY is the truncated sum (396, 314)."""
     rows = running.ok("sprio", "-o", "%.6i %.8u %.10Y %.10F", at=AT).stdout.splitlines()
-    assert rows == [" JOBID     USER   PRIORITY  FAIRSHARE",
-                    "     2       u3        396        397",
-                    "     3       u2        314        315"]
+    assert rows == [
+        " JOBID     USER   PRIORITY  FAIRSHARE",
+        "     2       u3        396        397",
+        "     3       u2        314        315",
+    ]
 
 
 def test_depth_oblivious_sshare_with_the_running_job(running):
@@ -84,16 +101,19 @@ def test_just_before_the_pass_the_account_rows_are_a_pass_older(running):
 
 def test_fair_tree_unchanged_by_the_pass(running):
     running.ok("-Q", "config", "set", "PriorityFlags=")
-    out = running.ok("sshare", "-a", "-P", "-o", "Account,User,EffectvUsage,LevelFS",
-                     at=AT).stdout
+    out = running.ok("sshare", "-a", "-P", "-o", "Account,User,EffectvUsage,LevelFS", at=AT).stdout
     assert out.splitlines()[2:4] == [" a||0.500000|1.000000", "  a|u1|0.000000|inf"]
 
 
 def test_explain_names_the_usage_each_row_was_computed_from(running):
     out = running.ok("sshare", "--explain", "u3/b", at=AT).stdout.splitlines()
     assert out[3:5] == [
-        ("  account b: UN = 600 / 900 (usage as the last pass began) = 0.666667; UE = UN = "
-         "0.666667 (child of root)"),
-        ("  user u3 (account b): UN = 600 / 1200 = 0.500000; UE = UN + (UE_parent - UN) x 1/1 "
-         "= 0.500000 + (0.666667 - 0.500000) x 1/1 = 0.666667"),
+        (
+            "  account b: UN = 600 / 900 (usage as the last pass began) = 0.666667; UE = UN = "
+            "0.666667 (child of root)"
+        ),
+        (
+            "  user u3 (account b): UN = 600 / 1200 = 0.500000; UE = UN + (UE_parent - UN) x 1/1 "
+            "= 0.500000 + (0.666667 - 0.500000) x 1/1 = 0.666667"
+        ),
     ]

@@ -22,12 +22,18 @@ def test_read_only_refuses_every_change_and_changes_nothing(science, how, monkey
         flag = []
     else:
         flag = ["--read-only"]
-    for words in (["account", "add", "math"], ["user", "modify", "alice", "set", "fairshare=9"],
-                  ["usage", "add", "user=alice", "account=physics", "raw=10"],
-                  ["config", "set", "PriorityWeightAge=10"], ["account", "add", "x", "--dry-run"]):
+    for words in (
+        ["account", "add", "math"],
+        ["user", "modify", "alice", "set", "fairshare=9"],
+        ["usage", "add", "user=alice", "account=physics", "raw=10"],
+        ["config", "set", "PriorityWeightAge=10"],
+        ["account", "add", "x", "--dry-run"],
+    ):
         err = science.fails(*flag, *words, code=1).stderr
-        assert err == ("fscli: error: this command changes the store, and fscli is read-only "
-                       "here (--read-only or FSCLI_READ_ONLY); run it without that to change it\n")
+        assert err == (
+            "fscli: error: this command changes the store, and fscli is read-only "
+            "here (--read-only or FSCLI_READ_ONLY); run it without that to change it\n"
+        )
     monkeypatch.delenv("FSCLI_READ_ONLY", raising=False)
     assert (history_lines(science), science.ok("assoc", "list", "-P").stdout) == before
 
@@ -87,8 +93,10 @@ def test_backup_of_a_missing_store_or_a_server(tmp_path):
     assert not missing.exists()
     server = Fscli("postgresql+psycopg://admin:secret@127.0.0.1:1/fscli")
     err = server.fails("db", "backup", str(tmp_path / "b.db"), code=2).stderr
-    assert err == ("fscli: error: db backup copies SQLite stores; for PostgreSQL use pg_dump, "
-                   "for MariaDB mariadb-dump\n")
+    assert err == (
+        "fscli: error: db backup copies SQLite stores; for PostgreSQL use pg_dump, "
+        "for MariaDB mariadb-dump\n"
+    )
 
 
 def test_unknown_url_scheme_is_one_clear_line():
@@ -98,16 +106,21 @@ def test_unknown_url_scheme_is_one_clear_line():
 
 def test_a_home_directory_of_no_such_user_is_one_clear_line():
     err = Fscli("~no-such-user-fscli/x.db").fails("assoc", "list", code=1).stderr
-    assert err == ("fscli: error: cannot open store ~no-such-user-fscli/x.db: no such user's "
-                   "home directory\n")
+    assert err == (
+        "fscli: error: cannot open store ~no-such-user-fscli/x.db: no such user's home directory\n"
+    )
 
 
 def test_unreachable_server_hides_the_password():
     pytest.importorskip("psycopg")
-    err = Fscli("postgresql+psycopg://admin:secret@127.0.0.1:1/fscli").fails(
-        "assoc", "list", code=1).stderr
-    assert err.startswith("fscli: error: cannot open store "
-                          "postgresql+psycopg://admin:***@127.0.0.1:1/fscli: ")
+    err = (
+        Fscli("postgresql+psycopg://admin:secret@127.0.0.1:1/fscli")
+        .fails("assoc", "list", code=1)
+        .stderr
+    )
+    assert err.startswith(
+        "fscli: error: cannot open store postgresql+psycopg://admin:***@127.0.0.1:1/fscli: "
+    )
     assert "secret" not in err
 
 
@@ -134,9 +147,15 @@ def test_no_sql_text_is_built_from_strings_at_run_time():
 
     import fscli
 
-    pattern = re.compile(r"(?:\btext|exec_driver_sql|\.execute)\(\s*(?:f[\"']|[\"'][^\"']*[\"']\s*[%+])")
-    found = [f"{p.name}:{n}" for p in Path(fscli.__file__).parent.rglob("*.py")
-             for n, line in enumerate(p.read_text().splitlines(), 1) if pattern.search(line)]
+    pattern = re.compile(
+        r"(?:\btext|exec_driver_sql|\.execute)\(\s*(?:f[\"']|[\"'][^\"']*[\"']\s*[%+])"
+    )
+    found = [
+        f"{p.name}:{n}"
+        for p in Path(fscli.__file__).parent.rglob("*.py")
+        for n, line in enumerate(p.read_text().splitlines(), 1)
+        if pattern.search(line)
+    ]
     assert found == []
 
 

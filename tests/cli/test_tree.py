@@ -21,8 +21,7 @@ def test_tree_whole_and_subtree(science):
     assert out == [
         "cluster c1, fair_tree, bar: usage █ vs share |",
         "root  shares - (0.0000)  usage 400 (1.0000)",
-        "└── science  shares 40 (1.0000)  usage 400 (1.0000)  levelfs 1.0000  "
-        "███████████████████|",
+        "└── science  shares 40 (1.0000)  usage 400 (1.0000)  levelfs 1.0000  ███████████████████|",
         "    ├── chem  shares 10 (0.2500)  usage 100 (0.2500)  levelfs 1.0000  "
         "█████|░░░░░░░░░░░░░░",
         "    │   ├── bob  shares 1 (0.5000)  usage 100 (1.0000)  fairshare 0.666667  "
@@ -42,8 +41,10 @@ def test_tree_whole_and_subtree(science):
 
 def test_tree_errors(science):
     assert science.fails("tree", "nope", code=1).stderr == (
-        "fscli: error: account 'nope' does not exist on cluster c1\n")
+        "fscli: error: account 'nope' does not exist on cluster c1\n"
+    )
     # an empty name is no account either (it drew the whole tree)
     assert science.fails("tree", "", code=1).stderr == (
-        "fscli: error: account '' does not exist on cluster c1\n")
+        "fscli: error: account '' does not exist on cluster c1\n"
+    )
     assert "unknown algorithm" in science.fails("tree", "--algorithm", "x", code=2).stderr

@@ -47,21 +47,29 @@ def test_apply_prints_plan_then_second_apply_is_empty(fscli, tmp_path):
         "+ user bob: default_account=chem admin_level=None",
         "+ assoc bob/chem: fairshare=1",
     ]
-    assert first.stderr == ("applied 9 change(s) to cluster c1: 9 to add, 0 to change, "
-                            "0 to remove\n")
+    assert first.stderr == (
+        "applied 9 change(s) to cluster c1: 9 to add, 0 to change, 0 to remove\n"
+    )
     second = fscli.ok("apply", path)
     assert second.stdout == ""
     assert "no changes" in second.stderr
     tree = fscli.ok("assoc", "list", "-P", "format=Account,User,Share,GrpTRES").stdout
     assert tree.splitlines() == [
-        "Account|User|Share|GrpTRES", "root||1|", "science||40|", "chem||10|cpu=128",
-        "chem|bob|1|", "physics||30|", "physics|alice|1|"]
+        "Account|User|Share|GrpTRES",
+        "root||1|",
+        "science||40|",
+        "chem||10|cpu=128",
+        "chem|bob|1|",
+        "physics||30|",
+        "physics|alice|1|",
+    ]
 
 
 def test_apply_changes_and_prune(fscli, tmp_path):
     fscli.ok("apply", write(tmp_path, "t.yaml", SMALL))
     changed = SMALL.replace("fairshare: 30", "fairshare: 35").replace(
-        "  bob: {associations: [chem]}\n", "")
+        "  bob: {associations: [chem]}\n", ""
+    )
     path = write(tmp_path, "t2.yaml", changed)
     keep = fscli.ok("apply", path)
     assert keep.stdout == "~ account physics: fairshare: 30 -> 35\n"
@@ -89,9 +97,17 @@ users:
     result = fscli.ok("apply", write(tmp_path, "m.yaml", moved), "--prune")
     assert result.stdout.splitlines() == [
         "~ account physics: parent: science -> root organization: science -> physics",
-        "- assoc bob/chem", "- user bob", "- account chem", "- account science"]
+        "- assoc bob/chem",
+        "- user bob",
+        "- account chem",
+        "- account science",
+    ]
     assert fscli.ok("assoc", "list", "-P", "format=Account,User").stdout.splitlines() == [
-        "Account|User", "root|", "physics|", "physics|alice"]
+        "Account|User",
+        "root|",
+        "physics|",
+        "physics|alice",
+    ]
 
 
 def test_export_apply_prune_reproduces_example(fscli, tmp_path, db_path):
@@ -102,8 +118,10 @@ def test_export_apply_prune_reproduces_example(fscli, tmp_path, db_path):
     fresh = Fscli(str(tmp_path / "fresh.db"))
     fresh.ok("apply", write(tmp_path, "e.yaml", exported), "--prune")
     assert fresh.ok("export").stdout == exported
-    assert fresh.ok("export", "--format", "dump").stdout == \
-        fscli.ok("export", "--format", "dump").stdout
+    assert (
+        fresh.ok("export", "--format", "dump").stdout
+        == fscli.ok("export", "--format", "dump").stdout
+    )
     assert fscli.ok("apply", write(tmp_path, "e.yaml", exported), "--prune").stdout == ""
 
 
@@ -116,12 +134,15 @@ def test_export_of_demo_store_round_trips(fscli, tmp_path):
     fresh = Fscli(str(tmp_path / "fresh.db"))
     fresh.ok("apply", write(tmp_path, "demo.yaml", exported), "--prune")
     assert fresh.ok("export").stdout == exported
-    assert fresh.ok("assoc", "list", "-P").stdout == \
-        fscli.ok("--cluster", "demo", "assoc", "list", "-P").stdout
+    assert (
+        fresh.ok("assoc", "list", "-P").stdout
+        == fscli.ok("--cluster", "demo", "assoc", "list", "-P").stdout
+    )
 
 
-@pytest.mark.parametrize("name", ["classic_doc/fairtree", "classic_doc/classic",
-                                  "sacctmgr_messages"])
+@pytest.mark.parametrize(
+    "name", ["classic_doc/fairtree", "classic_doc/classic", "sacctmgr_messages"]
+)
 def test_load_golden_dump_then_dump_is_byte_identical(fscli, tmp_path, name):
     src = next((GOLDEN / name).glob("*dump.cfg"))
     fscli.ok("load", str(src))
@@ -156,13 +177,25 @@ def test_load_creates_missing_qos_and_partitions(fscli):
     # as sacctmgr show assoc (golden call 67): the list in force, the delta applied
     assert "rich|ruser1||parent|normal,qlow" in assoc
     assert "rich|ruser2|high|7|normal,qhigh,qlow" in assoc
-    rows = json.loads(fscli.ok("assoc", "list", "--json", "user=ruser1",
-                               "format=Account,User,QOS").stdout)["associations"]
+    rows = json.loads(
+        fscli.ok("assoc", "list", "--json", "user=ruser1", "format=Account,User,QOS").stdout
+    )["associations"]
     assert rows == [
-        {"Account": "rich", "User": "ruser1", "QOS": "normal,qlow", "QOSInherited": True,
-         "QOSRaw": "-qhigh"},
-        {"Account": "richsub", "User": "ruser1", "QOS": "normal,qhigh,qlow", "QOSInherited": True,
-         "QOSRaw": ""}]
+        {
+            "Account": "rich",
+            "User": "ruser1",
+            "QOS": "normal,qlow",
+            "QOSInherited": True,
+            "QOSRaw": "-qhigh",
+        },
+        {
+            "Account": "richsub",
+            "User": "ruser1",
+            "QOS": "normal,qhigh,qlow",
+            "QOSInherited": True,
+            "QOSRaw": "",
+        },
+    ]
 
 
 def test_load_another_cluster_is_an_error_unless_cluster_given(fscli, tmp_path):
@@ -193,10 +226,14 @@ def test_load_dry_run_changes_nothing(fscli):
 BAD_YAML = [
     ("cluster: {name: c1\n", "bad.yaml:2: YAML syntax error"),
     ("cluster: {name: c1}\nacounts: {}\n", "bad.yaml:2: acounts"),
-    ("cluster: {name: c1}\nusers:\n  al: {associations: [nope]}\n",
-     "account 'nope' does not exist"),
-    ("cluster: {name: c1}\naccounts:\n  a: {}\n  b: {children: {a: {}}}\n",
-     "account 'a' is given twice"),
+    (
+        "cluster: {name: c1}\nusers:\n  al: {associations: [nope]}\n",
+        "account 'nope' does not exist",
+    ),
+    (
+        "cluster: {name: c1}\naccounts:\n  a: {}\n  b: {children: {a: {}}}\n",
+        "account 'a' is given twice",
+    ),
     ("cluster: {name: c1}\naccounts:\n  a: {parent: b}\n  b: {parent: a}\n", "parent cycle"),
     ("cluster: {name: c1}\naccounts:\n  a: {qos: [gold]}\n", "QOS 'gold' is used but not defined"),
 ]
@@ -235,13 +272,22 @@ def test_prune_refuses_active_jobs_is_atomic(fscli, tmp_path):
 
     engine = create_engine(resolve_url(fscli.db).url)
     with engine.begin() as conn:
-        aid = conn.execute(m.Association.__table__.select().where(
-            m.Association.__table__.c.user == "bob")).first().id
-        conn.execute(insert(m.Job.__table__).values(id=1, assoc_id=aid, user="bob",
-                                                     state="running", submit=0))
+        aid = (
+            conn.execute(
+                m.Association.__table__.select().where(m.Association.__table__.c.user == "bob")
+            )
+            .first()
+            .id
+        )
+        conn.execute(
+            insert(m.Job.__table__).values(
+                id=1, assoc_id=aid, user="bob", state="running", submit=0
+            )
+        )
     engine.dispose()
     smaller = SMALL.replace("  bob: {associations: [chem]}\n", "").replace(
-        "physics: {fairshare: 30}", "physics: {fairshare: 31}")
+        "physics: {fairshare: 30}", "physics: {fairshare: 31}"
+    )
     result = fscli.fails("apply", write(tmp_path, "s.yaml", smaller), "--prune", code=1)
     assert "Job(s) active" in result.stderr
     assert "physics||30" in fscli.ok("assoc", "list", "-P", "format=Account,User,Share").stdout
@@ -270,15 +316,23 @@ def test_export_to_a_file_is_all_or_nothing(science, tmp_path, monkeypatch):
 
 def test_a_long_plan_is_summed_up_unless_full_plan_and_quiet_prints_none(fscli, tmp_path):
     tree = tmp_path / "big.yaml"
-    tree.write_text("cluster:\n  name: c1\naccounts:\n"
-                    + "".join(f"  a{i:02d}: {{fairshare: {i + 1}}}\n" for i in range(60)))
+    tree.write_text(
+        "cluster:\n  name: c1\naccounts:\n"
+        + "".join(f"  a{i:02d}: {{fairshare: {i + 1}}}\n" for i in range(60))
+    )
     lines = fscli.ok("apply", str(tree), "--dry-run").stdout.splitlines()
-    assert lines[:5] == ["plan for cluster c1: 61 change(s)", "  + 60 accounts to add",
-                         "  + 1 cluster to add", "first changes:",
-                         "+ cluster c1: fairshare=1"]
-    assert lines[5:] == [f"+ account a{i:02d}: parent=root description=a{i:02d} "
-                         f"organization=a{i:02d} fairshare={i + 1}" for i in range(19)] + [
-        "... and 41 more line(s): --full-plan prints every one"]
+    assert lines[:5] == [
+        "plan for cluster c1: 61 change(s)",
+        "  + 60 accounts to add",
+        "  + 1 cluster to add",
+        "first changes:",
+        "+ cluster c1: fairshare=1",
+    ]
+    assert lines[5:] == [
+        f"+ account a{i:02d}: parent=root description=a{i:02d} "
+        f"organization=a{i:02d} fairshare={i + 1}"
+        for i in range(19)
+    ] + ["... and 41 more line(s): --full-plan prints every one"]
     full = fscli.ok("apply", str(tree), "--dry-run", "--full-plan").stdout.splitlines()
     assert len(full) == 61 and full[-1].startswith("+ account a59: ")
     quiet = fscli.ok("-Q", "apply", str(tree))

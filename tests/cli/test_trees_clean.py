@@ -19,18 +19,29 @@ def test_load_clean_wipes_then_loads(fscli, tmp_path):
     fscli.ok("usage", "add", "user=bob", "account=chem", "raw=100", "at=2026-01-01T00:00:00")
     result = fscli.ok("load", write(tmp_path, "c1.cfg", FLAT), "clean")
     assert result.stdout.splitlines() == [
-        "- assoc alice/physics", "- user alice", "- assoc bob/chem", "- user bob",
-        "- account physics", "- account chem", "- account science",
+        "- assoc alice/physics",
+        "- user alice",
+        "- assoc bob/chem",
+        "- user bob",
+        "- account physics",
+        "- account chem",
+        "- account science",
         "+ account physics: parent=root description=physics organization=physics fairshare=7",
         "+ user alice: default_account=physics admin_level=None",
         "+ assoc alice/physics: fairshare=2",
         "+ user carol: default_account=physics admin_level=None",
         "+ assoc carol/physics: fairshare=1",
     ]
-    assert result.stderr == ("applied 12 change(s) to cluster c1: 5 to add, 0 to change, "
-                             "7 to remove\n")
+    assert result.stderr == (
+        "applied 12 change(s) to cluster c1: 5 to add, 0 to change, 7 to remove\n"
+    )
     assert fscli.ok("assoc", "list", "-P", "format=Account,User,Share").stdout.splitlines() == [
-        "Account|User|Share", "root||1", "physics||7", "physics|alice|2", "physics|carol|1"]
+        "Account|User|Share",
+        "root||1",
+        "physics||7",
+        "physics|alice|2",
+        "physics|carol|1",
+    ]
     assert "bob" not in fscli.ok("user", "list", "-P").stdout
     assert "science" not in fscli.ok("account", "list", "-P").stdout
     history = fscli.ok("history", "-P").stdout
@@ -62,14 +73,22 @@ def test_load_clean_into_empty_store_is_a_plain_load(fscli, tmp_path):
     assert len(removed) == len(added) > 0
     out = tmp_path / "o.cfg"
     fscli.ok("dump", "oracle", f"file={out}")
-    assert out.read_text() == (GOLDEN / "classic_doc" / "fairtree" / "sacctmgr_dump.cfg"
-                               ).read_text()
+    assert (
+        out.read_text() == (GOLDEN / "classic_doc" / "fairtree" / "sacctmgr_dump.cfg").read_text()
+    )
 
 
 def test_load_clean_refuses_active_jobs_and_changes_nothing(fscli, tmp_path):
     fscli.ok("apply", write(tmp_path, "t.yaml", SMALL))
-    fscli.ok("job", "submit", "user=bob", "account=chem", "state=running",
-             "submit=2026-01-01T00:00:00", "start=2026-01-01T00:00:00")
+    fscli.ok(
+        "job",
+        "submit",
+        "user=bob",
+        "account=chem",
+        "state=running",
+        "submit=2026-01-01T00:00:00",
+        "start=2026-01-01T00:00:00",
+    )
     before = fscli.ok("assoc", "list", "-P").stdout
     result = fscli.fails("load", write(tmp_path, "c1.cfg", FLAT), "clean", code=1)
     assert "Job(s) active" in result.stderr

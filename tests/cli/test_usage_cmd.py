@@ -34,7 +34,9 @@ def two(fscli):
 
 
 def raw_usage(fscli, at: str = AT) -> list[str]:
-    return fscli.ok("sshare", "-a", "-P", "-n", "-o", "Account,User,RawUsage", at=at).stdout.splitlines()
+    return fscli.ok(
+        "sshare", "-a", "-P", "-n", "-o", "Account,User,RawUsage", at=at
+    ).stdout.splitlines()
 
 
 def test_add_and_set(two):
@@ -74,30 +76,46 @@ def test_import_sshare_sets_raw_usage(two, tmp_path):
 
 def test_unknown_pairs_reported_at_once_or_skipped(two, tmp_path):
     path = tmp_path / "sacct.txt"
-    path.write_text(SACCT + "4|zed|a|low|normal|1|10|2026-05-01T10:00:00|2026-05-01T10:00:10|"
-                    "COMPLETED\n5|u1|zz|low|normal|1|10|2026-05-01T10:00:00|"
-                    "2026-05-01T10:00:10|COMPLETED\n")
+    path.write_text(
+        SACCT + "4|zed|a|low|normal|1|10|2026-05-01T10:00:00|2026-05-01T10:00:10|"
+        "COMPLETED\n5|u1|zz|low|normal|1|10|2026-05-01T10:00:00|"
+        "2026-05-01T10:00:10|COMPLETED\n"
+    )
     result = two.fails("usage", "import", str(path), code=1)
-    assert result.stderr == ("fscli: error: 2 user/account pair(s) not in cluster c: zed/a, "
-                             "u1/zz (add them, or use --skip-unknown)\n")
+    assert result.stderr == (
+        "fscli: error: 2 user/account pair(s) not in cluster c: zed/a, "
+        "u1/zz (add them, or use --skip-unknown)\n"
+    )
     assert raw_usage(two)[0] == "root||0"
     result = two.ok("usage", "import", str(path), "--skip-unknown")
     assert result.stderr.splitlines()[-1] == "skipped 2 unknown user/account pair(s): zed/a, u1/zz"
     assert raw_usage(two)[0] == "root||3360"
 
 
-@pytest.mark.parametrize("fmt,text,message", [
-    ("sacct", "JobID|User|Account|AllocCPUS\n1|u1|a|4\n", "lacks column(s): Start"),
-    ("sacct", SACCT.replace("|16|60|", "|sixteen|60|", 1), "line 2: invalid AllocCPUS"),
-    ("sacct", SACCT.replace("2026-05-01T10:01:00|COMPLETED", "yesterday|COMPLETED", 1),
-     "line 2"),
-    ("sshare", "Account|RawUsage\na|5\n", "lacks column(s): User"),
-    ("sshare", SSHARE.replace("|100|1.000000|0.500000", "|-100|1.000000|0.500000"),
-     "line 4: RawUsage '-100' must be a finite number >= 0"),
-    ("sshare", SSHARE.replace("|200|1.000000|0.500000", "|lots|1.000000|0.500000"),
-     "line 6: invalid RawUsage 'lots'"),
-    ("csv", SSHARE, "unknown --format 'csv'"),
-])
+@pytest.mark.parametrize(
+    "fmt,text,message",
+    [
+        ("sacct", "JobID|User|Account|AllocCPUS\n1|u1|a|4\n", "lacks column(s): Start"),
+        ("sacct", SACCT.replace("|16|60|", "|sixteen|60|", 1), "line 2: invalid AllocCPUS"),
+        (
+            "sacct",
+            SACCT.replace("2026-05-01T10:01:00|COMPLETED", "yesterday|COMPLETED", 1),
+            "line 2",
+        ),
+        ("sshare", "Account|RawUsage\na|5\n", "lacks column(s): User"),
+        (
+            "sshare",
+            SSHARE.replace("|100|1.000000|0.500000", "|-100|1.000000|0.500000"),
+            "line 4: RawUsage '-100' must be a finite number >= 0",
+        ),
+        (
+            "sshare",
+            SSHARE.replace("|200|1.000000|0.500000", "|lots|1.000000|0.500000"),
+            "line 6: invalid RawUsage 'lots'",
+        ),
+        ("csv", SSHARE, "unknown --format 'csv'"),
+    ],
+)
 def test_bad_files_import_nothing(two, tmp_path, fmt, text, message):
     path = tmp_path / "in.txt"
     path.write_text(text)
@@ -106,17 +124,23 @@ def test_bad_files_import_nothing(two, tmp_path, fmt, text, message):
     assert raw_usage(two)[0] == "root||0"
 
 
-@pytest.mark.parametrize("words,code,message", [
-    (("user=u1", "account=a", "raw=-5"), 1, "must be a finite number >= 0"),
-    (("user=u1", "account=a", "raw=abc"), 1, "invalid usage 'abc'"),
-    (("user=u1", "account=a", "raw=1e308"), 1,
-     "usage '1e308' is out of range (at most 9223372036854775807)"),
-    (("user=u1", "account=b", "raw=5"), 1, "user 'u1' has no association with account 'b'"),
-    (("account=nope", "raw=5"), 1, "account 'nope' does not exist"),
-    (("user=u1", "raw=5"), 2, "needs account=A and raw=N"),
-    (("user=u1", "account=a", "raw=5", "at=someday"), 1, "invalid time 'someday'"),
-    (("user=u1", "account=a", "rwa=5"), 2, "unknown key 'rwa'"),
-])
+@pytest.mark.parametrize(
+    "words,code,message",
+    [
+        (("user=u1", "account=a", "raw=-5"), 1, "must be a finite number >= 0"),
+        (("user=u1", "account=a", "raw=abc"), 1, "invalid usage 'abc'"),
+        (
+            ("user=u1", "account=a", "raw=1e308"),
+            1,
+            "usage '1e308' is out of range (at most 9223372036854775807)",
+        ),
+        (("user=u1", "account=b", "raw=5"), 1, "user 'u1' has no association with account 'b'"),
+        (("account=nope", "raw=5"), 1, "account 'nope' does not exist"),
+        (("user=u1", "raw=5"), 2, "needs account=A and raw=N"),
+        (("user=u1", "account=a", "raw=5", "at=someday"), 1, "invalid time 'someday'"),
+        (("user=u1", "account=a", "rwa=5"), 2, "unknown key 'rwa'"),
+    ],
+)
 def test_bad_charges(two, words, code, message):
     result = two.fails("usage", "add", *words, code=code)
     assert message in result.stderr

@@ -26,9 +26,16 @@ USAGE = {4: 300.0, 5: 100.0, 6: 100.0}
 
 def test_competition_ranks_share_equal_values():
     assert competition_ranks({"a": 0.5, "b": 0.9, "c": 0.5, "d": 0.1}) == {
-        "b": 1, "a": 2, "c": 2, "d": 4}
+        "b": 1,
+        "a": 2,
+        "c": 2,
+        "d": 4,
+    }
     assert competition_ranks({"x": (3.0, 1.0), "y": (3.0, 2.0), "z": (1.0,)}) == {
-        "y": 1, "x": 2, "z": 3}
+        "y": 1,
+        "x": 2,
+        "z": 3,
+    }
 
 
 def test_a_user_gets_the_best_factor_of_their_associations():
@@ -54,17 +61,25 @@ def test_lsf_users_rank_level_by_level_down_the_share_tree():
     groups = {"lab": UserGroup("lab", ("dan", "eve"), (ShareEntry("dan", 3), ShareEntry("eve", 1)))}
     queue = LsfQueue("q", shares=(ShareEntry("lab", 10, GROUP), ShareEntry("zed", 10)))
     now = 1_700_000_000
-    jobs = [Job(id=1, user="dan", queue="q", state="running", slots=5, start=now),
-            Job(id=2, user="zed", queue="q", state="running", slots=6, start=now)]
+    jobs = [
+        Job(id=1, user="dan", queue="q", state="running", slots=5, start=now),
+        Job(id=2, user="zed", queue="q", state="running", slots=6, start=now),
+    ]
     blocks = share_info(queue, jobs, now, groups=groups)
     top = {r.name: r.priority for r in blocks[0].rows}
     lab = {r.name: r.priority for r in blocks[1].rows}
     got = user_priorities(queue, blocks, groups, ["dan", "eve", "zed"])
-    assert got == {"zed": (top["zed"],), "dan": (top["lab"], lab["dan"]),
-                   "eve": (top["lab"], lab["eve"])}
+    assert got == {
+        "zed": (top["zed"],),
+        "dan": (top["lab"], lab["dan"]),
+        "eve": (top["lab"], lab["eve"]),
+    }
     # the lab outranks zed at the top, though zed's own priority beats both members'
     assert top["lab"] > top["zed"] > lab["eve"] > lab["dan"]
     assert competition_ranks(got) == {"eve": 1, "dan": 2, "zed": 3}
     rows = compare(compute(TREE, {}, "fair_tree"), compute(TREE, {}, "classic"), got)
     assert [(r.user, r.lsf, r.lsf_rank) for r in rows if r.lsf is not None] == [
-        ("eve", lab["eve"], 1), ("dan", lab["dan"], 2), ("zed", top["zed"], 3)]
+        ("eve", lab["eve"], 1),
+        ("dan", lab["dan"], 2),
+        ("zed", top["zed"], 3),
+    ]

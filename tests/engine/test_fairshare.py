@@ -34,9 +34,16 @@ def small_tree() -> list[Assoc]:
 def test_sshare_order_depth_and_usage_aggregation() -> None:
     result = compute(small_tree(), {4: 10.0, 5: 20.0, 7: 30.0, 8: 40.0, 3: 5.0}, "classic")
     order = [(r.account, r.user, r.depth) for r in result.rows]
-    assert order == [("root", None, 0), ("bio", None, 1), ("bio", "amy", 2), ("bio", "zed", 2),
-                     ("genomics", None, 2), ("genomics", "bob", 3), ("zoo", None, 1),
-                     ("zoo", "cat", 2)]
+    assert order == [
+        ("root", None, 0),
+        ("bio", None, 1),
+        ("bio", "amy", 2),
+        ("bio", "zed", 2),
+        ("genomics", None, 2),
+        ("genomics", "bob", 3),
+        ("zoo", None, 1),
+        ("zoo", "cat", 2),
+    ]
     raw = {r.assoc_id: r.raw_usage for r in result.rows}
     # an account's own charges (usage of removed users) count, plus all descendants
     assert raw[3] == 65.0 and raw[6] == 30.0 and raw[1] == 105.0
@@ -64,9 +71,12 @@ def test_no_usage_anywhere_gives_inf_and_zero_norms() -> None:
 
 def test_parent_shares_account_children_compete_with_its_siblings() -> None:
     assocs = [
-        Assoc(1, None, "root"), Assoc(2, 1, "a", shares=10),
-        Assoc(3, 2, "a", "u1", shares=1), Assoc(4, 2, "grp", shares=P),
-        Assoc(5, 4, "grp", "u2", shares=1), Assoc(6, 4, "grp", "u3", shares=P),
+        Assoc(1, None, "root"),
+        Assoc(2, 1, "a", shares=10),
+        Assoc(3, 2, "a", "u1", shares=1),
+        Assoc(4, 2, "grp", shares=P),
+        Assoc(5, 4, "grp", "u2", shares=1),
+        Assoc(6, 4, "grp", "u3", shares=P),
     ]
     usage = {3: 30.0, 5: 10.0, 6: 60.0}
     ft = compute(assocs, usage, "fair_tree")
@@ -85,9 +95,13 @@ def test_parent_shares_account_children_compete_with_its_siblings() -> None:
 
 
 def test_equal_levelfs_ties_share_rank_and_names_break_order() -> None:
-    assocs = [Assoc(1, None, "root"), Assoc(2, 1, "a", shares=1),
-              Assoc(3, 2, "a", "bo", shares=1), Assoc(4, 2, "a", "al", shares=1),
-              Assoc(5, 2, "a", "cy", shares=2)]
+    assocs = [
+        Assoc(1, None, "root"),
+        Assoc(2, 1, "a", shares=1),
+        Assoc(3, 2, "a", "bo", shares=1),
+        Assoc(4, 2, "a", "al", shares=1),
+        Assoc(5, 2, "a", "cy", shares=2),
+    ]
     result = compute(assocs, {3: 1.0, 4: 1.0, 5: 4.0}, "fair_tree")
     # al and bo tie (LF 1.5) and share rank 3; cy gets 3 - 2 = 1
     assert result.fs_factor == {4: 1.0, 3: 1.0, 5: 1 / 3}
@@ -96,13 +110,17 @@ def test_equal_levelfs_ties_share_rank_and_names_break_order() -> None:
 
 
 def test_dampening_and_zero_shares() -> None:
-    assocs = [Assoc(1, None, "root"), Assoc(2, 1, "a", shares=1),
-              Assoc(3, 2, "a", "u", shares=1), Assoc(4, 1, "z", shares=0),
-              Assoc(5, 4, "z", "v", shares=0)]
+    assocs = [
+        Assoc(1, None, "root"),
+        Assoc(2, 1, "a", shares=1),
+        Assoc(3, 2, "a", "u", shares=1),
+        Assoc(4, 1, "z", shares=0),
+        Assoc(5, 4, "z", "v", shares=0),
+    ]
     usage = {3: 50.0, 5: 50.0}
     plain = compute(assocs, usage, "classic")
     damped = compute(assocs, usage, "classic", dampening=4)
-    assert plain.fs_factor[3] == pytest.approx(2 ** -0.5)
+    assert plain.fs_factor[3] == pytest.approx(2**-0.5)
     assert damped.fs_factor[3] == pytest.approx(2 ** (-0.5 / 4))
     assert plain.row(4).fairshare == 0.0 and plain.fs_factor[5] == 0.0
     assert plain.row(5).effective_usage == plain.row(4).effective_usage  # siblings hold 0 shares
@@ -110,15 +128,18 @@ def test_dampening_and_zero_shares() -> None:
     assert ft.row(4).level_fs == 0.0 and ft.fs_factor[5] == 0.5
 
 
-@pytest.mark.parametrize("assocs,usage,message", [
-    ([Assoc(1, None, "root"), Assoc(2, None, "other")], {}, "exactly one root"),
-    ([Assoc(1, None, "root"), Assoc(2, 9, "a")], {}, "unknown parent id 9"),
-    ([Assoc(1, None, "root"), Assoc(1, 1, "a")], {}, "appears twice"),
-    ([Assoc(1, None, "root"), Assoc(2, 3, "a"), Assoc(3, 2, "b")], {}, "not below the root"),
-    ([Assoc(1, None, "root"), Assoc(2, 1, "a", "u"), Assoc(3, 2, "b")], {}, "user association"),
-    ([Assoc(1, None, "root")], {7: 1.0}, "unknown association id 7"),
-    ([Assoc(1, None, "root")], {1: -1.0}, "negative usage"),
-])
+@pytest.mark.parametrize(
+    "assocs,usage,message",
+    [
+        ([Assoc(1, None, "root"), Assoc(2, None, "other")], {}, "exactly one root"),
+        ([Assoc(1, None, "root"), Assoc(2, 9, "a")], {}, "unknown parent id 9"),
+        ([Assoc(1, None, "root"), Assoc(1, 1, "a")], {}, "appears twice"),
+        ([Assoc(1, None, "root"), Assoc(2, 3, "a"), Assoc(3, 2, "b")], {}, "not below the root"),
+        ([Assoc(1, None, "root"), Assoc(2, 1, "a", "u"), Assoc(3, 2, "b")], {}, "user association"),
+        ([Assoc(1, None, "root")], {7: 1.0}, "unknown association id 7"),
+        ([Assoc(1, None, "root")], {1: -1.0}, "negative usage"),
+    ],
+)
 def test_bad_trees_raise_one_clear_error(assocs, usage, message) -> None:
     with pytest.raises(InvalidValue, match=message):
         compute(assocs, usage)
@@ -150,8 +171,10 @@ def test_explain_classic_product_and_recursion() -> None:
     text = "\n".join(lines)
     assert "NormShares S = 30/40 x 2/4 x 1/1 = 0.375000" in text
     assert "account bio: UN = 60 / 100 = 0.600000; UE = UN = 0.600000 (child of root)" in text
-    assert ("account genomics: UN = 30 / 100 = 0.300000; UE = UN + (UE_parent - UN) x 2/4 = "
-            "0.300000 + (0.600000 - 0.300000) x 2/4 = 0.450000") in text
+    assert (
+        "account genomics: UN = 30 / 100 = 0.300000; UE = UN + (UE_parent - UN) x 2/4 = "
+        "0.300000 + (0.600000 - 0.300000) x 2/4 = 0.450000"
+    ) in text
     # bob: UE = 0.3 + (0.45 - 0.3) x 1/1 = 0.45; F = 2^(-0.45 / 0.375) = 2^-1.2
     assert lines[-1] == "FairShare = 2^(-(UE / S) / d) = 2^(-(0.450000 / 0.375000) / 1) = 0.435275"
     linear = compute(small_tree(), {4: 10.0}, "linear")
@@ -248,17 +271,32 @@ def test_fair_tree_ranks_match_a_plain_reference_with_ties_and_parents(seed: int
     assert {r.assoc_id: r.raw_usage for r in result.rows} == subtree
     # rows in sshare's order, the same as the plain display-order walk of the tree
     assert [(r.assoc_id, r.depth) for r in result.rows] == [
-        (a.id, depth) for a, depth in display_order(assocs)]
+        (a.id, depth) for a, depth in display_order(assocs)
+    ]
 
 
 def test_user_rows_sort_by_user_then_partition() -> None:
-    assocs = [Assoc(1, None, "root"), Assoc(2, 1, "a"),
-              Assoc(3, 2, "a", "bo", "zz"), Assoc(4, 2, "a", "bo2"), Assoc(5, 2, "a", "bo"),
-              Assoc(6, 2, "a", "b", "p"), Assoc(7, 2, "a", "bo", "aa"), Assoc(8, 2, "aa")]
+    assocs = [
+        Assoc(1, None, "root"),
+        Assoc(2, 1, "a"),
+        Assoc(3, 2, "a", "bo", "zz"),
+        Assoc(4, 2, "a", "bo2"),
+        Assoc(5, 2, "a", "bo"),
+        Assoc(6, 2, "a", "b", "p"),
+        Assoc(7, 2, "a", "bo", "aa"),
+        Assoc(8, 2, "aa"),
+    ]
     rows = compute(assocs, {}, "fair_tree").rows
     assert [(r.user, r.partition) for r in rows] == [
-        (None, None), (None, None), ("b", "p"), ("bo", None), ("bo", "aa"), ("bo", "zz"),
-        ("bo2", None), (None, None)]
+        (None, None),
+        (None, None),
+        ("b", "p"),
+        ("bo", None),
+        ("bo", "aa"),
+        ("bo", "zz"),
+        ("bo2", None),
+        (None, None),
+    ]
     assert [r.assoc_id for r in rows] == [a.id for a, _ in display_order(assocs)]
 
 

@@ -41,8 +41,11 @@ def load_capture(folder: Path) -> tuple[list[Assoc], dict[int, float], list[dict
         assocs.append(a)
         by_name[(a.account, a.user)] = a.id
     sshare_text = (folder / "sshare_a_l_P.txt").read_text()
-    usage = {by_name[(u.account, u.user)]: u.raw_usage
-             for u in parse_sshare(sshare_text) if u.user is not None}
+    usage = {
+        by_name[(u.account, u.user)]: u.raw_usage
+        for u in parse_sshare(sshare_text)
+        if u.user is not None
+    }
     rows_text = sshare_text.splitlines()
     cols = rows_text[0].split("|")
     expected = [dict(zip(cols, line.split("|"))) for line in rows_text[1:]]
@@ -67,9 +70,12 @@ def test_real_slurm_capture(folder: str, algorithm: str) -> None:
         assert " " * row.depth + row.account == exp["Account"]
         assert (row.user or "") == exp["User"]
         assert int(row.raw_usage) == int(exp["RawUsage"])
-        for field, value in (("NormShares", row.norm_shares), ("NormUsage", row.norm_usage),
-                             ("EffectvUsage", row.effective_usage),
-                             ("FairShare", row.fairshare)):
+        for field, value in (
+            ("NormShares", row.norm_shares),
+            ("NormUsage", row.norm_usage),
+            ("EffectvUsage", row.effective_usage),
+            ("FairShare", row.fairshare),
+        ):
             assert _close(value, exp[field]), (row.account, row.user, field, value, exp[field])
         if "LevelFS" in exp:
             assert _close(row.level_fs, exp["LevelFS"]), (row.account, row.user, row.level_fs)
@@ -84,8 +90,11 @@ def _doc_example() -> tuple[list[Assoc], dict[int, float], dict]:
     for rec in doc["associations"]:
         new_id = len(assocs) + 1
         if rec.get("user"):
-            assocs.append(Assoc(new_id, ids[rec["account"]], rec["account"], rec["user"],
-                                shares=rec["shares"]))
+            assocs.append(
+                Assoc(
+                    new_id, ids[rec["account"]], rec["account"], rec["user"], shares=rec["shares"]
+                )
+            )
             ids[rec["user"]] = new_id
             usage[new_id] = rec["norm_usage"]
         else:

@@ -25,8 +25,14 @@ from fscli.engine.usage import Run, pass_start_usage, raw_usage, with_runs
 
 P0 = 1_800_000_000 // 300 * 300
 T = P0 + 700
-TREE = [Assoc(1, None, "root"), Assoc(2, 1, "a"), Assoc(3, 1, "b"),
-        Assoc(4, 2, "a", "u1"), Assoc(5, 2, "a", "u2"), Assoc(6, 3, "b", "u3")]
+TREE = [
+    Assoc(1, None, "root"),
+    Assoc(2, 1, "a"),
+    Assoc(3, 1, "b"),
+    Assoc(4, 2, "a", "u1"),
+    Assoc(5, 2, "a", "u2"),
+    Assoc(6, 3, "b", "u3"),
+]
 
 
 def _usages(flags: str) -> tuple[dict[int, float], dict[int, float], PriorityConfig]:
@@ -39,9 +45,15 @@ def _usages(flags: str) -> tuple[dict[int, float], dict[int, float], PriorityCon
 def _rows(algorithm: str, lag: bool = True) -> dict[str, tuple]:
     now, before, _ = _usages("NO_FAIR_TREE")
     result = compute(TREE, now, algorithm, 1, before if lag else None)
-    return {r.user or r.account: (r.raw_usage, r.norm_usage, round(r.effective_usage, 6),
-                                  None if r.fairshare is None else round(r.fairshare, 6))
-            for r in result.rows}
+    return {
+        r.user or r.account: (
+            r.raw_usage,
+            r.norm_usage,
+            round(r.effective_usage, 6),
+            None if r.fairshare is None else round(r.fairshare, 6),
+        )
+        for r in result.rows
+    }
 
 
 def test_usage_before_the_pass_leaves_out_the_pass_s_job_charge() -> None:
@@ -103,6 +115,6 @@ def test_decay_is_applied_alike_so_ratios_do_not_change() -> None:
     charges are decayed to: a charge and a run of equal age keep equal weight."""
     cfg = PriorityConfig.from_mapping({"PriorityDecayHalfLife": "60"})
     d = 1 - 0.693 / 3600
-    charged = raw_usage([Charge(6, P0 + 300, 300 * d ** 300)], P0 + 700, cfg)
+    charged = raw_usage([Charge(6, P0 + 300, 300 * d**300)], P0 + 700, cfg)
     before = pass_start_usage(charged, [Run(5, P0, None, 1.0)], P0 + 700, cfg)
     assert before[5] == pytest.approx(before[6], rel=1e-12)

@@ -21,8 +21,11 @@ def _state(user=None, acct=None, qos=None, jobs=(), **kw) -> LimitsState:
         Assoc(3, 2, "phys", "alice", limits=dict(user or {})),
         Assoc(4, 2, "phys", "bob"),
     ]
-    all_qos = [Qos("normal"), Qos("deny", flags=frozenset({"DenyOnLimit"})),
-               Qos("high", limits=dict(qos or {}))]
+    all_qos = [
+        Qos("normal"),
+        Qos("deny", flags=frozenset({"DenyOnLimit"})),
+        Qos("high", limits=dict(qos or {})),
+    ]
     parts = [Partition("batch", billing_weights="CPU=2.0"), Partition("plain")]
     return LimitsState(assocs, all_qos, parts, list(jobs), default_partition="batch", **kw)
 
@@ -31,10 +34,30 @@ def _req(cpus=1, nodes=1, time=None, qos=None, partition=None, **tres) -> JobReq
     return JobRequest("alice", "phys", partition, qos, request_tres(cpus, nodes, tres), time)
 
 
-def _running(jid, cpus, user="bob", assoc_id=4, partition="batch", time_limit=None,
-             start=None, qos="normal", tres=None):
-    return Job(jid, user, "phys", assoc_id, (partition,), qos, "running", cpus=cpus,
-               tres=dict(tres or {}), time_limit=time_limit, start=start)
+def _running(
+    jid,
+    cpus,
+    user="bob",
+    assoc_id=4,
+    partition="batch",
+    time_limit=None,
+    start=None,
+    qos="normal",
+    tres=None,
+):
+    return Job(
+        jid,
+        user,
+        "phys",
+        assoc_id,
+        (partition,),
+        qos,
+        "running",
+        cpus=cpus,
+        tres=dict(tres or {}),
+        time_limit=time_limit,
+        start=start,
+    )
 
 
 def test_grp_tres_billing_counts_the_request_billed_by_partition_weights():
@@ -44,7 +67,14 @@ def test_grp_tres_billing_counts_the_request_billed_by_partition_weights():
     assert (result.verdict, result.reason) == ("pend", "AssocGrpBilling")
     v = result.violation
     assert (v.limit, v.tres, v.value, v.current, v.request, v.level, v.source) == (
-        "GrpTRES", "billing", 10, 0, 12, "account", "phys")
+        "GrpTRES",
+        "billing",
+        10,
+        0,
+        12,
+        "account",
+        "phys",
+    )
     assert check(_req(cpus=6, partition="plain"), state, NOW).verdict == "run"  # its CPUs: 6
 
 
@@ -53,7 +83,10 @@ def test_running_jobs_add_their_billing_to_the_group():
     assert check(_req(cpus=3), state, NOW).verdict == "run"  # 4 + 6 = 10
     result = check(_req(cpus=4), state, NOW)  # 4 + 8
     assert (result.reason, result.violation.current, result.violation.request) == (
-        "AssocGrpBilling", 4, 8)
+        "AssocGrpBilling",
+        4,
+        8,
+    )
     # a job in a partition without weights is billed its CPUs
     state.jobs.append(_running(2, cpus=3, partition="plain"))
     result = check(_req(cpus=2), state, NOW)  # 4 + 3 + 4
@@ -62,8 +95,10 @@ def test_running_jobs_add_their_billing_to_the_group():
 
 def test_a_running_jobs_recorded_billing_is_recomputed_as_slurmctld_does():
     """Usage charges a job job_billing's figure whatever its TRES say; so do the limits."""
-    state = _state(acct={"GrpTRES": {"billing": 10}},
-                   jobs=[_running(1, cpus=2, tres={"cpu": 2, "node": 1, "billing": 1})])
+    state = _state(
+        acct={"GrpTRES": {"billing": 10}},
+        jobs=[_running(1, cpus=2, tres={"cpu": 2, "node": 1, "billing": 1})],
+    )
     result = check(_req(cpus=4), state, NOW)
     assert (result.reason, result.violation.current) == ("AssocGrpBilling", 4)
 
@@ -79,13 +114,17 @@ def test_max_billing_per_job_pends_or_rejects_under_deny_on_limit():
     assert check(_req(cpus=4), state, NOW).verdict == "run"
     pend = check(_req(cpus=5), state, NOW)
     assert (pend.verdict, pend.reason, pend.violation.request) == (
-        "pend", "AssocMaxBillingPerJob", 10)
+        "pend",
+        "AssocMaxBillingPerJob",
+        10,
+    )
     reject = check(_req(cpus=5, qos="deny"), state, NOW)
     assert (reject.verdict, reject.reason) == ("reject", "AssocMaxBillingPerJob")
     assert reject.sbatch_stderr() == (
         "sbatch: error: AssocMaxBillingPerJob\n"
         "sbatch: error: Batch job submission failed: Job violates accounting/QOS policy "
-        "(job submit limit, user's size and/or time limits)")
+        "(job submit limit, user's size and/or time limits)"
+    )
 
 
 def test_qos_billing_limits_per_job_per_node_and_per_user():
@@ -94,8 +133,10 @@ def test_qos_billing_limits_per_job_per_node_and_per_user():
     state = _state(qos={"MaxTRESPerNode": {"billing": 4}})
     assert check(_req(cpus=4, nodes=2, qos="high"), state, NOW).verdict == "run"  # 8 / 2
     assert check(_req(cpus=5, nodes=2, qos="high"), state, NOW).reason == "QOSMaxBillingPerNode"
-    state = _state(qos={"MaxTRESPerUser": {"billing": 12}},
-                   jobs=[_running(1, cpus=4, user="alice", assoc_id=3, qos="high")])  # 8
+    state = _state(
+        qos={"MaxTRESPerUser": {"billing": 12}},
+        jobs=[_running(1, cpus=4, user="alice", assoc_id=3, qos="high")],
+    )  # 8
     assert check(_req(cpus=2, qos="high"), state, NOW).verdict == "run"
     result = check(_req(cpus=3, qos="high"), state, NOW)
     assert (result.reason, result.violation.current) == ("QOSMaxBillingPerUser", 8)
@@ -120,7 +161,10 @@ def test_billing_run_minutes_of_running_jobs():
     assert check(_req(cpus=1, time=60), state, NOW).verdict == "run"  # 180 + 120
     result = check(_req(cpus=1, time=61), state, NOW)
     assert (result.reason, result.violation.current, result.violation.request) == (
-        "AssocGrpBillingRunMinutes", 180, 122)
+        "AssocGrpBillingRunMinutes",
+        180,
+        122,
+    )
 
 
 def test_time_limit_filled_from_a_billing_minutes_limit_under_strict_checking():
@@ -129,8 +173,7 @@ def test_time_limit_filled_from_a_billing_minutes_limit_under_strict_checking():
 
 
 def test_cluster_wide_weights_and_max_tres():
-    state = _state(acct={"GrpTRES": {"billing": 10}},
-                   billing_weights={"cpu": 1.0, "mem": 1 / 1024})
+    state = _state(acct={"GrpTRES": {"billing": 10}}, billing_weights={"cpu": 1.0, "mem": 1 / 1024})
     # plain has no weights of its own: the cluster's bill cpu + mem in GB
     assert check(_req(cpus=2, partition="plain", mem=8192), state, NOW).verdict == "run"
     result = check(_req(cpus=2, partition="plain", mem=9216), state, NOW)
@@ -165,8 +208,19 @@ def test_the_scope_asks_a_store_for_billing_only_when_a_counted_limit_reads_it()
 
     def count(scope):
         asked.append(scope)
-        return [JobGroup(4, True, 1, {"cpu": 2, "node": 1, "billing": 4}, {}, "normal",
-                         "batch", "bob", "phys")]
+        return [
+            JobGroup(
+                4,
+                True,
+                1,
+                {"cpu": 2, "node": 1, "billing": 4},
+                {},
+                "normal",
+                "batch",
+                "bob",
+                "phys",
+            )
+        ]
 
     state = _state(acct={"GrpTRES": {"cpu": 100}}, user={"MaxTRESPerJob": {"billing": 50}})
     state.count_jobs = count

@@ -50,22 +50,30 @@ def load_assocs() -> list[Assoc]:
     accounts = re.search(r"^- Accounts: (.*)$", notes, re.MULTILINE).group(1)
     for item in accounts.split(";"):
         name, parent, *words = re.match(r"\s*(\w+)\(parent=(\w+)\)\s*(.*)", item).groups()
-        assocs.append(Assoc(ids[(name, "")], ids[(parent, "")], name,
-                            limits=_limits(" ".join(words).split())))
+        assocs.append(
+            Assoc(ids[(name, "")], ids[(parent, "")], name, limits=_limits(" ".join(words).split()))
+        )
     users = re.search(r"^- Users: (.*)$", notes, re.MULTILINE).group(1)
     for item in users.split(";"):
         who, *words = item.split()
         user, account = who.split("@")
-        assocs.append(Assoc(ids[(account, user)], ids[(account, "")], account, user,
-                            limits=_limits(words)))
+        assocs.append(
+            Assoc(ids[(account, user)], ids[(account, "")], account, user, limits=_limits(words))
+        )
     return assocs
 
 
 def load_qos() -> list[Qos]:
-    columns = {"GrpTRES": "GrpTRES", "GrpJobs": "GrpJobs", "GrpSubmit": "GrpSubmitJobs",
-               "MaxTRES": "MaxTRESPerJob", "MaxTRESPU": "MaxTRESPerUser",
-               "MaxJobsPU": "MaxJobsPerUser", "MaxSubmitPU": "MaxSubmitJobsPerUser",
-               "MaxWall": "MaxWallDurationPerJob"}
+    columns = {
+        "GrpTRES": "GrpTRES",
+        "GrpJobs": "GrpJobs",
+        "GrpSubmit": "GrpSubmitJobs",
+        "MaxTRES": "MaxTRESPerJob",
+        "MaxTRESPU": "MaxTRESPerUser",
+        "MaxJobsPU": "MaxJobsPerUser",
+        "MaxSubmitPU": "MaxSubmitJobsPerUser",
+        "MaxWall": "MaxWallDurationPerJob",
+    }
     out = []
     for row in _pipe_table("sacctmgr_show_qos_P.txt"):
         limits = _limits([f"{name}={row[col]}" for col, name in columns.items() if row[col]])
@@ -79,11 +87,13 @@ def load_partitions() -> list[Partition]:
     out = []
     for block in text.strip().split("\n\n"):
         fields = dict(re.findall(r"(\S+?)=(\S*)", block))
-        out.append(Partition(
-            fields["PartitionName"],
-            qos=None if fields["QoS"] == "N/A" else fields["QoS"],
-            max_time=parse_duration_mins(fields["MaxTime"]),
-        ))
+        out.append(
+            Partition(
+                fields["PartitionName"],
+                qos=None if fields["QoS"] == "N/A" else fields["QoS"],
+                max_time=parse_duration_mins(fields["MaxTime"]),
+            )
+        )
     return out
 
 
@@ -96,9 +106,15 @@ def load_jobs() -> dict[str, Job]:
         fields = dict(re.findall(r"(\S+?)=(\S*)", body))
         tres = parse_tres(fields["TRES"])
         jobs[case.strip()] = Job(
-            int(fields["JobId"]), fields["UserId"].split("(")[0], fields["Account"],
-            partitions=(fields["Partition"],), qos=fields["QOS"],
-            state=fields["JobState"].lower(), cpus=tres["cpu"], nodes=tres["node"], tres=tres,
+            int(fields["JobId"]),
+            fields["UserId"].split("(")[0],
+            fields["Account"],
+            partitions=(fields["Partition"],),
+            qos=fields["QOS"],
+            state=fields["JobState"].lower(),
+            cpus=tres["cpu"],
+            nodes=tres["node"],
+            tres=tres,
             time_limit=parse_duration_mins(fields["TimeLimit"]),
         )
     return jobs
@@ -111,7 +127,11 @@ def _request(row: dict[str, str]) -> JobRequest:
     cpus = int(row["cpus"])
     tres = {"cpu": cpus, "mem": mem or cpus * DEF_MEM_PER_CPU, "node": 1, "billing": cpus}
     return JobRequest(
-        row["user"], row["account"], opts.get("-p"), opts.get("-q"), tres,
+        row["user"],
+        row["account"],
+        opts.get("-p"),
+        opts.get("-q"),
+        tres,
         int(opts["-t"]) if "-t" in opts else None,
     )
 

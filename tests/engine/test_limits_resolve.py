@@ -10,8 +10,9 @@ from fscli.errors import InvalidValue
 
 ROOT = Assoc(1, None, "root", limits={"GrpTRES": {"mem": 1024 * 1024}})
 PHYS = Assoc(2, 1, "phys", limits={"GrpTRES": {"cpu": 128}, "MaxJobs": 8, "GrpJobs": 50})
-ALICE = Assoc(3, 2, "phys", "alice", limits={"MaxJobs": 4, "MaxSubmitJobs": 50,
-                                              "GrpTRES": {"cpu": 500}})
+ALICE = Assoc(
+    3, 2, "phys", "alice", limits={"MaxJobs": 4, "MaxSubmitJobs": 50, "GrpTRES": {"cpu": 500}}
+)
 CHAIN = [ALICE, PHYS, ROOT]
 
 
@@ -24,11 +25,20 @@ def test_seed_003_partition_qos_maxjobs_wins_user_maxsubmit_kept():
     the job QOS, user MaxJobs=4 MaxSubmitJobs=50 → MaxJobs=20, MaxSubmitJobs=50."""
     part_qos = Qos("pq", limits={"MaxJobsPerUser": 20})
     user = Assoc(3, 2, "phys", "alice", limits={"MaxJobs": 4, "MaxSubmitJobs": 50})
-    entries = resolve([user, Assoc(2, 1, "phys"), Assoc(1, None, "root")], Qos("normal"),
-                      Partition("p", qos="pq"), part_qos)
+    entries = resolve(
+        [user, Assoc(2, 1, "phys"), Assoc(1, None, "root")],
+        Qos("normal"),
+        Partition("p", qos="pq"),
+        part_qos,
+    )
     assert _dicts(entries) == [
-        {"name": "MaxJobs", "value": 20, "level": "partition-qos", "source": "pq",
-         "as": "MaxJobsPerUser"},
+        {
+            "name": "MaxJobs",
+            "value": 20,
+            "level": "partition-qos",
+            "source": "pq",
+            "as": "MaxJobsPerUser",
+        },
         {"name": "MaxSubmitJobs", "value": 50, "level": "user", "source": "alice@phys"},
     ]
 
@@ -63,12 +73,18 @@ def test_partition_qos_first_unless_overpartqos():
     part_qos = Qos("pq", limits={"MaxTRESPerJob": {"cpu": 4}})
     job_qos = Qos("q", limits={"MaxTRESPerJob": {"cpu": 16, "mem": 2000}})
     part = Partition("p", qos="pq")
-    first = [(e.tres, e.value, e.source) for e in resolve(CHAIN, job_qos, part, part_qos)
-             if e.name == "MaxTRESPerJob"]
+    first = [
+        (e.tres, e.value, e.source)
+        for e in resolve(CHAIN, job_qos, part, part_qos)
+        if e.name == "MaxTRESPerJob"
+    ]
     assert first == [("cpu", 4, "pq"), ("mem", 2000, "q")]
     over = Qos("q", flags=frozenset({"OverPartQOS"}), limits=job_qos.limits)
-    swapped = [(e.tres, e.value, e.source) for e in resolve(CHAIN, over, part, part_qos)
-               if e.name == "MaxTRESPerJob"]
+    swapped = [
+        (e.tres, e.value, e.source)
+        for e in resolve(CHAIN, over, part, part_qos)
+        if e.name == "MaxTRESPerJob"
+    ]
     assert swapped == [("cpu", 16, "q"), ("mem", 2000, "q")]
 
 
@@ -87,15 +103,19 @@ def test_partition_caps_maxwall_unless_partition_time_limit_flag():
 
 def test_looser_partition_cap_leaves_the_tighter_limit():
     user = Assoc(3, 2, "phys", "alice", limits={"MaxWallDurationPerJob": 30})
-    wall = [e for e in resolve([user, PHYS, ROOT], None, Partition("p", max_time=60))
-            if e.name == "MaxWallDurationPerJob"]
+    wall = [
+        e
+        for e in resolve([user, PHYS, ROOT], None, Partition("p", max_time=60))
+        if e.name == "MaxWallDurationPerJob"
+    ]
     assert [(e.value, e.level) for e in wall] == [(30, "user")]
 
 
 def test_limit_factor_multiplies_association_tres_limits_only():
     qos = Qos("lf", limit_factor=2.5, limits={"MaxJobsPerUser": 3})
-    user = Assoc(3, 2, "phys", "alice", limits={"MaxTRESPerJob": {"cpu": 10},
-                                                 "MaxTRESPerNode": {"cpu": 4}})
+    user = Assoc(
+        3, 2, "phys", "alice", limits={"MaxTRESPerJob": {"cpu": 10}, "MaxTRESPerNode": {"cpu": 4}}
+    )
     entries = {(e.name, e.tres): e.value for e in resolve([user, PHYS, ROOT], qos)}
     assert entries[("MaxTRESPerJob", "cpu")] == 25
     assert entries[("GrpTRES", "cpu")] == 320

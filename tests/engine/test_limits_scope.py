@@ -22,8 +22,11 @@ def _state(root=None, acct=None, qos=None) -> tuple[LimitsState, list]:
 
     def count(scope):
         asked.append(scope)
-        return [JobGroup(2, True, 3, {"cpu": 30, "node": 3, "mem": 900}, {}, "high", "batch",
-                         None, "phys")]
+        return [
+            JobGroup(
+                2, True, 3, {"cpu": 30, "node": 3, "mem": 900}, {}, "high", "batch", None, "phys"
+            )
+        ]
 
     state.count_jobs = count
     return state, asked
@@ -51,16 +54,21 @@ def test_qos_per_job_limits_count_nothing_and_partitions_follow_their_qos():
     assert not asked[-1].qos
     state.qos[1].limits["GrpTRESRunMins"] = {"cpu": 10}
     check(_req(qos="high"), state, NOW)
-    assert (asked[-1].qos, asked[-1].partitions, asked[-1].run_mins) == (
-        {"high"}, {"batch"}, True)
+    assert (asked[-1].qos, asked[-1].partitions, asked[-1].run_mins) == ({"high"}, {"batch"}, True)
     # run time is counted up to the last decay pass (every 300 s by default)
     assert (asked[-1].user, asked[-1].account, asked[-1].charged_until) == (
-        "alice", "phys", NOW - NOW % 300)
+        "alice",
+        "phys",
+        NOW - NOW % 300,
+    )
     # and the passes themselves, which give the run time back (times the UsageFactor)
     state.calc_period, state.calc_anchor = 60, 20
     check(_req(qos="high"), state, NOW)
     assert (asked[-1].charged_until, asked[-1].calc_period, asked[-1].calc_anchor) == (
-        NOW - (NOW - 20) % 60, 60, 20)
+        NOW - (NOW - 20) % 60,
+        60,
+        20,
+    )
 
 
 def test_groups_count_for_their_qos_and_account():

@@ -22,9 +22,11 @@ NOW = 1_700_000_000
 def _state(**kw) -> LimitsState:
     """root > phys (MaxWall 2 hours) > alice; partition batch (MaxTime 1 day, 4 nodes of
     16 CPUs); QOS normal, and deny (DenyOnLimit: strict checking)."""
-    assocs = [Assoc(1, None, "root", qos=("normal", "deny")),
-              Assoc(2, 1, "phys", limits={"MaxWallDurationPerJob": 120}),
-              Assoc(3, 2, "phys", "alice")]
+    assocs = [
+        Assoc(1, None, "root", qos=("normal", "deny")),
+        Assoc(2, 1, "phys", limits={"MaxWallDurationPerJob": 120}),
+        Assoc(3, 2, "phys", "alice"),
+    ]
     qos = [Qos("normal"), Qos("deny", flags=frozenset({"DenyOnLimit"}))]
     parts = [Partition("batch", nodes=4, cpus=64, max_time=1440)]
     return LimitsState(assocs, qos, parts, default_partition="batch", **kw)
@@ -36,7 +38,11 @@ def _req(time: int | None = None, qos: str | None = None, cpus: int = 1) -> JobR
 
 def test_infinite_is_a_request_not_no_time() -> None:
     assert [parse_time_limit(t) for t in ("UNLIMITED", "infinite", "-1", "1:00:00")] == [
-        INFINITE_MINUTES, INFINITE_MINUTES, INFINITE_MINUTES, 60]
+        INFINITE_MINUTES,
+        INFINITE_MINUTES,
+        INFINITE_MINUTES,
+        60,
+    ]
 
 
 def test_no_time_limit_is_cut_to_the_max_wall_and_runs() -> None:
@@ -52,8 +58,7 @@ def test_no_time_limit_takes_the_max_wall_even_above_the_partition_s_max_time() 
     state = _state()
     state.partitions[0].max_time = 60
     result = check(_req(), state, NOW)
-    assert (result.verdict, result.reason, result.time_limit) == (
-        "pend", "PartitionTimeLimit", 120)
+    assert (result.verdict, result.reason, result.time_limit) == ("pend", "PartitionTimeLimit", 120)
 
 
 def test_infinite_keeps_it_and_pends_on_the_partition_then_the_max_wall() -> None:
@@ -61,17 +66,24 @@ def test_infinite_keeps_it_and_pends_on_the_partition_then_the_max_wall() -> Non
     (job_limits_check: PartitionTimeLimit) and the account's MaxWall."""
     result = check(_req(INFINITE_MINUTES), _state(), NOW)
     assert (result.verdict, result.reason, result.time_limit) == (
-        "pend", "PartitionTimeLimit", None)
+        "pend",
+        "PartitionTimeLimit",
+        None,
+    )
     assert [v.reason for v in result.others] == ["AssocMaxWallDurationPerJobLimit"]
 
 
 def test_infinite_under_strict_checking_is_rejected_by_the_max_wall() -> None:
     result = check(_req(INFINITE_MINUTES, qos="deny"), _state(), NOW)
     assert (result.verdict, result.reason, result.error) == (
-        "reject", "AssocMaxWallDurationPerJobLimit", R.ERR_ACCOUNTING_POLICY)
+        "reject",
+        "AssocMaxWallDurationPerJobLimit",
+        R.ERR_ACCOUNTING_POLICY,
+    )
 
 
 # -- memory a job does not give --------------------------------------------------------
+
 
 def test_default_memory_per_cpu_and_per_node() -> None:
     """DefMemPerCPU x CPUs; DefMemPerNode x nodes (and it wins over DefMemPerCPU); a job
@@ -88,18 +100,26 @@ def test_max_mem_per_cpu_trades_memory_for_cpus() -> None:
     ceil(1000/300) = 4: 2 CPUs become 8 with ceil(1000/4) = 250 MB each (2000 MB); a
     per-node 1000 MB needs ceil(1000/300) = 4 CPUs per node (2 nodes: 8 CPUs)."""
     assert fill_memory(2, 1, {}, MemoryDefaults(per_cpu=1000, max_per_cpu=300)) == (
-        8, {"mem": 2000})
-    assert fill_memory(2, 1, {}, MemoryDefaults(per_cpu=300, max_per_cpu=300)) == (
-        2, {"mem": 600})
+        8,
+        {"mem": 2000},
+    )
+    assert fill_memory(2, 1, {}, MemoryDefaults(per_cpu=300, max_per_cpu=300)) == (2, {"mem": 600})
     assert fill_memory(2, 2, {}, MemoryDefaults(per_node=1000, max_per_cpu=300)) == (
-        8, {"mem": 2000})
+        8,
+        {"mem": 2000},
+    )
 
 
 def test_memory_defaults_read_from_the_configuration() -> None:
     cfg = PriorityConfig.from_mapping({"DefMemPerCPU": "100", "MaxMemPerCPU": "400"})
     assert MemoryDefaults.of(cfg.raw) == MemoryDefaults(100, 0, 400)
     assert [validate("EnforcePartLimits", v)[1] for v in ("yes", "1", "any", "ALL", "no")] == [
-        "ANY", "ANY", "ANY", "ALL", "NO"]
+        "ANY",
+        "ANY",
+        "ANY",
+        "ALL",
+        "NO",
+    ]
     assert partition_enforced(cfg.raw) is False
     with pytest.raises(InvalidValue, match="expected NO, YES, ANY or ALL"):
         validate("EnforcePartLimits", "some")
@@ -113,7 +133,10 @@ def test_grp_mem_limit_counts_the_default_memory() -> None:
     state.assocs[1].limits["GrpTRES"] = {"mem": 300}
     result = check(_req(cpus=4), state, NOW)
     assert (result.verdict, result.reason, result.violation.request) == (
-        "pend", "AssocGrpMemLimit", 400)
+        "pend",
+        "AssocGrpMemLimit",
+        400,
+    )
     assert check(_req(cpus=3), state, NOW).verdict == "run"
 
 
@@ -124,8 +147,9 @@ def test_a_partition_s_memory_defaults_replace_the_cluster_s() -> None:
     assert cluster.under(None) == cluster
     assert cluster.under(Partition("p")) == cluster
     assert cluster.under(Partition("p", def_mem_per_node=8000)) == MemoryDefaults(0, 8000, 400)
-    assert cluster.under(Partition("p", def_mem_per_cpu=2000, max_mem_per_cpu=0)) == \
-        MemoryDefaults(2000, 0, 0)
+    assert cluster.under(Partition("p", def_mem_per_cpu=2000, max_mem_per_cpu=0)) == MemoryDefaults(
+        2000, 0, 0
+    )
     assert cluster.under(Partition("p", max_mem_per_cpu=50)) == MemoryDefaults(100, 0, 50)
 
 
@@ -138,29 +162,41 @@ def test_grp_mem_limit_counts_the_partition_s_default_memory() -> None:
     big = JobRequest("alice", "phys", "big", None, request_tres(4, 1, {}), None)
     result = check(big, state, NOW)
     assert (result.verdict, result.reason, result.violation.request) == (
-        "pend", "AssocGrpMemLimit", 8000)
+        "pend",
+        "AssocGrpMemLimit",
+        8000,
+    )
     assert check(_req(cpus=4), state, NOW).verdict == "run"
 
 
 # -- partition sizes and limits: refused under EnforcePartLimits, else pending ------------
 
-@pytest.mark.parametrize("enforce,verdict,reason,error", [
-    (False, "pend", "PartitionConfig", None),
-    (True, "reject", None, "More processors requested than permitted"),
-])
+
+@pytest.mark.parametrize(
+    "enforce,verdict,reason,error",
+    [
+        (False, "pend", "PartitionConfig", None),
+        (True, "reject", None, "More processors requested than permitted"),
+    ],
+)
 def test_more_cpus_than_the_partition_has(enforce, verdict, reason, error) -> None:
     result = check(_req(time=60, cpus=65), _state(enforce_part_limits=enforce), NOW)
     assert (result.verdict, result.reason, result.error) == (verdict, reason, error)
     assert (result.violation.limit, result.violation.value, result.violation.request) == (
-        "TotalCPUs", 64, 65)
-    assert check(_req(time=60, cpus=64), _state(enforce_part_limits=enforce),
-                 NOW).verdict == "run"
+        "TotalCPUs",
+        64,
+        65,
+    )
+    assert check(_req(time=60, cpus=64), _state(enforce_part_limits=enforce), NOW).verdict == "run"
 
 
-@pytest.mark.parametrize("enforce,verdict,reason,error", [
-    (False, "pend", "PartitionTimeLimit", None),
-    (True, "reject", None, "Requested time limit is invalid (missing or exceeds some limit)"),
-])
+@pytest.mark.parametrize(
+    "enforce,verdict,reason,error",
+    [
+        (False, "pend", "PartitionTimeLimit", None),
+        (True, "reject", None, "Requested time limit is invalid (missing or exceeds some limit)"),
+    ],
+)
 def test_partition_time_limit_under_enforce_part_limits(enforce, verdict, reason, error) -> None:
     state = _state(enforce_part_limits=enforce)
     state.assocs[1].limits.clear()
@@ -170,6 +206,7 @@ def test_partition_time_limit_under_enforce_part_limits(enforce, verdict, reason
 
 def test_more_nodes_than_the_partition_has() -> None:
     req = JobRequest("alice", "phys", None, None, request_tres(5, 5, {}), 60)
-    assert (check(req, _state(), NOW).reason, check(req, _state(enforce_part_limits=True),
-                                                     NOW).error) == (
-        "PartitionNodeLimit", "Node count specification invalid")
+    assert (
+        check(req, _state(), NOW).reason,
+        check(req, _state(enforce_part_limits=True), NOW).error,
+    ) == ("PartitionNodeLimit", "Node count specification invalid")

@@ -20,16 +20,19 @@ LAST_PASS = NOW - NOW % 300  # 200 s before NOW
 
 
 def _state(run_mins: dict, qos: list[Qos], jobs: list[Job], parts=None) -> LimitsState:
-    assocs = [Assoc(1, None, "root", qos=tuple(q.name for q in qos)),
-              Assoc(2, 1, "phys", limits={"GrpTRESRunMins": run_mins}),
-              Assoc(3, 2, "phys", "alice"), Assoc(4, 2, "phys", "bob")]
-    return LimitsState(assocs, qos, parts or [Partition("batch")], jobs,
-                       default_partition="batch")
+    assocs = [
+        Assoc(1, None, "root", qos=tuple(q.name for q in qos)),
+        Assoc(2, 1, "phys", limits={"GrpTRESRunMins": run_mins}),
+        Assoc(3, 2, "phys", "alice"),
+        Assoc(4, 2, "phys", "bob"),
+    ]
+    return LimitsState(assocs, qos, parts or [Partition("batch")], jobs, default_partition="batch")
 
 
 def _bob(qos: str, cpus: int, limit: int | None, start: int, partition="batch") -> Job:
-    return Job(1, "bob", "phys", 4, (partition,), qos, "running", cpus=cpus,
-               time_limit=limit, start=start)
+    return Job(
+        1, "bob", "phys", 4, (partition,), qos, "running", cpus=cpus, time_limit=limit, start=start
+    )
 
 
 def _req(qos: str, cpus: int, time: int | None) -> JobRequest:
@@ -37,9 +40,15 @@ def _req(qos: str, cpus: int, time: int | None) -> JobRequest:
 
 
 def test_unset_or_missing_usage_factor_is_one():
-    assert [usage_factor(q) for q in (None, Qos("a", usage_factor=-1.0),
-                                      Qos("b", usage_factor=0.0), Qos("c", usage_factor=2.5))
-            ] == [1.0, 1.0, 0.0, 2.5]
+    assert [
+        usage_factor(q)
+        for q in (
+            None,
+            Qos("a", usage_factor=-1.0),
+            Qos("b", usage_factor=0.0),
+            Qos("c", usage_factor=2.5),
+        )
+    ] == [1.0, 1.0, 0.0, 2.5]
 
 
 def test_running_jobs_hold_their_time_left_times_the_usage_factor():
@@ -48,7 +57,10 @@ def test_running_jobs_hold_their_time_left_times_the_usage_factor():
     state = _state({"cpu": 1000}, qos, [_bob("big", 4, 120, LAST_PASS - 1200)])
     result = check(_req("normal", 1, 300), state, NOW)
     assert (result.reason, result.violation.current, result.violation.request) == (
-        "AssocGrpCPURunMinutesLimit", 800, 300)
+        "AssocGrpCPURunMinutesLimit",
+        800,
+        300,
+    )
     state.qos[1].usage_factor = 0.5
     assert check(_req("normal", 1, 800), state, NOW).verdict == "run"
     assert check(_req("normal", 1, 801), state, NOW).violation.current == 200
@@ -58,9 +70,15 @@ def test_the_checker_holds_what_sshare_shows():
     """Odd seconds and a fractional factor: both truncate each step of the counter."""
     qos = [Qos("normal"), Qos("odd", usage_factor=0.37)]
     jobs = [_bob("odd", 7, 95, LAST_PASS - 1777), _bob("normal", 3, 50, LAST_PASS - 333)]
-    held = run_minutes([Allocation(4, j.start, j.time_limit, {"cpu": j.cpus},
-                                   usage_factor(qos[j.qos == "odd"])) for j in jobs],
-                       {2: None, 4: 2}, NOW, 300)
+    held = run_minutes(
+        [
+            Allocation(4, j.start, j.time_limit, {"cpu": j.cpus}, usage_factor(qos[j.qos == "odd"]))
+            for j in jobs
+        ],
+        {2: None, 4: 2},
+        NOW,
+        300,
+    )
     assert held == {4: {"cpu": 302}, 2: {"cpu": 302}}  # 7 x 1452 + 3 x 2667 seconds
     state = _state({"cpu": 1000}, qos, jobs)
     result = check(_req("normal", 1, 700), state, NOW)
@@ -101,7 +119,9 @@ def test_usage_factor_zero_clears_minutes_in_use_for_the_job():
     state.usage_mins = {4: {"cpu": 6000.0}}
     normal = check(_req("normal", 1, 60), state, NOW)
     assert [(v.reason, v.current) for v in (normal.violation, *normal.others)] == [
-        ("AssocGrpCPUMinutesLimit", 6000.0), ("AssocGrpCPURunMinutesLimit", 1200)]
+        ("AssocGrpCPUMinutesLimit", 6000.0),
+        ("AssocGrpCPURunMinutesLimit", 1200),
+    ]
     assert check(_req("free", 1, 1000), state, NOW).verdict == "run"
     result = check(_req("free", 1, 1001), state, NOW)
     assert (result.reason, result.violation.current) == ("AssocGrpCPURunMinutesLimit", 0)
@@ -110,20 +130,31 @@ def test_usage_factor_zero_clears_minutes_in_use_for_the_job():
 def test_a_running_job_holds_no_run_time_of_energy():
     """slurmctld never adds energy to grp_used_tres_run_secs (sshare shows none either),
     so a GrpTRESRunMins on energy sees only the request."""
-    job = Job(1, "bob", "phys", 4, ("batch",), "normal", "running", cpus=1, time_limit=60,
-              start=LAST_PASS, tres={"energy": 50})
+    job = Job(
+        1,
+        "bob",
+        "phys",
+        4,
+        ("batch",),
+        "normal",
+        "running",
+        cpus=1,
+        time_limit=60,
+        start=LAST_PASS,
+        tres={"energy": 50},
+    )
     state = _state({"energy": 4000}, [Qos("normal")], [job])
     req = JobRequest("alice", "phys", None, "normal", {**request_tres(1, 1), "energy": 50}, 60)
     assert check(req, state, NOW).verdict == "run"  # 0 held + 3000 requested
     req.tres["energy"] = 67
     result = check(req, state, NOW)
-    assert (result.verdict, result.violation.current, result.violation.request) == (
-        "pend", 0, 4020)
+    assert (result.verdict, result.violation.current, result.violation.request) == ("pend", 0, 4020)
 
 
 def _safe_qos(factor: float, *flags: str, **limits) -> Qos:
-    return Qos("safe", flags=frozenset({"UsageFactorSafe", *flags}), usage_factor=factor,
-               limits=limits)
+    return Qos(
+        "safe", flags=frozenset({"UsageFactorSafe", *flags}), usage_factor=factor, limits=limits
+    )
 
 
 def _wall_check(state: LimitsState, time: int) -> tuple:
@@ -149,7 +180,10 @@ def test_qos_max_wall_weighs_the_time_before_start_without_safe():
     safe.flags = frozenset({"UsageFactorSafe"})
     result = check(_req("safe", 1, None), state, NOW)
     assert (result.time_limit, result.reason, result.violation.request) == (
-        60, "QOSMaxWallDurationPerJobLimit", 120)
+        60,
+        "QOSMaxWallDurationPerJobLimit",
+        120,
+    )
 
 
 def test_submission_compares_the_plain_time_with_max_wall():
@@ -160,7 +194,10 @@ def test_submission_compares_the_plain_time_with_max_wall():
     assert _wall_check(state, 40) == ("pend", "QOSMaxWallDurationPerJobLimit", None, 80)
     result = check(_req("safe", 1, 61), state, NOW)
     assert (result.verdict, result.reason, result.violation.request) == (
-        "reject", "QOSMaxWallDurationPerJobLimit", 61)
+        "reject",
+        "QOSMaxWallDurationPerJobLimit",
+        61,
+    )
 
 
 def test_association_max_wall_weighs_the_job_qos_time():

@@ -30,19 +30,23 @@ def test_shares_2000_vs_1000_split_two_to_one(slots):
 def test_equal_shares_split_evenly_and_alternate():
     case = SEED["equal"]
     queue = LsfQueue("normal", 30, parse_user_shares(case["fairshare"]))
-    result = simulate_dispatch([queue], case["users"], case["slots"],
-                               jobs_per_user=case["jobs_per_user"])
+    result = simulate_dispatch(
+        [queue], case["users"], case["slots"], jobs_per_user=case["jobs_per_user"]
+    )
     assert result.counts["normal"] == case["expected"]
     assert [u for _, u in result.order[:4]] == ["A", "B", "A", "B"]
 
 
 def test_history_lowers_a_user_until_the_other_catches_up():
     queue = LsfQueue("normal", 30, parse_user_shares("USER_SHARES[[default, 1000]]"))
-    history = [Job(id=i, user="A", queue="normal", state="completed", start=0, end=3600,
-                   cputime=1800) for i in range(100)]
+    history = [
+        Job(id=i, user="A", queue="normal", state="completed", start=0, end=3600, cputime=1800)
+        for i in range(100)
+    ]
     params = {"ENABLE_HIST_RUN_TIME": "Y"}
-    result = simulate_dispatch([queue], ["A", "B"], 20, jobs=history, now=3600,
-                               global_params=params)
+    result = simulate_dispatch(
+        [queue], ["A", "B"], 20, jobs=history, now=3600, global_params=params
+    )
     # A's denominator holds 105 hours of history: B takes every slot of 20.
     assert result.counts["normal"] == {"B": 20}
 

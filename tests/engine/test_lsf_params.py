@@ -10,9 +10,14 @@ from fscli.errors import InvalidValue, UsageProblem
 
 def test_defaults_are_lsf_defaults():
     assert LsfParams.from_mapping() == LsfParams(
-        cpu_time_factor=0.7, run_time_factor=0.7, run_job_factor=3.0,
-        committed_run_time_factor=0.0, hist_hours=5.0, run_time_decay=False,
-        enable_hist_run_time=False, fairshare_adjustment_factor=0.0,
+        cpu_time_factor=0.7,
+        run_time_factor=0.7,
+        run_job_factor=3.0,
+        committed_run_time_factor=0.0,
+        hist_hours=5.0,
+        run_time_decay=False,
+        enable_hist_run_time=False,
+        fairshare_adjustment_factor=0.0,
     )
     assert LsfParams() == LsfParams.from_mapping()  # the dataclass agrees with PARAMS
     assert PARAM_DEFAULTS["RUN_JOB_FACTOR"] == "3"
@@ -25,8 +30,11 @@ def test_names_are_case_insensitive(name):
 
 
 def test_unknown_name_suggests_close_matches():
-    with pytest.raises(UsageProblem, match=r"unknown LSF parameter 'RUN_TIME_FACTR'; did you mean "
-                                           r"RUN_TIME_FACTOR"):
+    with pytest.raises(
+        UsageProblem,
+        match=r"unknown LSF parameter 'RUN_TIME_FACTR'; did you mean "
+        r"RUN_TIME_FACTOR",
+    ):
         canonical_param("RUN_TIME_FACTR")
 
 
@@ -35,36 +43,44 @@ def test_unknown_name_without_match_lists_known():
         validate_param("zzz", "1")
 
 
-@pytest.mark.parametrize(("name", "text", "expected"), [
-    ("cpu_time_factor", " 1.50 ", ("CPU_TIME_FACTOR", "1.5")),
-    ("RUN_JOB_FACTOR", "3.0", ("RUN_JOB_FACTOR", "3")),
-    ("COMMITTED_RUN_TIME_FACTOR", "1", ("COMMITTED_RUN_TIME_FACTOR", "1")),
-    ("HIST_HOURS", "0", ("HIST_HOURS", "0")),
-    ("run_time_decay", "yes", ("RUN_TIME_DECAY", "Y")),
-    ("ENABLE_HIST_RUN_TIME", "n", ("ENABLE_HIST_RUN_TIME", "N")),
-    ("FAIRSHARE_ADJUSTMENT_FACTOR", "0.25", ("FAIRSHARE_ADJUSTMENT_FACTOR", "0.25")),
-])
+@pytest.mark.parametrize(
+    ("name", "text", "expected"),
+    [
+        ("cpu_time_factor", " 1.50 ", ("CPU_TIME_FACTOR", "1.5")),
+        ("RUN_JOB_FACTOR", "3.0", ("RUN_JOB_FACTOR", "3")),
+        ("COMMITTED_RUN_TIME_FACTOR", "1", ("COMMITTED_RUN_TIME_FACTOR", "1")),
+        ("HIST_HOURS", "0", ("HIST_HOURS", "0")),
+        ("run_time_decay", "yes", ("RUN_TIME_DECAY", "Y")),
+        ("ENABLE_HIST_RUN_TIME", "n", ("ENABLE_HIST_RUN_TIME", "N")),
+        ("FAIRSHARE_ADJUSTMENT_FACTOR", "0.25", ("FAIRSHARE_ADJUSTMENT_FACTOR", "0.25")),
+    ],
+)
 def test_values_are_normalized(name, text, expected):
     assert validate_param(name, text) == expected
 
 
-@pytest.mark.parametrize(("name", "text", "message"), [
-    ("CPU_TIME_FACTOR", "-0.1", "invalid CPU_TIME_FACTOR '-0.1': must be >= 0"),
-    ("RUN_JOB_FACTOR", "-3", "invalid RUN_JOB_FACTOR '-3': must be >= 0"),
-    ("RUN_TIME_FACTOR", "fast", "invalid RUN_TIME_FACTOR 'fast': expected a number"),
-    ("HIST_HOURS", "-1", "invalid HIST_HOURS '-1': must be >= 0"),
-    ("COMMITTED_RUN_TIME_FACTOR", "1.5", "must be from 0 to 1"),
-    ("FAIRSHARE_ADJUSTMENT_FACTOR", "inf", "expected a finite number"),
-    ("RUN_TIME_DECAY", "maybe", "invalid RUN_TIME_DECAY 'maybe': expected Y or N"),
-])
+@pytest.mark.parametrize(
+    ("name", "text", "message"),
+    [
+        ("CPU_TIME_FACTOR", "-0.1", "invalid CPU_TIME_FACTOR '-0.1': must be >= 0"),
+        ("RUN_JOB_FACTOR", "-3", "invalid RUN_JOB_FACTOR '-3': must be >= 0"),
+        ("RUN_TIME_FACTOR", "fast", "invalid RUN_TIME_FACTOR 'fast': expected a number"),
+        ("HIST_HOURS", "-1", "invalid HIST_HOURS '-1': must be >= 0"),
+        ("COMMITTED_RUN_TIME_FACTOR", "1.5", "must be from 0 to 1"),
+        ("FAIRSHARE_ADJUSTMENT_FACTOR", "inf", "expected a finite number"),
+        ("RUN_TIME_DECAY", "maybe", "invalid RUN_TIME_DECAY 'maybe': expected Y or N"),
+    ],
+)
 def test_bad_values(name, text, message):
     with pytest.raises(InvalidValue, match=message.replace("(", r"\(")):
         validate_param(name, text)
 
 
 def test_queue_overrides_global():
-    params = LsfParams.from_mapping({"cpu_time_factor": "1", "HIST_HOURS": "10"},
-                                    {"CPU_TIME_FACTOR": "2", "RUN_TIME_DECAY": "y"})
+    params = LsfParams.from_mapping(
+        {"cpu_time_factor": "1", "HIST_HOURS": "10"},
+        {"CPU_TIME_FACTOR": "2", "RUN_TIME_DECAY": "y"},
+    )
     assert params.cpu_time_factor == 2.0
     assert params.hist_hours == 10.0
     assert params.run_time_decay is True

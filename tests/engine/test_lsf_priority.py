@@ -36,10 +36,28 @@ NOW = 1_700_000_000
 HOUR = 3600
 
 
-def job(user: str, state: str, *, queue: str = "normal", slots: int = 1, start: int | None = None,
-        end: int | None = None, cputime: float | None = None, limit: int | None = None) -> Job:
-    return Job(id=0, user=user, queue=queue, state=state, slots=slots, start=start, end=end,
-               cputime=cputime, time_limit=limit)
+def job(
+    user: str,
+    state: str,
+    *,
+    queue: str = "normal",
+    slots: int = 1,
+    start: int | None = None,
+    end: int | None = None,
+    cputime: float | None = None,
+    limit: int | None = None,
+) -> Job:
+    return Job(
+        id=0,
+        user=user,
+        queue=queue,
+        state=state,
+        slots=slots,
+        start=start,
+        end=end,
+        cputime=cputime,
+        time_limit=limit,
+    )
 
 
 def seed_queue(text: str) -> LsfQueue:
@@ -50,8 +68,9 @@ def seed_running_jobs() -> list[Job]:
     case = SEED["running"]
     n, total = case["jobs"], case["cpu_seconds_total"]
     cpu = [total // n + (1 if i < total % n else 0) for i in range(n)]  # 115 x7, 114 x3
-    return [job(case["user"], "running", start=NOW - case["run_seconds_each"], cputime=c)
-            for c in cpu]
+    return [
+        job(case["user"], "running", start=NOW - case["run_seconds_each"], cputime=c) for c in cpu
+    ]
 
 
 def rows_by_name(blocks):
@@ -73,7 +92,8 @@ def test_seed_running_and_idle_users():
         assert f"{row.cpu_time:.1f}" == want["CPU_TIME"]
         assert f"{row.run_time:.0f}" == want["RUN_TIME"]
     assert rows_by_name(blocks)["tadmin1"].priority == pytest.approx(
-        1000 / (1147 / HOUR * 0.7 + 3010 / HOUR * 0.7 + 33), rel=1e-12)
+        1000 / (1147 / HOUR * 0.7 + 3010 / HOUR * 0.7 + 33), rel=1e-12
+    )
 
 
 def test_seed_history_after_100_finished_jobs():
@@ -81,8 +101,10 @@ def test_seed_history_after_100_finished_jobs():
     queue = seed_queue(SEED["fairshare"])
     queue.params.update(case["params"])
     run = case["run_seconds_each"]
-    jobs = [job(case["user"], "completed", start=NOW - run, end=NOW,
-                cputime=run * case["cpu_fraction"]) for _ in range(case["jobs"])]
+    jobs = [
+        job(case["user"], "completed", start=NOW - run, end=NOW, cputime=run * case["cpu_fraction"])
+        for _ in range(case["jobs"])
+    ]
     row = rows_by_name(share_info(queue, jobs, NOW))[case["user"]]
     assert f"{row.priority:.3f}" == case["priority"]
     assert row.cpu_time == pytest.approx(180000)
@@ -99,10 +121,11 @@ def test_finished_cpu_time_decays_to_a_tenth_after_hist_hours():
     finished = job("u", "completed", start=NOW - 6 * HOUR, end=NOW - 5 * HOUR, cputime=3600)
     assert job_usage(finished, NOW, params).cpu_time == pytest.approx(360.0, rel=1e-12)
     half = job_usage(finished, NOW - int(2.5 * HOUR), params).cpu_time
-    assert half == pytest.approx(3600 * 0.1 ** 0.5, rel=1e-12)
+    assert half == pytest.approx(3600 * 0.1**0.5, rel=1e-12)
     assert decayed(100.0, 10 * HOUR, 0) == 100.0  # HIST_HOURS=0: no decay
     assert job_usage(finished, NOW, LsfParams(hist_hours=10)).cpu_time == pytest.approx(
-        3600 * 0.1 ** 0.5, rel=1e-12)
+        3600 * 0.1**0.5, rel=1e-12
+    )
 
 
 def test_running_job_counts_in_full_and_run_time_decays_only_when_asked():
@@ -119,17 +142,25 @@ def test_running_job_counts_in_full_and_run_time_decays_only_when_asked():
 def test_pending_jobs_reserve_only_with_a_planned_start():
     assert job_usage(job("u", "pending", slots=8), NOW, LsfParams()) == Usage()
     assert job_usage(job("u", "pending", slots=8, start=NOW + 60), NOW, LsfParams()) == Usage(
-        reserved=8)
+        reserved=8
+    )
     assert job_usage(job("u", "cancelled"), NOW, LsfParams()) == Usage()
 
 
 def test_every_term_of_the_formula():
     params = LsfParams(committed_run_time_factor=0.5, fairshare_adjustment_factor=2.0)
-    use = Usage(cpu_time=3600, run_time=7200, hist_run_time=1800, committed_run_time=4 * HOUR,
-                started=2, reserved=3)
+    use = Usage(
+        cpu_time=3600,
+        run_time=7200,
+        hist_run_time=1800,
+        committed_run_time=4 * HOUR,
+        started=2,
+        reserved=3,
+    )
     denominator = 1 * 0.7 + (0.5 + 2) * 0.7 + (4 - 2) * 0.5 + (1 + 5) * 3 + 1.5 * 2.0
     assert dynamic_priority(100, use, params, adjustment=1.5) == pytest.approx(
-        100 / denominator, rel=1e-12)
+        100 / denominator, rel=1e-12
+    )
 
 
 def test_static_fairshare_ranks_by_shares_alone():
@@ -141,16 +172,19 @@ def test_static_fairshare_ranks_by_shares_alone():
 
 
 def test_adjust_column_is_the_adjustment_term():
-    queue = LsfQueue("q", shares=(ShareEntry("a", 10),),
-                     params={"FAIRSHARE_ADJUSTMENT_FACTOR": "0.5"})
+    queue = LsfQueue(
+        "q", shares=(ShareEntry("a", 10),), params={"FAIRSHARE_ADJUSTMENT_FACTOR": "0.5"}
+    )
     row = share_info(queue, [], NOW, adjustments={"a": 4})[0].rows[0]
     assert (row.adjustment, row.adjust) == (4, 2.0)
     assert row.priority == pytest.approx(10 / 5)
 
 
 def test_usage_counts_only_the_queue_own_jobs():
-    jobs = [job("a", "running", queue="short", start=NOW - 60),
-            job("a", "running", queue="normal", start=NOW - 120)]
+    jobs = [
+        job("a", "running", queue="short", start=NOW - 60),
+        job("a", "running", queue="normal", start=NOW - 120),
+    ]
     usage = usage_by_user(jobs, "normal", NOW, LsfParams())
     assert usage == {"a": Usage(run_time=120, committed_run_time=120, started=1)}
 
@@ -175,20 +209,33 @@ GROUPS = {
 
 def test_groups_each_member_default_and_others():
     universe = {"ann", "bob", "cat", "zed", "yan"}
-    nodes = resolve_shares((ShareEntry("eng", 5, GROUP), ShareEntry("others", 2, OTHERS)),
-                           GROUPS, universe)
+    nodes = resolve_shares(
+        (ShareEntry("eng", 5, GROUP), ShareEntry("others", 2, OTHERS)), GROUPS, universe
+    )
     assert [(n.name, n.shares, sorted(n.users)) for n in nodes] == [
-        ("eng", 5, ["ann", "bob", "cat"]), ("others", 2, ["yan", "zed"])]
-    nodes = resolve_shares((ShareEntry("ann", 9), ShareEntry("eng", 5, EACH),
-                            ShareEntry("default", 1, DEFAULT)), GROUPS, universe)
+        ("eng", 5, ["ann", "bob", "cat"]),
+        ("others", 2, ["yan", "zed"]),
+    ]
+    nodes = resolve_shares(
+        (ShareEntry("ann", 9), ShareEntry("eng", 5, EACH), ShareEntry("default", 1, DEFAULT)),
+        GROUPS,
+        universe,
+    )
     assert [(n.name, n.shares) for n in nodes] == [
-        ("ann", 9), ("bob", 5), ("cat", 5), ("yan", 1), ("zed", 1)]
+        ("ann", 9),
+        ("bob", 5),
+        ("cat", 5),
+        ("yan", 1),
+        ("zed", 1),
+    ]
 
 
 def test_group_consumption_sums_members_and_subgroups():
     queue = LsfQueue("q", shares=(ShareEntry("eng", 10, GROUP), ShareEntry("zed", 10)))
-    jobs = [job("ann", "running", queue="q", start=NOW - HOUR, cputime=HOUR),
-            job("cat", "running", queue="q", start=NOW - HOUR, cputime=HOUR, slots=2)]
+    jobs = [
+        job("ann", "running", queue="q", start=NOW - HOUR, cputime=HOUR),
+        job("cat", "running", queue="q", start=NOW - HOUR, cputime=HOUR, slots=2),
+    ]
     row = rows_by_name(share_info(queue, jobs, NOW, groups=GROUPS))["eng"]
     assert (row.started, row.cpu_time, row.run_time) == (3, 2 * HOUR, 2 * HOUR)
     assert row.priority == pytest.approx(10 / (2 * 0.7 + 2 * 0.7 + 4 * 3))
@@ -228,6 +275,9 @@ def test_explain_shows_formula_and_numbers():
 
 
 def test_explain_unknown_name():
-    with pytest.raises(NotFound, match="'tadmin3' holds no shares in LSF queue 'normal' "
-                                       r"\(did you mean 'tadmin1'\?\)"):
+    with pytest.raises(
+        NotFound,
+        match="'tadmin3' holds no shares in LSF queue 'normal' "
+        r"\(did you mean 'tadmin1'\?\)",
+    ):
         explain(seed_queue(SEED["fairshare"]), "tadmin3", seed_running_jobs(), NOW)

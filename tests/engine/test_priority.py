@@ -38,20 +38,25 @@ def _config(**values: str) -> PriorityConfig:
 
 def _run(jobs, config, *, assocs=None, qos=None, parts=None, cluster=None, fs=None, now=NOW):
     parts = parts or {"p": Partition("p", nodes=1, cpus=8)}
-    return compute_priorities(jobs, assocs or {}, qos or {}, parts,
-                              cluster or ClusterInfo("c"), config, fs or {}, now)
+    return compute_priorities(
+        jobs, assocs or {}, qos or {}, parts, cluster or ClusterInfo("c"), config, fs or {}, now
+    )
 
 
 # --- Slurm's test suite -------------------------------------------------------------------
+
 
 class Scenario:
     """A test24.6/24.7 cluster: one node of ``cpus`` CPUs in every partition."""
 
     def __init__(self, setup: dict, cpus: int):
         self.cpus = cpus
-        self.parts = {p["name"]: Partition(p["name"], nodes=1, cpus=cpus,
-                                           priority_job_factor=p["PriorityJobFactor"])
-                      for p in setup["partitions"]}
+        self.parts = {
+            p["name"]: Partition(
+                p["name"], nodes=1, cpus=cpus, priority_job_factor=p["PriorityJobFactor"]
+            )
+            for p in setup["partitions"]
+        }
         self.qos = {q["name"]: Qos(q["name"], priority=q["priority"]) for q in setup["qos"]}
         self.assocs = {1: Assoc(1, None, "root")}
         for account in setup["accounts"]:
@@ -62,22 +67,37 @@ class Scenario:
         self.jobs: dict[str, Job] = {}
 
     def submit(self, name: str, args: str, state: str) -> None:
-        cpus = int(re.search(r"-n(\S+)", args).group(1)
-                   .replace("<cpu_cnt_half>", str(self.cpus // 2))
-                   .replace("<cpu_cnt>", str(self.cpus)))
+        cpus = int(
+            re.search(r"-n(\S+)", args)
+            .group(1)
+            .replace("<cpu_cnt_half>", str(self.cpus // 2))
+            .replace("<cpu_cnt>", str(self.cpus))
+        )
         self.jobs[name] = Job(
-            id=100 + len(self.jobs), user="tester",
+            id=100 + len(self.jobs),
+            user="tester",
             account=re.search(r"-A (\S+)", args).group(1),
             partitions=tuple(re.search(r"-p (\S+)", args).group(1).split(",")),
-            qos=re.search(r"--qos=(\S+)", args).group(1), state=state.lower(),
-            submit=NOW - 10, cpus=cpus,
+            qos=re.search(r"--qos=(\S+)", args).group(1),
+            state=state.lower(),
+            submit=NOW - 10,
+            cpus=cpus,
         )
 
     def sprio(self, config: PriorityConfig, name: str, fmt: str, **options) -> str:
-        result = compute_priorities(list(self.jobs.values()), self.assocs, self.qos, self.parts,
-                                    ClusterInfo("c", nodes=1, cpus=self.cpus), config, {}, NOW)
-        rows = filter_rows(result.rows, jobs=[self.jobs[name].id],
-                           partitions=options.pop("partitions", None))
+        result = compute_priorities(
+            list(self.jobs.values()),
+            self.assocs,
+            self.qos,
+            self.parts,
+            ClusterInfo("c", nodes=1, cpus=self.cpus),
+            config,
+            {},
+            NOW,
+        )
+        rows = filter_rows(
+            result.rows, jobs=[self.jobs[name].id], partitions=options.pop("partitions", None)
+        )
         return render(rows, config, fmt=fmt, **options)
 
     def expect(self, text: str, regex: str, name: str) -> None:
@@ -102,8 +122,9 @@ def test_24_6_non_normalized_factors(cpus):
     for check in golden["expected"]:
         name = check["cmd"].split()[2]
         part = re.search(r"-p (\S+)", check["cmd"])
-        text = scenario.sprio(config, name, golden["sprio_format"],
-                              partitions=[part.group(1)] if part else None)
+        text = scenario.sprio(
+            config, name, golden["sprio_format"], partitions=[part.group(1)] if part else None
+        )
         assert len(text.splitlines()) == 1 + check["count"]
         scenario.expect(text, check["regex"], name)
 
@@ -130,17 +151,26 @@ def test_24_7_normalized_factors(cpus):
         if step["name"] == "test3":
             _set_priorities(scenario, **restore)
         if step["name"] == "test4":
-            scenario.jobs["jobC"] = Job(id=999_001, user="tester", account="ta1",
-                                        partitions=("p1",), qos="tq1", submit=NOW - 5,
-                                        admin_priority=999)
+            scenario.jobs["jobC"] = Job(
+                id=999_001,
+                user="tester",
+                account="ta1",
+                partitions=("p1",),
+                qos="tq1",
+                submit=NOW - 5,
+                admin_priority=999,
+            )
         for job in step.get("jobs", []):
             scenario.submit(job["id"], job["args"], job["state"])
         for check in step["expected"]:
             name = re.search(r"-j (\w+)", check["cmd"]).group(1)
             fmt = re.search(r"-o '([^']+)'", check["cmd"])
             normalized = " -n " in check["cmd"]
-            fmt = fmt.group(1) if fmt else ("%.15i %10b %10p %10q %12t" if normalized
-                                            else "%.15i %10B %10P %10Q %12T")
+            fmt = (
+                fmt.group(1)
+                if fmt
+                else ("%.15i %10b %10p %10q %12t" if normalized else "%.15i %10B %10P %10Q %12T")
+            )
             if check["cmd"].endswith("-o same"):
                 fmt = re.search(r"-o '([^']+)'", step["expected"][0]["cmd"]).group(1)
             text = scenario.sprio(config, name, fmt, normalized=normalized)
@@ -162,8 +192,9 @@ def test_24_5_site_factor_range_and_sprio_column():
             with pytest.raises(InvalidValue, match="^SiteFactor value out of range$"):
                 check_site_factor(value)
             continue
-        job = Job(id=7, user="u", partitions=("p",), submit=NOW,
-                  site_factor=check_site_factor(value))
+        job = Job(
+            id=7, user="u", partitions=("p",), submit=NOW, site_factor=check_site_factor(value)
+        )
         text = render(_run([job], _config()).rows, _config(), fmt="%.15i %S", header=False)
         assert re.search(check["sprio_regex"].replace("<job>", "7"), text), text
 
@@ -176,21 +207,27 @@ def test_site_factor_below_one_gives_priority_one():
 
 # --- Slurm documentation ------------------------------------------------------------------
 
-@pytest.mark.parametrize("flags, key", [("", "default_normalized"),
-                                        ("NO_NORMAL_PART", "with_PriorityFlags_NO_NORMAL_PART")])
+
+@pytest.mark.parametrize(
+    "flags, key",
+    [("", "default_normalized"), ("NO_NORMAL_PART", "with_PriorityFlags_NO_NORMAL_PART")],
+)
 def test_doc_partition_normalization(flags, key):
     golden = _golden("slurm-docs/priority_multifactor_partition_normalization.yaml")
     config = _config(PriorityFlags=flags, **{k: str(v) for k, v in golden["config"].items()})
-    parts = {p["name"]: Partition(p["name"], nodes=1, cpus=1,
-                                  priority_job_factor=p["PriorityJobFactor"])
-             for p in golden["partitions"]}
-    jobs = [Job(id=i, user="u", partitions=(name,), submit=NOW)
-            for i, name in enumerate(parts, start=1)]
+    parts = {
+        p["name"]: Partition(p["name"], nodes=1, cpus=1, priority_job_factor=p["PriorityJobFactor"])
+        for p in golden["partitions"]
+    }
+    jobs = [
+        Job(id=i, user="u", partitions=(name,), submit=NOW) for i, name in enumerate(parts, start=1)
+    ]
     rows = _run(jobs, config, parts=parts).rows
     assert {r.partition: r.weighted["partition"] for r in rows} == golden["expected"][key]
 
 
 # --- factors ------------------------------------------------------------------------------
+
 
 def test_age_from_eligible_time_or_submit_with_accrue_always():
     job = Job(id=1, user="u", partitions=("p",), submit=NOW - 3 * 86400, eligible=NOW - 86400)
@@ -205,28 +242,36 @@ def test_age_from_eligible_time_or_submit_with_accrue_always():
 
 
 def test_not_yet_eligible_held_and_running_jobs_are_not_listed():
-    jobs = [Job(id=1, user="u", partitions=("p",), submit=NOW - 60, eligible=NOW + 60),
-            Job(id=2, user="u", partitions=("p",), submit=NOW, admin_priority=0),
-            Job(id=3, user="u", partitions=("p",), submit=NOW, state="running"),
-            Job(id=4, user="u", partitions=("p",), submit=NOW, state="completed")]
+    jobs = [
+        Job(id=1, user="u", partitions=("p",), submit=NOW - 60, eligible=NOW + 60),
+        Job(id=2, user="u", partitions=("p",), submit=NOW, admin_priority=0),
+        Job(id=3, user="u", partitions=("p",), submit=NOW, state="running"),
+        Job(id=4, user="u", partitions=("p",), submit=NOW, state="completed"),
+    ]
     assert _run(jobs, _config()).rows == []
     assert [r.job_id for r in _run(jobs, _config(PriorityFlags="ACCRUE_ALWAYS")).rows] == [1]
     running = _run(jobs, _config(PriorityFlags="CALCULATE_RUNNING")).rows
     assert [r.job_id for r in running] == [3]
 
 
-@pytest.mark.parametrize("extra, nodes, cpus, expected", [
-    ({}, 2, 16, (2 / 10 + 16 / 320) / 2),
-    ({"PriorityFavorSmall": "YES"}, 2, 16, ((10 - 2) / 10 + (320 - 16) / 320) / 2),
-    ({"PriorityFlags": "SMALL_RELATIVE_TO_TIME"}, 2, 16, 64 / 60 / 320),
-    ({"PriorityFlags": "SMALL_RELATIVE_TO_TIME"}, 1, 100, 100 / 60 / 320),
-    ({"PriorityFlags": "SMALL_RELATIVE_TO_TIME", "PriorityFavorSmall": "YES"}, 2, 16,
-     1 - 64 / 60 / 320),
-])
+@pytest.mark.parametrize(
+    "extra, nodes, cpus, expected",
+    [
+        ({}, 2, 16, (2 / 10 + 16 / 320) / 2),
+        ({"PriorityFavorSmall": "YES"}, 2, 16, ((10 - 2) / 10 + (320 - 16) / 320) / 2),
+        ({"PriorityFlags": "SMALL_RELATIVE_TO_TIME"}, 2, 16, 64 / 60 / 320),
+        ({"PriorityFlags": "SMALL_RELATIVE_TO_TIME"}, 1, 100, 100 / 60 / 320),
+        (
+            {"PriorityFlags": "SMALL_RELATIVE_TO_TIME", "PriorityFavorSmall": "YES"},
+            2,
+            16,
+            1 - 64 / 60 / 320,
+        ),
+    ],
+)
 def test_job_size_factor(extra, nodes, cpus, expected):
     config = _config(PriorityWeightJobSize="1000", **extra)
-    job = Job(id=1, user="u", partitions=("p",), submit=NOW, nodes=nodes, cpus=cpus,
-              time_limit=60)
+    job = Job(id=1, user="u", partitions=("p",), submit=NOW, nodes=nodes, cpus=cpus, time_limit=60)
     (row,) = _run([job], config, cluster=ClusterInfo("c", nodes=10, cpus=320)).rows
     assert row.factors["jobsize"] == pytest.approx(expected, abs=1e-12)
 
@@ -244,55 +289,69 @@ def test_cluster_size_defaults_to_largest_partition():
     assert cluster_size(ClusterInfo("c"), parts) == (10, 320)
     assert cluster_size(ClusterInfo("c", nodes=20, cpus=640), parts) == (20, 640)
     config = _config(PriorityWeightJobSize="1000")
-    result = _run([Job(id=1, user="u", partitions=("p",), submit=NOW)], config,
-                  parts={"p": Partition("p")})
+    result = _run(
+        [Job(id=1, user="u", partitions=("p",), submit=NOW)], config, parts={"p": Partition("p")}
+    )
     assert result.rows[0].factors["jobsize"] == 0
     assert "no node and CPU counts" in result.warnings[0]
 
 
 def test_assoc_priority_is_inherited_and_normalized():
-    assocs = {1: Assoc(1, None, "root"), 2: Assoc(2, 1, "a", priority=50),
-              3: Assoc(3, 2, "a", user="u"), 4: Assoc(4, 1, "b", priority=200),
-              5: Assoc(5, 4, "b", user="u", priority=20)}
-    jobs = [Job(id=1, user="u", account="a", partitions=("p",), submit=NOW),
-            Job(id=2, user="u", account="b", partitions=("p",), submit=NOW)]
+    assocs = {
+        1: Assoc(1, None, "root"),
+        2: Assoc(2, 1, "a", priority=50),
+        3: Assoc(3, 2, "a", user="u"),
+        4: Assoc(4, 1, "b", priority=200),
+        5: Assoc(5, 4, "b", user="u", priority=20),
+    }
+    jobs = [
+        Job(id=1, user="u", account="a", partitions=("p",), submit=NOW),
+        Job(id=2, user="u", account="b", partitions=("p",), submit=NOW),
+    ]
     rows = _run(jobs, _config(PriorityWeightAssoc="1000"), assocs=assocs).rows
     assert [r.factors["assoc"] for r in rows] == [50 / 200, 20 / 200]
     assert [r.assoc_id for r in rows] == [3, 5]
-    raw = _run(jobs, _config(PriorityWeightAssoc="1", PriorityFlags="NO_NORMAL_ASSOC"),
-               assocs=assocs).rows
+    raw = _run(
+        jobs, _config(PriorityWeightAssoc="1", PriorityFlags="NO_NORMAL_ASSOC"), assocs=assocs
+    ).rows
     assert [r.weighted["assoc"] for r in raw] == [50, 20]
 
 
 def test_fairshare_factor_comes_from_the_job_association():
     assocs = {1: Assoc(1, None, "root"), 2: Assoc(2, 1, "a"), 3: Assoc(3, 2, "a", user="u")}
     job = Job(id=1, user="u", account="a", partitions=("p",), submit=NOW)
-    (row,) = _run([job], _config(PriorityWeightFairshare="10000"), assocs=assocs,
-                  fs={3: 0.25}).rows
+    (row,) = _run([job], _config(PriorityWeightFairshare="10000"), assocs=assocs, fs={3: 0.25}).rows
     assert row.weighted["fairshare"] == 2500 and row.priority == 2500
 
 
 def test_tres_factor_per_partition_of_a_multi_partition_job():
-    parts = {"small": Partition("small", nodes=1, cpus=8, tres={"gres/gpu": 2}),
-             "big": Partition("big", nodes=4, cpus=32, tres={"gres/gpu": 8})}
+    parts = {
+        "small": Partition("small", nodes=1, cpus=8, tres={"gres/gpu": 2}),
+        "big": Partition("big", nodes=4, cpus=32, tres={"gres/gpu": 8}),
+    }
     config = _config(PriorityWeightTRES="cpu=1000,gres/gpu=4000")
-    job = Job(id=1, user="u", partitions=("small", "big"), submit=NOW, cpus=4,
-              tres={"gres/gpu": 2})
+    job = Job(id=1, user="u", partitions=("small", "big"), submit=NOW, cpus=4, tres={"gres/gpu": 2})
     rows = _run([job], config, parts=parts).rows
     assert [r.partition for r in rows] == ["small", "big"]
-    assert [r.tres_weighted for r in rows] == [{"cpu": 500, "gres/gpu": 4000},
-                                               {"cpu": 125, "gres/gpu": 1000}]
+    assert [r.tres_weighted for r in rows] == [
+        {"cpu": 500, "gres/gpu": 4000},
+        {"cpu": 125, "gres/gpu": 1000},
+    ]
     assert [r.priority for r in rows] == [4500, 1125]
     no_gpus = {"p": Partition("p", nodes=1, cpus=8)}
-    (row,) = _run([Job(id=2, user="u", partitions=("p",), submit=NOW, cpus=8,
-                       tres={"gres/gpu": 1})], config, parts=no_gpus).rows
+    (row,) = _run(
+        [Job(id=2, user="u", partitions=("p",), submit=NOW, cpus=8, tres={"gres/gpu": 1})],
+        config,
+        parts=no_gpus,
+    ).rows
     assert row.tres_weighted == {"cpu": 1000, "gres/gpu": 0}
 
 
 def test_nice_truncation_and_32_bit_cap():
     qos = {"top": Qos("top", priority=1)}
-    config = _config(PriorityWeightQOS="4294967295", PriorityWeightAge="4294967295",
-                     PriorityMaxAge="1")
+    config = _config(
+        PriorityWeightQOS="4294967295", PriorityWeightAge="4294967295", PriorityMaxAge="1"
+    )
     assert config_warnings(config) == [OVERFLOW_WARNING]
     job = Job(id=1, user="u", partitions=("p",), qos="top", submit=NOW - 60)
     result = _run([job], config, qos=qos)
@@ -300,8 +359,10 @@ def test_nice_truncation_and_32_bit_cap():
     assert result.rows[0].exact == 2 * 4294967295
     assert "exceeds 32 bits. Reducing it to 4294967295 (2^32 - 1)" in result.warnings[-1]
     nice = Job(id=2, user="u", partitions=("p",), submit=NOW - 30, nice=100)
-    (row,) = _run([nice], _config(PriorityWeightAge="1000", PriorityMaxAge="1"),
-                  ).rows
+    (row,) = _run(
+        [nice],
+        _config(PriorityWeightAge="1000", PriorityMaxAge="1"),
+    ).rows
     assert (row.exact, row.priority) == (400.0, 400)
     assert config_warnings(_config(PriorityWeightAge="4294967295")) == []
 
@@ -320,16 +381,22 @@ def test_bad_input_raises_one_line_errors():
 
 def test_explain_names_every_input():
     assocs = {1: Assoc(1, None, "root"), 2: Assoc(2, 1, "a"), 3: Assoc(3, 2, "a", user="u")}
-    config = _config(PriorityWeightAge="1000", PriorityMaxAge="7-0",
-                     PriorityWeightFairshare="10000", PriorityWeightJobSize="100",
-                     PriorityWeightTRES="cpu=2000")
-    job = Job(id=9, user="u", account="a", partitions=("p",), submit=NOW - 183600, cpus=2,
-              nice=10)
-    (row,) = _run([job], config, assocs=assocs, fs={3: 0.5},
-                  cluster=ClusterInfo("c", nodes=4, cpus=32)).rows
+    config = _config(
+        PriorityWeightAge="1000",
+        PriorityMaxAge="7-0",
+        PriorityWeightFairshare="10000",
+        PriorityWeightJobSize="100",
+        PriorityWeightTRES="cpu=2000",
+    )
+    job = Job(id=9, user="u", account="a", partitions=("p",), submit=NOW - 183600, cpus=2, nice=10)
+    (row,) = _run(
+        [job], config, assocs=assocs, fs={3: 0.5}, cluster=ClusterInfo("c", nodes=4, cpus=32)
+    ).rows
     lines = explain(row)
-    assert lines[1] == ("age: waited 2-03:00:00 (since eligible) of PriorityMaxAge "
-                        "7-00:00:00 -> 0.303571 x 1000 = 303.57")
+    assert lines[1] == (
+        "age: waited 2-03:00:00 (since eligible) of PriorityMaxAge "
+        "7-00:00:00 -> 0.303571 x 1000 = 303.57"
+    )
     assert lines[2] == "fair-share: association 3 (u/a) -> 0.5 x 10000 = 5000.00"
     assert lines[3] == "job size: (1/4 nodes + 2/32 CPUs) / 2 -> 0.15625 x 100 = 15.62"
     assert lines[4] == "tres cpu: 2 of 8 in p -> 0.25 x 2000 = 500.00"
@@ -347,29 +414,51 @@ def test_admin_set_priority_zeroes_factors():
     assert explain(row)[-1] == "priority 999 set by an administrator: factors are not used"
 
 
-
 def test_jobs_of_one_shape_keep_their_own_factors():
     """Jobs with the same partitions, size, time limit and TRES share the size, partition
     and TRES factors; age, association, fair-share, QOS and nice stay the job's own."""
-    assocs = {1: Assoc(1, None, "root"), 2: Assoc(2, 1, "a"), 3: Assoc(3, 2, "a", user="u"),
-              4: Assoc(4, 2, "a", user="v")}
+    assocs = {
+        1: Assoc(1, None, "root"),
+        2: Assoc(2, 1, "a"),
+        3: Assoc(3, 2, "a", user="u"),
+        4: Assoc(4, 2, "a", user="v"),
+    }
     qos = {"hi": Qos("hi", priority=10), "lo": Qos("lo", priority=5)}
     parts = {"p": Partition("p", nodes=2, cpus=16, priority_job_factor=1)}
-    config = _config(PriorityWeightAge="700", PriorityMaxAge="7", PriorityWeightFairshare="1000",
-                     PriorityWeightQOS="100", PriorityWeightJobSize="80",
-                     PriorityWeightPartition="10", PriorityWeightTRES="cpu=160")
+    config = _config(
+        PriorityWeightAge="700",
+        PriorityMaxAge="7",
+        PriorityWeightFairshare="1000",
+        PriorityWeightQOS="100",
+        PriorityWeightJobSize="80",
+        PriorityWeightPartition="10",
+        PriorityWeightTRES="cpu=160",
+    )
     shape = {"partitions": ("p",), "cpus": 4, "nodes": 1, "time_limit": 30}
-    jobs = [Job(id=1, user="u", account="a", qos="hi", submit=NOW - 7 * 60, **shape),
-            Job(id=2, user="v", account="a", qos="lo", submit=NOW - 60, nice=3, **shape),
-            Job(id=3, user="u", account="a", submit=NOW, admin_priority=42, **shape)]
+    jobs = [
+        Job(id=1, user="u", account="a", qos="hi", submit=NOW - 7 * 60, **shape),
+        Job(id=2, user="v", account="a", qos="lo", submit=NOW - 60, nice=3, **shape),
+        Job(id=3, user="u", account="a", submit=NOW, admin_priority=42, **shape),
+    ]
     rows = _run(jobs, config, assocs=assocs, qos=qos, parts=parts, fs={3: 0.5, 4: 0.25}).rows
     # size (1/2 + 4/16) / 2 = 0.375 -> 30, partition 10, cpu 4/16 x 160 = 40: 80 for both
     assert [(r.assoc_id, r.weighted, r.tres_weighted, r.nice, r.priority) for r in rows] == [
-        (3, {"age": 700, "assoc": 0, "fairshare": 500, "jobsize": 30, "partition": 10,
-             "qos": 100}, {"cpu": 40}, 0, 1380),
-        (4, {"age": 100, "assoc": 0, "fairshare": 250, "jobsize": 30, "partition": 10,
-             "qos": 50}, {"cpu": 40}, 3, 477),
-        (3, dict.fromkeys(FACTORS, 0.0), {}, 0, 42)]
+        (
+            3,
+            {"age": 700, "assoc": 0, "fairshare": 500, "jobsize": 30, "partition": 10, "qos": 100},
+            {"cpu": 40},
+            0,
+            1380,
+        ),
+        (
+            4,
+            {"age": 100, "assoc": 0, "fairshare": 250, "jobsize": 30, "partition": 10, "qos": 50},
+            {"cpu": 40},
+            3,
+            477,
+        ),
+        (3, dict.fromkeys(FACTORS, 0.0), {}, 0, 42),
+    ]
     ghost = Job(id=4, user="u", account="a", qos="ghost", submit=NOW, **shape)
     with pytest.raises(NotFound, match="job 4: QOS 'ghost' does not exist"):
         _run([*jobs, ghost], config, assocs=assocs, qos=qos, parts=parts)

@@ -56,7 +56,8 @@ def load_partitions() -> dict[str, Partition]:
         fields = dict(re.findall(r"(\w+)=(\S+)", block))
         if "PartitionName" in fields:
             parts[fields["PartitionName"]] = Partition(
-                name=fields["PartitionName"], nodes=int(fields["TotalNodes"]),
+                name=fields["PartitionName"],
+                nodes=int(fields["TotalNodes"]),
                 cpus=int(fields["TotalCPUs"]),
                 priority_job_factor=int(fields["PriorityJobFactor"]),
             )
@@ -64,15 +65,19 @@ def load_partitions() -> dict[str, Partition]:
 
 
 def load_qos() -> dict[str, Qos]:
-    return {r["Name"]: Qos(r["Name"], priority=int(r["Priority"]))
-            for r in _table("sacctmgr_show_qos_P.txt")}
+    return {
+        r["Name"]: Qos(r["Name"], priority=int(r["Priority"]))
+        for r in _table("sacctmgr_show_qos_P.txt")
+    }
 
 
 def load_assocs() -> dict[int, Assoc]:
     return {
         int(r["ID"]): Assoc(
-            id=int(r["ID"]), parent_id=int(r["ParentID"]) if r["ParentID"] else None,
-            account=r["Account"], user=r["User"] or None,
+            id=int(r["ID"]),
+            parent_id=int(r["ParentID"]) if r["ParentID"] else None,
+            account=r["Account"],
+            user=r["User"] or None,
             priority=int(r["Priority"]) if r["Priority"] else None,
         )
         for r in _table("sacctmgr_show_assoc_P.txt")
@@ -90,14 +95,26 @@ def load_fs_factors(assocs: dict[int, Assoc]) -> dict[int, float]:
 
 
 def load_jobs() -> list[Job]:
-    nodes = {int(j): int(n) for j, n in re.findall(
-        r"JobId=(\d+).*?NumNodes=(\d+)", _text("scontrol_show_job.txt"), re.DOTALL)}
+    nodes = {
+        int(j): int(n)
+        for j, n in re.findall(
+            r"JobId=(\d+).*?NumNodes=(\d+)", _text("scontrol_show_job.txt"), re.DOTALL
+        )
+    }
     states = {"PD": "pending", "R": "running"}
     return [
-        Job(id=int(r["JOBID"]), user=r["USER"], account=r["ACCOUNT"],
-            partitions=tuple(r["PARTITION"].split(",")), qos=r["QOS"],
-            state=states[r["ST"]], submit=_utc(r["SUBMIT_TIME"]), cpus=int(r["CPUS"]),
-            nodes=nodes[int(r["JOBID"])], nice=int(r["NICE"]))
+        Job(
+            id=int(r["JOBID"]),
+            user=r["USER"],
+            account=r["ACCOUNT"],
+            partitions=tuple(r["PARTITION"].split(",")),
+            qos=r["QOS"],
+            state=states[r["ST"]],
+            submit=_utc(r["SUBMIT_TIME"]),
+            cpus=int(r["CPUS"]),
+            nodes=nodes[int(r["JOBID"])],
+            nice=int(r["NICE"]),
+        )
         for r in _table("squeue_all.txt")
     ]
 
@@ -110,8 +127,14 @@ def capture():
     submit = max(j.submit for j in jobs if j.state == "pending")
     now = submit + round(AGE_NORMALIZED * config.max_age)
     result = compute_priorities(
-        jobs, assocs, load_qos(), load_partitions(), ClusterInfo("oracle"), config,
-        load_fs_factors(assocs), now,
+        jobs,
+        assocs,
+        load_qos(),
+        load_partitions(),
+        ClusterInfo("oracle"),
+        config,
+        load_fs_factors(assocs),
+        now,
     )
     return config, jobs, result
 
@@ -134,7 +157,8 @@ def test_priority_matches_squeue(capture):
     _, _, result = capture
     squeue = {int(r["JOBID"]): int(r["PRIORITY"]) for r in _table("squeue_all.txt")}
     assert {r.job_id: r.priority for r in result.rows} == {
-        j: p for j, p in squeue.items() if j in {r.job_id for r in result.rows}}
+        j: p for j, p in squeue.items() if j in {r.job_id for r in result.rows}
+    }
 
 
 def test_factors_match_sprio_l_n(capture):
@@ -142,8 +166,7 @@ def test_factors_match_sprio_l_n(capture):
     lines = _text("sprio_l_n.txt").splitlines()[1:]
     expected = {int(w[0]): [float(x) for x in w[4:10]] for w in map(str.split, lines)}
     for row in result.rows:
-        got = [row.factors[n] for n in ("age", "assoc", "fairshare", "jobsize", "partition",
-                                        "qos")]
+        got = [row.factors[n] for n in ("age", "assoc", "fairshare", "jobsize", "partition", "qos")]
         assert got == pytest.approx(expected[row.job_id], abs=5e-8)
 
 
@@ -155,15 +178,18 @@ def test_normalized_priority_matches_to_14_digits(capture):
         assert row.normalized_priority == pytest.approx(expected[row.job_id], abs=1e-14)
 
 
-@pytest.mark.parametrize("name, options", [
-    ("sprio_l.txt", {"long": True}),
-    ("sprio_l_n.txt", {"long": True, "normalized": True}),
-    ("sprio_w.txt", {"weights": True}),
-    ("sprio_w_n.txt", {"weights": True, "normalized": True}),
-    ("sprio_default.txt", {}),
-    ("sprio_o_full.txt", {"fmt": FULL_FORMAT}),
-    ("sprio_o_full_n.txt", {"fmt": FULL_FORMAT, "normalized": True}),
-])
+@pytest.mark.parametrize(
+    "name, options",
+    [
+        ("sprio_l.txt", {"long": True}),
+        ("sprio_l_n.txt", {"long": True, "normalized": True}),
+        ("sprio_w.txt", {"weights": True}),
+        ("sprio_w_n.txt", {"weights": True, "normalized": True}),
+        ("sprio_default.txt", {}),
+        ("sprio_o_full.txt", {"fmt": FULL_FORMAT}),
+        ("sprio_o_full_n.txt", {"fmt": FULL_FORMAT, "normalized": True}),
+    ],
+)
 def test_rendered_text_equals_capture(capture, name, options):
     config, _, result = capture
     assert render(result.rows, config, **options) == _text(name)

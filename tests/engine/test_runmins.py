@@ -11,8 +11,9 @@ from fscli.engine.runmins import Allocation, held_seconds, run_minutes
 PERIOD = 300
 
 
-def job(start: int = 1000, limit: int | None = 60, uf: float = 1.0, assoc: int = 3,
-        **tres: int) -> Allocation:
+def job(
+    start: int = 1000, limit: int | None = 60, uf: float = 1.0, assoc: int = 3, **tres: int
+) -> Allocation:
     return Allocation(assoc, start, limit, tres or {"cpu": 2}, uf)
 
 
@@ -47,12 +48,19 @@ def test_usage_factor_truncates_each_step_like_slurms_integers() -> None:
 
 
 def test_no_time_limit_is_slurms_infinite() -> None:
-    assert held_seconds(job(start=1000, limit=None), 1200, PERIOD) == \
-        0xFFFFFFFF * 60 - 200  # Slurm's INFINITE, in minutes
+    assert (
+        held_seconds(job(start=1000, limit=None), 1200, PERIOD) == 0xFFFFFFFF * 60 - 200
+    )  # Slurm's INFINITE, in minutes
 
 
-@given(st.integers(0, 10_000), st.integers(0, 500), st.integers(0, 40_000),
-       st.sampled_from([1.0, 0.5, 2.0, 0.0, 1.7]), st.integers(1, 900), st.integers(0, 899))
+@given(
+    st.integers(0, 10_000),
+    st.integers(0, 500),
+    st.integers(0, 40_000),
+    st.sampled_from([1.0, 0.5, 2.0, 0.0, 1.7]),
+    st.integers(1, 900),
+    st.integers(0, 899),
+)
 def test_held_seconds_equal_the_pass_by_pass_counter(start, limit, at, uf, period, anchor):
     """The closed form against slurmctld's loop: add at start, take back at every pass."""
     held = int(limit * 60 * uf)
@@ -71,14 +79,18 @@ def test_held_seconds_equal_the_pass_by_pass_counter(start, limit, at, uf, perio
 
 def test_run_minutes_add_up_the_tree_in_integer_minutes() -> None:
     parent_of = {1: None, 2: 1, 3: 2, 4: 2, 5: 1}
-    jobs = [job(assoc=3, cpu=64, node=1, billing=64, energy=5, mem=0),
-            job(assoc=4, cpu=1, start=1000, limit=1),
-            job(assoc=99, cpu=8)]  # not in the tree: left out
+    jobs = [
+        job(assoc=3, cpu=64, node=1, billing=64, energy=5, mem=0),
+        job(assoc=4, cpu=1, start=1000, limit=1),
+        job(assoc=99, cpu=8),
+    ]  # not in the tree: left out
     got = run_minutes(jobs, parent_of, 1000, PERIOD)
-    assert got == {3: {"cpu": 3840, "node": 60, "billing": 3840},
-                   4: {"cpu": 1},
-                   2: {"cpu": 3841, "node": 60, "billing": 3840},
-                   1: {"cpu": 3841, "node": 60, "billing": 3840}}
+    assert got == {
+        3: {"cpu": 3840, "node": 60, "billing": 3840},
+        4: {"cpu": 1},
+        2: {"cpu": 3841, "node": 60, "billing": 3840},
+        1: {"cpu": 3841, "node": 60, "billing": 3840},
+    }
     # seconds are summed before the division: two 30-second remainders make a minute
     halves = [job(assoc=3, cpu=1, start=0, limit=1), job(assoc=4, cpu=1, start=0, limit=1)]
     got = run_minutes(halves, parent_of, 30, 30)

@@ -35,8 +35,9 @@ def _utc(text: str) -> int:
 NAMES = ("cpu", "mem", "energy", "node", "billing", "fs/disk", "vmem", "pages")
 
 
-def _assoc_mgr(counter: str) -> tuple[dict[tuple[str, str], int], dict[int, int | None],
-                                      dict[int, dict[str, str]]]:
+def _assoc_mgr(
+    counter: str,
+) -> tuple[dict[tuple[str, str], int], dict[int, int | None], dict[int, dict[str, str]]]:
     """((account, user) -> id, id -> parent id, id -> the counter's used values by TRES)."""
     text = (RAW / "scontrol_show_assoc_mgr.txt").read_text()
     ids, parents, counters = {}, {}, {}
@@ -63,9 +64,14 @@ def _running_jobs(ids: dict[tuple[str, str], int]) -> list[Allocation]:
         user = fields["UserId"].split("(")[0]
         limit = fields["TimeLimit"]
         tres = parse_tres(fields["TRES"])  # memory in MB, as Slurm counts it
-        jobs.append(Allocation(ids[(fields["Account"], user)], _utc(fields["StartTime"]),
-                               parse_duration_mins(limit),
-                               tres))
+        jobs.append(
+            Allocation(
+                ids[(fields["Account"], user)],
+                _utc(fields["StartTime"]),
+                parse_duration_mins(limit),
+                tres,
+            )
+        )
     return jobs
 
 
@@ -96,6 +102,8 @@ def test_every_associations_tres_usage_as_slurm_counted_it() -> None:
     seconds = tres_seconds(runs, at, cfg)
     for aid, raw in raw_usage([], at, cfg, [run for run, _ in runs]).items():
         seconds.setdefault(aid, {})["billing"] = raw
-    got = {aid: {n: int(v / 60) for n, v in counts.items()}
-           for aid, counts in subtree_totals(seconds, parents).items()}
+    got = {
+        aid: {n: int(v / 60) for n, v in counts.items()}
+        for aid, counts in subtree_totals(seconds, parents).items()
+    }
     assert _check(got, counters) == 13  # associations with usage (the rest: zeros)

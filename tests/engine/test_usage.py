@@ -48,13 +48,14 @@ def test_decay_happens_in_whole_passes() -> None:
     charges = [Charge(1, T0 + 10, 100.0)]
     # same pass: no decay yet; 299 s later still the same pass
     assert raw_usage(charges, T0 + 299, conf)[1] == 100.0
-    assert raw_usage(charges, T0 + 300, conf)[1] == pytest.approx(100.0 * d ** 300)
+    assert raw_usage(charges, T0 + 300, conf)[1] == pytest.approx(100.0 * d**300)
     assert raw_usage(charges, T0 + 9, conf) == {}  # not charged yet
-    anchored = cfg(PriorityCalcPeriod="5", PriorityDecayHalfLife="60",
-                   PriorityCalcAnchor=str(T0 + 20))
+    anchored = cfg(
+        PriorityCalcPeriod="5", PriorityDecayHalfLife="60", PriorityCalcAnchor=str(T0 + 20)
+    )
     # passes now fall at T0+20, T0+320, ...: the charge at T0+10 is decayed at T0+20
     assert raw_usage(charges, T0 + 19, anchored)[1] == 100.0
-    assert raw_usage(charges, T0 + 20, anchored)[1] == pytest.approx(100.0 * d ** 300)
+    assert raw_usage(charges, T0 + 20, anchored)[1] == pytest.approx(100.0 * d**300)
     assert last_pass(T0 + 400, 300, T0 + 20) == T0 + 320
 
 
@@ -64,14 +65,17 @@ def test_no_decay_when_half_life_zero() -> None:
     assert raw_usage([Charge(2, T0, 7.0), Charge(2, T0 + 5, 3.0)], T0 + 99 * DAY, conf) == {2: 10.0}
 
 
-@pytest.mark.parametrize("period,at,boundary", [
-    ("DAILY", "2026-03-18T15:00:00", "2026-03-18T00:00:00"),
-    ("WEEKLY", "2026-03-18T15:00:00", "2026-03-15T00:00:00"),  # a Wednesday -> Sunday
-    ("WEEKLY", "2026-03-15T00:00:00", "2026-03-15T00:00:00"),
-    ("MONTHLY", "2026-03-18T15:00:00", "2026-03-01T00:00:00"),
-    ("QUARTERLY", "2026-05-18T15:00:00", "2026-04-01T00:00:00"),
-    ("YEARLY", "2026-05-18T15:00:00", "2026-01-01T00:00:00"),
-])
+@pytest.mark.parametrize(
+    "period,at,boundary",
+    [
+        ("DAILY", "2026-03-18T15:00:00", "2026-03-18T00:00:00"),
+        ("WEEKLY", "2026-03-18T15:00:00", "2026-03-15T00:00:00"),  # a Wednesday -> Sunday
+        ("WEEKLY", "2026-03-15T00:00:00", "2026-03-15T00:00:00"),
+        ("MONTHLY", "2026-03-18T15:00:00", "2026-03-01T00:00:00"),
+        ("QUARTERLY", "2026-05-18T15:00:00", "2026-04-01T00:00:00"),
+        ("YEARLY", "2026-05-18T15:00:00", "2026-01-01T00:00:00"),
+    ],
+)
 def test_reset_boundaries_in_local_time(period: str, at: str, boundary: str) -> None:
     from fscli.engine.timestr import parse_when
 
@@ -93,8 +97,11 @@ def test_reset_boundary_follows_the_local_timezone(monkeypatch) -> None:
 def test_reset_period_drops_earlier_usage() -> None:
     conf = cfg(PriorityUsageResetPeriod="DAILY", PriorityDecayHalfLife="0")
     midnight = 1_773_792_000  # 2026-03-18T00:00:00Z
-    charges = [Charge(1, midnight - 60, 50.0), Charge(1, midnight, 5.0),
-               Charge(1, midnight + 60, 7.0)]
+    charges = [
+        Charge(1, midnight - 60, 50.0),
+        Charge(1, midnight, 5.0),
+        Charge(1, midnight + 60, 7.0),
+    ]
     assert raw_usage(charges, midnight + 3600, conf) == {1: 7.0}
     # the day before, the earlier charge still counts
     assert raw_usage(charges, midnight - 1, conf) == {1: 50.0}
@@ -110,9 +117,9 @@ def test_job_charged_pass_by_pass() -> None:
     run = Run(3, start=T0 + 100, end=T0 + 700, billing=4.0, usage_factor=0.5)
     charges = run_charges(run, T0 + 10_000, conf)
     assert [(c.at, round(c.amount, 9)) for c in charges] == [
-        (T0 + 300, round(2.0 * 200 * d ** 200, 9)),
-        (T0 + 600, round(2.0 * 300 * d ** 300, 9)),
-        (T0 + 700, round(2.0 * 100 * d ** 100, 9)),
+        (T0 + 300, round(2.0 * 200 * d**200, 9)),
+        (T0 + 600, round(2.0 * 300 * d**300, 9)),
+        (T0 + 700, round(2.0 * 100 * d**100, 9)),
     ]
     # still running at T0+650: charged up to the pass at T0+600 only
     assert [c.at for c in run_charges(run, T0 + 650, conf)] == [T0 + 300, T0 + 600]
@@ -127,19 +134,30 @@ def test_undecayed_job_is_billing_times_seconds() -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(start=st.integers(0, 5000), length=st.integers(0, 6000), extra=st.integers(0, 4000),
-       running=st.booleans(), half=st.sampled_from(["0", "30", "600"]),
-       reset=st.sampled_from(["NONE", "NOW"]), reset_off=st.integers(0, 9000))
-def test_closed_form_equals_pass_by_pass(start, length, extra, running, half, reset,
-                                          reset_off) -> None:
-    conf = cfg(PriorityCalcPeriod="1", PriorityDecayHalfLife=half,
-               PriorityUsageResetPeriod=reset if half != "0" or reset != "NONE" else "NOW")
+@given(
+    start=st.integers(0, 5000),
+    length=st.integers(0, 6000),
+    extra=st.integers(0, 4000),
+    running=st.booleans(),
+    half=st.sampled_from(["0", "30", "600"]),
+    reset=st.sampled_from(["NONE", "NOW"]),
+    reset_off=st.integers(0, 9000),
+)
+def test_closed_form_equals_pass_by_pass(
+    start, length, extra, running, half, reset, reset_off
+) -> None:
+    conf = cfg(
+        PriorityCalcPeriod="1",
+        PriorityDecayHalfLife=half,
+        PriorityUsageResetPeriod=reset if half != "0" or reset != "NONE" else "NOW",
+    )
     run = Run(1, T0 + start, None if running else T0 + start + length, 2.5, 1.5)
     at = T0 + start + length + extra
     reset_at = T0 + reset_off
     expected = raw_usage(run_charges(run, at, conf), at, conf, reset_at=reset_at).get(1, 0.0)
-    assert run_usage(run, at, conf, reset_at=reset_at) == pytest.approx(expected, rel=1e-9,
-                                                                       abs=1e-9)
+    assert run_usage(run, at, conf, reset_at=reset_at) == pytest.approx(
+        expected, rel=1e-9, abs=1e-9
+    )
 
 
 def test_billable_weights_and_max_tres() -> None:
@@ -173,8 +191,9 @@ def test_charge_columns_give_the_same_usage_as_charge_objects() -> None:
     for c in charges:
         if c.at <= at and c.at > reset_boundary("DAILY", at):
             age = last_pass(at, 300) - last_pass(c.at, 300)
-            expected[c.assoc_id] = expected.get(c.assoc_id, 0.0) + c.amount * decay_factor(
-                7 * DAY) ** age
+            expected[c.assoc_id] = (
+                expected.get(c.assoc_id, 0.0) + c.amount * decay_factor(7 * DAY) ** age
+            )
     table = Charges.of(charges)
     assert len(table) == 400 and table.at[3] == charges[3].at
     assert raw_usage(table, at, conf) == raw_usage(charges, at, conf) == expected

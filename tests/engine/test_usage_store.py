@@ -4,8 +4,17 @@ from __future__ import annotations
 
 
 def raw_usage_rows(fscli, cluster: str) -> list[str]:
-    out = fscli.ok("--cluster", cluster, "sshare", "-a", "-P", "-n", "-o", "Account,User,RawUsage",
-                   at="2026-05-01T00:00:00")
+    out = fscli.ok(
+        "--cluster",
+        cluster,
+        "sshare",
+        "-a",
+        "-P",
+        "-n",
+        "-o",
+        "Account,User,RawUsage",
+        at="2026-05-01T00:00:00",
+    )
     return out.stdout.splitlines()
 
 
@@ -18,7 +27,16 @@ def test_charges_stay_with_their_cluster(fscli):
     fscli.ok("-Q", "cluster", "add", "two")
     fscli.ok("-Q", "--cluster", "two", "account", "add", "a")
     fscli.ok("-Q", "--cluster", "two", "user", "add", "u", "account=a")
-    fscli.ok("-Q", "--cluster", "two", "usage", "add", "user=u", "account=a", "raw=7",
-             "at=2026-05-01T00:00:00")
+    fscli.ok(
+        "-Q",
+        "--cluster",
+        "two",
+        "usage",
+        "add",
+        "user=u",
+        "account=a",
+        "raw=7",
+        "at=2026-05-01T00:00:00",
+    )
     assert raw_usage_rows(fscli, "one") == ["root||1000", " a||1000", "  a|u|1000"]
     assert raw_usage_rows(fscli, "two")[-1] == "  a|u|7"

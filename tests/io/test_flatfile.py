@@ -71,13 +71,21 @@ def test_classic_doc_tree_reads_as_slurm_built_it():
     assert spec.cluster.qos == ["normal"]
     got = {a.name: (a.parent, a.shares, a.organization) for a in spec.accounts.values()}
     assert got == {
-        "a": ("root", 40, "a"), "d": ("root", 60, "d"),
-        "b": ("a", 30, "a"), "c": ("a", 10, "a"),
-        "e": ("d", 25, "d"), "f": ("d", 35, "d"),
+        "a": ("root", 40, "a"),
+        "d": ("root", 60, "d"),
+        "b": ("a", 30, "a"),
+        "c": ("a", 10, "a"),
+        "e": ("d", 25, "d"),
+        "f": ("d", 35, "d"),
     }
     homes = {u.name: [(x.account, x.shares) for x in u.associations] for u in spec.users.values()}
-    assert homes == {"user1": [("b", 1)], "user2": [("c", 1)], "user3": [("c", 1)],
-                     "user4": [("e", 1)], "user5": [("f", 1)]}
+    assert homes == {
+        "user1": [("b", 1)],
+        "user2": [("c", 1)],
+        "user3": [("c", 1)],
+        "user4": [("e", 1)],
+        "user5": [("f", 1)],
+    }
     assert spec.account_order() == ["root", "a", "b", "c", "d", "e", "f"]
 
 
@@ -88,9 +96,14 @@ def test_roundtrip_dump_values():
     assert rich.default_qos == "qlow"
     assert rich.qos == ["normal", "qhigh", "qlow"]
     assert rich.limits == {
-        "GrpTRESMins": {"cpu": 100000}, "GrpTRES": {"cpu": 32, "mem": 64000},
-        "GrpJobs": 10, "GrpSubmitJobs": 50, "MaxTRESPerJob": {"cpu": 8}, "MaxJobs": 3,
-        "MaxSubmitJobs": 6, "MaxWallDurationPerJob": 2880,
+        "GrpTRESMins": {"cpu": 100000},
+        "GrpTRES": {"cpu": 32, "mem": 64000},
+        "GrpJobs": 10,
+        "GrpSubmitJobs": 50,
+        "MaxTRESPerJob": {"cpu": 8},
+        "MaxJobs": 3,
+        "MaxSubmitJobs": 6,
+        "MaxWallDurationPerJob": 2880,
     }
     assert spec.accounts["richsub"].shares == SHARES_PARENT
     ruser1 = spec.users["ruser1"]
@@ -101,7 +114,9 @@ def test_roundtrip_dump_values():
     ruser2 = spec.users["ruser2"]
     assert ruser2.admin_level == "Operator"
     assert [(a.account, a.partition, a.shares) for a in ruser2.associations] == [
-        ("rich", "high", 7), ("richsub", None, 3)]
+        ("rich", "high", 7),
+        ("richsub", None, 3),
+    ]
     assert spec.users["root"].admin_level == "Administrator"
 
 
@@ -111,21 +126,34 @@ def test_parsed_values_match_show_assoc_before_dump():
     rows = (MESSAGES / "69_show_assoc_before_dump.stdout").read_text().splitlines()
     assert len(rows) == 14
     for row in rows:
-        (_, account, user, partition, _, share, grp_tres, grp_mins, grp_jobs,
-         grp_submit, *_rest) = row.split("|")
+        (
+            _,
+            account,
+            user,
+            partition,
+            _,
+            share,
+            grp_tres,
+            grp_mins,
+            grp_jobs,
+            grp_submit,
+            *_rest,
+        ) = row.split("|")
         if account == "root" and not user:
             assoc = spec.cluster
         elif not user:
             assoc = spec.accounts[account]
         else:
-            assoc = next(a for a in spec.users[user].associations
-                         if a.account == account and (a.partition or "") == partition)
+            assoc = next(
+                a
+                for a in spec.users[user].associations
+                if a.account == account and (a.partition or "") == partition
+            )
         assert ("parent" if assoc.shares_parent else str(assoc.shares)) == share, row
         grp = assoc.limits.get("GrpTRES")
         expect = {"cpu=32,mem=62.50G": {"cpu": 32, "mem": 64000}, "cpu=4": {"cpu": 4}, "": None}
         assert grp == expect[grp_tres], row
-        assert assoc.limits.get("GrpTRESMins") == ({"cpu": int(grp_mins[4:])} if grp_mins
-                                                   else None)
+        assert assoc.limits.get("GrpTRESMins") == ({"cpu": int(grp_mins[4:])} if grp_mins else None)
         assert str(assoc.limits.get("GrpJobs", "")) == grp_jobs
         assert str(assoc.limits.get("GrpSubmitJobs", "")) == grp_submit
 
@@ -163,39 +191,46 @@ def test_bad_file_from_the_capture():
 
 def test_cluster_line_must_come_first():
     message = error_of("# comment\n\nParent - 'root'\nAccount - 'a'\n")
-    assert message == ("line(3) You need to specify a cluster name first with "
-                       "'Cluster - $NAME' in your file")
+    assert message == (
+        "line(3) You need to specify a cluster name first with 'Cluster - $NAME' in your file"
+    )
     assert "no Cluster line found" in error_of("# only comments\n")
 
 
 def test_parent_must_be_defined_first():
     body = "Cluster - 'c'\nParent - 'root'\nAccount - 'a'\nParent - 'b'\nUser - 'u'\n"
-    assert error_of(body) == ("line(4) You need to add this parent (b) as a child before "
-                              "you can add children to it.")
+    assert error_of(body) == (
+        "line(4) You need to add this parent (b) as a child before you can add children to it."
+    )
 
 
 def test_unknown_object_type():
     assert error_of("Cluster - 'c'\nGroup - 'g'\n").startswith(
-        "line(2) Misformatted line: Group - 'g' (expected a Cluster, Parent")
+        "line(2) Misformatted line: Group - 'g' (expected a Cluster, Parent"
+    )
     assert error_of("Cluster - 'c'\nAccount 'a'\n").startswith("line(2) Misformatted line")
     assert error_of("Cluster - 'c'\nAccount -   \n") == (
-        "line(2) Nothing after object name 'Account'.")
+        "line(2) Nothing after object name 'Account'."
+    )
 
 
-@pytest.mark.parametrize("option, reason", [
-    ("Bogus=1", "unknown association limit 'Bogus'"),
-    ("GrpTRES=foo=5", "unknown TRES 'foo'"),
-    ("GrpTRES=cpu=abc", "invalid value 'abc' for TRES cpu"),
-    ("GrpTRES=cpu=-1", "-1/UNLIMITED clears a limit"),
-    ("MaxWall=abc", "invalid MaxWallDurationPerJob 'abc'"),
-    ("GrpWall='1-2-3'", "invalid GrpWall"),
-    ("MaxJobs=many", "'many' is not a whole number"),
-    ("MaxJobsPerUser=3", "unknown association limit 'MaxJobsPerUser'"),
-    ("Fairshare=lots", 'expected an integer or "parent"'),
-    ("Fairshare=-1", "expected an integer from 0"),
-    ("Priority=high", "invalid priority 'high'"),
-    ("WCKeys='a,b'", "fscli does not keep this"),
-])
+@pytest.mark.parametrize(
+    "option, reason",
+    [
+        ("Bogus=1", "unknown association limit 'Bogus'"),
+        ("GrpTRES=foo=5", "unknown TRES 'foo'"),
+        ("GrpTRES=cpu=abc", "invalid value 'abc' for TRES cpu"),
+        ("GrpTRES=cpu=-1", "-1/UNLIMITED clears a limit"),
+        ("MaxWall=abc", "invalid MaxWallDurationPerJob 'abc'"),
+        ("GrpWall='1-2-3'", "invalid GrpWall"),
+        ("MaxJobs=many", "'many' is not a whole number"),
+        ("MaxJobsPerUser=3", "unknown association limit 'MaxJobsPerUser'"),
+        ("Fairshare=lots", 'expected an integer or "parent"'),
+        ("Fairshare=-1", "expected an integer from 0"),
+        ("Priority=high", "invalid priority 'high'"),
+        ("WCKeys='a,b'", "fscli does not keep this"),
+    ],
+)
 def test_malformed_options_name_the_line(option, reason):
     body = f"Cluster - 'c'\nParent - 'root'\nAccount - 'a':{option}\n"
     message = error_of(body)
@@ -205,26 +240,34 @@ def test_malformed_options_name_the_line(option, reason):
 
 def test_option_errors_on_each_object():
     assert error_of("Cluster - 'c':Description='x'\n").startswith(
-        "line(1) Unknown option: Description='x'")
+        "line(1) Unknown option: Description='x'"
+    )
     assert error_of("Cluster - 'c'\nParent - 'root':Fairshare=1\n") == (
-        "line(2) Unknown option: Fairshare=1 (not valid here)")
+        "line(2) Unknown option: Fairshare=1 (not valid here)"
+    )
     assert error_of("Cluster - 'c'\nUser - 'u':AdminLevel=boss\n").startswith(
-        "line(2) Unknown option: AdminLevel=boss (invalid admin level 'boss'")
+        "line(2) Unknown option: AdminLevel=boss (invalid admin level 'boss'"
+    )
     assert error_of("Cluster - 'c'\nAccount - 'a':Fairshare\n") == (
-        "line(2) Bad format on Fairshare: End your option with an '=' sign")
+        "line(2) Bad format on Fairshare: End your option with an '=' sign"
+    )
     assert error_of("Cluster - 'c'\nAccount - Fairshare=1\n") == (
-        "line(2) No name given on this Account line")
+        "line(2) No name given on this Account line"
+    )
     assert error_of("Cluster - 'c'\nAccount - 'a:Fairshare=1\n").startswith(
-        "line(2) There is a problem with option")
+        "line(2) There is a problem with option"
+    )
 
 
 def test_file_for_another_cluster():
     body = "Cluster - 'oracle':Fairshare=1\n"
     assert error_of(body, cluster="campus", source="x.cfg") == (
-        "x.cfg: line(1) this file is for cluster 'oracle', not 'campus'")
+        "x.cfg: line(1) this file is for cluster 'oracle', not 'campus'"
+    )
     assert load(body, cluster="ORACLE").cluster.name == "oracle"
     assert error_of(body + "Cluster - 'other'\n") == (
-        "line(2) You can only add one cluster at a time.")
+        "line(2) You can only add one cluster at a time."
+    )
 
 
 def test_duplicates_and_inconsistent_users():
@@ -234,14 +277,17 @@ def test_duplicates_and_inconsistent_users():
     users = base + "Parent - 'a'\nUser - 'u'\nUser - 'u':Partition='p'\n"
     assert load(users).users["u"].associations[1].partition == "p"
     assert error_of(users + "User - 'u'\n") == (
-        "line(7) user 'u' already has an association with account 'a' (line(5))")
-    assert error_of(base + "Parent - 'a'\nUser - 'u'\nParent - 'root'\n"
-                    "User - 'u':DefaultAccount='root'\n") == (
-        "line(7) user 'u': default_account 'root' differs from 'a' given on line(5)")
+        "line(7) user 'u' already has an association with account 'a' (line(5))"
+    )
+    assert error_of(
+        base + "Parent - 'a'\nUser - 'u'\nParent - 'root'\nUser - 'u':DefaultAccount='root'\n"
+    ) == ("line(7) user 'u': default_account 'root' differs from 'a' given on line(5)")
     assert error_of(base + "Parent - 'a'\nUser - 'u':DefaultAccount='zz'\n") == (
-        "line(5) user 'u': default account 'zz' is not one of the user's associations")
+        "line(5) user 'u': default account 'zz' is not one of the user's associations"
+    )
     assert error_of(base + "Parent - 'a'\nUser - 'u':Coordinator='nope'\n") == (
-        "line(5) user 'u': coordinator of account 'nope', which does not exist")
+        "line(5) user 'u': coordinator of account 'nope', which does not exist"
+    )
 
 
 def test_errors_are_fscli_errors_with_one_line():
@@ -257,10 +303,10 @@ def test_errors_are_fscli_errors_with_one_line():
 def test_comments_continuations_quotes_escapes_and_case():
     body = (
         "# a leading comment\n"
-        "CLUSTER - \"Oracle\":FairShare=5   # trailing comment\n"
+        'CLUSTER - "Oracle":FairShare=5   # trailing comment\n'
         "\n"
         "parent - root\n"
-        "Project - Phys:Description=\"Physics \\# Astronomy\":\\\n"
+        'Project - Phys:Description="Physics \\# Astronomy":\\\n'
         "   Organization='Sci: Dept':qos='QHigh,normal':DefaultQOS=Normal\n"
         "account - 'Chem':Shares=parent:Description=\"it's\"\n"
         "Parent - 'PHYS'\n"
@@ -281,37 +327,43 @@ def test_comments_continuations_quotes_escapes_and_case():
     # and the quoting survives a write/parse cycle
     text = flatfile.write(spec)
     assert "Description='Physics \\# Astronomy'" in text
-    assert "Description=\"it's\"" in text
+    assert 'Description="it\'s"' in text
     assert flatfile.parse(text) == spec
 
 
 def test_lines_before_any_parent_hang_off_root():
     spec = load("Cluster - 'c'\nAccount - 'a'\nUser - 'u'\n")
     assert spec.accounts["a"].parent == "root"
-    assert [(a.account, spec.users["u"].default_account)
-            for a in spec.users["u"].associations] == [("root", "root")]
+    assert [(a.account, spec.users["u"].default_account) for a in spec.users["u"].associations] == [
+        ("root", "root")
+    ]
 
 
 def test_fairshare_parent_is_2147483647_both_ways():
-    spec = load("Cluster - 'c'\nParent - 'root'\nAccount - 'a':Fairshare=2147483647\n"
-                "Account - 'b':Fairshare=parent\n")
+    spec = load(
+        "Cluster - 'c'\nParent - 'root'\nAccount - 'a':Fairshare=2147483647\n"
+        "Account - 'b':Fairshare=parent\n"
+    )
     assert spec.accounts["a"].shares == spec.accounts["b"].shares == SHARES_PARENT
     text = flatfile.write(spec)
     assert "Account - 'b':Description='b':Organization='b':Fairshare=2147483647\n" in text
 
 
-@pytest.mark.parametrize("written, mb, rewritten", [
-    ("62.50G", 64000, "64000M"),
-    ("64000", 64000, "64000M"),
-    ("64000M", 64000, "64000M"),
-    ("1.5G", 1536, "1536M"),
-    ("2G", 2048, "2G"),
-    ("2048M", 2048, "2G"),
-    ("1T", 1048576, "1T"),
-    ("0.5T", 524288, "512G"),
-    ("1P", 1024 ** 3, "1P"),
-    ("100K", 100, "100M"),
-])
+@pytest.mark.parametrize(
+    "written, mb, rewritten",
+    [
+        ("62.50G", 64000, "64000M"),
+        ("64000", 64000, "64000M"),
+        ("64000M", 64000, "64000M"),
+        ("1.5G", 1536, "1536M"),
+        ("2G", 2048, "2G"),
+        ("2048M", 2048, "2G"),
+        ("1T", 1048576, "1T"),
+        ("0.5T", 524288, "512G"),
+        ("1P", 1024**3, "1P"),
+        ("100K", 100, "100M"),
+    ],
+)
 def test_memory_in_every_unit_slurm_writes(written, mb, rewritten):
     spec = load(f"Cluster - 'c'\nParent - 'root'\nAccount - 'a':GrpTRES=cpu=2,mem={written}\n")
     assert spec.accounts["a"].limits["GrpTRES"] == {"cpu": 2, "mem": mb}
@@ -327,37 +379,61 @@ def test_limit_order_covers_every_association_limit():
 
 def every_limit() -> dict:
     return {
-        "GrpTRESMins": {"cpu": 1000}, "GrpTRESRunMins": {"cpu": 500},
-        "GrpTRES": {"cpu": 64, "mem": 1000, "gres/gpu": 4}, "GrpJobs": 10,
-        "GrpJobsAccrue": 11, "GrpSubmitJobs": 12, "GrpWall": 90,
-        "MaxTRESMinsPerJob": {"cpu": 100}, "MaxTRESRunMins": {"cpu": 200},
-        "MaxTRESPerJob": {"cpu": 8, "mem": 4096}, "MaxTRESPerNode": {"cpu": 4},
-        "MaxJobs": 3, "MaxJobsAccrue": 4, "MaxSubmitJobs": 5, "MaxWallDurationPerJob": 1440,
+        "GrpTRESMins": {"cpu": 1000},
+        "GrpTRESRunMins": {"cpu": 500},
+        "GrpTRES": {"cpu": 64, "mem": 1000, "gres/gpu": 4},
+        "GrpJobs": 10,
+        "GrpJobsAccrue": 11,
+        "GrpSubmitJobs": 12,
+        "GrpWall": 90,
+        "MaxTRESMinsPerJob": {"cpu": 100},
+        "MaxTRESRunMins": {"cpu": 200},
+        "MaxTRESPerJob": {"cpu": 8, "mem": 4096},
+        "MaxTRESPerNode": {"cpu": 4},
+        "MaxJobs": 3,
+        "MaxJobsAccrue": 4,
+        "MaxSubmitJobs": 5,
+        "MaxWallDurationPerJob": 1440,
         "MinPrioThreshold": 7,
     }
 
 
 def sample_tree() -> TreeSpec:
     spec = TreeSpec(cluster=ClusterSpec(name="c1", qos=["normal"], limits={"MaxJobs": 100}))
-    for name, parent, shares in [("bio", "root", 20), ("astro", "phys", 5),
-                                 ("hep", "phys", SHARES_PARENT), ("zoo", "bio", 1)]:
+    for name, parent, shares in [
+        ("bio", "root", 20),
+        ("astro", "phys", 5),
+        ("hep", "phys", SHARES_PARENT),
+        ("zoo", "bio", 1),
+    ]:
         spec.accounts[name] = AccountSpec(name=name, parent=parent, shares=shares)
     spec.accounts["phys"] = AccountSpec(
-        name="phys", shares=30, description="Physics", limits=every_limit(),
-        qos=["qlow", "normal"], default_qos="normal", priority=9)
+        name="phys",
+        shares=30,
+        description="Physics",
+        limits=every_limit(),
+        qos=["qlow", "normal"],
+        default_qos="normal",
+        priority=9,
+    )
     spec.users["zed"] = UserSpec(name="zed", associations=[UserAssocSpec(account="phys")])
     spec.users["amy"] = UserSpec(
-        name="amy", default_account="phys", admin_level="Administrator",
+        name="amy",
+        default_account="phys",
+        admin_level="Administrator",
         coordinator_of=["phys", "bio"],
-        associations=[UserAssocSpec(account="phys", partition="gpu", shares=2),
-                      UserAssocSpec(account="phys", qos=["-qlow"]),
-                      UserAssocSpec(account="astro", limits={"MaxJobs": 1})])
+        associations=[
+            UserAssocSpec(account="phys", partition="gpu", shares=2),
+            UserAssocSpec(account="phys", qos=["-qlow"]),
+            UserAssocSpec(account="astro", limits={"MaxJobs": 1}),
+        ],
+    )
     return spec
 
 
 def test_dump_order_and_every_limit_key():
     text = flatfile.write(sample_tree())
-    body = text[len(flatfile.HEADER):]
+    body = text[len(flatfile.HEADER) :]
     assert body == (
         "Cluster - 'c1':Fairshare=1:MaxJobs=100:QOS='normal'\n"
         "Parent - 'root'\n"
@@ -399,8 +475,10 @@ def test_many_user_lines():
     lines += [f"Account - 'a{i}':Fairshare={i + 1}" for i in range(20)]
     for i in range(20):
         lines.append(f"Parent - 'a{i}'")
-        lines += [f"User - 'u{i}_{j}':DefaultAccount='a{i}':Fairshare=1:GrpTRES=mem=1.5G"
-                  for j in range(500)]
+        lines += [
+            f"User - 'u{i}_{j}':DefaultAccount='a{i}':Fairshare=1:GrpTRES=mem=1.5G"
+            for j in range(500)
+        ]
     spec = flatfile.parse("\n".join(lines) + "\n")
     assert len(spec.users) == 10000
     assert spec.users["u19_499"].associations[0].limits == {"GrpTRES": {"mem": 1536}}

@@ -45,33 +45,52 @@ def test_real_capture_conf() -> None:
     assert ("SlurmctldHost", "localhost(127.0.0.1)") in [(k, v) for _, k, v in conf.ignored]
     assert [p["PartitionName"] for p in conf.partitions] == ["low", "high"]
     assert conf.partitions[1]["TRESBillingWeights"] == "CPU=1.0,Mem=0.25G"
-    assert conf.nodes == [{"NodeName": "localhost", "NodeHostname": "localhost", "CPUs": "64",
-                           "RealMemory": "64000", "State": "UNKNOWN"}]
+    assert conf.nodes == [
+        {
+            "NodeName": "localhost",
+            "NodeHostname": "localhost",
+            "CPUs": "64",
+            "RealMemory": "64000",
+            "State": "UNKNOWN",
+        }
+    ]
     typed = PriorityConfig.from_mapping(conf.used)
     assert typed.algorithm == "depth_oblivious" and typed.decay_half_life == 0
     assert typed.weights["PriorityWeightAssoc"] == 100
 
 
 def test_case_continuation_comments_and_include() -> None:
-    text = ("prioritydecayhalflife=7-0 PRIORITYCALCPERIOD=5  # two keys, a comment\n"
-            "PriorityFlags=NO_FAIR_TREE,\\\nMAX_TRES ClusterName=c \\\nPriorityMaxAge=1-0\n"
-            "Include /etc/slurm/priority.conf\n"
-            "\n   # only a comment\n")
+    text = (
+        "prioritydecayhalflife=7-0 PRIORITYCALCPERIOD=5  # two keys, a comment\n"
+        "PriorityFlags=NO_FAIR_TREE,\\\nMAX_TRES ClusterName=c \\\nPriorityMaxAge=1-0\n"
+        "Include /etc/slurm/priority.conf\n"
+        "\n   # only a comment\n"
+    )
     conf = parse_slurm_conf(text)
-    assert conf.used == {"PriorityDecayHalfLife": "10080", "PriorityCalcPeriod": "5",
-                         "PriorityFlags": "NO_FAIR_TREE,MAX_TRES", "ClusterName": "c",
-                         "PriorityMaxAge": "1440"}
+    assert conf.used == {
+        "PriorityDecayHalfLife": "10080",
+        "PriorityCalcPeriod": "5",
+        "PriorityFlags": "NO_FAIR_TREE,MAX_TRES",
+        "ClusterName": "c",
+        "PriorityMaxAge": "1440",
+    }
     assert conf.includes == [(5, "/etc/slurm/priority.conf")]
     assert conf.ignored == []
 
 
-@pytest.mark.parametrize("text,message", [
-    ("ClusterName=x\nPriorityWeightAge\n", "line 2: expected Key=Value, got 'PriorityWeightAge'"),
-    ("\n\nPriorityWeightAge=lots\n", "line 3: invalid PriorityWeightAge 'lots'"),
-    ("PriorityFlags=FAIR_TREEE\n", "line 1: invalid PriorityFlags value 'FAIR_TREEE'"),
-    ('ClusterName="open\n', "line 1: No closing quotation"),
-    ("Include\n", "line 1: Include needs a file name"),
-])
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        (
+            "ClusterName=x\nPriorityWeightAge\n",
+            "line 2: expected Key=Value, got 'PriorityWeightAge'",
+        ),
+        ("\n\nPriorityWeightAge=lots\n", "line 3: invalid PriorityWeightAge 'lots'"),
+        ("PriorityFlags=FAIR_TREEE\n", "line 1: invalid PriorityFlags value 'FAIR_TREEE'"),
+        ('ClusterName="open\n', "line 1: No closing quotation"),
+        ("Include\n", "line 1: Include needs a file name"),
+    ],
+)
 def test_malformed_lines_name_the_line(text: str, message: str) -> None:
     with pytest.raises(InvalidValue, match=message.replace("(", r"\(")):
         parse_slurm_conf(text)

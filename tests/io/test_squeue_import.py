@@ -27,7 +27,12 @@ def test_parses_every_field():
     assert [j.id for j in jobs] == [7, 12, 3]
     first, multi, running = jobs
     assert (first.user, first.account, first.partitions, first.qos, first.state) == (
-        "user2", "px", ("high",), "qmed", "pending")
+        "user2",
+        "px",
+        ("high",),
+        "qmed",
+        "pending",
+    )
     assert (first.submit, first.start, first.time_limit) == (SUBMIT, None, INFINITE_MINUTES)
     assert (first.nodes, first.cpus, first.tres, first.nice) == (1, 8, {"mem": 4096}, 0)
     assert multi.partitions == ("gpu", "cpu") and multi.time_limit == 1440
@@ -44,16 +49,18 @@ def test_times_follow_the_given_timezone():
 
 
 def test_bad_lines_are_listed_by_number():
-    text = "\n".join([
-        SAMPLE.splitlines()[1],
-        "8|u|a|p|normal|PENDING|2026-11-21T15:38:05",
-        "9|u|a|p|normal|WAITING|2026-11-21T15:38:05|N/A|UNLIMITED|1|1|0|N/A|0",
-        "10_3|u|a|p|normal|PENDING|2026-11-21T15:38:05|N/A|UNLIMITED|1|1|0|N/A|0",
-        "11|u|a|p|normal|PENDING|2026-11-21T15:38:05|N/A|UNLIMITED|x|1|0|N/A|0",
-        "13|u|a|p|normal|PENDING|yesterday|N/A|UNLIMITED|1|1|0|N/A|0",
-        "14|u|a|p|normal|PENDING|2026-11-21T15:38:05|N/A|1:2:3:4|1|1|0|N/A|0",
-        "15|u|a|p|normal|PENDING|2026-11-21T15:38:05|N/A|UNLIMITED|1|1|4Q|N/A|0",
-    ])
+    text = "\n".join(
+        [
+            SAMPLE.splitlines()[1],
+            "8|u|a|p|normal|PENDING|2026-11-21T15:38:05",
+            "9|u|a|p|normal|WAITING|2026-11-21T15:38:05|N/A|UNLIMITED|1|1|0|N/A|0",
+            "10_3|u|a|p|normal|PENDING|2026-11-21T15:38:05|N/A|UNLIMITED|1|1|0|N/A|0",
+            "11|u|a|p|normal|PENDING|2026-11-21T15:38:05|N/A|UNLIMITED|x|1|0|N/A|0",
+            "13|u|a|p|normal|PENDING|yesterday|N/A|UNLIMITED|1|1|0|N/A|0",
+            "14|u|a|p|normal|PENDING|2026-11-21T15:38:05|N/A|1:2:3:4|1|1|0|N/A|0",
+            "15|u|a|p|normal|PENDING|2026-11-21T15:38:05|N/A|UNLIMITED|1|1|4Q|N/A|0",
+        ]
+    )
     with pytest.raises(InvalidValue) as err:
         parse_squeue(text, tz=timezone.utc)
     message = str(err.value)
@@ -67,13 +74,16 @@ def test_bad_lines_are_listed_by_number():
     assert message.endswith("; and 2 more")
 
 
-@pytest.mark.parametrize("field, value, problem", [
-    (13, "gpu=two", "invalid TRES per node 'gpu=two'"),
-    (14, "1.5", "invalid nice '1.5'"),
-    (1, "0", "invalid job id '0': expected a whole number >= 1"),
-    (11, "0", "invalid CPU count '0'"),
-    (9, "1:2:3:4", "invalid time limit '1:2:3:4'"),
-])
+@pytest.mark.parametrize(
+    "field, value, problem",
+    [
+        (13, "gpu=two", "invalid TRES per node 'gpu=two'"),
+        (14, "1.5", "invalid nice '1.5'"),
+        (1, "0", "invalid job id '0': expected a whole number >= 1"),
+        (11, "0", "invalid CPU count '0'"),
+        (9, "1:2:3:4", "invalid time limit '1:2:3:4'"),
+    ],
+)
 def test_each_field_is_checked(field, value, problem):
     fields = SAMPLE.splitlines()[1].split("|")
     fields[field - 1] = value
@@ -84,8 +94,10 @@ def test_each_field_is_checked(field, value, problem):
 def test_node_count_comes_from_the_tres_not_squeue_s_guess():
     """A pending ``sbatch -n1 -c4``: squeue's NumNodes (%D) guesses 2 from the CPUs, its
     TRES (tres_req_str) hold node=1, the minimum the job-size factor uses."""
-    line = ("41|u|a|p|normal|PENDING|2026-11-21T15:38:05|N/A|1:00:00|2|4|400M|N/A|0|"
-            "cpu=4,mem=400M,node=1,billing=4")
+    line = (
+        "41|u|a|p|normal|PENDING|2026-11-21T15:38:05|N/A|1:00:00|2|4|400M|N/A|0|"
+        "cpu=4,mem=400M,node=1,billing=4"
+    )
     (job,) = parse_squeue(line, tz=timezone.utc)
     assert (job.nodes, job.cpus, job.tres) == (1, 4, {"mem": 400})
     (former,) = parse_squeue(line.rsplit("|", 1)[0], tz=timezone.utc)

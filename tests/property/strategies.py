@@ -14,11 +14,67 @@ from fscli.errors import FscliError
 # Pieces that break naive parsers: separators, quotes, escapes, control characters,
 # digits Python reads but ASCII regexes do not, and numbers too large for any column.
 TOKENS = (
-    "=", ",", "|", ":", "-", "+", "+=", "-=", "[", "]", "(", ")", "#", "'", '"', "\\", " ",
-    "\t", "\n", "\r", "\x00", "\x1f", "\x85", "\u2028", "\ufeff", "-1", "0", "1", "1.5",
-    ".", "e", "1e308", "nan", "inf", "-0", "00", "9" * 25, "9" * 400, "9" * 5000,
-    "UNLIMITED", "parent", "set", "where", "now", "٣", "１", "é", "𝟘", "G", "T", "M", "K",
-    "*", "&a", "!!int", "? ", "- ", "{", "}", "0001-01-01T00:00:00", "9999-12-31T23:59:59",
+    "=",
+    ",",
+    "|",
+    ":",
+    "-",
+    "+",
+    "+=",
+    "-=",
+    "[",
+    "]",
+    "(",
+    ")",
+    "#",
+    "'",
+    '"',
+    "\\",
+    " ",
+    "\t",
+    "\n",
+    "\r",
+    "\x00",
+    "\x1f",
+    "\x85",
+    "\u2028",
+    "\ufeff",
+    "-1",
+    "0",
+    "1",
+    "1.5",
+    ".",
+    "e",
+    "1e308",
+    "nan",
+    "inf",
+    "-0",
+    "00",
+    "9" * 25,
+    "9" * 400,
+    "9" * 5000,
+    "UNLIMITED",
+    "parent",
+    "set",
+    "where",
+    "now",
+    "٣",
+    "１",
+    "é",
+    "𝟘",
+    "G",
+    "T",
+    "M",
+    "K",
+    "*",
+    "&a",
+    "!!int",
+    "? ",
+    "- ",
+    "{",
+    "}",
+    "0001-01-01T00:00:00",
+    "9999-12-31T23:59:59",
 )
 
 token = st.sampled_from(TOKENS)
@@ -29,9 +85,29 @@ hostile = st.one_of(st.text(max_size=60), st.lists(piece, max_size=12).map("".jo
 
 # Values that some key accepts (names from the tests' ``science`` tree): with them a
 # command gets past parsing and reaches the store, where a late failure must undo it all.
-values = st.one_of(hostile, st.sampled_from((
-    "40", "1", "0", "-1", "100", "parent", "physics", "chem", "alice", "c1", "normal",
-    "normal,high", "cpu=4,mem=8G", "cpu=-1", "2-00:00:00", "1:00:00")))
+values = st.one_of(
+    hostile,
+    st.sampled_from(
+        (
+            "40",
+            "1",
+            "0",
+            "-1",
+            "100",
+            "parent",
+            "physics",
+            "chem",
+            "alice",
+            "c1",
+            "normal",
+            "normal,high",
+            "cpu=4,mem=8G",
+            "cpu=-1",
+            "2-00:00:00",
+            "1:00:00",
+        )
+    ),
+)
 
 
 @st.composite
@@ -47,7 +123,7 @@ def mutated(draw, valid: st.SearchStrategy[str]) -> str:
     if kind == "duplicate":
         return text[:end] + text[start:end] + text[end:]
     new = draw(piece)
-    return text[:start] + new + text[end if kind == "replace" else start:]
+    return text[:start] + new + text[end if kind == "replace" else start :]
 
 
 def near(valid: str | st.SearchStrategy[str]) -> st.SearchStrategy[str]:

@@ -18,8 +18,9 @@ from fscli.cli import account, limits, user
 from fscli.engine import config
 from tests.property.strategies import hostile, mutated, near, values, word
 
-CLI = settings(deadline=None, max_examples=25,
-               suppress_health_check=[HealthCheck.function_scoped_fixture])
+CLI = settings(
+    deadline=None, max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 AT = "2026-11-22T00:00:00"
 
 # Valid files for the ``science`` tree (plus partition ``batch``), so that their mutations
@@ -42,10 +43,12 @@ root|||1.000000|3360
    chem|bob|1|0.125000|1200
    chem|carol|1|0.125000|1200
 """
-SQUEUE = ("7|alice|physics|batch|normal|PENDING|2026-11-21T15:38:05|2027-11-21T15:38:00|UNLIMITED"
-          "|1|8|4G|N/A|0\n12|bob|chem|batch|normal|PD|2026-11-21T15:38:05|N/A|1-00:00:00|2|32"
-          "|2000M|gres/gpu:a100:2|-10\n3|carol|chem|batch|normal|RUNNING|2026-11-21T15:38:00"
-          "|2026-11-21T15:38:00|30:00|1|64|0|gres:gpu:1,gres:nic|100\n")
+SQUEUE = (
+    "7|alice|physics|batch|normal|PENDING|2026-11-21T15:38:05|2027-11-21T15:38:00|UNLIMITED"
+    "|1|8|4G|N/A|0\n12|bob|chem|batch|normal|PD|2026-11-21T15:38:05|N/A|1-00:00:00|2|32"
+    "|2000M|gres/gpu:a100:2|-10\n3|carol|chem|batch|normal|RUNNING|2026-11-21T15:38:00"
+    "|2026-11-21T15:38:00|30:00|1|64|0|gres:gpu:1,gres:nic|100\n"
+)
 
 
 def snapshot(fscli) -> dict[str, list[str]]:
@@ -59,8 +62,10 @@ def snapshot(fscli) -> dict[str, list[str]]:
         with engine.connect() as conn:
             meta = MetaData()
             meta.reflect(conn)
-            return {name: sorted(repr(tuple(row)) for row in conn.execute(select(table)))
-                    for name, table in meta.tables.items()}
+            return {
+                name: sorted(repr(tuple(row)) for row in conn.execute(select(table)))
+                for name, table in meta.tables.items()
+            }
     finally:
         engine.dispose()
 
@@ -103,8 +108,10 @@ def test_user_add(science, args):
 
 
 @CLI
-@given(st.sampled_from(("account=physics", "user=alice", "cluster=c1", "qos=normal")),
-       words(limits.KEYS))
+@given(
+    st.sampled_from(("account=physics", "user=alice", "cluster=c1", "qos=normal")),
+    words(limits.KEYS),
+)
 def test_limits_set(science, target, args):
     check(science, "limits", "set", target, *args)
 
@@ -135,11 +142,18 @@ def batch(science):
     return science
 
 
-@pytest.mark.parametrize("args, content, imported", [
-    (("usage", "import", "--format", "sacct"), SACCT, "imported 2 job(s) on c1"),
-    (("usage", "import", "--format", "sshare"), SSHARE, "set RawUsage of 3 user association(s)"),
-    (("job", "import"), SQUEUE, "imported 3 jobs (2 pending, 1 running)"),
-])
+@pytest.mark.parametrize(
+    "args, content, imported",
+    [
+        (("usage", "import", "--format", "sacct"), SACCT, "imported 2 job(s) on c1"),
+        (
+            ("usage", "import", "--format", "sshare"),
+            SSHARE,
+            "set RawUsage of 3 user association(s)",
+        ),
+        (("job", "import"), SQUEUE, "imported 3 jobs (2 pending, 1 running)"),
+    ],
+)
 def test_the_import_files_are_valid(batch, tmp_path, args, content, imported):
     # Mutations of a file that the store refuses anyway would all fail before any write.
     path = tmp_path / "input.txt"
@@ -174,8 +188,11 @@ def own_yaml(science) -> str:
 @given(st.data())
 def test_load(science, own_dump, tmp_path, data):
     lines = own_dump.splitlines(keepends=True)
-    content = data.draw(st.one_of(file_text(own_dump), mutated(st.sampled_from(lines)).map(
-        lambda line: own_dump + line)))
+    content = data.draw(
+        st.one_of(
+            file_text(own_dump), mutated(st.sampled_from(lines)).map(lambda line: own_dump + line)
+        )
+    )
     run_file(science, tmp_path / "dump.cfg", content, "load")
 
 
@@ -194,17 +211,47 @@ def test_apply_of_a_file_that_is_not_utf8(science, tmp_path):
     assert "cannot read" in science.fails("load", str(path), code=1).stderr
 
 
-SACCTMGR_KEYS = {k.lower(): k for k in (
-    "Name", "Names", "Account", "Accounts", "Parent", "Cluster", "User", "Users", "Partition",
-    "DefaultAccount", "AdminLevel", "Description", "Organization", "FairShare", "GrpTRES",
-    "GrpJobs", "MaxJobs", "MaxWall", "MaxTRES", "QOS", "DefaultQOS", "Priority", "Format",
-    "GrpCPUs", "MaxSubmit", "GrpTRESMins", "WithSubAccounts", "Tree")}
+SACCTMGR_KEYS = {
+    k.lower(): k
+    for k in (
+        "Name",
+        "Names",
+        "Account",
+        "Accounts",
+        "Parent",
+        "Cluster",
+        "User",
+        "Users",
+        "Partition",
+        "DefaultAccount",
+        "AdminLevel",
+        "Description",
+        "Organization",
+        "FairShare",
+        "GrpTRES",
+        "GrpJobs",
+        "MaxJobs",
+        "MaxWall",
+        "MaxTRES",
+        "QOS",
+        "DefaultQOS",
+        "Priority",
+        "Format",
+        "GrpCPUs",
+        "MaxSubmit",
+        "GrpTRESMins",
+        "WithSubAccounts",
+        "Tree",
+    )
+}
 
 
 @CLI
-@given(st.sampled_from(("add", "modify", "delete", "show")),
-       st.sampled_from(("account", "user", "qos", "coordinator", "assoc", "cluster")),
-       words(SACCTMGR_KEYS))
+@given(
+    st.sampled_from(("add", "modify", "delete", "show")),
+    st.sampled_from(("account", "user", "qos", "coordinator", "assoc", "cluster")),
+    words(SACCTMGR_KEYS),
+)
 def test_sacctmgr(science, verb, entity, args):
     """sacctmgr's messages may take several lines; the rest of ``check`` holds."""
     before = snapshot(science)

@@ -38,8 +38,15 @@ def test_slurm_conf_parses_or_one_clean_error(text):
 
 
 @SETTINGS
-@given(CONF_KEYS, st.one_of(hostile, st.sampled_from(
-    ["CPU=1.0,Mem=0.25G", "7-0", "1e400", "nan", "-inf", "1e-400", "NO_FAIR_TREE"])))
+@given(
+    CONF_KEYS,
+    st.one_of(
+        hostile,
+        st.sampled_from(
+            ["CPU=1.0,Mem=0.25G", "7-0", "1e400", "nan", "-inf", "1e-400", "NO_FAIR_TREE"]
+        ),
+    ),
+)
 def test_config_values_validate_or_one_clean_error(key, text):
     got = outcome(config.validate, key, text)
     if not failed(got):
@@ -67,8 +74,12 @@ def entries(draw) -> tuple[ShareEntry, ...]:
     out = {}
     for _ in range(draw(st.integers(1, 5))):
         kind = draw(st.sampled_from((USER, GROUP, EACH, DEFAULT, OTHERS)))
-        name = {GROUP: draw(st.sampled_from(GROUPS)), EACH: draw(st.sampled_from(GROUPS)),
-                DEFAULT: DEFAULT, OTHERS: OTHERS}.get(kind) or draw(NAMES)
+        name = {
+            GROUP: draw(st.sampled_from(GROUPS)),
+            EACH: draw(st.sampled_from(GROUPS)),
+            DEFAULT: DEFAULT,
+            OTHERS: OTHERS,
+        }.get(kind) or draw(NAMES)
         if name in GROUPS and kind == USER or name in (DEFAULT, OTHERS) and kind == USER:
             continue
         out.setdefault(name, ShareEntry(name, draw(st.integers(1, 10**9)), kind))
@@ -76,10 +87,15 @@ def entries(draw) -> tuple[ShareEntry, ...]:
 
 
 @SETTINGS
-@given(st.one_of(hostile, near("USER_SHARES[[user1, 2000] [grp1@, 10] [default, 1000]]"),
-                 entries().map(format_user_shares).flatmap(near),
-                 near("([user1, 2000] [grp1@, 10] [default, 1000])"),
-                 entries().map(format_share_pairs).flatmap(near)))
+@given(
+    st.one_of(
+        hostile,
+        near("USER_SHARES[[user1, 2000] [grp1@, 10] [default, 1000]]"),
+        entries().map(format_user_shares).flatmap(near),
+        near("([user1, 2000] [grp1@, 10] [default, 1000])"),
+        entries().map(format_share_pairs).flatmap(near),
+    )
+)
 def test_user_shares_parse_or_one_clean_error(text):
     # Both parsers read every text: USER_SHARES[...] for one, bare or parenthesized pairs
     # for the other, so each sees near-valid input of its own.
@@ -98,11 +114,14 @@ def test_user_shares_format_then_parse_is_identity(shares):
     assert parse_share_pairs(f"({format_share_pairs(shares)})", GROUPS) == shares
 
 
-@pytest.mark.parametrize("text", ["USER_SHARES[[a, " + "9" * 5000 + "]]",
-                                  "USER_SHARES[[a, 99999999999999999999]]"])
+@pytest.mark.parametrize(
+    "text", ["USER_SHARES[[a, " + "9" * 5000 + "]]", "USER_SHARES[[a, 99999999999999999999]]"]
+)
 def test_user_shares_too_large_are_clean_errors(text):
     # Regression: a share with thousands of digits raised ValueError.
     with pytest.raises(InvalidValue) as err:
         parse_user_shares(text)
-    assert err.value.message == ("invalid USER_SHARES: share for 'a' is out of range: "
-                                 "expected at most 10 digits at character 17")
+    assert err.value.message == (
+        "invalid USER_SHARES: share for 'a' is out of range: "
+        "expected at most 10 digits at character 17"
+    )

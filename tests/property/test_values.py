@@ -14,8 +14,11 @@ FAST = settings(deadline=None, max_examples=150)
 
 TRES_NAMES = st.one_of(
     st.sampled_from(tres.PLAIN_TYPES),
-    st.builds("{}{}".format, st.sampled_from(tres.PREFIX_TYPES),
-              st.from_regex(r"[a-z0-9_.+-]{1,8}(:[a-z0-9_.+-]{1,6})?", fullmatch=True)),
+    st.builds(
+        "{}{}".format,
+        st.sampled_from(tres.PREFIX_TYPES),
+        st.from_regex(r"[a-z0-9_.+-]{1,8}(:[a-z0-9_.+-]{1,6})?", fullmatch=True),
+    ),
 )
 TRES_AMOUNT = st.integers(0, tres.MAX_VALUE)
 TRES_DICTS = st.dictionaries(TRES_NAMES, TRES_AMOUNT, min_size=1, max_size=5)
@@ -33,8 +36,10 @@ def test_tres_parse_gives_amounts_or_one_clean_error(text):
     got = outcome(tres.parse_tres, text)
     if not failed(got):
         assert all(name == tres.normalize_name(name) for name in got)
-        assert all(isinstance(v, int) and (v == tres.CLEAR or 0 <= v <= tres.MAX_VALUE)
-                   for v in got.values())
+        assert all(
+            isinstance(v, int) and (v == tres.CLEAR or 0 <= v <= tres.MAX_VALUE)
+            for v in got.values()
+        )
 
 
 @FAST
@@ -52,8 +57,16 @@ def test_tres_canonical_form_is_a_fixed_point(text):
         assert tres.format_tres(tres.parse_tres(canonical)) == canonical
 
 
-@pytest.mark.parametrize("text", ["cpu=" + "9" * 400, "mem=" + "9" * 400 + "G", "cpu=1e5",
-                                  "node=" + "9" * 5000, "cpu=" + "9" * 20])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "cpu=" + "9" * 400,
+        "mem=" + "9" * 400 + "G",
+        "cpu=1e5",
+        "node=" + "9" * 5000,
+        "cpu=" + "9" * 20,
+    ],
+)
 def test_tres_amounts_too_large_are_clean_errors(text):
     # Regression: float('9'*400) is inf and int(inf) raised OverflowError; 5000 digits
     # raised ValueError; 20 digits lost precision and overflowed a 64-bit column.
@@ -96,16 +109,24 @@ def test_durations_too_long_are_clean_errors(text):
 
 
 def test_minutes_round_up_exactly():
-    assert timestr.parse_duration_mins(str(timestr.MAX_DURATION_SECS // 60)) == \
-        timestr.MAX_DURATION_SECS // 60
+    assert (
+        timestr.parse_duration_mins(str(timestr.MAX_DURATION_SECS // 60))
+        == timestr.MAX_DURATION_SECS // 60
+    )
 
 
 # ------------------------------------------------------------------ moments
 
 
 @FAST
-@given(st.one_of(hostile, near(EPOCHS.map(timestr.format_when)), near("now-2days"),
-                 near("2026-05-01T12:00:00+02:00")))
+@given(
+    st.one_of(
+        hostile,
+        near(EPOCHS.map(timestr.format_when)),
+        near("now-2days"),
+        near("2026-05-01T12:00:00+02:00"),
+    )
+)
 def test_moment_gives_epoch_seconds_or_one_clean_error(text):
     when = outcome(timestr.parse_when, text, 1_800_000_000)
     if not failed(when):
@@ -120,8 +141,15 @@ def test_moment_format_then_parse_is_identity(epoch):
     assert timestr.parse_when(timestr.utc_iso(epoch), 0) == epoch
 
 
-@pytest.mark.parametrize("text", ["0001-01-01T00:00:00", "now+" + "9" * 5000,
-                                  "now+" + "9" * 30 + "weeks", "now-" + "9" * 15 + "days"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "0001-01-01T00:00:00",
+        "now+" + "9" * 5000,
+        "now+" + "9" * 30 + "weeks",
+        "now-" + "9" * 15 + "days",
+    ],
+)
 def test_moments_out_of_range_are_clean_errors(text):
     # Regression: year 1 local time raised ValueError in astimezone(); huge offsets
     # raised ValueError (5000 digits) or gave moments no datetime can print.

@@ -35,8 +35,13 @@ def test_words_parse_or_one_clean_error(args, modify):
 
 
 @settings(deadline=None, max_examples=100)
-@given(st.lists(st.text(alphabet=st.characters(blacklist_characters=",="), min_size=1),
-                min_size=1, max_size=4))
+@given(
+    st.lists(
+        st.text(alphabet=st.characters(blacklist_characters=",="), min_size=1),
+        min_size=1,
+        max_size=4,
+    )
+)
 def test_comma_separated_names_split_back(names):
     joined = ",".join(names)
     assert split_list(joined) == [n.strip() for n in names if n.strip()]

@@ -31,21 +31,51 @@ def _config(**values: str) -> PriorityConfig:
     return PriorityConfig.from_mapping(dict(validate(k, v) for k, v in values.items()))
 
 
-CONFIG = _config(PriorityWeightAge="1000", PriorityMaxAge="1-0", PriorityWeightQOS="500",
-                 PriorityWeightTRES="CPU=2000,gres/gpu=1000")
-PARTS = {"gpu": Partition("gpu", nodes=2, cpus=64, tres={"gres/gpu": 8}),
-         "cpu": Partition("cpu", nodes=8, cpus=256)}
+CONFIG = _config(
+    PriorityWeightAge="1000",
+    PriorityMaxAge="1-0",
+    PriorityWeightQOS="500",
+    PriorityWeightTRES="CPU=2000,gres/gpu=1000",
+)
+PARTS = {
+    "gpu": Partition("gpu", nodes=2, cpus=64, tres={"gres/gpu": 8}),
+    "cpu": Partition("cpu", nodes=8, cpus=256),
+}
 QOS = {"normal": Qos("normal"), "high": Qos("high", priority=100)}
 
 
 def _rows(config: PriorityConfig = CONFIG):
     jobs = [
-        Job(id=12, user="alice", account="phys", partitions=("gpu", "cpu"), qos="high",
-            submit=NOW - 43200, cpus=16, tres={"gres/gpu": 2}),
-        Job(id=3, user="bob", account="chem", partitions=("cpu",), qos="normal",
-            submit=NOW - 86400 * 2, cpus=64, nice=25),
-        Job(id=7, user="carol", account="chem", partitions=("cpu",), qos="normal",
-            submit=NOW - 600, cpus=1, site_factor=40),
+        Job(
+            id=12,
+            user="alice",
+            account="phys",
+            partitions=("gpu", "cpu"),
+            qos="high",
+            submit=NOW - 43200,
+            cpus=16,
+            tres={"gres/gpu": 2},
+        ),
+        Job(
+            id=3,
+            user="bob",
+            account="chem",
+            partitions=("cpu",),
+            qos="normal",
+            submit=NOW - 86400 * 2,
+            cpus=64,
+            nice=25,
+        ),
+        Job(
+            id=7,
+            user="carol",
+            account="chem",
+            partitions=("cpu",),
+            qos="normal",
+            submit=NOW - 600,
+            cpus=1,
+            site_factor=40,
+        ),
     ]
     return compute_priorities(jobs, {}, QOS, PARTS, ClusterInfo("alpha"), config, {}, NOW).rows
 
@@ -53,7 +83,8 @@ def _rows(config: PriorityConfig = CONFIG):
 def test_default_format_lists_only_weighted_factors():
     assert default_format(CONFIG) == "%.15i %9r %.10Y %.10S %.10A %.10Q %.20T"
     assert default_format(CONFIG, normalized=True, users=True) == (
-        "%.15i %9r %.8u %10y %10a %10q %20t")
+        "%.15i %9r %.8u %10y %10a %10q %20t"
+    )
     assert default_format(CONFIG, long=True).endswith("%.11N %.20T")
     with pytest.raises(InvalidValue, match="unknown sprio version"):
         default_format(CONFIG, long=True, version="2.6")
@@ -72,7 +103,8 @@ def test_default_output():
 def test_normalized_output_and_weights_line():
     text = render(_rows(), CONFIG, normalized=True, header=False)
     assert text.splitlines()[2] == (
-        "             12 gpu       0.00000040 0.5000000  1.0000000  cpu=0.25,gres/gpu=0.")
+        "             12 gpu       0.00000040 0.5000000  1.0000000  cpu=0.25,gres/gpu=0."
+    )
     assert render([], CONFIG, weights=True) == (
         "          JOBID PARTITION   PRIORITY       SITE        AGE        QOS                 TRES\n"
         "        Weights                               1       1000        500 CPU=2000,gres/gpu=10\n"
@@ -83,10 +115,18 @@ def test_widths_justification_cutting_prefix_and_suffix():
     prefix, fields = parse_format("id:%.4i|%3r%%u;")
     assert prefix == "id:"
     assert [(f.letter, f.width, f.right, f.suffix) for f in fields] == [
-        ("i", 4, True, "|"), ("r", 3, False, ""), ("u", 0, False, ";")]
+        ("i", 4, True, "|"),
+        ("r", 3, False, ""),
+        ("u", 0, False, ";"),
+    ]
     text = render(_rows(), CONFIG, fmt="<%.2i|%3r|%u>", header=True, sort="-i")
-    assert text.splitlines() == ["<JO|PAR|USER>", "<12|gpu|alice>", "<12|cpu|alice>",
-                                 "< 7|cpu|carol>", "< 3|cpu|bob>"]
+    assert text.splitlines() == [
+        "<JO|PAR|USER>",
+        "<12|gpu|alice>",
+        "<12|cpu|alice>",
+        "< 7|cpu|carol>",
+        "< 3|cpu|bob>",
+    ]
     assert render(_rows(), CONFIG, fmt="%5u.", header=False).splitlines()[0] == "bob  ."
 
 
@@ -115,7 +155,11 @@ def test_sort_keys_and_errors():
     rows = _rows()
     assert [r.job_id for r in sort_rows(rows, "-y")] == [12, 3, 12, 7]
     assert [(r.job_id, r.partition) for r in sort_rows(rows, "r,-i")] == [
-        (12, "cpu"), (7, "cpu"), (3, "cpu"), (12, "gpu")]
+        (12, "cpu"),
+        (7, "cpu"),
+        (3, "cpu"),
+        (12, "gpu"),
+    ]
     assert [r.job_id for r in sort_rows(rows, "N")] == [7, 12, 12, 3]
     with pytest.raises(InvalidValue, match="Invalid sort specification: b"):
         sort_rows(rows, "b")
@@ -127,7 +171,8 @@ def test_admin_set_priority_row():
     fmt = "%.15i %.10Y %.10S %.10A %.10Q %.11N %.20T %y"
     assert render(rows, CONFIG, fmt=fmt, header=False) == (
         "              5        999          0          0          0           0"
-        "                      999.00000000000000\n")
+        "                      999.00000000000000\n"
+    )
 
 
 def test_json_rows():
@@ -135,8 +180,10 @@ def test_json_rows():
     gpu = data[2]
     assert (gpu["job_id"], gpu["partition"], gpu["priority"]) == (12, "gpu", 1750)
     assert gpu["factors"]["qos"] == 1.0 and gpu["weighted"]["age"] == 500.0
-    assert gpu["tres"] == {"cpu": {"factor": 0.25, "weighted": 500.0},
-                           "gres/gpu": {"factor": 0.25, "weighted": 250.0}}
+    assert gpu["tres"] == {
+        "cpu": {"factor": 0.25, "weighted": 500.0},
+        "gres/gpu": {"factor": 0.25, "weighted": 250.0},
+    }
     assert weights_dict(CONFIG)["age"] == 1000
     assert weights_dict(CONFIG)["tres"] == {"cpu": 2000.0, "gres/gpu": 1000.0}
 
@@ -185,8 +232,13 @@ def test_the_table_right_aligns_numbers_the_partition_factor_too():
 
     columns, cells, right = table_cells(_rows(), CONFIG, "%.15i %9r %.10Y %.10P %.8u")
     assert list(zip(columns, right)) == [
-        ("JOBID", True), ("PARTITION", False), ("PRIORITY", True), ("PARTITION", True),
-        ("USER", False)]
+        ("JOBID", True),
+        ("PARTITION", False),
+        ("PRIORITY", True),
+        ("PARTITION", True),
+        ("USER", False),
+    ]
     assert plain(columns, cells, right=right).splitlines()[:2] == [
         "JOBID  PARTITION  PRIORITY  PARTITION  USER",
-        "    3  cpu            1475          0  bob"]
+        "    3  cpu            1475          0  bob",
+    ]

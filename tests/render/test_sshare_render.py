@@ -36,8 +36,11 @@ def load_testsuite_case(name: str) -> tuple[dict, list[Assoc], dict[int, float]]
     for number, rec in enumerate(case["associations"], 1):
         shares = SHARES_PARENT if rec["shares"] == "parent" else rec["shares"]
         if rec.get("user"):
-            assocs.append(Assoc(number, account_ids[rec["account"]], rec["account"],
-                                rec["user"], shares=shares))
+            assocs.append(
+                Assoc(
+                    number, account_ids[rec["account"]], rec["account"], rec["user"], shares=shares
+                )
+            )
             usage[number] = rec["raw_usage"]
         else:
             parent = None if rec["parent"] is None else account_ids[rec["parent"]]
@@ -52,8 +55,9 @@ def test_slurm_testsuite_rows_long_parsable_no_header(name: str) -> None:
     result = compute(assocs, usage, case["algorithm"])
     fields = select_fields(None, case["algorithm"], long=True)
     assert [f.name for f in fields] == case["expected_rows"]["columns"]
-    text = render_text(result.rows, fields, parsable="p", header=False,
-                       extras=Extras(tres_names=("cpu",)))
+    text = render_text(
+        result.rows, fields, parsable="p", header=False, extras=Extras(tres_names=("cpu",))
+    )
     lines = text.splitlines()
     assert len(lines) == len(assocs)
     # the test matches line starts once Slurm's indentation is removed
@@ -66,8 +70,13 @@ def test_slurm_testsuite_rows_long_parsable_no_header(name: str) -> None:
 def test_testsuite_24_4_indentation_and_tie_rows() -> None:
     _case, assocs, usage = load_testsuite_case("test24.4")
     result = compute(assocs, usage, "fair_tree")
-    text = render_text(result.rows, select_fields(None, "fair_tree", long=True), parsable="P",
-                       header=False, extras=Extras(tres_names=("cpu",)))
+    text = render_text(
+        result.rows,
+        select_fields(None, "fair_tree", long=True),
+        parsable="P",
+        header=False,
+        extras=Extras(tres_names=("cpu",)),
+    )
     lines = text.splitlines()
     assert lines[0] == "root|||0.000000|240||1.000000||||cpu=0"
     assert lines[1] == " root|u1|10|0.048077|0|0.000000|0.000000|1.000000|inf||cpu=0"
@@ -83,17 +92,28 @@ def load_capture(folder: Path, algorithm: str):
     for rec in records:
         if rec["Cluster"] != records[0]["Cluster"]:
             continue
-        a = Assoc(int(rec["ID"]), int(rec["ParentID"]) or None, rec["Account"],
-                  rec["User"] or None, shares=int(rec["Share"]))
+        a = Assoc(
+            int(rec["ID"]),
+            int(rec["ParentID"]) or None,
+            rec["Account"],
+            rec["User"] or None,
+            shares=int(rec["Share"]),
+        )
         assocs.append(a)
         ids[(a.account, a.user)] = a.id
-    usage = {ids[(u.account, u.user)]: u.raw_usage
-             for u in parse_sshare((folder / "sshare_a_P.txt").read_text()) if u.user}
+    usage = {
+        ids[(u.account, u.user)]: u.raw_usage
+        for u in parse_sshare((folder / "sshare_a_P.txt").read_text())
+        if u.user
+    }
     return compute(assocs, usage, algorithm)
 
 
-CLASSIC_DOC = [("classic", "classic"), ("fairtree", "fair_tree"),
-               ("depth_oblivious", "depth_oblivious")]
+CLASSIC_DOC = [
+    ("classic", "classic"),
+    ("fairtree", "fair_tree"),
+    ("depth_oblivious", "depth_oblivious"),
+]
 
 
 @pytest.mark.parametrize("mode,algorithm", CLASSIC_DOC)
@@ -115,22 +135,30 @@ def test_sprio_capture_short_text_exact() -> None:
     result = load_capture(folder, "fair_tree")
     fields = default_fields("fair_tree")
     assert render_text(result.rows, fields) == (folder / "sshare_a.txt").read_text()
-    assert render_text(result.rows, fields, parsable="P") == \
-        (folder / "sshare_a_P.txt").read_text()
+    assert render_text(result.rows, fields, parsable="P") == (folder / "sshare_a_P.txt").read_text()
 
 
 @pytest.fixture
 def tiny():
-    assocs = [Assoc(1, None, "root"), Assoc(2, 1, "physics", shares=3),
-              Assoc(3, 2, "physics", "a-very-long-user-name", shares=1)]
+    assocs = [
+        Assoc(1, None, "root"),
+        Assoc(2, 1, "physics", shares=3),
+        Assoc(3, 2, "physics", "a-very-long-user-name", shares=1),
+    ]
     return compute(assocs, {3: 1234.9}, "fair_tree")
 
 
 def test_format_prefixes_widths_and_errors(tiny) -> None:
     fields = select_fields("a,u%4,eff,Lev,RAWU,p,id", "fair_tree")
     assert [(f.name, f.width) for f in fields] == [
-        ("Account", -20), ("User", 4), ("EffectvUsage", 13), ("LevelFS", 10),
-        ("RawUsage", 11), ("Partition", 12), ("ID", 6)]
+        ("Account", -20),
+        ("User", 4),
+        ("EffectvUsage", 13),
+        ("LevelFS", 10),
+        ("RawUsage", 11),
+        ("Partition", 12),
+        ("ID", 6),
+    ]
     assert [f.width for f in select_fields("Account%8", "classic")] == [-8]
     with pytest.raises(InvalidValue, match='Invalid field requested: "bogus"'):
         select_fields("Account,bogus", "classic")
@@ -139,34 +167,61 @@ def test_format_prefixes_widths_and_errors(tiny) -> None:
         select_fields("User%10001", "classic")  # not gigabytes of blanks per row
     text = render_text(tiny.rows, select_fields("User%6,RawUsage", "fair_tree"))
     assert text.splitlines() == [
-        "  User    RawUsage ", "------ ----------- ", "              1234 ",
-        "              1234 ", "a-ver+        1234 "]
+        "  User    RawUsage ",
+        "------ ----------- ",
+        "              1234 ",
+        "              1234 ",
+        "a-ver+        1234 ",
+    ]
 
 
 def test_parsable_modes_and_no_header(tiny) -> None:
     fields = select_fields("Account,User,LevelFS,RawShares", "fair_tree")
     assert render_text(tiny.rows, fields, parsable="p") == (
         "Account|User|LevelFS|RawShares|\nroot||||\n physics||1.000000|3|\n"
-        "  physics|a-very-long-user-name|1.000000|1|\n")
+        "  physics|a-very-long-user-name|1.000000|1|\n"
+    )
     assert render_text(tiny.rows, fields, parsable="P", header=False).splitlines()[0] == "root|||"
     with pytest.raises(InvalidValue):
         render_text(tiny.rows, fields, parsable="x")
 
 
 def test_long_default_columns_per_algorithm() -> None:
-    long_classic = ["Account", "User", "RawShares", "NormShares", "RawUsage", "NormUsage",
-                    "EffectvUsage", "FairShare", "GrpTRESMins", "TRESRunMins"]
+    long_classic = [
+        "Account",
+        "User",
+        "RawShares",
+        "NormShares",
+        "RawUsage",
+        "NormUsage",
+        "EffectvUsage",
+        "FairShare",
+        "GrpTRESMins",
+        "TRESRunMins",
+    ]
     assert [f.name for f in default_fields("classic", long=True)] == long_classic
     assert [f.name for f in default_fields("fair_tree", long=True)] == (
-        long_classic[:8] + ["LevelFS"] + long_classic[8:])
+        long_classic[:8] + ["LevelFS"] + long_classic[8:]
+    )
     assert [(f.name, f.width) for f in default_fields("classic", partition=True)] == [
-        ("Account", -20), ("User", 10), ("Partition", 12), ("RawShares", 10),
-        ("NormShares", 11), ("RawUsage", 11), ("EffectvUsage", 13), ("FairShare", 10)]
+        ("Account", -20),
+        ("User", 10),
+        ("Partition", 12),
+        ("RawShares", 10),
+        ("NormShares", 11),
+        ("RawUsage", 11),
+        ("EffectvUsage", 13),
+        ("FairShare", 10),
+    ]
 
 
 def test_json_rows_numbers_and_inf() -> None:
-    assocs = [Assoc(1, None, "root"), Assoc(2, 1, "a"), Assoc(3, 2, "a", "u1"),
-              Assoc(4, 2, "a", "u2")]
+    assocs = [
+        Assoc(1, None, "root"),
+        Assoc(2, 1, "a"),
+        Assoc(3, 2, "a", "u1"),
+        Assoc(4, 2, "a", "u2"),
+    ]
     result = compute(assocs, {3: 10.5}, "fair_tree")
     rows = json.loads(json.dumps(json_rows(result.rows, Extras("c1"))))
     by_user = {r["User"]: r for r in rows}
@@ -180,20 +235,30 @@ def test_json_rows_numbers_and_inf() -> None:
 
 
 def test_tres_run_minutes_in_tracked_order_zeros_printed(tiny) -> None:
-    extras = Extras(tres_names=("cpu", "mem", "gres/gpu"),
-                    run_mins={3: {"gres/gpu": 4, "cpu": 120, "license/x": 9}})
+    extras = Extras(
+        tres_names=("cpu", "mem", "gres/gpu"),
+        run_mins={3: {"gres/gpu": 4, "cpu": 120, "license/x": 9}},
+    )
     assert column("TRESRunMins", tiny.rows, extras) == [
-        "cpu=0,mem=0,gres/gpu=0", "cpu=0,mem=0,gres/gpu=0", "cpu=120,mem=0,gres/gpu=4"]
+        "cpu=0,mem=0,gres/gpu=0",
+        "cpu=0,mem=0,gres/gpu=0",
+        "cpu=120,mem=0,gres/gpu=4",
+    ]
     assert column("GrpTRESRaw", tiny.rows, extras)[2] == "cpu=0,mem=0,gres/gpu=0"
     text = render_text(tiny.rows, select_fields("User%6,TRESRunMins%12"), extras=extras)
     assert text.splitlines()[-1] == "a-ver+ cpu=120,mem+ "
 
 
 def test_grp_tres_raw_is_truncated_minutes_billing_from_raw_usage(tiny) -> None:
-    extras = Extras(tres_names=("cpu", "billing", "mem"),
-                    tres_usage={3: {"cpu": 119.9, "mem": 6000.0}, 2: {"cpu": 119.9}})
+    extras = Extras(
+        tres_names=("cpu", "billing", "mem"),
+        tres_usage={3: {"cpu": 119.9, "mem": 6000.0}, 2: {"cpu": 119.9}},
+    )
     assert column("GrpTRESRaw", tiny.rows, extras) == [
-        "cpu=0,billing=20,mem=0", "cpu=1,billing=20,mem=0", "cpu=1,billing=20,mem=100"]
+        "cpu=0,billing=20,mem=0",
+        "cpu=1,billing=20,mem=0",
+        "cpu=1,billing=20,mem=100",
+    ]
 
 
 def test_double_too_wide_uses_exponent() -> None:
@@ -207,18 +272,32 @@ def test_double_too_wide_uses_exponent() -> None:
 def test_columns_agree_with_cell_values_and_empty_output(tiny) -> None:
     zeros = "cpu=0,mem=0,energy=0,node=0,billing=0,fs/disk=0,vmem=0,pages=0"
     assert cell_values(tiny.rows[2], Extras("c1")) == {
-        "Account": "  physics", "Cluster": "c1", "EffectvUsage": 1.0, "FairShare": 1.0,
+        "Account": "  physics",
+        "Cluster": "c1",
+        "EffectvUsage": 1.0,
+        "FairShare": 1.0,
         "GrpTRESMins": None,
         "GrpTRESRaw": "cpu=0,mem=0,energy=0,node=0,billing=20,fs/disk=0,vmem=0,pages=0",
-        "ID": 3, "LevelFS": 1.0, "NormShares": 1.0,
-        "NormUsage": 1.0, "Partition": None, "RawShares": 1, "RawUsage": 1234,
-        "TRESRunMins": zeros, "User": "a-very-long-user-name"}
+        "ID": 3,
+        "LevelFS": 1.0,
+        "NormShares": 1.0,
+        "NormUsage": 1.0,
+        "Partition": None,
+        "RawShares": 1,
+        "RawUsage": 1234,
+        "TRESRunMins": zeros,
+        "User": "a-very-long-user-name",
+    }
     names = [name for name, _ in FIELD_TABLE]
     for k, row in enumerate(tiny.rows):
-        assert cell_values(row, Extras("c1")) == {n: column(n, tiny.rows, Extras("c1"))[k]
-                                                  for n in names}
+        assert cell_values(row, Extras("c1")) == {
+            n: column(n, tiny.rows, Extras("c1"))[k] for n in names
+        }
     fields = select_fields("Account,FairShare", "fair_tree")
     assert render_text([], fields, parsable="p") == "Account|FairShare|\n"
     assert render_text([], fields, parsable="P", header=False) == ""
     assert render_text(tiny.rows, fields, parsable="P").splitlines()[1:] == [
-        "root|", " physics|", "  physics|1.000000"]
+        "root|",
+        " physics|",
+        "  physics|1.000000",
+    ]

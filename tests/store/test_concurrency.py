@@ -37,9 +37,13 @@ def test_concurrent_writers_equal_the_serial_run(backend, tmp_path, serial_state
     db = store_for(backend, tmp_path / "store.db")
     assert run(db, setup_commands()) == []
     procs = [
-        subprocess.Popen([sys.executable, "-m", "tests.store.writers", "worker", db, str(w),
-                          str(COMMANDS)], cwd=ROOT, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
+        subprocess.Popen(
+            [sys.executable, "-m", "tests.store.writers", "worker", db, str(w), str(COMMANDS)],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         for w in range(WORKERS)
     ]
     outcomes = [(p.wait(timeout=600), *p.communicate()) for p in procs]

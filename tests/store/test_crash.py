@@ -41,8 +41,10 @@ def sacct_text() -> str:
     out = ["JobID|User|Account|AllocCPUS|Start|End|State"]
     for j in range(JOBS):
         u = j % USERS
-        out.append(f"{j + 1}|u{u}|a{u % ACCOUNTS}|{j % 32 + 1}|2026-02-{j % 27 + 1:02d}T01:00:00|"
-                   f"2026-02-{j % 27 + 1:02d}T0{j % 8 + 2}:00:00|COMPLETED")
+        out.append(
+            f"{j + 1}|u{u}|a{u % ACCOUNTS}|{j % 32 + 1}|2026-02-{j % 27 + 1:02d}T01:00:00|"
+            f"2026-02-{j % 27 + 1:02d}T0{j % 8 + 2}:00:00|COMPLETED"
+        )
     return "\n".join(out) + "\n"
 
 
@@ -55,10 +57,13 @@ def contents(db: Path) -> dict[str, list[tuple]]:
     conn = sqlite3.connect(db)
     try:
         assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
-        tables = [r[0] for r in conn.execute(
-            "SELECT name FROM sqlite_master WHERE type='table' ORDER BY name")]
-        return {t: sorted(conn.execute(f'SELECT * FROM "{t}"').fetchall(), key=repr)
-                for t in tables}
+        tables = [
+            r[0]
+            for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name")
+        ]
+        return {
+            t: sorted(conn.execute(f'SELECT * FROM "{t}"').fetchall(), key=repr) for t in tables
+        }
     finally:
         conn.close()
 
@@ -85,11 +90,14 @@ def checkpoint(db: Path) -> None:
     conn.close()
 
 
-@pytest.mark.parametrize("start, command", [
-    ("cluster_only", ["apply", "{d}/tree.yaml"]),
-    ("cluster_only", ["load", "{d}/c1.cfg"]),
-    ("applied", ["usage", "import", "{d}/jobs.txt", "--format", "sacct"]),
-])
+@pytest.mark.parametrize(
+    "start, command",
+    [
+        ("cluster_only", ["apply", "{d}/tree.yaml"]),
+        ("cluster_only", ["load", "{d}/c1.cfg"]),
+        ("applied", ["usage", "import", "{d}/jobs.txt", "--format", "sacct"]),
+    ],
+)
 def test_killed_command_leaves_before_or_after_state(files, tmp_path, start, command):
     args = [a.format(d=files) for a in command]
     source = files / f"{start}.db"
@@ -111,8 +119,9 @@ def test_killed_command_leaves_before_or_after_state(files, tmp_path, start, com
             break
         victim = tmp_path / f"killed{kill}.db"
         shutil.copy(source, victim)
-        proc = subprocess.Popen(fscli_argv(victim, *args), stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            fscli_argv(victim, *args), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
         time.sleep(duration * rng.uniform(0.3, 1.0))
         if proc.poll() is None:
             mid_run += 1

@@ -11,16 +11,22 @@ from fscli.store import db
 MOUNTS = "/dev/sda1 / ext4 rw 0 0\nserver:/export /home nfs4 rw 0 0\n"
 
 
-@pytest.mark.parametrize("store, network", [
-    ("/home/alice/fscli.db", True),
-    ("/home/fscli.db", True),
-    ("/homes/alice/fscli.db", False),  # a longer name is not inside /home
-    ("/tmp/fscli.db", False),
-])
+@pytest.mark.parametrize(
+    "store, network",
+    [
+        ("/home/alice/fscli.db", True),
+        ("/home/fscli.db", True),
+        ("/homes/alice/fscli.db", False),  # a longer name is not inside /home
+        ("/tmp/fscli.db", False),
+    ],
+)
 def test_network_file_system_is_found_by_mount_point(monkeypatch, store, network):
     real = Path.read_text
-    monkeypatch.setattr(Path, "read_text", lambda self, *a, **kw:
-                        MOUNTS if str(self) == "/proc/mounts" else real(self, *a, **kw))
+    monkeypatch.setattr(
+        Path,
+        "read_text",
+        lambda self, *a, **kw: MOUNTS if str(self) == "/proc/mounts" else real(self, *a, **kw),
+    )
     monkeypatch.setattr(Path, "resolve", lambda self, strict=False: self)  # no host symlinks
     assert db._on_network_fs(Path(store)) is network
 
@@ -47,8 +53,9 @@ def test_a_file_name_with_url_characters_is_the_store_itself(tmp_path, name):
             assert db.current_revision(engine) == db.HEAD
         finally:
             engine.dispose()
-    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.endswith(("-wal", "-shm"))) \
-        == [name]
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.endswith(("-wal", "-shm"))) == [
+        name
+    ]
 
 
 def test_a_migration_the_database_refuses_is_one_line_and_changes_nothing(fscli, db_path):
@@ -61,6 +68,8 @@ def test_a_migration_the_database_refuses_is_one_line_and_changes_nothing(fscli,
     engine.dispose()
     for command in (["db", "upgrade"], ["account", "list"]):
         failed = fscli.fails(*command, code=1)
-        assert failed.stderr == (f"fscli: error: cannot migrate store {db_path} to schema "
-                                 f"{db.HEAD}: duplicate column name: admin_priority\n")
+        assert failed.stderr == (
+            f"fscli: error: cannot migrate store {db_path} to schema "
+            f"{db.HEAD}: duplicate column name: admin_priority\n"
+        )
     assert db._sqlite_revision(Path(db_path)) == "0001"

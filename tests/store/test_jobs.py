@@ -38,8 +38,10 @@ def test_no_new_job_id_past_the_largest_is_a_clear_error(fscli):
     _store(fscli)
     fscli.ok("job", "submit", "user=u", "id=9223372036854775807", at=AT)
     failed = fscli.fails("job", "submit", "user=u", at=AT, code=1)
-    assert failed.stderr == ("fscli: error: no new job id left after job 9223372036854775807 "
-                             "(job ids go up to 9223372036854775807): choose free ones with id=\n")
+    assert failed.stderr == (
+        "fscli: error: no new job id left after job 9223372036854775807 "
+        "(job ids go up to 9223372036854775807): choose free ones with id=\n"
+    )
     fscli.ok("job", "submit", "user=u", "id=5", at=AT)  # a free id is still taken
     listed = fscli.ok("job", "list", "-P", "-n").stdout.splitlines()
     assert [row.split("|")[0] for row in listed] == ["1", "5", "9223372036854775807"]
@@ -59,8 +61,9 @@ def test_cancel_and_modify_read_more_ids_than_one_statement_binds(fscli, db_path
     _store(fscli)
     fscli.ok("-Q", "job", "submit", "user=u", "count=1199", at=AT)
     engine = create_engine_for(resolve_url(db_path))
-    event.listen(engine, "connect", lambda conn, _: conn.setlimit(
-        sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER, 1000))
+    event.listen(
+        engine, "connect", lambda conn, _: conn.setlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER, 1000)
+    )
     ids = list(range(1, 1201))
     try:
         with Session(engine) as session, session.begin():
@@ -68,8 +71,8 @@ def test_cancel_and_modify_read_more_ids_than_one_statement_binds(fscli, db_path
             assert len(jobs.modify(ids, {"nice": 7})) == 1200
             assert len(jobs.cancel(ids)) == 1200
         with engine.connect() as conn:
-            assert conn.execute(select(m.Job.state, m.Job.nice, func.count())
-                                .group_by(m.Job.state, m.Job.nice)).all() == [
-                ("cancelled", 7, 1200)]
+            assert conn.execute(
+                select(m.Job.state, m.Job.nice, func.count()).group_by(m.Job.state, m.Job.nice)
+            ).all() == [("cancelled", 7, 1200)]
     finally:
         engine.dispose()

@@ -21,19 +21,48 @@ def _one_hour_in_qos_big(science):
     science.ok("config", "set", "PriorityDecayHalfLife=0")
     science.ok("qos", "add", "big", "usagefactor=2")
     science.ok("limits", "set", "cluster=c1", "qos=normal,big")
-    science.ok("job", "submit", "user=bob", "account=chem", "qos=big", "cpus=10",
-               "state=completed", "start=2026-01-05T08:00:00", "end=2026-01-05T09:00:00", at=AT)
+    science.ok(
+        "job",
+        "submit",
+        "user=bob",
+        "account=chem",
+        "qos=big",
+        "cpus=10",
+        "state=completed",
+        "start=2026-01-05T08:00:00",
+        "end=2026-01-05T09:00:00",
+        at=AT,
+    )
 
 
 def test_a_qos_counts_its_jobs_billing_times_usage_factor(science):
     _one_hour_in_qos_big(science)
     # the checker weighs only the TRES a request names: this one names billing
-    doc = _check(science, "user=bob", "qos=big", "tres=billing=1", "--with",
-                 "qos=big GrpTRESMins=billing=1000")
+    doc = _check(
+        science,
+        "user=bob",
+        "qos=big",
+        "tres=billing=1",
+        "--with",
+        "qos=big GrpTRESMins=billing=1000",
+    )
     assert (doc["verdict"], doc["reason"], doc["current"], doc["value"]) == (
-        "pend", "QOSGrpBillingMinutes", 1200, 1000)  # 10 CPUs x 60 min x 2
-    assert _check(science, "user=bob", "qos=big", "tres=billing=1", "--with",
-                  "qos=big GrpTRESMins=billing=1201")["verdict"] == "run"
+        "pend",
+        "QOSGrpBillingMinutes",
+        1200,
+        1000,
+    )  # 10 CPUs x 60 min x 2
+    assert (
+        _check(
+            science,
+            "user=bob",
+            "qos=big",
+            "tres=billing=1",
+            "--with",
+            "qos=big GrpTRESMins=billing=1201",
+        )["verdict"]
+        == "run"
+    )
 
 
 def test_wall_time_is_charged_times_the_usage_factor(science):
@@ -53,7 +82,10 @@ def test_cpu_minutes_count_times_the_usage_factor(science):
 def test_a_usage_reset_now_clears_tres_and_wall_minutes(science):
     _one_hour_in_qos_big(science)
     science.ok("config", "set", "PriorityUsageResetPeriod=NOW", at="2026-01-05T09:30:00")
-    for limit in ("account=chem GrpTRESMins=cpu=1", "account=chem GrpWall=1",
-                  "qos=big GrpTRESMins=billing=1"):
+    for limit in (
+        "account=chem GrpTRESMins=cpu=1",
+        "account=chem GrpWall=1",
+        "qos=big GrpTRESMins=billing=1",
+    ):
         doc = _check(science, "user=bob", "qos=big", "tres=billing=1", "--with", limit)
         assert doc["verdict"] == "run", (limit, doc)

@@ -67,9 +67,15 @@ def read(conn, names) -> dict[str, list[dict]]:
 
     meta = MetaData()
     meta.reflect(conn, only=list(names))
-    return {name: [dict(r._mapping) for r in conn.execute(
-        select(meta.tables[name]).order_by(*meta.tables[name].primary_key.columns))]
-        for name in names}
+    return {
+        name: [
+            dict(r._mapping)
+            for r in conn.execute(
+                select(meta.tables[name]).order_by(*meta.tables[name].primary_key.columns)
+            )
+        ]
+        for name in names
+    }
 
 
 @pytest.mark.parametrize("backend", EVERY_BACKEND)
@@ -101,8 +107,11 @@ def test_first_version_store_upgrades_with_every_row(backend, tmp_path):
     for name, rows in written.items():
         kept = [{k: r[k] for k in rows[0]} for r in now[name]]
         assert kept == rows, name
-    assert now["cluster_config"] == [{"cluster_id": c["id"], **s} for c in written["cluster"]
-                                     for s in sorted(settings, key=lambda s: s["key"])]
+    assert now["cluster_config"] == [
+        {"cluster_id": c["id"], **s}
+        for c in written["cluster"]
+        for s in sorted(settings, key=lambda s: s["key"])
+    ]
     if backend == "sqlite":
         assert (tmp_path / f"old.db.bak-{FIRST}").exists()
 
@@ -141,9 +150,15 @@ def test_processes_finding_the_same_old_store_all_work(backend, tmp_path):
                 engine = create_engine_for(resolve_url(store))
                 upgrade(engine, first)
                 engine.dispose()
-        procs = [subprocess.Popen([sys.executable, "-m", "fscli", "--db", store, "db",
-                                   "current"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                  text=True) for _ in range(4)]
+        procs = [
+            subprocess.Popen(
+                [sys.executable, "-m", "fscli", "--db", store, "db", "current"],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for _ in range(4)
+        ]
         outcomes = [(p.wait(timeout=120), *p.communicate()) for p in procs]
         assert [(code, err) for code, _, err in outcomes if code] == [], round_
         assert {out for _, out, _ in outcomes} == {f"{HEAD}\n"}
@@ -174,13 +189,24 @@ def test_0004_gives_every_cluster_the_settings_and_moves_coordinators(backend, t
     from fscli.store.tree_sync import read_coordinators
 
     coords = '{"ann": ["lab", "phys"], "bob": ["gone"], "zed": ["lab"]}'
-    db = _store_at_0003(backend, tmp_path, [
-        ('INSERT INTO cluster (id, name) VALUES (1, \'uni\'), (2, \'other\')', {}),
-        ("INSERT INTO account (name) VALUES ('lab'), ('phys')", {}),
-        ('INSERT INTO user_account (name, admin_level) VALUES (\'ann\', \'None\'), '
-         '(\'bob\', \'None\')', {}),
-        ('INSERT INTO config ("key", value) VALUES (\'PriorityWeightAge\', \'500\'), '
-         '(\'fscli:coordinators\', :c)', {"c": coords})])
+    db = _store_at_0003(
+        backend,
+        tmp_path,
+        [
+            ("INSERT INTO cluster (id, name) VALUES (1, 'uni'), (2, 'other')", {}),
+            ("INSERT INTO account (name) VALUES ('lab'), ('phys')", {}),
+            (
+                "INSERT INTO user_account (name, admin_level) VALUES ('ann', 'None'), "
+                "('bob', 'None')",
+                {},
+            ),
+            (
+                "INSERT INTO config (\"key\", value) VALUES ('PriorityWeightAge', '500'), "
+                "('fscli:coordinators', :c)",
+                {"c": coords},
+            ),
+        ],
+    )
     engine = open_engine(db)
     try:
         with engine.connect() as conn:
@@ -195,9 +221,14 @@ def test_0004_gives_every_cluster_the_settings_and_moves_coordinators(backend, t
 def test_0004_keeps_settings_of_a_store_without_clusters_in_cluster_default(backend, tmp_path):
     from tests.conftest import Fscli
 
-    db = _store_at_0003(backend, tmp_path, [
-        ('INSERT INTO config ("key", value) VALUES (\'PriorityFlags\', \'NO_FAIR_TREE\')', {})])
+    db = _store_at_0003(
+        backend,
+        tmp_path,
+        [("INSERT INTO config (\"key\", value) VALUES ('PriorityFlags', 'NO_FAIR_TREE')", {})],
+    )
     fscli = Fscli(db)
     assert fscli.ok("config", "show", "-P", "-n").stdout == "PriorityFlags|NO_FAIR_TREE|set\n"
-    assert fscli.ok("assoc", "list", "-P", "format=Cluster,Account,QOS").stdout == \
-        "Cluster|Account|QOS\ndefault|root|normal\n"
+    assert (
+        fscli.ok("assoc", "list", "-P", "format=Cluster,Account,QOS").stdout
+        == "Cluster|Account|QOS\ndefault|root|normal\n"
+    )

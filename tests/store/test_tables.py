@@ -29,13 +29,16 @@ def test_orm_classes_are_mapped_on_the_core_tables():
     assert models.Base.metadata is tables.metadata
     assert models.Association.__table__ is tables.association
     assert models.User.__table__ is tables.user_account
-    assert {c.key for c in models.Association.__mapper__.columns} == set(tables.association.c.keys())
+    assert {c.key for c in models.Association.__mapper__.columns} == set(
+        tables.association.c.keys()
+    )
 
 
 def test_tables_import_no_orm():
     code = "import sys, fscli.store.tables; print('sqlalchemy.orm' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         cwd=ROOT)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    )
     assert out.stdout.strip() == "False"
 
 
@@ -53,11 +56,23 @@ main()
 
 def test_views_import_no_orm_nor_alembic(science, db_path):
     science.ok("partition", "add", "batch")
-    science.ok("job", "submit", "user=alice", "partition=batch", "cpus=4",
-               at="2026-05-01T00:00:00")
+    science.ok("job", "submit", "user=alice", "partition=batch", "cpus=4", at="2026-05-01T00:00:00")
     for args in (["sshare", "-a"], ["sprio", "-l"], ["limits", "check", "user=bob", "cpus=8"]):
-        run = subprocess.run([sys.executable, "-c", VIEW_IMPORTS, "--db", db_path,
-                              "--at", "2026-05-02T00:00:00", *args],
-                             check=False, capture_output=True, text=True, cwd=ROOT)
+        run = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                VIEW_IMPORTS,
+                "--db",
+                db_path,
+                "--at",
+                "2026-05-02T00:00:00",
+                *args,
+            ],
+            check=False,
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+        )
         assert run.returncode == 0, (args, run.stderr)
         assert run.stderr.strip().splitlines()[-1] == "HEAVY:", (args, run.stderr)

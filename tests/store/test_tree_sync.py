@@ -9,8 +9,9 @@ def test_export_keeps_partition_factors_of_zero(fscli, tmp_path):
     fscli.ok("cluster", "add", "c1")
     fscli.ok("partition", "add", "batch", "priorityjobfactor=0", "prioritytier=0")
     exported = fscli.ok("export").stdout
-    assert exported.endswith("partitions:\n  batch:\n    priority_job_factor: 0\n"
-                             "    priority_tier: 0\n"), exported
+    assert exported.endswith(
+        "partitions:\n  batch:\n    priority_job_factor: 0\n    priority_tier: 0\n"
+    ), exported
     tree = tmp_path / "c1.yaml"
     tree.write_text(exported)
     applied = fscli.ok("apply", str(tree))
@@ -25,15 +26,19 @@ def test_partition_names_keep_their_case_and_refuse_separators(fscli, tmp_path):
     assert fscli.ok("partition", "add", "PartA").stderr == "added partition PartA on c1\n"
     for bad in ("a|b", "a b"):
         failed = fscli.fails("partition", "add", bad, code=1)
-        assert failed.stderr == (f"fscli: error: invalid partition name '{bad}': "
-                                 "use letters, digits, '_', '.', '-'\n")
+        assert failed.stderr == (
+            f"fscli: error: invalid partition name '{bad}': use letters, digits, '_', '.', '-'\n"
+        )
     failed = fscli.fails("partition", "add", "p" * 65, code=1)
-    assert failed.stderr == ("fscli: error: invalid partition name 'pppppppppppppppppppppppp...': "
-                             "at most 64 characters\n")
+    assert failed.stderr == (
+        "fscli: error: invalid partition name 'pppppppppppppppppppppppp...': "
+        "at most 64 characters\n"
+    )
     tree = tmp_path / "c1.yaml"
     tree.write_text('cluster:\n  name: c1\npartitions:\n  "x|y": {}\n')
     failed = fscli.fails("apply", str(tree), code=1)
-    assert failed.stderr == ("fscli: error: invalid partition name 'x|y': "
-                             "use letters, digits, '_', '.', '-'\n")
+    assert failed.stderr == (
+        "fscli: error: invalid partition name 'x|y': use letters, digits, '_', '.', '-'\n"
+    )
     listed = fscli.ok("partition", "list", "-P", "-n").stdout
     assert [line.split("|")[0] for line in listed.splitlines()] == ["PartA"]

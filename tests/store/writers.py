@@ -26,8 +26,14 @@ def worker_commands(worker: int, count: int) -> list[list[str]]:
         lambda i: ["account", "add", f"w{worker}a{i}", "parent=shared", f"fairshare={i + 1}"],
         lambda i: ["user", "add", f"w{worker}u{i}", f"account=w{worker}a{i}"],
         lambda i: ["account", "modify", "shared", "set", f"qos+=w{worker}q{i}"],
-        lambda i: ["usage", "add", f"user=w{worker}u{i}", f"account=w{worker}a{i}",
-                   f"raw={100 * (worker + 1) + i}", "at=2026-01-14T00:00:00"],
+        lambda i: [
+            "usage",
+            "add",
+            f"user=w{worker}u{i}",
+            f"account=w{worker}a{i}",
+            f"raw={100 * (worker + 1) + i}",
+            "at=2026-01-14T00:00:00",
+        ],
         lambda i: ["user", "modify", f"w{worker}u{i}", "set", f"fairshare={worker + i + 2}"],
     ]
     out: list[list[str]] = []

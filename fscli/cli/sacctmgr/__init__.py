@@ -49,8 +49,13 @@ sacctmgr [<OPTION>] [<COMMAND>]
 VERSION = "slurm 22.05.8 (fscli sacctmgr)\n"
 
 
-@click.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True,
-                                 "help_option_names": []})
+@click.command(
+    context_settings={
+        "ignore_unknown_options": True,
+        "allow_extra_args": True,
+        "help_option_names": [],
+    }
+)
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
 @click.pass_obj
 def sacctmgr(app, args) -> None:
@@ -143,20 +148,26 @@ def _dispatch(run: Run, verb: str, rest: list[str]) -> int:
             return 1
         return files.load(run, rest)
     if verb not in ENTITIES:
-        run.err(f" fscli sacctmgr does not {verb}: fscli keeps no job records, rollups or "
-                "daemon to act on (use 'fscli export' to save the store)\n")
+        run.err(
+            f" fscli sacctmgr does not {verb}: fscli keeps no job records, rollups or "
+            "daemon to act on (use 'fscli export' to save the store)\n"
+        )
         return 1
     entity = first(rest[0], ENTITIES[verb]) if rest else None
     if entity is None:
         run.err(NO_ENTITY[verb] + "\n")
         return 1
     handlers = {
-        ("add", "account"): add.add_account, ("add", "user"): add.add_user,
-        ("add", "coordinator"): add.add_coordinator, ("add", "qos"): add.add_qos,
+        ("add", "account"): add.add_account,
+        ("add", "user"): add.add_user,
+        ("add", "coordinator"): add.add_coordinator,
+        ("add", "qos"): add.add_qos,
         ("add", "cluster"): add.add_cluster,
-        ("modify", "account"): modify.modify_account, ("modify", "user"): modify.modify_user,
+        ("modify", "account"): modify.modify_account,
+        ("modify", "user"): modify.modify_user,
         ("modify", "qos"): modify.modify_qos,
-        ("delete", "account"): delete.delete_account, ("delete", "user"): delete.delete_user,
+        ("delete", "account"): delete.delete_account,
+        ("delete", "user"): delete.delete_user,
         ("delete", "coordinator"): delete.delete_coordinator,
         ("delete", "qos"): delete.delete_qos,
     }
@@ -167,6 +178,8 @@ def _dispatch(run: Run, verb: str, rest: list[str]) -> int:
         return show.show(run, entity, rest[1:])
     if verb == "list" and entity in show.EMPTY:
         return show.show_empty(run, entity)
-    run.err(f" fscli sacctmgr cannot {verb} {entity}: fscli keeps no {entity} records "
-            "(use the native 'fscli' commands for clusters and jobs)\n")
+    run.err(
+        f" fscli sacctmgr cannot {verb} {entity}: fscli keeps no {entity} records "
+        "(use the native 'fscli' commands for clusters and jobs)\n"
+    )
     return 1

@@ -30,8 +30,14 @@ USER_KEYS: tuple[tuple[str, Names], ...] = (
 NO_WCKEYS = " fscli keeps no WCKeys: leave out {0} (DefaultWCKey=, WCKeys=)\n"
 
 
-def _settings(raw_words, table, known_qos: list[str], problems: Problems,
-              hint: str = " Use keyword 'where' to modify condition", conds: bool = False):
+def _settings(
+    raw_words,
+    table,
+    known_qos: list[str],
+    problems: Problems,
+    hint: str = " Use keyword 'where' to modify condition",
+    conds: bool = False,
+):
     """Split words into the command's own keys and association settings (and, with
     ``conds``, association conditions such as account= and partition=, as add user)."""
     own: dict[str, list[str]] = {}
@@ -88,8 +94,10 @@ def add_account(run: Run, words: list[str]) -> int:
         conn = session.connection()
         clusters = run.clusters(conn, [c for v in own.get("cluster", []) for c in names_of(v)])
         if not clusters:
-            raise run.refuse("  Can't add accounts, no cluster defined yet.\n"
-                             " Please contact your administrator.\n")
+            raise run.refuse(
+                "  Can't add accounts, no cluster defined yet.\n"
+                " Please contact your administrator.\n"
+            )
         parent = settings.parent or "root"
         existing = q.accounts(conn)
         have = {(v.cluster, v.account) for v in q.load_view(conn, clusters) if v.user is None}
@@ -100,8 +108,10 @@ def add_account(run: Run, words: list[str]) -> int:
                 if (cluster, name) in have:
                     continue
                 if (cluster, parent) not in have:
-                    run.err(f" Parent account '{parent}' doesn't exist on cluster {cluster}\n"
-                            "        Contact your admin to add this account.\n")
+                    run.err(
+                        f" Parent account '{parent}' doesn't exist on cluster {cluster}\n"
+                        "        Contact your admin to add this account.\n"
+                    )
                     continue
                 plan.setdefault(cluster, []).append(name)
         if not new_accounts and not plan:
@@ -114,20 +124,27 @@ def add_account(run: Run, words: list[str]) -> int:
         text = ""
         if new_accounts:
             text += " Adding Account(s)\n" + "".join(f"  {n}\n" for n in new_accounts)
-            text += (" Settings\n"
-                     f"  Description     = {desc if desc is not None else 'Account Name'}\n"
-                     f"  Organization    = {org if org is not None else 'Parent/Account Name'}\n")
-        text += " Associations\n" + "".join(f"  A = {n[:10]:<10} C = {c[:10]:<10}\n"
-                                            for c, ns in plan.items() for n in ns)
+            text += (
+                " Settings\n"
+                f"  Description     = {desc if desc is not None else 'Account Name'}\n"
+                f"  Organization    = {org if org is not None else 'Parent/Account Name'}\n"
+            )
+        text += " Associations\n" + "".join(
+            f"  A = {n[:10]:<10} C = {c[:10]:<10}\n" for c, ns in plan.items() for n in ns
+        )
         if touched or desc is not None or org is not None:
             text += " Settings\n" + settings_lines(
-                settings.shares, settings.limits, parent, settings.priority,
-                settings.qos.names if settings.qos else None, settings.default_qos)
+                settings.shares,
+                settings.limits,
+                parent,
+                settings.priority,
+                settings.qos.names if settings.qos else None,
+                settings.default_qos,
+            )
         run.out(text)
         admin = Admin(session, run.app.now, run.app.actor)
         for cluster, accts in plan.items():
-            admin.add_accounts(admin.cluster(cluster), accts, parent, desc, org,
-                               settings.changes())
+            admin.add_accounts(admin.cluster(cluster), accts, parent, desc, org, settings.changes())
             q.note_batch(session, cluster, [(a, None) for a in accts])
 
     return run.write(body)
@@ -147,8 +164,9 @@ def add_user(run: Run, words: list[str]) -> int:
         from fscli.io.treespec import parse_admin_level
 
         problems = Problems()
-        own, settings, touched = _settings(words, USER_KEYS, _known_qos(session), problems,
-                                           hint="", conds=True)
+        own, settings, touched = _settings(
+            words, USER_KEYS, _known_qos(session), problems, hint="", conds=True
+        )
         if own.get("defaultwckey") or own.get("wckeys"):
             raise run.refuse(NO_WCKEYS.format("them"))
         problems.settle(run)
@@ -179,22 +197,28 @@ def add_user(run: Run, words: list[str]) -> int:
         for name in dict.fromkeys(names):
             if name not in known_users:
                 if default and default not in known_accounts and not missing_checked:
-                    run.err(f" This account '{default}' doesn't exist.\n"
-                            "        Contact your admin to add this account.\n")
+                    run.err(
+                        f" This account '{default}' doesn't exist.\n"
+                        "        Contact your admin to add this account.\n"
+                    )
                     continue
                 new_users.append(name)
             for account in accounts:
                 if account not in known_accounts:
                     if not missing_checked:
-                        run.err(f" This account '{account}' doesn't exist.\n"
-                                "        Contact your admin to add this account.\n")
+                        run.err(
+                            f" This account '{account}' doesn't exist.\n"
+                            "        Contact your admin to add this account.\n"
+                        )
                     continue
                 for cluster in clusters:
                     if (cluster, account, None, None) not in have:
                         if not missing_checked:
-                            run.err(f" This account '{account}' doesn't exist on cluster "
-                                    f"{cluster}\n        Contact your admin to add this "
-                                    "account.\n")
+                            run.err(
+                                f" This account '{account}' doesn't exist on cluster "
+                                f"{cluster}\n        Contact your admin to add this "
+                                "account.\n"
+                            )
                         continue
                     for part in partitions:
                         if (cluster, account, name, part) not in have:
@@ -216,11 +240,19 @@ def add_user(run: Run, words: list[str]) -> int:
                 text += f"  Admin Level     = {level}\n"
         text += " Associations =\n" + "".join(
             f"  U = {u[:9]:<9} A = {a[:10]:<10} C = {c[:10]:<10}"
-            + (f" P = {p[:10]:<10}" if p else "") + "\n" for u, a, c, p in plan)
+            + (f" P = {p[:10]:<10}" if p else "")
+            + "\n"
+            for u, a, c, p in plan
+        )
         if touched:
             text += " Non Default Settings\n" + settings_lines(
-                settings.shares, settings.limits, None, settings.priority,
-                settings.qos.names if settings.qos else None, settings.default_qos)
+                settings.shares,
+                settings.limits,
+                None,
+                settings.priority,
+                settings.qos.names if settings.qos else None,
+                settings.default_qos,
+            )
         run.out(text)
         admin = Admin(session, run.app.now, run.app.actor)
         groups: dict[tuple[str, str, str | None], list[str]] = {}
@@ -228,8 +260,15 @@ def add_user(run: Run, words: list[str]) -> int:
             groups.setdefault((u, c, p), []).append(a)
         for (user, cluster, part), accts in groups.items():
             mine = default if user in new_users and default in accts else None
-            admin.add_users(admin.cluster(cluster), [user], accts, part, mine,
-                            level if user in new_users else None, settings.changes())
+            admin.add_users(
+                admin.cluster(cluster),
+                [user],
+                accts,
+                part,
+                mine,
+                level if user in new_users else None,
+                settings.changes(),
+            )
         for cluster in dict.fromkeys(c for _, _, c, _ in plan):
             q.note_batch(session, cluster, [(a, u) for u, a, c, _ in plan if c == cluster])
 
@@ -250,8 +289,9 @@ def add_coordinator(run: Run, words: list[str]) -> int:
         for w in plain(words):
             key = "name" if w.bare else first(w.key, COORD_KEYS)
             if key is None:
-                raise run.refuse(f" Unknown condition: {w.raw}\n"
-                                 " Use keyword 'set' to modify value\n")
+                raise run.refuse(
+                    f" Unknown condition: {w.raw}\n Use keyword 'set' to modify value\n"
+                )
             own.setdefault(key, []).append(w.raw if w.bare else w.value)
         if not own:
             raise run.refuse(" You need to specify conditions to to add the coordinator.\n")
@@ -263,14 +303,22 @@ def add_coordinator(run: Run, words: list[str]) -> int:
             raise run.refuse(" You need to specify an account list here.\n")
         conn = session.connection()
         known_accounts, known_users = q.accounts(conn), q.users(conn)
-        bad = [f" You specified a non-existent account '{a}'.\n"
-               for a in accts if a not in known_accounts]
-        bad += [f" You specified a non-existent user '{u}'.\n"
-                for u in users if u not in known_users]
+        bad = [
+            f" You specified a non-existent account '{a}'.\n"
+            for a in accts
+            if a not in known_accounts
+        ]
+        bad += [
+            f" You specified a non-existent user '{u}'.\n" for u in users if u not in known_users
+        ]
         if bad:
             raise run.refuse("".join(bad))
-        run.out(" Adding Coordinator User(s)\n" + "".join(f"  {u}\n" for u in users)
-                + " To Account(s) and all sub-accounts\n" + "".join(f"  {a}\n" for a in accts))
+        run.out(
+            " Adding Coordinator User(s)\n"
+            + "".join(f"  {u}\n" for u in users)
+            + " To Account(s) and all sub-accounts\n"
+            + "".join(f"  {a}\n" for a in accts)
+        )
         q.add_coordinators(session, users, accts)
 
     return run.write(body)
@@ -329,8 +377,10 @@ def add_qos(run: Run, words: list[str]) -> int:
             run.out(" Nothing new added.\n")
             raise run.refuse("")
         desc = changes.values.get("description")
-        run.out(" Adding QOS(s)\n" + "".join(f"  {n}\n" for n in new) + " Settings\n"
-                f"  Description    = {desc if desc is not None else 'QOS Name'}\n")
+        run.out(
+            " Adding QOS(s)\n" + "".join(f"  {n}\n" for n in new) + " Settings\n"
+            f"  Description    = {desc if desc is not None else 'QOS Name'}\n"
+        )
         store_add(Admin(session, run.app.now, run.app.actor), new, changes)
 
     return run.write(body)
@@ -340,14 +390,24 @@ def add_cluster(run: Run, words: list[str]) -> int:
     def body(session) -> None:
         from fscli.api.sacctmgr import Admin, queries
 
-        names = [n.lower() for w in plain(words)
-                 if w.bare or matches(w.key, (("Names", 1), ("Clusters", 1)))
-                 for n in names_of(w.raw if w.bare else w.value)]
-        others = [w.raw for w in plain(words)
-                  if not (w.bare or matches(w.key, (("Names", 1), ("Clusters", 1))))]
+        names = [
+            n.lower()
+            for w in plain(words)
+            if w.bare or matches(w.key, (("Names", 1), ("Clusters", 1)))
+            for n in names_of(w.raw if w.bare else w.value)
+        ]
+        others = [
+            w.raw
+            for w in plain(words)
+            if not (w.bare or matches(w.key, (("Names", 1), ("Clusters", 1))))
+        ]
         if others:
-            raise run.refuse("".join(f" Unknown option: {o}\n Use keyword 'where' to modify "
-                                     "condition\n" for o in others))
+            raise run.refuse(
+                "".join(
+                    f" Unknown option: {o}\n Use keyword 'where' to modify condition\n"
+                    for o in others
+                )
+            )
         if not names:
             raise run.refuse(" Need name of cluster to add.\n")
         known = set(queries.cluster_names(session.connection()))

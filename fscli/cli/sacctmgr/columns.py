@@ -16,7 +16,14 @@ from fscli.render.sacctmgr import Column, limit_text
 
 # (title, default width, ((format name, minimum letters), ...))
 FIELDS: tuple[tuple[str, int, tuple[tuple[str, int], ...]], ...] = (
-    ("Account", 10, (("Account", 3), ("Acct", 4),)),
+    (
+        "Account",
+        10,
+        (
+            ("Account", 3),
+            ("Acct", 4),
+        ),
+    ),
     ("ActionRaw", 10, (("ActionRaw", 7),)),
     ("Action", 20, (("Action", 4),)),
     ("Actor", 10, (("Actor", 4),)),
@@ -64,37 +71,133 @@ FIELDS: tuple[tuple[str, int, tuple[tuple[str, int], ...]], ...] = (
     ("LFT", 6, (("LFT", 1),)),
     ("ServerType", 10, (("servertype", 10),)),
     ("MaxCPUMins", 11, (("MaxCPUMinsPerJob", 7),)),
-    ("MaxCPURunMinsPU", 15, (("MaxCPURunMinsPerUser", 7), ("MaxCPURunMinsPU", 7),)),
+    (
+        "MaxCPURunMinsPU",
+        15,
+        (
+            ("MaxCPURunMinsPerUser", 7),
+            ("MaxCPURunMinsPU", 7),
+        ),
+    ),
     ("MaxCPUs", 8, (("MaxCPUsPerJob", 7),)),
-    ("MaxCPUsPU", 9, (("MaxCPUsPerUser", 11), ("MaxCPUsPU", 9),)),
-    ("MaxTRES", 13, (("MaxTRES", 7), ("MaxTRESPerJob", 11),)),
+    (
+        "MaxCPUsPU",
+        9,
+        (
+            ("MaxCPUsPerUser", 11),
+            ("MaxCPUsPU", 9),
+        ),
+    ),
+    (
+        "MaxTRES",
+        13,
+        (
+            ("MaxTRES", 7),
+            ("MaxTRESPerJob", 11),
+        ),
+    ),
     ("MaxTRESPerNode", 14, (("MaxTRESPerNode", 11),)),
     ("MaxTRESMins", 13, (("MaxTRESMinsPerJob", 8),)),
-    ("MaxTRESRunMinsPA", 15, (
-        ("MaxTRESRunMinsPerAccount", 18), ("MaxTRESRunMinsPerAcct", 18), ("MaxTRESRunMinsPA", 15),
-    )),
-    ("MaxTRESRunMinsPU", 15, (("MaxTRESRunMinsPerUser", 8), ("MaxTRESRunMinsPU", 8),)),
-    ("MaxTRESPA", 13, (("MaxTRESPerAccount", 11), ("MaxTRESPerAcct", 11), ("MaxTRESPA", 9),)),
-    ("MaxTRESPU", 13, (("MaxTRESPerUser", 11), ("MaxTRESPU", 9),)),
+    (
+        "MaxTRESRunMinsPA",
+        15,
+        (
+            ("MaxTRESRunMinsPerAccount", 18),
+            ("MaxTRESRunMinsPerAcct", 18),
+            ("MaxTRESRunMinsPA", 15),
+        ),
+    ),
+    (
+        "MaxTRESRunMinsPU",
+        15,
+        (
+            ("MaxTRESRunMinsPerUser", 8),
+            ("MaxTRESRunMinsPU", 8),
+        ),
+    ),
+    (
+        "MaxTRESPA",
+        13,
+        (
+            ("MaxTRESPerAccount", 11),
+            ("MaxTRESPerAcct", 11),
+            ("MaxTRESPA", 9),
+        ),
+    ),
+    (
+        "MaxTRESPU",
+        13,
+        (
+            ("MaxTRESPerUser", 11),
+            ("MaxTRESPU", 9),
+        ),
+    ),
     ("MaxJobs", 7, (("MaxJobs", 4),)),
     ("MaxJobsAccrue", 13, (("MaxJobsAccrue", 4),)),
-    ("MaxJobsAccruePA", 15, (
-        ("MaxJobsAccruePerAccount", 17), ("MaxJobsAccruePerAcct", 17), ("MaxJobsAccruePA", 15),
-    )),
-    ("MaxJobsAccruePU", 15, (("MaxJobsAccruePerUser", 17), ("MaxJobsAccruePU", 15),)),
-    ("MaxJobsPA", 9, (("MaxJobsPerAccount", 11), ("MaxJobsPerAcct", 11), ("MaxJobsPA", 9),)),
-    ("MaxJobsPU", 9, (("MaxJobsPerUser", 11), ("MaxJobsPU", 9),)),
+    (
+        "MaxJobsAccruePA",
+        15,
+        (
+            ("MaxJobsAccruePerAccount", 17),
+            ("MaxJobsAccruePerAcct", 17),
+            ("MaxJobsAccruePA", 15),
+        ),
+    ),
+    (
+        "MaxJobsAccruePU",
+        15,
+        (
+            ("MaxJobsAccruePerUser", 17),
+            ("MaxJobsAccruePU", 15),
+        ),
+    ),
+    (
+        "MaxJobsPA",
+        9,
+        (
+            ("MaxJobsPerAccount", 11),
+            ("MaxJobsPerAcct", 11),
+            ("MaxJobsPA", 9),
+        ),
+    ),
+    (
+        "MaxJobsPU",
+        9,
+        (
+            ("MaxJobsPerUser", 11),
+            ("MaxJobsPU", 9),
+        ),
+    ),
     ("MaxNodes", 8, (("MaxNodesPerJob", 4),)),
-    ("MaxNodesPU", 10, (("MaxNodesPerUser", 12), ("MaxNodesPU", 10),)),
+    (
+        "MaxNodesPU",
+        10,
+        (
+            ("MaxNodesPerUser", 12),
+            ("MaxNodesPU", 10),
+        ),
+    ),
     ("MinPrioThres", 12, (("MinPrioThreshold", 4),)),
     ("MaxSubmit", 9, (("MaxSubmitJobs", 4),)),
-    ("MaxSubmitPA", 11, (
-        ("MaxSubmitJobsPerAccount", 17), ("MaxSubmitJobsPerAcct", 17), ("MaxSubmitJobsPA", 15),
-        ("MaxSubmitPA", 11),
-    )),
-    ("MaxSubmitPU", 11, (
-        ("MaxSubmitJobsPerUser", 10), ("MaxSubmitJobsPU", 10), ("MaxSubmitPU", 6),
-    )),
+    (
+        "MaxSubmitPA",
+        11,
+        (
+            ("MaxSubmitJobsPerAccount", 17),
+            ("MaxSubmitJobsPerAcct", 17),
+            ("MaxSubmitJobsPA", 15),
+            ("MaxSubmitPA", 11),
+        ),
+    ),
+    (
+        "MaxSubmitPU",
+        11,
+        (
+            ("MaxSubmitJobsPerUser", 10),
+            ("MaxSubmitJobsPU", 10),
+            ("MaxSubmitPU", 6),
+        ),
+    ),
     ("MaxWall", 11, (("MaxWallDurationPerJob", 4),)),
     ("MinCPUs", 8, (("MinCPUsPerJob", 7),)),
     ("MinTRES", 13, (("MinTRESPerJob", 7),)),
@@ -118,14 +221,49 @@ FIELDS: tuple[tuple[str, int, tuple[tuple[str, int], ...]], ...] = (
     ("RGT", 6, (("RGT", 1),)),
     ("RPC", 5, (("RPC", 1),)),
     ("Server", 10, (("Server", 3),)),
-    ("Share", 9, (("Share", 1), ("FairShare", 2),)),
+    (
+        "Share",
+        9,
+        (
+            ("Share", 1),
+            ("FairShare", 2),
+        ),
+    ),
     ("StateRaw", 8, (("StateRaw", 6),)),
     ("State", 6, (("State", 1),)),
     ("Time", 19, (("TimeStamp", 2),)),
-    ("TimeEligible", 19, (("TimeEligible", 6), ("Eligible", 2),)),
-    ("TimeEnd", 19, (("TimeEnd", 6), ("End", 2),)),
-    ("TimeStart", 19, (("TimeStart", 7), ("Start", 3),)),
-    ("TimeSubmit", 19, (("TimeSubmit", 6), ("Submit", 2),)),
+    (
+        "TimeEligible",
+        19,
+        (
+            ("TimeEligible", 6),
+            ("Eligible", 2),
+        ),
+    ),
+    (
+        "TimeEnd",
+        19,
+        (
+            ("TimeEnd", 6),
+            ("End", 2),
+        ),
+    ),
+    (
+        "TimeStart",
+        19,
+        (
+            ("TimeStart", 7),
+            ("Start", 3),
+        ),
+    ),
+    (
+        "TimeSubmit",
+        19,
+        (
+            ("TimeSubmit", 6),
+            ("Submit", 2),
+        ),
+    ),
     ("TRES", 20, (("TRES", 2),)),
     ("Type", 8, (("Type", 2),)),
     ("UnusedWall", 10, (("UnusedWall", 2),)),
@@ -135,7 +273,8 @@ FIELDS: tuple[tuple[str, int, tuple[tuple[str, int], ...]], ...] = (
     ("% Allocated", 11, (("Allocated", 7),)),
     ("User", 10, (("User", 1),)),
     ("WCKeys", 20, (("WCKeys", 2),)),
-    ("Where", 20, (("Where", 2),)),)
+    ("Where", 20, (("Where", 2),)),
+)
 
 
 class UnknownField(Exception):
@@ -172,10 +311,15 @@ def format_items(values: list[str]) -> list[str]:
 LIMITS = {**LIMIT_HEADERS, "MaxTRESRunMinsPU": "MaxTRESRunMins"}
 # Pre-TRES fields: one TRES of a TRES limit, as a plain number.
 SINGLE = {
-    "GrpCPUs": ("GrpTRES", "cpu"), "GrpMem": ("GrpTRES", "mem"), "GrpNodes": ("GrpTRES", "node"),
-    "GrpCPUMins": ("GrpTRESMins", "cpu"), "GrpCPURunMins": ("GrpTRESRunMins", "cpu"),
-    "MaxCPUs": ("MaxTRESPerJob", "cpu"), "MaxNodes": ("MaxTRESPerJob", "node"),
-    "MaxCPUMins": ("MaxTRESMinsPerJob", "cpu"), "MaxCPURunMinsPU": ("MaxTRESRunMins", "cpu"),
+    "GrpCPUs": ("GrpTRES", "cpu"),
+    "GrpMem": ("GrpTRES", "mem"),
+    "GrpNodes": ("GrpTRES", "node"),
+    "GrpCPUMins": ("GrpTRESMins", "cpu"),
+    "GrpCPURunMins": ("GrpTRESRunMins", "cpu"),
+    "MaxCPUs": ("MaxTRESPerJob", "cpu"),
+    "MaxNodes": ("MaxTRESPerJob", "node"),
+    "MaxCPUMins": ("MaxTRESMinsPerJob", "cpu"),
+    "MaxCPURunMinsPU": ("MaxTRESRunMins", "cpu"),
 }
 
 

@@ -52,13 +52,18 @@ class Run:
         from fscli.api.sacctmgr import queries
 
         known = queries.cluster_names(conn)
-        wanted = given or ([self.opts.cluster] if self.opts.cluster else []) \
+        wanted = (
+            given
+            or ([self.opts.cluster] if self.opts.cluster else [])
             or ([self.app.cluster_name] if self.app.cluster_name else [])
+        )
         wanted = [c.lower() for c in wanted]
         for name in wanted:
             if name not in known:
-                raise self.refuse(f" This cluster '{name}' doesn't exist.\n"
-                                  "        Contact your admin to add it to accounting.\n")
+                raise self.refuse(
+                    f" This cluster '{name}' doesn't exist.\n"
+                    "        Contact your admin to add it to accounting.\n"
+                )
         return wanted or known
 
     def write(self, body: Callable) -> int:

@@ -22,10 +22,12 @@ from fscli.cli.sacctmgr.modify import (
 from fscli.cli.sacctmgr.values import Problems
 
 ROOT = " You are not allowed to remove the root account.\n Use remove cluster instead.\n"
-DEFAULT = (" Error with request: You can not remove the default account of a user\n{0}"
-           " You must change the default account of these users or remove the users "
-           "completely from the affected clusters to allow these changes.\n"
-           " Changes Discarded\n")
+DEFAULT = (
+    " Error with request: You can not remove the default account of a user\n{0}"
+    " You must change the default account of these users or remove the users "
+    "completely from the affected clusters to allow these changes.\n"
+    " Changes Discarded\n"
+)
 
 
 def _conditions(run: Run, words: list[str], table) -> dict[str, list[str]]:
@@ -57,8 +59,11 @@ def delete_account(run: Run, words: list[str]) -> int:
             raise run.refuse(ROOT)
         # Account records left without associations (their parent was deleted) go by name.
         with_assocs = {v.account for v in view}
-        bare = [] if by_cluster or "name" not in found else [
-            a for a in q.accounts(conn) if a in found["name"] and a not in with_assocs]
+        bare = (
+            []
+            if by_cluster or "name" not in found
+            else [a for a in q.accounts(conn) if a in found["name"] and a not in with_assocs]
+        )
         if not picked and not bare:
             run.out(" Nothing deleted\n")
             raise run.refuse("")
@@ -66,16 +71,22 @@ def delete_account(run: Run, words: list[str]) -> int:
         gone = set() if by_cluster else {v.account for v in picked}
         with q.keep_bare_records(session, accounts_gone=gone):
             for cluster in dict.fromkeys(v.cluster for v in picked):
-                admin.delete_accounts(admin.cluster(cluster),
-                                      [v.account for v in picked if v.cluster == cluster],
-                                      recursive=True)
+                admin.delete_accounts(
+                    admin.cluster(cluster),
+                    [v.account for v in picked if v.cluster == cluster],
+                    recursive=True,
+                )
         q.drop_accounts(session, [a for a in bare if a not in {v.account for v in picked}])
         if by_cluster:
-            run.out(" Deleting account associations...\n" + "".join(
-                f"  C = {v.cluster:<10} A = {v.account:<10}\n" for v in picked))
+            run.out(
+                " Deleting account associations...\n"
+                + "".join(f"  C = {v.cluster:<10} A = {v.account:<10}\n" for v in picked)
+            )
         else:
-            run.out(" Deleting accounts...\n" + "".join(
-                f"  {a}\n" for a in dict.fromkeys([v.account for v in picked] + bare)))
+            run.out(
+                " Deleting accounts...\n"
+                + "".join(f"  {a}\n" for a in dict.fromkeys([v.account for v in picked] + bare))
+            )
 
     return run.write(body)
 
@@ -127,22 +138,34 @@ def delete_coordinator(run: Run, words: list[str]) -> int:
         users: list[str] = []
         accts: list[str] = []
         for w in plain(words):
-            key = "name" if w.bare else first(w.key, (("name", (("Names", 1), ("Users", 1))),
-                                                       ("account", (("Accounts", 2),
-                                                                    ("Acct", 4)))))
+            key = (
+                "name"
+                if w.bare
+                else first(
+                    w.key,
+                    (
+                        ("name", (("Names", 1), ("Users", 1))),
+                        ("account", (("Accounts", 2), ("Acct", 4))),
+                    ),
+                )
+            )
             if key is None:
-                raise run.refuse(f" Unknown condition: {w.raw}\n"
-                                 " Use keyword 'set' to modify value\n")
+                raise run.refuse(
+                    f" Unknown condition: {w.raw}\n Use keyword 'set' to modify value\n"
+                )
             (users if key == "name" else accts).extend(
-                n.lower() for n in split_list(w.raw if w.bare else w.value))
+                n.lower() for n in split_list(w.raw if w.bare else w.value)
+            )
         if not users and not accts:
             raise run.refuse(" You need to specify a user list or account list here.\n")
         removed = q.remove_coordinators(session, users, accts)
         if not removed:
             run.out(" Nothing removed\n")
             raise run.refuse("")
-        run.out(" Removed Coordinators (sub accounts not listed)...\n"
-                + "".join(f"  {line}\n" for line in removed))
+        run.out(
+            " Removed Coordinators (sub accounts not listed)...\n"
+            + "".join(f"  {line}\n" for line in removed)
+        )
 
     return run.write(body)
 

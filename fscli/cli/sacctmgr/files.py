@@ -19,8 +19,10 @@ from fscli.render.sacctmgr import Column, table
 
 DUMP_KEYS = (("cluster", (("Cluster", 1),)), ("file", (("File", 1),)))
 LOAD_KEYS = (("file", (("File", 1),)), ("cluster", (("Cluster", 3),)))
-ASSOC_FORMAT = ("Share,GrpTRESM,GrpTRESR,GrpTRES,GrpJ,GrpJobsA,GrpMEM,GrpN,GrpS,GrpW,MaxTRESM,"
-                "MaxTRES,MaxTRESPerN,MaxJ,MaxS,MaxN,MaxW,QOS,DefaultQOS")
+ASSOC_FORMAT = (
+    "Share,GrpTRESM,GrpTRESR,GrpTRES,GrpJ,GrpJobsA,GrpMEM,GrpN,GrpS,GrpW,MaxTRESM,"
+    "MaxTRES,MaxTRESPerN,MaxJ,MaxS,MaxN,MaxW,QOS,DefaultQOS"
+)
 RULE = "-" * 51 + "\n\n"
 ASSOC_RULE = "-" * 62 + "\n\n"
 
@@ -37,8 +39,11 @@ def dump(run: Run, words: list[str]) -> int:
         if key is None:
             problems += f" Unknown option: {raw}\n"
         elif key in values:
-            problems += (f" Can only do one cluster at a time.  Already doing {values[key]}\n"
-                         if key == "cluster" else f" File name already set to {values[key]}\n")
+            problems += (
+                f" Can only do one cluster at a time.  Already doing {values[key]}\n"
+                if key == "cluster"
+                else f" File name already set to {values[key]}\n"
+            )
         else:
             values[key] = w.raw if w.bare else w.value
     if problems:
@@ -63,8 +68,9 @@ def dump(run: Run, words: list[str]) -> int:
     except OSError as exc:
         run.err(f" Can't open file {path}, {exc.strerror}\n")
         return 1
-    run.err("".join(f"sacctmgr: {line}\n" for line in text.splitlines()
-                    if not line.startswith("#")))
+    run.err(
+        "".join(f"sacctmgr: {line}\n" for line in text.splitlines() if not line.startswith("#"))
+    )
     return 0
 
 
@@ -81,8 +87,11 @@ def load(run: Run, words: list[str]) -> int:
         if key is None:
             problems += f" Unknown option: {raw}\n"
         elif key in values:
-            problems += (f" File name already set to {values[key]}\n" if key == "file" else
-                         f" Can only do one cluster at a time.  Already doing {values[key]}\n")
+            problems += (
+                f" File name already set to {values[key]}\n"
+                if key == "file"
+                else f" Can only do one cluster at a time.  Already doing {values[key]}\n"
+            )
         else:
             values[key] = w.raw if w.bare else w.value
     if problems:
@@ -101,7 +110,8 @@ def load(run: Run, words: list[str]) -> int:
 
 
 _NOT_KEPT = re.compile(
-    r":\s*(DefaultWCKey|WCKeys|Classification)\s*=\s*('[^']*'|\"[^\"]*\"|[^:#]*)", re.I)
+    r":\s*(DefaultWCKey|WCKeys|Classification)\s*=\s*('[^']*'|\"[^\"]*\"|[^:#]*)", re.I
+)
 _LINE_ERROR = re.compile(r"line\((\d+)\) (.*)", re.DOTALL)
 _CLUSTER_LINE = re.compile(r"^\s*(?:cluster|machine)\s*-\s*['\"]?([^'\":\s]+)", re.I | re.M)
 _PARENT_LINE = re.compile(r"^\s*parent\s*-\s*['\"]?([^'\":\s]+)", re.I | re.M)
@@ -115,8 +125,10 @@ def _without_unkept(run: Run, text: str) -> str:
     for number, line in enumerate(lines, 1):
         if not line.lstrip().startswith("#"):
             for found in _NOT_KEPT.finditer(line):
-                run.err(f"sacctmgr: line({number}): skipped {found.group(0)[1:].strip()}: "
-                        "fscli keeps no WCKeys or cluster classification\n")
+                run.err(
+                    f"sacctmgr: line({number}): skipped {found.group(0)[1:].strip()}: "
+                    "fscli keeps no WCKeys or cluster classification\n"
+                )
             lines[number - 1] = _NOT_KEPT.sub("", line)
     return "\n".join(lines)
 
@@ -131,12 +143,14 @@ def _load_text(run: Run, text: str, cluster: str | None, clean: bool) -> int:
         spec = flatfile.parse(text)
     except InvalidValue as exc:
         found = _LINE_ERROR.match(exc.message)
-        if named and found and int(found.group(1)) > text[:named.start()].count("\n") + 1:
+        if named and found and int(found.group(1)) > text[: named.start()].count("\n") + 1:
             run.out(f"For cluster {(cluster or named.group(1)).lower()}\n")
         if found:
             problem = re.sub(r" \(.*\)$", "", found.group(2))
-            run.err(f" {problem}\n Problem with line({found.group(1)})\n"
-                    " Problem with requests: Unspecified error\n")
+            run.err(
+                f" {problem}\n Problem with line({found.group(1)})\n"
+                " Problem with requests: Unspecified error\n"
+            )
         else:
             run.err(f" {exc.message}\n")
         return 1
@@ -172,16 +186,27 @@ def _added(spec, order: list[str], before, accounts, users, clean: bool) -> dict
     user associations (after ``clean``, every association but root's is new; accounts
     and users, which outlive a cluster, are new only if the store had none of that name)."""
     # A cluster comes with its root user's association, so clean never lists that one.
-    have = {("root", "root", None)} if clean else {
-        (v.account, v.user, v.assoc.partition) for v in before}
+    have = (
+        {("root", "root", None)}
+        if clean
+        else {(v.account, v.user, v.assoc.partition) for v in before}
+    )
     new_accounts = [a for a in spec.accounts if a not in accounts]
     account_assocs = [a for a in spec.accounts if (a, None, None) not in have]
     new_users = [u for u in spec.users if u not in users]
-    user_assocs = [(u, a) for account in order for u, user in spec.users.items()
-                   for a in user.associations
-                   if a.account == account and (a.account, u, a.partition) not in have]
-    return {"accounts": new_accounts, "account_assocs": account_assocs, "users": new_users,
-            "user_assocs": user_assocs}
+    user_assocs = [
+        (u, a)
+        for account in order
+        for u, user in spec.users.items()
+        for a in user.associations
+        if a.account == account and (a.account, u, a.partition) not in have
+    ]
+    return {
+        "accounts": new_accounts,
+        "account_assocs": account_assocs,
+        "users": new_users,
+        "user_assocs": user_assocs,
+    }
 
 
 def _tables(spec, added: dict[str, list], new_cluster: bool) -> str:
@@ -195,19 +220,38 @@ def _tables(spec, added: dict[str, list], new_cluster: bool) -> str:
         out += ASSOC_RULE
     if added["accounts"]:
         cols = columns(["Name", "Description", "Organization", "QOS"])
-        out += "Accounts\n" + table(cols, [[a, spec.accounts[a].description,
-                                             spec.accounts[a].organization, ""]
-                                            for a in added["accounts"]], None) + RULE
+        out += (
+            "Accounts\n"
+            + table(
+                cols,
+                [
+                    [a, spec.accounts[a].description, spec.accounts[a].organization, ""]
+                    for a in added["accounts"]
+                ],
+                None,
+            )
+            + RULE
+        )
     if added["account_assocs"]:
         cols = columns(["Account", "ParentName"]) + assoc_cols
-        rows = [[a, spec.accounts[a].parent] + _assoc_cells(assoc_cols, spec.accounts[a])
-                for a in added["account_assocs"]]
+        rows = [
+            [a, spec.accounts[a].parent] + _assoc_cells(assoc_cols, spec.accounts[a])
+            for a in added["account_assocs"]
+        ]
         out += "Account Associations\n" + table(cols, rows, None) + ASSOC_RULE
     if added["users"]:
         cols = columns(["Name", "DefaultA", "DefaultW", "QOS", "Admin", "Coord"])
-        rows = [[u, spec.users[u].default_account, "", "",
-                 spec.users[u].admin_level if spec.users[u].admin_level != "None" else "Not Set",
-                 ",".join(spec.users[u].coordinator_of)] for u in added["users"]]
+        rows = [
+            [
+                u,
+                spec.users[u].default_account,
+                "",
+                "",
+                spec.users[u].admin_level if spec.users[u].admin_level != "None" else "Not Set",
+                ",".join(spec.users[u].coordinator_of),
+            ]
+            for u in added["users"]
+        ]
         out += "Users\n" + table(cols, rows, None) + RULE
     if added["user_assocs"]:
         cols = columns(["User", "Account"]) + assoc_cols
@@ -239,4 +283,3 @@ def _assoc_cells(cols: list[Column], settings) -> list[str]:
         else:
             cells.append("")
     return cells
-

@@ -46,9 +46,9 @@ def word(raw: str) -> Word:
     """Split like ``parse_option_end``: the key ends at the first ``=``, ``+=`` or ``-=``."""
     for i, char in enumerate(raw):
         if char == "=":
-            return Word(raw, raw[:i], "=", raw[i + 1:])
-        if char in "+-" and raw[i + 1:i + 2] == "=":
-            return Word(raw, raw[:i], char + "=", raw[i + 2:])
+            return Word(raw, raw[:i], "=", raw[i + 1 :])
+        if char in "+-" and raw[i + 1 : i + 2] == "=":
+            return Word(raw, raw[:i], char + "=", raw[i + 2 :])
     return Word(raw)
 
 
@@ -72,9 +72,21 @@ class OptionError(Exception):
     """A bad command-line option: getopt's message, exit 1."""
 
 
-LONG = {"help": "h", "usage": "h", "immediate": "i", "noheader": "n", "oneliner": "o",
-        "parsable": "p", "parsable2": "P", "quiet": "Q", "readonly": "r",
-        "associations": "s", "verbose": "v", "version": "V", "cluster": "M"}
+LONG = {
+    "help": "h",
+    "usage": "h",
+    "immediate": "i",
+    "noheader": "n",
+    "oneliner": "o",
+    "parsable": "p",
+    "parsable2": "P",
+    "quiet": "Q",
+    "readonly": "r",
+    "associations": "s",
+    "verbose": "v",
+    "version": "V",
+    "cluster": "M",
+}
 FLAGS = "hionpPQrsvV"
 
 
@@ -103,7 +115,7 @@ def options(args: list[str]) -> Options:
         if arg.startswith("-") and len(arg) > 1:
             for i, letter in enumerate(arg[1:], 1):
                 if letter == "M":
-                    value = arg[i + 1:] or next(rest, "")
+                    value = arg[i + 1 :] or next(rest, "")
                     if not value:
                         raise OptionError("sacctmgr: option requires an argument -- 'M'")
                     _set(opts, "M", value)
@@ -158,40 +170,72 @@ VERBS: tuple[tuple[str, Names], ...] = (
 )
 
 ENTITIES: dict[str, tuple[tuple[str, Names], ...]] = {
-    "add": (("account", (("Account", 1), ("Acct", 4))), ("cluster", (("Cluster", 2),)),
-            ("coordinator", (("Coordinator", 2),)), ("federation", (("Federation", 1),)),
-            ("qos", (("QOS", 1),)), ("resource", (("Resource", 1),)),
-            ("user", (("User", 1),))),
-    "list": (("account", (("Accounts", 2), ("Acct", 4))),
-             ("association", (("Associations", 2),)), ("cluster", (("Clusters", 2),)),
-             ("configuration", (("Configuration", 2),)), ("event", (("Events", 1),)),
-             ("federation", (("Federation", 1),)), ("problem", (("Problems", 1),)),
-             ("runawayjobs", (("RunawayJobs", 2), ("OrphanJobs", 1), ("LostJobs", 1))),
-             ("qos", (("QOS", 1),)), ("resource", (("Resource", 4),)),
-             ("reservation", (("Reservations", 4), ("Resv", 4))), ("stats", (("Stats", 1),)),
-             ("transaction", (("Transactions", 1), ("Txn", 1))), ("user", (("Users", 1),)),
-             ("wckey", (("WCKeys", 1),)), ("tres", (("tres", 2),))),
-    "modify": (("account", (("Accounts", 1), ("Acct", 4))), ("cluster", (("Clusters", 2),)),
-               ("federation", (("Federation", 1),)), ("job", (("Job", 1),)),
-               ("qos", (("QOSs", 1),)), ("resource", (("Resource", 1),)),
-               ("user", (("Users", 1),))),
-    "delete": (("account", (("Accounts", 1), ("Acct", 4))), ("cluster", (("Clusters", 2),)),
-               ("coordinator", (("Coordinators", 2),)), ("federation", (("Federations", 1),)),
-               ("qos", (("QOS", 2),)), ("resource", (("Resource", 1),)),
-               ("user", (("Users", 1),))),
+    "add": (
+        ("account", (("Account", 1), ("Acct", 4))),
+        ("cluster", (("Cluster", 2),)),
+        ("coordinator", (("Coordinator", 2),)),
+        ("federation", (("Federation", 1),)),
+        ("qos", (("QOS", 1),)),
+        ("resource", (("Resource", 1),)),
+        ("user", (("User", 1),)),
+    ),
+    "list": (
+        ("account", (("Accounts", 2), ("Acct", 4))),
+        ("association", (("Associations", 2),)),
+        ("cluster", (("Clusters", 2),)),
+        ("configuration", (("Configuration", 2),)),
+        ("event", (("Events", 1),)),
+        ("federation", (("Federation", 1),)),
+        ("problem", (("Problems", 1),)),
+        ("runawayjobs", (("RunawayJobs", 2), ("OrphanJobs", 1), ("LostJobs", 1))),
+        ("qos", (("QOS", 1),)),
+        ("resource", (("Resource", 4),)),
+        ("reservation", (("Reservations", 4), ("Resv", 4))),
+        ("stats", (("Stats", 1),)),
+        ("transaction", (("Transactions", 1), ("Txn", 1))),
+        ("user", (("Users", 1),)),
+        ("wckey", (("WCKeys", 1),)),
+        ("tres", (("tres", 2),)),
+    ),
+    "modify": (
+        ("account", (("Accounts", 1), ("Acct", 4))),
+        ("cluster", (("Clusters", 2),)),
+        ("federation", (("Federation", 1),)),
+        ("job", (("Job", 1),)),
+        ("qos", (("QOSs", 1),)),
+        ("resource", (("Resource", 1),)),
+        ("user", (("Users", 1),)),
+    ),
+    "delete": (
+        ("account", (("Accounts", 1), ("Acct", 4))),
+        ("cluster", (("Clusters", 2),)),
+        ("coordinator", (("Coordinators", 2),)),
+        ("federation", (("Federations", 1),)),
+        ("qos", (("QOS", 2),)),
+        ("resource", (("Resource", 1),)),
+        ("user", (("Users", 1),)),
+    ),
 }
 
 NO_ENTITY = {
-    "add": ('No valid entity in add command\nInput line must include "Account", "Cluster", '
-            '"Coordinator", "Federation", "QOS", "Resource", or "User"'),
-    "list": ('No valid entity in list command\nInput line must include "Account", '
-             '"Association", "Cluster", "Configuration",\n"Event", "Federation", "Problem", '
-             '"QOS", "Resource", "Reservation",\n"RunAwayJobs", "Stats", "Transaction", '
-             '"TRES", "User", or "WCKey"'),
-    "modify": ('No valid entity in modify command\nInput line must include "Account", '
-               '"Cluster", "Federation", "Job", "QOS", "Resource" or "User"'),
-    "delete": ('No valid entity in delete command\nInput line must include "Account", '
-               '"Cluster", "Coordinator", "Federation", "QOS", "Resource", or "User"'),
+    "add": (
+        'No valid entity in add command\nInput line must include "Account", "Cluster", '
+        '"Coordinator", "Federation", "QOS", "Resource", or "User"'
+    ),
+    "list": (
+        'No valid entity in list command\nInput line must include "Account", '
+        '"Association", "Cluster", "Configuration",\n"Event", "Federation", "Problem", '
+        '"QOS", "Resource", "Reservation",\n"RunAwayJobs", "Stats", "Transaction", '
+        '"TRES", "User", or "WCKey"'
+    ),
+    "modify": (
+        'No valid entity in modify command\nInput line must include "Account", '
+        '"Cluster", "Federation", "Job", "QOS", "Resource" or "User"'
+    ),
+    "delete": (
+        'No valid entity in delete command\nInput line must include "Account", '
+        '"Cluster", "Coordinator", "Federation", "QOS", "Resource", or "User"'
+    ),
 }
 
 # -- keys ------------------------------------------------------------------------------

@@ -73,7 +73,8 @@ def conditions(cond: list[Word], table, problems: Problems) -> dict[str, list[st
             continue
         if key != "format":
             found.setdefault(key, []).extend(
-                v.lower() for v in split_list(w.raw if w.bare else w.value))
+                v.lower() for v in split_list(w.raw if w.bare else w.value)
+            )
     return found
 
 
@@ -92,8 +93,7 @@ def settings(rec: list[Word], table, known_qos: list[str], problems: Problems):
     return own, values
 
 
-def read_modify(run: Run, session, words: list[str], cond_table, rec_table,
-                extra: list[str] = ()):
+def read_modify(run: Run, session, words: list[str], cond_table, rec_table, extra: list[str] = ()):
     """The common start of a modify: conditions and settings read (a bad word, a
     refused key or nothing to set ends the command), then the ``WHERE``-less question."""
     cond, rec = sections(words)
@@ -113,9 +113,13 @@ def read_modify(run: Run, session, words: list[str], cond_table, rec_table,
 
 def named_users(users: dict[str, tuple[str, str]], found: dict[str, list[str]]) -> list[str]:
     """The users the conditions name (name=, defaultaccount=, adminlevel=)."""
-    return [u for u, (default, level) in users.items()
-            if u in found.get("name", [u]) and default in found.get("defaultaccount", [default])
-            and level.lower() in found.get("adminlevel", [level.lower()])]
+    return [
+        u
+        for u, (default, level) in users.items()
+        if u in found.get("name", [u])
+        and default in found.get("defaultaccount", [default])
+        and level.lower() in found.get("adminlevel", [level.lower()])
+    ]
 
 
 def admin_targets(picked: list) -> list[tuple[str, str, str, str | None]]:
@@ -125,16 +129,19 @@ def admin_targets(picked: list) -> list[tuple[str, str, str, str | None]]:
     alone): one target then, else one per partition."""
     groups: dict[tuple[str, str, str], set] = {}
     for item in picked:
-        groups.setdefault((item.cluster, item.user, item.account), set()).add(
-            item.assoc.partition)
-    return [(*key, part) for key, parts in groups.items()
-            for part in ([None] if None in parts else sorted(parts))]
+        groups.setdefault((item.cluster, item.user, item.account), set()).add(item.assoc.partition)
+    return [
+        (*key, part)
+        for key, parts in groups.items()
+        for part in ([None] if None in parts else sorted(parts))
+    ]
 
 
 def report(run: Run, blocks: list[tuple[str, list[str]]]) -> None:
     """The `` Modified ...`` blocks that have objects, or `` Nothing modified`` (exit 1)."""
-    text = "".join(f" {title}\n" + "".join(f"  {line}\n" for line in lines)
-                   for title, lines in blocks if lines)
+    text = "".join(
+        f" {title}\n" + "".join(f"  {line}\n" for line in lines) for title, lines in blocks if lines
+    )
     if not text:
         run.out(" Nothing modified\n")
         raise run.refuse("")
@@ -144,8 +151,9 @@ def report(run: Run, blocks: list[tuple[str, list[str]]]) -> None:
 def _ask_without_where(run: Run, found: dict) -> bool:
     if found:
         return True
-    if run.confirm("You didn't set any conditions with 'WHERE'.\n"
-                   "Are you sure you want to continue?"):
+    if run.confirm(
+        "You didn't set any conditions with 'WHERE'.\nAre you sure you want to continue?"
+    ):
         return True
     run.out("Aborted\n")
     return False
@@ -153,6 +161,7 @@ def _ask_without_where(run: Run, found: dict) -> bool:
 
 def _selected(view, found: dict[str, list[str]], users: bool) -> list:
     """The associations of ``view`` the conditions pick (account or user ones)."""
+
     def ok(key: str, value) -> bool:
         return key not in found or (value or "") in found[key]
 
@@ -179,26 +188,49 @@ def modify_account(run: Run, words: list[str]) -> int:
         conn = session.connection()
         clusters = run.clusters(conn, found.pop("cluster", []))
         accounts = q.accounts(conn)
-        named = [a for a in accounts if all(
-            a in found.get(k, [a]) for k in ("name",)) and (
-            accounts[a][0].lower() in found.get("description", [accounts[a][0].lower()])) and (
-            accounts[a][1].lower() in found.get("organization", [accounts[a][1].lower()]))]
-        picked = [v for v in _selected(q.load_view(conn, clusters), found, users=False)
-                  if v.account in named]
+        named = [
+            a
+            for a in accounts
+            if all(a in found.get(k, [a]) for k in ("name",))
+            and (accounts[a][0].lower() in found.get("description", [accounts[a][0].lower()]))
+            and (accounts[a][1].lower() in found.get("organization", [accounts[a][1].lower()]))
+        ]
+        picked = [
+            v
+            for v in _selected(q.load_view(conn, clusters), found, users=False)
+            if v.account in named
+        ]
         desc, org = own.get("description"), own.get("organization")
-        report(run, [
-            ("Modified accounts...", sorted({v.account for v in picked})
-             if desc is not None or org is not None else []),
-            ("Modified account associations...",
-             [f"C = {v.cluster:<10} A = {v.account} of {v.parent_account}" for v in picked]
-             if values.given() else [])])
+        report(
+            run,
+            [
+                (
+                    "Modified accounts...",
+                    sorted({v.account for v in picked})
+                    if desc is not None or org is not None
+                    else [],
+                ),
+                (
+                    "Modified account associations...",
+                    [f"C = {v.cluster:<10} A = {v.account} of {v.parent_account}" for v in picked]
+                    if values.given()
+                    else [],
+                ),
+            ],
+        )
         admin = Admin(session, run.app.now, run.app.actor)
         by_cluster: dict[str, list[str]] = {}
         for item in picked:
             by_cluster.setdefault(item.cluster, []).append(item.account)
         for cluster, names in by_cluster.items():
-            admin.modify_accounts(admin.cluster(cluster), names, values.parent,
-                                  desc and desc.lower(), org, values.changes())
+            admin.modify_accounts(
+                admin.cluster(cluster),
+                names,
+                values.parent,
+                desc and desc.lower(),
+                org,
+                values.changes(),
+            )
 
     return run.write(body)
 
@@ -210,11 +242,18 @@ def modify_user(run: Run, words: list[str]) -> int:
         from fscli.errors import FscliError
         from fscli.io.treespec import parse_admin_level
 
-        wckeys = any(w.key and first(w.key, USER_COND) in ("defaultwckey", "wckeys")
-                     for w in sections(words)[0])
+        wckeys = any(
+            w.key and first(w.key, USER_COND) in ("defaultwckey", "wckeys")
+            for w in sections(words)[0]
+        )
         found, own, values = read_modify(
-            run, session, words, USER_COND, USER_REC,
-            [" fscli keeps no WCKeys: leave out DefaultWCKey= and WCKeys=\n"] if wckeys else [])
+            run,
+            session,
+            words,
+            USER_COND,
+            USER_REC,
+            [" fscli keeps no WCKeys: leave out DefaultWCKey= and WCKeys=\n"] if wckeys else [],
+        )
         conn = session.connection()
         clusters = run.clusters(conn, found.pop("cluster", []))
         named = named_users(q.users(conn), found)
@@ -228,28 +267,48 @@ def modify_user(run: Run, words: list[str]) -> int:
                 raise run.refuse(f" Unknown admin level '{own['adminlevel']}'\n") from None
         default = own.get("defaultaccount", "").lower() or None
         if default:
-            lacking = [(u, c) for u in named for c in clusters
-                       if not any(v.user == u and v.account == default and v.cluster == c
-                                  for v in view)]
+            lacking = [
+                (u, c)
+                for u in named
+                for c in clusters
+                if not any(v.user == u and v.account == default and v.cluster == c for v in view)
+            ]
             if lacking:
-                run.out(f" Can't modify because these users aren't associated with new default "
-                        f"account '{default}'...\n"
-                        + "".join(f"  U = {u} C = {c}\n" for u, c in lacking))
+                run.out(
+                    f" Can't modify because these users aren't associated with new default "
+                    f"account '{default}'...\n"
+                    + "".join(f"  U = {u} C = {c}\n" for u, c in lacking)
+                )
                 raise run.refuse("")
-        report(run, [
-            ("Modified users...", named if default or level else []),
-            ("Modified user associations...",
-             [f"C = {v.cluster:<10} A = {v.account:<20} U = {v.user:<9}" for v in picked]
-             if values.given() else [])])
+        report(
+            run,
+            [
+                ("Modified users...", named if default or level else []),
+                (
+                    "Modified user associations...",
+                    [f"C = {v.cluster:<10} A = {v.account:<20} U = {v.user:<9}" for v in picked]
+                    if values.given()
+                    else [],
+                ),
+            ],
+        )
         admin = Admin(session, run.app.now, run.app.actor)
         if default or level:
             for user in named:
-                admin.modify_users(admin.cluster(clusters[0]), [user], None, None, default,
-                                   level, Settings().changes())
+                admin.modify_users(
+                    admin.cluster(clusters[0]),
+                    [user],
+                    None,
+                    None,
+                    default,
+                    level,
+                    Settings().changes(),
+                )
         if values.given():
             for cluster, user, account, part in admin_targets(picked):
-                admin.modify_users(admin.cluster(cluster), [user], account, part, None, None,
-                                   values.changes())
+                admin.modify_users(
+                    admin.cluster(cluster), [user], account, part, None, None, values.changes()
+                )
 
     return run.write(body)
 

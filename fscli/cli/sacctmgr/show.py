@@ -21,26 +21,39 @@ from fscli.cli.sacctmgr.context import Run
 from fscli.cli.sacctmgr.grammar import ASSOC_COND, LIST_FLAGS, Names, first, plain, split_list
 from fscli.render.sacctmgr import Column, limit_text, table
 
-ASSOC_DEFAULT = ("Cluster,Account,User,Part,Share,Priority,GrpJ,GrpTRES,GrpS,GrpWall,"
-                 "GrpTRESMins,MaxJ,MaxTRES,MaxTRESPerN,MaxS,MaxW,MaxTRESMins,QOS,DefaultQOS,"
-                 "GrpTRESRunMins")
-ACCOUNT_ASSOC = ("Cl,ParentN,U,Share,Priority,GrpJ,GrpN,GrpCPUs,GrpMEM,GrpS,GrpWall,"
-                 "GrpCPUMins,MaxJ,MaxN,MaxCPUs,MaxS,MaxW,MaxCPUMins,QOS,DefaultQOS")
+ASSOC_DEFAULT = (
+    "Cluster,Account,User,Part,Share,Priority,GrpJ,GrpTRES,GrpS,GrpWall,"
+    "GrpTRESMins,MaxJ,MaxTRES,MaxTRESPerN,MaxS,MaxW,MaxTRESMins,QOS,DefaultQOS,"
+    "GrpTRESRunMins"
+)
+ACCOUNT_ASSOC = (
+    "Cl,ParentN,U,Share,Priority,GrpJ,GrpN,GrpCPUs,GrpMEM,GrpS,GrpWall,"
+    "GrpCPUMins,MaxJ,MaxN,MaxCPUs,MaxS,MaxW,MaxCPUMins,QOS,DefaultQOS"
+)
 USER_ASSOC = "Cl,Acc,Part,Share,Priority,MaxJ,MaxN,MaxCPUs,MaxS,MaxW,MaxCPUMins,QOS,DefaultQOS"
-QOS_DEFAULT = ("Name,Prio,GraceT,Preempt,PreemptE,PreemptM,Flags%40,UsageThres,UsageFactor,"
-               "GrpTRES,GrpTRESMins,GrpTRESRunMins,GrpJ,GrpS,GrpW,MaxTRES,MaxTRESPerN,"
-               "MaxTRESMins,MaxW,MaxTRESPerUser,MaxJobsPerUser,MaxSubmitJobsPerUser,"
-               "MaxTRESPerAcct,MaxJobsPerAcct,MaxSubmitJobsPerAcct,MinTRES")
+QOS_DEFAULT = (
+    "Name,Prio,GraceT,Preempt,PreemptE,PreemptM,Flags%40,UsageThres,UsageFactor,"
+    "GrpTRES,GrpTRESMins,GrpTRESRunMins,GrpJ,GrpS,GrpW,MaxTRES,MaxTRESPerN,"
+    "MaxTRESMins,MaxW,MaxTRESPerUser,MaxJobsPerUser,MaxSubmitJobsPerUser,"
+    "MaxTRESPerAcct,MaxJobsPerAcct,MaxSubmitJobsPerAcct,MinTRES"
+)
 CLUSTER_DEFAULT = (
-    "Cl,Controlh,Controlp,RPC,Fa,GrpJ,GrpTRES,GrpS,MaxJ,MaxTRES,MaxS,MaxW,QOS,DefaultQOS")
+    "Cl,Controlh,Controlp,RPC,Fa,GrpJ,GrpTRES,GrpS,MaxJ,MaxTRES,MaxS,MaxW,QOS,DefaultQOS"
+)
 
 OWN_KEYS: dict[str, tuple[tuple[str, Names], ...]] = {
     "association": (),
-    "account": (("name", (("Names", 1), ("Accounts", 1), ("Acct", 4))),
-                ("description", (("Descriptions", 1),)),
-                ("organization", (("Organizations", 1),))),
-    "user": (("name", (("Names", 1), ("Users", 1))), ("adminlevel", (("AdminLevel", 2),)),
-             ("cluster", (("Clusters", 1),)), ("defaultaccount", (("DefaultAccount", 8),))),
+    "account": (
+        ("name", (("Names", 1), ("Accounts", 1), ("Acct", 4))),
+        ("description", (("Descriptions", 1),)),
+        ("organization", (("Organizations", 1),)),
+    ),
+    "user": (
+        ("name", (("Names", 1), ("Users", 1))),
+        ("adminlevel", (("AdminLevel", 2),)),
+        ("cluster", (("Clusters", 1),)),
+        ("defaultaccount", (("DefaultAccount", 8),)),
+    ),
     "qos": (("name", (("Names", 1),)), ("id", (("Ids", 1),))),
     "cluster": (("name", (("Names", 1), ("Clusters", 1))),),
     "tres": (("name", (("Names", 2),)), ("type", (("Type", 2),)), ("id", (("Ids", 1),))),
@@ -73,7 +86,8 @@ class Query:
                 self.format += split_list(w.value)
             else:
                 self.filters.setdefault(key, []).extend(
-                    v.lower() for v in split_list(w.raw if w.bare else w.value))
+                    v.lower() for v in split_list(w.raw if w.bare else w.value)
+                )
         if run.opts.with_assoc:
             self.flags.add("withassoc")
 
@@ -107,10 +121,10 @@ def _assocs(query: Query, conn, run: Run) -> list:
     view = q.load_view(conn, clusters, own_only="woplimits" in query.flags)
     accounts = query.filters.get("account")
     if accounts and "withsubaccounts" in query.flags:
-        spans = [(v.cluster, v.lft, v.rgt) for v in view
-                 if v.user is None and v.account in accounts]
-        view = [v for v in view if any(c == v.cluster and lo <= v.lft <= hi
-                                       for c, lo, hi in spans)]
+        spans = [
+            (v.cluster, v.lft, v.rgt) for v in view if v.user is None and v.account in accounts
+        ]
+        view = [v for v in view if any(c == v.cluster and lo <= v.lft <= hi for c, lo, hi in spans)]
     elif accounts:
         view = [v for v in view if v.account in accounts]
     users = q.users(conn)
@@ -118,15 +132,18 @@ def _assocs(query: Query, conn, run: Run) -> list:
     for v in view:
         if "user" in query.filters and (v.user is None or v.user not in query.filters["user"]):
             continue
-        if not (query.allows("partition", v.assoc.partition)
-                and query.allows("parent", v.parent_account)
-                and query.allows("id", str(v.assoc.id))
-                and query.allows("defaultqos", v.default_qos)):
+        if not (
+            query.allows("partition", v.assoc.partition)
+            and query.allows("parent", v.parent_account)
+            and query.allows("id", str(v.assoc.id))
+            and query.allows("defaultqos", v.default_qos)
+        ):
             continue
         if "qos" in query.filters and not set(v.qos) & set(query.filters["qos"]):
             continue
         if "onlydefaults" in query.flags and (
-                v.user is None or users.get(v.user, ("", ""))[0] != v.account):
+            v.user is None or users.get(v.user, ("", ""))[0] != v.account
+        ):
             continue
         picked.append(v)
     return picked
@@ -143,19 +160,27 @@ def list_account(run: Run, query: Query, conn) -> int:
     from fscli.api.sacctmgr import queries as q
 
     with_assoc = "withassoc" in query.flags
-    default = "Acc,Des,O" + ("," + ACCOUNT_ASSOC if with_assoc else "") \
+    default = (
+        "Acc,Des,O"
+        + ("," + ACCOUNT_ASSOC if with_assoc else "")
         + (",Coord" if "withcoord" in query.flags else "")
+    )
     cols = columns(format_items(query.format or [default]))
     accounts = q.accounts(conn)
-    names = [a for a, (desc, org) in accounts.items()
-             if query.allows("name", a) and query.allows("description", desc)
-             and query.allows("organization", org)]
+    names = [
+        a
+        for a, (desc, org) in accounts.items()
+        if query.allows("name", a)
+        and query.allows("description", desc)
+        and query.allows("organization", org)
+    ]
     coords: dict[str, list[str]] = {}
     for user, accts in q.coordinators(conn, q.load_view(conn)).items():
         for acct in accts:
             coords.setdefault(acct, []).append(user)
     own: dict[str, Callable] = {
-        "Account": lambda a, v: a, "Descr": lambda a, v: accounts[a][0],
+        "Account": lambda a, v: a,
+        "Descr": lambda a, v: accounts[a][0],
         "Org": lambda a, v: accounts[a][1],
         "Coord Accounts": lambda a, v: ",".join(sorted(coords.get(a, []))),
     }
@@ -181,16 +206,24 @@ def list_user(run: Run, query: Query, conn) -> int:
     from fscli.api.sacctmgr import queries as q
 
     with_assoc = "withassoc" in query.flags
-    default = "U,DefaultA,Ad" + (",Coord" if "withcoord" in query.flags else "") \
+    default = (
+        "U,DefaultA,Ad"
+        + (",Coord" if "withcoord" in query.flags else "")
         + ("," + USER_ASSOC if with_assoc else "")
+    )
     cols = columns(format_items(query.format or [default]))
     users = q.users(conn)
-    names = [u for u, (default_acct, level) in users.items()
-             if query.allows("name", u) and query.allows("defaultaccount", default_acct)
-             and query.allows("adminlevel", level)]
+    names = [
+        u
+        for u, (default_acct, level) in users.items()
+        if query.allows("name", u)
+        and query.allows("defaultaccount", default_acct)
+        and query.allows("adminlevel", level)
+    ]
     coords = q.coordinators(conn, q.load_view(conn))
     own: dict[str, Callable] = {
-        "User": lambda u, v: u, "Def Acct": lambda u, v: users[u][0],
+        "User": lambda u, v: u,
+        "Def Acct": lambda u, v: users[u][0],
         "Admin": lambda u, v: users[u][1],
         "Coord Accounts": lambda u, v: ",".join(coords.get(u, [])),
     }
@@ -208,10 +241,15 @@ def list_user(run: Run, query: Query, conn) -> int:
     return _emit(run, cols, rows)
 
 
-QOS_LIMITS = {"MaxTRESPU": "MaxTRESPerUser", "MaxJobsPU": "MaxJobsPerUser",
-              "MaxSubmitPU": "MaxSubmitJobsPerUser", "MaxTRESPA": "MaxTRESPerAccount",
-              "MaxJobsPA": "MaxJobsPerAccount", "MaxSubmitPA": "MaxSubmitJobsPerAccount",
-              "MinTRES": "MinTRESPerJob"}
+QOS_LIMITS = {
+    "MaxTRESPU": "MaxTRESPerUser",
+    "MaxJobsPU": "MaxJobsPerUser",
+    "MaxSubmitPU": "MaxSubmitJobsPerUser",
+    "MaxTRESPA": "MaxTRESPerAccount",
+    "MaxJobsPA": "MaxJobsPerAccount",
+    "MaxSubmitPA": "MaxSubmitJobsPerAccount",
+    "MinTRES": "MinTRESPerJob",
+}
 
 
 def list_qos(run: Run, query: Query, conn) -> int:
@@ -225,16 +263,21 @@ def list_qos(run: Run, query: Query, conn) -> int:
         if name:
             return limit_text(name, qos.limits.get(name))
         return {
-            "Name": qos.name, "Priority": str(qos.priority),
-            "GraceTime": format_secs(qos.grace_time or 0), "PreemptMode": "cluster",
+            "Name": qos.name,
+            "Priority": str(qos.priority),
+            "GraceTime": format_secs(qos.grace_time or 0),
+            "PreemptMode": "cluster",
             "Flags": ",".join(sorted(qos.flags)),
             "UsageThres": "" if qos.usage_threshold is None else f"{qos.usage_threshold:f}",
             "UsageFactor": f"{qos.usage_factor:f}",
             "LimitFactor": "" if qos.limit_factor is None else f"{qos.limit_factor:f}",
         }.get(title, "")
 
-    rows = [[value(c.title, qos) for c in cols] for qos in q.qos_rows(conn)
-            if query.allows("name", qos.name)]
+    rows = [
+        [value(c.title, qos) for c in cols]
+        for qos in q.qos_rows(conn)
+        if query.allows("name", qos.name)
+    ]
     return _emit(run, cols, rows)
 
 
@@ -244,11 +287,18 @@ def list_cluster(run: Run, query: Query, conn) -> int:
     from fscli.api.sacctmgr import queries as q
 
     cols = columns(format_items(query.format or [CLUSTER_DEFAULT]))
-    roots = [v for v in q.load_view(conn) if v.assoc.parent_id is None
-             and query.allows("name", v.cluster)]
+    roots = [
+        v
+        for v in q.load_view(conn)
+        if v.assoc.parent_id is None and query.allows("name", v.cluster)
+    ]
     controller = {"ControlHost": "", "ControlPort": "0", "RPC": "0"}
-    getters = [(lambda v, t=c.title: controller[t]) if c.title in controller
-               else assoc_getter(c.title, False) for c in cols]
+    getters = [
+        (lambda v, t=c.title: controller[t])
+        if c.title in controller
+        else assoc_getter(c.title, False)
+        for c in cols
+    ]
     return _emit(run, cols, [[g(v) for g in getters] for v in roots])
 
 
@@ -280,20 +330,34 @@ def list_transaction(run: Run, query: Query, conn) -> int:
     cols = columns(format_items(query.format or ["Time,Action,Actor,Where,Info"]))
     rows = []
     for at, actor, action, target, detail in queries.history(conn):
-        cells = {"Time": format_when(at), "Action": action, "Actor": actor, "Where": target,
-                 "Info": detail}
+        cells = {
+            "Time": format_when(at),
+            "Action": action,
+            "Actor": actor,
+            "Where": target,
+            "Info": detail,
+        }
         rows.append([cells.get(c.title, "") for c in cols])
     return _emit(run, cols, rows)
 
 
 LISTERS: dict[str, Callable] = {
-    "association": list_assoc, "account": list_account, "user": list_user, "qos": list_qos,
-    "cluster": list_cluster, "tres": list_tres, "transaction": list_transaction,
+    "association": list_assoc,
+    "account": list_account,
+    "user": list_user,
+    "qos": list_qos,
+    "cluster": list_cluster,
+    "tres": list_tres,
+    "transaction": list_transaction,
 }
 
-EMPTY = {"event": ("Cluster,NodeName,Start,End,State,Reason,User",
-                   " fscli keeps no events (node and cluster state changes): nothing to list\n"),
-         "wckey": ("Name,Cluster,User", " fscli keeps no WCKeys: nothing to list\n")}
+EMPTY = {
+    "event": (
+        "Cluster,NodeName,Start,End,State,Reason,User",
+        " fscli keeps no events (node and cluster state changes): nothing to list\n",
+    ),
+    "wckey": ("Name,Cluster,User", " fscli keeps no WCKeys: nothing to list\n"),
+}
 
 
 def show_empty(run: Run, entity: str) -> int:

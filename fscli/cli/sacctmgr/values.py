@@ -68,8 +68,13 @@ class Settings:
     limits: dict[str, Any] = field(default_factory=dict)
 
     def changes(self) -> AssocChanges:
-        return AssocChanges(shares=self.shares, priority=self.priority, qos=self.qos,
-                            default_qos=self.default_qos, limits=dict(self.limits))
+        return AssocChanges(
+            shares=self.shares,
+            priority=self.priority,
+            qos=self.qos,
+            default_qos=self.default_qos,
+            limits=dict(self.limits),
+        )
 
     def given(self) -> bool:
         return self.parent is not None or not self.changes().empty()
@@ -82,7 +87,7 @@ def strtol(text: str) -> tuple[int, str]:
     if not digits:
         return 0, text
     number = int(digits)
-    return (-number if sign == "-" else number), text[match.end():]
+    return (-number if sign == "-" else number), text[match.end() :]
 
 
 def get_uint(name: str, text: str, problems: Problems) -> Any:
@@ -141,14 +146,16 @@ def qos_names(text: str, known: list[str], problems: Problems) -> list[str] | No
     names = [n.lower() for n in split_list(text)]
     for name in names:
         if name.lstrip("+-") not in known:
-            problems.error(f"You gave a bad qos '{name.lstrip('+-')}'. Valid QOS's are "
-                           f"{','.join(known)}")
+            problems.error(
+                f"You gave a bad qos '{name.lstrip('+-')}'. Valid QOS's are {','.join(known)}"
+            )
             return None
     return names
 
 
-def assoc_setting(canon: str, w: Word, settings: Settings, known_qos: list[str],
-                  problems: Problems) -> bool:
+def assoc_setting(
+    canon: str, w: Word, settings: Settings, known_qos: list[str], problems: Problems
+) -> bool:
     """Read one association setting (``canon`` from ``grammar.ASSOC_REC``) into
     ``settings``; False when the value is refused (the caller reports the word)."""
     value = w.value
@@ -175,8 +182,9 @@ def assoc_setting(canon: str, w: Word, settings: Settings, known_qos: list[str],
         elif name in known_qos:
             settings.default_qos = name
         else:
-            problems.say(f"You gave a bad default qos '{value}'.  Use 'list qos' to get "
-                         "complete list.")
+            problems.say(
+                f"You gave a bad default qos '{value}'.  Use 'list qos' to get complete list."
+            )
         return True
     if canon == "QOS":
         names = qos_names(value, known_qos, problems)
