@@ -92,6 +92,17 @@ class Priorities:
         return len(self.rows)
 
 
+@dataclass
+class Associations:
+    """One cluster's associations (engine ``Assoc``), with what their views need: the
+    accounts' descriptions and organizations and every QOS name (QOS deltas apply to all)."""
+
+    cluster: str
+    assocs: list
+    accounts: dict[str, tuple[str, str]]
+    qos_names: list[str]
+
+
 @dataclass(frozen=True)
 class Account:
     name: str

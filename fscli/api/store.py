@@ -18,7 +18,7 @@ from fscli.errors import StoreError
 if TYPE_CHECKING:
     from datetime import datetime
 
-    from fscli.api.results import Account, Change, Priorities, Shares, User
+    from fscli.api.results import Account, Associations, Change, Priorities, Shares, User
     from fscli.store.usage_admin import UsageAdmin
 
 When = Union[int, float, str, "datetime", None]
@@ -130,12 +130,29 @@ class Store:
             yield UsageAdmin(session, moment(at), self.actor)
 
     # -- views ------------------------------------------------------------------------
-    def clusters(self) -> list[str]:
-        """Every cluster's name, sorted."""
+    def clusters(self, create: bool = False) -> list[str]:
+        """Every cluster's name, sorted (``create``: a new, empty store when there is none,
+        for a command that writes next)."""
         from fscli.store.snapshot import cluster_names
 
-        with self.reading() as conn:
+        with self.reading(create) as conn:
             return cluster_names(conn)
+
+    def associations(self, cluster: str | None = None) -> Associations:
+        """The cluster's associations (``cluster`` None: the store's only cluster)."""
+        from fscli.api.results import Associations
+        from fscli.store import lists
+        from fscli.store.snapshot import cluster_id_for, load_assocs, load_cluster
+
+        with self.reading() as conn:
+            cid = cluster_id_for(conn, cluster)
+            accounts = {n: (d or "", o or "") for n, d, o in lists.accounts(conn)}
+            return Associations(
+                load_cluster(conn, cid).name,
+                load_assocs(conn, cid),
+                accounts,
+                lists.qos_names(conn),
+            )
 
     def cluster_info(self) -> list:
         """Every cluster with its nodes, CPUs and TRES (engine ``ClusterInfo``), by name."""

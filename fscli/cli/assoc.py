@@ -33,24 +33,12 @@ def emit_assocs(
     explicit: bool = False,
 ) -> None:
     """Load the cluster's associations and print the chosen columns."""
-    from sqlalchemy import select
-
     from fscli.engine.tree import display_order
     from fscli.render.assoc_view import COLUMNS, JSON_COLUMNS, JSON_EXTRAS, Context, tree_prefixes
-    from fscli.store import tables
-    from fscli.store.snapshot import cluster_id_for, load_assocs
 
-    with app.reading() as conn:
-        cid = cluster_id_for(conn, cluster or app.cluster_name)
-        clusters, accts = tables.cluster.c, tables.account.c
-        name = conn.execute(select(clusters.name).where(clusters.id == cid)).scalar_one()
-        assocs = load_assocs(conn, cid)
-        account_info = {
-            n: (d or "", o or "")
-            for n, d, o in conn.execute(select(accts.name, accts.description, accts.organization))
-        }
-        every_qos = sorted(conn.execute(select(tables.qos.c.name)).scalars())
-    ctx = Context(name, assocs, account_info, every_qos)
+    view = app.store.associations(cluster or app.cluster_name)
+    assocs = view.assocs
+    ctx = Context(view.cluster, assocs, view.accounts, view.qos_names)
     ordered = display_order(assocs)
     keep = [
         (a, d)

@@ -9,66 +9,7 @@ from __future__ import annotations
 
 import click
 
-DEMO_CLUSTER = "demo"
-# (account, parent, shares)
-ACCOUNTS = [
-    ("accounta", "root", 40),
-    ("accountb", "accounta", 30),
-    ("accountc", "accounta", 10),
-    ("accountd", "root", 60),
-    ("accounte", "accountd", 25),
-    ("accountf", "accountd", 35),
-    ("labs", "root", 20),
-    ("lab1", "labs", 50),
-    ("lab2", "labs", 50),
-]
-# (user, account, shares or "parent")
-USERS = [
-    ("user1", "accountb", 1),
-    ("user2", "accountc", 1),
-    ("user3", "accountc", 1),
-    ("user4", "accounte", 1),
-    ("user5", "accountf", 1),
-    ("ana", "lab1", "parent"),
-    ("ben", "lab1", "parent"),
-    ("cy", "lab2", "parent"),
-]
-
-
-# (user, account, billing TRES-seconds per day) charged daily over the last two weeks
-DEMO_USAGE = [
-    ("user1", "accountb", 96_000),
-    ("user2", "accountc", 120_000),
-    ("user4", "accounte", 120_000),
-    ("ana", "lab1", 30_000),
-    ("cy", "lab2", 60_000),
-]
-DAY = 86_400
-
-
-def charge_demo_usage(admin, now: int) -> None:
-    """Spread usage over the fourteen days before ``now`` through the usage service."""
-    cluster = admin.cluster(DEMO_CLUSTER)
-    for user, account, per_day in DEMO_USAGE:
-        for day in range(14, 0, -1):
-            admin.add_usage(cluster, user, account, float(per_day), now - day * DAY)
-
-
-def build_demo(admin) -> None:
-    """Create the demo cluster's tree through the same services the commands use."""
-    from sqlalchemy import select
-
-    from fscli.store import models as m
-    from fscli.store.assoc_fields import AssocChanges
-
-    if admin.s.scalar(select(m.Cluster).where(m.Cluster.name == DEMO_CLUSTER)) is not None:
-        admin.delete_cluster(DEMO_CLUSTER)
-    admin.add_cluster(DEMO_CLUSTER, nodes=50, cpus=1600)
-    cluster = admin.cluster(DEMO_CLUSTER)
-    for name, parent, shares in ACCOUNTS:
-        admin.add_accounts(cluster, [name], parent, None, None, AssocChanges(shares=shares))
-    for name, account, shares in USERS:
-        admin.add_users(cluster, [name], [account], None, None, None, AssocChanges(shares=shares))
+from fscli.api.demo import ACCOUNTS, DEMO_CLUSTER, USERS
 
 
 @click.command()
@@ -84,19 +25,13 @@ def demo(app) -> None:
       fscli demo
       fscli --db /tmp/demo.db demo
     """
-    from fscli.cli.sprio import demo_jobs
+    from fscli.api.demo import build
     from fscli.store.db import demo_path
-    from fscli.store.usage_admin import UsageAdmin
 
     own_store = app.db is None
     if own_store:
         app.db = str(demo_path())
-
-    with app.transaction() as session:
-        admin = UsageAdmin(session, app.now, app.actor)
-        build_demo(admin)
-        charge_demo_usage(admin, app.now)
-        demo_jobs(admin, admin.cluster(DEMO_CLUSTER), app.now)
+    build(app.store, app.now)
     app.say(
         f"built cluster '{DEMO_CLUSTER}' ({len(ACCOUNTS)} accounts, {len(USERS)} users, "
         "usage over the last two weeks, pending jobs)"
@@ -140,9 +75,11 @@ def show_sshare(app) -> None:
 
 
 def show_sprio(app) -> None:
-    from fscli.cli.sprio import show_sprio as sprio_table
+    from fscli.render.sprio import default_format, show_table
 
-    sprio_table(app, DEMO_CLUSTER, long=False, users=True)
+    result = app.store.priorities(DEMO_CLUSTER, app.now)
+    fmt = default_format(result.config, users=True)
+    show_table(result.rows, result.config, fmt, title=f"Job priority on {result.cluster} (sprio)")
 
 
 def show_hint(app) -> None:

@@ -32,76 +32,6 @@ def _names(texts: tuple[str, ...]) -> list[str] | None:
     return [name for text in texts for name in split_list(text)] or None
 
 
-def print_table(
-    rows, config, fmt: str, sort: str | None = None, header: bool = True, title: str | None = None
-) -> None:
-    from fscli.render.sprio import table_cells
-    from fscli.render.tables import show
-
-    columns, cells, right = table_cells(rows, config, fmt, sort)
-    show(columns, cells, title, header, right)
-
-
-def show_sprio(app, cluster: str | None = None, long: bool = True, users: bool = False) -> None:
-    """For ``fscli demo``: a cluster's ``sprio -l`` (or default columns, with USER when
-    ``users``) as a rich table."""
-    from fscli.render.sprio import default_format
-
-    result = app.store.priorities(cluster or app.cluster_name, app.now)
-    print_table(
-        result.rows,
-        result.config,
-        default_format(result.config, long=long, users=users),
-        title=f"Job priority on {result.cluster} (sprio{' -l' if long else ''})",
-    )
-
-
-def demo_jobs(admin, cluster, now: int) -> list[str]:
-    """For ``fscli demo``: priority weights (unless some are set), a partition (unless the
-    cluster has one) and a handful of pending jobs of the demo users, submitted over the
-    last two days so that age, fair-share, size and QOS all differ."""
-    from sqlalchemy import select
-
-    from fscli.store import models as m
-    from fscli.store.jobs import JobInput, Jobs
-    from fscli.store.resources import add_partition
-    from fscli.store.snapshot import load_config
-
-    lines = []
-    if not any(
-        k.startswith("PriorityWeight") for k in load_config(admin.s.connection(), cluster.id)
-    ):
-        lines += admin.set_config(
-            cluster,
-            {
-                "PriorityWeightAge": "1000",
-                "PriorityWeightFairshare": "10000",
-                "PriorityWeightJobSize": "1000",
-                "PriorityWeightPartition": "1000",
-                "PriorityWeightQOS": "1000",
-                "PriorityMaxAge": "4320",
-            },
-            source="demo",
-        )
-    if not admin.s.scalar(select(m.Partition.id).where(m.Partition.cluster_id == cluster.id)):
-        lines += add_partition(
-            admin, cluster, "batch", {"nodes": cluster.nodes, "cpus": cluster.cpus}
-        )
-    jobs = Jobs(admin, cluster)
-    for user, cpus, nodes, hours_ago in [
-        ("user1", 64, 2, 40),
-        ("user2", 16, 1, 30),
-        ("user3", 256, 8, 20),
-        ("user4", 8, 1, 10),
-        ("user5", 32, 1, 5),
-        ("ana", 128, 4, 2),
-    ]:
-        lines += jobs.submit(
-            JobInput(user=user, cpus=cpus, nodes=nodes, submit=now - hours_ago * 3600)
-        )[1]
-    return lines
-
-
 @click.command(context_settings={"ignore_unknown_options": False})
 @click.argument("job_args", nargs=-1, metavar="[JOBS]")
 @click.option("-l", "--long", "long_", is_flag=True, help="Every factor, and the user (sprio -l).")
@@ -176,7 +106,7 @@ def sprio(
     from fscli.engine.priority import filter_rows
     from fscli.errors import InvalidValue, NotFound
     from fscli.heap import bulk
-    from fscli.render.sprio import LONG_WITH_FORMAT, default_format, render, render_json
+    from fscli.render.sprio import LONG_WITH_FORMAT, default_format, render, render_json, show_table
 
     if fmt is not None and long_:
         raise InvalidValue(LONG_WITH_FORMAT)
@@ -216,6 +146,6 @@ def sprio(
             )
         click.echo(text, nl=False)
         return
-    print_table(
+    show_table(
         rows, result.config, default_format(result.config, users=user_list is not None), sort=sort
     )

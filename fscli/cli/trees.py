@@ -320,12 +320,7 @@ def _load_target(app, wanted: str | None) -> str | None:
     """The cluster a flat file must be for: --cluster, else the store's only cluster."""
     if wanted:
         return wanted.lower()
-    from sqlalchemy import select
-
-    from fscli.store import models as m
-
-    with app.reading(create=True) as conn:  # load writes: a new store is fine
-        names = conn.execute(select(m.Cluster.name)).scalars().all()
+    names = app.store.clusters(create=True)  # load writes: a new store is fine
     return names[0] if len(names) == 1 else None
 
 

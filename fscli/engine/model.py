@@ -9,7 +9,7 @@ Limits are plain dicts keyed by the canonical limit name of
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 SHARES_PARENT = 0x7FFFFFFF
@@ -72,6 +72,10 @@ class Partition:
     def_mem_per_cpu: int | None = None  # MB; None: the cluster's (slurm.conf)
     def_mem_per_node: int | None = None
     max_mem_per_cpu: int | None = None
+
+
+PARTITION_SETTINGS = tuple(f.name for f in fields(Partition) if f.name != "name")
+"""A partition's settings, in order: what trees write and the store keeps."""
 
 
 @dataclass(slots=True)

@@ -22,7 +22,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from fscli.engine import config as configmod
 from fscli.engine import limitdefs
-from fscli.engine.model import Partition
+from fscli.engine.model import PARTITION_SETTINGS, Partition
 from fscli.engine.timestr import format_mins, parse_duration_mins
 from fscli.engine.tres import format_tres, parse_tres
 from fscli.errors import FscliError, InvalidValue, did_you_mean
@@ -58,21 +58,7 @@ QOS_KEYS = (
     "grace_time",
     "limits",
 )
-PARTITION_KEYS = (
-    "nodes",
-    "cpus",
-    "tres",
-    "priority_job_factor",
-    "priority_tier",
-    "qos",
-    "max_time",
-    "max_nodes",
-    "min_nodes",
-    "billing_weights",
-    "def_mem_per_cpu",
-    "def_mem_per_node",
-    "max_mem_per_cpu",
-)
+PARTITION_KEYS = PARTITION_SETTINGS
 
 MAX_NUMBER = 0xFFFFFFFE  # Slurm's largest 32-bit value that is not INFINITE
 _INT_TAG = "tag:yaml.org,2002:int"

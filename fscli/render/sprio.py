@@ -331,6 +331,21 @@ def table_cells(
     )
 
 
+def show_table(
+    rows: list[PriorityRow],
+    config: PriorityConfig,
+    fmt: str,
+    sort: str | None = None,
+    header: bool = True,
+    title: str | None = None,
+) -> None:
+    """sprio's columns for people (:func:`fscli.render.tables.show`: never cut)."""
+    from fscli.render.tables import show
+
+    columns, cells, right = table_cells(rows, config, fmt, sort)
+    show(columns, cells, title, header, right)
+
+
 def row_dict(row: PriorityRow) -> dict:
     """A JSON-ready breakdown of one row."""
     return {

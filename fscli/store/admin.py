@@ -180,15 +180,18 @@ class Admin:
         self.log("modify cluster", cluster.name, _kv(**changed))
         return [f"modified cluster {cluster.name}: {_kv(**changed)}"]
 
-    def delete_cluster(self, name: str) -> list[str]:
-        """[] when there is no such cluster (a delete that matches nothing)."""
+    def delete_cluster(self, name: str, active_jobs_too: bool = False) -> list[str]:
+        """[] when there is no such cluster (a delete that matches nothing). Refused while
+        the cluster has pending or running jobs, unless ``active_jobs_too`` (the demo,
+        which rebuilds a cluster of its own)."""
         if self.s.scalar(select(m.Cluster.id).where(m.Cluster.name == name.lower())) is None:
             return []
         cluster = self.cluster(name)
         ids = list(
             self.s.scalars(select(m.Association.id).where(m.Association.cluster_id == cluster.id))
         )
-        self.refuse_active_jobs(ids)
+        if not active_jobs_too:
+            self.refuse_active_jobs(ids)
         self.s.execute(delete(m.Job).where(m.Job.cluster_id == cluster.id))
         self.s.execute(
             delete(m.Usage).where(
@@ -604,6 +607,16 @@ class Admin:
             )
 
     # -- partitions ----------------------------------------------------------------
+    def partition_names(self, cluster: m.Cluster) -> list[str]:
+        """The cluster's partitions, by name."""
+        return list(
+            self.s.scalars(
+                select(m.Partition.name)
+                .where(m.Partition.cluster_id == cluster.id)
+                .order_by(m.Partition.name)
+            )
+        )
+
     def require_partition(self, cluster: m.Cluster, name: str) -> m.Partition:
         found = self.s.scalar(
             select(m.Partition).where(

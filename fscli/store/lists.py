@@ -46,3 +46,8 @@ def changes(conn, since: int | None = None) -> list[tuple[int, str, str, str, st
     if since is not None:
         query = query.where(log.at >= since)
     return [tuple(r) for r in conn.execute(query)]
+
+
+def qos_names(conn) -> list[str]:
+    """Every QOS name, sorted."""
+    return list(conn.execute(select(t.qos.c.name).order_by(t.qos.c.name)).scalars())

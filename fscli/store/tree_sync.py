@@ -24,7 +24,7 @@ from sqlalchemy import bindparam, delete, func, insert, or_, select, update
 
 from fscli.engine import config as configmod
 from fscli.engine import limitdefs
-from fscli.engine.model import Assoc, Partition
+from fscli.engine.model import PARTITION_SETTINGS, Assoc, Partition
 from fscli.engine.timestr import format_mins
 from fscli.engine.tres import format_tres, parse_tres
 from fscli.errors import Conflict, InvalidValue
@@ -49,21 +49,7 @@ BATCH = 5000
 _A = m.Association
 _T = m.Association.__table__
 _NO_LIMITS = {d.attr: None for d in limitdefs.ASSOC_LIMITS}
-_PART_FIELDS = (
-    "nodes",
-    "cpus",
-    "tres",
-    "priority_job_factor",
-    "priority_tier",
-    "qos",
-    "max_time",
-    "max_nodes",
-    "min_nodes",
-    "billing_weights",
-    "def_mem_per_cpu",
-    "def_mem_per_node",
-    "max_mem_per_cpu",
-)
+_PART_FIELDS = PARTITION_SETTINGS
 _QOS_FIELDS = (
     "description",
     "priority",

@@ -36,19 +36,12 @@ FORBIDDEN_MODULES = {
 
 DEBT = {
     "fscli.cli.account": {"fscli.store.admin"},
-    "fscli.cli.assoc": {"fscli.store", "fscli.store.snapshot", "sqlalchemy"},
     "fscli.cli.assoc_words": {"fscli.store.assoc_fields"},
     "fscli.cli.cluster": {"fscli.store.admin"},
     "fscli.cli.complete": {"fscli.store.db", "fscli.store.names"},
     "fscli.cli.config": {"fscli.store.snapshot", "fscli.store.state", "fscli.store.usage_admin"},
     "fscli.cli.db": {"fscli.store.db"},
-    "fscli.cli.demo": {
-        "fscli.store",
-        "fscli.store.assoc_fields",
-        "fscli.store.db",
-        "fscli.store.usage_admin",
-        "sqlalchemy",
-    },
+    "fscli.cli.demo": {"fscli.store.db"},
     "fscli.cli.job": {
         "fscli.store.admin",
         "fscli.store.jobs",
@@ -70,19 +63,7 @@ DEBT = {
         "fscli.store.resources",
         "fscli.store.snapshot",
     },
-    "fscli.cli.sprio": {
-        "fscli.store",
-        "fscli.store.jobs",
-        "fscli.store.resources",
-        "fscli.store.snapshot",
-        "sqlalchemy",
-    },
-    "fscli.cli.trees": {
-        "fscli.store",
-        "fscli.store.snapshot",
-        "fscli.store.tree_sync",
-        "sqlalchemy",
-    },
+    "fscli.cli.trees": {"fscli.store.snapshot", "fscli.store.tree_sync"},
     "fscli.cli.usage": {"fscli.store.usage_admin"},
     "fscli.cli.user": {"fscli.store.admin"},
     "fscli.render.bqueues": {"fscli.io.lsf_shares"},

@@ -271,17 +271,16 @@ def test_basic_priority_plugin_is_refused(queue):
 
 
 def test_demo_helpers(fscli, monkeypatch, capsys):
-    """demo_jobs and show_sprio, as fscli demo will use them."""
-    from fscli.cli.app import App
-    from fscli.cli.demo import build_demo
-    from fscli.cli.sprio import demo_jobs, show_sprio
-    from fscli.store.usage_admin import UsageAdmin
+    """The demo's jobs (fscli.api.demo) and sprio -l for people (render.sprio.show_table)."""
+    from fscli.api import open_store
+    from fscli.api.demo import build_demo, demo_jobs
+    from fscli.api.store import moment
+    from fscli.render.sprio import default_format, show_table
 
-    app = App(db=fscli.db, at=AT)
-    with app.transaction() as session:
-        admin = UsageAdmin(session, app.now, app.actor)
+    store = open_store(fscli.db)
+    with store.transaction(at=AT) as admin:  # the demo's tree and jobs, no usage
         build_demo(admin)
-        demo_jobs(admin, admin.cluster("demo"), app.now)
+        demo_jobs(admin, admin.cluster("demo"), moment(AT))
     monkeypatch.setattr("fscli.cli.app.stdout_is_tty", lambda: True)
     out = fscli.ok("--cluster", "demo", "sprio", "-h", "-o", "%u %Y", at=AT).stdout
     assert [line.split()[0] for line in out.splitlines()] == [
@@ -293,7 +292,9 @@ def test_demo_helpers(fscli, monkeypatch, capsys):
         "ana",
     ]
     capsys.readouterr()
-    show_sprio(app, "demo")
+    result = store.priorities("demo", AT)
+    show_table(result.rows, result.config, default_format(result.config, long=True))
+    store.close()
     shown = [line.split() for line in capsys.readouterr().out.splitlines() if line.strip()]
     assert shown[0] == [
         "JOBID",
