@@ -21,8 +21,7 @@ from timing import timed
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from fscli.io import flatfile, yamltree
-from fscli.io.treespec import (
+from fscli.engine.treespec import (
     AccountSpec,
     ClusterSpec,
     QosSpec,
@@ -30,6 +29,7 @@ from fscli.io.treespec import (
     UserAssocSpec,
     UserSpec,
 )
+from fscli.io import flatfile, yamltree
 
 
 def generate(accounts: int, assocs: int) -> TreeSpec:

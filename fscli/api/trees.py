@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from fscli.api.store import Store, When
-    from fscli.io.treespec import TreeSpec
+    from fscli.engine.treespec import TreeSpec
     from fscli.store.tree_sync import Plan
 
 

@@ -32,7 +32,7 @@ SELECT = ("name", "account", "cluster", "partition")
 
 
 def _user_settings(parsed):
-    from fscli.io.treespec import parse_admin_level
+    from fscli.engine.treespec import parse_admin_level
 
     default = parsed.values.get("defaultaccount")
     level = parsed.values.get("adminlevel")

@@ -30,9 +30,7 @@ from typing import Any
 
 from fscli.engine import limitdefs
 from fscli.engine.model import SHARES_PARENT
-from fscli.engine.tres import format_tres
-from fscli.errors import FscliError, InvalidValue
-from fscli.io.treespec import (
+from fscli.engine.treespec import (
     ROOT,
     AccountSpec,
     AssocSettings,
@@ -46,6 +44,8 @@ from fscli.io.treespec import (
     parse_qos_list,
     parse_shares,
 )
+from fscli.engine.tres import format_tres
+from fscli.errors import FscliError, InvalidValue
 
 HEADER = (
     "# To edit this file start with a cluster line for the new cluster\n"

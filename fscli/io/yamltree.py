@@ -24,9 +24,7 @@ from fscli.engine import config as configmod
 from fscli.engine import limitdefs
 from fscli.engine.model import PARTITION_SETTINGS, Partition
 from fscli.engine.timestr import format_mins, parse_duration_mins
-from fscli.engine.tres import format_tres, parse_tres
-from fscli.errors import FscliError, InvalidValue, did_you_mean
-from fscli.io.treespec import (
+from fscli.engine.treespec import (
     ROOT,
     AccountSpec,
     ClusterSpec,
@@ -41,6 +39,8 @@ from fscli.io.treespec import (
     parse_qos_list,
     parse_shares,
 )
+from fscli.engine.tres import format_tres, parse_tres
+from fscli.errors import FscliError, InvalidValue, did_you_mean
 
 ASSOC_KEYS = ("fairshare", "limits", "qos", "default_qos", "priority")
 TOP_KEYS = ("cluster", "priority", "qos", "partitions", "accounts", "users")

@@ -9,11 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from fscli.engine import limitdefs, qoslist
+from fscli.engine import limitdefs, qoslist, treespec
 from fscli.engine import tres as tresmod
 from fscli.engine.model import SHARES_PARENT
 from fscli.errors import InvalidValue, NotFound
-from fscli.io import treespec
 
 
 @dataclass
@@ -71,7 +70,7 @@ class AssocChanges:
 
 def parse_shares(text: str) -> int | str:
     """A command's FairShare: ``parent`` (the word), or a number as
-    :func:`fscli.io.treespec.parse_shares` reads it; -1 resets to the default 1 (as
+    :func:`fscli.engine.treespec.parse_shares` reads it; -1 resets to the default 1 (as
     sacctmgr)."""
     if str(text).strip() == "-1":
         return 1

@@ -9,8 +9,8 @@ from typing import Any
 from sqlalchemy import func, select, update
 
 from fscli.engine import limitdefs
+from fscli.engine.treespec import parse_qos_flag
 from fscli.errors import Conflict, InvalidValue, NotFound, UsageProblem
-from fscli.io.treespec import parse_qos_flag
 from fscli.store import models as m
 from fscli.store.admin import Admin, check_name
 from fscli.store.assoc_fields import edited, loaded_limit, qos_list, stored_limit

@@ -26,9 +26,7 @@ from fscli.engine import config as configmod
 from fscli.engine import limitdefs
 from fscli.engine.model import PARTITION_SETTINGS, Assoc, Partition
 from fscli.engine.timestr import format_mins
-from fscli.engine.tres import format_tres, parse_tres
-from fscli.errors import Conflict, InvalidValue
-from fscli.io.treespec import (
+from fscli.engine.treespec import (
     ROOT,
     AccountSpec,
     AssocSettings,
@@ -38,6 +36,8 @@ from fscli.io.treespec import (
     UserAssocSpec,
     UserSpec,
 )
+from fscli.engine.tres import format_tres, parse_tres
+from fscli.errors import Conflict, InvalidValue
 from fscli.store import models as m
 from fscli.store import snapshot
 from fscli.store.admin import Admin, active_jobs, check_name, chunked

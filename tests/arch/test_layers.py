@@ -67,10 +67,7 @@ DEBT = {
     "fscli.cli.usage": {"fscli.store.usage_admin"},
     "fscli.cli.user": {"fscli.store.admin"},
     "fscli.render.bqueues": {"fscli.io.lsf_shares"},
-    "fscli.store.assoc_fields": {"fscli.io"},
     "fscli.store.lsf_admin": {"fscli.io.lsf_shares"},
-    "fscli.store.resources": {"fscli.io.treespec"},
-    "fscli.store.tree_sync": {"fscli.io.treespec"},
     "fscli.store.usage_admin": {"fscli.io.slurmconf", "fscli.io.usage_import"},
 }
 

@@ -8,9 +8,9 @@ import pytest
 
 from fscli.engine import limitdefs
 from fscli.engine.model import SHARES_PARENT
+from fscli.engine.treespec import AccountSpec, ClusterSpec, TreeSpec, UserAssocSpec, UserSpec
 from fscli.errors import FscliError, InvalidValue
 from fscli.io import flatfile
-from fscli.io.treespec import AccountSpec, ClusterSpec, TreeSpec, UserAssocSpec, UserSpec
 
 GOLDEN = Path(__file__).parent.parent / "data" / "golden" / "slurm-22.05"
 MESSAGES = GOLDEN / "sacctmgr_messages"

@@ -160,8 +160,8 @@ def add_user(run: Run, words: list[str]) -> int:
     def body(session) -> None:
         from fscli.api.sacctmgr import Admin
         from fscli.api.sacctmgr import queries as q
+        from fscli.engine.treespec import parse_admin_level
         from fscli.errors import FscliError
-        from fscli.io.treespec import parse_admin_level
 
         problems = Problems()
         own, settings, touched = _settings(
