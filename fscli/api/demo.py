@@ -4,9 +4,15 @@ handful of pending jobs, built through the same write surface as every command."
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from fscli.api.store import Store, When, moment
 
+if TYPE_CHECKING:
+    from fscli.api.writes import Writes
+
 DEMO_CLUSTER = "demo"
+NODES, CPUS = 50, 1600
 # (account, parent, shares)
 ACCOUNTS = [
     ("accounta", "root", 40),
@@ -43,42 +49,31 @@ DEMO_USAGE = [
 DAY = 86_400
 
 
-def charge_demo_usage(admin, now: int) -> None:
-    """Spread usage over the fourteen days before ``now`` through the usage service."""
-    cluster = admin.cluster(DEMO_CLUSTER)
+def charge_demo_usage(tx: Writes, now: int) -> None:
+    """Spread usage over the fourteen days before ``now``."""
     for user, account, per_day in DEMO_USAGE:
         for day in range(14, 0, -1):
-            admin.add_usage(cluster, user, account, float(per_day), now - day * DAY)
+            tx.add_usage(account, per_day, now - day * DAY, user=user, cluster=DEMO_CLUSTER)
 
 
-def build_demo(admin) -> None:
-    """Create the demo cluster's tree through the same services the commands use."""
-    from fscli.store.assoc_fields import AssocChanges
-
+def build_demo(tx: Writes) -> None:
+    """Create the demo cluster's tree through the write surface every command uses."""
     # an earlier demo's, with the jobs it submitted ([] when there is none)
-    admin.delete_cluster(DEMO_CLUSTER, active_jobs_too=True)
-    admin.add_cluster(DEMO_CLUSTER, nodes=50, cpus=1600)
-    cluster = admin.cluster(DEMO_CLUSTER)
+    tx.delete_cluster(DEMO_CLUSTER, active_jobs_too=True)
+    tx.add_cluster(DEMO_CLUSTER, nodes=NODES, cpus=CPUS)
     for name, parent, shares in ACCOUNTS:
-        admin.add_accounts(cluster, [name], parent, None, None, AssocChanges(shares=shares))
+        tx.add_account(name, cluster=DEMO_CLUSTER, parent=parent, fairshare=shares)
     for name, account, shares in USERS:
-        admin.add_users(cluster, [name], [account], None, None, None, AssocChanges(shares=shares))
+        tx.add_user(name, account, cluster=DEMO_CLUSTER, fairshare=shares)
 
 
-def demo_jobs(admin, cluster, now: int) -> list[str]:
+def demo_jobs(tx: Writes, now: int) -> list[str]:
     """For ``fscli demo``: priority weights (unless some are set), a partition (unless the
     cluster has one) and a handful of pending jobs of the demo users, submitted over the
     last two days so that age, fair-share, size and QOS all differ."""
-    from fscli.store.jobs import JobInput, Jobs
-    from fscli.store.resources import add_partition
-    from fscli.store.snapshot import load_config
-
     lines = []
-    if not any(
-        k.startswith("PriorityWeight") for k in load_config(admin.s.connection(), cluster.id)
-    ):
-        lines += admin.set_config(
-            cluster,
+    if not any(k.startswith("PriorityWeight") for k in tx.settings(DEMO_CLUSTER)):
+        lines += tx.set_config(
             {
                 "PriorityWeightAge": "1000",
                 "PriorityWeightFairshare": "10000",
@@ -87,13 +82,11 @@ def demo_jobs(admin, cluster, now: int) -> list[str]:
                 "PriorityWeightQOS": "1000",
                 "PriorityMaxAge": "4320",
             },
+            cluster=DEMO_CLUSTER,
             source="demo",
         )
-    if not admin.partition_names(cluster):
-        lines += add_partition(
-            admin, cluster, "batch", {"nodes": cluster.nodes, "cpus": cluster.cpus}
-        )
-    jobs = Jobs(admin, cluster)
+    if not tx.partition_names(DEMO_CLUSTER):
+        lines += tx.add_partition("batch", cluster=DEMO_CLUSTER, nodes=NODES, cpus=CPUS)
     for user, cpus, nodes, hours_ago in [
         ("user1", 64, 2, 40),
         ("user2", 16, 1, 30),
@@ -102,8 +95,9 @@ def demo_jobs(admin, cluster, now: int) -> list[str]:
         ("user5", 32, 1, 5),
         ("ana", 128, 4, 2),
     ]:
-        lines += jobs.submit(
-            JobInput(user=user, cpus=cpus, nodes=nodes, submit=now - hours_ago * 3600)
+        submit = now - hours_ago * 3600
+        lines += tx.submit_job(
+            user=user, cpus=cpus, nodes=nodes, submit=submit, cluster=DEMO_CLUSTER
         )[1]
     return lines
 
@@ -111,7 +105,7 @@ def demo_jobs(admin, cluster, now: int) -> list[str]:
 def build(store: Store, at: When = None) -> None:
     """(Re)build the demo cluster in ``store`` as of ``at``, in one transaction."""
     now = moment(at)
-    with store.transaction(at=now) as admin:
-        build_demo(admin)
-        charge_demo_usage(admin, now)
-        demo_jobs(admin, admin.cluster(DEMO_CLUSTER), now)
+    with store.transaction(at=now) as tx:
+        build_demo(tx)
+        charge_demo_usage(tx, now)
+        demo_jobs(tx, now)

@@ -9,17 +9,11 @@ the native commands use.
 
 from __future__ import annotations
 
+from fscli.engine.assoc_changes import AssocChanges, QosEdit
+from fscli.engine.qos_changes import QosChanges, parse_flags, parse_float
 from fscli.store import sacctmgr_queries as queries
 from fscli.store.admin import Admin, check_name
-from fscli.store.assoc_fields import AssocChanges, QosEdit
-from fscli.store.resources import (
-    QosChanges,
-    add_qos,
-    delete_qos,
-    modify_qos,
-    parse_flags,
-    parse_float,
-)
+from fscli.store.resources import add_qos, delete_qos, modify_qos
 from fscli.store.tree_sync import apply_plan, make_plan
 
 __all__ = [

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from datetime import datetime
 
     from fscli.api.results import Account, Associations, Change, Priorities, Shares, User
-    from fscli.store.usage_admin import UsageAdmin
+    from fscli.api.writes import Writes
 
 When = Union[int, float, str, "datetime", None]
 """A moment: epoch seconds, a datetime, Slurm's time words (``now-1day``,
@@ -121,13 +121,16 @@ class Store:
             yield session
 
     @contextmanager
-    def transaction(self, at: When = None, dry_run: bool = False) -> Iterator[UsageAdmin]:
-        """The write surface (accounts, users, QOS, partitions, limits, usage, settings)
-        in one transaction: committed when the block ends, rolled back on any error."""
+    def transaction(self, at: When = None, dry_run: bool = False) -> Iterator[Writes]:
+        """The write surface (:class:`fscli.api.writes.Writes`: clusters, accounts, users,
+        QOS, partitions, limits, usage, settings) in one transaction, recorded at ``at``:
+        committed when the block ends, rolled back on any error (and always with
+        ``dry_run``, after every check has run)."""
+        from fscli.api.writes import Writes
         from fscli.store.usage_admin import UsageAdmin
 
         with self.session(dry_run) as session:
-            yield UsageAdmin(session, moment(at), self.actor)
+            yield Writes(UsageAdmin(session, moment(at), self.actor))
 
     # -- views ------------------------------------------------------------------------
     def clusters(self, create: bool = False) -> list[str]:
@@ -185,6 +188,13 @@ class Store:
         start = None if since is None else moment(since)
         with self.reading() as conn:
             return [Change(*row) for row in lists.changes(conn, start)]
+
+    def jobs(self, cluster: str | None = None, **filters: set[str]) -> list:
+        """:func:`fscli.api.jobs.list_jobs`: the jobs (engine ``Job``), oldest id first,
+        filtered by ``user``, ``account``, ``state``, ``partition`` or ``queue`` sets."""
+        from fscli.api.jobs import list_jobs
+
+        return list_jobs(self, cluster, filters)
 
     def shares(
         self, cluster: str | None = None, at: When = None, algorithm: str | None = None

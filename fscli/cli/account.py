@@ -34,6 +34,27 @@ def _text(words, key: str) -> str | None:
     return None if word is None else word.value
 
 
+def _write(app, words, dry_run: bool, verb: str) -> None:
+    """``account add|modify``: the same words; an add may create the default cluster."""
+    from fscli.cli.assoc_words import assoc_changes
+
+    command = f"account {verb}"
+    parsed = parse_words(words, KEYS, command, modify=verb == "modify")
+    reject_unused(parsed, ("name", "cluster"), command)
+    changes = assoc_changes(parsed, command)
+    with app.changes(dry_run) as tx:
+        write = tx.add_account if verb == "add" else tx.modify_account
+        lines = write(
+            parsed.all_names(),
+            parsed.get("cluster") or app.cluster_name,
+            _text(parsed, "parent"),
+            _text(parsed, "description"),
+            _text(parsed, "organization"),
+            changes=changes,
+        )
+    report(app, lines, dry_run, NOTHING_MODIFIED if verb == "modify" else "")
+
+
 @click.group()
 def account() -> None:
     """Accounts and their associations (sacctmgr add/modify/delete/list account).
@@ -55,25 +76,7 @@ def add(app, words, dry_run) -> None:
     Example:
       fscli account add physics parent=science fairshare=40 GrpTRES=cpu=512
     """
-    from fscli.cli.assoc_words import assoc_changes
-    from fscli.store.admin import Admin
-
-    parsed = parse_words(words, KEYS, "account add")
-    reject_unused(parsed, ("name", "cluster"), "account add")
-    changes = assoc_changes(parsed, "account add")
-    cluster = parsed.get("cluster") or app.cluster_name
-    with app.transaction(dry_run) as session:
-        admin = Admin(session, app.now, app.actor)
-        target = admin.cluster(cluster, create_default=True)
-        lines = admin.add_accounts(
-            target,
-            parsed.all_names(),
-            _text(parsed, "parent"),
-            _text(parsed, "description"),
-            _text(parsed, "organization"),
-            changes,
-        )
-    report(app, lines, dry_run)
+    _write(app, words, dry_run, "add")
 
 
 @account.command("modify", **SETTINGS)
@@ -87,24 +90,7 @@ def modify(app, words, dry_run) -> None:
     Example:
       fscli account modify physics set fairshare=30 MaxJobs=-1
     """
-    from fscli.cli.assoc_words import assoc_changes
-    from fscli.store.admin import Admin
-
-    parsed = parse_words(words, KEYS, "account modify", modify=True)
-    reject_unused(parsed, ("name", "cluster"), "account modify")
-    changes = assoc_changes(parsed, "account modify")
-    cluster = parsed.get("cluster") or app.cluster_name
-    with app.transaction(dry_run) as session:
-        admin = Admin(session, app.now, app.actor)
-        lines = admin.modify_accounts(
-            admin.cluster(cluster),
-            parsed.all_names(),
-            _text(parsed, "parent"),
-            _text(parsed, "description"),
-            _text(parsed, "organization"),
-            changes,
-        )
-    report(app, lines, dry_run, NOTHING_MODIFIED)
+    _write(app, words, dry_run, "modify")
 
 
 @account.command("delete", **SETTINGS)
@@ -119,13 +105,11 @@ def delete(app, words, recursive, dry_run) -> None:
     Example:
       fscli account delete chem --recursive
     """
-    from fscli.store.admin import Admin
-
     parsed = delete_words(words, KEYS, "account delete", ("name", "cluster"))
-    cluster = parsed.get("cluster") or app.cluster_name
-    with app.transaction(dry_run) as session:
-        admin = Admin(session, app.now, app.actor)
-        lines = admin.delete_accounts(admin.cluster(cluster), parsed.all_names(), recursive)
+    with app.changes(dry_run) as tx:
+        lines = tx.delete_account(
+            parsed.all_names(), parsed.get("cluster") or app.cluster_name, recursive
+        )
     report(app, lines, dry_run, NOTHING_DELETED)
 
 

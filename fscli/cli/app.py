@@ -75,6 +75,13 @@ class App:
             yield session
 
     @contextmanager
+    def changes(self, dry_run: bool = False) -> Iterator:
+        """The API's write surface (:class:`fscli.api.writes.Writes`) in one transaction
+        recorded at "now"; committed at the end unless ``dry_run``."""
+        with self.store.transaction(at=self.now, dry_run=dry_run) as tx:
+            yield tx
+
+    @contextmanager
     def reading(self, create: bool = False) -> Iterator:
         """A Core connection for read paths (one query per table); creates no store unless
         ``create`` (a write command that reads first)."""

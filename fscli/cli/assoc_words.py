@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from fscli.cli.words import Words, split_list
+from fscli.cli.words import Words
 from fscli.engine import limitdefs
+from fscli.engine.assoc_changes import AssocChanges, set_word
 from fscli.errors import UsageProblem
-from fscli.store.assoc_fields import AssocChanges, QosEdit, parse_priority, parse_shares
 
 ASSOC_VALUE_KEYS = {
     "fairshare": ("shares",),
@@ -23,19 +23,6 @@ def assoc_changes(words: Words, command: str) -> AssocChanges:
             raise UsageProblem(
                 f"'{key}{word.op}' is not allowed in {command}: only qos+= and qos-="
             )
-        if key == "fairshare":
-            changes.shares = parse_shares(word.value)
-        elif key == "priority":
-            changes.priority = parse_priority(word.value)
-        elif key == "qos":
-            names = (
-                [] if word.value.strip() == "-1" else [q.lower() for q in split_list(word.value)]
-            )
-            changes.qos = QosEdit(word.op, names)
-        elif key == "defaultqos":
-            changes.default_qos = "" if word.value.strip() == "-1" else word.value.strip().lower()
-        else:
-            defn = limitdefs.lookup(key)
-            if defn is not None:
-                changes.limits[defn.name] = limitdefs.parse_limit(defn, word.value)
+        if key in ASSOC_VALUE_KEYS or limitdefs.lookup(key) is not None:
+            set_word(changes, key, word.op, word.value)
     return changes

@@ -54,15 +54,14 @@ def add(app, words, dry_run) -> None:
       fscli cluster add c1 nodes=100 cpus=6400
     """
     from fscli.errors import UsageProblem
-    from fscli.store.admin import Admin
 
     parsed = parse_words(words, KEYS, "cluster add")
     names = parsed.all_names()
     if len(names) != 1:
         raise UsageProblem("give exactly one cluster name to add")
     values = cluster_values(parsed)
-    with app.transaction(dry_run) as session:
-        lines = Admin(session, app.now, app.actor).add_cluster(names[0], **values)
+    with app.changes(dry_run) as tx:
+        lines = tx.add_cluster(names[0], **values)
     report(app, lines, dry_run)
 
 
@@ -78,7 +77,6 @@ def modify(app, words, dry_run) -> None:
       fscli cluster modify c1 set nodes=120 cpus=7680
     """
     from fscli.errors import UsageProblem
-    from fscli.store.admin import Admin
 
     parsed = parse_words(words, KEYS, "cluster modify", modify=True)
     names = parsed.all_names()
@@ -87,8 +85,8 @@ def modify(app, words, dry_run) -> None:
     values = cluster_values(parsed)
     if not values:
         raise UsageProblem("nothing to set: give KEY=VALUE words (nodes=, cpus=, tres=)")
-    with app.transaction(dry_run) as session:
-        lines = Admin(session, app.now, app.actor).modify_cluster(names[0], values)
+    with app.changes(dry_run) as tx:
+        lines = tx.modify_cluster(names[0], **values)
     report(app, lines, dry_run, NOTHING_MODIFIED)
 
 
@@ -104,14 +102,12 @@ def delete(app, words, dry_run) -> None:
       fscli cluster delete c1
     """
     from fscli.errors import UsageProblem
-    from fscli.store.admin import Admin
 
     names = delete_words(words, KEYS, "cluster delete", ("name",), modify=False).all_names()
     if not names:
         raise UsageProblem("name the cluster to delete")
-    with app.transaction(dry_run) as session:
-        admin = Admin(session, app.now, app.actor)
-        lines = [line for name in names for line in admin.delete_cluster(name)]
+    with app.changes(dry_run) as tx:
+        lines = tx.delete_cluster(names)
     report(app, lines, dry_run, NOTHING_DELETED)
 
 

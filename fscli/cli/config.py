@@ -34,18 +34,16 @@ def set_(app, words, dry_run) -> None:
     """
     from fscli.engine.config import validate
     from fscli.errors import UsageProblem
-    from fscli.store.usage_admin import UsageAdmin
 
     values: dict[str, str] = {}
-    for word in words:
+    for word in words:  # checked before the store is opened (or created)
         key, sep, value = word.partition("=")
         if not sep or not key.strip():
             raise UsageProblem(f"expected KEY=VALUE, got '{word}'")
         canon, text = validate(key, value)
         values[canon] = text
-    with app.transaction(dry_run) as session:
-        admin = UsageAdmin(session, app.now, app.actor)
-        lines = admin.set_config(admin.cluster(app.cluster_name, create_default=True), values)
+    with app.changes(dry_run) as tx:
+        lines = tx.set_config(values, app.cluster_name)
     report(app, lines, dry_run)
 
 

@@ -89,15 +89,11 @@ def job() -> None:
     """
 
 
-def _max_job_id() -> int:
-    from fscli.store.tables import MAX_JOB_ID  # SQLAlchemy: not at import (completion)
-
-    return MAX_JOB_ID
-
-
 def _job_id(text: str, key: str = "job id") -> int:
     """A job id: 1 to the largest the store's 64-bit column holds."""
-    return whole_number(key, text, 1, _max_job_id())
+    from fscli.api.jobs import MAX_JOB_ID
+
+    return whole_number(key, text, 1, MAX_JOB_ID)
 
 
 def _seconds(key: str, text: str) -> float:
@@ -181,22 +177,6 @@ def _job_input(parsed, now: int):
     )
 
 
-def _jobs_service(app, session, cluster_name: str | None, lsf: bool = False):
-    """The job service for the command's cluster; an LSF job may live in a store without one."""
-    from fscli.errors import NotFound, UsageProblem
-    from fscli.store.admin import Admin
-    from fscli.store.jobs import Jobs
-
-    admin = Admin(session, app.now, app.actor)
-    try:
-        cluster = admin.cluster(cluster_name)
-    except (NotFound, UsageProblem):
-        if not lsf:
-            raise
-        cluster = None
-    return Jobs(admin, cluster)
-
-
 @job.command("submit", **SETTINGS)
 @click.argument("words", nargs=-1)
 @dry_run_option
@@ -233,11 +213,8 @@ def submit(app, words, dry_run) -> None:
         raise UsageProblem(f"unexpected word '{parsed.names[0]}' in job submit: expected KEY=VALUE")
     spec = _job_input(parsed, app.now)
     count = whole_number("count", parsed.get("count"), 1) if parsed.get("count") else 1
-    with app.transaction(dry_run) as session:
-        service = _jobs_service(
-            app, session, parsed.get("cluster") or app.cluster_name, lsf=spec.queue is not None
-        )
-        ids, lines = service.submit(spec, count)
+    with app.changes(dry_run) as tx:
+        ids, lines = tx.submit_job(spec, count, parsed.get("cluster") or app.cluster_name)
     report(app, lines, dry_run)
     if not dry_run:
         for job_id in ids:
@@ -259,11 +236,10 @@ def list_(app, words, out) -> None:
     Example:
       fscli job list state=pending -P
     """
+    from fscli.api.jobs import JOB_STATES
     from fscli.engine.timestr import format_mins, format_when
     from fscli.engine.tres import format_tres
     from fscli.errors import UsageProblem
-    from fscli.store.jobs import JOB_STATES
-    from fscli.store.snapshot import load_listed_jobs
 
     parsed = parse_words(words, LIST_KEYS, "job list")
     if parsed.names:
@@ -278,8 +254,7 @@ def list_(app, words, out) -> None:
         raise UsageProblem(
             f"unknown job state '{unknown[0]}' in job list: expected {', '.join(JOB_STATES)}"
         )
-    with app.reading() as conn:
-        jobs = load_listed_jobs(conn, parsed.get("cluster") or app.cluster_name, filters)
+    jobs = app.store.jobs(parsed.get("cluster") or app.cluster_name, **filters)
     rows = [
         [
             j.id,
@@ -324,11 +299,8 @@ def cancel(app, ids, dry_run) -> None:
       fscli job cancel 12 13
     """
     job_ids = [_job_id(text) for item in ids for text in split_list(item)]
-    with app.transaction(dry_run) as session:
-        from fscli.store.admin import Admin
-        from fscli.store.jobs import Jobs
-
-        lines = Jobs(Admin(session, app.now, app.actor), None).cancel(job_ids)
+    with app.changes(dry_run) as tx:
+        lines = tx.cancel_jobs(job_ids)
     report(app, lines, dry_run)
 
 
@@ -366,8 +338,6 @@ def modify(app, words, dry_run) -> None:
     """
     from fscli.engine.priority import check_nice, check_site_factor
     from fscli.errors import UsageProblem
-    from fscli.store.admin import Admin
-    from fscli.store.jobs import Jobs
 
     parsed = parse_words(words, MODIFY_KEYS, "job modify", modify=True)
     texts = parsed.names + ([parsed.get("id")] if parsed.get("id") else [])
@@ -385,8 +355,8 @@ def modify(app, words, dry_run) -> None:
         )
     if not changes:
         raise UsageProblem("nothing to change: give priority=, nice= or sitefactor=")
-    with app.transaction(dry_run) as session:
-        lines = Jobs(Admin(session, app.now, app.actor), None).modify(job_ids, changes)
+    with app.changes(dry_run) as tx:
+        lines = tx.modify_jobs(job_ids, **changes)
     report(app, lines, dry_run)
 
 
@@ -422,7 +392,6 @@ def import_(app, file, replace, dry_run) -> None:
     except UnicodeDecodeError as exc:
         raise InvalidValue(f"cannot read {file.name}: {exc}") from None
     jobs = [JobInput.from_job(j) for j in parse_squeue(text)]
-    with app.transaction(dry_run) as session:
-        service = _jobs_service(app, session, app.cluster_name)
-        lines = service.import_jobs(jobs, replace)
+    with app.changes(dry_run) as tx:
+        lines = tx.import_jobs(jobs, replace, app.cluster_name)
     report(app, lines, dry_run)

@@ -187,12 +187,9 @@ def _unset_words(words) -> list[str]:
 
 # -- set / unset ----------------------------------------------------------------------
 def _write(app, words, dry_run: bool, command: str) -> None:
-    from fscli.store.admin import Admin
-    from fscli.store.limits_admin import write
-
     target, changes = _target_and_changes(words, command)
-    with app.transaction(dry_run) as session:
-        lines = write(Admin(session, app.now, app.actor), app.cluster_name, target, changes)
+    with app.changes(dry_run) as tx:
+        lines = tx.set_limits(target, changes, app.cluster_name)
     report(app, lines, dry_run, NOTHING_MODIFIED)
 
 

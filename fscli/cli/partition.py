@@ -106,21 +106,18 @@ def _one_name(parsed, command: str) -> str:
     return names[0]
 
 
-def _write(app, words, dry_run: bool, verb: str, writer) -> None:
+def _write(app, words, dry_run: bool, verb: str) -> None:
     """``partition add|modify``: the same words and values; an add may create the default
     cluster (as ``account add`` does), a modify needs the cluster to exist."""
-    from fscli.store.admin import Admin
-
     command = f"partition {verb}"
     parsed = parse_words(words, KEYS, command, modify=verb == "modify")
     reject_unused(parsed, ("name", "cluster"), command)
     values = partition_values(parsed)
-    with app.transaction(dry_run) as session:
-        admin = Admin(session, app.now, app.actor)
-        target = admin.cluster(
-            parsed.get("cluster") or app.cluster_name, create_default=verb == "add"
+    with app.changes(dry_run) as tx:
+        write = tx.add_partition if verb == "add" else tx.modify_partition
+        lines = write(
+            _one_name(parsed, command), parsed.get("cluster") or app.cluster_name, **values
         )
-        lines = writer(admin, target, _one_name(parsed, command), values)
     report(app, lines, dry_run, NOTHING_MODIFIED if verb == "modify" else "")
 
 
@@ -135,9 +132,7 @@ def add(app, words, dry_run) -> None:
     Example:
       fscli partition add gpu nodes=10 cpus=640 tres=mem=5T,gres/gpu=40 priorityjobfactor=10
     """
-    from fscli.store.resources import add_partition
-
-    _write(app, words, dry_run, "add", add_partition)
+    _write(app, words, dry_run, "add")
 
 
 @partition.command("modify", **SETTINGS)
@@ -151,9 +146,7 @@ def modify(app, words, dry_run) -> None:
     Example:
       fscli partition modify gpu set maxtime=2-00:00:00 qos=gpuqos
     """
-    from fscli.store.resources import modify_partition
-
-    _write(app, words, dry_run, "modify", modify_partition)
+    _write(app, words, dry_run, "modify")
 
 
 @partition.command("delete", **SETTINGS)
@@ -167,14 +160,11 @@ def delete(app, words, dry_run) -> None:
     Example:
       fscli partition delete gpu
     """
-    from fscli.store.admin import Admin
-    from fscli.store.resources import delete_partition
-
     parsed = delete_words(words, KEYS, "partition delete", ("name", "cluster"))
-    with app.transaction(dry_run) as session:
-        admin = Admin(session, app.now, app.actor)
-        target = admin.cluster(parsed.get("cluster") or app.cluster_name)
-        lines = delete_partition(admin, target, _one_name(parsed, "partition delete"))
+    with app.changes(dry_run) as tx:
+        lines = tx.delete_partition(
+            _one_name(parsed, "partition delete"), parsed.get("cluster") or app.cluster_name
+        )
     report(app, lines, dry_run, NOTHING_DELETED)
 
 

@@ -29,11 +29,9 @@ SETTINGS = {"context_settings": {"ignore_unknown_options": True}}
 
 
 def qos_changes(parsed, command: str):
-    from fscli.engine import limitdefs
-    from fscli.engine.timestr import parse_duration_secs
+    """The QOS settings among the words' values."""
+    from fscli.engine.qos_changes import QosChanges, set_word
     from fscli.errors import UsageProblem
-    from fscli.store.assoc_fields import parse_priority
-    from fscli.store.resources import QosChanges, parse_flags, parse_float
 
     changes = QosChanges()
     for key, word in parsed.values.items():
@@ -41,40 +39,19 @@ def qos_changes(parsed, command: str):
             raise UsageProblem(
                 f"'{key}{word.op}' is not allowed in {command}: only flags+= and flags-="
             )
-        value = word.value
-        if key == "priority":
-            prio = parse_priority(value)
-            changes.values["priority"] = 0 if prio is limitdefs.CLEAR else prio
-        elif key == "flags":
-            changes.flags = (word.op, parse_flags(value))
-        elif key == "usagefactor":
-            changes.values["usage_factor"] = parse_float("UsageFactor", value)
-        elif key == "limitfactor":
-            changes.values["limit_factor"] = parse_float("LimitFactor", value, clear=True)
-        elif key == "usagethreshold":
-            changes.values["usage_threshold"] = parse_float(
-                "UsageThreshold", value, 0.0, 1.0, clear=True
-            )
-        elif key == "gracetime":
-            changes.values["grace_time"] = parse_duration_secs(value, "GraceTime")
-        elif key == "description":
-            changes.values["description"] = value
-        else:
-            defn = limitdefs.lookup(key)
-            changes.limits[defn.name] = limitdefs.parse_limit(defn, value)
+        set_word(changes, key, word.op, word.value)
     return changes
 
 
-def _write(app, words, dry_run: bool, verb: str, writer) -> None:
-    """``qos add|modify``: the same words and values; ``writer`` adds or changes the named QOS."""
-    from fscli.store.admin import Admin
-
+def _write(app, words, dry_run: bool, verb: str) -> None:
+    """``qos add|modify``: the same words and values."""
     command = f"qos {verb}"
     parsed = parse_words(words, KEYS, command, modify=verb == "modify")
     reject_unused(parsed, ("name",), command)
     changes = qos_changes(parsed, command)
-    with app.transaction(dry_run) as session:
-        lines = writer(Admin(session, app.now, app.actor), parsed.all_names(), changes)
+    with app.changes(dry_run) as tx:
+        write = tx.add_qos if verb == "add" else tx.modify_qos
+        lines = write(parsed.all_names(), changes=changes)
     report(app, lines, dry_run, NOTHING_MODIFIED if verb == "modify" else "")
 
 
@@ -99,9 +76,7 @@ def add(app, words, dry_run) -> None:
     Example:
       fscli qos add high priority=100 flags=DenyOnLimit MaxJobsPerUser=10
     """
-    from fscli.store.resources import add_qos
-
-    _write(app, words, dry_run, "add", add_qos)
+    _write(app, words, dry_run, "add")
 
 
 @qos.command("modify", **SETTINGS)
@@ -115,9 +90,7 @@ def modify(app, words, dry_run) -> None:
     Example:
       fscli qos modify high set flags+=OverPartQOS GrpTRES=cpu=256
     """
-    from fscli.store.resources import modify_qos
-
-    _write(app, words, dry_run, "modify", modify_qos)
+    _write(app, words, dry_run, "modify")
 
 
 @qos.command("delete", **SETTINGS)
@@ -132,14 +105,12 @@ def delete(app, words, dry_run) -> None:
       fscli qos delete high
     """
     from fscli.errors import UsageProblem
-    from fscli.store.admin import Admin
-    from fscli.store.resources import delete_qos
 
     names = delete_words(words, KEYS, "qos delete", ("name",), modify=False).all_names()
     if not names:
         raise UsageProblem("name the QOS to delete")
-    with app.transaction(dry_run) as session:
-        lines = delete_qos(Admin(session, app.now, app.actor), names)
+    with app.changes(dry_run) as tx:
+        lines = tx.delete_qos(names)
     report(app, lines, dry_run, NOTHING_DELETED)
 
 

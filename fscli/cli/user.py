@@ -64,24 +64,21 @@ def add(app, words, dry_run) -> None:
       fscli user add alice,bob account=physics fairshare=1 MaxJobs=10
     """
     from fscli.cli.assoc_words import assoc_changes
-    from fscli.store.admin import Admin
 
     parsed = parse_words(words, KEYS, "user add")
     reject_unused(parsed, SELECT, "user add")
     changes = assoc_changes(parsed, "user add")
     default_account, admin_level = _user_settings(parsed)
     accounts = split_list(parsed.get("account") or "")
-    with app.transaction(dry_run) as session:
-        admin = Admin(session, app.now, app.actor)
-        target = admin.cluster(parsed.get("cluster") or app.cluster_name, create_default=True)
-        lines = admin.add_users(
-            target,
+    with app.changes(dry_run) as tx:
+        lines = tx.add_user(
             parsed.all_names(),
             accounts,
+            parsed.get("cluster") or app.cluster_name,
             parsed.get("partition"),
             default_account,
             admin_level,
-            changes,
+            changes=changes,
         )
     report(app, lines, dry_run)
 
@@ -98,22 +95,20 @@ def modify(app, words, dry_run) -> None:
       fscli user modify bob account=chem set fairshare=parent
     """
     from fscli.cli.assoc_words import assoc_changes
-    from fscli.store.admin import Admin
 
     parsed = parse_words(words, KEYS, "user modify", modify=True)
     reject_unused(parsed, SELECT, "user modify")
     changes = assoc_changes(parsed, "user modify")
     default_account, admin_level = _user_settings(parsed)
-    with app.transaction(dry_run) as session:
-        admin = Admin(session, app.now, app.actor)
-        lines = admin.modify_users(
-            admin.cluster(parsed.get("cluster") or app.cluster_name),
+    with app.changes(dry_run) as tx:
+        lines = tx.modify_user(
             parsed.all_names(),
             parsed.get("account"),
+            parsed.get("cluster") or app.cluster_name,
             parsed.get("partition"),
             default_account,
             admin_level,
-            changes,
+            changes=changes,
         )
     report(app, lines, dry_run, NOTHING_MODIFIED)
 
@@ -129,15 +124,12 @@ def delete(app, words, dry_run) -> None:
     Example:
       fscli user delete bob account=chem
     """
-    from fscli.store.admin import Admin
-
     parsed = delete_words(words, KEYS, "user delete", SELECT)
-    with app.transaction(dry_run) as session:
-        admin = Admin(session, app.now, app.actor)
-        lines = admin.delete_users(
-            admin.cluster(parsed.get("cluster") or app.cluster_name),
+    with app.changes(dry_run) as tx:
+        lines = tx.delete_user(
             parsed.all_names(),
             parsed.get("account"),
+            parsed.get("cluster") or app.cluster_name,
             parsed.get("partition"),
         )
     report(app, lines, dry_run, NOTHING_DELETED)

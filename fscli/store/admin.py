@@ -13,9 +13,10 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from sqlalchemy import delete, func, insert, select
 
+from fscli.engine.assoc_changes import AssocChanges
 from fscli.errors import Conflict, InvalidValue, NotFound, UsageProblem
 from fscli.store import models as m
-from fscli.store.assoc_fields import AssocChanges, apply_changes, validate_changes
+from fscli.store.assoc_fields import apply_changes, validate_changes
 from fscli.store.tables import ACTIVE_STATES
 
 NAME_RE = re.compile(r"[a-z0-9_][a-z0-9_.@+-]*")

@@ -1,87 +1,18 @@
-"""Association settings shared by accounts and users: shares, priority, QOS list, limits.
+"""Association settings as columns: limits and QOS lists between the engine's values and
+the association table's columns.
 
-The CLI parses words into an :class:`AssocChanges`; :func:`apply_changes` writes them onto
-an association row (ORM) after :func:`validate_changes` checked them against the store.
+:func:`apply_changes` writes an :class:`~fscli.engine.assoc_changes.AssocChanges` onto an
+association row (ORM) after :func:`validate_changes` checked it against the store.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
-from fscli.engine import limitdefs, qoslist, treespec
+from fscli.engine import limitdefs, qoslist
 from fscli.engine import tres as tresmod
-from fscli.engine.model import SHARES_PARENT
+from fscli.engine.assoc_changes import AssocChanges
 from fscli.errors import InvalidValue, NotFound
-
-
-@dataclass
-class QosEdit:
-    op: str  # "=", "+=", "-="
-    names: list[str]
-
-
-@dataclass
-class AssocChanges:
-    shares: int | str | None = None  # int, "parent", or None = unchanged
-    priority: Any = None  # int, limitdefs.CLEAR, or None
-    qos: QosEdit | None = None
-    default_qos: str | None = None  # "" clears
-    limits: dict[str, Any] = field(default_factory=dict)  # canonical name -> parsed value
-
-    def empty(self) -> bool:
-        return (
-            self.shares is None
-            and self.priority is None
-            and self.qos is None
-            and self.default_qos is None
-            and not self.limits
-        )
-
-    def touches_qos(self) -> bool:
-        return self.qos is not None or self.default_qos is not None
-
-    def describe(self) -> list[str]:
-        parts = []
-        if self.shares is not None:
-            parts.append(f"fairshare={self.shares}")
-        if self.priority is not None:
-            parts.append(f"priority={'-1' if self.priority is limitdefs.CLEAR else self.priority}")
-        if self.qos is not None:
-            parts.append(f"qos{self.qos.op}{','.join(self.qos.names)}")
-        if self.default_qos is not None:
-            parts.append(f"defaultqos={self.default_qos or '-1'}")
-        for name, value in self.limits.items():
-            defn = limitdefs.lookup(name)
-            if value is limitdefs.CLEAR:
-                parts.append(f"{name}=-1")
-            elif defn.kind in ("tres", "tres_mins"):
-                parts.append(
-                    f"{name}="
-                    + ",".join(
-                        f"{k}={'-1' if v == tresmod.CLEAR else tresmod.format_value(k, v, defn.kind == 'tres')}"
-                        for k, v in value.items()
-                    )
-                )
-            else:
-                parts.append(f"{name}={limitdefs.format_limit(defn, value)}")
-        return parts
-
-
-def parse_shares(text: str) -> int | str:
-    """A command's FairShare: ``parent`` (the word), or a number as
-    :func:`fscli.engine.treespec.parse_shares` reads it; -1 resets to the default 1 (as
-    sacctmgr)."""
-    if str(text).strip() == "-1":
-        return 1
-    value = treespec.parse_shares(text)
-    return "parent" if value == SHARES_PARENT else value
-
-
-def parse_priority(text: str) -> Any:
-    return limitdefs.parse_limit(
-        limitdefs.LimitDef("Priority", "priority", "count", frozenset()), text
-    )
 
 
 def stored_limit(defn: limitdefs.LimitDef, value: Any) -> Any:

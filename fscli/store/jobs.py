@@ -24,10 +24,8 @@ from fscli.store import models as m
 from fscli.store import tables
 from fscli.store.admin import Admin, chunked
 from fscli.store.assoc_fields import qos_list
-from fscli.store.tables import ACTIVE_STATES, MAX_JOB_ID
+from fscli.store.job_states import ACTIVE_STATES, MAX_JOB_ID, SUBMIT_STATES
 
-SUBMIT_STATES = ("pending", "running", "completed")
-JOB_STATES = (*SUBMIT_STATES, "cancelled")  # cancel makes the last one
 MAX_COUNT = 100_000  # jobs one submit makes: each is a row and a history line in one transaction
 
 

@@ -18,9 +18,9 @@ from fscli.engine.model import Assoc, Qos
 from fscli.errors import NotFound
 
 if TYPE_CHECKING:
+    from fscli.engine.assoc_changes import AssocChanges
     from fscli.engine.limit_check import LimitsState
-    from fscli.store.assoc_fields import AssocChanges
-    from fscli.store.resources import QosChanges
+    from fscli.engine.qos_changes import QosChanges
 
 ASSOC = "assoc"
 QOS = "qos"

@@ -2,66 +2,17 @@
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import func, select, update
 
 from fscli.engine import limitdefs
-from fscli.engine.treespec import parse_qos_flag
+from fscli.engine.qos_changes import QosChanges
 from fscli.errors import Conflict, InvalidValue, NotFound, UsageProblem
 from fscli.store import models as m
 from fscli.store.admin import Admin, check_name
 from fscli.store.assoc_fields import edited, loaded_limit, qos_list, stored_limit
 from fscli.store.tables import ACTIVE_STATES
-
-
-def parse_flags(text: str) -> list[str]:
-    """A comma list of QOS flags in their canonical spelling; ``-1`` clears them all."""
-    flags = []
-    for word in [w.strip() for w in str(text).split(",") if w.strip()]:
-        if word == "-1":
-            return []
-        flags.append(parse_qos_flag(word))
-    return flags
-
-
-def parse_float(
-    key: str, text: str, low: float = 0.0, high: float | None = None, clear: bool = False
-) -> float | None:
-    if clear and str(text).strip() == "-1":
-        return None
-    try:
-        value = float(text)
-    except ValueError:
-        raise InvalidValue(f"invalid {key} '{text}': expected a number") from None
-    if value < low or (high is not None and value > high) or math.isnan(value):
-        bound = f"from {low} to {high}" if high is not None else f">= {low}"
-        raise InvalidValue(f"invalid {key} '{text}': must be {bound}")
-    return value
-
-
-@dataclass
-class QosChanges:
-    values: dict[str, Any] = field(default_factory=dict)  # column -> value
-    flags: tuple[str, list[str]] | None = None  # (op, flags)
-    limits: dict[str, Any] = field(default_factory=dict)
-
-    def empty(self) -> bool:
-        return not self.values and self.flags is None and not self.limits
-
-    def describe(self) -> str:
-        parts = [f"{k}={v}" for k, v in self.values.items()]
-        if self.flags:
-            parts.append(f"flags{self.flags[0]}{','.join(self.flags[1])}")
-        for name, value in self.limits.items():
-            defn = limitdefs.lookup(name)
-            parts.append(
-                f"{name}="
-                + ("-1" if value is limitdefs.CLEAR else limitdefs.format_limit(defn, value))
-            )
-        return " ".join(parts)
 
 
 def _columns(row) -> list[Any]:

@@ -26,7 +26,9 @@ from sqlalchemy import (
 )
 
 from fscli.engine.limitdefs import ASSOC_LIMITS, QOS_LIMITS
-from fscli.store.job_states import ACTIVE_STATES  # noqa: F401 - the job table's states
+
+# the job table's states and largest id (job.id is a signed 64-bit column on every backend)
+from fscli.store.job_states import ACTIVE_STATES, MAX_JOB_ID  # noqa: F401
 
 NAMING = {
     "ix": "ix_%(column_0_label)s",
@@ -166,9 +168,6 @@ usage = Table(
     Column("tres", Text),
     Index("ix_usage_assoc_at_amount", "assoc_id", "at", "amount"),
 )
-
-MAX_JOB_ID = 2**63 - 1
-"""The largest job id: ``job.id`` is a signed 64-bit column on every backend."""
 
 job = Table(
     "job",

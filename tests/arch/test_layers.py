@@ -35,20 +35,12 @@ FORBIDDEN_MODULES = {
 }
 
 DEBT = {
-    "fscli.cli.account": {"fscli.store.admin"},
-    "fscli.cli.assoc_words": {"fscli.store.assoc_fields"},
-    "fscli.cli.cluster": {"fscli.store.admin"},
     "fscli.cli.complete": {"fscli.store.db", "fscli.store.names"},
     "fscli.cli.config": {"fscli.store.snapshot", "fscli.store.state", "fscli.store.usage_admin"},
     "fscli.cli.db": {"fscli.store.db"},
     "fscli.cli.demo": {"fscli.store.db"},
-    "fscli.cli.job": {
-        "fscli.store.admin",
-        "fscli.store.jobs",
-        "fscli.store.snapshot",
-        "fscli.store.tables",
-    },
-    "fscli.cli.limits": {"fscli.store.admin", "fscli.store.limits_admin"},
+    "fscli.cli.job": {"fscli.store.jobs"},
+    "fscli.cli.limits": {"fscli.store.limits_admin"},
     "fscli.cli.lsf": {
         "fscli.store",
         "fscli.store.admin",
@@ -56,16 +48,10 @@ DEBT = {
         "fscli.store.state",
     },
     "fscli.cli.output": {"fscli.store.db"},
-    "fscli.cli.partition": {"fscli.store.admin", "fscli.store.resources", "fscli.store.snapshot"},
-    "fscli.cli.qos": {
-        "fscli.store.admin",
-        "fscli.store.assoc_fields",
-        "fscli.store.resources",
-        "fscli.store.snapshot",
-    },
+    "fscli.cli.partition": {"fscli.store.snapshot"},
+    "fscli.cli.qos": {"fscli.store.snapshot"},
     "fscli.cli.trees": {"fscli.store.snapshot", "fscli.store.tree_sync"},
     "fscli.cli.usage": {"fscli.store.usage_admin"},
-    "fscli.cli.user": {"fscli.store.admin"},
     "fscli.render.bqueues": {"fscli.io.lsf_shares"},
     "fscli.store.lsf_admin": {"fscli.io.lsf_shares"},
     "fscli.store.usage_admin": {"fscli.io.slurmconf", "fscli.io.usage_import"},

@@ -278,9 +278,9 @@ def test_demo_helpers(fscli, monkeypatch, capsys):
     from fscli.render.sprio import default_format, show_table
 
     store = open_store(fscli.db)
-    with store.transaction(at=AT) as admin:  # the demo's tree and jobs, no usage
-        build_demo(admin)
-        demo_jobs(admin, admin.cluster("demo"), moment(AT))
+    with store.transaction(at=AT) as tx:  # the demo's tree and jobs, no usage
+        build_demo(tx)
+        demo_jobs(tx, moment(AT))
     monkeypatch.setattr("fscli.cli.app.stdout_is_tty", lambda: True)
     out = fscli.ok("--cluster", "demo", "sprio", "-h", "-o", "%u %Y", at=AT).stdout
     assert [line.split()[0] for line in out.splitlines()] == [

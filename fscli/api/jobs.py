@@ -1,0 +1,27 @@
+"""Jobs as the API lists them, and the names a job's words are checked against.
+
+The constants come from the store (the job table's states and its largest id) without
+importing SQLAlchemy, so that parsing a command's words stays cheap.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from fscli.store.job_states import JOB_STATES, MAX_JOB_ID
+
+if TYPE_CHECKING:
+    from fscli.api.store import Store
+    from fscli.engine.model import Job
+
+__all__ = ["JOB_STATES", "MAX_JOB_ID", "list_jobs"]
+
+
+def list_jobs(store: Store, cluster: str | None, filters: dict[str, set[str]]) -> list[Job]:
+    """The cluster's jobs plus LSF jobs stored without a cluster (every job when the store
+    has no cluster), oldest id first, keeping those whose ``user``, ``account``, ``state``,
+    ``partition`` or ``queue`` is among ``filters``' values."""
+    from fscli.store.snapshot import load_listed_jobs
+
+    with store.reading() as conn:
+        return load_listed_jobs(conn, cluster, filters)

@@ -1,0 +1,338 @@
+"""The write surface: every change to a store, by keyword, inside one transaction.
+
+``with store.transaction() as tx:`` yields a :class:`Writes`; its methods validate against
+the store, write, log the change for ``fscli history`` and return the lines saying what
+changed (an empty list: nothing did). Nothing is committed until the block ends without
+an error, so a script's changes land all together or not at all.
+
+Settings are keywords read exactly as the same sacctmgr words would be
+(:func:`fscli.engine.assoc_changes.from_settings`, :func:`fscli.engine.qos_changes.from_settings`):
+``tx.add_account("chem", fairshare=10, GrpTRES={"cpu": 128})``. The command line, which
+has already parsed its words, passes the parsed changes instead (``changes=``).
+``cluster=None`` is the store's only cluster, as on the command line.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from fscli.errors import UsageProblem
+
+if TYPE_CHECKING:
+    from fscli.engine.assoc_changes import AssocChanges
+    from fscli.engine.qos_changes import QosChanges
+    from fscli.store.jobs import JobInput
+    from fscli.store.limits_admin import Target
+    from fscli.store.usage_admin import UsageAdmin
+
+
+def _names(names: str | list[str]) -> list[str]:
+    return [names] if isinstance(names, str) else list(names)
+
+
+def _assoc_changes(changes: AssocChanges | None, settings: dict[str, Any]) -> AssocChanges:
+    from fscli.engine.assoc_changes import from_settings
+
+    if changes is not None and settings:
+        raise UsageProblem("give the settings as keywords or as changes=, not both")
+    return changes if changes is not None else from_settings(**settings)
+
+
+def _qos_changes(changes: QosChanges | None, settings: dict[str, Any]) -> QosChanges:
+    from fscli.engine.qos_changes import from_settings
+
+    if changes is not None and settings:
+        raise UsageProblem("give the settings as keywords or as changes=, not both")
+    return changes if changes is not None else from_settings(**settings)
+
+
+class Writes:
+    """One transaction's changes (see the module's docstring)."""
+
+    def __init__(self, admin: UsageAdmin):
+        self._admin = admin
+
+    @property
+    def now(self) -> int:
+        """The moment the changes are recorded at (epoch seconds)."""
+        return self._admin.now
+
+    def _cluster(self, name: str | None, create_default: bool = False):
+        return self._admin.cluster(name, create_default=create_default)
+
+    # -- clusters ---------------------------------------------------------------------
+    def add_cluster(
+        self, name: str, nodes: int | None = None, cpus: int | None = None, tres: str | None = None
+    ) -> list[str]:
+        """A cluster with its root association (and the ``root`` account and ``normal``
+        QOS when the store has none)."""
+        return self._admin.add_cluster(name, nodes=nodes, cpus=cpus, tres=tres)
+
+    def modify_cluster(self, name: str, **values: Any) -> list[str]:
+        """Change a cluster's ``nodes``, ``cpus`` or ``tres``."""
+        unknown = sorted(set(values) - {"nodes", "cpus", "tres"})
+        if unknown:
+            raise UsageProblem(f"unknown cluster setting '{unknown[0]}' (known: nodes, cpus, tres)")
+        return self._admin.modify_cluster(name, values)
+
+    def delete_cluster(self, names: str | list[str], active_jobs_too: bool = False) -> list[str]:
+        """Delete clusters with all their associations (refused while jobs are pending or
+        running there, unless ``active_jobs_too``: those go too)."""
+        return [
+            line
+            for name in _names(names)
+            for line in self._admin.delete_cluster(name, active_jobs_too)
+        ]
+
+    # -- accounts ---------------------------------------------------------------------
+    def add_account(
+        self,
+        names: str | list[str],
+        cluster: str | None = None,
+        parent: str | None = None,
+        description: str | None = None,
+        organization: str | None = None,
+        changes: AssocChanges | None = None,
+        **settings: Any,
+    ) -> list[str]:
+        """Accounts under ``parent`` (default root), with their association settings."""
+        changes = _assoc_changes(changes, settings)
+        target = self._cluster(cluster, create_default=True)
+        return self._admin.add_accounts(
+            target, _names(names), parent, description, organization, changes
+        )
+
+    def modify_account(
+        self,
+        names: str | list[str],
+        cluster: str | None = None,
+        parent: str | None = None,
+        description: str | None = None,
+        organization: str | None = None,
+        changes: AssocChanges | None = None,
+        **settings: Any,
+    ) -> list[str]:
+        """Change accounts: parent, description, organization, association settings."""
+        changes = _assoc_changes(changes, settings)
+        return self._admin.modify_accounts(
+            self._cluster(cluster), _names(names), parent, description, organization, changes
+        )
+
+    def delete_account(
+        self, names: str | list[str], cluster: str | None = None, recursive: bool = False
+    ) -> list[str]:
+        """Delete accounts (refused while sub-accounts or users remain, unless
+        ``recursive``)."""
+        return self._admin.delete_accounts(self._cluster(cluster), _names(names), recursive)
+
+    # -- users ------------------------------------------------------------------------
+    def add_user(
+        self,
+        names: str | list[str],
+        accounts: str | list[str],
+        cluster: str | None = None,
+        partition: str | None = None,
+        default_account: str | None = None,
+        admin_level: str | None = None,
+        changes: AssocChanges | None = None,
+        **settings: Any,
+    ) -> list[str]:
+        """Users with an association in each of ``accounts``."""
+        changes = _assoc_changes(changes, settings)
+        target = self._cluster(cluster, create_default=True)
+        return self._admin.add_users(
+            target,
+            _names(names),
+            _names(accounts),
+            partition,
+            default_account,
+            admin_level,
+            changes,
+        )
+
+    def modify_user(
+        self,
+        names: str | list[str],
+        account: str | None = None,
+        cluster: str | None = None,
+        partition: str | None = None,
+        default_account: str | None = None,
+        admin_level: str | None = None,
+        changes: AssocChanges | None = None,
+        **settings: Any,
+    ) -> list[str]:
+        """Change users (their associations in ``account``/``partition``, else all)."""
+        changes = _assoc_changes(changes, settings)
+        return self._admin.modify_users(
+            self._cluster(cluster),
+            _names(names),
+            account,
+            partition,
+            default_account,
+            admin_level,
+            changes,
+        )
+
+    def delete_user(
+        self,
+        names: str | list[str],
+        account: str | None = None,
+        cluster: str | None = None,
+        partition: str | None = None,
+    ) -> list[str]:
+        """Delete users' associations (in ``account``/``partition``, else all)."""
+        return self._admin.delete_users(self._cluster(cluster), _names(names), account, partition)
+
+    # -- QOS --------------------------------------------------------------------------
+    def add_qos(
+        self, names: str | list[str], changes: QosChanges | None = None, **settings: Any
+    ) -> list[str]:
+        """QOS with their priority, flags, factors and limits."""
+        from fscli.store.resources import add_qos
+
+        return add_qos(self._admin, _names(names), _qos_changes(changes, settings))
+
+    def modify_qos(
+        self, names: str | list[str], changes: QosChanges | None = None, **settings: Any
+    ) -> list[str]:
+        """Change QOS."""
+        from fscli.store.resources import modify_qos
+
+        return modify_qos(self._admin, _names(names), _qos_changes(changes, settings))
+
+    def delete_qos(self, names: str | list[str]) -> list[str]:
+        """Delete QOS (refused while anything uses them)."""
+        from fscli.store.resources import delete_qos
+
+        return delete_qos(self._admin, _names(names))
+
+    # -- partitions -------------------------------------------------------------------
+    def add_partition(self, name: str, cluster: str | None = None, **values: Any) -> list[str]:
+        """A partition with its settings (``engine.model.PARTITION_SETTINGS``, as stored:
+        minutes, MB, TRES dicts)."""
+        from fscli.store.resources import add_partition
+
+        return add_partition(self._admin, self._cluster(cluster, create_default=True), name, values)
+
+    def modify_partition(self, name: str, cluster: str | None = None, **values: Any) -> list[str]:
+        """Change a partition's settings."""
+        from fscli.store.resources import modify_partition
+
+        return modify_partition(self._admin, self._cluster(cluster), name, values)
+
+    def delete_partition(self, name: str, cluster: str | None = None) -> list[str]:
+        """Delete a partition (refused while user associations name it)."""
+        from fscli.store.resources import delete_partition
+
+        return delete_partition(self._admin, self._cluster(cluster), name)
+
+    # -- limits -----------------------------------------------------------------------
+    def set_limits(self, target: Target, changes: Any, cluster: str | None = None) -> list[str]:
+        """Set (or clear, with -1) limits on an association, QOS or partition
+        (``fscli.store.limits_admin.Target``), through the same checks as modify."""
+        from fscli.store.limits_admin import write
+
+        return write(self._admin, cluster, target, changes)
+
+    # -- settings and usage -----------------------------------------------------------
+    def set_config(
+        self, values: dict[str, Any], cluster: str | None = None, source: str = "config set"
+    ) -> list[str]:
+        """Priority settings of one cluster, by slurm.conf's names (any case) with values
+        as slurm.conf writes them (``{"PriorityDecayHalfLife": "7-0"}``); ``source`` names
+        the change in the history."""
+        from fscli.engine.config import validate
+
+        checked = dict(validate(key, str(value)) for key, value in values.items())
+        return self._admin.set_config(
+            self._cluster(cluster, create_default=True), checked, source=source
+        )
+
+    def add_usage(
+        self,
+        account: str,
+        amount: float,
+        at: int | None = None,
+        user: str | None = None,
+        cluster: str | None = None,
+    ) -> list[str]:
+        """Charge ``amount`` (billing TRES-seconds) to an association at ``at`` (epoch
+        seconds; default the transaction's moment); it decays from then on."""
+        return self._admin.add_usage(
+            self._cluster(cluster), user, account, float(amount), self.now if at is None else at
+        )
+
+    def set_usage(
+        self,
+        account: str,
+        amount: float,
+        at: int | None = None,
+        user: str | None = None,
+        cluster: str | None = None,
+    ) -> list[str]:
+        """Make an association's RawUsage ``amount`` as of ``at`` (earlier charges go)."""
+        return self._admin.set_usage(
+            self._cluster(cluster), user, account, float(amount), self.now if at is None else at
+        )
+
+    def settings(self, cluster: str | None = None) -> dict[str, str]:
+        """The cluster's stored priority settings as they stand in this transaction."""
+        from fscli.store.snapshot import load_config
+
+        target = self._cluster(cluster)
+        return load_config(self._admin.s.connection(), target.id)
+
+    def partition_names(self, cluster: str | None = None) -> list[str]:
+        """The cluster's partitions as they stand in this transaction."""
+        return self._admin.partition_names(self._cluster(cluster))
+
+    # -- jobs -------------------------------------------------------------------------
+    def _jobs(self, cluster: str | None, lsf: bool = False, by_id: bool = False):
+        """The job writer of ``cluster``; an LSF job may live in a store without one, and
+        jobs named ``by_id`` are found on whichever cluster holds them."""
+        from fscli.errors import NotFound
+        from fscli.store.jobs import Jobs
+
+        if by_id:
+            return Jobs(self._admin, None)
+        try:
+            target = self._cluster(cluster)
+        except (NotFound, UsageProblem):
+            if not lsf:
+                raise
+            target = None
+        return Jobs(self._admin, target)
+
+    def submit_job(
+        self, job: JobInput | None = None, count: int = 1, cluster: str | None = None, **fields: Any
+    ) -> tuple[list[int], list[str]]:
+        """Store ``count`` copies of a job, checked as sbatch (or LSF's bsub, for a job with
+        a ``queue``) checks a submission; (the new ids, what changed). The job is a
+        ``JobInput`` or its fields as keywords (``user="bob", cpus=8, time_limit=120``)."""
+        from fscli.store.jobs import JobInput
+
+        if job is not None and fields:
+            raise UsageProblem("give the job as keywords or as job=, not both")
+        job = job if job is not None else JobInput(**fields)
+        return self._jobs(cluster, lsf=job.queue is not None).submit(job, count)
+
+    def cancel_jobs(self, ids: list[int]) -> list[str]:
+        """Cancel pending or running jobs (running ones end at the transaction's moment)."""
+        return self._jobs(None, by_id=True).cancel(list(ids))
+
+    def modify_jobs(self, ids: list[int], **changes: int | None) -> list[str]:
+        """Change pending or running jobs' ``admin_priority`` (None: back to the
+        plugin; 0 holds), ``nice`` or ``site_factor``."""
+        unknown = sorted(set(changes) - {"admin_priority", "nice", "site_factor"})
+        if unknown:
+            raise UsageProblem(
+                f"unknown job setting '{unknown[0]}' (known: admin_priority, nice, site_factor)"
+            )
+        return self._jobs(None, by_id=True).modify(list(ids), changes)
+
+    def import_jobs(
+        self, jobs: list[JobInput], replace: bool = False, cluster: str | None = None
+    ) -> list[str]:
+        """Store the pending and running jobs among ``jobs`` (squeue's, as ``JobInput``),
+        each checked as a submission; ids already stored conflict unless ``replace``."""
+        return self._jobs(cluster).import_jobs(jobs, replace)

@@ -1,0 +1,120 @@
+"""What a command changes on a QOS: its values (priority, factors, grace time,
+description), its flags and its limits, parsed from sacctmgr words or Python keywords."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from fscli.engine import limitdefs
+from fscli.engine.treespec import parse_qos_flag
+from fscli.errors import InvalidValue
+
+
+def parse_flags(text: str) -> list[str]:
+    """A comma list of QOS flags in their canonical spelling; ``-1`` clears them all."""
+    flags = []
+    for word in [w.strip() for w in str(text).split(",") if w.strip()]:
+        if word == "-1":
+            return []
+        flags.append(parse_qos_flag(word))
+    return flags
+
+
+def parse_float(
+    key: str, text: str, low: float = 0.0, high: float | None = None, clear: bool = False
+) -> float | None:
+    if clear and str(text).strip() == "-1":
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise InvalidValue(f"invalid {key} '{text}': expected a number") from None
+    if value < low or (high is not None and value > high) or math.isnan(value):
+        bound = f"from {low} to {high}" if high is not None else f">= {low}"
+        raise InvalidValue(f"invalid {key} '{text}': must be {bound}")
+    return value
+
+
+@dataclass
+class QosChanges:
+    values: dict[str, Any] = field(default_factory=dict)  # column -> value
+    flags: tuple[str, list[str]] | None = None  # (op, flags)
+    limits: dict[str, Any] = field(default_factory=dict)
+
+    def empty(self) -> bool:
+        return not self.values and self.flags is None and not self.limits
+
+    def describe(self) -> str:
+        parts = [f"{k}={v}" for k, v in self.values.items()]
+        if self.flags:
+            parts.append(f"flags{self.flags[0]}{','.join(self.flags[1])}")
+        for name, value in self.limits.items():
+            defn = limitdefs.lookup(name)
+            parts.append(
+                f"{name}="
+                + ("-1" if value is limitdefs.CLEAR else limitdefs.format_limit(defn, value))
+            )
+        return " ".join(parts)
+
+
+def set_word(changes: QosChanges, key: str, op: str, text: str) -> None:
+    """Read one sacctmgr word (``priority=100``, ``flags+=DenyOnLimit``,
+    ``MaxJobsPerUser=10``) into ``changes``; ``key`` is a canonical key (``priority``,
+    ``flags``, ``usagefactor``, ``limitfactor``, ``usagethreshold``, ``gracetime``,
+    ``description``) or a limit's name. Only flags take ``+=``/``-=``."""
+    from fscli.engine.assoc_changes import parse_priority
+    from fscli.engine.timestr import parse_duration_secs
+
+    if op != "=" and key != "flags":
+        raise InvalidValue(f"'{key}{op}' is not allowed: only flags+= and flags-=")
+    if key == "priority":
+        prio = parse_priority(text)
+        changes.values["priority"] = 0 if prio is limitdefs.CLEAR else prio
+    elif key == "flags":
+        changes.flags = (op, parse_flags(text))
+    elif key == "usagefactor":
+        changes.values["usage_factor"] = parse_float("UsageFactor", text)
+    elif key == "limitfactor":
+        changes.values["limit_factor"] = parse_float("LimitFactor", text, clear=True)
+    elif key == "usagethreshold":
+        changes.values["usage_threshold"] = parse_float(
+            "UsageThreshold", text, 0.0, 1.0, clear=True
+        )
+    elif key == "gracetime":
+        changes.values["grace_time"] = parse_duration_secs(text, "GraceTime")
+    elif key == "description":
+        changes.values["description"] = text
+    else:
+        defn = limitdefs.lookup(key)
+        if defn is None:
+            raise InvalidValue(
+                f"unknown QOS setting '{key}' (known: {', '.join(KEYWORDS)}, limits)"
+            )
+        changes.limits[defn.name] = limitdefs.parse_limit(defn, text)
+
+
+KEYWORDS = {
+    "priority": ("priority", "="),
+    "flags": ("flags", "="),
+    "flags_add": ("flags", "+="),
+    "flags_remove": ("flags", "-="),
+    "usage_factor": ("usagefactor", "="),
+    "limit_factor": ("limitfactor", "="),
+    "usage_threshold": ("usagethreshold", "="),
+    "grace_time": ("gracetime", "="),
+    "description": ("description", "="),
+}
+
+
+def from_settings(**settings: Any) -> QosChanges:
+    """The changes Python keywords ask for, read as the same sacctmgr words would be
+    (:data:`KEYWORDS`, or a QOS limit by its Slurm name, ``MaxTRESPerUser={"cpu": 64}``)."""
+    from fscli.engine.assoc_changes import word
+
+    changes = QosChanges()
+    for name, value in settings.items():
+        key, op = KEYWORDS.get(name, (name, "="))
+        set_word(changes, key, op, word(value))
+    return changes

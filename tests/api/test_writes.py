@@ -1,0 +1,88 @@
+"""The API's write surface (fscli.api.writes): keyword writes, one transaction, no traces
+of a refused change; the command line sees what Python wrote."""
+
+from __future__ import annotations
+
+import pytest
+
+from fscli.api import open_store
+from fscli.errors import FscliError, UsageProblem
+
+AT = "2026-05-01T00:00:00"
+
+
+@pytest.fixture
+def api(science):
+    with open_store(science.db) as store:
+        yield store
+
+
+def test_keyword_writes_are_what_the_commands_show(api, science):
+    with api.transaction(at=AT) as tx:
+        assert tx.add_account("bio", parent="science", fairshare=5, GrpTRES={"cpu": 64}) == [
+            "added account bio on c1: parent=science fairshare=5 GrpTRES=cpu=64"
+        ]
+        tx.add_user("dave", "bio", MaxJobs=3, default_account="bio")
+        tx.modify_user("bob", account="chem", fairshare="parent")
+        tx.add_qos("high", priority=100, MaxTRESPerUser={"cpu": 32})
+    out = science.ok("assoc", "list", "-P", "format=account,user,share,maxjobs,grptres").stdout
+    assert "bio||5||cpu=64" in out.splitlines()
+    assert "bio|dave|1|3|" in out.splitlines()
+    assert "chem|bob|parent||" in out.splitlines()
+    qos = science.ok("qos", "list", "-P").stdout.splitlines()
+    assert qos[0].startswith("Name|") and any(line.startswith("high|100|") for line in qos)
+
+
+def test_a_change_to_what_is_already_set_returns_no_line(api):
+    with api.transaction(at=AT) as tx:
+        assert tx.modify_account("chem", GrpTRES="cpu=128") == []
+        assert tx.delete_user("nobody", account="chem") == []
+    assert [c.action for c in api.history()][-1] == "add user"  # nothing logged
+
+
+def test_an_error_rolls_the_whole_transaction_back(api, science):
+    before = science.ok("assoc", "list", "-P").stdout
+    with pytest.raises(FscliError, match="account 'nosuch' does not exist"):
+        with api.transaction(at=AT) as tx:
+            tx.add_account("bio", fairshare=5)
+            tx.add_user("dave", "nosuch")
+    assert science.ok("assoc", "list", "-P").stdout == before
+
+
+def test_a_dry_run_checks_everything_and_keeps_nothing(api, science):
+    before = science.ok("assoc", "list", "-P").stdout
+    with api.transaction(at=AT, dry_run=True) as tx:
+        assert tx.add_account("bio") == ["added account bio on c1: parent=root"]
+    assert science.ok("assoc", "list", "-P").stdout == before
+
+
+@pytest.mark.parametrize(
+    ("write", "message"),
+    [
+        (lambda tx: tx.add_account("x", changes=object(), fairshare=1), "not both"),
+        (lambda tx: tx.modify_cluster("c1", colour="red"), "unknown cluster setting 'colour'"),
+        (lambda tx: tx.modify_jobs([1], urgency=3), "unknown job setting 'urgency'"),
+        (lambda tx: tx.set_config({"PriorityDecayHalfLife": "soon"}), "PriorityDecayHalfLife"),
+        (lambda tx: tx.add_account("bio", cluster="c9"), "c9"),
+    ],
+)
+def test_bad_writes_are_refused_with_one_message(api, write, message):
+    with pytest.raises(FscliError, match=message) as caught:
+        with api.transaction(at=AT) as tx:
+            write(tx)
+    assert "\n" not in caught.value.message
+
+
+def test_jobs_submitted_from_python_are_ranked_and_cancelled(api):
+    with api.transaction(at=AT) as tx:
+        tx.add_partition("batch", nodes=4, cpus=256)
+        ids, _ = tx.submit_job(user="alice", cpus=8, count=2)
+        with pytest.raises(UsageProblem, match="not both"):
+            tx.submit_job(job=object(), user="bob")
+    assert [j.id for j in api.jobs(state={"pending"})] == ids
+    with api.transaction(at="2026-05-01T01:00:00") as tx:
+        assert tx.modify_jobs(ids[:1], admin_priority=0) == [
+            f"modified job {ids[0]}: priority=0 (held)"
+        ]
+        tx.cancel_jobs(ids[1:])
+    assert [j.state for j in api.jobs()] == ["pending", "cancelled"]
