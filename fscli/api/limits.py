@@ -8,14 +8,14 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from fscli.api.store import Store
-    from fscli.engine.limit_check import CheckResult
-    from fscli.engine.limits import LimitEntry
-    from fscli.store.limits_admin import Target
+    from fscli.engine.limits.check import CheckResult
+    from fscli.engine.limits.precedence import LimitEntry
+    from fscli.engine.limits.target import Target
 
 
 def own_limits(store: Store, target: Target, cluster: str | None = None) -> list[LimitEntry]:
     """The limits set on the target itself (no inheritance)."""
-    from fscli.store import limit_state
+    from fscli.store.limits import state as limit_state
 
     with store.reading() as conn:
         state = limit_state.load(conn, target.cluster or cluster, targets=[target])
@@ -35,8 +35,8 @@ def effective_limits(
 ) -> tuple[list[LimitEntry], list[float | None]]:
     """(every limit in force for a job of ``user`` in ``account`` [partition, QOS], in
     Slurm's precedence order; the wall minutes each GrpWall among them has used at ``at``)."""
-    from fscli.engine.limit_check import effective, used_wall
-    from fscli.store.limit_state import attach_jobs
+    from fscli.engine.limits.check import effective, used_wall
+    from fscli.store.limits.state import attach_jobs
 
     with store.reading() as conn:
         req, state = _request(conn, cluster, user, account, partition, qos)
@@ -61,9 +61,9 @@ def check_job(
     """Would the job start now (``run``), pend (with Slurm's reason) or be refused at
     submission (``reject``, with sbatch's message)? ``whatif``: ``limits set`` changes made
     to the loaded data only, never to the store."""
-    from fscli.engine.limit_check import check
-    from fscli.store.limit_state import attach_jobs
-    from fscli.store.limits_admin import apply_whatif
+    from fscli.engine.limits.check import check
+    from fscli.engine.limits.whatif import apply_whatif
+    from fscli.store.limits.state import attach_jobs
 
     with store.reading() as conn:
         req, state = _request(
@@ -101,10 +101,10 @@ def _request(
 
     ``as_sbatch``: names the store does not know (user, account, QOS) are left to the
     checker, which refuses them as sbatch does, instead of being a usage error."""
-    from fscli.engine.limit_check import JobRequest
+    from fscli.engine.limits.check import JobRequest
     from fscli.errors import NotFound
-    from fscli.store import limit_state
-    from fscli.store.limits_admin import default_account
+    from fscli.store.limits import state as limit_state
+    from fscli.store.limits.state import default_account
 
     user = (user or "").strip().lower() or None
     account = (account or "").strip().lower() or None
@@ -124,8 +124,8 @@ def _request(
 
 def _own_entries(target, assocs, qos_map, partitions) -> list:
     """The limits set on the target itself (no inheritance)."""
-    from fscli.engine import limitdefs
-    from fscli.engine.limits import LimitEntry, assoc_label, assoc_level
+    from fscli.engine.limits import definitions as limitdefs
+    from fscli.engine.limits.precedence import LimitEntry, assoc_label, assoc_level
     from fscli.errors import NotFound
 
     def spread(defs, limits, level, source):

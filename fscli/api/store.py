@@ -132,6 +132,48 @@ class Store:
         with self.session(dry_run) as session:
             yield Writes(UsageAdmin(session, moment(at), self.actor))
 
+    # -- the store itself ---------------------------------------------------------------
+    @property
+    def location(self) -> str:
+        """Where the store is (its file's URL or its server's), with any password hidden."""
+        from fscli.store.db import display_url, resolve_url
+
+        return display_url(resolve_url(self.db).url)
+
+    def upgrade(self) -> str:
+        """Create the store, or migrate it to the newest schema; the schema it is at."""
+        from fscli.store.db import HEAD
+
+        _ = self.engine  # opening creates or migrates
+        return HEAD
+
+    def schema(self) -> str | None:
+        """The store's schema version (None: no schema yet); migrates an older store."""
+        from fscli.store.db import current_revision
+
+        return current_revision(self.engine)
+
+    def backup(self, target: str) -> str:
+        """Copy a live SQLite store to ``target`` (SQLite's online backup: consistent while
+        others write; mode 0600; ``target`` must not exist); the file copied. An old store
+        is brought to the current schema first, and a file that is no store is refused."""
+        from pathlib import Path
+
+        from fscli.errors import NotFound, UsageProblem
+        from fscli.store.db import backup_sqlite, resolve_url
+
+        path = resolve_url(self.db).sqlite_path
+        if path is None:
+            raise UsageProblem(
+                "db backup copies SQLite stores; for PostgreSQL use pg_dump, "
+                "for MariaDB mariadb-dump"
+            )
+        if not path.exists():
+            raise NotFound(f"no store at {path}; nothing to back up")
+        _ = self.engine
+        backup_sqlite(path, Path(target).expanduser())
+        return str(path)
+
     # -- views ------------------------------------------------------------------------
     def clusters(self, create: bool = False) -> list[str]:
         """Every cluster's name, sorted (``create``: a new, empty store when there is none,
@@ -188,6 +230,29 @@ class Store:
         start = None if since is None else moment(since)
         with self.reading() as conn:
             return [Change(*row) for row in lists.changes(conn, start)]
+
+    def settings(self, cluster: str | None = None) -> dict[str, str]:
+        """The cluster's stored priority settings (slurm.conf names -> text); what is not
+        there is at its default (``fscli.engine.config.KEYS``)."""
+        from fscli.store.snapshot import cluster_id_for, load_config
+
+        with self.reading() as conn:
+            return load_config(conn, cluster_id_for(conn, cluster))
+
+    def qos(self) -> list:
+        """Every QOS (engine ``Qos``, global to the store as in slurmdbd), by name."""
+        from fscli.store.snapshot import load_qos
+
+        with self.reading() as conn:
+            return sorted(load_qos(conn).values(), key=lambda q: q.name)
+
+    def partitions(self, cluster: str | None = None) -> list:
+        """The cluster's partitions (engine ``Partition``), by name."""
+        from fscli.store.snapshot import cluster_id_for, load_partitions
+
+        with self.reading() as conn:
+            parts = load_partitions(conn, cluster_id_for(conn, cluster))
+        return sorted(parts.values(), key=lambda p: p.name)
 
     def jobs(self, cluster: str | None = None, **filters: set[str]) -> list:
         """:func:`fscli.api.jobs.list_jobs`: the jobs (engine ``Job``), oldest id first,

@@ -20,9 +20,9 @@ from fscli.errors import UsageProblem
 
 if TYPE_CHECKING:
     from fscli.engine.assoc_changes import AssocChanges
+    from fscli.engine.limits.target import Target
     from fscli.engine.qos_changes import QosChanges
     from fscli.store.jobs import JobInput
-    from fscli.store.limits_admin import Target
     from fscli.store.usage_admin import UsageAdmin
 
 
@@ -229,10 +229,21 @@ class Writes:
     # -- limits -----------------------------------------------------------------------
     def set_limits(self, target: Target, changes: Any, cluster: str | None = None) -> list[str]:
         """Set (or clear, with -1) limits on an association, QOS or partition
-        (``fscli.store.limits_admin.Target``), through the same checks as modify."""
-        from fscli.store.limits_admin import write
+        (``fscli.engine.limits.target.Target``) through the same checks and history as
+        modify; ``changes`` as that kind's modify takes them (``AssocChanges``,
+        ``QosChanges``, a partition's values)."""
+        from fscli.engine.limits.target import PARTITION, QOS
 
-        return write(self._admin, cluster, target, changes)
+        if target.kind == QOS:
+            return self.modify_qos(target.qos, changes=changes)
+        where = target.cluster or cluster
+        if target.kind == PARTITION:
+            return self.modify_partition(target.partition, where, **changes)
+        if target.user is None:
+            return self.modify_account(target.account, where, changes=changes)
+        return self.modify_user(
+            target.user, target.account, where, target.partition, changes=changes
+        )
 
     # -- settings and usage -----------------------------------------------------------
     def set_config(
@@ -248,6 +259,20 @@ class Writes:
             self._cluster(cluster, create_default=True), checked, source=source
         )
 
+    def import_config(
+        self, values: dict[str, str], origin: str, cluster: str | None = None
+    ) -> list[str]:
+        """The priority settings a slurm.conf holds (``fscli.io.slurmconf``'s ``used``:
+        checked and canonical), recorded as imported from ``origin``."""
+        if not values:
+            return [f"no priority setting found in {origin}"]
+        return self._admin.set_config(
+            self._cluster(cluster, create_default=True),
+            values,
+            source="config import",
+            origin=f" (from {origin})",
+        )
+
     def add_usage(
         self,
         account: str,
@@ -261,6 +286,38 @@ class Writes:
         return self._admin.add_usage(
             self._cluster(cluster), user, account, float(amount), self.now if at is None else at
         )
+
+    def import_usage(
+        self,
+        text: str,
+        fmt: str,
+        origin: str,
+        skip_unknown: bool = False,
+        cluster: str | None = None,
+    ) -> list[str]:
+        """Usage from ``sacct -a -X -P`` output (``fmt="sacct"``: jobs charged pass by pass)
+        or ``sshare -a -l -P`` output (``"sshare"``: each user's RawUsage as of the
+        transaction's moment); ``skip_unknown`` imports what matches the store and names
+        the user/account pairs it skipped instead of refusing them."""
+        from fscli.io.usage_import import parse_sacct, parse_sshare
+
+        if fmt not in ("sacct", "sshare"):
+            raise UsageProblem(f"unknown --format '{fmt}': expected sacct or sshare")
+        target = self._cluster(cluster)
+        if fmt == "sacct":
+            parsed = parse_sacct(text)
+            result = self._admin.import_sacct(target, parsed.jobs, origin, skip_unknown)
+            if parsed.skipped:
+                result.lines.append(f"ignored {parsed.skipped} job step(s) or never-started job(s)")
+        else:
+            rows = parse_sshare(text)
+            result = self._admin.import_sshare(target, rows, self.now, origin, skip_unknown)
+        if result.skipped:
+            result.lines.append(
+                f"skipped {len(result.skipped)} unknown user/account pair(s): "
+                + ", ".join(result.skipped)
+            )
+        return result.lines
 
     def set_usage(
         self,

@@ -58,11 +58,6 @@ class App:
         """Who the history says made a change: the process's user, by its uid."""
         return self.store.actor
 
-    @property
-    def engine(self):
-        """The store's engine, the store created (and migrated) when it does not exist."""
-        return self.store.engine
-
     def close(self) -> None:
         """Give back the store's connections (a server's, above all) when the command ends."""
         if self._store is not None:

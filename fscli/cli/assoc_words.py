@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from fscli.cli.words import Words
-from fscli.engine import limitdefs
 from fscli.engine.assoc_changes import AssocChanges, set_word
+from fscli.engine.limits import definitions as limitdefs
 from fscli.errors import UsageProblem
 
 ASSOC_VALUE_KEYS = {

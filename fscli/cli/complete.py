@@ -29,25 +29,13 @@ VALUE_KINDS = {
 }
 
 
-def _store_path(ctx):
-    """The SQLite file the command line names (``--db``, ``FSCLI_DB`` or the default),
-    as fscli itself opens it; None for a server store."""
-    from fscli.store.db import resolve_url
+def names(ctx, kind: str, prefix: str) -> list[str]:
+    """Names of one kind starting with ``prefix`` in the store the command line names
+    (``--db``, ``FSCLI_DB`` or the default); nothing (never an error) without a store."""
+    from fscli.api.names import complete
 
     root = ctx.find_root() if ctx is not None else None
-    return resolve_url(root.params.get("db") if root is not None else None).sqlite_path
-
-
-def names(ctx, kind: str, prefix: str) -> list[str]:
-    """Names of one kind starting with ``prefix``; nothing (never an error) without a store."""
-    from fscli.errors import StoreError
-    from fscli.store.names import names as stored_names
-
-    try:
-        path = _store_path(ctx)
-    except StoreError:  # "--db ~nosuchuser/x.db": no home directory to expand
-        return []
-    return stored_names(path, kind, prefix)
+    return complete(root.params.get("db") if root is not None else None, kind, prefix)
 
 
 def _bash_current_word() -> str | None:

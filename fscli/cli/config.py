@@ -58,10 +58,8 @@ def show(app, show_all, out) -> None:
     Example:
       fscli config show -P
     """
-    from fscli.engine.config import KEYS, MINUTE_KEYS
+    from fscli.engine.config import KEYS, MINUTE_KEYS, RESET_AT_KEY
     from fscli.engine.timestr import format_mins, utc_iso
-    from fscli.store.snapshot import cluster_id_for, load_config
-    from fscli.store.state import RESET_AT_KEY
 
     def shown(key: str, value: str):
         """Times as Slurm prints them (scontrol show config), in JSON minutes as numbers."""
@@ -71,8 +69,7 @@ def show(app, show_all, out) -> None:
             return int(value) if out.json else format_mins(int(value))
         return value
 
-    with app.reading() as conn:
-        stored = load_config(conn, cluster_id_for(conn, app.cluster_name))
+    stored = app.store.settings(app.cluster_name)
     rows = []
     for key, (default, _) in KEYS.items():
         if key in stored or show_all:
@@ -97,14 +94,10 @@ def import_(app, path, dry_run) -> None:
     """
     from fscli.cli.usage import read_text
     from fscli.io.slurmconf import parse_slurm_conf
-    from fscli.store.usage_admin import UsageAdmin
 
     conf = parse_slurm_conf(read_text(path))
-    with app.transaction(dry_run) as session:
-        admin = UsageAdmin(session, app.now, app.actor)
-        lines = admin.import_config(
-            admin.cluster(app.cluster_name, create_default=True), conf, path
-        )
+    with app.changes(dry_run) as tx:
+        lines = tx.import_config(conf.used, path, app.cluster_name)
     click.echo(f"used: {', '.join(f'{k}={v}' for k, v in conf.used.items()) or '(none)'}")
     ignored = sorted({key for _, key, _ in conf.ignored}, key=str.lower)
     ignored += [

@@ -24,10 +24,8 @@ def upgrade(app) -> None:
     Example:
       fscli --db /srv/fscli.db db upgrade
     """
-    from fscli.store.db import HEAD, display_url, resolve_url
-
-    _ = app.engine  # opening creates or migrates
-    app.say(f"store {display_url(resolve_url(app.db).url)} is at schema {HEAD}")
+    schema = app.store.upgrade()
+    app.say(f"store {app.store.location} is at schema {schema}")
 
 
 @db.command()
@@ -39,9 +37,7 @@ def current(app) -> None:
     Example:
       fscli db current
     """
-    from fscli.store.db import current_revision
-
-    click.echo(current_revision(app.engine) or "none")
+    click.echo(app.store.schema() or "none")
 
 
 @db.command()
@@ -57,18 +53,5 @@ def backup(app, file) -> None:
     Example:
       fscli db backup /srv/backups/fscli-$(date +%F).db
     """
-    from pathlib import Path
-
-    from fscli.errors import NotFound, UsageProblem
-    from fscli.store.db import backup_sqlite, resolve_url
-
-    url = resolve_url(app.db)
-    if url.sqlite_path is None:
-        raise UsageProblem(
-            "db backup copies SQLite stores; for PostgreSQL use pg_dump, for MariaDB mariadb-dump"
-        )
-    if not url.sqlite_path.exists():
-        raise NotFound(f"no store at {url.sqlite_path}; nothing to back up")
-    _ = app.engine  # refuse non-stores and bring an old store to the current schema first
-    backup_sqlite(url.sqlite_path, Path(file).expanduser())
-    app.say(f"backed up {url.sqlite_path} to {file}")
+    source = app.store.backup(file)
+    app.say(f"backed up {source} to {file}")

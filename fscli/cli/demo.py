@@ -26,11 +26,11 @@ def demo(app) -> None:
       fscli --db /tmp/demo.db demo
     """
     from fscli.api.demo import build
-    from fscli.store.db import demo_path
+    from fscli.api.names import demo_store_path
 
     own_store = app.db is None
     if own_store:
-        app.db = str(demo_path())
+        app.db = str(demo_store_path())
     build(app.store, app.now)
     app.say(
         f"built cluster '{DEMO_CLUSTER}' ({len(ACCOUNTS)} accounts, {len(USERS)} users, "

@@ -17,7 +17,7 @@ from fscli.cli.output import (
     report,
 )
 from fscli.cli.words import key_table, parse_words, split_list
-from fscli.engine.limitdefs import limit_text
+from fscli.engine.limits.definitions import limit_text
 
 BASE_KEYS = {
     "cluster": ("clusters",),
@@ -100,8 +100,8 @@ def _target_and_changes(words, command: str):
 
 
 def _target(parsed, command: str):
+    from fscli.engine.limits.target import ASSOC, PARTITION, QOS, Target
     from fscli.errors import UsageProblem
-    from fscli.store.limits_admin import ASSOC, PARTITION, QOS, Target
 
     get = parsed.select.get
     value = {key: word.value.strip() for key, word in parsed.select.items()}
@@ -141,7 +141,7 @@ def _target(parsed, command: str):
 
 
 def _check_settable(parsed, kind: str, what: str) -> None:
-    from fscli.engine import limitdefs
+    from fscli.engine.limits import definitions as limitdefs
     from fscli.errors import UsageProblem
 
     for key in parsed.values:
@@ -163,7 +163,7 @@ def _check_settable(parsed, kind: str, what: str) -> None:
 def _unset_words(words) -> list[str]:
     """``unset`` words as ``set`` words: ``MaxJobs`` → ``MaxJobs=-1``, ``GrpTRES=cpu,mem`` →
     ``GrpTRES=cpu=-1,mem=-1``; target words pass through."""
-    from fscli.engine import limitdefs
+    from fscli.engine.limits import definitions as limitdefs
     from fscli.errors import UsageProblem
 
     out = []
@@ -324,7 +324,7 @@ def _who(parsed) -> dict:
 def _job_tres(parsed) -> tuple[dict[str, int], int | None]:
     """The request's TRES (cpu and node from cpus=/nodes= unless tres= names them) and time."""
     from fscli.cli.words import mem_per_node, whole_number
-    from fscli.engine.limit_jobs import request_tres
+    from fscli.engine.limits.counting import request_tres
     from fscli.engine.timestr import parse_time_limit
     from fscli.engine.tres import parse_tres
 
@@ -400,7 +400,7 @@ def _split(text: str) -> list[str]:
 def _emit_check(out, result) -> None:
     import json
 
-    from fscli.engine.limit_check import describe
+    from fscli.engine.limits.check import describe
 
     if out.json:
         click.echo(json.dumps(result.to_dict(), indent=2))

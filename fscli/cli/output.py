@@ -131,6 +131,6 @@ def _shown(name: str, value: str) -> str:
     """An option's value as a picture may show it: never a database password."""
     if name != "db":
         return value
-    from fscli.store.db import display_url
+    from fscli.api.names import shown_location
 
-    return display_url(value)
+    return shown_location(value)

@@ -180,10 +180,8 @@ def list_(app, out) -> None:
     """
     from fscli.engine.timestr import format_mins
     from fscli.engine.tres import format_tres
-    from fscli.store.snapshot import cluster_id_for, load_partitions
 
-    with app.reading() as conn:
-        parts = load_partitions(conn, cluster_id_for(conn, app.cluster_name))
+    parts = app.store.partitions(app.cluster_name)
     columns = [
         "Partition",
         "Nodes",
@@ -217,7 +215,7 @@ def list_(app, out) -> None:
             p.def_mem_per_node,
             p.max_mem_per_cpu,
         ]
-        for p in sorted(parts.values(), key=lambda p: p.name)
+        for p in parts
     ]
     out.emit(
         columns,

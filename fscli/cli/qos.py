@@ -124,16 +124,14 @@ def list_(app, out) -> None:
     Example:
       fscli qos list -P
     """
-    from fscli.engine import limitdefs
+    from fscli.engine.limits import definitions as limitdefs
     from fscli.engine.timestr import format_secs
-    from fscli.store.snapshot import load_qos
 
-    with app.reading() as conn:
-        qos_map = load_qos(conn)
+    qos_all = app.store.qos()
     columns = ["Name", "Priority", "GraceTime", "Flags", "UsageThres", "UsageFactor", "LimitFactor"]
     columns += [d.name for d in limitdefs.QOS_LIMITS]
     rows = []
-    for q in sorted(qos_map.values(), key=lambda q: q.name):
+    for q in qos_all:
         row = [
             q.name,
             q.priority,

@@ -38,7 +38,6 @@ def _charge(app, words, dry_run: bool, command: str) -> None:
     from fscli.engine.timestr import parse_when
     from fscli.errors import UsageProblem
     from fscli.io.usage_import import usage_amount
-    from fscli.store.usage_admin import UsageAdmin
 
     parsed = parse_words(words, KEYS, command)
     if parsed.names:
@@ -51,11 +50,11 @@ def _charge(app, words, dry_run: bool, command: str) -> None:
         raise UsageProblem(f"{command} needs account=A and raw=N (and user=U for a user)")
     amount = usage_amount(raw, "usage")
     at = parse_when(parsed.get("at"), app.now) if parsed.get("at") else app.now
-    with app.transaction(dry_run) as session:
-        admin = UsageAdmin(session, app.now, app.actor)
-        cluster = admin.cluster(parsed.get("cluster") or app.cluster_name)
-        method = admin.add_usage if command == "usage add" else admin.set_usage
-        lines = method(cluster, parsed.get("user"), account, amount, at)
+    with app.changes(dry_run) as tx:
+        charge = tx.add_usage if command == "usage add" else tx.set_usage
+        lines = charge(
+            account, amount, at, parsed.get("user"), parsed.get("cluster") or app.cluster_name
+        )
     report(app, lines, dry_run)
 
 
@@ -126,26 +125,11 @@ def import_(app, path, fmt, skip_unknown, dry_run) -> None:
       sshare -a -l -P > shares.txt && fscli usage import shares.txt --format sshare
     """
     from fscli.errors import UsageProblem
-    from fscli.io.usage_import import parse_sacct, parse_sshare
-    from fscli.store.usage_admin import UsageAdmin
 
     fmt = fmt.lower()
-    if fmt not in ("sacct", "sshare"):
+    if fmt not in ("sacct", "sshare"):  # before the file is read or the store opened
         raise UsageProblem(f"unknown --format '{fmt}': expected sacct or sshare")
     text = read_text(path)
-    parsed = parse_sacct(text) if fmt == "sacct" else parse_sshare(text)
-    with app.transaction(dry_run) as session:
-        admin = UsageAdmin(session, app.now, app.actor)
-        cluster = admin.cluster(app.cluster_name)
-        if fmt == "sacct":
-            result = admin.import_sacct(cluster, parsed.jobs, path, skip_unknown)
-            if parsed.skipped:
-                result.lines.append(f"ignored {parsed.skipped} job step(s) or never-started job(s)")
-        else:
-            result = admin.import_sshare(cluster, parsed, app.now, path, skip_unknown)
-    if result.skipped:
-        result.lines.append(
-            f"skipped {len(result.skipped)} unknown user/account pair(s): "
-            + ", ".join(result.skipped)
-        )
-    report(app, result.lines, dry_run)
+    with app.changes(dry_run) as tx:
+        lines = tx.import_usage(text, fmt, path, skip_unknown, app.cluster_name)
+    report(app, lines, dry_run)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from fscli.engine import limitdefs
+from fscli.engine.limits import definitions as limitdefs
 from fscli.errors import Conflict, InvalidValue, UsageProblem, did_you_mean
 
 IDENTITY = ("name", "cluster", "account", "user", "partition")

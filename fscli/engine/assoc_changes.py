@@ -10,10 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from fscli.engine import limitdefs, treespec
+from fscli.engine import treespec
 from fscli.engine import tres as tresmod
+from fscli.engine.limits import definitions as limitdefs
 from fscli.engine.model import SHARES_PARENT
-from fscli.errors import InvalidValue
+from fscli.errors import InvalidValue, NotFound
 
 
 @dataclass
@@ -144,3 +145,19 @@ def word(value: Any) -> str:
     if isinstance(value, (list, tuple, set)):
         return ",".join(str(v) for v in value)
     return str(value).strip()
+
+
+def validate(changes: AssocChanges, known_qos: set[str]) -> None:
+    """Every QOS named exists and every limit is an association limit."""
+    names = list(changes.qos.names) if changes.qos else []
+    if changes.default_qos:
+        names.append(changes.default_qos)
+    for name in names:
+        if name not in known_qos:
+            raise NotFound(
+                f"QOS '{name}' does not exist (known: {', '.join(sorted(known_qos)) or 'none'})"
+            )
+    for name in changes.limits:
+        defn = limitdefs.lookup(name)
+        if defn is None or limitdefs.ASSOC not in defn.scopes:
+            raise InvalidValue(f"{name} is a QOS limit, not an association limit")

@@ -14,6 +14,8 @@ from fscli.engine import tres as tresmod
 from fscli.engine.timestr import MAX_EPOCH, MIN_EPOCH, parse_date, parse_duration_mins
 from fscli.errors import InvalidValue, UsageProblem, closest, did_you_mean
 
+RESET_AT_KEY = "PriorityUsageResetAt"
+"""fscli's own setting: when ``PriorityUsageResetPeriod=NOW`` was set (epoch seconds)."""
 RESET_PERIODS = ("NONE", "NOW", "DAILY", "WEEKLY", "MONTHLY", "QUARTERLY", "YEARLY")
 PRIORITY_FLAGS = (
     "ACCRUE_ALWAYS",

@@ -3,7 +3,7 @@
 The store loads rows into these dataclasses (one query per table, SQLAlchemy Core);
 every engine module takes them as input and never touches the database or terminal.
 Limits are plain dicts keyed by the canonical limit name of
-:mod:`fscli.engine.limitdefs` (``"GrpTRES"``, ``"MaxJobs"``, ...); a missing key means
+:mod:`fscli.engine.limits.definitions` (``"GrpTRES"``, ``"MaxJobs"``, ...); a missing key means
 "not set". TRES limits are ``dict[str, int]`` (memory in MB), wall limits are minutes.
 """
 

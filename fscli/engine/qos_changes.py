@@ -7,7 +7,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from fscli.engine import limitdefs
+from fscli.engine.limits import definitions as limitdefs
 from fscli.engine.treespec import parse_qos_flag
 from fscli.errors import InvalidValue
 
@@ -118,3 +118,12 @@ def from_settings(**settings: Any) -> QosChanges:
         key, op = KEYWORDS.get(name, (name, "="))
         set_word(changes, key, op, word(value))
     return changes
+
+
+def edited(current: list[str], op: str, names: list[str]) -> list[str]:
+    """A name list (QOS, flags) after ``=``, ``+=`` (appended, no repeats) or ``-=``."""
+    if op == "=":
+        return list(names)
+    if op == "+=":
+        return current + [n for n in names if n not in current]
+    return [n for n in current if n not in names]

@@ -8,7 +8,7 @@ absent is unset, ``shares`` is always a number (``SHARES_PARENT`` for
 
 Conventions (the same as :mod:`fscli.engine.model`):
 
-- limits are dicts keyed by the canonical names of :mod:`fscli.engine.limitdefs`
+- limits are dicts keyed by the canonical names of :mod:`fscli.engine.limits.definitions`
   (``"GrpTRES"``, ``"MaxWallDurationPerJob"``...); TRES limits are ``dict[str, int]``
   with memory in MB, wall limits are minutes, counts are ints;
 - ``qos`` lists are sorted; an item may carry a ``+``/``-`` prefix, which is how
@@ -30,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from fscli.engine import limitdefs
+from fscli.engine.limits import definitions as limitdefs
 from fscli.engine.model import SHARES_PARENT, Partition
 from fscli.errors import InvalidValue, did_you_mean
 

@@ -28,7 +28,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from fscli.engine import limitdefs
+from fscli.engine.limits import definitions as limitdefs
 from fscli.engine.model import SHARES_PARENT
 from fscli.engine.treespec import (
     ROOT,

@@ -21,7 +21,7 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from fscli.engine import config as configmod
-from fscli.engine import limitdefs
+from fscli.engine.limits import definitions as limitdefs
 from fscli.engine.model import PARTITION_SETTINGS, Partition
 from fscli.engine.timestr import format_mins, parse_duration_mins
 from fscli.engine.treespec import (

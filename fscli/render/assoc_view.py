@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from fscli.engine import limitdefs, qoslist
+from fscli.engine import qoslist
+from fscli.engine.limits import definitions as limitdefs
 from fscli.engine.model import Assoc
 from fscli.errors import UsageProblem, did_you_mean
 

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from fscli.engine import limitdefs
+from fscli.engine.limits import definitions as limitdefs
 from fscli.engine.timestr import format_mins
 from fscli.engine.tres import is_mb_based, tres_order
 

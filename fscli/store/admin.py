@@ -13,10 +13,10 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from sqlalchemy import delete, func, insert, select
 
-from fscli.engine.assoc_changes import AssocChanges
+from fscli.engine.assoc_changes import AssocChanges, validate
 from fscli.errors import Conflict, InvalidValue, NotFound, UsageProblem
 from fscli.store import models as m
-from fscli.store.assoc_fields import apply_changes, validate_changes
+from fscli.store.assoc_fields import apply_changes
 from fscli.store.tables import ACTIVE_STATES
 
 NAME_RE = re.compile(r"[a-z0-9_][a-z0-9_.@+-]*")
@@ -226,7 +226,7 @@ class Admin:
             raise Conflict("the same account is named twice")
         parent = (parent or "root").lower()
         parent_assoc = self.require_account(cluster, parent, "parent account")
-        validate_changes(changes, self.known_qos())
+        validate(changes, self.known_qos())
         for name in names:
             if name == "root" or self.account_assoc(cluster, name) is not None:
                 raise Conflict(f"account '{name}' already exists on cluster {cluster.name}")
@@ -281,7 +281,7 @@ class Admin:
             raise UsageProblem("nothing to set: give KEY=VALUE words after 'set'")
         names = [n.lower() for n in names]
         assocs = [self.require_account(cluster, n) for n in names]
-        validate_changes(changes, self.known_qos())
+        validate(changes, self.known_qos())
         new_parent = None
         if parent is not None:
             if "root" in names:
@@ -393,7 +393,7 @@ class Admin:
         parents = {a: self.require_account(cluster, a) for a in accounts}
         if partition is not None:
             self.require_partition(cluster, partition)
-        validate_changes(changes, self.known_qos())
+        validate(changes, self.known_qos())
         for name in names:
             for account in accounts:
                 if self._user_assoc(cluster, name, account, partition) is not None:
@@ -511,7 +511,7 @@ class Admin:
             if not changes.empty() or account
             else []
         )
-        validate_changes(changes, self.known_qos())
+        validate(changes, self.known_qos())
         lines = []
         for name in [n.lower() for n in names]:
             user = self.s.scalar(select(m.User).where(m.User.name == name))

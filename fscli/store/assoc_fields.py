@@ -2,17 +2,18 @@
 the association table's columns.
 
 :func:`apply_changes` writes an :class:`~fscli.engine.assoc_changes.AssocChanges` onto an
-association row (ORM) after :func:`validate_changes` checked it against the store.
+association row (ORM) after ``AssocChanges``' :func:`~fscli.engine.assoc_changes.validate`
+checked it against the store's QOS.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from fscli.engine import limitdefs, qoslist
+from fscli.engine import qoslist
 from fscli.engine import tres as tresmod
 from fscli.engine.assoc_changes import AssocChanges
-from fscli.errors import InvalidValue, NotFound
+from fscli.engine.limits import definitions as limitdefs
 
 
 def stored_limit(defn: limitdefs.LimitDef, value: Any) -> Any:
@@ -42,30 +43,6 @@ def loaded_limits(defs, columns) -> dict[str, Any]:
 
 def qos_list(text: str | None) -> list[str]:
     return [q for q in (text or "").split(",") if q]
-
-
-def edited(current: list[str], op: str, names: list[str]) -> list[str]:
-    """A name list (QOS, flags) after ``=``, ``+=`` (appended, no repeats) or ``-=``."""
-    if op == "=":
-        return list(names)
-    if op == "+=":
-        return current + [n for n in names if n not in current]
-    return [n for n in current if n not in names]
-
-
-def validate_changes(changes: AssocChanges, known_qos: set[str]) -> None:
-    names = list(changes.qos.names) if changes.qos else []
-    if changes.default_qos:
-        names.append(changes.default_qos)
-    for name in names:
-        if name not in known_qos:
-            raise NotFound(
-                f"QOS '{name}' does not exist (known: {', '.join(sorted(known_qos)) or 'none'})"
-            )
-    for name in changes.limits:
-        defn = limitdefs.lookup(name)
-        if defn is None or limitdefs.ASSOC not in defn.scopes:
-            raise InvalidValue(f"{name} is a QOS limit, not an association limit")
 
 
 ASSOC_SETTINGS = (

@@ -102,10 +102,10 @@ class Jobs:
         :class:`InvalidValue` with sbatch's error when it would refuse a pending or
         running job (a completed one is history: it is stored as given). The last of
         ``count`` submissions is checked: the ``count - 1`` before it count as submitted."""
-        from fscli.engine.limit_check import JobRequest, check, describe
-        from fscli.engine.limit_jobs import JobGroup, request_tres
+        from fscli.engine.limits.check import JobRequest, check, describe
+        from fscli.engine.limits.counting import JobGroup, request_tres
         from fscli.engine.submit import fill_memory
-        from fscli.store import limit_state
+        from fscli.store.limits import state as limit_state
 
         conn = self.s.connection()
         state = limit_state.load(conn, self.cluster.name, row["user"], row["account"])

@@ -1,7 +1,7 @@
 """SQLAlchemy 2.x ORM classes of the association store (the write path).
 
 Each class is mapped onto its Core table of :mod:`fscli.store.tables`, which holds the
-schema (names, types, limit columns from ``engine.limitdefs``); attributes are the
+schema (names, types, limit columns from ``engine.limits.definitions``); attributes are the
 tables' column names. Read paths never import this module (the ORM costs ~120 ms to
 import): ``store.snapshot`` reads rows with Core into ``engine.model`` dataclasses.
 """

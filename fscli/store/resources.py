@@ -6,12 +6,12 @@ from typing import Any
 
 from sqlalchemy import func, select, update
 
-from fscli.engine import limitdefs
-from fscli.engine.qos_changes import QosChanges
+from fscli.engine.limits import definitions as limitdefs
+from fscli.engine.qos_changes import QosChanges, edited
 from fscli.errors import Conflict, InvalidValue, NotFound, UsageProblem
 from fscli.store import models as m
 from fscli.store.admin import Admin, check_name
-from fscli.store.assoc_fields import edited, loaded_limit, qos_list, stored_limit
+from fscli.store.assoc_fields import loaded_limit, qos_list, stored_limit
 from fscli.store.tables import ACTIVE_STATES
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from sqlalchemy import func, or_, select
 
-from fscli.engine import limitdefs
+from fscli.engine.limits import definitions as limitdefs
 from fscli.engine.model import (
     SHARES_PARENT,
     Assoc,

@@ -11,14 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from fscli.engine.config import PriorityConfig
+from fscli.engine.config import RESET_AT_KEY, PriorityConfig
 from fscli.engine.model import Assoc, ClusterInfo, Job, Partition, Qos
 from fscli.engine.usage import Charges, Run
 from fscli.heap import bulk
 from fscli.store import snapshot
 
-RESET_AT_KEY = "PriorityUsageResetAt"
-"""fscli's own config key: when ``PriorityUsageResetPeriod=NOW`` was set (epoch seconds)."""
 CHARGED = ("running", "completed", "cancelled")
 """The states whose run time is charged as usage (:func:`job_runs`)."""
 
@@ -57,8 +55,8 @@ def load_state(conn, cluster: str | None, now: int, jobs: bool = True) -> Cluste
 
 def job_billing(job: Job, state: ClusterState) -> float:
     """Billing TRES per second of a job in its first partition
-    (:func:`fscli.engine.limit_jobs.job_billable`, which the limit checker bills with too)."""
-    from fscli.engine.limit_jobs import job_billable
+    (:func:`fscli.engine.limits.counting.job_billable`, which the limit checker bills with too)."""
+    from fscli.engine.limits.counting import job_billable
 
     part = state.partitions.get(job.partitions[0]) if job.partitions else None
     return job_billable(
@@ -68,8 +66,8 @@ def job_billing(job: Job, state: ClusterState) -> float:
 
 def job_qos(state: ClusterState, job: Job) -> tuple[Qos | None, float]:
     """The job's QOS, and the UsageFactor its run time is charged with
-    (:func:`fscli.engine.limit_jobs.usage_factor`, which the limit checker charges with)."""
-    from fscli.engine.limit_jobs import usage_factor
+    (:func:`fscli.engine.limits.counting.usage_factor`, which the limit checker charges with)."""
+    from fscli.engine.limits.counting import usage_factor
 
     qos = state.qos.get(job.qos or "")
     return qos, usage_factor(qos)
@@ -114,10 +112,10 @@ def run_minutes(state: ClusterState, now: int) -> dict[int, dict[str, int]]:
     Slurm keeps these counters only when it enforces limits (AccountingStorageEnforce),
     so without that every association holds none. A job without a time limit gets its
     first partition's MaxTime, as slurmctld gives it
-    (:func:`fscli.engine.limit_jobs.running_time_limit`, as the limit checker does).
+    (:func:`fscli.engine.limits.counting.running_time_limit`, as the limit checker does).
     """
-    from fscli.engine.limit_check import enforce_flags
-    from fscli.engine.limit_jobs import request_tres, running_time_limit
+    from fscli.engine.limits.check import enforce_flags
+    from fscli.engine.limits.counting import request_tres, running_time_limit
     from fscli.engine.runmins import Allocation
     from fscli.engine.runmins import run_minutes as held_minutes
 
@@ -158,7 +156,7 @@ def charged_allocations(state: ClusterState, now: int) -> list[tuple[Job, Run, d
     """Each job charged by ``now``, its ``Run`` and the TRES it holds (cpu and node
     counts included): what usage per TRES (sshare's GrpTRESRaw, the checker's GrpTRESMins)
     is computed from."""
-    from fscli.engine.limit_jobs import request_tres
+    from fscli.engine.limits.counting import request_tres
 
     return [
         (job, _run(state, job), request_tres(job.cpus, job.nodes, job.tres))

@@ -4,7 +4,7 @@ Names follow Slurm's: clusters, accounts (global, as in slurmdbd), users, associ
 (per cluster: root, account, or user[+partition]), QOS, partitions, per-cluster
 configuration, coordinators,
 usage charges, jobs and the transaction log. Limits are columns named after
-``engine.limitdefs`` attrs: TRES limits as canonical text (``cpu=4,mem=8192``), wall
+``engine.limits.definitions`` attrs: TRES limits as canonical text (``cpu=4,mem=8192``), wall
 limits in minutes. ``store.models`` maps its ORM classes (the write path) onto these
 tables; ``tests/store/test_tables.py`` checks that they match the migrations.
 """
@@ -25,7 +25,7 @@ from sqlalchemy import (
     Text,
 )
 
-from fscli.engine.limitdefs import ASSOC_LIMITS, QOS_LIMITS
+from fscli.engine.limits.definitions import ASSOC_LIMITS, QOS_LIMITS
 
 # the job table's states and largest id (job.id is a signed 64-bit column on every backend)
 from fscli.store.job_states import ACTIVE_STATES, MAX_JOB_ID  # noqa: F401

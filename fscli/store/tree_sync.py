@@ -23,7 +23,7 @@ from typing import Any
 from sqlalchemy import bindparam, delete, func, insert, or_, select, update
 
 from fscli.engine import config as configmod
-from fscli.engine import limitdefs
+from fscli.engine.limits import definitions as limitdefs
 from fscli.engine.model import PARTITION_SETTINGS, Assoc, Partition
 from fscli.engine.timestr import format_mins
 from fscli.engine.treespec import (

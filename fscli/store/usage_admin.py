@@ -19,7 +19,6 @@ from sqlalchemy import delete, func, select
 from fscli.engine.timestr import utc_iso
 from fscli.engine.tres import format_tres
 from fscli.errors import Conflict, InvalidValue, NotFound
-from fscli.io.slurmconf import SlurmConf
 from fscli.io.usage_import import JobRecord, ShareUsage
 from fscli.store import models as m
 from fscli.store.admin import Admin, chunked
@@ -68,11 +67,6 @@ class UsageAdmin(Admin):
             self.s.add(m.Config(cluster_id=cluster.id, key=key, value=value))
         else:
             row.value = value
-
-    def import_config(self, cluster: m.Cluster, conf: SlurmConf, path: str) -> list[str]:
-        if not conf.used:
-            return [f"no priority setting found in {path}"]
-        return self.set_config(cluster, conf.used, source="config import", origin=f" (from {path})")
 
     # -- associations ----------------------------------------------------------------
     def usage_assoc(self, cluster: m.Cluster, user: str | None, account: str) -> m.Association:

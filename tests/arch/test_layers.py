@@ -35,26 +35,17 @@ FORBIDDEN_MODULES = {
 }
 
 DEBT = {
-    "fscli.cli.complete": {"fscli.store.db", "fscli.store.names"},
-    "fscli.cli.config": {"fscli.store.snapshot", "fscli.store.state", "fscli.store.usage_admin"},
-    "fscli.cli.db": {"fscli.store.db"},
-    "fscli.cli.demo": {"fscli.store.db"},
     "fscli.cli.job": {"fscli.store.jobs"},
-    "fscli.cli.limits": {"fscli.store.limits_admin"},
     "fscli.cli.lsf": {
         "fscli.store",
         "fscli.store.admin",
         "fscli.store.lsf_admin",
         "fscli.store.state",
     },
-    "fscli.cli.output": {"fscli.store.db"},
-    "fscli.cli.partition": {"fscli.store.snapshot"},
-    "fscli.cli.qos": {"fscli.store.snapshot"},
     "fscli.cli.trees": {"fscli.store.snapshot", "fscli.store.tree_sync"},
-    "fscli.cli.usage": {"fscli.store.usage_admin"},
     "fscli.render.bqueues": {"fscli.io.lsf_shares"},
     "fscli.store.lsf_admin": {"fscli.io.lsf_shares"},
-    "fscli.store.usage_admin": {"fscli.io.slurmconf", "fscli.io.usage_import"},
+    "fscli.store.usage_admin": {"fscli.io.usage_import"},
 }
 
 

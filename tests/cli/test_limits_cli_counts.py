@@ -208,10 +208,11 @@ def test_store_counts_match_the_engine_counting_every_job(tree, store):
     fractional from odd seconds, 2 with UsageFactorSafe, 0) and without time limits."""
     from sqlalchemy import create_engine
 
-    from fscli.engine.limit_check import JobRequest, LimitsState, check
-    from fscli.engine.limit_jobs import request_tres
-    from fscli.store import limit_state, snapshot
+    from fscli.engine.limits.check import JobRequest, LimitsState, check
+    from fscli.engine.limits.counting import request_tres
+    from fscli.store import snapshot
     from fscli.store.db import resolve_url
+    from fscli.store.limits import state as limit_state
 
     tree.ok("qos", "add", "high", "usagefactor=0.37")
     tree.ok("qos", "add", "big", "usagefactor=2", "flags=UsageFactorSafe")

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from fscli.engine import assoc_changes, limitdefs, qos_changes
+from fscli.engine import assoc_changes, qos_changes
 from fscli.engine.assoc_changes import QosEdit
+from fscli.engine.limits import definitions as limitdefs
 from fscli.errors import InvalidValue
 
 

@@ -4,8 +4,8 @@ job's (added to the associations' and QOS' ``grp_used_tres`` and run-seconds).""
 
 from __future__ import annotations
 
-from fscli.engine.limit_check import JobRequest, LimitsState, check
-from fscli.engine.limit_jobs import JobGroup, job_billable, request_tres
+from fscli.engine.limits.check import JobRequest, LimitsState, check
+from fscli.engine.limits.counting import JobGroup, job_billable, request_tres
 from fscli.engine.model import Assoc, Job, Partition, Qos
 
 NOW = 1_700_000_000

@@ -8,8 +8,8 @@ import json
 import pytest
 
 from fscli.engine import reasons
-from fscli.engine.limit_check import WALL, JobRequest, LimitsState, check, effective
-from fscli.engine.limit_jobs import request_tres
+from fscli.engine.limits.check import WALL, JobRequest, LimitsState, check, effective
+from fscli.engine.limits.counting import request_tres
 from fscli.engine.model import Assoc, Job, Partition, Qos
 from fscli.errors import InvalidValue, UsageProblem
 
@@ -334,7 +334,7 @@ def test_effective_limits_refuse_what_check_rejects():
 def test_used_wall_sums_each_holder_s_subtree_and_its_qos():
     """GrpWall on phys and root, and on the job QOS: an association's used minutes are its
     own and its descendants' (alice 4 + phys's own 1 = 5); the QOS's are its own."""
-    from fscli.engine.limit_check import used_wall
+    from fscli.engine.limits.check import used_wall
 
     state = _state(acct_limits={"GrpWall": 60}, qos=[Qos("big", limits={"GrpWall": 30})])
     state.assocs[0].limits["GrpWall"] = 600

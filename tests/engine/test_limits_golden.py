@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from fscli.engine import limitdefs
-from fscli.engine.limit_check import JobRequest, LimitsState, check
+from fscli.engine.limits import definitions as limitdefs
+from fscli.engine.limits.check import JobRequest, LimitsState, check
 from fscli.engine.model import Assoc, Job, Partition, Qos
 from fscli.engine.timestr import parse_duration_mins
 from fscli.engine.tres import parse_tres

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from fscli.engine.limits import resolve
+from fscli.engine.limits.precedence import resolve
 from fscli.engine.model import Assoc, Partition, Qos
 from fscli.errors import InvalidValue
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from fscli.engine.limit_check import JobRequest, LimitsState, check
-from fscli.engine.limit_jobs import JobGroup, request_tres
+from fscli.engine.limits.check import JobRequest, LimitsState, check
+from fscli.engine.limits.counting import JobGroup, request_tres
 from fscli.engine.model import Assoc, Partition, Qos
 
 NOW = 1_700_000_000

@@ -9,8 +9,8 @@ import pytest
 
 from fscli.engine import reasons as R
 from fscli.engine.config import PriorityConfig, validate
-from fscli.engine.limit_check import JobRequest, LimitsState, check
-from fscli.engine.limit_jobs import request_tres
+from fscli.engine.limits.check import JobRequest, LimitsState, check
+from fscli.engine.limits.counting import request_tres
 from fscli.engine.model import Assoc, Partition, Qos
 from fscli.engine.submit import MemoryDefaults, fill_memory, partition_enforced
 from fscli.engine.timestr import INFINITE_MINUTES, parse_time_limit

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from fscli.engine import limitdefs
+from fscli.engine.limits import definitions as limitdefs
 from fscli.engine.model import SHARES_PARENT
 from fscli.engine.treespec import AccountSpec, ClusterSpec, TreeSpec, UserAssocSpec, UserSpec
 from fscli.errors import FscliError, InvalidValue

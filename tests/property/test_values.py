@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fscli.engine import limitdefs, timestr, tres
+from fscli.engine import timestr, tres
+from fscli.engine.limits import definitions as limitdefs
 from fscli.errors import InvalidValue
 from tests.property.strategies import failed, hostile, near, outcome
 

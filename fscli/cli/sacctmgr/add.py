@@ -336,7 +336,7 @@ QOS_KEYS: tuple[tuple[str, Names], ...] = (
 def qos_changes(raw_words, problems: Problems, names: list[str]):
     """QOS words: their own keys and the QOS limits (fscli's registry of them)."""
     from fscli.api.sacctmgr import QosChanges, parse_flags, parse_float
-    from fscli.engine import limitdefs
+    from fscli.engine.limits import definitions as limitdefs
 
     changes = QosChanges()
     for w in raw_words:

@@ -16,20 +16,20 @@ from collections.abc import Iterable
 from sqlalchemy import and_, case, func, or_, select
 
 from fscli.engine.config import PriorityConfig
-from fscli.engine.limit_check import WALL, LimitsState, enforce_flags
-from fscli.engine.limit_jobs import (
+from fscli.engine.limits.check import WALL, LimitsState, enforce_flags
+from fscli.engine.limits.counting import (
     JobGroup,
     JobScope,
     held_run_seconds,
     job_billable,
     usage_factor,
 )
+from fscli.engine.limits.target import ASSOC, Target
 from fscli.engine.model import Assoc, Partition, Qos
 from fscli.engine.runmins import NOT_HELD
 from fscli.engine.submit import MemoryDefaults, partition_enforced
 from fscli.engine.tres import parse_tres
 from fscli.store import snapshot, tables
-from fscli.store.limits_admin import ASSOC, Target
 
 USAGE_LIMITS = ("GrpTRESMins", "GrpWall")
 MAX_IN = 900
@@ -310,7 +310,7 @@ def _run_seconds(
     Rows of jobs alike in start, time limit, partition and QOS (``one_by_one``: their
     QOS's UsageFactor is fractional, which truncates per job and per pass, or they have no
     time limit and hold their partition's MaxTime) go through
-    :func:`fscli.engine.limit_jobs.held_run_seconds`, which holds the same seconds for each
+    :func:`fscli.engine.limits.counting.held_run_seconds`, which holds the same seconds for each
     such job of the group. For the others
     SQL summed ``left``, the seconds a job holds with UsageFactor 1 (its time limit less
     its run time up to the last pass), and the ``*_left`` sums times the CPUs and nodes:
@@ -370,3 +370,9 @@ def _decayed_minutes(cs, now: int):
     for key, raw in qos_billing.items():
         per_qos.setdefault(key, {})["billing"] = raw / 60.0
     return per_assoc, {qos_names[key]: usage for key, usage in per_qos.items()}
+
+
+def default_account(conn, user: str) -> str | None:
+    """The user's default account (what sbatch uses without ``-A``)."""
+    users = tables.user_account.c
+    return conn.execute(select(users.default_account).where(users.name == user)).scalar()

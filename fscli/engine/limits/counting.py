@@ -1,9 +1,9 @@
 """What a job counts for against the limits: its TRES, its billing, the run-minutes it
 holds, and the running and pending jobs counted as groups.
 
-These rules sit apart from the checker (:mod:`fscli.engine.limit_check`) because three
+These rules sit apart from the checker (:mod:`fscli.engine.limits.check`) because three
 readers must apply them alike: the checker, counting ``LimitsState.jobs`` itself
-(:func:`job_groups`); the store's SQL aggregate (``fscli/store/limit_state.py``), which
+(:func:`job_groups`); the store's SQL aggregate (``fscli/store/limits/state.py``), which
 answers the same :class:`JobScope` with :class:`JobGroup` sums and must bill and hold
 run time exactly as :func:`job_groups` does per job; and sshare's TRESRunMins
 (``fscli/store/state.py``), which must show what the GrpTRESRunMins checks count. One
@@ -111,7 +111,7 @@ class JobGroup:
     job's whole billing TRES) when :attr:`JobScope.billing` asks for it.
 
     ``assoc_id`` is the jobs' association or its nearest ancestor among the checked
-    state's (``fscli.engine.limit_check.LimitsState.assocs``); ``user`` and ``account``
+    state's (``fscli.engine.limits.check.LimitsState.assocs``); ``user`` and ``account``
     only need to be right for the checked user and account.
     """
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
 
-from fscli.engine import limitdefs
+from fscli.engine.limits import definitions as limitdefs
 from fscli.engine.model import Assoc, Partition, Qos
 from fscli.errors import InvalidValue
 

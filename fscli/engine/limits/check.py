@@ -18,9 +18,9 @@ The checks run in the order of Slurm 22.05 (src/slurmctld/acct_policy.c, job_mgr
 
 Every violated limit is collected; the verdict comes from the first that decides it.
 Counters are taken in one pass over the running and pending jobs, or over a store's
-aggregates of them, for the :class:`~fscli.engine.limit_jobs.JobScope` the check needs.
+aggregates of them, for the :class:`~fscli.engine.limits.counting.JobScope` the check needs.
 What each job counts for (its TRES, billing and the run-minutes it holds) is defined in
-:mod:`fscli.engine.limit_jobs`, which the store's aggregate and sshare read too.
+:mod:`fscli.engine.limits.counting`, which the store's aggregate and sshare read too.
 """
 
 from __future__ import annotations
@@ -30,9 +30,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from fscli.engine import limitdefs, qoslist
+from fscli.engine import qoslist
 from fscli.engine import reasons as R
-from fscli.engine.limit_jobs import (
+from fscli.engine.limits import definitions as limitdefs
+from fscli.engine.limits.counting import (
     JobGroup,
     JobScope,
     job_billable,
@@ -40,7 +41,7 @@ from fscli.engine.limit_jobs import (
     request_tres,
     usage_factor,
 )
-from fscli.engine.limits import LimitEntry, Resolution, has_flag, resolve, resolve_detail
+from fscli.engine.limits.precedence import LimitEntry, Resolution, has_flag, resolve, resolve_detail
 from fscli.engine.model import Assoc, Job, Partition, Qos
 from fscli.engine.submit import MemoryDefaults, fill_memory
 from fscli.engine.timestr import INFINITE_MINUTES
