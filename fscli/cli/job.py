@@ -413,6 +413,7 @@ def import_(app, file, replace, dry_run) -> None:
     Example:
       fscli job import jobs.txt
     """
+    from fscli.cli.progress import progress
     from fscli.errors import InvalidValue
     from fscli.io.squeue_import import parse_squeue
     from fscli.store.jobs import JobInput
@@ -422,7 +423,7 @@ def import_(app, file, replace, dry_run) -> None:
     except UnicodeDecodeError as exc:
         raise InvalidValue(f"cannot read {file.name}: {exc}") from None
     jobs = [JobInput.from_job(j) for j in parse_squeue(text)]
-    with app.transaction(dry_run) as session:
+    with progress(app, "importing jobs") as step, app.transaction(dry_run) as session:
         service = _jobs_service(app, session, app.cluster_name)
-        lines = service.import_jobs(jobs, replace)
+        lines = service.import_jobs(jobs, replace, step)
     report(app, lines, dry_run)

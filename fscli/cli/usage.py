@@ -125,6 +125,7 @@ def import_(app, path, fmt, skip_unknown, dry_run) -> None:
         > jobs.txt && fscli usage import jobs.txt --format sacct
       sshare -a -l -P > shares.txt && fscli usage import shares.txt --format sshare
     """
+    from fscli.cli.progress import progress
     from fscli.errors import UsageProblem
     from fscli.io.usage_import import parse_sacct, parse_sshare
     from fscli.store.usage_admin import UsageAdmin
@@ -134,15 +135,15 @@ def import_(app, path, fmt, skip_unknown, dry_run) -> None:
         raise UsageProblem(f"unknown --format '{fmt}': expected sacct or sshare")
     text = read_text(path)
     parsed = parse_sacct(text) if fmt == "sacct" else parse_sshare(text)
-    with app.transaction(dry_run) as session:
+    with progress(app, "importing usage") as step, app.transaction(dry_run) as session:
         admin = UsageAdmin(session, app.now, app.actor)
         cluster = admin.cluster(app.cluster_name)
         if fmt == "sacct":
-            result = admin.import_sacct(cluster, parsed.jobs, path, skip_unknown)
+            result = admin.import_sacct(cluster, parsed.jobs, path, skip_unknown, step)
             if parsed.skipped:
                 result.lines.append(f"ignored {parsed.skipped} job step(s) or never-started job(s)")
         else:
-            result = admin.import_sshare(cluster, parsed, app.now, path, skip_unknown)
+            result = admin.import_sshare(cluster, parsed, app.now, path, skip_unknown, step)
     if result.skipped:
         result.lines.append(
             f"skipped {len(result.skipped)} unknown user/account pair(s): "
