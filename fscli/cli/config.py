@@ -71,7 +71,7 @@ def show(app, show_all, out) -> None:
             return utc_iso(int(value))
         if key in MINUTE_KEYS:
             return int(value) if out.json else format_mins(int(value))
-        return value
+        return out.setting(value)
 
     with app.reading() as conn:
         stored = load_config(conn, cluster_id_for(conn, app.cluster_name))

@@ -259,8 +259,6 @@ def list_(app, words, out) -> None:
     Example:
       fscli job list state=pending -P
     """
-    from fscli.engine.timestr import format_mins, format_when
-    from fscli.engine.tres import format_tres
     from fscli.errors import UsageProblem
     from fscli.store.jobs import JOB_STATES
     from fscli.store.snapshot import load_listed_jobs
@@ -289,14 +287,14 @@ def list_(app, words, out) -> None:
             j.qos,
             j.queue,
             j.state,
-            format_when(j.submit),
-            format_when(j.start),
-            format_when(j.end),
+            out.when(j.submit),
+            out.when(j.start),
+            out.when(j.end),
             j.cpus,
             j.nodes,
             j.slots,
-            format_tres(j.tres) if j.tres else "",
-            format_mins(j.time_limit) if j.state != "cancelled" or j.time_limit else "",
+            out.tres(j.tres),
+            out.minutes(j.time_limit) if j.state != "cancelled" or j.time_limit else None,
             j.nice,
             j.cputime,
             j.admin_priority,

@@ -188,8 +188,6 @@ def list_(app, out) -> None:
     Example:
       fscli partition list -P
     """
-    from fscli.engine.timestr import format_mins
-    from fscli.engine.tres import format_tres
     from fscli.store.snapshot import cluster_id_for, load_partitions
 
     with app.reading() as conn:
@@ -215,11 +213,11 @@ def list_(app, out) -> None:
             p.name,
             p.nodes,
             p.cpus,
-            format_tres(p.tres),
+            out.tres(p.tres),
             p.priority_job_factor,
             p.priority_tier,
             p.qos or "",
-            format_mins(p.max_time),
+            out.minutes(p.max_time),
             p.max_nodes,
             p.min_nodes,
             p.billing_weights or "",
