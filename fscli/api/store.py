@@ -320,3 +320,16 @@ class Store:
         from fscli.api.trees import apply_tree
 
         return apply_tree(self, spec, prune, dry_run, at, **options)
+
+    # -- charts -------------------------------------------------------------------------
+    def chart(self, kind: str, cluster: str | None = None, at: When = None, **options):
+        """:func:`fscli.api.charts.chart`: the numbers of ``fscli plot KIND`` as plain
+        series; a usage chart's ``start`` and ``end`` are moments (Slurm's words count
+        from ``at``: ``now-28days``)."""
+        from fscli.api.charts import chart
+
+        now = moment(at)
+        for key in ("start", "end"):
+            if key in options:
+                options[key] = moment(options[key], now)
+        return chart(self, kind, cluster, now, **options)

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from fscli.engine.limits.target import Target
     from fscli.engine.qos_changes import QosChanges
     from fscli.store.jobs import JobInput
+    from fscli.store.progress import Progress
     from fscli.store.usage_admin import UsageAdmin
 
 
@@ -294,6 +295,7 @@ class Writes:
         origin: str,
         skip_unknown: bool = False,
         cluster: str | None = None,
+        progress: Progress | None = None,
     ) -> list[str]:
         """Usage from ``sacct -a -X -P`` output (``fmt="sacct"``: jobs charged pass by pass)
         or ``sshare -a -l -P`` output (``"sshare"``: each user's RawUsage as of the
@@ -306,12 +308,14 @@ class Writes:
         target = self._cluster(cluster)
         if fmt == "sacct":
             parsed = parse_sacct(text)
-            result = self._admin.import_sacct(target, parsed.jobs, origin, skip_unknown)
+            result = self._admin.import_sacct(target, parsed.jobs, origin, skip_unknown, progress)
             if parsed.skipped:
                 result.lines.append(f"ignored {parsed.skipped} job step(s) or never-started job(s)")
         else:
             rows = parse_sshare(text)
-            result = self._admin.import_sshare(target, rows, self.now, origin, skip_unknown)
+            result = self._admin.import_sshare(
+                target, rows, self.now, origin, skip_unknown, progress
+            )
         if result.skipped:
             result.lines.append(
                 f"skipped {len(result.skipped)} unknown user/account pair(s): "
@@ -388,8 +392,12 @@ class Writes:
         return self._jobs(None, by_id=True).modify(list(ids), changes)
 
     def import_jobs(
-        self, jobs: list[JobInput], replace: bool = False, cluster: str | None = None
+        self,
+        jobs: list[JobInput],
+        replace: bool = False,
+        cluster: str | None = None,
+        progress: Progress | None = None,
     ) -> list[str]:
         """Store the pending and running jobs among ``jobs`` (squeue's, as ``JobInput``),
         each checked as a submission; ids already stored conflict unless ``replace``."""
-        return self._jobs(cluster).import_jobs(jobs, replace)
+        return self._jobs(cluster).import_jobs(jobs, replace, progress)

@@ -67,7 +67,7 @@ def show(app, show_all, out) -> None:
             return utc_iso(int(value))
         if key in MINUTE_KEYS:
             return int(value) if out.json else format_mins(int(value))
-        return value
+        return out.setting(value)
 
     stored = app.store.settings(app.cluster_name)
     rows = []

@@ -237,8 +237,6 @@ def list_(app, words, out) -> None:
       fscli job list state=pending -P
     """
     from fscli.api.jobs import JOB_STATES
-    from fscli.engine.timestr import format_mins, format_when
-    from fscli.engine.tres import format_tres
     from fscli.errors import UsageProblem
 
     parsed = parse_words(words, LIST_KEYS, "job list")
@@ -264,14 +262,14 @@ def list_(app, words, out) -> None:
             j.qos,
             j.queue,
             j.state,
-            format_when(j.submit),
-            format_when(j.start),
-            format_when(j.end),
+            out.when(j.submit),
+            out.when(j.start),
+            out.when(j.end),
             j.cpus,
             j.nodes,
             j.slots,
-            format_tres(j.tres) if j.tres else "",
-            format_mins(j.time_limit) if j.state != "cancelled" or j.time_limit else "",
+            out.tres(j.tres),
+            out.minutes(j.time_limit) if j.state != "cancelled" or j.time_limit else None,
             j.nice,
             j.cputime,
             j.admin_priority,
@@ -383,6 +381,7 @@ def import_(app, file, replace, dry_run) -> None:
     Example:
       fscli job import jobs.txt
     """
+    from fscli.cli.progress import progress
     from fscli.errors import InvalidValue
     from fscli.io.squeue_import import parse_squeue
     from fscli.store.jobs import JobInput
@@ -392,6 +391,6 @@ def import_(app, file, replace, dry_run) -> None:
     except UnicodeDecodeError as exc:
         raise InvalidValue(f"cannot read {file.name}: {exc}") from None
     jobs = [JobInput.from_job(j) for j in parse_squeue(text)]
-    with app.changes(dry_run) as tx:
-        lines = tx.import_jobs(jobs, replace, app.cluster_name)
+    with progress(app, "importing jobs") as step, app.changes(dry_run) as tx:
+        lines = tx.import_jobs(jobs, replace, app.cluster_name, progress=step)
     report(app, lines, dry_run)

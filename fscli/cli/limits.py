@@ -364,6 +364,7 @@ def check(app, words, whatif, out) -> None:
       fscli limits check user=bob tres=cpu=4,mem=8G,gres/gpu=1 partition=gpu --json
       fscli limits check user=bob cpus=200 --with 'account=chem GrpTRES=cpu=256'
     """
+    from fscli.cli.progress import progress
     from fscli.errors import UsageProblem
 
     parsed = parse_words(words, CHECK_KEYS, "limits check")
@@ -374,14 +375,15 @@ def check(app, words, whatif, out) -> None:
         )
     tres, time = _job_tres(parsed)
     changes = [_target_and_changes(_split(text), "limits check --with") for text in whatif]
-    result = app.store.check_job(
-        **_who(parsed),
-        tres=tres,
-        time_limit=time,
-        whatif=changes,
-        cluster=parsed.get("cluster") or app.cluster_name,
-        at=app.now,
-    )
+    with progress(app, "checking limits"):  # a big store: a second or more of counting
+        result = app.store.check_job(
+            **_who(parsed),
+            tres=tres,
+            time_limit=time,
+            whatif=changes,
+            cluster=parsed.get("cluster") or app.cluster_name,
+            at=app.now,
+        )
     _emit_check(out, result)
 
 

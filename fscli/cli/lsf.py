@@ -168,7 +168,11 @@ def params_show(app, out) -> None:
     with app.reading() as conn:
         setup = load_lsf(conn)
     rows = [
-        [name, setup.params.get(name, default), "lsb.params" if name in setup.params else "default"]
+        [
+            name,
+            out.setting(setup.params.get(name, default)),
+            "lsb.params" if name in setup.params else "default",
+        ]
         for name, default in PARAM_DEFAULTS.items()
     ]
     out.emit(["Parameter", "Value", "Source"], rows, "params")

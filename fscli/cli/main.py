@@ -38,6 +38,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "load": ("fscli.cli.trees", "load", "Read a sacctmgr dump flat file into the store."),
     "lsf": ("fscli.cli.lsf", "lsf", "LSF fairshare: parameters, queues, user groups."),
     "partition": ("fscli.cli.partition", "partition", "Add, modify, delete and list partitions."),
+    "plot": ("fscli.cli.plot", "plot", "Draw usage, shares, sprio or LSF as a chart (SVG/PNG)."),
     "qos": ("fscli.cli.qos", "qos", "Add, modify, delete and list QOS."),
     "sacctmgr": (
         "fscli.cli.sacctmgr",

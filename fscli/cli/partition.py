@@ -178,8 +178,6 @@ def list_(app, out) -> None:
     Example:
       fscli partition list -P
     """
-    from fscli.engine.timestr import format_mins
-    from fscli.engine.tres import format_tres
 
     parts = app.store.partitions(app.cluster_name)
     columns = [
@@ -203,11 +201,11 @@ def list_(app, out) -> None:
             p.name,
             p.nodes,
             p.cpus,
-            format_tres(p.tres),
+            out.tres(p.tres),
             p.priority_job_factor,
             p.priority_tier,
             p.qos or "",
-            format_mins(p.max_time),
+            out.minutes(p.max_time),
             p.max_nodes,
             p.min_nodes,
             p.billing_weights or "",

@@ -127,6 +127,9 @@ def list_(app, out) -> None:
     from fscli.engine.limits import definitions as limitdefs
     from fscli.engine.timestr import format_secs
 
+    def factor(value: float | None) -> str | float | None:
+        return value if out.json else "" if value is None else f"{value:f}"
+
     qos_all = app.store.qos()
     columns = ["Name", "Priority", "GraceTime", "Flags", "UsageThres", "UsageFactor", "LimitFactor"]
     columns += [d.name for d in limitdefs.QOS_LIMITS]
@@ -135,12 +138,12 @@ def list_(app, out) -> None:
         row = [
             q.name,
             q.priority,
-            format_secs(q.grace_time or 0),
+            (q.grace_time or 0) if out.json else format_secs(q.grace_time or 0),  # seconds
             ",".join(sorted(q.flags)),
-            "" if q.usage_threshold is None else f"{q.usage_threshold:f}",
-            f"{q.usage_factor:f}",
-            "" if q.limit_factor is None else f"{q.limit_factor:f}",
+            factor(q.usage_threshold),
+            factor(q.usage_factor),
+            factor(q.limit_factor),
         ]
-        row += [limitdefs.format_limit(d, q.limits.get(d.name)) for d in limitdefs.QOS_LIMITS]
+        row += [out.limit(d, q.limits.get(d.name)) for d in limitdefs.QOS_LIMITS]
         rows.append(row)
-    out.emit(columns, rows, "qos", numeric=("Priority",))
+    out.emit(columns, rows, "qos", numeric=("Priority",), keep=("Name", "Priority"))

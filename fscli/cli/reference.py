@@ -174,11 +174,30 @@ def json_reference() -> str:
         f"(`fscli demo` at {JSON_AT}, plus a limit and an LSF queue); do not edit by hand.",
         "",
         "Conventions: list and view commands print one object whose array holds one object",
-        "per row, keyed by the column names of `-P`; numbers stay numbers, an empty cell is",
-        '`""` or `null`, an infinite value is the string `"inf"`, times are ISO 8601 UTC.',
-        "Limits and durations are numbers in the unit Slurm stores: counts, times in minutes",
-        "(`config show`'s PriorityDecayHalfLife, PriorityMaxAge, PriorityCalcPeriod too),",
-        "TRES limits as objects `{tres: count}` with memory in MB (`assoc list`).",
+        "per row, keyed by the column names of `-P` (Slurm's names, kept so that scripts",
+        "keep working); numbers are numbers, never strings; an unset or unlimited value is",
+        '`null` (a text cell with nothing in it `""`); an infinite value is the string `"inf"`.',
+        "Times are ISO 8601: UTC with `Z` in `meta` and the LSF views, local time as Slurm",
+        "prints it in `job list` and `history`.",
+        "",
+        "Units (the unit Slurm stores, the same in every command):",
+        "",
+        "| what | unit | where |",
+        "| --- | --- | --- |",
+        "| durations | minutes | `MaxWall`/`MaxWallDurationPerJob`, `GrpWall`, `MaxTime`, "
+        "`TimeLimit`; `limits show`/`check`'s `value` of a time limit and `time_limit`; "
+        "`config show`'s PriorityDecayHalfLife, PriorityMaxAge, PriorityCalcPeriod |",
+        "| QOS GraceTime | seconds | `qos list` |",
+        "| TRES | object `{tres: count}`, memory in MB | limits in `assoc list` and `qos list`, "
+        "`TRES` of `partition list` and `job list`; `limits show`/`check`'s `value`, "
+        "`current`, `request` of a TRES limit (one TRES a row) |",
+        "| TRES-minutes | object `{tres: minutes}` | `GrpTRESMins`, `MaxTRESMins...`, "
+        "`GrpTRESRunMins`, sshare's `GrpTRESMins`, `GrpTRESRaw`, `TRESRunMins` |",
+        "| memory settings | MB | `DefMemPerCPU`, `DefMemPerNode`, `MaxMemPerCPU` |",
+        "| usage | TRES-seconds (billing), decayed | sshare's `RawUsage` |",
+        "| settings | a number when the value is one, else its text | `config show`, "
+        "`lsf params show` |",
+        "",
         "Commands that compute as of a moment add a `meta` object. The types are those seen",
         "in the example: a key that is `null` there holds a value when one is set.",
         "Examples show each array's first element only.",

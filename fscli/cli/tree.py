@@ -34,8 +34,12 @@ def tree(app, account, algorithm, svg) -> None:
     rows = answer.subtree(account) if account is not None else answer.rows
     algorithm = answer.algorithm
     console = tables.console(record=svg is not None)
+    terminal = tables.is_terminal(console.file)
+    drawn, width = share_tree(rows, algorithm, console.width if terminal else None)
+    if not terminal:  # a pipe or a file: every line whole, whatever $COLUMNS says
+        console.width = max(console.width, width)
     console.print(f"cluster {answer.cluster}, {algorithm}, bar: usage █ vs share |")
-    console.print(share_tree(rows, algorithm))
+    console.print(drawn)
     if svg is not None:
         from fscli.cli.output import command_line
 

@@ -9,9 +9,6 @@ and ``dump`` write the store back in either format.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-
 import click
 
 from fscli.cli.output import dry_run_option
@@ -146,38 +143,6 @@ def full_plan_option(func):
     )(func)
 
 
-@contextmanager
-def _progress(app, label: str) -> Iterator:
-    """A progress callback: a rich bar on a terminal once the work has taken over a second."""
-    import sys
-    import time
-
-    if app.quiet or not sys.stderr.isatty():
-        yield None
-        return
-    started = time.monotonic()
-    state: dict = {}
-
-    def step(done: int, total: int) -> None:
-        if "bar" not in state:
-            if time.monotonic() - started < 1.0:
-                return
-            from rich.progress import Progress
-
-            from fscli.render.tables import console
-
-            state["bar"] = Progress(console=console(stderr=True), transient=True)
-            state["bar"].start()
-            state["task"] = state["bar"].add_task(label, total=total)
-        state["bar"].update(state["task"], completed=done, total=total)
-
-    try:
-        yield step
-    finally:
-        if "bar" in state:
-            state["bar"].stop()
-
-
 def _run_plan(
     app,
     spec,
@@ -191,7 +156,9 @@ def _run_plan(
     def show(plan) -> None:
         _print_plan(plan, full_plan, app.quiet)
 
-    with _progress(app, f"{'checking' if dry_run else 'applying'} {source}") as step:
+    from fscli.cli.progress import progress
+
+    with progress(app, f"{'checking' if dry_run else 'applying'} {source}") as step:
         plan = app.store.apply_tree(
             spec,
             prune=prune,
@@ -278,10 +245,13 @@ def export(app, fmt, output) -> None:
       fscli export -o tree.yaml
       fscli export --format dump
     """
+    from fscli.cli.progress import progress
     from fscli.io import flatfile, yamltree
 
-    spec = _store_spec(app, app.cluster_name)
-    _write(output, yamltree.dump(spec) if fmt == "yaml" else flatfile.write(spec))
+    with progress(app, "exporting"):
+        spec = _store_spec(app, app.cluster_name)
+        text = yamltree.dump(spec) if fmt == "yaml" else flatfile.write(spec)
+    _write(output, text)
 
 
 DUMP_KEYS = key_table({"name": ("cluster", "clusters", "names"), "file": ()}, None)
@@ -297,6 +267,7 @@ def dump(app, words) -> None:
     Example:
       fscli dump c1 file=c1.cfg
     """
+    from fscli.cli.progress import progress
     from fscli.errors import UsageProblem
     from fscli.io import flatfile
 
@@ -305,12 +276,14 @@ def dump(app, words) -> None:
     names = parsed.all_names()
     if len(names) > 1:
         raise UsageProblem("dump takes one cluster name")
-    spec = _store_spec(app, names[0] if names else app.cluster_name)
+    with progress(app, "dumping"):
+        spec = _store_spec(app, names[0] if names else app.cluster_name)
+        text = flatfile.write(spec)
     path = parsed.get("file")
     if path is None:
         path = f"./{spec.cluster.name}.cfg"
         app.say(f"No filename given, using {path}.")
-    _write(path, flatfile.write(spec))
+    _write(path, text)
 
 
 LOAD_KEYS = key_table({"file": ("name",), "cluster": ()}, None)

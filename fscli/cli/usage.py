@@ -124,12 +124,13 @@ def import_(app, path, fmt, skip_unknown, dry_run) -> None:
         > jobs.txt && fscli usage import jobs.txt --format sacct
       sshare -a -l -P > shares.txt && fscli usage import shares.txt --format sshare
     """
+    from fscli.cli.progress import progress
     from fscli.errors import UsageProblem
 
     fmt = fmt.lower()
     if fmt not in ("sacct", "sshare"):  # before the file is read or the store opened
         raise UsageProblem(f"unknown --format '{fmt}': expected sacct or sshare")
     text = read_text(path)
-    with app.changes(dry_run) as tx:
-        lines = tx.import_usage(text, fmt, path, skip_unknown, app.cluster_name)
+    with progress(app, "importing usage") as step, app.changes(dry_run) as tx:
+        lines = tx.import_usage(text, fmt, path, skip_unknown, app.cluster_name, progress=step)
     report(app, lines, dry_run)

@@ -292,6 +292,17 @@ def render_text(
     return "".join(line + "\n" for line in lines)
 
 
+TRES_LISTS = ("GrpTRESMins", "GrpTRESRaw", "TRESRunMins")
+"""The TRES-list columns, whose counts --json gives as ``{tres: count}``."""
+
+
+def tres_object(text: str | None) -> dict[str, int] | None:
+    """``cpu=12,mem=0`` (sshare's whole-number TRES list) as ``{"cpu": 12, "mem": 0}``."""
+    if not text:
+        return None
+    return {name: int(count) for name, _, count in (p.partition("=") for p in text.split(","))}
+
+
 def json_rows(rows: Sequence[ShareRow], extras: Extras = Extras()) -> list[dict[str, object]]:
     """One JSON-ready dict per row; Account without indentation, plus ``depth``."""
     names = [name for name, _ in FIELD_TABLE]
@@ -301,6 +312,8 @@ def json_rows(rows: Sequence[ShareRow], extras: Extras = Extras()) -> list[dict[
         cells = dict(zip(names, values))
         cells["Account"] = row.account
         cells["RawUsage"] = row.raw_usage
+        for name in TRES_LISTS:
+            cells[name] = tres_object(cells[name])
         if row.level_fs == math.inf:
             cells["LevelFS"] = "inf"
         cells["depth"] = row.depth

@@ -25,6 +25,7 @@ from fscli.store import tables
 from fscli.store.admin import Admin, chunked
 from fscli.store.assoc_fields import qos_list
 from fscli.store.job_states import ACTIVE_STATES, MAX_JOB_ID, SUBMIT_STATES
+from fscli.store.progress import Progress, tick
 
 MAX_COUNT = 100_000  # jobs one submit makes: each is a row and a history line in one transaction
 
@@ -142,7 +143,7 @@ class Jobs:
                 raise InvalidValue(f"{result.error}: {why}" if result.reason else why)
         return dict(row, cpus=cpus, tres=format_tres(tres, units=False) if tres else None)
 
-    def _rows(self, jobs: list[JobInput]) -> list[dict]:
+    def _rows(self, jobs: list[JobInput], progress: Progress | None = None) -> list[dict]:
         """Each job's row, checked in order (so the first bad job is the one named) as
         slurmctld checks a submission. The store is asked once for the whole batch
         (:class:`_Lookup`), not once per job: at six queries a job, an import of 100,000
@@ -150,7 +151,8 @@ class Jobs:
         slurm = [j for j in jobs if not j.queue]
         lookup = _Lookup(self.s, self.cluster.id, slurm) if slurm and self.cluster else None
         rows = []
-        for job in jobs:
+        for i, job in enumerate(jobs):
+            tick(progress, i, len(jobs))
             common = self._common(job)
             rows.append(
                 self._lsf_row(job, common) if job.queue else self._slurm_row(job, common, lookup)
@@ -382,9 +384,12 @@ class Jobs:
         return lines
 
     # -- import --------------------------------------------------------------------
-    def import_jobs(self, jobs: list[JobInput], replace_existing: bool) -> list[str]:
+    def import_jobs(
+        self, jobs: list[JobInput], replace_existing: bool, progress: Progress | None = None
+    ) -> list[str]:
         """Store the pending and running jobs read from squeue (finished ones carry no end
-        time and are skipped); existing ids are a conflict unless replaced."""
+        time and are skipped); existing ids are a conflict unless replaced. ``progress(done,
+        total)`` is told how far the checks are."""
         finished = sum(1 for j in jobs if j.state not in ACTIVE_STATES)
         jobs = [j for j in jobs if j.state in ACTIVE_STATES]
         ids = [j.job_id for j in jobs]
@@ -401,7 +406,7 @@ class Jobs:
                 f"{len(existing)} job id(s) already in the store ({shown}): "
                 "use --replace to overwrite them"
             )
-        rows = self._rows(jobs)
+        rows = self._rows(jobs, progress)
         for part in chunked(sorted(existing)):
             self.s.execute(delete(m.Job).where(m.Job.id.in_(part)))
         for row, job in zip(rows, jobs):

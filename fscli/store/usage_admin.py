@@ -22,6 +22,7 @@ from fscli.errors import Conflict, InvalidValue, NotFound
 from fscli.io.usage_import import JobRecord, ShareUsage
 from fscli.store import models as m
 from fscli.store.admin import Admin, chunked
+from fscli.store.progress import Progress, tick
 from fscli.store.state import RESET_AT_KEY
 from fscli.store.tables import MAX_JOB_ID
 
@@ -135,13 +136,20 @@ class UsageAdmin(Admin):
         return found, unknown
 
     def import_sshare(
-        self, cluster: m.Cluster, rows: list[ShareUsage], at: int, path: str, skip_unknown: bool
+        self,
+        cluster: m.Cluster,
+        rows: list[ShareUsage],
+        at: int,
+        path: str,
+        skip_unknown: bool,
+        progress: Progress | None = None,
     ) -> ImportResult:
         """Each user row's RawUsage becomes that association's usage as of ``at``."""
         users = [r for r in rows if r.user is not None]
         found, unknown = self._resolve(cluster, [(r.user, r.account) for r in users], skip_unknown)
         result = ImportResult(skipped=unknown)
-        for r in users:
+        for i, r in enumerate(users):
+            tick(progress, i, len(users))
             aid = found.get((r.user.lower(), r.account.lower()))
             if aid is not None:
                 self._replace_charges(aid, r.raw_usage, at)
@@ -153,14 +161,20 @@ class UsageAdmin(Admin):
         return result
 
     def import_sacct(
-        self, cluster: m.Cluster, jobs: list[JobRecord], path: str, skip_unknown: bool
+        self,
+        cluster: m.Cluster,
+        jobs: list[JobRecord],
+        path: str,
+        skip_unknown: bool,
+        progress: Progress | None = None,
     ) -> ImportResult:
         """Store sacct job records as completed/running jobs (charged pass by pass)."""
         found, unknown = self._resolve(cluster, [(j.user, j.account) for j in jobs], skip_unknown)
         result = ImportResult(skipped=unknown)
         kept = [j for j in jobs if (j.user.lower(), j.account.lower()) in found]
         ids = self._job_ids(kept)
-        for job, job_id in zip(kept, ids):
+        for i, (job, job_id) in enumerate(zip(kept, ids)):
+            tick(progress, i, len(kept))
             tres = dict(job.tres)
             self.s.add(
                 m.Job(

@@ -21,7 +21,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "fscli"
 ALLOWED = {
     "engine": set(),
     "io": {"engine", "yaml"},
-    "render": {"engine", "rich", "click"},
+    "render": {"engine", "rich", "click", "matplotlib"},
     "store": {"engine", "sqlalchemy", "alembic"},
     "api": {"store", "io", "render", "engine"},
     "cli": {"api", "io", "render", "engine", "click", "rich"},

@@ -53,13 +53,13 @@ def test_submit_prints_the_id_and_stores_the_request(cluster):
         "Queue": None,
         "State": "pending",
         "Submit": AT,
-        "Start": "",
-        "End": "",
+        "Start": None,
+        "End": None,
         "CPUs": 8,
         "Nodes": 2,
         "Slots": 1,
-        "TRES": "mem=8G,gres/gpu=2",
-        "TimeLimit": "02:00:00",
+        "TRES": {"mem": 8192, "gres/gpu": 2},  # memory in MB (docs/json.md)
+        "TimeLimit": 120,  # minutes
         "Nice": 10,
         "CPUTime": None,
         "Priority": None,
@@ -132,7 +132,7 @@ def test_lsf_job_needs_a_queue_not_an_association(fscli):
         job["CPUTime"],
         job["Start"],
         job["TimeLimit"],
-    ) == ("zed", "normal", 4, "running", 7200.0, "2026-05-01T11:00:00", "00:10:00")
+    ) == ("zed", "normal", 4, "running", 7200.0, "2026-05-01T11:00:00", 10)
     fscli.fails("job", "submit", "user=zed", "queue=nosuch", code=1)
     fscli.fails("job", "submit", "user=zed", "queue=normal", "account=physics", code=2)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from fscli.render.tree import usage_bar
 
 AT = "2026-05-01T12:00:00"
@@ -21,14 +23,15 @@ def test_tree_whole_and_subtree(science):
     assert out == [
         "cluster c1, fair_tree, bar: usage █ vs share |",
         "root  shares - (0.0000)  usage 400 (1.0000)",
-        "└── science  shares 40 (1.0000)  usage 400 (1.0000)  levelfs 1.0000  ███████████████████|",
-        "    ├── chem  shares 10 (0.2500)  usage 100 (0.2500)  levelfs 1.0000  "
+        "└── science  shares 40 (1.0000)  usage 400 (1.0000)  levelfs 1.0000           "
+        "███████████████████|",
+        "    ├── chem  shares 10 (0.2500)  usage 100 (0.2500)  levelfs 1.0000          "
         "█████|░░░░░░░░░░░░░░",
-        "    │   ├── bob  shares 1 (0.5000)  usage 100 (1.0000)  fairshare 0.666667  "
+        "    │   ├── bob  shares 1 (0.5000)  usage 100 (1.0000)  fairshare 0.666667    "
         "██████████|█████████",
-        "    │   └── carol  shares 1 (0.5000)  usage 0 (0.0000)  fairshare 1.000000  "
+        "    │   └── carol  shares 1 (0.5000)  usage 0 (0.0000)  fairshare 1.000000    "
         "░░░░░░░░░░|░░░░░░░░░",
-        "    └── physics  shares 30 (0.7500)  usage 300 (0.7500)  levelfs 1.0000  "
+        "    └── physics  shares 30 (0.7500)  usage 300 (0.7500)  levelfs 1.0000       "
         "███████████████|░░░░",
         "        └── alice  shares 1 (1.0000)  usage 300 (1.0000)  fairshare 0.666667  "
         "███████████████████|",
@@ -48,3 +51,40 @@ def test_tree_errors(science):
         "fscli: error: account '' does not exist on cluster c1\n"
     )
     assert "unknown algorithm" in science.fails("tree", "--algorithm", "x", code=2).stderr
+
+
+def bar_columns(lines: list[str]) -> set[tuple[int, int]]:
+    """(start, width) of the bar on every line that has one."""
+    out = set()
+    for line in (re.sub(r"\x1b\[[0-9;]*m", "", line) for line in lines):
+        start = min((line.find(c) for c in "█░" if c in line), default=-1)
+        if start >= 0:
+            out.add((start, len(line) - start))
+    return out
+
+
+def test_bars_fill_the_terminal_in_one_column(science, monkeypatch):
+    """On a terminal 120 columns wide the bars start in one column and end at 119."""
+    from fscli.render import tables
+
+    science.ok("-Q", "usage", "add", "user=alice", "account=physics", "raw=300", f"at={AT}")
+    monkeypatch.setattr(tables, "is_terminal", lambda stream: True)
+    monkeypatch.setenv("COLUMNS", "120")
+    monkeypatch.setenv("NO_COLOR", "1")
+    out = science.ok("tree", at=AT).stdout.splitlines()
+    # alice's line is the widest: "        └── alice  shares 1 (1.0000)  usage 300 (1.0000)
+    # fairshare 0.666667" (76 cells), two spaces, then a bar to the 119th cell
+    assert bar_columns(out[2:]) == {(78, 41)}
+    assert len(out) == 8
+
+
+def test_piped_bars_are_fixed_and_long_names_do_not_wrap(science, monkeypatch):
+    """Into a pipe: bars 20 wide in one column, and a line wider than $COLUMNS whole."""
+    long_name = "a" * 60
+    science.ok("-Q", "account", "add", long_name, "parent=chem", "fairshare=5")
+    monkeypatch.setenv("COLUMNS", "80")
+    out = science.ok("tree", at=AT).stdout.splitlines()
+    assert len(out) == 9  # the header and one line a node, none wrapped
+    ((start, width),) = bar_columns(out[2:])
+    assert width == 20 and start == max(len(line) for line in out) - 20
+    assert any(long_name in line for line in out)

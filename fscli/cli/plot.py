@@ -1,0 +1,102 @@
+"""``fscli plot KIND -o FILE`` — a chart of what sshare, sprio or bqueues print.
+
+One API call (``Store.chart``) gives the chart's numbers; ``render.plot`` draws them with
+matplotlib (the ``[plot]`` extra). The picture's format and matplotlib's presence are
+checked before the store is read, so a wrong name costs nothing.
+"""
+
+from __future__ import annotations
+
+import click
+
+# option -> the kinds it applies to
+OWN_OPTIONS = {
+    "start": ("usage",),
+    "end": ("usage",),
+    "points": ("usage",),
+    "accounts": ("usage",),
+    "users": ("usage",),
+    "all_users": ("shares",),
+    "algorithm": ("shares", "sprio"),
+    "queue": ("lsf",),
+}
+
+
+@click.command()
+@click.argument("kind", metavar="KIND")
+@click.option("-o", "--output", "path", metavar="FILE", help="The picture: FILE.svg or FILE.png.")
+@click.option(
+    "--from",
+    "start",
+    metavar="TIME",
+    default="now-28days",
+    show_default=True,
+    help="usage: first moment.",
+)
+@click.option(
+    "--to", "end", metavar="TIME", default="now", show_default=True, help="usage: last moment."
+)
+@click.option(
+    "--points",
+    type=click.IntRange(2, 500),
+    default=15,
+    show_default=True,
+    help="usage: moments drawn.",
+)
+@click.option("-A", "--accounts", metavar="LIST", help="usage: only these accounts.")
+@click.option("-u", "--users", metavar="LIST", help="usage: these users' associations.")
+@click.option("-a", "--all-users", is_flag=True, help="shares: users too, not only accounts.")
+@click.option(
+    "--algorithm",
+    metavar="NAME",
+    help="shares, sprio: fair_tree|classic|depth_oblivious|linear (default: PriorityFlags).",
+)
+@click.option("--queue", metavar="QUEUE", help="lsf: the queue (default: the first fairshare one).")
+@click.pass_context
+def plot(ctx, kind, path, **options) -> None:
+    """Draw KIND as a chart in FILE (.svg or .png; needs 'pip install fscli[plot]').
+
+    \b
+    KIND:
+      usage   RawUsage over time per account (-A, -u: which), from --from to --to
+      shares  NormShares vs usage of every account (-a: users too), tree order
+      sprio   the pending jobs' weighted priority factors, stacked
+      lsf     an LSF queue's share holders: shares vs dynamic priority
+
+    \b
+    Example:
+      fscli --at 2026-05-01T00:00:00 plot usage --from now-28days -o usage.svg
+      fscli plot shares -a -o shares.png
+      fscli plot sprio -o sprio.svg
+      fscli plot lsf --queue normal -o lsf.svg
+    """
+    from fscli.api.charts import KINDS
+    from fscli.cli.words import split_list
+    from fscli.errors import UsageProblem
+    from fscli.render import plot as draw
+
+    app = ctx.obj
+    if kind not in KINDS:
+        raise UsageProblem(f"unknown chart '{kind}': expected one of {', '.join(KINDS)}")
+    if not path:
+        raise UsageProblem("plot needs -o FILE (.svg or .png)")
+    draw.file_format(path)
+    draw.require()
+    given = {
+        name: value
+        for name, value in options.items()
+        if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE
+    }
+    for name in given:
+        if kind not in OWN_OPTIONS[name]:
+            flag = next(p.opts[-1] for p in ctx.command.params if p.name == name)
+            raise UsageProblem(f"{flag} applies to 'plot {'/'.join(OWN_OPTIONS[name])}' only")
+    wanted = {name: options[name] for name in OWN_OPTIONS if kind in OWN_OPTIONS[name]}
+    for name in ("accounts", "users"):
+        if name in wanted:
+            wanted[name] = split_list(wanted[name] or "")
+    if "all_users" in wanted:
+        wanted["users"] = wanted.pop("all_users")
+    chart = app.store.chart(kind, app.cluster_name, app.now, **wanted)
+    draw.save(chart, path)
+    app.say(f"wrote {path}: {chart.title}, {len(chart.labels)} points")
