@@ -104,12 +104,24 @@ def picture(
     return recorded
 
 
+def offline_svg_format() -> str:
+    """rich's SVG template without its ``@font-face`` rules, which fetch Fira Code from a
+    CDN when the picture is opened: the picture names the font (an installed Fira Code
+    is used) and falls back to the viewer's monospace font, and opens offline."""
+    import re
+
+    from rich.console import CONSOLE_SVG_FORMAT
+
+    return re.sub(r"\s*@font-face \{\{.*?\}\}", "", CONSOLE_SVG_FORMAT, flags=re.S)
+
+
 def save_svg(recorded, path: str, title: str) -> None:
-    """Save what a ``console(record=True)`` printed as an SVG picture of a terminal."""
+    """Save what a ``console(record=True)`` printed as an SVG picture of a terminal that
+    needs no network to open."""
     from fscli.errors import InvalidValue
 
     try:
-        recorded.save_svg(path, title=title)
+        recorded.save_svg(path, title=title, code_format=offline_svg_format())
     except OSError as exc:
         raise InvalidValue(f"cannot write the SVG file {path}: {exc.strerror or exc}") from None
 

@@ -36,6 +36,9 @@ def test_svg_saves_what_is_printed(science, tmp_path, args):
     shown = html.escape(shlex.quote(display_url(science.db)))
     title = f"fscli&#160;--db&#160;{shown}&#160;--at&#160;{AT}&#160;" + "&#160;".join(args)
     assert f">{title}</text>" in svg
+    # it opens offline: no font (nor anything else) is fetched from the network
+    assert "@font-face" not in svg and not re.search(r"url\(\s*[\"']?https?:", svg)
+    assert "font-family: Fira Code, monospace" in svg
 
 
 def test_svg_is_for_the_table_only(science, tmp_path):
