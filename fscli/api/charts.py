@@ -128,7 +128,7 @@ def lsf_chart(store: Store, cluster: str | None, at: int, queue: str | None = No
     """``bqueues -l``'s share holders of an LSF queue (default: the highest-priority
     fairshare queue): each holder's SHARES and its dynamic PRIORITY, every level of a
     share tree (holders named by their path below the queue)."""
-    from fscli.engine.lsf import share_info
+    from fscli.engine.lsf.share_info import share_info
     from fscli.store.lsf_admin import load_lsf, load_lsf_usage
 
     with store.reading() as conn:

@@ -19,7 +19,7 @@ from fscli.cli.words import (
     reject_unused,
     split_list,
 )
-from fscli.engine.lsf import PARAMS
+from fscli.engine.lsf.params import PARAMS
 
 SETTINGS = {"context_settings": {"ignore_unknown_options": True}}
 QUEUE_KEYS = key_table(
@@ -162,7 +162,7 @@ def params_show(app, out) -> None:
     Example:
       fscli lsf params show -P
     """
-    from fscli.engine.lsf import PARAM_DEFAULTS
+    from fscli.engine.lsf.params import PARAM_DEFAULTS
     from fscli.store.lsf_admin import load_lsf
 
     with app.reading() as conn:
@@ -245,7 +245,7 @@ def queue_list(app, out) -> None:
     Example:
       fscli lsf queue list -P
     """
-    from fscli.io.lsf_shares import format_user_shares
+    from fscli.engine.lsf.share_text import format_user_shares
     from fscli.store.lsf_admin import load_lsf, params_text
 
     with app.reading() as conn:
@@ -327,7 +327,7 @@ def group_list(app, out) -> None:
     Example:
       fscli lsf group list -P
     """
-    from fscli.io.lsf_shares import format_share_pairs
+    from fscli.engine.lsf.share_text import format_share_pairs
     from fscli.store.lsf_admin import load_lsf
 
     with app.reading() as conn:
@@ -377,8 +377,9 @@ def bqueues(app, queues, long, explain, out) -> None:
     """
     import json
 
-    from fscli.engine.lsf import explain as explain_lines
-    from fscli.engine.lsf import queue_summary, share_info
+    from fscli.engine.lsf.queues import queue_summary
+    from fscli.engine.lsf.share_info import explain as explain_lines
+    from fscli.engine.lsf.share_info import share_info
     from fscli.engine.timestr import utc_iso
     from fscli.errors import NotFound
     from fscli.render.bqueues import SEPARATOR, bqueues_dict, render_bqueues_long
@@ -445,7 +446,7 @@ def compare(app, queue_name, out) -> None:
     """
     from fscli.engine.compare import compare as side_by_side
     from fscli.engine.compare import user_priorities
-    from fscli.engine.lsf import share_info
+    from fscli.engine.lsf.share_info import share_info
     from fscli.engine.timestr import utc_iso
     from fscli.errors import NotFound
     from fscli.store.lsf_admin import load_lsf, load_lsf_usage
@@ -529,7 +530,7 @@ def dispatch(app, words, out) -> None:
     Example:
       fscli lsf dispatch normal slots=30 users=user1,user2
     """
-    from fscli.engine.lsf import simulate_dispatch
+    from fscli.engine.lsf.dispatch import simulate_dispatch
     from fscli.engine.timestr import utc_iso
     from fscli.errors import UsageProblem
     from fscli.store.lsf_admin import load_lsf, load_lsf_usage

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fscli.engine.fairshare import FairShareResult
-from fscli.engine.lsf import LsfQueue, UserGroup, resolve_shares
+from fscli.engine.lsf.shares import LsfQueue, UserGroup, resolve_shares
 
 
 @dataclass(frozen=True)

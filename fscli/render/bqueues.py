@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from fscli.engine.lsf import LsfQueue, QueueSummary, ShareBlock
-from fscli.io.lsf_shares import format_share_pairs, format_user_shares
+from fscli.engine.lsf.queues import QueueSummary
+from fscli.engine.lsf.share_info import ShareBlock
+from fscli.engine.lsf.share_text import format_share_pairs, format_user_shares
+from fscli.engine.lsf.shares import LsfQueue
 
 SEPARATOR = "\n" + "-" * 79 + "\n\n"
 

@@ -20,15 +20,16 @@ from dataclasses import dataclass, field
 
 from sqlalchemy import delete, func, select
 
-from fscli.engine.lsf import EACH, GROUP, USER, LsfQueue, UserGroup, group_users, validate_param
-from fscli.engine.model import Job
-from fscli.errors import Conflict, InvalidValue, NotFound, UsageProblem, did_you_mean
-from fscli.io.lsf_shares import (
+from fscli.engine.lsf.params import validate_param
+from fscli.engine.lsf.share_text import (
     format_share_pairs,
     format_user_shares,
     parse_share_pairs,
     parse_user_shares,
 )
+from fscli.engine.lsf.shares import EACH, GROUP, USER, LsfQueue, UserGroup, group_users
+from fscli.engine.model import Job
+from fscli.errors import Conflict, InvalidValue, NotFound, UsageProblem, did_you_mean
 from fscli.store import models as m
 from fscli.store.admin import Admin, check_name
 from fscli.store.tables import ACTIVE_STATES
@@ -149,7 +150,7 @@ def set_params(admin: Admin, values: dict[str, str]) -> list[str]:
 
 def unset_params(admin: Admin, names: list[str]) -> list[str]:
     """Back to LSF's defaults."""
-    from fscli.engine.lsf import canonical_param
+    from fscli.engine.lsf.params import canonical_param
 
     if not names:
         raise UsageProblem("name the parameter(s) to unset")
@@ -189,7 +190,7 @@ def _apply_queue(admin: Admin, row: m.LsfQueue, values: dict[str, str]) -> str:
             )
             said.append(f"fairshare={row.fairshare or 'none'}")
         elif text.strip().lower() == PARAM_DEFAULT:
-            from fscli.engine.lsf import canonical_param
+            from fscli.engine.lsf.params import canonical_param
 
             params.pop(canonical_param(key), None)
             said.append(f"{canonical_param(key)}={PARAM_DEFAULT}")

@@ -43,8 +43,6 @@ DEBT = {
         "fscli.store.state",
     },
     "fscli.cli.trees": {"fscli.store.snapshot", "fscli.store.tree_sync"},
-    "fscli.render.bqueues": {"fscli.io.lsf_shares"},
-    "fscli.store.lsf_admin": {"fscli.io.lsf_shares"},
     "fscli.store.usage_admin": {"fscli.io.usage_import"},
 }
 

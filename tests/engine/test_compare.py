@@ -10,7 +10,8 @@ from fscli.engine.compare import (
     user_priorities,
 )
 from fscli.engine.fairshare import compute
-from fscli.engine.lsf import GROUP, LsfQueue, ShareEntry, UserGroup, share_info
+from fscli.engine.lsf.share_info import share_info
+from fscli.engine.lsf.shares import GROUP, LsfQueue, ShareEntry, UserGroup
 from fscli.engine.model import Assoc, Job
 
 TREE = [

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from fscli.engine.lsf import LsfQueue, ShareEntry, UserGroup, simulate_dispatch
+from fscli.engine.lsf.dispatch import simulate_dispatch
+from fscli.engine.lsf.share_text import parse_user_shares
+from fscli.engine.lsf.shares import LsfQueue, ShareEntry, UserGroup
 from fscli.engine.model import Job
 from fscli.errors import InvalidValue
-from fscli.io.lsf_shares import parse_user_shares
 
 SEED = json.loads((Path(__file__).parents[1] / "data" / "lsf" / "seed002_worked.json").read_text())
 

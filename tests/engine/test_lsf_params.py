@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from fscli.engine.lsf import PARAM_DEFAULTS, LsfParams, canonical_param, validate_param
+from fscli.engine.lsf.params import PARAM_DEFAULTS, LsfParams, canonical_param, validate_param
 from fscli.errors import InvalidValue, UsageProblem
 
 

@@ -9,27 +9,22 @@ from pathlib import Path
 
 import pytest
 
-from fscli.engine.lsf import (
+from fscli.engine.lsf.params import LsfParams
+from fscli.engine.lsf.share_info import explain, share_info
+from fscli.engine.lsf.share_text import parse_user_shares
+from fscli.engine.lsf.shares import (
     DEFAULT,
     EACH,
     GROUP,
     OTHERS,
-    LsfParams,
     LsfQueue,
     ShareEntry,
-    Usage,
     UserGroup,
-    decayed,
-    dynamic_priority,
-    explain,
-    job_usage,
     resolve_shares,
-    share_info,
-    usage_by_user,
 )
+from fscli.engine.lsf.usage import Usage, decayed, dynamic_priority, job_usage, usage_by_user
 from fscli.engine.model import Job
 from fscli.errors import InvalidValue, NotFound
-from fscli.io.lsf_shares import parse_user_shares
 
 SEED = json.loads((Path(__file__).parents[1] / "data" / "lsf" / "seed002_worked.json").read_text())
 NOW = 1_700_000_000

@@ -5,16 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from fscli.engine.lsf import (
-    GROUP,
-    LsfQueue,
-    ShareEntry,
-    UserGroup,
-    queue_summary,
-    share_info,
-)
+from fscli.engine.lsf.queues import queue_summary
+from fscli.engine.lsf.share_info import share_info
+from fscli.engine.lsf.share_text import parse_user_shares
+from fscli.engine.lsf.shares import GROUP, LsfQueue, ShareEntry, UserGroup
 from fscli.engine.model import Job
-from fscli.io.lsf_shares import parse_user_shares
 from fscli.render.bqueues import (
     SEPARATOR,
     bqueues_dict,

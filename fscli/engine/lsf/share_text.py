@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from fscli.engine.lsf import DEFAULT, EACH, GROUP, OTHERS, USER, ShareEntry
+from fscli.engine.lsf.shares import DEFAULT, EACH, GROUP, OTHERS, USER, ShareEntry
 from fscli.errors import InvalidValue, did_you_mean
 
 _TOKEN = re.compile(r"\s*(?:([\[\](),])|([^\s\[\](),]+))")

@@ -6,14 +6,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fscli.engine.lsf import DEFAULT, EACH, GROUP, OTHERS, USER, ShareEntry
-from fscli.errors import InvalidValue
-from fscli.io.lsf_shares import (
+from fscli.engine.lsf.share_text import (
     format_share_pairs,
     format_user_shares,
     parse_share_pairs,
     parse_user_shares,
 )
+from fscli.engine.lsf.shares import DEFAULT, EACH, GROUP, OTHERS, USER, ShareEntry
+from fscli.errors import InvalidValue
 
 GROUPS = ("grpA", "grpB")
 
