@@ -128,22 +128,11 @@ def lsf_chart(store: Store, cluster: str | None, at: int, queue: str | None = No
     """``bqueues -l``'s share holders of an LSF queue (default: the highest-priority
     fairshare queue): each holder's SHARES and its dynamic PRIORITY, every level of a
     share tree (holders named by their path below the queue)."""
-    from fscli.engine.lsf.share_info import share_info
-    from fscli.store.lsf_admin import load_lsf, load_lsf_usage
+    from fscli.api.lsf import view
 
-    with store.reading() as conn:
-        setup = load_lsf(conn)
-        if queue:
-            chosen = setup.queue(queue)
-        else:
-            fair = [q for q in setup.queues.values() if q.shares]
-            if not fair:
-                raise NotFound("no LSF fairshare queue to plot: add one with 'fscli lsf queue add'")
-            chosen = fair[0]
-        jobs, users = load_lsf_usage(conn, cluster, [chosen])
-    blocks = share_info(
-        chosen, jobs, at, global_params=setup.params, groups=setup.groups, users=users
-    )
+    chosen_view = view(store, [queue] if queue else [], cluster, at, first_fair="plot")
+    [chosen] = chosen_view.queues
+    blocks = chosen_view.share_info(chosen)
     if not blocks:
         raise InvalidValue(f"LSF queue '{chosen.name}' has no fairshare policy to plot")
     prefix = f"{chosen.name}/"

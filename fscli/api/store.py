@@ -278,6 +278,57 @@ class Store:
 
         return priorities(self, cluster, moment(at), algorithm)
 
+    # -- LSF ----------------------------------------------------------------------------
+    def lsf_setup(self):
+        """:func:`fscli.api.lsf.setup`: lsb.params values, queues and user groups."""
+        from fscli.api.lsf import setup
+
+        return setup(self)
+
+    def bqueues(
+        self,
+        queues: list[str] | None = None,
+        long: bool = False,
+        cluster: str | None = None,
+        at: When = None,
+    ):
+        """:func:`fscli.api.lsf.bqueues`: queue summaries (and ``long``: share blocks)."""
+        from fscli.api.lsf import bqueues
+
+        return bqueues(self, list(queues or []), cluster, moment(at), long)
+
+    def lsf_explain(
+        self,
+        user: str,
+        queues: list[str] | None = None,
+        cluster: str | None = None,
+        at: When = None,
+    ) -> list[str]:
+        """:func:`fscli.api.lsf.explain`: ``user``'s dynamic priority, term by term."""
+        from fscli.api.lsf import explain
+
+        return explain(self, list(queues or []), user, cluster, moment(at))
+
+    def compare(self, queue: str | None = None, cluster: str | None = None, at: When = None):
+        """:func:`fscli.api.lsf.compare`: users ranked by Slurm and by an LSF queue."""
+        from fscli.api.lsf import compare
+
+        return compare(self, queue, cluster, moment(at))
+
+    def lsf_dispatch(
+        self,
+        slots: int,
+        queues: list[str] | None = None,
+        users: list[str] | None = None,
+        jobs_per_user: int | None = None,
+        cluster: str | None = None,
+        at: When = None,
+    ):
+        """:func:`fscli.api.lsf.dispatch`: who gets ``slots`` free slots."""
+        from fscli.api.lsf import dispatch
+
+        return dispatch(self, list(queues or []), slots, users, jobs_per_user, cluster, moment(at))
+
     # -- limits -------------------------------------------------------------------------
     def own_limits(self, target, cluster: str | None = None):
         """:func:`fscli.api.limits.own_limits`: the limits set on ``target`` itself."""

@@ -401,3 +401,53 @@ class Writes:
         """Store the pending and running jobs among ``jobs`` (squeue's, as ``JobInput``),
         each checked as a submission; ids already stored conflict unless ``replace``."""
         return self._jobs(cluster).import_jobs(jobs, replace, progress)
+
+    # -- LSF --------------------------------------------------------------------------
+    def set_lsf_params(self, values: dict[str, str]) -> list[str]:
+        """Set lsb.params values (known names, numbers in range, Y/N switches)."""
+        from fscli.store.lsf_admin import set_params
+
+        return set_params(self._admin, values)
+
+    def unset_lsf_params(self, names: list[str]) -> list[str]:
+        """Put lsb.params values back to LSF's defaults."""
+        from fscli.store.lsf_admin import unset_params
+
+        return unset_params(self._admin, list(names))
+
+    def add_lsf_queue(self, name: str, values: dict[str, str]) -> list[str]:
+        """An LSF queue: ``priority``, ``fairshare`` (``USER_SHARES[...]``) and
+        lsb.params overrides by name."""
+        from fscli.store.lsf_admin import add_queue
+
+        return add_queue(self._admin, name, values)
+
+    def modify_lsf_queue(self, names: str | list[str], values: dict[str, str]) -> list[str]:
+        """Change LSF queues (``fairshare=none``: first come first served)."""
+        from fscli.store.lsf_admin import modify_queue
+
+        return modify_queue(self._admin, _names(names), values)
+
+    def delete_lsf_queue(self, names: str | list[str]) -> list[str]:
+        """Delete LSF queues (refused while pending or running jobs use them)."""
+        from fscli.store.lsf_admin import delete_queue
+
+        return delete_queue(self._admin, _names(names))
+
+    def add_lsf_group(self, name: str, values: dict[str, str]) -> list[str]:
+        """An LSF user group: ``members`` and ``shares``."""
+        from fscli.store.lsf_admin import add_group
+
+        return add_group(self._admin, name, values)
+
+    def modify_lsf_group(self, name: str, values: dict[str, str]) -> list[str]:
+        """Change an LSF user group."""
+        from fscli.store.lsf_admin import modify_group
+
+        return modify_group(self._admin, name, values)
+
+    def delete_lsf_group(self, names: str | list[str]) -> list[str]:
+        """Delete LSF user groups (refused while a queue's or group's shares name them)."""
+        from fscli.store.lsf_admin import delete_group
+
+        return delete_group(self._admin, _names(names))

@@ -50,12 +50,10 @@ def _values(parsed, command: str) -> dict[str, str]:
     return {key: word.value for key, word in parsed.values.items()}
 
 
-def _change(app, dry_run: bool, action, *args) -> None:
-    """Run one store change in one transaction and report it."""
-    from fscli.store.admin import Admin
-
-    with app.transaction(dry_run) as session:
-        lines = action(Admin(session, app.now, app.actor), *args)
+def _change(app, dry_run: bool, action: str, *args) -> None:
+    """Run one write of the API (its method's name) in one transaction and report it."""
+    with app.changes(dry_run) as tx:
+        lines = getattr(tx, action)(*args)
     report(app, lines, dry_run)
 
 
@@ -63,8 +61,8 @@ def _change_command(
     group: click.Group, verb: str, keys, action: str, help: str, *, one_name: bool = True
 ) -> None:
     """``lsf queue|group add|modify|delete WORDS``: names and ``key=value`` words in, one
-    ``store.lsf_admin`` action (by name) on one name or on all; add and modify pass the
-    values, a delete takes names only (a KEY=VALUE word it would ignore is an error)."""
+    write of the API (by name) on one name or on all; add and modify pass the values, a
+    delete takes names only (a KEY=VALUE word it would ignore is an error)."""
     command = f"lsf {group.name} {verb}"
 
     @group.command(verb, help=help, **SETTINGS)
@@ -73,7 +71,6 @@ def _change_command(
     @click.pass_obj
     def run(app, words, dry_run) -> None:
         from fscli.errors import UsageProblem
-        from fscli.store import lsf_admin
 
         if verb == "delete":
             parsed = delete_words(words, keys, command, ("name",), modify=False)
@@ -86,7 +83,7 @@ def _change_command(
         args = [names[0] if one_name else names]
         if verb != "delete":
             args.append(_values(parsed, command))
-        _change(app, dry_run, getattr(lsf_admin, action), *args)
+        _change(app, dry_run, action, *args)
 
 
 @click.group()
@@ -125,7 +122,6 @@ def params_set(app, words, dry_run) -> None:
       fscli lsf params set CPU_TIME_FACTOR=0.7 RUN_TIME_FACTOR=0.7 RUN_JOB_FACTOR=3 HIST_HOURS=5
     """
     from fscli.errors import UsageProblem
-    from fscli.store.lsf_admin import set_params
 
     values: dict[str, str] = {}
     for word in words:
@@ -133,7 +129,7 @@ def params_set(app, words, dry_run) -> None:
         if not eq:
             raise UsageProblem(f"'{word}': expected NAME=VALUE")
         values[key] = value
-    _change(app, dry_run, set_params, values)
+    _change(app, dry_run, "set_lsf_params", values)
 
 
 @params.command("unset", **SETTINGS)
@@ -147,9 +143,7 @@ def params_unset(app, names, dry_run) -> None:
     Example:
       fscli lsf params unset HIST_HOURS RUN_TIME_DECAY
     """
-    from fscli.store.lsf_admin import unset_params
-
-    _change(app, dry_run, unset_params, list(names))
+    _change(app, dry_run, "unset_lsf_params", list(names))
 
 
 @params.command("show")
@@ -163,10 +157,8 @@ def params_show(app, out) -> None:
       fscli lsf params show -P
     """
     from fscli.engine.lsf.params import PARAM_DEFAULTS
-    from fscli.store.lsf_admin import load_lsf
 
-    with app.reading() as conn:
-        setup = load_lsf(conn)
+    setup = app.store.lsf_setup()
     rows = [
         [
             name,
@@ -195,7 +187,7 @@ _change_command(
     queue,
     "add",
     QUEUE_KEYS,
-    "add_queue",
+    "add_lsf_queue",
     """Add a queue; without fairshare= it is first come first served.
 
     Shares: user names, GROUP (the group shares collectively), GROUP@ (each member),
@@ -211,7 +203,7 @@ _change_command(
     queue,
     "modify",
     QUEUE_KEYS,
-    "modify_queue",
+    "modify_lsf_queue",
     """Change queues: priority, fairshare (none: FCFS), overrides (NAME=default drops one).
 
     \b
@@ -224,7 +216,7 @@ _change_command(
     queue,
     "delete",
     QUEUE_KEYS,
-    "delete_queue",
+    "delete_lsf_queue",
     """Delete queues (refused while pending or running jobs use them).
 
     \b
@@ -246,16 +238,14 @@ def queue_list(app, out) -> None:
       fscli lsf queue list -P
     """
     from fscli.engine.lsf.share_text import format_user_shares
-    from fscli.store.lsf_admin import load_lsf, params_text
 
-    with app.reading() as conn:
-        setup = load_lsf(conn)
+    setup = app.store.lsf_setup()
     rows = [
         [
             q.name,
             q.priority,
             format_user_shares(q.shares) if q.shares else "",
-            params_text(q.params) or "",
+            " ".join(f"{k}={v}" for k, v in sorted(q.params.items())),
         ]
         for q in setup.queues.values()
     ]
@@ -279,7 +269,7 @@ _change_command(
     group,
     "add",
     GROUP_KEYS,
-    "add_group",
+    "add_lsf_group",
     """Add a user group; members may be users or other groups.
 
     Without shares= the group holds its queue shares collectively; with shares= its
@@ -294,7 +284,7 @@ _change_command(
     group,
     "modify",
     GROUP_KEYS,
-    "modify_group",
+    "modify_lsf_group",
     """Change a group's members or shares (shares=none: collective again).
 
     \b
@@ -306,7 +296,7 @@ _change_command(
     group,
     "delete",
     GROUP_KEYS,
-    "delete_group",
+    "delete_lsf_group",
     """Delete user groups (refused while a queue or another group uses them).
 
     \b
@@ -328,10 +318,8 @@ def group_list(app, out) -> None:
       fscli lsf group list -P
     """
     from fscli.engine.lsf.share_text import format_share_pairs
-    from fscli.store.lsf_admin import load_lsf
 
-    with app.reading() as conn:
-        groups = load_lsf(conn).groups
+    groups = app.store.lsf_setup().groups
     rows = [
         [g.name, ",".join(g.members), format_share_pairs(g.shares)]
         for g in sorted(groups.values(), key=lambda g: g.name)
@@ -377,44 +365,25 @@ def bqueues(app, queues, long, explain, out) -> None:
     """
     import json
 
-    from fscli.engine.lsf.queues import queue_summary
-    from fscli.engine.lsf.share_info import explain as explain_lines
-    from fscli.engine.lsf.share_info import share_info
     from fscli.engine.timestr import utc_iso
-    from fscli.errors import NotFound
     from fscli.render.bqueues import SEPARATOR, bqueues_dict, render_bqueues_long
-    from fscli.store.lsf_admin import load_lsf, load_lsf_usage
 
-    now = app.now
-    with app.reading() as conn:
-        setup = load_lsf(conn)
-        chosen = [setup.queue(q) for q in queues] or list(setup.queues.values())
-        jobs, users = load_lsf_usage(conn, app.cluster_name, chosen)
-    summaries = {s.name: s for s in queue_summary(chosen, jobs)}
-    common = {"global_params": setup.params, "groups": setup.groups, "users": users}
     if explain:
-        fair = [q for q in chosen if q.shares]
-        found = []
-        for q in fair:
-            try:
-                found.append("\n".join(explain_lines(q, explain, jobs, now, **common)) + "\n")
-            except NotFound:
-                if len(fair) == 1:
-                    raise
-        if not found:
-            raise NotFound(f"'{explain}' holds no shares in any LSF fairshare queue")
-        click.echo("\n".join(found), nl=False)
+        texts = app.store.lsf_explain(explain, list(queues), app.cluster_name, app.now)
+        click.echo("\n".join(texts), nl=False)
         return
+    answer = app.store.bqueues(list(queues), long, app.cluster_name, app.now)
     if not long:
         rows = [
             [s.name, s.priority, s.status, "-", "-", "-", "-", s.njobs, s.pend, s.run, s.susp]
-            for s in summaries.values()
+            for s in answer.summaries
         ]
         out.emit(SUMMARY_COLUMNS, rows, "queues", numeric=("PRIO", "NJOBS", "PEND", "RUN", "SUSP"))
         return
-    views = [(q, summaries[q.name], share_info(q, jobs, now, **common)) for q in chosen]
+    summaries = {s.name: s for s in answer.summaries}
+    views = [(q, summaries[q.name], answer.blocks[q.name]) for q in answer.queues]
     if out.json:
-        doc = {"at": utc_iso(now), "queues": [bqueues_dict(*view) for view in views]}
+        doc = {"at": utc_iso(answer.at), "queues": [bqueues_dict(*view) for view in views]}
         click.echo(json.dumps(doc, indent=2))
     else:
         click.echo(SEPARATOR.join(render_bqueues_long(*view) for view in views), nl=False)
@@ -444,40 +413,10 @@ def compare(app, queue_name, out) -> None:
     Example:
       fscli --at 2026-05-01T12:00:00 compare --queue normal -P
     """
-    from fscli.engine.compare import compare as side_by_side
-    from fscli.engine.compare import user_priorities
-    from fscli.engine.lsf.share_info import share_info
     from fscli.engine.timestr import utc_iso
-    from fscli.errors import NotFound
-    from fscli.store.lsf_admin import load_lsf, load_lsf_usage
-    from fscli.store.state import fairshare, load_state
 
-    now = app.now
-    with app.reading() as conn:
-        state = load_state(conn, app.cluster_name, now)
-        setup = load_lsf(conn)
-        if queue_name:
-            lsf_queue = setup.queue(queue_name)
-        else:
-            fair = [q for q in setup.queues.values() if q.shares]
-            if not fair:
-                raise NotFound(
-                    "no LSF fairshare queue to compare with: add one with "
-                    "'fscli lsf queue add NAME fairshare=\"USER_SHARES[...]\"'"
-                )
-            lsf_queue = fair[0]
-        jobs, users = load_lsf_usage(conn, app.cluster_name, [lsf_queue])
-    blocks = share_info(
-        lsf_queue, jobs, now, global_params=setup.params, groups=setup.groups, users=users
-    )
-    from fscli.heap import bulk
-
-    with bulk():
-        compared = side_by_side(
-            fairshare(state, now, "fair_tree"),
-            fairshare(state, now, "classic"),
-            user_priorities(lsf_queue, blocks, setup.groups, users),
-        )
+    answer = app.store.compare(queue_name, app.cluster_name, app.now)
+    compared = answer.users
     rows = [
         [c.user, c.fair_tree, c.fair_tree_rank, c.classic, c.classic_rank, c.lsf, c.lsf_rank]
         for c in compared
@@ -488,7 +427,7 @@ def compare(app, queue_name, out) -> None:
         "FairTreeRank",
         "Classic",
         "ClassicRank",
-        f"LSF:{lsf_queue.name}",
+        f"LSF:{answer.queue}",
         "LSFRank",
     ]
     out.emit(
@@ -496,7 +435,7 @@ def compare(app, queue_name, out) -> None:
         rows,
         "users",
         numeric=columns[1:],
-        meta={"at": utc_iso(now), "queue": lsf_queue.name},
+        meta={"at": utc_iso(answer.at), "queue": answer.queue},
     )
 
 
@@ -530,10 +469,8 @@ def dispatch(app, words, out) -> None:
     Example:
       fscli lsf dispatch normal slots=30 users=user1,user2
     """
-    from fscli.engine.lsf.dispatch import simulate_dispatch
     from fscli.engine.timestr import utc_iso
     from fscli.errors import UsageProblem
-    from fscli.store.lsf_admin import load_lsf, load_lsf_usage
 
     parsed = parse_words(words, DISPATCH_KEYS, "lsf dispatch")
     values = _values(parsed, "lsf dispatch")
@@ -543,21 +480,9 @@ def dispatch(app, words, out) -> None:
     jobs_per_user = (
         None if "jobs" not in values else count_value("jobs", values["jobs"], DISPATCH_MAX)
     )
-    with app.reading() as conn:
-        setup = load_lsf(conn)
-        chosen = [setup.queue(q) for q in parsed.all_names()] or list(setup.queues.values())
-        jobs, users = load_lsf_usage(conn, app.cluster_name, chosen)
-    if "users" in values:
-        users = split_list(values["users"])
-    result = simulate_dispatch(
-        chosen,
-        users,
-        slots,
-        now=app.now,
-        jobs=jobs,
-        global_params=setup.params,
-        groups=setup.groups,
-        jobs_per_user=jobs_per_user,
+    users = split_list(values["users"]) if "users" in values else None
+    result = app.store.lsf_dispatch(
+        slots, parsed.all_names(), users, jobs_per_user, app.cluster_name, app.now
     )
     rows = [list(share) for share in result.shares()]
     out.emit(

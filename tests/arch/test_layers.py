@@ -36,12 +36,6 @@ FORBIDDEN_MODULES = {
 
 DEBT = {
     "fscli.cli.job": {"fscli.store.jobs"},
-    "fscli.cli.lsf": {
-        "fscli.store",
-        "fscli.store.admin",
-        "fscli.store.lsf_admin",
-        "fscli.store.state",
-    },
     "fscli.cli.trees": {"fscli.store.snapshot", "fscli.store.tree_sync"},
     "fscli.store.usage_admin": {"fscli.io.usage_import"},
 }
