@@ -26,7 +26,7 @@ def priorities(
     algorithm = algorithm_name(algorithm)
     with store.reading() as conn:
         state = load_state(conn, cluster, at, jobs=False)
-        if state.config.raw.get("PriorityType", "").lower() == "priority/basic":
+        if state.config.priority_type == "priority/basic":
             raise InvalidValue("You are not running a supported priority plugin")
         state.jobs = load_jobs(conn, state.cluster_id, states=CHARGED)
         queue = load_queue(conn, state.cluster_id, listed_states(state.config))

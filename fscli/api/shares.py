@@ -48,7 +48,7 @@ def tres_names(state) -> tuple[str, ...]:
     from fscli.engine.config import accounting_tres
     from fscli.render.sshare import DEFAULT_TRES
 
-    extra = accounting_tres(state.config.raw.get("AccountingStorageTRES", ""))
+    extra = accounting_tres(state.config.accounting_tres)
     return DEFAULT_TRES + tuple(dict.fromkeys(n for n in extra if n not in DEFAULT_TRES))
 
 

@@ -14,6 +14,7 @@ from fscli.engine import tres as tresmod
 from fscli.engine.timestr import MAX_EPOCH, MIN_EPOCH, parse_date, parse_duration_mins
 from fscli.errors import InvalidValue, UsageProblem, closest, did_you_mean
 
+DEFAULT_ENFORCE = frozenset({"associations", "limits", "qos"})
 RESET_AT_KEY = "PriorityUsageResetAt"
 """fscli's own setting: when ``PriorityUsageResetPeriod=NOW`` was set (epoch seconds)."""
 RESET_PERIODS = ("NONE", "NOW", "DAILY", "WEEKLY", "MONTHLY", "QUARTERLY", "YEARLY")
@@ -246,6 +247,19 @@ def parse_tres_weights(text: str, key: str = "TRESBillingWeights") -> dict[str, 
     return weights
 
 
+def enforce_flags(text: str) -> frozenset[str]:
+    """AccountingStorageEnforce as the checker reads it (``safe`` implies ``limits``,
+    ``limits`` and ``qos`` imply ``associations``); unset = associations,limits,qos."""
+    words = {w.strip().lower() for w in text.split(",") if w.strip()}
+    if not words:
+        return DEFAULT_ENFORCE
+    if "safe" in words:
+        words.add("limits")
+    if words & {"limits", "qos"}:
+        words.add("associations")
+    return frozenset(words)
+
+
 @dataclass
 class PriorityConfig:
     """Typed priority configuration (durations in seconds)."""
@@ -261,7 +275,15 @@ class PriorityConfig:
     tres_weights: dict[str, float] = field(default_factory=dict)
     calc_anchor: int = 0
     billing_weights: dict[str, float] = field(default_factory=dict)
-    raw: dict[str, str] = field(default_factory=dict)
+    priority_type: str = "priority/multifactor"
+    weight_tres_text: str = ""  # PriorityWeightTRES as set, for sprio's header
+    enforce: frozenset[str] = DEFAULT_ENFORCE  # AccountingStorageEnforce, as the checker reads it
+    accounting_tres: str = ""  # AccountingStorageTRES: the TRES sshare lists beyond the base ones
+    enforce_part_limits: bool = False  # EnforcePartLimits: refuse at submission (ANY/ALL)
+    def_mem_per_cpu: int = 0  # MB; 0 = not set
+    def_mem_per_node: int = 0
+    max_mem_per_cpu: int = 0
+    usage_reset_at: int | None = None  # when PriorityUsageResetPeriod=NOW was set
 
     @classmethod
     def from_mapping(cls, values: dict[str, str]) -> PriorityConfig:
@@ -283,7 +305,15 @@ class PriorityConfig:
             tres_weights=parse_tres_weights(merged["PriorityWeightTRES"], "PriorityWeightTRES"),
             calc_anchor=int(merged["PriorityCalcAnchor"]),
             billing_weights=parse_tres_weights(merged["TRESBillingWeights"]),
-            raw=dict(merged),
+            priority_type=merged["PriorityType"].lower(),
+            weight_tres_text=merged["PriorityWeightTRES"],
+            enforce=enforce_flags(merged["AccountingStorageEnforce"]),
+            accounting_tres=merged["AccountingStorageTRES"],
+            enforce_part_limits=merged["EnforcePartLimits"].upper() != "NO",
+            def_mem_per_cpu=int(merged["DefMemPerCPU"] or 0),
+            def_mem_per_node=int(merged["DefMemPerNode"] or 0),
+            max_mem_per_cpu=int(merged["MaxMemPerCPU"] or 0),
+            usage_reset_at=int(merged.get(RESET_AT_KEY) or 0) or None,
         )
 
     @property

@@ -20,6 +20,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from fscli.engine.config import PriorityConfig
 from fscli.engine.model import Partition
 
 
@@ -32,13 +33,9 @@ class MemoryDefaults:
     max_per_cpu: int = 0
 
     @classmethod
-    def of(cls, config: Mapping[str, str]) -> MemoryDefaults:
-        """From the configuration's texts (``PriorityConfig.raw``)."""
-
-        def mb(key: str) -> int:
-            return int(config.get(key) or 0)
-
-        return cls(mb("DefMemPerCPU"), mb("DefMemPerNode"), mb("MaxMemPerCPU"))
+    def of(cls, config: PriorityConfig) -> MemoryDefaults:
+        """The cluster's (DefMemPerCPU, DefMemPerNode, MaxMemPerCPU)."""
+        return cls(config.def_mem_per_cpu, config.def_mem_per_node, config.max_mem_per_cpu)
 
     def under(self, partition: Partition | None) -> MemoryDefaults:
         """The defaults a job in ``partition`` gets: a partition that sets DefMemPerCPU or
@@ -75,8 +72,3 @@ def fill_memory(
         per_cpu = math.ceil(per_cpu / ratio)
     out["mem"] = per_cpu * cpus
     return cpus, out
-
-
-def partition_enforced(config: Mapping[str, str]) -> bool:
-    """Whether EnforcePartLimits refuses at submission what breaks a partition's limits."""
-    return (config.get("EnforcePartLimits") or "NO").upper() != "NO"

@@ -236,7 +236,7 @@ def _weights_value(letter: str, config: PriorityConfig) -> str:
     if letter == "S":
         return "1"
     if letter == "T":
-        return config.raw.get("PriorityWeightTRES", "")
+        return config.weight_tres_text
     return ""
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from fscli.engine.config import RESET_AT_KEY, PriorityConfig
+from fscli.engine.config import PriorityConfig
 from fscli.engine.model import Assoc, ClusterInfo, Job, Partition, Qos
 from fscli.engine.usage import Charges, Run
 from fscli.heap import bulk
@@ -99,7 +99,7 @@ def reset_at(state: ClusterState) -> int | None:
     """When ``PriorityUsageResetPeriod=NOW`` reset the usage (None: no such reset)."""
     if state.config.usage_reset_period != "NOW":
         return None
-    return int(state.config.raw.get(RESET_AT_KEY, "0") or 0) or None
+    return state.config.usage_reset_at
 
 
 def _parent_of(state: ClusterState) -> dict[int, int | None]:
@@ -114,12 +114,11 @@ def run_minutes(state: ClusterState, now: int) -> dict[int, dict[str, int]]:
     first partition's MaxTime, as slurmctld gives it
     (:func:`fscli.engine.limits.counting.running_time_limit`, as the limit checker does).
     """
-    from fscli.engine.limits.check import enforce_flags
     from fscli.engine.limits.counting import request_tres, running_time_limit
     from fscli.engine.runmins import Allocation
     from fscli.engine.runmins import run_minutes as held_minutes
 
-    if "limits" not in enforce_flags(state.config.raw.get("AccountingStorageEnforce", "")):
+    if "limits" not in state.config.enforce:
         return {}
     jobs = []
     for job in _charged_jobs(state, now):

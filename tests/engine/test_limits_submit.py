@@ -12,7 +12,7 @@ from fscli.engine.config import PriorityConfig, validate
 from fscli.engine.limits.check import JobRequest, LimitsState, check
 from fscli.engine.limits.counting import request_tres
 from fscli.engine.model import Assoc, Partition, Qos
-from fscli.engine.submit import MemoryDefaults, fill_memory, partition_enforced
+from fscli.engine.submit import MemoryDefaults, fill_memory
 from fscli.engine.timestr import INFINITE_MINUTES, parse_time_limit
 from fscli.errors import InvalidValue
 
@@ -112,7 +112,7 @@ def test_max_mem_per_cpu_trades_memory_for_cpus() -> None:
 
 def test_memory_defaults_read_from_the_configuration() -> None:
     cfg = PriorityConfig.from_mapping({"DefMemPerCPU": "100", "MaxMemPerCPU": "400"})
-    assert MemoryDefaults.of(cfg.raw) == MemoryDefaults(100, 0, 400)
+    assert MemoryDefaults.of(cfg) == MemoryDefaults(100, 0, 400)
     assert [validate("EnforcePartLimits", v)[1] for v in ("yes", "1", "any", "ALL", "no")] == [
         "ANY",
         "ANY",
@@ -120,7 +120,8 @@ def test_memory_defaults_read_from_the_configuration() -> None:
         "ALL",
         "NO",
     ]
-    assert partition_enforced(cfg.raw) is False
+    assert cfg.enforce_part_limits is False
+    assert PriorityConfig.from_mapping({"EnforcePartLimits": "ALL"}).enforce_part_limits is True
     with pytest.raises(InvalidValue, match="expected NO, YES, ANY or ALL"):
         validate("EnforcePartLimits", "some")
     with pytest.raises(InvalidValue, match="expected megabytes"):

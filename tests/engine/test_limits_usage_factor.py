@@ -10,7 +10,8 @@ GrpWall in its ``safe`` look-ahead; submission compares the plain time.
 
 from __future__ import annotations
 
-from fscli.engine.limits.check import WALL, JobRequest, LimitsState, check, enforce_flags
+from fscli.engine.config import enforce_flags
+from fscli.engine.limits.check import WALL, JobRequest, LimitsState, check
 from fscli.engine.limits.counting import request_tres, running_time_limit, usage_factor
 from fscli.engine.model import Assoc, Job, Partition, Qos
 from fscli.engine.runmins import Allocation, run_minutes

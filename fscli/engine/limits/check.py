@@ -32,6 +32,7 @@ from typing import Any
 
 from fscli.engine import qoslist
 from fscli.engine import reasons as R
+from fscli.engine.config import DEFAULT_ENFORCE
 from fscli.engine.limits import definitions as limitdefs
 from fscli.engine.limits.counting import (
     JobGroup,
@@ -52,7 +53,6 @@ from fscli.errors import InvalidValue, UsageProblem
 INF = math.inf
 WALL = "wall"
 """Key of decayed wall-clock minutes in the usage dicts (for GrpWall)."""
-DEFAULT_ENFORCE = frozenset({"associations", "limits", "qos"})
 
 
 @dataclass(slots=True)
@@ -67,19 +67,6 @@ class JobRequest:
     qos: str | None = None
     tres: dict[str, int] = field(default_factory=dict)
     time_limit: int | None = None
-
-
-def enforce_flags(text: str) -> frozenset[str]:
-    """AccountingStorageEnforce as the checker reads it (``safe`` implies ``limits``,
-    ``limits`` and ``qos`` imply ``associations``); unset = associations,limits,qos."""
-    words = {w.strip().lower() for w in text.split(",") if w.strip()}
-    if not words:
-        return DEFAULT_ENFORCE
-    if "safe" in words:
-        words.add("limits")
-    if words & {"limits", "qos"}:
-        words.add("associations")
-    return frozenset(words)
 
 
 @dataclass(slots=True)
@@ -1041,6 +1028,5 @@ __all__ = [
     "check",
     "describe",
     "effective",
-    "enforce_flags",
     "used_wall",
 ]

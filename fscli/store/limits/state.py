@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from sqlalchemy import and_, case, func, or_, select
 
 from fscli.engine.config import PriorityConfig
-from fscli.engine.limits.check import WALL, LimitsState, enforce_flags
+from fscli.engine.limits.check import WALL, LimitsState
 from fscli.engine.limits.counting import (
     JobGroup,
     JobScope,
@@ -27,7 +27,7 @@ from fscli.engine.limits.counting import (
 from fscli.engine.limits.target import ASSOC, Target
 from fscli.engine.model import Assoc, Partition, Qos
 from fscli.engine.runmins import NOT_HELD
-from fscli.engine.submit import MemoryDefaults, partition_enforced
+from fscli.engine.submit import MemoryDefaults
 from fscli.engine.tres import parse_tres
 from fscli.store import snapshot, tables
 
@@ -79,13 +79,13 @@ def load(
         assocs,
         list(snapshot.load_qos(conn).values()),
         list(snapshot.load_partitions(conn, cid).values()),
-        enforce=enforce_flags(config.get("AccountingStorageEnforce", "")),
-        enforce_part_limits=partition_enforced(passes.raw),
+        enforce=passes.enforce,
+        enforce_part_limits=passes.enforce_part_limits,
         calc_period=passes.calc_period,
         calc_anchor=passes.calc_anchor,
         billing_weights=passes.billing_weights,
         priority_flags=passes.flags,
-        memory=MemoryDefaults.of(passes.raw),
+        memory=MemoryDefaults.of(passes),
     )
 
 
