@@ -63,8 +63,8 @@ def build_demo(tx: Writes) -> None:
     tx.add_cluster(DEMO_CLUSTER, nodes=NODES, cpus=CPUS)
     for name, parent, shares in ACCOUNTS:
         tx.add_account(name, cluster=DEMO_CLUSTER, parent=parent, fairshare=shares)
-    for name, account, shares in USERS:
-        tx.add_user(name, account, cluster=DEMO_CLUSTER, fairshare=shares)
+    for name, account, user_shares in USERS:
+        tx.add_user(name, account, cluster=DEMO_CLUSTER, fairshare=user_shares)
 
 
 def demo_jobs(tx: Writes, now: int) -> list[str]:

@@ -118,12 +118,19 @@ def explain(store: Store, names: list[str], user: str, cluster: str | None, at: 
     from fscli.engine.lsf.share_info import explain as explain_lines
 
     chosen = view(store, names, cluster, at)
-    common = {"global_params": chosen.setup.params, "groups": chosen.setup.groups}
     fair = [q for q in chosen.queues if q.shares]
     found = []
     for queue in fair:
         try:
-            lines = explain_lines(queue, user, chosen.jobs, at, users=chosen.users, **common)
+            lines = explain_lines(
+                queue,
+                user,
+                chosen.jobs,
+                at,
+                global_params=chosen.setup.params,
+                groups=chosen.setup.groups,
+                users=chosen.users,
+            )
         except NotFound:
             if len(fair) == 1:
                 raise

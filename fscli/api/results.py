@@ -9,6 +9,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the engine modules load when a view computes, not with the API
+    from fscli.engine.config import PriorityConfig
     from fscli.engine.fairshare import ShareRow
     from fscli.engine.priority import PriorityRow
 
@@ -82,7 +83,7 @@ class Priorities:
     algorithm: str
     at: int
     rows: list[PriorityRow]
-    config: object = field(default=None, repr=False)  # the cluster's PriorityConfig
+    config: PriorityConfig = field(repr=False)  # the cluster's settings
     warnings: list[str] = field(default_factory=list)  # settings Slurm would warn about
 
     def __iter__(self):

@@ -239,8 +239,10 @@ class Writes:
             return self.modify_qos(target.qos, changes=changes)
         where = target.cluster or cluster
         if target.kind == PARTITION:
+            assert target.partition is not None, "a partition target names its partition"
             return self.modify_partition(target.partition, where, **changes)
         if target.user is None:
+            assert target.account is not None, "an account target names its account"
             return self.modify_account(target.account, where, changes=changes)
         return self.modify_user(
             target.user, target.account, where, target.partition, changes=changes

@@ -54,7 +54,7 @@ class AssocChanges:
         if self.default_qos is not None:
             parts.append(f"defaultqos={self.default_qos or '-1'}")
         for name, value in self.limits.items():
-            defn = limitdefs.lookup(name)
+            defn = limitdefs.named(name)
             if value is limitdefs.CLEAR:
                 parts.append(f"{name}=-1")
             elif defn.kind in ("tres", "tres_mins"):

@@ -601,7 +601,7 @@ def _classic(
         fair = [2.0 ** (-(u / s) / dampening) if s > 0 else 0.0 for s, u in zip(shares, efctv)]
     return FairShareResult(
         algorithm, tree.user_count, dampening, tree, Columns(norm, shares, efctv, fair, [None] * n)
-    )  # type: ignore[arg-type]
+    )
 
 
 def oblivious_terms(

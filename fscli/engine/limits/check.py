@@ -232,7 +232,7 @@ TRES_COUNTS = frozenset(
 def _reads_jobs(entry: LimitEntry, job: _Job) -> bool:
     """Whether checking ``entry`` for ``job`` reads counts of other jobs."""
     return entry.own_name in JOB_COUNTS or (
-        entry.own_name in TRES_COUNTS and job.req(entry.tres) != 0
+        entry.own_name in TRES_COUNTS and entry.tres is not None and job.req(entry.tres) != 0
     )
 
 
@@ -243,7 +243,7 @@ def _climber(parent: dict[int, int | None], members: set[int]):
     def up(aid: int | None) -> tuple[int, ...]:
         path = []
         node = aid
-        while node not in cache:
+        while node is not None and node not in cache:  # None (above root) is cached
             path.append(node)
             node = parent.get(node)
         found = cache[node]
@@ -272,7 +272,7 @@ class _Counters:
         chain: list[Assoc],
         res: Resolution,
         job: _Job,
-        user: str,
+        user: str | None,
         account: str,
         parts: dict[str, Partition],
         now: int,
@@ -321,8 +321,8 @@ class _Counters:
         for group in groups:
             targets = [self.assoc[a] for a in ancestors(group.assoc_id)]
             if counted_qos:
-                for name in {group.qos, part_qos.get(group.partition)}:
-                    if name in counted_qos:
+                for name in {group.qos, part_qos.get(group.partition or "")}:
+                    if name is not None and name in counted_qos:
                         targets.append(self.qos[name])
                         if group.user == user:
                             targets.append(self.qos_user[name])
@@ -463,6 +463,7 @@ class _Checker:
     ) -> None:
         """Per-TRES comparison: ``amount(tres)`` against the limit (``current`` adds in)."""
         for e in entries:
+            assert e.tres is not None, "a per-TRES limit names its TRES"
             ask = amount(e.tres)
             if not ask and not minimum:
                 continue
@@ -600,6 +601,7 @@ class _Checker:
         """The partition's MaxTime and Min/MaxNodes, and (``_part_access_check``) its
         total CPUs and nodes: refused at submission under EnforcePartLimits, else pending."""
         enforce = self.state.enforce_part_limits
+        part_name = part.name if part else ""
         sizes = (
             (
                 (
@@ -628,7 +630,7 @@ class _Checker:
                         name,
                         total,
                         "partition",
-                        part.name,
+                        part_name,
                         None,
                         None,
                         ask,
@@ -637,13 +639,14 @@ class _Checker:
                     )
                 )
         for e in self.res.partition_entries:
+            asked: float
             if e.name == "MaxWallDurationPerJob":
-                ask = self.job.time
-                bad = ask > e.value
+                asked = self.job.time
+                bad = asked > e.value
                 reason, error = R.PARTITION_TIME, R.ERR_INVALID_TIME_LIMIT
             else:
-                ask = self.job.nodes
-                bad = ask < e.value if e.name.startswith("Min") else ask > e.value
+                asked = self.job.nodes
+                bad = asked < e.value if e.name.startswith("Min") else asked > e.value
                 reason, error = R.PARTITION_NODES, R.ERR_INVALID_NODE_COUNT
             if bad:
                 self.found.append(
@@ -655,7 +658,7 @@ class _Checker:
                         e.source,
                         e.tres,
                         None,
-                        ask,
+                        asked,
                         enforce,
                         error if enforce else None,
                     )
@@ -836,7 +839,7 @@ def _fill_time(
     for e in res.qos_entries + res.assoc_entries:
         if e.own_name in walls:
             caps.append(e.value)
-        elif strict and e.own_name in mins and tres.get(e.tres):
+        elif strict and e.own_name in mins and e.tres is not None and tres.get(e.tres):
             caps.append(e.value // tres[e.tres])
     if caps:
         return float(min(caps)), False

@@ -94,7 +94,7 @@ class JobScope:
     qos: frozenset[str]
     partitions: frozenset[str]
     """The partitions whose QOS is in ``qos``."""
-    user: str
+    user: str | None  # None: an account's own check (``effective``), no user's jobs
     account: str
     run_mins: bool
     charged_until: int

@@ -85,6 +85,11 @@ def lookup(key: str) -> LimitDef | None:
     return BY_NAME.get(key.lower())
 
 
+def named(name: str) -> LimitDef:
+    """The limit a canonical name (a key of a limits dict) names: always one."""
+    return BY_NAME[name.lower()]
+
+
 def all_names() -> list[str]:
     return [n for d in LIMITS for n in (d.name, *d.aliases)]
 

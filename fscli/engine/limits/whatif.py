@@ -42,7 +42,7 @@ def apply_whatif(state: LimitsState, target: Target, changes: Any) -> None:
 
 def _limits_whatif(limits: dict[str, Any], new: dict[str, Any]) -> None:
     for name, change in new.items():
-        defn = limitdefs.lookup(name)
+        defn = limitdefs.named(name)
         value = limitdefs.apply_change(defn, limits.get(name), change)
         if value is None:
             limits.pop(name, None)
