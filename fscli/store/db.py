@@ -253,11 +253,36 @@ def upgrade(engine, to: str = "head") -> None:
         if lock:
             conn.exec_driver_sql(lock)
         try:
-            cfg.attributes["connection"] = conn
-            command.upgrade(cfg, to)
+            if to == "head" and engine.dialect.name == "sqlite" and _is_empty(conn):
+                _create_at_head(conn)
+            else:
+                cfg.attributes["connection"] = conn
+                command.upgrade(cfg, to)
         finally:
             if release:
                 conn.exec_driver_sql(release)
+
+
+def _is_empty(conn) -> bool:
+    """Whether the SQLite database holds no table yet (a new store file)."""
+    return (
+        conn.exec_driver_sql("SELECT count(*) FROM sqlite_master WHERE type='table'").scalar() == 0
+    )
+
+
+def _create_at_head(conn) -> None:
+    """A new SQLite store made in one step from the schema (``tables.metadata``) and
+    stamped at ``HEAD``: what replaying every migration on no data gives (a test compares
+    the two), in a fraction of the time, for every first command on a new store. The
+    migrations still bring every existing store up to date."""
+    from fscli.store import tables
+
+    tables.metadata.create_all(conn)
+    conn.exec_driver_sql(  # as Alembic writes it
+        "CREATE TABLE alembic_version (\n\tversion_num VARCHAR(32) NOT NULL, "
+        "\n\tCONSTRAINT alembic_version_pkc PRIMARY KEY (version_num)\n)"
+    )
+    conn.exec_driver_sql("INSERT INTO alembic_version (version_num) VALUES (?)", (HEAD,))
 
 
 def current_revision(engine) -> str | None:
