@@ -10,6 +10,7 @@ import pytest
 pytest.importorskip("matplotlib")
 
 from fscli.render import plot  # noqa: E402
+from tests.render.test_plot import bars  # noqa: E402 - the same reading of a figure
 
 AT = "2026-05-01T00:00:00"
 
@@ -52,17 +53,6 @@ def site(science):
         "lsf", "queue", "add", "normal", "fairshare=USER_SHARES[[carol, 3000] [default, 1000]]"
     )
     return science
-
-
-def bars(fig) -> dict[str, list[float]]:
-    out = {}
-    for ax in fig.axes:
-        for container in ax.containers:
-            out[container.get_label()] = [
-                p.get_width() if container.orientation == "horizontal" else p.get_height()
-                for p in container.patches
-            ]
-    return out
 
 
 def ticks(ax, axis="x") -> list[str]:
