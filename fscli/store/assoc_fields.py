@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from fscli.engine import limitdefs, qoslist, treespec
+from fscli.engine import limitdefs
 from fscli.engine import tres as tresmod
 from fscli.engine.model import SHARES_PARENT
 from fscli.errors import InvalidValue, NotFound
@@ -74,6 +74,8 @@ def parse_shares(text: str) -> int | str:
     sacctmgr)."""
     if str(text).strip() == "-1":
         return 1
+    from fscli.engine import treespec
+
     value = treespec.parse_shares(text)
     return "parent" if value == SHARES_PARENT else value
 
@@ -165,6 +167,8 @@ def _write_changes(row, changes: AssocChanges) -> None:
     if changes.priority is not None:
         row.priority = None if changes.priority is limitdefs.CLEAR else changes.priority
     if changes.qos is not None:
+        from fscli.engine import qoslist
+
         row.qos = (
             ",".join(qoslist.edit(qos_list(row.qos), changes.qos.op, changes.qos.names)) or None
         )

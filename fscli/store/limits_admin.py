@@ -86,12 +86,11 @@ def write(admin, cluster_name: str | None, target: Target, changes: Any) -> list
 
 def default_account(conn, user: str) -> str | None:
     """The user's default account (what sbatch uses without ``-A``)."""
-    from sqlalchemy import select
+    from fscli.store.sql import scalar
 
-    from fscli.store import tables
-
-    users = tables.user_account.c
-    return conn.execute(select(users.default_account).where(users.name == user)).scalar()
+    return scalar(
+        conn, "SELECT default_account FROM user_account WHERE name = :name", {"name": user}
+    )
 
 
 # -- what-if ------------------------------------------------------------------------
