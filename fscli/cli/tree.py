@@ -35,7 +35,13 @@ def tree(app, account, algorithm, svg) -> None:
     algorithm = answer.algorithm
     console = tables.console(record=svg is not None)
     console.print(f"cluster {answer.cluster}, {algorithm}, bar: usage █ vs share |")
-    console.print(share_tree(rows, algorithm))
+    drawn = share_tree(rows, algorithm)
+    if console.is_terminal or console.record:
+        # soft wrap: a line wider than the terminal folds there, whole (rich's wrapping of
+        # 100,000 lines would cost seconds)
+        console.print(drawn.text(), soft_wrap=True)
+    else:  # no style to show: the lines as they are (rich's rendering costs seconds too)
+        console.file.write(drawn.plain + "\n")
     if svg is not None:
         from fscli.cli.output import command_line
 

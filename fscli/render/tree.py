@@ -1,4 +1,4 @@
-"""The account tree as a rich tree: ``fscli tree``.
+"""The account tree, drawn as rich.tree draws it: ``fscli tree``.
 
 Each node shows its raw and normalized shares, RawUsage, the fair-share factor (users;
 LevelFS for Fair Tree accounts) and a bar comparing usage with share at that level:
@@ -8,12 +8,14 @@ filled = usage, ``|`` = share; green when under share, red when over.
 from __future__ import annotations
 
 from collections.abc import Sequence
-
-from rich.markup import escape
-from rich.tree import Tree
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from fscli.engine.fairshare import NO_VAL, ShareRow
-from fscli.render.sshare import cell_values
+from fscli.render.sshare import column
+
+if TYPE_CHECKING:
+    from rich.text import Text
 
 BAR = 20
 
@@ -22,43 +24,93 @@ def usage_bar(share: float, usage: float, width: int = BAR) -> str:
     """``███████░░░|░░░░░░░░░`` — usage filled, share marked with ``|``."""
     filled = min(width, round(usage * width))
     mark = min(width - 1, round(share * width))
-    cells = ["█" if i < filled else "░" for i in range(width)]
-    cells[mark] = "|"
-    return "".join(cells)
+    cells = "█" * filled + "░" * (width - filled)
+    return cells[:mark] + "|" + cells[mark + 1 :]
 
 
-def node_label(row: ShareRow, algorithm: str) -> str:
-    """One node's text (rich markup): name, shares, usage, factor, and the bar."""
-    cells = cell_values(row)
-    name = f"[bold]{escape(row.user)}[/]" if row.user else f"[cyan]{escape(row.account)}[/]"
+def node_parts(
+    row: ShareRow, algorithm: str, shares: object, raw_usage: object
+) -> tuple[str, str, str, str]:
+    """One node's text in pieces: its name; shares, usage and factor; the bar and its
+    colour (both empty for the root: nothing to compare with). ``shares`` and
+    ``raw_usage`` are the row's sshare cells (:func:`fscli.render.sshare.column`)."""
     # Fair Tree compares with siblings (level share vs usage/parent), classic with the cluster.
     usage = (
         row.effective_usage
         if algorithm == "fair_tree" or row.norm_usage is None
         else row.norm_usage
     )
-    shares = cells["RawShares"]
     parts = [
-        name,
+        "",
         f"shares {shares if shares is not None else '-'} ({row.norm_shares:.4f})",
-        f"usage {cells['RawUsage']} ({usage:.4f})",
+        f"usage {raw_usage} ({usage:.4f})",
     ]
     if row.fairshare is not None:
         parts.append(f"fairshare {row.fairshare:.6f}")
     elif row.level_fs is not None and row.level_fs != NO_VAL:
         parts.append(f"levelfs {'inf' if row.level_fs == float('inf') else f'{row.level_fs:.4f}'}")
-    if row.raw_shares is None:  # root: nothing to compare with
-        return "  ".join(parts)
+    name = row.user or row.account
+    if row.raw_shares is None:
+        return name, "  ".join(parts), "", ""
+    parts.append("")
     colour = "red" if usage > row.norm_shares else "green"
-    return "  ".join(parts) + f"  [{colour}]{usage_bar(row.norm_shares, usage)}[/]"
+    return name, "  ".join(parts), usage_bar(row.norm_shares, usage), colour
 
 
-def share_tree(rows: Sequence[ShareRow], algorithm: str) -> Tree:
-    """``rows`` (sshare order, the first one the top) as a tree of :func:`node_label`s."""
-    top = Tree(node_label(rows[0], algorithm), guide_style="dim")
-    stack = [(rows[0].depth, top)]
-    for row in rows[1:]:
-        while stack[-1][0] >= row.depth:
-            stack.pop()
-        stack.append((row.depth, stack[-1][1].add(node_label(row, algorithm))))
-    return top
+GUIDES = ("│   ", "    ")  # rich.tree's: an ancestor with siblings below, or a last child
+BRANCHES = ("├── ", "└── ")
+
+
+def _last_children(depths: Sequence[int]) -> list[bool]:
+    """Whether each row (sshare order: depth first) is its parent's last child."""
+    last = [True] * len(depths)
+    seen: list[bool] = []  # per depth: a later sibling was met (walking backwards)
+    for i in range(len(depths) - 1, -1, -1):
+        depth = depths[i]
+        del seen[depth + 1 :]
+        seen += [False] * (depth + 1 - len(seen))
+        last[i] = not seen[depth]
+        seen[depth] = True
+    return last
+
+
+def share_tree(rows: Sequence[ShareRow], algorithm: str) -> Drawing:
+    """``rows`` (sshare order, the first one the top) drawn a line per node under
+    rich.tree's guides. Drawn here, not by ``rich.tree.Tree``, which lays out every node
+    apart: 14 s for 100,000 associations."""
+    top = rows[0].depth
+    depths = [row.depth - top for row in rows]
+    shares, usages = column("RawShares", rows), column("RawUsage", rows)
+    ancestors: list[bool] = []  # per level: that ancestor is its parent's last child
+    lines, styles, at = [], [], 0
+    for row, depth, last, share, raw in zip(rows, depths, _last_children(depths), shares, usages):
+        del ancestors[depth:]
+        ancestors.append(last)
+        guide = "".join(GUIDES[x] for x in ancestors[1:-1]) + BRANCHES[last] if depth else ""
+        name, text, bar, colour = node_parts(row, algorithm, share, raw)
+        start = at + len(guide)
+        end = start + len(name)
+        if guide:
+            styles.append((at, start, "dim"))
+        styles.append((start, end, "bold" if row.user else "cyan"))
+        if bar:
+            styles.append((end + len(text), end + len(text) + len(bar), colour))
+        line = f"{guide}{name}{text}{bar}"
+        lines.append(line)
+        at += len(line) + 1
+    return Drawing("\n".join(lines), styles)
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """The tree's lines, and their styles as (start, end, style) offsets into them."""
+
+    plain: str
+    styles: list[tuple[int, int, str]]
+
+    def text(self) -> Text:
+        """The lines with their styles, for a console that shows them (built only then:
+        rich's Text reads 100,000 lines slowly)."""
+        from rich.text import Span, Text
+
+        return Text(self.plain, spans=[Span(*style) for style in self.styles])
