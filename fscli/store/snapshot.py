@@ -325,24 +325,30 @@ def load_queue(conn, cluster_id: int, states: tuple[str, ...] = ("pending",)) ->
             parts[part] = tuple(p for p in (part or "").split(",") if p)
         if tres_text not in tres:
             tres[tres_text] = parse_tres(tres_text)
+        # positional (Job's field order): keywords cost twice as much at 100,000 jobs
         out.append(
             Job(
-                id=job_id,
-                user=user,
-                account=account,
-                assoc_id=assoc_id,
-                partitions=parts[part],
-                qos=qos,
-                state=state,
-                submit=submit,
-                eligible=eligible,
-                cpus=cpus,
-                nodes=nodes,
-                tres=tres[tres_text],
-                time_limit=limit,
-                nice=nice or 0,
-                site_factor=site or 0,
-                admin_priority=admin,
+                job_id,
+                user,
+                account,
+                assoc_id,
+                parts[part],
+                qos,
+                state,
+                submit,
+                eligible,
+                None,  # start
+                None,  # end
+                cpus,
+                nodes,
+                tres[tres_text],
+                limit,
+                nice or 0,
+                site or 0,
+                None,  # queue
+                1,  # slots
+                None,  # cputime
+                admin,
             )
         )
     return out
