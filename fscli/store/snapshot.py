@@ -10,6 +10,9 @@ exports) starts here.
 
 from __future__ import annotations
 
+from array import array
+from operator import itemgetter
+
 from fscli.engine import limitdefs
 from fscli.engine.model import (
     SHARES_PARENT,
@@ -23,8 +26,11 @@ from fscli.engine.model import (
 from fscli.engine.tres import parse_tres
 from fscli.engine.usage import Charges
 from fscli.store.assoc_fields import loaded_limits, qos_list
-from fscli.store.sql import in_list, rows, scalar
+from fscli.store.sql import batches, in_list, rows, scalar
 
+NO_LIMITS: dict = {}
+"""The limits of every association that sets none: one dict, never changed (what-ifs copy
+an association's limits before changing them), not 100,000 empty ones."""
 _ASSOC_COLS = ", ".join(d.attr for d in limitdefs.ASSOC_LIMITS)
 _QOS_COLS = ", ".join(d.attr for d in limitdefs.QOS_LIMITS)
 _ANY_ASSOC_LIMIT = " OR ".join(f"{d.attr} IS NOT NULL" for d in limitdefs.ASSOC_LIMITS)
@@ -54,28 +60,35 @@ def load_assocs(conn, cluster_id: int, where: tuple[str, dict] | None = None) ->
             params,
         )
     }
-    found = rows(
+    # one object per account name and parent id, not one per row (the driver makes a new
+    # one for each): 100,000 user associations under 10,000 accounts keep 9 MB less
+    same = {}.setdefault
+    qos_lists: dict[str | None, tuple[str, ...]] = {}
+    out = []
+    for batch in batches(
         conn,
         'SELECT id, parent_id, account, "user", "partition", shares_raw, shares_parent, '
         f"priority, qos, default_qos FROM association WHERE {in_cluster} ORDER BY id",
         params,
-    )
-    qos_lists = {text: tuple(qos_list(text)) for text in {row[8] for row in found}}
-    return [
-        Assoc(
-            aid,
-            parent,
-            account,
-            user,
-            part,
-            SHARES_PARENT if is_parent else (1 if raw is None else raw),
-            prio,
-            qos_lists[qos],
-            dqos,
-            limits.get(aid) or {},
-        )
-        for aid, parent, account, user, part, raw, is_parent, prio, qos, dqos in found
-    ]
+    ):
+        for text in {row[8] for row in batch} - qos_lists.keys():
+            qos_lists[text] = tuple(qos_list(text))
+        out += [
+            Assoc(
+                aid,
+                same(parent, parent),
+                same(account, account),
+                user,
+                part,
+                SHARES_PARENT if is_parent else (1 if raw is None else raw),
+                prio,
+                qos_lists[qos],
+                dqos,
+                limits.get(aid, NO_LIMITS),
+            )
+            for aid, parent, account, user, part, raw, is_parent, prio, qos, dqos in batch
+        ]
+    return out
 
 
 def load_qos(conn) -> dict[str, Qos]:
@@ -191,9 +204,14 @@ def load_charges(conn, cluster_id: int, until: int | None = None) -> list[Charge
 
 
 def load_charge_table(conn, cluster_id: int, until: int | None = None) -> Charges:
-    """The same charges as columns (no object per charge: what usage decay reads fastest)."""
-    found = rows(conn, *_charges_query(conn, cluster_id, until))
-    return Charges([r[0] for r in found], [r[1] for r in found], [r[2] for r in found])
+    """The same charges as columns (no object per charge: what usage decay reads fastest),
+    each a typed array: 24 bytes a charge where lists of Python numbers take about 100
+    (200,000 charges: 5 MB, not 20)."""
+    columns = array("q"), array("q"), array("d")
+    for batch in batches(conn, *_charges_query(conn, cluster_id, until)):
+        for k, column in enumerate(columns):
+            column.extend(map(itemgetter(k), batch))
+    return Charges(*columns)
 
 
 def load_jobs(

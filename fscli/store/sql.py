@@ -17,14 +17,35 @@ so the two read paths cannot drift apart:
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 
 
 def rows(conn, sql: str, params: dict | None = None) -> list[tuple]:
     """Every row of ``sql`` with ``params`` on ``conn`` (sqlite3, or SQLAlchemy's
     connection or ORM session)."""
+    with _cursor(conn, sql, params) as cursor:
+        return cursor.fetchall()
+
+
+def batches(conn, sql: str, params: dict | None = None, size: int = 10_000) -> Iterator[list]:
+    """:func:`rows` in lists of up to ``size``: a big result (100,000 associations or
+    charges) is never held whole as rows beside the objects made from them."""
+    with _cursor(conn, sql, params) as cursor:
+        while batch := cursor.fetchmany(size):
+            yield batch
+
+
+@contextmanager
+def _cursor(conn, sql: str, params: dict | None) -> Iterator:
+    """The DBAPI cursor holding the result (plain tuples: no per-row Row objects)."""
     if isinstance(conn, sqlite3.Connection):
-        return conn.execute(sql, params or {}).fetchall()
+        cursor = conn.execute(sql, params or {})
+        try:
+            yield cursor
+        finally:
+            cursor.close()
+        return
     from sqlalchemy import text
 
     dialect = conn.dialect if hasattr(conn, "dialect") else conn.get_bind().dialect
@@ -32,7 +53,7 @@ def rows(conn, sql: str, params: dict | None = None) -> list[tuple]:
         sql = sql.replace('"', "`")
     result = conn.execute(text(sql), params or {})
     try:
-        return result.cursor.fetchall()
+        yield result.cursor
     finally:
         result.close()
 
