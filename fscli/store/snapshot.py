@@ -11,7 +11,7 @@ exports) starts here.
 from __future__ import annotations
 
 from array import array
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 
 from fscli.engine import limitdefs
 from fscli.engine.model import (
@@ -316,7 +316,7 @@ def load_queue(conn, cluster_id: int, states: tuple[str, ...] = ("pending",)) ->
     sql = (
         'SELECT id, "user", account, assoc_id, "partition", qos, state, submit, eligible, '
         "cpus, nodes, tres, time_limit, nice, site_factor, admin_priority FROM job "
-        f"WHERE cluster_id = :cid AND {in_states} AND queue IS NULL ORDER BY id"
+        f"WHERE cluster_id = :cid AND {in_states} AND queue IS NULL"
     )
     parts: dict[str | None, tuple[str, ...]] = {}
     tres: dict[str | None, dict[str, int]] = {None: {}}
@@ -369,6 +369,9 @@ def load_queue(conn, cluster_id: int, states: tuple[str, ...] = ("pending",)) ->
                 admin,
             )
         )
+    # sorted here: SQLite would sort the rows it reads by state (its index) in a temporary
+    # B-tree first; sorting the jobs, already in id order within a state, costs less
+    out.sort(key=attrgetter("id"))
     return out
 
 
