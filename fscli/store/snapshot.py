@@ -210,7 +210,7 @@ def load_charge_table(conn, cluster_id: int, until: int | None = None) -> Charge
     columns = array("q"), array("q"), array("d")
     for batch in batches(conn, *_charges_query(conn, cluster_id, until)):
         for k, column in enumerate(columns):
-            column.extend(map(itemgetter(k), batch))
+            column.fromlist(list(map(itemgetter(k), batch)))  # faster than extend(map)
     return Charges(*columns)
 
 
