@@ -12,7 +12,6 @@ list, ``-w`` prints one ``Weights`` line instead of jobs.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -380,6 +379,8 @@ def render_json(
     """``sprio --json``: the cluster, the weights, one line per row, the warnings. Each row
     goes through the C JSON encoder once (an indented dump of 100,000 rows would take the
     pure-Python encoder many seconds)."""
+    import json
+
     jobs = ",\n    ".join(map(json.dumps, map(row_dict, rows)))
     return "".join(
         [
