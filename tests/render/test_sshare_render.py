@@ -129,6 +129,21 @@ def test_real_capture_text_exact(mode: str, algorithm: str) -> None:
         assert parsable == (folder / f"sshare_a{suffix}_P.txt").read_text()
 
 
+def test_rendering_in_chunks_gives_the_same_text(monkeypatch) -> None:
+    """The text of many rows is rendered a chunk at a time: the pieces join to the whole,
+    in every mode, wherever the chunks end."""
+    from fscli.render import sshare
+
+    folder = GOLDEN / "slurm-22.05" / "classic_doc" / "classic"
+    result = load_capture(folder, "classic")
+    fields = default_fields("classic", long=True)
+    whole = {mode: render_text(result.rows, fields, mode) for mode in (None, "p", "P")}
+    monkeypatch.setattr(sshare, "CHUNK", 2)
+    for mode, text in whole.items():
+        assert render_text(result.rows, fields, mode) == text
+        assert len(list(sshare.render_chunks(result.rows, fields, mode))) > 2
+
+
 def test_sprio_capture_short_text_exact() -> None:
     folder = GOLDEN / "slurm-22.05" / "sprio" / "fairtree"
     result = load_capture(folder, "fair_tree")
