@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from array import array
 from operator import attrgetter, itemgetter
+from typing import TYPE_CHECKING
 
 from fscli.engine import limitdefs
 from fscli.engine.model import (
@@ -24,9 +25,11 @@ from fscli.engine.model import (
     Qos,
 )
 from fscli.engine.tres import parse_tres
-from fscli.engine.usage import Charges
 from fscli.store.assoc_fields import loaded_limits, qos_list
 from fscli.store.sql import batches, in_list, rows, scalar
+
+if TYPE_CHECKING:
+    from fscli.engine.usage import Charges
 
 NO_LIMITS: dict = {}
 """The limits of every association that sets none: one dict, never changed (what-ifs copy
@@ -207,6 +210,8 @@ def load_charge_table(conn, cluster_id: int, until: int | None = None) -> Charge
     """The same charges as columns (no object per charge: what usage decay reads fastest),
     each a typed array: 24 bytes a charge where lists of Python numbers take about 100
     (200,000 charges: 5 MB, not 20)."""
+    from fscli.engine.usage import Charges  # not for the views that read no usage
+
     columns = array("q"), array("q"), array("d")
     for batch in batches(conn, *_charges_query(conn, cluster_id, until)):
         for k, column in enumerate(columns):
