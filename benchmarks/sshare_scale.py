@@ -115,14 +115,13 @@ def _clock() -> tuple[float, float]:
 def engine_once(db: str) -> None:
     """One pass as ``fscli sshare`` makes it, in this fresh process: print the (wall, CPU)
     seconds of each stage as JSON."""
+    from fscli.api.store import Store
     from fscli.engine.fairshare import compute
     from fscli.heap import bulk
-    from fscli.store.db import open_engine
     from fscli.store.state import load_state, usage_at
 
-    engine = open_engine(db)
     t0 = _clock()
-    with engine.connect() as conn:
+    with Store(db).viewing() as conn:  # the command's read path (plain sqlite3)
         state = load_state(conn, None, AT)
     t1 = _clock()
     usage = usage_at(state, AT)
@@ -176,7 +175,7 @@ def engine_part(db: Path, runs: int) -> None:
     engine = min((p["decay"][0] + p["fs"][0]) * 1000 for p in passes)
     engine_cpu = min((p["decay"][1] + p["fs"][1]) * 1000 for p in passes)
     line = "    {:<40} {:7.1f} ms wall, {:7.1f} ms CPU"
-    print(line.format("load_state (Core rows -> dataclasses):", *best["load"]))
+    print(line.format("load_state (rows -> dataclasses):", *best["load"]))
     print(line.format(f"usage_at (decay of {passes[0]['charges']:,} charges):", *best["decay"]))
     print(line.format(f"fair-share compute ({passes[0]['algorithm']}):", *best["fs"]))
     print(

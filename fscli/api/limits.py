@@ -17,7 +17,7 @@ def own_limits(store: Store, target: Target, cluster: str | None = None) -> list
     """The limits set on the target itself (no inheritance)."""
     from fscli.store.limits import state as limit_state
 
-    with store.reading() as conn:
+    with store.viewing() as conn:
         state = limit_state.load(conn, target.cluster or cluster, targets=[target])
     return _own_entries(
         target, state.assocs, {q.name: q for q in state.qos}, {p.name: p for p in state.partitions}
@@ -38,7 +38,7 @@ def effective_limits(
     from fscli.engine.limits.check import effective, used_wall
     from fscli.store.limits.state import attach_jobs
 
-    with store.reading() as conn:
+    with store.viewing() as conn:
         req, state = _request(conn, cluster, user, account, partition, qos)
         entries = effective(req, state)
         if any(e.own_name == "GrpWall" for e in entries):
@@ -65,7 +65,7 @@ def check_job(
     from fscli.engine.limits.whatif import apply_whatif
     from fscli.store.limits.state import attach_jobs
 
-    with store.reading() as conn:
+    with store.viewing() as conn:
         req, state = _request(
             conn,
             cluster,

@@ -24,7 +24,7 @@ def priorities(
     from fscli.store.state import CHARGED, fairshare, load_state
 
     algorithm = algorithm_name(algorithm)
-    with store.reading() as conn:
+    with store.viewing() as conn:
         state = load_state(conn, cluster, at, jobs=False)
         if state.config.priority_type == "priority/basic":
             raise InvalidValue("You are not running a supported priority plugin")
@@ -55,7 +55,7 @@ def why_not_listed(store: Store, job_id: int) -> str:
 
     if not 0 <= job_id <= MAX_JOB_ID:  # no store holds such an id (nor can it be queried)
         return f"job {job_id} does not exist"
-    with store.reading() as conn:
+    with store.viewing() as conn:
         state = job_state(conn, job_id)
     if state is None:
         return f"job {job_id} does not exist"

@@ -34,7 +34,7 @@ def shares(store: Store, cluster: str | None, at: int, algorithm: str | None = N
     from fscli.store.state import fairshare, load_state
 
     algorithm = algorithm_name(algorithm)
-    with store.reading() as conn:
+    with store.viewing() as conn:
         state = load_state(conn, cluster, at)
     algorithm = algorithm or state.config.algorithm
     with bulk():  # the rows live as long as the answer: no collector passes over them

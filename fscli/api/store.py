@@ -2,8 +2,9 @@
 
 :func:`open_store` resolves a path or URL as ``--db`` does (else ``FSCLI_DB``, else the
 default file) and gives a :class:`Store`: views (``shares()``, ``priorities()``) read one
-snapshot through SQLAlchemy Core and hand it to the engine; writes happen inside
-``with store.transaction() as tx:`` and are committed all or nothing.
+snapshot (plain ``sqlite3`` on an SQLite file, SQLAlchemy on servers) and hand it to the
+engine; writes happen inside ``with store.transaction() as tx:`` and are committed all or
+nothing.
 """
 
 from __future__ import annotations
@@ -107,6 +108,16 @@ class Store:
             yield conn
 
     @contextmanager
+    def viewing(self) -> Iterator:
+        """A connection for the views, which read through :mod:`fscli.store.snapshot`,
+        ``lists`` and ``limit_state`` only: plain ``sqlite3`` on an SQLite file at the
+        current schema (no SQLAlchemy import), else :meth:`reading`'s. Creates no store."""
+        from fscli.store.session import viewing
+
+        with viewing(self.db, lambda: self._open(create=False)) as conn:
+            yield conn
+
+    @contextmanager
     def session(self, dry_run: bool = False) -> Iterator:
         """An ORM session holding the write lock; committed at the end unless ``dry_run``
         (then everything ran, every check included, and is rolled back)."""
@@ -189,7 +200,7 @@ class Store:
         from fscli.store import lists
         from fscli.store.snapshot import cluster_id_for, load_assocs, load_cluster
 
-        with self.reading() as conn:
+        with self.viewing() as conn:
             cid = cluster_id_for(conn, cluster)
             accounts = {n: (d or "", o or "") for n, d, o in lists.accounts(conn)}
             return Associations(
@@ -203,7 +214,7 @@ class Store:
         """Every cluster with its nodes, CPUs and TRES (engine ``ClusterInfo``), by name."""
         from fscli.store import lists
 
-        with self.reading() as conn:
+        with self.viewing() as conn:
             return lists.clusters(conn)
 
     def accounts(self) -> list[Account]:
@@ -211,7 +222,7 @@ class Store:
         from fscli.api.results import Account
         from fscli.store import lists
 
-        with self.reading() as conn:
+        with self.viewing() as conn:
             return [Account(n, d or "", o or "") for n, d, o in lists.accounts(conn)]
 
     def users(self) -> list[User]:
@@ -219,7 +230,7 @@ class Store:
         from fscli.api.results import User
         from fscli.store import lists
 
-        with self.reading() as conn:
+        with self.viewing() as conn:
             return [User(n, d or "", a) for n, d, a in lists.users(conn)]
 
     def history(self, since: When = None) -> list[Change]:
@@ -228,7 +239,7 @@ class Store:
         from fscli.store import lists
 
         start = None if since is None else moment(since)
-        with self.reading() as conn:
+        with self.viewing() as conn:
             return [Change(*row) for row in lists.changes(conn, start)]
 
     def settings(self, cluster: str | None = None) -> dict[str, str]:

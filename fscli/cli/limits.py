@@ -231,10 +231,10 @@ def unset(app, words, dry_run) -> None:
 def _emit(out, entries, used: list | None = None) -> None:
     """The entries; ``used`` (from ``--effective``): the wall minutes each GrpWall has
     used, shown in a Used column (``used`` in JSON) when some entry is a GrpWall."""
-    import json
-
     used = used if used and any(u is not None for u in used) else None
     if out.json:
+        import json
+
         docs = [e.to_dict() for e in entries]
         for doc, minutes in zip(docs, used or ()):
             if minutes is not None:
@@ -400,11 +400,11 @@ def _split(text: str) -> list[str]:
 
 
 def _emit_check(out, result) -> None:
-    import json
-
     from fscli.engine.limits.check import describe
 
     if out.json:
+        import json
+
         click.echo(json.dumps(result.to_dict(), indent=2))
         return
     found = [result.violation, *result.others] if result.violation else []

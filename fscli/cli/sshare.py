@@ -119,9 +119,10 @@ def sshare(
     if out.json:
         emit_json(rows, algorithm, extras, app.now)
     elif out.parsable:
-        from fscli.render.sshare import render_text
+        from fscli.render.sshare import render_chunks
 
-        click.echo(render_text(rows, fields, out.parsable, not out.noheader, extras), nl=False)
+        for text in render_chunks(rows, fields, out.parsable, not out.noheader, extras):
+            click.echo(text, nl=False)
     else:
         from fscli.render import tables
         from fscli.render.sshare import table_cells

@@ -39,7 +39,12 @@ def tree(app, account, algorithm, svg) -> None:
     if not terminal:  # a pipe or a file: every line whole, whatever $COLUMNS says
         console.width = max(console.width, width)
     console.print(f"cluster {answer.cluster}, {algorithm}, bar: usage █ vs share |")
-    console.print(drawn)
+    if terminal or console.record:
+        # soft wrap: a line wider than the terminal folds there, whole (rich's wrapping of
+        # 100,000 lines would cost seconds)
+        console.print(drawn.text(), soft_wrap=True)
+    else:  # no style to show: the lines as they are (rich's rendering costs seconds too)
+        console.file.write(drawn.plain + "\n")
     if svg is not None:
         from fscli.cli.output import command_line
 

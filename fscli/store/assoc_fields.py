@@ -8,12 +8,13 @@ checked it against the store's QOS.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from fscli.engine import qoslist
 from fscli.engine import tres as tresmod
-from fscli.engine.assoc_changes import AssocChanges
 from fscli.engine.limits import definitions as limitdefs
+
+if TYPE_CHECKING:  # the write path's: snapshot reads import this module too
+    from fscli.engine.assoc_changes import AssocChanges
 
 
 def stored_limit(defn: limitdefs.LimitDef, value: Any) -> Any:
@@ -73,6 +74,8 @@ def _write_changes(row, changes: AssocChanges) -> None:
     if changes.priority is not None:
         row.priority = None if changes.priority is limitdefs.CLEAR else changes.priority
     if changes.qos is not None:
+        from fscli.engine import qoslist
+
         row.qos = (
             ",".join(qoslist.edit(qos_list(row.qos), changes.qos.op, changes.qos.names)) or None
         )

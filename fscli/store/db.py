@@ -18,6 +18,9 @@ from fscli.errors import StoreError
 
 KNOWN_REVISIONS = ("0001", "0002", "0003", "0004", "0005")  # migrations/versions, oldest first
 HEAD = KNOWN_REVISIONS[-1]
+BUSY_TIMEOUT = 30.0
+"""Seconds a connection waits for another process's lock before "database is locked"
+(the engine's ``busy_timeout`` pragma says the same in milliseconds)."""
 NETWORK_FILESYSTEMS = ("nfs", "nfs4", "lustre", "gpfs", "cifs", "smb3", "beegfs", "fuse.glusterfs")
 
 
@@ -63,10 +66,22 @@ def sqlite_uri(path: Path, mode: str = "ro") -> str:
 
 def _sqlite_revision(path: Path) -> str | None:
     """The store's Alembic revision; ``None`` for an empty file. Raises for non-stores."""
+    conn = _connect(path, "ro")
     try:
-        conn = sqlite3.connect(sqlite_uri(path), uri=True)
+        return _revision(conn, path)
+    finally:
+        conn.close()
+
+
+def _connect(path: Path, mode: str) -> sqlite3.Connection:
+    try:
+        return sqlite3.connect(sqlite_uri(path, mode), uri=True, timeout=BUSY_TIMEOUT)
     except sqlite3.Error as exc:
         raise StoreError(f"cannot open store {path}: {exc}") from None
+
+
+def _revision(conn: sqlite3.Connection, path: Path) -> str | None:
+    """:func:`_sqlite_revision` on an open connection."""
     try:
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if not tables:
@@ -77,8 +92,36 @@ def _sqlite_revision(path: Path) -> str | None:
         return row[0] if row else None
     except sqlite3.DatabaseError:
         raise StoreError(f"{path} is not an fscli store (not an SQLite database)") from None
-    finally:
+
+
+def open_reader(db: str | None) -> sqlite3.Connection | None:
+    """A plain ``sqlite3`` connection to an SQLite store file at the current schema, in a
+    read transaction (one consistent snapshot however many queries follow) that refuses
+    writes; None for any other store (a server, a URL with options, a missing, empty or
+    older store): :func:`open_engine` opens those, with their errors and migrations.
+
+    The schema version is read in the same transaction, so the check needs neither
+    Alembic nor a second connection; a store newer than this fscli is refused here, with
+    :func:`open_engine`'s message.
+    """
+    url = resolve_url(db)
+    path = url.sqlite_path
+    if path is None or "?" in url.url or not path.is_file() or path.stat().st_size == 0:
+        return None
+    conn = _connect(path, "rw")
+    try:
+        conn.isolation_level = None  # the transaction is ours: BEGIN here, ended by close()
+        conn.execute("PRAGMA query_only=ON")
+        conn.execute("BEGIN")
+        revision = _revision(conn, path)
+        _check_revision(revision, str(path))
+    except BaseException:
         conn.close()
+        raise
+    if revision != HEAD:
+        conn.close()
+        return None
+    return conn
 
 
 def _on_network_fs(path: Path) -> bool:
@@ -120,7 +163,7 @@ def create_engine_for(url: StoreUrl, read_only: bool = False):
         dbapi_conn.isolation_level = None  # we emit BEGIN ourselves (below)
         cur = dbapi_conn.cursor()
         cur.execute("PRAGMA foreign_keys=ON")
-        cur.execute("PRAGMA busy_timeout=30000")
+        cur.execute("PRAGMA busy_timeout=30000")  # BUSY_TIMEOUT
         if wal and not read_only:
             try:
                 cur.execute("PRAGMA journal_mode=WAL")

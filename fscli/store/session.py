@@ -23,6 +23,31 @@ def reading(open_engine) -> Iterator:
 
 
 @contextmanager
+def viewing(db: str | None, open_engine) -> Iterator:
+    """A connection for the views (:mod:`fscli.store.snapshot`, ``lists``, ``limit_state``):
+    on an SQLite file at the current schema a plain ``sqlite3`` one (no SQLAlchemy import,
+    which alone costs more than a view of a small store), else :func:`reading`'s."""
+    import sqlite3
+
+    from fscli.store.db import open_reader
+
+    try:
+        conn = open_reader(db)
+    except sqlite3.Error as exc:
+        raise store_error(exc) from None
+    if conn is None:
+        with reading(open_engine) as core:
+            yield core
+        return
+    try:
+        yield conn
+    except sqlite3.Error as exc:
+        raise store_error(exc) from None
+    finally:
+        conn.close()
+
+
+@contextmanager
 def writing(open_engine, dry_run: bool = False) -> Iterator:
     """An ORM session holding the write lock (``open_engine()`` gives the engine: opening
     may migrate the store, whose errors are store errors too); committed at the end unless

@@ -141,7 +141,9 @@ def test_names_longer_than_the_columns_are_refused(science):
 
 
 def test_no_sql_text_is_built_from_strings_at_run_time():
-    """Queries are SQLAlchemy constructs or constant text: no f-string/%-formatted SQL."""
+    """Queries are SQLAlchemy constructs or text made of constants (``fscli.store.sql``:
+    column lists and generated parameter names; values are always parameters): no SQL is
+    formatted at the call that runs it."""
     import re
     from pathlib import Path
 
@@ -162,7 +164,10 @@ def test_no_sql_text_is_built_from_strings_at_run_time():
 @pytest.mark.parametrize("words", [("account", "add", "math"), ("sshare",)])
 def test_a_database_error_while_opening_the_store_is_one_line(fscli, monkeypatch, words):
     """Opening may migrate the store, and a lock held elsewhere fails that as a DBAPI
-    error: a write command reports it like any store error, as a view does."""
+    error: a write command reports it like any store error, as a view does (a view of an
+    SQLite file opens it with sqlite3, whose error is the same line)."""
+    import sqlite3
+
     from sqlalchemy.exc import OperationalError
 
     from fscli.store import db
@@ -170,6 +175,10 @@ def test_a_database_error_while_opening_the_store_is_one_line(fscli, monkeypatch
     def locked(*args, **kw):
         raise OperationalError("UPDATE alembic_version", {}, Exception("database is locked"))
 
+    def locked_reader(*args, **kw):
+        raise sqlite3.OperationalError("database is locked")
+
     monkeypatch.setattr(db, "open_engine", locked)
+    monkeypatch.setattr(db, "open_reader", locked_reader)
     err = fscli.fails(*words, code=1).stderr
     assert err == "fscli: error: the store is busy (database is locked); try again\n"

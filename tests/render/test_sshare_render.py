@@ -16,7 +16,6 @@ from fscli.io.usage_import import parse_sshare
 from fscli.render.sshare import (
     FIELD_TABLE,
     Extras,
-    cell_values,
     column,
     default_fields,
     json_rows,
@@ -128,6 +127,21 @@ def test_real_capture_text_exact(mode: str, algorithm: str) -> None:
         assert fixed == (folder / f"sshare_a{suffix}.txt").read_text()
         parsable = render_text(result.rows, fields, parsable="P")
         assert parsable == (folder / f"sshare_a{suffix}_P.txt").read_text()
+
+
+def test_rendering_in_chunks_gives_the_same_text(monkeypatch) -> None:
+    """The text of many rows is rendered a chunk at a time: the pieces join to the whole,
+    in every mode, wherever the chunks end."""
+    from fscli.render import sshare
+
+    folder = GOLDEN / "slurm-22.05" / "classic_doc" / "classic"
+    result = load_capture(folder, "classic")
+    fields = default_fields("classic", long=True)
+    whole = {mode: render_text(result.rows, fields, mode) for mode in (None, "p", "P")}
+    monkeypatch.setattr(sshare, "CHUNK", 2)
+    for mode, text in whole.items():
+        assert render_text(result.rows, fields, mode) == text
+        assert len(list(sshare.render_chunks(result.rows, fields, mode))) > 2
 
 
 def test_sprio_capture_short_text_exact() -> None:
@@ -269,9 +283,14 @@ def test_double_too_wide_uses_exponent() -> None:
     assert text == "1.2346e+08 \n"
 
 
-def test_columns_agree_with_cell_values_and_empty_output(tiny) -> None:
+def cells_of(row, extras):
+    """One row's values per field name, from its own columns."""
+    return {name: column(name, (row,), extras)[0] for name, _ in FIELD_TABLE}
+
+
+def test_columns_agree_row_by_row_and_empty_output(tiny) -> None:
     zeros = "cpu=0,mem=0,energy=0,node=0,billing=0,fs/disk=0,vmem=0,pages=0"
-    assert cell_values(tiny.rows[2], Extras("c1")) == {
+    assert cells_of(tiny.rows[2], Extras("c1")) == {
         "Account": "  physics",
         "Cluster": "c1",
         "EffectvUsage": 1.0,
@@ -290,7 +309,7 @@ def test_columns_agree_with_cell_values_and_empty_output(tiny) -> None:
     }
     names = [name for name, _ in FIELD_TABLE]
     for k, row in enumerate(tiny.rows):
-        assert cell_values(row, Extras("c1")) == {
+        assert cells_of(row, Extras("c1")) == {
             n: column(n, tiny.rows, Extras("c1"))[k] for n in names
         }
     fields = select_fields("Account,FairShare", "fair_tree")

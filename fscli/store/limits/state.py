@@ -13,8 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from sqlalchemy import and_, case, func, or_, select
-
 from fscli.engine.config import PriorityConfig
 from fscli.engine.limits.check import WALL, LimitsState
 from fscli.engine.limits.counting import (
@@ -29,24 +27,27 @@ from fscli.engine.model import Assoc, Partition, Qos
 from fscli.engine.runmins import NOT_HELD
 from fscli.engine.submit import MemoryDefaults
 from fscli.engine.tres import parse_tres
-from fscli.store import snapshot, tables
+from fscli.store import snapshot
+from fscli.store.job_states import ACTIVE_STATES
+from fscli.store.sql import in_list, rows
 
 USAGE_LIMITS = ("GrpTRESMins", "GrpWall")
 MAX_IN = 900
 """Longest id list put in an IN clause; past it, counting scans the cluster's jobs."""
 
 
-def _matching(target: Target):
-    """Core clause for the associations a :class:`Target` names (``Target.matches``)."""
-    a = tables.association.c
+def _matching(target: Target, n: int) -> tuple[str, dict]:
+    """SQL condition (parameters suffixed ``n``) for the associations a :class:`Target`
+    names (``Target.matches``)."""
     if target.user is None:
-        return and_(a.user.is_(None), a.account == target.account)
-    clause = a.user == target.user
-    if target.account is not None:
-        clause = and_(clause, a.account == target.account)
-    if target.partition is not None:
-        clause = and_(clause, a.partition == target.partition)
-    return clause
+        return f'("user" IS NULL AND account = :account{n})', {f"account{n}": target.account}
+    terms, params = [f'"user" = :user{n}'], {f"user{n}": target.user}
+    for column in ("account", "partition"):
+        value = getattr(target, column)
+        if value is not None:
+            terms.append(f'"{column}" = :{column}{n}')
+            params[f"{column}{n}"] = value
+    return "(" + " AND ".join(terms) + ")", params
 
 
 def load(
@@ -59,17 +60,18 @@ def load(
     """The checker's state holding every association of ``user``, the association of
     ``account``, those ``targets`` name, and all their ancestors; every QOS and partition."""
     cid = snapshot.cluster_id_for(conn, cluster)
-    a = tables.association.c
-    wanted = [_matching(t) for t in targets if t.kind == ASSOC]
+    named = [t for t in targets if t.kind == ASSOC]
     if user is not None:
-        wanted.append(a.user == user)
+        named.append(Target(ASSOC, user=user))
     if account is not None:
-        wanted.append(_matching(Target(ASSOC, account=account)))
-    assocs = snapshot.load_assocs(conn, cid, or_(*wanted)) if wanted else []
+        named.append(Target(ASSOC, account=account))
+    wanted = [_matching(t, n) for n, t in enumerate(named)]
+    where = (" OR ".join(w[0] for w in wanted), {k: v for w in wanted for k, v in w[1].items()})
+    assocs = snapshot.load_assocs(conn, cid, where) if wanted else []
     have = {x.id for x in assocs}
     todo = {x.parent_id for x in assocs} - have - {None}
     while todo:
-        found = snapshot.load_assocs(conn, cid, a.id.in_(todo))
+        found = snapshot.load_assocs(conn, cid, in_list("id", "id", sorted(todo)))
         assocs += found
         have |= {x.id for x in found}
         todo = {x.parent_id for x in found} - have - {None}
@@ -123,12 +125,13 @@ class _Tree:
     def parents(self) -> dict[int, int | None]:
         """Parent of every non-user association of the cluster (and of the loaded ones)."""
         if self._parents is None:
-            a = tables.association.c
-            rows = self.conn.execute(
-                select(a.id, a.parent_id).where(a.cluster_id == self.cluster_id, a.user.is_(None))
+            found = rows(
+                self.conn,
+                'SELECT id, parent_id FROM association WHERE cluster_id = :cid AND "user" IS NULL',
+                {"cid": self.cluster_id},
             )
             self._parents = {
-                **dict(rows.all()),
+                **dict(found),
                 **{x.id: x.parent_id for x in self.loaded.values()},
             }
         return self._parents
@@ -153,9 +156,9 @@ class _Tree:
         return out
 
 
-def _scope_filter(tree: _Tree, scope: JobScope):
-    """Core clause for the jobs ``scope`` counts (a superset); None when that is all."""
-    j, a = tables.job.c, tables.association.c
+def _scope_filter(tree: _Tree, scope: JobScope) -> tuple[str, dict] | None:
+    """SQL condition on jobs ``j`` for the jobs ``scope`` counts (a superset), with its
+    parameters; None when that is all."""
     counted = [tree.loaded[i] for i in scope.assoc_ids]
     if any(x.parent_id is None for x in counted):
         return None
@@ -164,20 +167,21 @@ def _scope_filter(tree: _Tree, scope: JobScope):
     accounts = tree.subtree(roots) if roots else set()
     if len(accounts) + len(users) > MAX_IN:
         return None
-    ids = users + sorted(accounts)
-    clause = j.assoc_id.in_(ids)
+    terms = [in_list("j.assoc_id", "assoc", users + sorted(accounts))]
     if accounts:
-        under = select(a.id).where(a.parent_id.in_(sorted(accounts)))
-        clause = or_(clause, j.assoc_id.in_(under))
+        under, params = in_list("parent_id", "parent", sorted(accounts))
+        terms.append((f"j.assoc_id IN (SELECT id FROM association WHERE {under})", params))
     if scope.qos:
         parts = sorted(scope.partitions)
-        clause = or_(
-            clause,
-            j.qos.in_(sorted(scope.qos)),
-            j.partition.in_(parts),
-            *(j.partition.startswith(p + ",", autoescape=True) for p in parts),
-        )
-    return clause
+        terms.append(in_list("j.qos", "qos", sorted(scope.qos)))
+        terms.append(in_list('j."partition"', "part", parts))
+        for n, part in enumerate(parts):  # a list of partitions starting with this one
+            pattern = part.replace("/", "//").replace("%", "/%").replace("_", "/_") + ",%"
+            terms.append((f"j.\"partition\" LIKE :like{n} ESCAPE '/'", {f"like{n}": pattern}))
+    return (
+        "(" + " OR ".join(t[0] for t in terms) + ")",
+        {k: v for t in terms for k, v in t[1].items()},
+    )
 
 
 def _count_jobs(
@@ -193,81 +197,78 @@ def _count_jobs(
     slurmctld computes it (as usage does). When the scope reads run-minutes, running jobs
     are grouped by QOS (:func:`_run_seconds`).
     """
-    j, a = tables.job.c, tables.association.c
-    running = j.state == "running"
-    own = or_(a.user.is_(None), a.user == scope.user)
-    cols = [
-        case((own, a.id), else_=a.parent_id).label("owner"),
-        j.state.label("state"),
-        j.tres.label("tres"),
-    ]
+    running = "j.state = 'running'"
+    params: dict = {"cid": cluster_id, "user": scope.user}
+    # name -> SQL expression: the keys grouped by, then the values summed
+    cols = {
+        "owner": 'CASE WHEN a."user" IS NULL OR a."user" = :user THEN a.id ELSE a.parent_id END',
+        "state": "j.state",
+        "tres": "j.tres",
+    }
     if scope.qos or scope.billing:
-        cols.append(j.partition.label("partition"))
+        cols["partition"] = 'j."partition"'
     if scope.qos:
-        cols += [
-            j.qos.label("qos"),
-            case((j.user == scope.user, 1), else_=0).label("mine"),
-            func.coalesce(j.account, a.account).label("account"),
-        ]
+        cols["qos"] = "j.qos"
+        cols["mine"] = 'CASE WHEN j."user" = :user THEN 1 ELSE 0 END'
+        cols["account"] = "coalesce(j.account, a.account)"
     elif scope.run_mins:
-        cols.append(case((running, j.qos)).label("qos"))
+        cols["qos"] = f"CASE WHEN {running} THEN j.qos END"
     if scope.billing:
-        cols += [
-            case((running, j.cpus)).label("billed_cpus"),
-            case((running, j.nodes)).label("billed_nodes"),
-        ]
-    values = [j.cpus.label("cpus"), j.nodes.label("nodes")]
+        cols["billed_cpus"] = f"CASE WHEN {running} THEN j.cpus END"
+        cols["billed_nodes"] = f"CASE WHEN {running} THEN j.nodes END"
+    values = {"cpus": "j.cpus", "nodes": "j.nodes"}
     if scope.run_mins:
-        one_by_one = and_(
-            running,
-            or_(
-                j.time_limit.is_(None),
-                j.qos.in_(sorted(q.name for q in state.qos if not usage_factor(q).is_integer())),
-            ),
+        fractional, more = in_list(
+            "j.qos",
+            "fractional",
+            sorted(q.name for q in state.qos if not usage_factor(q).is_integer()),
         )
-        cols += [
-            case((one_by_one, 1), else_=0).label("one_by_one"),
-            *(
-                case((one_by_one, c)).label(f"job_{c.name}")
-                for c in (j.start, j.time_limit, j.partition)
-            ),
-        ]
-        started = case(
-            (or_(j.start.is_(None), j.start >= scope.charged_until), 0),
-            else_=scope.charged_until - j.start,
+        params.update(more)
+        one_by_one = f"({running} AND (j.time_limit IS NULL OR {fractional}))"
+        cols["one_by_one"] = f"CASE WHEN {one_by_one} THEN 1 ELSE 0 END"
+        for name, column in (
+            ("start", "j.start"),
+            ("time_limit", "j.time_limit"),
+            ("partition", 'j."partition"'),
+        ):
+            cols[f"job_{name}"] = f"CASE WHEN {one_by_one} THEN {column} END"
+        params["until"] = scope.charged_until
+        started = "CASE WHEN j.start IS NULL OR j.start >= :until THEN 0 ELSE :until - j.start END"
+        left = f"(j.time_limit * 60 - ({started}))"
+        left = (
+            f"(CASE WHEN {one_by_one} THEN 0 WHEN {running} AND {left} > 0 THEN {left} ELSE 0 END)"
         )
-        left = j.time_limit * 60 - started
-        left = case((one_by_one, 0), (and_(running, left > 0), left), else_=0)
-        values += [
-            left.label("left"),
-            (j.cpus * left).label("cpu_left"),
-            (j.nodes * left).label("node_left"),
-        ]
-    query = (
-        select(*cols, *values)
-        .select_from(tables.job.join(tables.association, a.id == j.assoc_id))
-        .where(j.cluster_id == cluster_id, j.state.in_(tables.ACTIVE_STATES))
-    )
+        values.update(left=left, cpu_left=f"j.cpus * {left}", node_left=f"j.nodes * {left}")
+    in_states, more = in_list("j.state", "state", ACTIVE_STATES)
+    params.update(more)
+    where = f"j.cluster_id = :cid AND {in_states}"
     clause = _scope_filter(tree, scope)
     if clause is not None:
-        query = query.where(clause)
-    sub = query.subquery()
-    names = [c.name for c in cols]
-    keys = [sub.c[name] for name in names]
-    sums = [func.sum(sub.c[v.name]) for v in values]
-    rows = conn.execute(select(*keys, func.count(), *sums).group_by(*keys))
+        where += f" AND {clause[0]}"
+        params.update(clause[1])
+    names = list(cols)
+    # every name quoted: some are reserved words ("partition", "state"...)
+    inner = ", ".join(f'{sql} AS "{name}"' for name, sql in {**cols, **values}.items())
+    keys = ", ".join(f'"{name}"' for name in names)
+    sums = ", ".join(f'sum("{name}")' for name in values)
+    found = rows(
+        conn,
+        f"SELECT {keys}, count(*), {sums} FROM (SELECT {inner} FROM job AS j "
+        f"JOIN association AS a ON a.id = j.assoc_id WHERE {where}) AS sub GROUP BY {keys}",
+        params,
+    )
     parts = {p.name: p for p in state.partitions}
     qos_by_name = {q.name: q for q in state.qos}
     parsed: dict[str, dict[str, int]] = {}
     out = []
-    for row in rows:
+    for row in found:
         key = dict(zip(names, row))
         owner, state_name, text = key["owner"], key["state"], key["tres"]
         partition = key["partition"].split(",")[0] if key.get("partition") else None
         qos, account = key.get("qos"), key.get("account")
         user = scope.user if key.get("mine") else None
         # SUM gives Decimal on PostgreSQL and MariaDB: the engine counts in ints
-        count, cpus, nodes, *left = (int(x) for x in row[len(keys) :])
+        count, cpus, nodes, *left = (int(x) for x in row[len(names) :])
         is_running = state_name == "running"
         if text and text not in parsed:
             parsed[text] = {k: v for k, v in parse_tres(text).items() if k != "billing"}
@@ -374,5 +375,8 @@ def _decayed_minutes(cs, now: int):
 
 def default_account(conn, user: str) -> str | None:
     """The user's default account (what sbatch uses without ``-A``)."""
-    users = tables.user_account.c
-    return conn.execute(select(users.default_account).where(users.name == user)).scalar()
+    from fscli.store.sql import scalar
+
+    return scalar(
+        conn, "SELECT default_account FROM user_account WHERE name = :name", {"name": user}
+    )
