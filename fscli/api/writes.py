@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from fscli.engine.assoc_changes import AssocChanges
     from fscli.engine.limits.target import Target
     from fscli.engine.qos_changes import QosChanges
-    from fscli.store.jobs import JobInput
+    from fscli.engine.submit import JobInput
     from fscli.store.progress import Progress
     from fscli.store.usage_admin import UsageAdmin
 
@@ -372,7 +372,7 @@ class Writes:
         """Store ``count`` copies of a job, checked as sbatch (or LSF's bsub, for a job with
         a ``queue``) checks a submission; (the new ids, what changed). The job is a
         ``JobInput`` or its fields as keywords (``user="bob", cpus=8, time_limit=120``)."""
-        from fscli.store.jobs import JobInput
+        from fscli.engine.submit import JobInput
 
         if job is not None and fields:
             raise UsageProblem("give the job as keywords or as job=, not both")

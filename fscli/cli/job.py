@@ -119,10 +119,10 @@ def _time_limit(text: str, queue: str | None) -> int | None:
 def _job_input(parsed, now: int):
     """The submit words as a :class:`JobInput` (values parsed, not yet checked against the store)."""
     from fscli.engine.priority import check_nice, check_site_factor
+    from fscli.engine.submit import JobInput
     from fscli.engine.timestr import parse_when
     from fscli.engine.tres import parse_tres
     from fscli.errors import UsageProblem
-    from fscli.store.jobs import JobInput
 
     get = parsed.get
     if not get("user"):
@@ -382,9 +382,9 @@ def import_(app, file, replace, dry_run) -> None:
       fscli job import jobs.txt
     """
     from fscli.cli.progress import progress
+    from fscli.engine.submit import JobInput
     from fscli.errors import InvalidValue
     from fscli.io.squeue_import import parse_squeue
-    from fscli.store.jobs import JobInput
 
     try:
         text = file.read()

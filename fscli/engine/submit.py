@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from fscli.engine.config import PriorityConfig
 from fscli.engine.model import Partition
@@ -72,3 +72,49 @@ def fill_memory(
         per_cpu = math.ceil(per_cpu / ratio)
     out["mem"] = per_cpu * cpus
     return cpus, out
+
+
+@dataclass
+class JobInput:
+    """A job as given on the command line or read from squeue (times are epoch seconds)."""
+
+    user: str
+    account: str | None = None
+    partitions: tuple[str, ...] = ()
+    qos: str | None = None
+    queue: str | None = None
+    state: str = "pending"
+    submit: int | None = None
+    eligible: int | None = None
+    start: int | None = None
+    end: int | None = None
+    cpus: int = 1
+    nodes: int = 1
+    slots: int = 1
+    tres: dict[str, int] = field(default_factory=dict)
+    time_limit: int | None = None  # minutes; None = UNLIMITED
+    nice: int = 0
+    site_factor: int = 0
+    cputime: float | None = None
+    job_id: int | None = None
+
+    @classmethod
+    def from_job(cls, job) -> JobInput:
+        """From an engine :class:`~fscli.engine.model.Job` (as the squeue parser returns)."""
+        return cls(
+            user=job.user,
+            account=job.account,
+            partitions=job.partitions,
+            qos=job.qos,
+            state=job.state,
+            submit=job.submit,
+            eligible=job.eligible,
+            start=job.start,
+            end=job.end,
+            cpus=job.cpus,
+            nodes=job.nodes,
+            tres=dict(job.tres),
+            time_limit=job.time_limit,
+            nice=job.nice,
+            job_id=job.id,
+        )

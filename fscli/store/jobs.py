@@ -12,12 +12,11 @@ nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from sqlalchemy import delete, func, insert, select
 
 from fscli.engine import qoslist
 from fscli.engine import reasons as R
+from fscli.engine.submit import JobInput
 from fscli.engine.tres import format_tres
 from fscli.errors import Conflict, InvalidValue, NotFound, UsageProblem
 from fscli.store import models as m
@@ -28,52 +27,6 @@ from fscli.store.job_states import ACTIVE_STATES, MAX_JOB_ID, SUBMIT_STATES
 from fscli.store.progress import Progress, tick
 
 MAX_COUNT = 100_000  # jobs one submit makes: each is a row and a history line in one transaction
-
-
-@dataclass
-class JobInput:
-    """A job as given on the command line or read from squeue (times are epoch seconds)."""
-
-    user: str
-    account: str | None = None
-    partitions: tuple[str, ...] = ()
-    qos: str | None = None
-    queue: str | None = None
-    state: str = "pending"
-    submit: int | None = None
-    eligible: int | None = None
-    start: int | None = None
-    end: int | None = None
-    cpus: int = 1
-    nodes: int = 1
-    slots: int = 1
-    tres: dict[str, int] = field(default_factory=dict)
-    time_limit: int | None = None  # minutes; None = UNLIMITED
-    nice: int = 0
-    site_factor: int = 0
-    cputime: float | None = None
-    job_id: int | None = None
-
-    @classmethod
-    def from_job(cls, job) -> JobInput:
-        """From an engine :class:`~fscli.engine.model.Job` (as the squeue parser returns)."""
-        return cls(
-            user=job.user,
-            account=job.account,
-            partitions=job.partitions,
-            qos=job.qos,
-            state=job.state,
-            submit=job.submit,
-            eligible=job.eligible,
-            start=job.start,
-            end=job.end,
-            cpus=job.cpus,
-            nodes=job.nodes,
-            tres=dict(job.tres),
-            time_limit=job.time_limit,
-            nice=job.nice,
-            job_id=job.id,
-        )
 
 
 class Jobs:

@@ -35,7 +35,6 @@ FORBIDDEN_MODULES = {
 }
 
 DEBT = {
-    "fscli.cli.job": {"fscli.store.jobs"},
     "fscli.cli.trees": {"fscli.store.snapshot", "fscli.store.tree_sync"},
     "fscli.store.usage_admin": {"fscli.io.usage_import"},
 }
