@@ -68,7 +68,6 @@ DEBT = {
     "fscli.cli.user": {"fscli.store.admin"},
     "fscli.render.bqueues": {"fscli.io.lsf_shares"},
     "fscli.store.lsf_admin": {"fscli.io.lsf_shares"},
-    "fscli.store.usage_admin": {"fscli.io.slurmconf", "fscli.io.usage_import"},
 }
 
 
