@@ -1,20 +1,7 @@
-"""The YAML tree format: a whole cluster as one readable file (schema: docs/yaml-tree.md).
-
-Loading composes the YAML *node* tree with ``yaml.SafeLoader`` and walks it, instead
-of loading plain Python objects, so that every error names its line and its place in
-the document::
-
-    tree.yaml:42: accounts.science.children.physics.fairshare: expected an integer or "parent"
-
-Walking nodes also catches what ``yaml.safe_load`` hides: a key given twice in one
-mapping. Scalars that are names, times and TRES strings are read as written (YAML
-1.1 would turn ``10:00:00`` into 36000 and ``no`` into False); only counts and
-factors are read as typed numbers.
-"""
+"""YAML nodes -> a checked TreeSpec, every error naming its line and its place."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import yaml
@@ -22,8 +9,8 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from fscli.engine import config as configmod
 from fscli.engine import limitdefs
-from fscli.engine.model import PARTITION_SETTINGS, Partition
-from fscli.engine.timestr import format_mins, parse_duration_mins
+from fscli.engine.model import Partition
+from fscli.engine.timestr import parse_duration_mins
 from fscli.engine.treespec import (
     ROOT,
     AccountSpec,
@@ -32,38 +19,29 @@ from fscli.engine.treespec import (
     TreeSpec,
     UserAssocSpec,
     UserSpec,
-    default_organization,
     parse_admin_level,
     parse_limit_value,
     parse_qos_flag,
     parse_qos_list,
     parse_shares,
 )
-from fscli.engine.tres import format_tres, parse_tres
+from fscli.engine.tres import parse_tres
 from fscli.errors import FscliError, InvalidValue, did_you_mean
-
-ASSOC_KEYS = ("fairshare", "limits", "qos", "default_qos", "priority")
-TOP_KEYS = ("cluster", "priority", "qos", "partitions", "accounts", "users")
-CLUSTER_KEYS = ("name", "nodes", "cpus", "tres", *ASSOC_KEYS)
-ACCOUNT_KEYS = ("description", "organization", "parent", *ASSOC_KEYS, "children")
-USER_KEYS = ("default_account", "admin_level", "coordinator_of", "associations")
-USER_ASSOC_KEYS = ("account", "partition", *ASSOC_KEYS)
-QOS_KEYS = (
-    "description",
-    "priority",
-    "flags",
-    "usage_factor",
-    "limit_factor",
-    "usage_threshold",
-    "grace_time",
-    "limits",
+from fscli.io.yamltree.compose import compose
+from fscli.io.yamltree.schema import (
+    ACCOUNT_KEYS,
+    CLUSTER_KEYS,
+    FLOAT_TAG,
+    INT_TAG,
+    MAX_NUMBER,
+    NULL_TAG,
+    PARTITION_KEYS,
+    QOS_KEYS,
+    STR_TAG,
+    TOP_KEYS,
+    USER_ASSOC_KEYS,
+    USER_KEYS,
 )
-PARTITION_KEYS = PARTITION_SETTINGS
-
-MAX_NUMBER = 0xFFFFFFFE  # Slurm's largest 32-bit value that is not INFINITE
-_INT_TAG = "tag:yaml.org,2002:int"
-_FLOAT_TAG = "tag:yaml.org,2002:float"
-_NULL_TAG = "tag:yaml.org,2002:null"
 
 Fields = dict[str, tuple[Node, Node]]
 
@@ -71,7 +49,7 @@ Fields = dict[str, tuple[Node, Node]]
 def load(text: str, source: str = "tree.yaml") -> TreeSpec:
     """Parse and validate a YAML tree; errors read ``SOURCE:LINE: PATH: MESSAGE``."""
     try:
-        root = _compose(text)
+        root = compose(text)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = f":{mark.line + 1}" if mark else ""
@@ -82,252 +60,6 @@ def load(text: str, source: str = "tree.yaml") -> TreeSpec:
     if root is None:
         raise InvalidValue(f"{source}:1: the file is empty: it needs at least a cluster: name")
     return _Loader(source).tree(root)
-
-
-def dump(spec: TreeSpec) -> str:
-    """The YAML text of a tree: deterministic (sorted names), re-readable by :func:`load`."""
-    doc: dict[str, Any] = {"cluster": _cluster_doc(spec.cluster)}
-    if spec.priority:
-        doc["priority"] = {k: _number_or_text(spec.priority[k]) for k in sorted(spec.priority)}
-    if spec.qos:
-        doc["qos"] = {n: _qos_doc(spec.qos[n]) for n in sorted(spec.qos)}
-    if spec.partitions:
-        doc["partitions"] = {n: _partition_doc(spec.partitions[n]) for n in sorted(spec.partitions)}
-    kids = spec.children_map()
-    if spec.accounts:
-        doc["accounts"] = _accounts_doc(spec, kids, ROOT)
-    if spec.users:
-        doc["users"] = {n: _user_doc(spec.users[n]) for n in sorted(spec.users)}
-    return yaml.dump(
-        doc,
-        Dumper=_Dumper,
-        sort_keys=False,
-        default_flow_style=False,
-        allow_unicode=True,
-        width=100,
-    )
-
-
-# ---------------------------------------------------------------- composing
-
-
-def _compose(text: str) -> Node | None:
-    """The YAML node tree of ``text``: :class:`_Composer` for plain block YAML, else PyYAML."""
-    try:
-        return _Composer(text).document()
-    except _Unusual:
-        return yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-
-
-class _Unusual(Exception):
-    """The text uses YAML beyond :class:`_Composer`'s subset: PyYAML composes it."""
-
-
-class _Mark:
-    """The part of ``yaml.Mark`` the loader reads: the 0-based line."""
-
-    __slots__ = ("line",)
-
-    def __init__(self, line: int):
-        self.line = line
-
-
-_RESOLVERS = yaml.SafeLoader.yaml_implicit_resolvers
-_STR_TAG = "tag:yaml.org,2002:str"
-_MAP_TAG = "tag:yaml.org,2002:map"
-_SEQ_TAG = "tag:yaml.org,2002:seq"
-# what PyYAML refuses (NON_PRINTABLE), line breaks other than \n and \r\n, tabs, a BOM
-_AVOID = re.compile(
-    "[^\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd"
-    "\U00010000-\U0010ffff]|\r(?!\n)"
-)
-_PLAIN_START = re.compile(r"[^-?:,\[\]{}#&*!|>'\"%@`\s]|[-?:][^\s]")
-# in a flow collection "?" opens a key and ends a plain scalar, wherever it stands
-_FLOW_ITEM = re.compile(
-    r"(?:[^-?:,\[\]{}#&*!|>'\"%@`\s]|-[^\s,\[\]{}:#'\"?])"
-    r"[^,\[\]{}:#'\"?]*"
-)
-
-
-class _Composer:
-    """PyYAML's nodes for the block YAML that people and :func:`dump` write, fast.
-
-    The subset: block mappings and sequences (also a sequence indented like its
-    key), one-line plain and quoted scalars, one-line flow sequences and mappings of
-    plain scalars, comments. It yields the nodes, tags and lines ``yaml.compose``
-    would, faster than PyYAML's C composer (whose cost is building Python objects for
-    every event and mark; about 1.5 times on an export of 100,000 associations). Anything else (anchors, tags, block scalars,
-    multi-line scalars, documents markers, tabs, syntax errors) raises
-    :class:`_Unusual` and PyYAML composes the text, errors included.
-    """
-
-    def __init__(self, text: str):
-        if _AVOID.search(text):
-            raise _Unusual
-        self.lines: list[tuple[int, str, _Mark]] = []  # (indent, content, mark)
-        for number, raw in enumerate(text.split("\n")):
-            content = raw.rstrip(" \r")
-            stripped = content.lstrip(" ")
-            if not stripped or stripped[0] == "#":
-                continue
-            if stripped.startswith(("---", "...", "%")):
-                raise _Unusual
-            self.lines.append((len(content) - len(stripped), stripped, _Mark(number)))
-        self.lines.append((-1, "", _Mark(0)))  # the end: shallower than any block
-        self.pos = 0
-        self.tags: dict[str, str] = {}
-
-    def document(self) -> Node | None:
-        if len(self.lines) == 1:
-            return None
-        node = self.block(self.lines[0][0])
-        if self.pos != len(self.lines) - 1:
-            raise _Unusual
-        return node
-
-    def block(self, indent: int) -> Node:
-        """The mapping or sequence whose lines start at column ``indent``."""
-        content = self.lines[self.pos][1]
-        if content == "-" or content.startswith("- "):
-            return self.sequence(indent)
-        return self.mapping(indent)
-
-    def sequence(self, indent: int) -> SequenceNode:
-        lines = self.lines
-        items: list[Node] = []
-        mark = lines[self.pos][2]
-        while True:
-            col, content, line_mark = lines[self.pos]
-            if col != indent or not (content == "-" or content.startswith("- ")):
-                break
-            rest = content[1:].lstrip(" ")
-            if not rest:
-                self.pos += 1
-                items.append(self.nested(indent, line_mark, False))
-            elif (
-                rest[0] not in "[{'\""
-                and ": " in rest
-                or rest.endswith(":")
-                or rest.startswith("- ")
-                or rest == "-"
-            ):
-                # an item that opens a mapping or sequence: go on as if on its own line
-                lines[self.pos] = (col + len(content) - len(rest), rest, line_mark)
-                items.append(self.block(col + len(content) - len(rest)))
-            else:
-                self.pos += 1
-                items.append(self.value(rest, line_mark))
-        return SequenceNode(_SEQ_TAG, items, mark, mark)
-
-    def mapping(self, indent: int) -> MappingNode:
-        lines, tags = self.lines, self.tags
-        pairs: list[tuple[Node, Node]] = []
-        mark = lines[self.pos][2]
-        while True:
-            col, content, line_mark = lines[self.pos]
-            if col != indent:
-                if col < indent:
-                    break
-                raise _Unusual
-            cut = content.find(": ")
-            if cut < 0:
-                if not content.endswith(":"):
-                    raise _Unusual
-                cut = len(content) - 1
-            key = content[:cut].rstrip(" ")
-            rest = content[cut + 1 :].lstrip(" ")
-            self.pos += 1
-            key_node = ScalarNode(tags.get(key) or self.plain(key), key, line_mark, line_mark)
-            if rest and rest[0] != "#":
-                pairs.append((key_node, self.value(rest, line_mark)))
-            else:
-                pairs.append((key_node, self.nested(indent, line_mark, True)))
-        return MappingNode(_MAP_TAG, pairs, mark, mark)
-
-    def nested(self, indent: int, mark: _Mark, in_mapping: bool) -> Node:
-        """The value of a key or ``-`` with nothing after it: the lines below, or null."""
-        col, content = self.lines[self.pos][:2]
-        if col > indent:
-            return self.block(col)
-        if in_mapping and col == indent and (content == "-" or content.startswith("- ")):
-            return self.sequence(indent)
-        return ScalarNode(_NULL_TAG, "", mark, mark)
-
-    def value(self, text: str, mark: _Mark) -> Node:
-        """A one-line value: plain or quoted scalar, flow sequence or mapping."""
-        first = text[0]
-        if first in "'\"":
-            end = text.find(first, 1)
-            if first == "'":
-                while end > 0 and text[end + 1 : end + 2] == "'":
-                    end = text.find("'", end + 2)
-            tail = text[end + 1 :].lstrip(" ") if end > 0 else "?"
-            body = text[1:end]
-            if tail and tail[0] != "#" or first == '"' and "\\" in body:
-                raise _Unusual
-            return ScalarNode(
-                _STR_TAG, body.replace("''", "'") if first == "'" else body, mark, mark, style=first
-            )
-        if first in "[{":
-            return self.flow(text, mark)
-        cut = text.find(" #")
-        if cut >= 0:
-            text = text[:cut].rstrip(" ")
-        return ScalarNode(self.plain(text), text, mark, mark)
-
-    def flow(self, text: str, mark: _Mark) -> Node:
-        """``[a, b]`` or ``{k: v, k2: v2}`` of plain scalars, on one line."""
-        close = "]" if text[0] == "[" else "}"
-        end = text.find(close)
-        tail = text[end + 1 :].lstrip(" ")
-        if end < 0 or tail and tail[0] != "#":
-            raise _Unusual
-        inner = text[1:end].strip(" ")
-        items = [item.strip(" ") for item in inner.split(",")] if inner else []
-        if close == "]":
-            return SequenceNode(
-                _SEQ_TAG,
-                [self.flow_scalar(item, mark) for item in items],
-                mark,
-                mark,
-                flow_style=True,
-            )
-        pairs = []
-        for item in items:
-            key, sep, value = item.partition(": ")
-            if not sep:
-                raise _Unusual
-            pairs.append((self.flow_scalar(key, mark), self.flow_scalar(value.lstrip(" "), mark)))
-        return MappingNode(_MAP_TAG, pairs, mark, mark, flow_style=True)
-
-    def flow_scalar(self, text: str, mark: _Mark) -> ScalarNode:
-        if text[:1] in ("'", '"') and len(text) > 1 and text[-1] == text[0]:
-            return self.value(text, mark)
-        if not _FLOW_ITEM.fullmatch(text):
-            raise _Unusual
-        return ScalarNode(self.plain(text), text, mark, mark)
-
-    def plain(self, value: str) -> str:
-        """The tag PyYAML's resolver gives a one-line plain scalar (``int``, ``str``...)."""
-        tag = self.tags.get(value)
-        if tag is None:
-            if (
-                not _PLAIN_START.match(value)
-                or ": " in value
-                or " #" in value
-                or value.endswith(":")
-            ):
-                raise _Unusual
-            tag = _STR_TAG
-            for candidate, regexp in _RESOLVERS.get(value[0], ()):
-                if regexp.match(value):
-                    tag = candidate
-                    break
-            self.tags[value] = tag
-        return tag
-
-
-# ---------------------------------------------------------------- loading
 
 
 class _Loader:
@@ -345,7 +77,7 @@ class _Loader:
 
     def mapping(self, node: Node, path: str, allowed: tuple[str, ...]) -> Fields:
         """Key -> (key node, value node); null means empty; unknown keys suggest others."""
-        if isinstance(node, ScalarNode) and node.tag == _NULL_TAG:
+        if isinstance(node, ScalarNode) and node.tag == NULL_TAG:
             return {}
         if not isinstance(node, MappingNode):
             raise self.fail(node, path, "expected a mapping of key: value")
@@ -372,12 +104,12 @@ class _Loader:
         return node.value.strip()
 
     def text(self, node: Node, path: str) -> str:
-        if not isinstance(node, ScalarNode) or node.tag == _NULL_TAG:
+        if not isinstance(node, ScalarNode) or node.tag == NULL_TAG:
             raise self.fail(node, path, "expected a text value")
         return node.value
 
     def number(self, node: Node, path: str, kind: type, what: str) -> Any:
-        tags = (_INT_TAG,) if kind is int else (_INT_TAG, _FLOAT_TAG)
+        tags = (INT_TAG,) if kind is int else (INT_TAG, FLOAT_TAG)
         if not isinstance(node, ScalarNode) or node.tag not in tags:
             raise self.fail(node, path, f"expected {what}")
         try:
@@ -444,10 +176,10 @@ class _Loader:
         if "fairshare" in fields:
             node = fields["fairshare"][1]
             fpath = _join(path, "fairshare")
-            is_text = isinstance(node, ScalarNode) and node.tag == "tag:yaml.org,2002:str"
+            is_text = isinstance(node, ScalarNode) and node.tag == STR_TAG
             if not (
                 isinstance(node, ScalarNode)
-                and node.tag == _INT_TAG
+                and node.tag == INT_TAG
                 or is_text
                 and node.value.strip().lower() == "parent"
             ):
@@ -680,130 +412,3 @@ class _Loader:
 
 def _join(path: str, key: str) -> str:
     return key if path == "(top)" else f"{path}.{key}"
-
-
-# ---------------------------------------------------------------- dumping
-
-
-class _Flow(list):
-    """A short list written inline: ``qos: [normal, high]``."""
-
-
-_BaseDumper: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml's emitter: same text
-
-
-class _Dumper(_BaseDumper):
-    pass
-
-
-_Dumper.add_representer(
-    _Flow,
-    lambda dumper, data: dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=True),
-)
-
-
-def _number_or_text(value: str) -> int | str:
-    return int(value) if value.isdigit() else value
-
-
-def _limits_doc(limits: dict[str, Any]) -> dict[str, Any]:
-    """Limits in registry order, as sacctmgr shows them; counts stay YAML numbers."""
-    return {
-        defn.name: limits[defn.name]
-        if defn.kind == "count"
-        else limitdefs.format_limit(defn, limits[defn.name])
-        for defn in limitdefs.LIMITS
-        if defn.name in limits
-    }
-
-
-def _assoc_doc(item: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    if item.shares != 1:
-        out["fairshare"] = "parent" if item.shares_parent else item.shares
-    if item.limits:
-        out["limits"] = _limits_doc(item.limits)
-    if item.qos:
-        out["qos"] = _Flow(sorted(item.qos))
-    if item.default_qos:
-        out["default_qos"] = item.default_qos
-    if item.priority is not None:
-        out["priority"] = item.priority
-    return out
-
-
-def _cluster_doc(cluster: ClusterSpec) -> dict[str, Any]:
-    out: dict[str, Any] = {"name": cluster.name}
-    for key in ("nodes", "cpus"):
-        if getattr(cluster, key) is not None:
-            out[key] = getattr(cluster, key)
-    if cluster.tres:
-        out["tres"] = format_tres(cluster.tres)
-    out.update(_assoc_doc(cluster))
-    return out
-
-
-def _accounts_doc(spec: TreeSpec, kids: dict[str, list[str]], parent: str) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for name in kids.get(parent, []):
-        acct = spec.accounts[name]
-        doc: dict[str, Any] = {}
-        if acct.description != name:
-            doc["description"] = acct.description
-        if acct.organization != default_organization(name, parent):
-            doc["organization"] = acct.organization
-        doc.update(_assoc_doc(acct))
-        if kids.get(name):
-            doc["children"] = _accounts_doc(spec, kids, name)
-        out[name] = doc
-    return out
-
-
-def _user_doc(user: UserSpec) -> dict[str, Any]:
-    out: dict[str, Any] = {"default_account": user.default_account}
-    if user.admin_level != "None":
-        out["admin_level"] = user.admin_level
-    if user.coordinator_of:
-        out["coordinator_of"] = _Flow(sorted(user.coordinator_of))
-    assocs: list[Any] = []
-    for assoc in sorted(user.associations, key=lambda a: a.key):
-        doc: dict[str, Any] = {"account": assoc.account}
-        if assoc.partition:
-            doc["partition"] = assoc.partition
-        doc.update(_assoc_doc(assoc))
-        assocs.append(doc)
-    out["associations"] = assocs
-    return out
-
-
-def _qos_doc(qos: QosSpec) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    if qos.description:
-        out["description"] = qos.description
-    if qos.priority:
-        out["priority"] = qos.priority
-    if qos.flags:
-        out["flags"] = _Flow(sorted(qos.flags))
-    if qos.usage_factor != 1.0:
-        out["usage_factor"] = qos.usage_factor
-    for key in ("limit_factor", "usage_threshold", "grace_time"):
-        if getattr(qos, key) is not None:
-            out[key] = getattr(qos, key)
-    if qos.limits:
-        out["limits"] = _limits_doc(qos.limits)
-    return out
-
-
-def _partition_doc(part: Partition) -> dict[str, Any]:
-    defaults = Partition(name=part.name)
-    out: dict[str, Any] = {}
-    for key in PARTITION_KEYS:
-        value = getattr(part, key)
-        if value == getattr(defaults, key):
-            continue
-        if key == "tres":
-            value = format_tres(value)
-        elif key == "max_time":
-            value = format_mins(value)
-        out[key] = value
-    return out
