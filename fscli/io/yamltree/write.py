@@ -18,11 +18,30 @@ from fscli.engine.treespec import (
     default_organization,
 )
 from fscli.engine.tres import format_tres
+from fscli.io.yamltree.emit import Flow, emit
 from fscli.io.yamltree.schema import PARTITION_KEYS
 
 
 def dump(spec: TreeSpec) -> str:
     """The YAML text of a tree: deterministic (sorted names), re-readable by :func:`load`."""
+    doc = document(spec)
+    return emit(doc) or pyyaml_text(doc)
+
+
+def pyyaml_text(doc: dict[str, Any]) -> str:
+    """What :func:`emit` writes faster, for the documents it leaves to PyYAML."""
+    return yaml.dump(
+        doc,
+        Dumper=_Dumper,
+        sort_keys=False,
+        default_flow_style=False,
+        allow_unicode=True,
+        width=100,
+    )
+
+
+def document(spec: TreeSpec) -> dict[str, Any]:
+    """The tree as plain YAML data: names sorted, accounts nested, defaults left out."""
     doc: dict[str, Any] = {"cluster": _cluster_doc(spec.cluster)}
     if spec.priority:
         doc["priority"] = {k: _number_or_text(spec.priority[k]) for k in sorted(spec.priority)}
@@ -35,18 +54,7 @@ def dump(spec: TreeSpec) -> str:
         doc["accounts"] = _accounts_doc(spec, kids, ROOT)
     if spec.users:
         doc["users"] = {n: _user_doc(spec.users[n]) for n in sorted(spec.users)}
-    return yaml.dump(
-        doc,
-        Dumper=_Dumper,
-        sort_keys=False,
-        default_flow_style=False,
-        allow_unicode=True,
-        width=100,
-    )
-
-
-class _Flow(list):
-    """A short list written inline: ``qos: [normal, high]``."""
+    return doc
 
 
 _BaseDumper: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml's emitter: same text
@@ -57,7 +65,7 @@ class _Dumper(_BaseDumper):
 
 
 _Dumper.add_representer(
-    _Flow,
+    Flow,
     lambda dumper, data: dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=True),
 )
 
@@ -84,7 +92,7 @@ def _assoc_doc(item: Any) -> dict[str, Any]:
     if item.limits:
         out["limits"] = _limits_doc(item.limits)
     if item.qos:
-        out["qos"] = _Flow(sorted(item.qos))
+        out["qos"] = Flow(sorted(item.qos))
     if item.default_qos:
         out["default_qos"] = item.default_qos
     if item.priority is not None:
@@ -124,7 +132,7 @@ def _user_doc(user: UserSpec) -> dict[str, Any]:
     if user.admin_level != "None":
         out["admin_level"] = user.admin_level
     if user.coordinator_of:
-        out["coordinator_of"] = _Flow(sorted(user.coordinator_of))
+        out["coordinator_of"] = Flow(sorted(user.coordinator_of))
     assocs: list[Any] = []
     for assoc in sorted(user.associations, key=lambda a: a.key):
         doc: dict[str, Any] = {"account": assoc.account}
@@ -143,7 +151,7 @@ def _qos_doc(qos: QosSpec) -> dict[str, Any]:
     if qos.priority:
         out["priority"] = qos.priority
     if qos.flags:
-        out["flags"] = _Flow(sorted(qos.flags))
+        out["flags"] = Flow(sorted(qos.flags))
     if qos.usage_factor != 1.0:
         out["usage_factor"] = qos.usage_factor
     for key in ("limit_factor", "usage_threshold", "grace_time"):
