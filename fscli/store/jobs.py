@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sqlalchemy import delete, func, insert, select
+from sqlalchemy import delete, func, select
 
 from fscli.engine import qoslist
 from fscli.engine import reasons as R
@@ -24,6 +24,7 @@ from fscli.store import models as m
 from fscli.store import tables
 from fscli.store.admin import Admin, chunked
 from fscli.store.assoc_fields import qos_list
+from fscli.store.bulk import insert_rows
 from fscli.store.tables import ACTIVE_STATES, MAX_JOB_ID
 
 SUBMIT_STATES = ("pending", "running", "completed")
@@ -167,7 +168,8 @@ class Jobs:
         if not rows:
             return []
         details = [_describe(row) for row in rows]
-        self.s.execute(insert(tables.job), rows)
+        self.s.flush()  # what the session holds goes first
+        insert_rows(self.s.connection(), tables.job, rows)
         self.admin.log_many(
             ("submit job", str(row["id"]), detail) for row, detail in zip(rows, details)
         )

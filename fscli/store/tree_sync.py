@@ -42,6 +42,7 @@ from fscli.store import models as m
 from fscli.store import snapshot
 from fscli.store.admin import Admin, active_jobs, check_name, chunked
 from fscli.store.assoc_fields import stored_limit
+from fscli.store.bulk import insert_rows
 from fscli.store.db import ids_given
 from fscli.store.tables import ACTIVE_STATES
 
@@ -357,13 +358,20 @@ class _Writer:
         for row in rows:
             groups.setdefault(tuple(row), []).append(row)
         for group in groups.values():
-            self.execute(insert(_T), group)
+            self.insert(_T, group)
 
     def execute(self, statement, rows: list[dict], tick: bool = True) -> None:
         """``executemany`` in batches; each row written counts as one change done."""
+        self._batches(lambda chunk: self.conn.execute(statement, chunk), rows, tick)
+
+    def insert(self, table, rows: list[dict], tick: bool = True) -> None:
+        """:func:`~fscli.store.bulk.insert_rows` in batches, counted as :meth:`execute` does."""
+        self._batches(lambda chunk: insert_rows(self.conn, table, chunk), rows, tick)
+
+    def _batches(self, write, rows: list[dict], tick: bool) -> None:
         for start in range(0, len(rows), BATCH):
             chunk = rows[start : start + BATCH]
-            self.conn.execute(statement, chunk)
+            write(chunk)
             if tick:
                 self.tick(len(chunk))
 
@@ -393,7 +401,7 @@ class _Writer:
 
     def qos(self) -> None:
         table = m.Qos.__table__
-        self.execute(insert(table), [qos_values(c.item) for c in self.by("+", "qos")])
+        self.insert(table, [qos_values(c.item) for c in self.by("+", "qos")])
         self.execute(
             update(table).where(table.c.name == bindparam("b_name")),
             [
@@ -444,8 +452,8 @@ class _Writer:
 
     def partitions(self, cid: int) -> None:
         table = m.Partition.__table__
-        self.execute(
-            insert(table),
+        self.insert(
+            table,
             [
                 {"cluster_id": cid, "name": c.name, **partition_values(c.item)}
                 for c in self.by("+", "partition")
@@ -458,8 +466,8 @@ class _Writer:
 
     def priority(self, cid: int) -> None:
         table = m.Config.__table__
-        self.execute(
-            insert(table),
+        self.insert(
+            table,
             [{"cluster_id": cid, "key": c.name, "value": c.item} for c in self.by("+", "priority")],
         )
         self.execute(
@@ -492,8 +500,8 @@ class _Writer:
             ],
             tick=False,
         )
-        self.execute(
-            insert(table),
+        self.insert(
+            table,
             [
                 {
                     "name": c.name,
@@ -521,7 +529,7 @@ class _Writer:
                 }
             )
             next_id += 1
-        self.execute(insert(_T), rows)  # in order: a parent's row before its children's
+        self.insert(_T, rows)  # in order: a parent's row before its children's
         if rows:
             ids_given(self.conn, _T)
         self.execute(
@@ -537,8 +545,8 @@ class _Writer:
         table = m.User.__table__
         added = self.by("+", "user")
         known = set(self.conn.execute(select(table.c.name)).scalars()) if added else set()
-        self.execute(
-            insert(table),
+        self.insert(
+            table,
             [
                 {
                     "name": c.name,
@@ -629,8 +637,8 @@ class _Writer:
         table = m.Coordinator.__table__
         for chunk in chunked([c.name for c in users]):
             self.conn.execute(delete(table).where(table.c.user.in_(chunk)))
-        self.execute(
-            insert(table),
+        self.insert(
+            table,
             [
                 {"user": c.name, "account": account}
                 for c in users
