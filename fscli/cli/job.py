@@ -414,6 +414,7 @@ def import_(app, file, replace, dry_run) -> None:
       fscli job import jobs.txt
     """
     from fscli.errors import InvalidValue
+    from fscli.heap import bulk
     from fscli.io.squeue_import import parse_squeue
     from fscli.store.jobs import JobInput
 
@@ -421,8 +422,9 @@ def import_(app, file, replace, dry_run) -> None:
         text = file.read()
     except UnicodeDecodeError as exc:
         raise InvalidValue(f"cannot read {file.name}: {exc}") from None
-    jobs = [JobInput.from_job(j) for j in parse_squeue(text)]
-    with app.transaction(dry_run) as session:
-        service = _jobs_service(app, session, app.cluster_name)
-        lines = service.import_jobs(jobs, replace)
+    with bulk():  # a dump's 100,000 jobs: the collector would rescan them again and again
+        jobs = [JobInput.from_job(j) for j in parse_squeue(text)]
+        with app.transaction(dry_run) as session:
+            service = _jobs_service(app, session, app.cluster_name)
+            lines = service.import_jobs(jobs, replace)
     report(app, lines, dry_run)
