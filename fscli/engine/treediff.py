@@ -278,11 +278,13 @@ def referenced(spec: TreeSpec) -> tuple[set[str], set[str]]:
     items: list[AssocSettings] = [spec.cluster, *spec.accounts.values()]
     for user in spec.users.values():
         items += user.associations
-        parts.update(a.partition for a in user.associations if a.partition)
     for item in items:
-        qos.update(q.lstrip("+-") for q in item.qos)
+        if item.qos:  # most have none: no generator for them
+            qos.update(q.lstrip("+-") for q in item.qos)
         if item.default_qos:
             qos.add(item.default_qos)
+        if item.__class__ is UserAssocSpec and item.partition:
+            parts.add(item.partition)
     qos.update(p.qos for p in spec.partitions.values() if p.qos)
     return qos, parts
 

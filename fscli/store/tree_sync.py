@@ -18,6 +18,7 @@ QOS that is still used is kept, and the plan says why (``Plan.kept``).
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import itemgetter
 from typing import Any
 
 from sqlalchemy import bindparam, delete, func, insert, or_, select, update
@@ -353,12 +354,15 @@ class _Writer:
 
     def insert_assocs(self, rows: list[dict]) -> None:
         """Sparse user association rows (see :func:`assoc_values`), grouped by their columns
-        (so not in order): binding 8 parameters a row instead of 30 is most of the cost."""
+        (so not in order): binding 8 parameters a row instead of 30 is most of the cost.
+        Each group goes in by account (a stable sort: an account's users keep their order),
+        the order of ``ix_association_key``: SQLite's index inserts then append instead of
+        landing all over the tree, which halves their cost at 100,000 rows."""
         groups: dict[tuple[str, ...], list[dict]] = {}
         for row in rows:
             groups.setdefault(tuple(row), []).append(row)
         for group in groups.values():
-            self.insert(_T, group)
+            self.insert(_T, sorted(group, key=itemgetter("account")))
 
     def execute(self, statement, rows: list[dict], tick: bool = True) -> None:
         """``executemany`` in batches; each row written counts as one change done."""
