@@ -209,8 +209,12 @@ def _tree_changes(current: TreeSpec, spec: TreeSpec, prune: bool) -> list[Change
         change = _compare("account", name, current.accounts.get(name), spec.accounts[name])
         if change:
             changes.append(change)
+    same: set[str] = set()  # users whose settings and associations are all unchanged
     for uname in sorted(spec.users):
         user = spec.users[uname]
+        if current.users.get(uname) == user:  # most of a re-apply: nothing to look into
+            same.add(uname)
+            continue
         change = _compare("user", uname, current.users.get(uname), user)
         if change:
             changes.append(change)
@@ -232,7 +236,7 @@ def _tree_changes(current: TreeSpec, spec: TreeSpec, prune: bool) -> list[Change
             if name not in spec.accounts:
                 spec.accounts[name] = acct
                 merged = True
-        for uname in current.users:
+        for uname in current.users.keys() - same:
             new_keys = {a.key for a in spec.users[uname].associations}
             kept = [a for a in current.users[uname].associations if a.key not in new_keys]
             if kept:
