@@ -77,6 +77,9 @@ class Composer:
         self.lines.append((-1, "", _Mark(0)))  # the end: shallower than any block
         self.pos = 0
         self.tags: dict[str, str] = {}
+        # one string object per distinct key and plain value: a tree repeats "account:",
+        # "fairshare:" and its account names 100,000 times (30 MB of nodes at that size)
+        self.names: dict[str, str] = {}
 
     def document(self) -> Node | None:
         if len(self.lines) == 1:
@@ -121,7 +124,7 @@ class Composer:
         return SequenceNode(SEQ_TAG, items, mark, mark)
 
     def mapping(self, indent: int) -> MappingNode:
-        lines, tags = self.lines, self.tags
+        lines, tags, names = self.lines, self.tags, self.names
         pairs: list[tuple[Node, Node]] = []
         mark = lines[self.pos][2]
         while True:
@@ -136,6 +139,7 @@ class Composer:
                     raise Unusual
                 cut = len(content) - 1
             key = content[:cut].rstrip(" ")
+            key = names.setdefault(key, key)
             rest = content[cut + 1 :].lstrip(" ")
             self.pos += 1
             key_node = ScalarNode(tags.get(key) or self.plain(key), key, line_mark, line_mark)
@@ -174,6 +178,7 @@ class Composer:
         cut = text.find(" #")
         if cut >= 0:
             text = text[:cut].rstrip(" ")
+        text = self.names.setdefault(text, text)
         return ScalarNode(self.plain(text), text, mark, mark)
 
     def flow(self, text: str, mark: _Mark) -> Node:

@@ -69,6 +69,8 @@ class _Loader:
         # spec path (as in treespec.Problem) -> (line, dotted YAML path)
         self.where: dict[tuple[Any, ...], tuple[int, str]] = {}
         self.account_seen: dict[str, int] = {}
+        # user -> (its associations' node, their path, their indexes in the spec's order)
+        self.assoc_lists: dict[str, tuple[SequenceNode, str, list[int]]] = {}
 
     # -- helpers
 
@@ -162,13 +164,25 @@ class _Loader:
 
     def check(self, spec: TreeSpec) -> None:
         for problem in spec.problems():
-            for cut in range(len(problem.path), 0, -1):
-                if problem.path[:cut] in self.where:
-                    line, path = self.where[problem.path[:cut]]
-                    break
-            else:  # pragma: no cover - every spec path is remembered
-                line, path = 1, ".".join(map(str, problem.path))
+            line, path = self.place(problem.path)
             raise InvalidValue(f"{self.source}:{line}: {path}: {problem.message}")
+
+    def place(self, spec_path: tuple[Any, ...]) -> tuple[int, str]:
+        """(line, dotted YAML path) of the field a problem names, or of the nearest field
+        remembered above it. A user association (``users.NAME.associations[i]``, indexed
+        in the order UserSpec sorts them) is looked up in its list's nodes."""
+        if spec_path[0] == "users" and len(spec_path) > 3 and spec_path[2] == "associations":
+            node, path, order = self.assoc_lists[spec_path[1]]
+            item = node.value[order[spec_path[3]]]
+            ipath = f"{path}[{order[spec_path[3]]}]"
+            if spec_path[4:5] == ("account",) and isinstance(item, MappingNode):
+                account = next(v for k, v in item.value if k.value.strip() == "account")
+                return account.start_mark.line + 1, f"{ipath}.account"
+            return item.start_mark.line + 1, ipath
+        for cut in range(len(spec_path), 0, -1):
+            if spec_path[:cut] in self.where:
+                return self.where[spec_path[:cut]]
+        return 1, ".".join(map(str, spec_path))  # pragma: no cover - every path is remembered
 
     def assoc(self, fields: Fields, path: str) -> dict[str, Any]:
         """The association settings of a cluster/account/user-association mapping."""
@@ -309,43 +323,31 @@ class _Loader:
                 path,
                 "expected a list of associations (account names or mappings with account:)",
             )
-        found = []  # (association, its node, its account's node, its path)
+        found = []
         for i, item in enumerate(node.value):
             ipath = f"{path}[{i}]"
             if isinstance(item, ScalarNode):
-                found.append(
-                    (UserAssocSpec(account=self.text(item, ipath).strip()), item, item, ipath)
-                )
+                found.append(UserAssocSpec(account=self.text(item, ipath).strip()))
                 continue
             fields = self.mapping(item, ipath, USER_ASSOC_KEYS)
             if "account" not in fields:
                 raise self.fail(item, ipath, "missing account:")
-            acct_node = fields["account"][1]
             partition = None
             if "partition" in fields:
                 partition = self.text(fields["partition"][1], f"{ipath}.partition").strip()
             found.append(
-                (
-                    UserAssocSpec(
-                        account=self.text(acct_node, f"{ipath}.account").strip(),
-                        partition=partition,
-                        **self.assoc(fields, ipath),
-                    ),
-                    item,
-                    acct_node,
-                    ipath,
+                UserAssocSpec(
+                    account=self.text(fields["account"][1], f"{ipath}.account").strip(),
+                    partition=partition,
+                    **self.assoc(fields, ipath),
                 )
             )
         # problems() index the associations in the order UserSpec sorts them into (after
-        # taking the first one listed as the default account)
-        for i, (_, item, acct_node, ipath) in enumerate(sorted(found, key=lambda f: f[0].key)):
-            self.remember(("users", user, "associations", i), item, ipath)
-            self.remember(
-                ("users", user, "associations", i, "account"),
-                acct_node,
-                ipath if acct_node is item else f"{ipath}.account",
-            )
-        return [f[0] for f in found]
+        # taking the first one listed as the default account): keep that order, and find
+        # where one is written only if it has a problem (:meth:`place`)
+        order = sorted(range(len(found)), key=lambda i: found[i].key)
+        self.assoc_lists[user] = (node, path, order)
+        return found
 
     def qos(self, name: str, node: Node) -> QosSpec:
         path = f"qos.{name}"
