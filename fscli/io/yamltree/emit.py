@@ -40,71 +40,84 @@ def emit(doc: dict[str, Any]) -> str | None:
     """``doc`` as ``yaml.dump(doc, sort_keys=False, default_flow_style=False,
     allow_unicode=True, width=100)`` writes it (with :class:`Flow` lists in flow style),
     or None where this writer is not sure to match it."""
-    lines: list[str] = []
+    writer = _Writer()
     try:
-        _mapping(doc, 0, "", lines, {})
+        writer.mapping(doc, 0, "")
     except _Unusual:
         return None
+    lines = writer.lines
     if any(len(line) > WIDTH for line in lines):
         return None
     lines.append("")
     return "\n".join(lines)
 
 
-def _mapping(doc: dict, indent: int, lead: str, lines: list[str], seen: dict) -> None:
-    """A block mapping at ``indent``; its first line starts with ``lead`` if given (the
-    ``- `` of a sequence item)."""
-    pad = " " * indent
-    for key, value in doc.items():
-        if key.__class__ is not str or len(key) >= _SIMPLE_KEY:
-            raise _Unusual
-        head = f"{lead or pad}{_scalar(key, False, seen)}:"
-        lead = ""
+class _Writer:
+    """The lines written so far, and each string as written in block and in flow context
+    (a tree repeats its account names and keys thousands of times)."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.block: dict[str, str] = {}
+        self.flow: dict[str, str] = {}
+
+    def mapping(self, doc: dict, indent: int, lead: str) -> None:
+        """A block mapping at ``indent``; its first line starts with ``lead`` if given (the
+        ``- `` of a sequence item)."""
+        lines, block = self.lines, self.block
+        pad = " " * indent
+        for key, value in doc.items():
+            if key.__class__ is not str or len(key) >= _SIMPLE_KEY:
+                raise _Unusual
+            head = f"{lead or pad}{block.get(key) or self.text(key, False)}:"
+            lead = ""
+            cls = value.__class__
+            if cls is str:
+                lines.append(f"{head} {block.get(value) or self.text(value, False)}")
+            elif cls is dict:
+                if value:
+                    lines.append(head)
+                    self.mapping(value, indent + 2, "")
+                else:
+                    lines.append(head + " {}")
+            elif cls is Flow:
+                lines.append(f"{head} [{', '.join(self.scalar(v, True) for v in value)}]")
+            elif cls is list:
+                if value:
+                    lines.append(head)
+                    self.sequence(value, indent)
+                else:
+                    lines.append(head + " []")
+            else:
+                lines.append(f"{head} {self.scalar(value, False)}")
+
+    def sequence(self, items: list, indent: int) -> None:
+        """An indentless block sequence (a mapping's value: ``- `` at the key's column)."""
+        lead = " " * indent + "- "
+        for item in items:
+            if item.__class__ is dict and item:
+                self.mapping(item, indent + 2, lead)
+            elif item.__class__ in (str, int, float):
+                self.lines.append(lead + self.scalar(item, False))
+            else:
+                raise _Unusual
+
+    def scalar(self, value: Any, flow: bool) -> str:
+        """A scalar as the emitter writes it."""
         cls = value.__class__
-        if cls is dict:
-            if value:
-                lines.append(head)
-                _mapping(value, indent + 2, "", lines, seen)
-            else:
-                lines.append(head + " {}")
-        elif cls is Flow:
-            lines.append(f"{head} [{', '.join(_scalar(v, True, seen) for v in value)}]")
-        elif cls is list:
-            if value:
-                lines.append(head)
-                _sequence(value, indent, lines, seen)
-            else:
-                lines.append(head + " []")
-        else:
-            lines.append(f"{head} {_scalar(value, False, seen)}")
+        if cls is str:
+            return (self.flow if flow else self.block).get(value) or self.text(value, flow)
+        if cls is int:
+            return str(value)
+        if cls is float and value == value and abs(value) != float("inf"):
+            text = repr(value).lower()  # SafeRepresenter.represent_float
+            return text.replace("e", ".0e", 1) if "." not in text and "e" in text else text
+        raise _Unusual
 
-
-def _sequence(items: list, indent: int, lines: list[str], seen: dict) -> None:
-    """An indentless block sequence (a mapping's value: ``- `` at the key's column)."""
-    lead = " " * indent + "- "
-    for item in items:
-        if item.__class__ is dict and item:
-            _mapping(item, indent + 2, lead, lines, seen)
-        elif item.__class__ in (str, int, float):
-            lines.append(lead + _scalar(item, False, seen))
-        else:
-            raise _Unusual
-
-
-def _scalar(value: Any, flow: bool, seen: dict) -> str:
-    """A scalar as the emitter writes it (``seen`` remembers strings already decided)."""
-    cls = value.__class__
-    if cls is str:
-        text = seen.get((value, flow))
-        if text is None:
-            text = seen[value, flow] = _text(value, flow)
+    def text(self, value: str, flow: bool) -> str:
+        """A string not written before in this context: decided, and remembered."""
+        text = (self.flow if flow else self.block)[value] = _text(value, flow)
         return text
-    if cls is int:
-        return str(value)
-    if cls is float and value == value and abs(value) != float("inf"):
-        text = repr(value).lower()  # SafeRepresenter.represent_float
-        return text.replace("e", ".0e", 1) if "." not in text and "e" in text else text
-    raise _Unusual
 
 
 def _text(value: str, flow: bool) -> str:
