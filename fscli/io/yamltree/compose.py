@@ -143,10 +143,14 @@ class Composer:
             rest = content[cut + 1 :].lstrip(" ")
             self.pos += 1
             key_node = ScalarNode(tags.get(key) or self.plain(key), key, line_mark, line_mark)
-            if rest and rest[0] != "#":
-                pairs.append((key_node, self.value(rest, line_mark)))
-            else:
-                pairs.append((key_node, self.nested(indent, line_mark, True)))
+            if not rest or rest[0] == "#":
+                value = self.nested(indent, line_mark, True)
+            elif rest[0] in "'\"[{" or " #" in rest:
+                value = self.value(rest, line_mark)
+            else:  # a plain scalar, most values: as value() makes it, without the call
+                rest = names.setdefault(rest, rest)
+                value = ScalarNode(tags.get(rest) or self.plain(rest), rest, line_mark, line_mark)
+            pairs.append((key_node, value))
         return MappingNode(MAP_TAG, pairs, mark, mark)
 
     def nested(self, indent: int, mark: _Mark, in_mapping: bool) -> Node:
