@@ -69,8 +69,8 @@ class _Loader:
         # spec path (as in treespec.Problem) -> (line, dotted YAML path)
         self.where: dict[tuple[Any, ...], tuple[int, str]] = {}
         self.account_seen: dict[str, int] = {}
-        # user -> (its associations' node, their path, their indexes in the spec's order)
-        self.assoc_lists: dict[str, tuple[SequenceNode, str, list[int]]] = {}
+        # user -> (its key node, its fields, its associations' indexes in the spec's order)
+        self.users: dict[str, tuple[Node, Fields, list[int]]] = {}
 
     # -- helpers
 
@@ -169,20 +169,29 @@ class _Loader:
 
     def place(self, spec_path: tuple[Any, ...]) -> tuple[int, str]:
         """(line, dotted YAML path) of the field a problem names, or of the nearest field
-        remembered above it. A user association (``users.NAME.associations[i]``, indexed
-        in the order UserSpec sorts them) is looked up in its list's nodes."""
-        if spec_path[0] == "users" and len(spec_path) > 3 and spec_path[2] == "associations":
-            node, path, order = self.assoc_lists[spec_path[1]]
-            item = node.value[order[spec_path[3]]]
-            ipath = f"{path}[{order[spec_path[3]]}]"
-            if spec_path[4:5] == ("account",) and isinstance(item, MappingNode):
-                account = next(v for k, v in item.value if k.value.strip() == "account")
-                return account.start_mark.line + 1, f"{ipath}.account"
-            return item.start_mark.line + 1, ipath
+        remembered above it. Users (50,000 of them in a big tree) are not remembered field
+        by field: a user's fields are looked up in its nodes (its associations,
+        ``users.NAME.associations[i]``, indexed in the order UserSpec sorts them)."""
+        if spec_path[0] == "users":
+            return self.user_place(spec_path[1], spec_path[2:])
         for cut in range(len(spec_path), 0, -1):
             if spec_path[:cut] in self.where:
                 return self.where[spec_path[:cut]]
         return 1, ".".join(map(str, spec_path))  # pragma: no cover - every path is remembered
+
+    def user_place(self, name: str, within: tuple[Any, ...]) -> tuple[int, str]:
+        knode, fields, order = self.users[name]
+        path = f"users.{name}"
+        if within[:1] in (("default_account",), ("coordinator_of",)) and within[0] in fields:
+            return fields[within[0]][1].start_mark.line + 1, f"{path}.{within[0]}"
+        if within[:1] == ("associations",) and len(within) > 1:
+            item = fields["associations"][1].value[order[within[1]]]
+            ipath = f"{path}.associations[{order[within[1]]}]"
+            if within[2:3] == ("account",) and isinstance(item, MappingNode):
+                account = next(v for k, v in item.value if k.value.strip() == "account")
+                return account.start_mark.line + 1, f"{ipath}.account"
+            return item.start_mark.line + 1, ipath
+        return knode.start_mark.line + 1, path
 
     def assoc(self, fields: Fields, path: str) -> dict[str, Any]:
         """The association settings of a cluster/account/user-association mapping."""
@@ -292,12 +301,10 @@ class _Loader:
     def user(self, name: str, knode: Node, node: Node) -> UserSpec:
         path = f"users.{name}"
         fields = self.mapping(node, path, USER_KEYS)
-        self.remember(("users", name), knode, path)
         out: dict[str, Any] = {}
         if "default_account" in fields:
             vnode = fields["default_account"][1]
             out["default_account"] = self.text(vnode, f"{path}.default_account").strip()
-            self.remember(("users", name, "default_account"), vnode, f"{path}.default_account")
         if "admin_level" in fields:
             vnode = fields["admin_level"][1]
             apath = f"{path}.admin_level"
@@ -308,15 +315,15 @@ class _Loader:
             vnode = fields["coordinator_of"][1]
             cpath = f"{path}.coordinator_of"
             out["coordinator_of"] = self.names(vnode, cpath)  # UserSpec sorts, de-duplicates
-            self.remember(("users", name, "coordinator_of"), vnode, cpath)
         if "associations" not in fields:
             raise self.fail(knode, path, "missing associations: (a list of accounts)")
-        out["associations"] = self.user_assocs(
-            name, fields["associations"][1], f"{path}.associations"
-        )
-        return UserSpec(name=name, **out)
+        assocs = self.user_assocs(fields["associations"][1], f"{path}.associations")
+        # problems() index the associations in the order UserSpec sorts them into (after
+        # taking the first one listed as the default account): keep that order
+        self.users[name] = (knode, fields, sorted(range(len(assocs)), key=lambda i: assocs[i].key))
+        return UserSpec(name=name, associations=assocs, **out)
 
-    def user_assocs(self, user: str, node: Node, path: str) -> list[UserAssocSpec]:
+    def user_assocs(self, node: Node, path: str) -> list[UserAssocSpec]:
         if not isinstance(node, SequenceNode) or not node.value:
             raise self.fail(
                 node,
@@ -342,11 +349,6 @@ class _Loader:
                     **self.assoc(fields, ipath),
                 )
             )
-        # problems() index the associations in the order UserSpec sorts them into (after
-        # taking the first one listed as the default account): keep that order, and find
-        # where one is written only if it has a problem (:meth:`place`)
-        order = sorted(range(len(found)), key=lambda i: found[i].key)
-        self.assoc_lists[user] = (node, path, order)
         return found
 
     def qos(self, name: str, node: Node) -> QosSpec:
