@@ -203,6 +203,21 @@ def _assoc_name(user: str, assoc: UserAssocSpec) -> str:
     return f"{user}/{assoc.account}" + (f"/{assoc.partition}" if assoc.partition else "")
 
 
+def _compare_assoc(
+    name: str, old: UserAssocSpec | None, new: UserAssocSpec, added: dict[tuple, Change]
+) -> Change | None:
+    """:func:`_compare` of a user association. An added one's diff and its text are those
+    of the first one ``added`` with the same settings (a tree of 100,000 has a handful of
+    kinds): made once, shared (a change's diff is only read)."""
+    if old is not None or new.limits:
+        return _compare("assoc", name, old, new)
+    settings = (new.shares, new.default_qos, new.priority, *new.qos)
+    first = added.get(settings)
+    if first is None:
+        first = added[settings] = _compare("assoc", name, None, new)
+    return Change("+", "assoc", name, first.diff, new, first.detail())
+
+
 def _tree_changes(current: TreeSpec, spec: TreeSpec, prune: bool) -> list[Change]:
     changes: list[Change] = []
     for name in spec.account_order()[1:]:
@@ -210,6 +225,7 @@ def _tree_changes(current: TreeSpec, spec: TreeSpec, prune: bool) -> list[Change
         if change:
             changes.append(change)
     same: set[str] = set()  # users whose settings and associations are all unchanged
+    added: dict[tuple, Change] = {}  # settings -> the first association added with them
     for uname in sorted(spec.users):
         user = spec.users[uname]
         if current.users.get(uname) == user:  # most of a re-apply: nothing to look into
@@ -222,7 +238,8 @@ def _tree_changes(current: TreeSpec, spec: TreeSpec, prune: bool) -> list[Change
             {a.key: a for a in current.users[uname].associations} if uname in current.users else {}
         )
         for assoc in user.associations:
-            change = _compare("assoc", _assoc_name(uname, assoc), old_assocs.get(assoc.key), assoc)
+            name = _assoc_name(uname, assoc)
+            change = _compare_assoc(name, old_assocs.get(assoc.key), assoc, added)
             if change:
                 change.item = (uname, assoc)
                 changes.append(change)
