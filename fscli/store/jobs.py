@@ -431,9 +431,11 @@ def _shown(key: str, value: int | None) -> str:
     return f"{key.replace('_', '')}={value}"
 
 
+_DESCRIBED = ("user", "account", "partition", "qos", "queue", "state", "cpus", "nodes", "tres")
+
+
 def _describe(row: dict) -> str:
-    keys = ("user", "account", "partition", "qos", "queue", "state", "cpus", "nodes", "tres")
-    return " ".join(f"{k}={row[k]}" for k in keys if row.get(k) is not None)
+    return " ".join([f"{k}={v}" for k in _DESCRIBED if (v := row.get(k)) is not None])
 
 
 def _qos(
