@@ -451,3 +451,31 @@ def test_error_in_a_later_association_names_its_own_line():
     assert message == (
         "tree.yaml:7: users.al.associations[1].account: account 'nope' does not exist"
     )
+
+
+PLACED = [
+    (
+        "accounts: {a: {}, b: {}}\nusers:\n  u:\n    associations:\n    - account: b\n    - zz\n"
+        "    - account: a\n      partition: p1\n",
+        "tree.yaml:7: users.u.associations[1]: account 'zz' does not exist",
+    ),
+    (
+        "accounts: {a: {}, b: {}}\nusers:\n  u:\n    associations:\n    - b\n    - account: a\n"
+        "    - account: b\n",
+        "tree.yaml:8: users.u.associations[2]: association with account 'b' is given twice",
+    ),
+    (
+        "accounts: {a: {}}\nusers:\n  v:\n    associations:\n    - account: a\n  u:\n"
+        "    associations:\n    - account: a\n      partition: x\n    -   account: zz\n",
+        "tree.yaml:11: users.u.associations[1].account: account 'zz' does not exist",
+    ),
+]
+
+
+@pytest.mark.parametrize(("body", "error"), PLACED)
+def test_a_user_problem_names_the_line_as_listed(body, error):
+    """Associations are checked in the order UserSpec sorts them; the error names the one
+    as listed in the file (its index and line)."""
+    with pytest.raises(InvalidValue) as exc:
+        yamltree.load("cluster: {name: c}\n" + body, "tree.yaml")
+    assert exc.value.message == error
