@@ -168,13 +168,16 @@ class Change:
         return f"{self.op} {self.kind} {self.name}" + (f": {detail}" if detail else "")
 
 
+def _added(kind: str, name: str, new: Any) -> Change:
+    return Change("+", kind, name, [(k, "", v) for k, v in _fields(kind, new).items()], new)
+
+
 def _compare(kind: str, name: str, old: Any, new: Any) -> Change | None:
     """The change turning ``old`` into ``new`` (either may be None), or None if equal."""
     if old == new:
         return None
     if old is None:
-        fields = _fields(kind, new)
-        return Change("+", kind, name, [(k, "", v) for k, v in fields.items()], new)
+        return _added(kind, name, new)
     if new is None:
         return Change("-", kind, name, [], old)
     before, after = _fields(kind, old), _fields(kind, new)
@@ -214,7 +217,7 @@ def _compare_assoc(
     settings = (new.shares, new.default_qos, new.priority, *new.qos)
     first = added.get(settings)
     if first is None:
-        first = added[settings] = _compare("assoc", name, None, new)
+        first = added[settings] = _added("assoc", name, new)
     return Change("+", "assoc", name, first.diff, new, first.detail())
 
 
