@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from fscli.api.store import Store, When
+    from fscli.engine.treediff import Plan
     from fscli.engine.treespec import TreeSpec
-    from fscli.store.tree_sync import Plan
 
 
 def as_spec(spec: TreeSpec | str) -> TreeSpec:

@@ -384,13 +384,15 @@ def import_(app, file, replace, dry_run) -> None:
     from fscli.cli.progress import progress
     from fscli.engine.submit import JobInput
     from fscli.errors import InvalidValue
+    from fscli.heap import bulk
     from fscli.io.squeue_import import parse_squeue
 
     try:
         text = file.read()
     except UnicodeDecodeError as exc:
         raise InvalidValue(f"cannot read {file.name}: {exc}") from None
-    jobs = [JobInput.from_job(j) for j in parse_squeue(text)]
-    with progress(app, "importing jobs") as step, app.changes(dry_run) as tx:
-        lines = tx.import_jobs(jobs, replace, app.cluster_name, progress=step)
+    with bulk():  # a dump's 100,000 jobs: the collector would rescan them again and again
+        jobs = [JobInput.from_job(j) for j in parse_squeue(text)]
+        with progress(app, "importing jobs") as step, app.changes(dry_run) as tx:
+            lines = tx.import_jobs(jobs, replace, app.cluster_name, progress=step)
     report(app, lines, dry_run)

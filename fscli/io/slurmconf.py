@@ -14,21 +14,12 @@ or a bad value raises :class:`InvalidValue` naming the line number.
 from __future__ import annotations
 
 import shlex
-from dataclasses import dataclass, field
 
 from fscli.engine import config
+from fscli.engine.imported import SlurmConf
 from fscli.errors import FscliError, InvalidValue, UsageProblem
 
 _RECORD_KEYS = ("partitionname", "nodename", "nodeset", "downnodes", "frontendname", "switchname")
-
-
-@dataclass
-class SlurmConf:
-    used: dict[str, str] = field(default_factory=dict)  # canonical key -> normalized value
-    ignored: list[tuple[int, str, str]] = field(default_factory=list)  # (line, key, value)
-    includes: list[tuple[int, str]] = field(default_factory=list)  # (line, path)
-    partitions: list[dict[str, str]] = field(default_factory=list)
-    nodes: list[dict[str, str]] = field(default_factory=list)
 
 
 def _logical_lines(text: str) -> list[tuple[int, str]]:

@@ -139,11 +139,12 @@ def parse_squeue(text: str, tz: tzinfo | None = None) -> list[Job]:
     """
     jobs: list[Job] = []
     problems: list[str] = []
+    epochs: dict[str, int | None] = {}
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip() or line.lstrip().upper().startswith("JOBID"):
             continue
         try:
-            jobs.append(_job(line, tz))
+            jobs.append(_job(line, tz, epochs))
         except FscliError as err:
             problems.append(f"line {number}: {err.message}")
     if problems:
@@ -155,7 +156,7 @@ def parse_squeue(text: str, tz: tzinfo | None = None) -> list[Job]:
     return jobs
 
 
-def _job(line: str, tz: tzinfo | None) -> Job:
+def _job(line: str, tz: tzinfo | None, epochs: dict) -> Job:
     fields = [f.strip() for f in line.split("|")]
     if len(fields) not in (FIELD_COUNT, FORMER_COUNT):
         raise InvalidValue(
@@ -191,7 +192,7 @@ def _job(line: str, tz: tzinfo | None) -> Job:
     node_count = _whole(nodes, "node count", minimum=1)
     if len(fields) == FIELD_COUNT:
         node_count = _tres_nodes(fields[-1], node_count)
-    started = _moment(start, tz, "start time") if state_name != "pending" else None
+    started = _moment(start, tz, "start time", epochs) if state_name != "pending" else None
     return Job(
         id=int(job_id),
         user=user,
@@ -199,7 +200,7 @@ def _job(line: str, tz: tzinfo | None) -> Job:
         partitions=tuple(p for p in parts.split(",") if p),
         qos=qos or None,
         state=state_name,
-        submit=_required_moment(submit, tz),
+        submit=_required_moment(submit, tz, epochs),
         start=started,
         time_limit=_limit(limit),
         nodes=node_count,
@@ -221,26 +222,37 @@ def _signed(text: str, what: str) -> int:
     return int(text)
 
 
-def _moment(text: str, tz: tzinfo | None, what: str) -> int | None:
+def _moment(text: str, tz: tzinfo | None, what: str, epochs: dict) -> int | None:
+    """``epochs``: the times converted so far, in this file (a queue's jobs share seconds)."""
     if text.upper() in _UNSET:
         return None
-    try:
-        moment = datetime.fromisoformat(text)
-        if moment.tzinfo is None:
-            moment = moment.replace(tzinfo=tz) if tz else moment.astimezone()
-        epoch = int(moment.timestamp())
-    except (ValueError, OverflowError):  # malformed, or beyond what local time can express
-        raise InvalidValue(f"invalid {what} '{text}': expected 2026-11-21T15:38:05") from None
+    epoch = epochs.get(text, False)
+    if epoch is False:
+        epoch = epochs[text] = _epoch(text, tz)
+    if epoch is None:
+        raise InvalidValue(f"invalid {what} '{text}': expected 2026-11-21T15:38:05")
     if not MIN_EPOCH <= epoch <= MAX_EPOCH:
         raise InvalidValue(f"invalid {what} '{text}': out of range (1900 to 9999)")
     return epoch
 
 
-def _required_moment(text: str, tz: tzinfo | None) -> int:
-    value = _moment(text, tz, "submit time")
+def _required_moment(text: str, tz: tzinfo | None, epochs: dict) -> int:
+    value = _moment(text, tz, "submit time", epochs)
     if value is None:
         raise InvalidValue(f"missing submit time '{text}'")
     return value
+
+
+def _epoch(text: str, tz: tzinfo | None) -> int | None:
+    """Epoch seconds of a time squeue printed, None if it is malformed or beyond what local
+    time can express."""
+    try:
+        moment = datetime.fromisoformat(text)
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=tz) if tz else moment.astimezone()
+        return int(moment.timestamp())
+    except (ValueError, OverflowError):
+        return None
 
 
 @lru_cache(maxsize=1024)

@@ -18,6 +18,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from fscli.engine.imported import JobRecord, ShareUsage
 from fscli.engine.timestr import MAX_EPOCH, format_when, parse_date, parse_duration_secs
 from fscli.engine.tres import MAX_VALUE, parse_tres
 from fscli.errors import FscliError, InvalidValue
@@ -25,36 +26,10 @@ from fscli.errors import FscliError, InvalidValue
 _UNSET = frozenset({"", "unknown", "none"})
 
 
-@dataclass(slots=True)
-class JobRecord:
-    """One job allocation from sacct: times in epoch seconds, TRES in base units (MB)."""
-
-    line: int
-    job_id: str | None
-    user: str
-    account: str
-    partition: str | None
-    qos: str | None
-    start: int
-    end: int | None  # None = still running
-    tres: dict[str, int]
-    state: str | None = None
-
-
 @dataclass
 class SacctImport:
     jobs: list[JobRecord] = field(default_factory=list)
     skipped: int = 0  # steps and jobs that never started
-
-
-@dataclass(slots=True)
-class ShareUsage:
-    """One sshare row's usage: ``user`` None for an account row."""
-
-    line: int
-    account: str
-    user: str | None
-    raw_usage: float
 
 
 def _table(text: str, what: str) -> tuple[dict[str, int], list[tuple[int, list[str]]]]:

@@ -11,12 +11,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Sequence
 
-from sqlalchemy import delete, func, insert, select
+from sqlalchemy import delete, func, select
 
 from fscli.engine.assoc_changes import AssocChanges, validate
 from fscli.errors import Conflict, InvalidValue, NotFound, UsageProblem
 from fscli.store import models as m
 from fscli.store.assoc_fields import apply_changes
+from fscli.store.bulk import insert_rows
 from fscli.store.tables import ACTIVE_STATES
 
 NAME_RE = re.compile(r"[a-z0-9_][a-z0-9_.@+-]*")
@@ -71,8 +72,7 @@ class Admin:
         """:meth:`log` for many (action, target, detail) lines in one executemany: an ORM
         object per line costs more than the change itself when 100,000 jobs are imported
         or a tree of 100,000 associations is applied. No lines write nothing (an
-        executemany of none would insert a row of defaults). (The session's autoflush
-        writes lines logged before first, so they keep their order.)"""
+        executemany of none would insert a row of defaults)."""
         rows = [
             {
                 "at": self.now,
@@ -83,8 +83,8 @@ class Admin:
             }
             for action, target, detail in entries
         ]
-        if rows:
-            self.s.execute(insert(m.Transaction.__table__), rows)
+        self.s.flush()  # lines logged before go first
+        insert_rows(self.s.connection(), m.Transaction.__table__, rows)
 
     def known_qos(self) -> set[str]:
         return set(self.s.scalars(select(m.Qos.name)))

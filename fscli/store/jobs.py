@@ -12,7 +12,7 @@ nothing.
 
 from __future__ import annotations
 
-from sqlalchemy import delete, func, insert, select
+from sqlalchemy import delete, func, select
 
 from fscli.engine import qoslist
 from fscli.engine import reasons as R
@@ -23,6 +23,7 @@ from fscli.store import models as m
 from fscli.store import tables
 from fscli.store.admin import Admin, chunked
 from fscli.store.assoc_fields import qos_list
+from fscli.store.bulk import insert_rows
 from fscli.store.job_states import ACTIVE_STATES, MAX_JOB_ID, SUBMIT_STATES
 from fscli.store.progress import Progress, tick
 
@@ -120,7 +121,8 @@ class Jobs:
         if not rows:
             return []
         details = [_describe(row) for row in rows]
-        self.s.execute(insert(tables.job), rows)
+        self.s.flush()  # what the session holds goes first
+        insert_rows(self.s.connection(), tables.job, rows)
         self.admin.log_many(
             ("submit job", str(row["id"]), detail) for row, detail in zip(rows, details)
         )
@@ -346,13 +348,13 @@ class Jobs:
         finished = sum(1 for j in jobs if j.state not in ACTIVE_STATES)
         jobs = [j for j in jobs if j.state in ACTIVE_STATES]
         ids = [j.job_id for j in jobs]
-        if len(set(ids)) != len(ids):
+        wanted = set(ids)
+        if len(wanted) != len(ids):
             raise Conflict("the file holds the same job id twice")
-        existing = {
-            i
-            for part in chunked(ids)
-            for i in self.s.scalars(select(m.Job.id).where(m.Job.id.in_(part)))
-        }
+        existing: set[int] = set()
+        if ids:  # one range query, not IN lists of 100,000 ids
+            between = m.Job.id.between(min(ids), max(ids))
+            existing = {i for i in self.s.scalars(select(m.Job.id).where(between)) if i in wanted}
         if existing and not replace_existing:
             shown = ", ".join(map(str, sorted(existing)[:5]))
             raise Conflict(
@@ -385,9 +387,11 @@ def _shown(key: str, value: int | None) -> str:
     return f"{key.replace('_', '')}={value}"
 
 
+_DESCRIBED = ("user", "account", "partition", "qos", "queue", "state", "cpus", "nodes", "tres")
+
+
 def _describe(row: dict) -> str:
-    keys = ("user", "account", "partition", "qos", "queue", "state", "cpus", "nodes", "tres")
-    return " ".join(f"{k}={row[k]}" for k in keys if row.get(k) is not None)
+    return " ".join([f"{k}={v}" for k in _DESCRIBED if (v := row.get(k)) is not None])
 
 
 def _qos(

@@ -1,31 +1,33 @@
 """Trees as code on the store side: read a cluster as a TreeSpec, plan, apply.
 
 :func:`read_spec` loads one cluster (its root association, accounts, users, QOS,
-partitions, priority settings) with Core, one query per table. :func:`make_plan`
-diffs a desired :class:`TreeSpec` against the store into a :class:`Plan` of changes
-(``+`` add, ``~`` change with old → new, ``-`` remove, the last only with ``prune``),
-validating everything first. :func:`apply_plan` writes the plan with bulk Core inserts
+partitions, priority settings) with Core, one query per table. :func:`make_plan` reads
+the current state and hands it with the desired :class:`TreeSpec` to the engine's
+:func:`~fscli.engine.treediff.diff`, which checks the tree and makes the
+:class:`~fscli.engine.treediff.Plan`; the store then adds what only the database knows
+(QOS still used elsewhere, the ids of the rows a plan removes). :func:`apply_plan` writes the plan with bulk Core inserts
 and updates (a 100k-association tree is a handful of ``executemany`` calls, not 100k
 ORM objects) and logs every change in the transaction table, as ``Admin.log`` does.
 
 A cluster's tree holds what belongs to that cluster (its associations, partitions and
 priority settings) and the global objects it uses (QOS, users, accounts). Pruning removes
 only the cluster's own objects, and a QOS only while nothing on any cluster uses it: a
-QOS that is still used is kept, and the plan says why (:attr:`Plan.kept`).
+QOS that is still used is kept, and the plan says why (``Plan.kept``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any
 
 from sqlalchemy import bindparam, delete, func, insert, or_, select, update
 
 from fscli.engine import config as configmod
+from fscli.engine import treediff
 from fscli.engine.limits import definitions as limitdefs
 from fscli.engine.model import PARTITION_SETTINGS, Assoc, Partition
-from fscli.engine.timestr import format_mins
+from fscli.engine.treediff import Change, Plan
 from fscli.engine.treespec import (
     ROOT,
     AccountSpec,
@@ -37,11 +39,12 @@ from fscli.engine.treespec import (
     UserSpec,
 )
 from fscli.engine.tres import format_tres, parse_tres
-from fscli.errors import Conflict, InvalidValue
+from fscli.errors import Conflict
 from fscli.store import models as m
 from fscli.store import snapshot
 from fscli.store.admin import Admin, active_jobs, check_name, chunked
 from fscli.store.assoc_fields import stored_limit
+from fscli.store.bulk import insert_rows
 from fscli.store.db import ids_given
 from fscli.store.tables import ACTIVE_STATES
 
@@ -49,16 +52,6 @@ BATCH = 5000
 _A = m.Association
 _T = m.Association.__table__
 _NO_LIMITS = {d.attr: None for d in limitdefs.ASSOC_LIMITS}
-_PART_FIELDS = PARTITION_SETTINGS
-_QOS_FIELDS = (
-    "description",
-    "priority",
-    "flags",
-    "usage_factor",
-    "limit_factor",
-    "usage_threshold",
-    "grace_time",
-)
 
 Progress = Callable[[int, int], None]
 
@@ -217,148 +210,19 @@ def qos_values(q: QosSpec) -> dict[str, Any]:
 
 
 def partition_values(p: Partition) -> dict[str, Any]:
-    values = {f: getattr(p, f) for f in _PART_FIELDS}
+    values = {f: getattr(p, f) for f in PARTITION_SETTINGS}
     values["tres"] = format_tres(p.tres, units=False) if p.tres else None
     return values
-
-
-# ---------------------------------------------------------------- describing
-
-
-def _show(value: Any) -> str:
-    if value is None or value == [] or value == {}:
-        return "-"
-    if isinstance(value, list):
-        return ",".join(map(str, value))
-    return str(value)
-
-
-def settings_fields(item: AssocSettings) -> dict[str, str]:
-    out = {
-        "fairshare": "parent" if item.shares_parent else str(item.shares),
-        "qos": _show(item.qos),
-        "default_qos": _show(item.default_qos),
-        "priority": _show(item.priority),
-    }
-    for defn in limitdefs.ASSOC_LIMITS if item.limits else ():
-        if defn.name in item.limits:
-            out[defn.name] = limitdefs.format_limit(defn, item.limits[defn.name])
-    return out
-
-
-def _fields(kind: str, item: Any) -> dict[str, str]:
-    """What the plan compares and shows, as text, per kind of object."""
-    if kind == "account":
-        return {
-            "parent": item.parent,
-            "description": item.description,
-            "organization": item.organization,
-            **settings_fields(item),
-        }
-    if kind == "cluster":
-        return {
-            "nodes": _show(item.nodes),
-            "cpus": _show(item.cpus),
-            "tres": format_tres(item.tres) if item.tres else "-",
-            **settings_fields(item),
-        }
-    if kind == "assoc":
-        return settings_fields(item)
-    if kind == "user":
-        return {
-            "default_account": item.default_account,
-            "admin_level": item.admin_level,
-            "coordinator_of": _show(item.coordinator_of),
-        }
-    if kind == "qos":
-        out = {k: _show(getattr(item, k)) for k in _QOS_FIELDS}
-        for defn in limitdefs.QOS_LIMITS:
-            if defn.name in item.limits:
-                out[defn.name] = limitdefs.format_limit(defn, item.limits[defn.name])
-        return out
-    if kind == "partition":
-        out = {k: _show(getattr(item, k)) for k in _PART_FIELDS}
-        out["tres"] = format_tres(item.tres) if item.tres else "-"
-        out["max_time"] = format_mins(item.max_time) if item.max_time is not None else "-"
-        return out
-    return {"value": item}  # priority setting
-
-
-@dataclass
-class Change:
-    op: str  # "+", "~", "-"
-    kind: str  # qos, partition, priority, cluster, account, user, assoc
-    name: str
-    diff: list[tuple[str, str, str]] = field(default_factory=list)  # (field, old, new)
-    item: Any = None  # the spec object (add/change)
-    _detail: str | None = field(default=None, repr=False, compare=False)
-
-    def detail(self) -> str:
-        """The diff as text (shown in the plan and kept in the history record)."""
-        if self._detail is None:
-            if self.op == "~":
-                self._detail = " ".join(f"{k}: {old} -> {new}" for k, old, new in self.diff)
-            elif self.op == "+":
-                self._detail = " ".join(
-                    f"{k}={new}" for k, _, new in self.diff if new not in ("-", "")
-                )
-            else:
-                self._detail = ""
-        return self._detail
-
-    def text(self) -> str:
-        detail = self.detail()
-        return f"{self.op} {self.kind} {self.name}" + (f": {detail}" if detail else "")
-
-
-def _compare(kind: str, name: str, old: Any, new: Any) -> Change | None:
-    """The change turning ``old`` into ``new`` (either may be None), or None if equal."""
-    if old == new:
-        return None
-    if old is None:
-        fields = _fields(kind, new)
-        return Change("+", kind, name, [(k, "", v) for k, v in fields.items()], new)
-    if new is None:
-        return Change("-", kind, name, [], old)
-    before, after = _fields(kind, old), _fields(kind, new)
-    diff = [(k, before.get(k, "-"), v) for k, v in after.items() if before.get(k, "-") != v]
-    diff += [(k, v, "-") for k, v in before.items() if k not in after and v != "-"]
-    return Change("~", kind, name, diff, new) if diff else None
 
 
 # ---------------------------------------------------------------- planning
 
 
-@dataclass
-class Plan:
-    spec: TreeSpec
-    changes: list[Change]
-    cluster_exists: bool
-    clean: bool = False  # every association of the cluster is removed, then re-added
-    removed_assoc_ids: list[int] = field(default_factory=list)
-    kept: list[str] = field(default_factory=list)  # what pruning leaves, and why
-
-    def counts(self) -> dict[str, int]:
-        out = {"+": 0, "~": 0, "-": 0}
-        for change in self.changes:
-            out[change.op] += 1
-        return out
-
-
-def _assoc_name(user: str, assoc: UserAssocSpec) -> str:
-    return f"{user}/{assoc.account}" + (f"/{assoc.partition}" if assoc.partition else "")
-
-
 def make_plan(
     conn, spec: TreeSpec, prune: bool = False, create_missing: bool = False, clean: bool = False
 ) -> Plan:
-    """Validate ``spec`` against the store and diff it into a plan.
-
-    ``create_missing`` (flat-file loads, which cannot define QOS or partitions): QOS
-    and partitions the tree names but the store lacks are added with default settings.
-    ``clean`` (``load ... clean``): every account, user and association of the cluster
-    is removed first, then the tree's are added, in one plan.
-    """
+    """Validate ``spec`` against the store and diff it into a plan (:func:`treediff.diff`,
+    whose docstring says what the flags do), then take out what the store must keep."""
     _check_names(spec)
     cid = cluster_id(conn, spec.cluster.name)
     if cid is not None:
@@ -366,40 +230,17 @@ def make_plan(
     else:
         current = TreeSpec(cluster=ClusterSpec(name=spec.cluster.name))
         current.qos = read_qos(conn)
-    if create_missing:
-        _add_missing(spec, current)
-    if not prune:  # what the file leaves out stays as it is
-        for name, qos in current.qos.items():
-            spec.qos.setdefault(name, qos)
-        for name, part in current.partitions.items():
-            spec.partitions.setdefault(name, part)
-        for key, value in current.priority.items():
-            spec.priority.setdefault(key, value)
-    _check_references(spec)
-    changes: list[Change] = []
-    for kind, old, new in (
-        ("qos", current.qos, spec.qos),
-        ("partition", current.partitions, spec.partitions),
-        ("priority", current.priority, spec.priority),
-    ):
-        for name in sorted(set(old) | set(new)):
-            change = _compare(kind, name, old.get(name), new.get(name))
-            if change:
-                changes.append(change)
-    if cid is None:
-        changes.append(_compare("cluster", spec.cluster.name, None, spec.cluster))
-    else:
-        change = _compare("cluster", spec.cluster.name, current.cluster, spec.cluster)
-        if change:
-            changes.append(change)
-    if clean:
-        current, wiped = TreeSpec(cluster=current.cluster), current
-        changes += _removals(wiped, current)
-    changes += _tree_changes(current, spec, prune)
-    plan = Plan(spec, changes, cid is not None, clean)
+    plan = treediff.diff(
+        current,
+        spec,
+        exists=cid is not None,
+        prune=prune,
+        create_missing=create_missing,
+        clean=clean,
+    )
     _keep_used_qos(conn, cid, plan)
     if cid is not None and (prune or clean):
-        plan.removed_assoc_ids = _removed_ids(conn, cid, changes)
+        plan.removed_assoc_ids = _removed_ids(conn, cid, plan.changes)
     return plan
 
 
@@ -455,63 +296,6 @@ def qos_in_use(conn, names: set[str], other_than: int | None = None) -> dict[str
     return {name: "; ".join(why) for name, why in uses.items()}
 
 
-def _tree_changes(current: TreeSpec, spec: TreeSpec, prune: bool) -> list[Change]:
-    changes: list[Change] = []
-    for name in spec.account_order()[1:]:
-        change = _compare("account", name, current.accounts.get(name), spec.accounts[name])
-        if change:
-            changes.append(change)
-    for uname in sorted(spec.users):
-        user = spec.users[uname]
-        change = _compare("user", uname, current.users.get(uname), user)
-        if change:
-            changes.append(change)
-        old_assocs = (
-            {a.key: a for a in current.users[uname].associations} if uname in current.users else {}
-        )
-        for assoc in user.associations:
-            change = _compare("assoc", _assoc_name(uname, assoc), old_assocs.get(assoc.key), assoc)
-            if change:
-                change.item = (uname, assoc)
-                changes.append(change)
-    if not prune:
-        merged = False  # the file alone was checked when it was read
-        for uname, user in current.users.items():  # users must keep a valid default account
-            if uname not in spec.users:
-                spec.users[uname] = user
-                merged = True
-        for name, acct in current.accounts.items():
-            if name not in spec.accounts:
-                spec.accounts[name] = acct
-                merged = True
-        for uname in current.users:
-            new_keys = {a.key for a in spec.users[uname].associations}
-            kept = [a for a in current.users[uname].associations if a.key not in new_keys]
-            if kept:
-                spec.users[uname].associations += kept
-                merged = True
-        if merged:
-            _check_tree(spec)
-        return changes
-    return changes + _removals(current, spec)
-
-
-def _removals(current: TreeSpec, spec: TreeSpec) -> list[Change]:
-    """Removing the user associations, users and accounts (leaves first) ``spec`` lacks."""
-    changes: list[Change] = []
-    for uname in sorted(current.users):
-        new_keys = {a.key for a in spec.users[uname].associations} if uname in spec.users else set()
-        for assoc in current.users[uname].associations:
-            if assoc.key not in new_keys:
-                changes.append(Change("-", "assoc", _assoc_name(uname, assoc), [], (uname, assoc)))
-        if uname not in spec.users:
-            changes.append(Change("-", "user", uname, [], current.users[uname]))
-    for name in reversed(current.account_order()[1:]):
-        if name not in spec.accounts:
-            changes.append(Change("-", "account", name, [], current.accounts[name]))
-    return changes
-
-
 def _check_names(spec: TreeSpec) -> None:
     check_name("cluster", spec.cluster.name)
     for name in spec.accounts:
@@ -520,60 +304,8 @@ def _check_names(spec: TreeSpec) -> None:
         check_name("user", name)
     for name in spec.qos:
         check_name("QOS", name)
-    for name in sorted(set(spec.partitions) | _referenced(spec)[1]):
+    for name in sorted(set(spec.partitions) | treediff.referenced(spec)[1]):
         check_name("partition", name, keep_case=True)
-
-
-def _check_tree(spec: TreeSpec) -> None:
-    """A merged tree (file + what the store keeps) must still be consistent."""
-    problems = spec.problems()
-    if problems:
-        first = problems[0]
-        raise Conflict(
-            f"{'.'.join(map(str, first.path))}: {first.message} "
-            "(with the store's other accounts and users; use --prune?)"
-        )
-
-
-def _referenced(spec: TreeSpec) -> tuple[set[str], set[str]]:
-    """(QOS names, partition names) the tree uses."""
-    qos: set[str] = set()
-    parts: set[str] = set()
-    items: list[AssocSettings] = [spec.cluster, *spec.accounts.values()]
-    for user in spec.users.values():
-        items += user.associations
-        parts.update(a.partition for a in user.associations if a.partition)
-    for item in items:
-        qos.update(q.lstrip("+-") for q in item.qos)
-        if item.default_qos:
-            qos.add(item.default_qos)
-    qos.update(p.qos for p in spec.partitions.values() if p.qos)
-    return qos, parts
-
-
-def _add_missing(spec: TreeSpec, current: TreeSpec) -> None:
-    qos, parts = _referenced(spec)
-    for name in qos - set(spec.qos) - set(current.qos):
-        spec.qos[name] = QosSpec(name=name)
-    for name in parts - set(spec.partitions) - set(current.partitions):
-        spec.partitions[name] = Partition(name=name)
-
-
-def _check_references(spec: TreeSpec) -> None:
-    qos, parts = _referenced(spec)
-    for kind, used, known in (("QOS", qos, spec.qos), ("partition", parts, spec.partitions)):
-        missing = sorted(used - set(known))
-        if missing:
-            raise InvalidValue(
-                f"{kind} '{missing[0]}' is used but not defined: add it under "
-                f"{'qos' if kind == 'QOS' else 'partitions'}:"
-            )
-    for uname, user in spec.users.items():
-        for acct in user.coordinator_of:
-            if acct != ROOT and acct not in spec.accounts:
-                raise InvalidValue(
-                    f"user '{uname}' coordinates account '{acct}', which does not exist"
-                )
 
 
 def _removed_ids(conn, cid: int, changes: list[Change]) -> list[int]:
@@ -623,18 +355,28 @@ class _Writer:
 
     def insert_assocs(self, rows: list[dict]) -> None:
         """Sparse user association rows (see :func:`assoc_values`), grouped by their columns
-        (so not in order): binding 8 parameters a row instead of 30 is most of the cost."""
+        (so not in order): binding 8 parameters a row instead of 30 is most of the cost.
+        Each group goes in by account (a stable sort: an account's users keep their order),
+        the order of ``ix_association_key``: SQLite's index inserts then append instead of
+        landing all over the tree, which halves their cost at 100,000 rows."""
         groups: dict[tuple[str, ...], list[dict]] = {}
         for row in rows:
             groups.setdefault(tuple(row), []).append(row)
         for group in groups.values():
-            self.execute(insert(_T), group)
+            self.insert(_T, sorted(group, key=itemgetter("account")))
 
     def execute(self, statement, rows: list[dict], tick: bool = True) -> None:
         """``executemany`` in batches; each row written counts as one change done."""
+        self._batches(lambda chunk: self.conn.execute(statement, chunk), rows, tick)
+
+    def insert(self, table, rows: list[dict], tick: bool = True) -> None:
+        """:func:`~fscli.store.bulk.insert_rows` in batches, counted as :meth:`execute` does."""
+        self._batches(lambda chunk: insert_rows(self.conn, table, chunk), rows, tick)
+
+    def _batches(self, write, rows: list[dict], tick: bool) -> None:
         for start in range(0, len(rows), BATCH):
             chunk = rows[start : start + BATCH]
-            self.conn.execute(statement, chunk)
+            write(chunk)
             if tick:
                 self.tick(len(chunk))
 
@@ -664,7 +406,7 @@ class _Writer:
 
     def qos(self) -> None:
         table = m.Qos.__table__
-        self.execute(insert(table), [qos_values(c.item) for c in self.by("+", "qos")])
+        self.insert(table, [qos_values(c.item) for c in self.by("+", "qos")])
         self.execute(
             update(table).where(table.c.name == bindparam("b_name")),
             [
@@ -715,8 +457,8 @@ class _Writer:
 
     def partitions(self, cid: int) -> None:
         table = m.Partition.__table__
-        self.execute(
-            insert(table),
+        self.insert(
+            table,
             [
                 {"cluster_id": cid, "name": c.name, **partition_values(c.item)}
                 for c in self.by("+", "partition")
@@ -729,8 +471,8 @@ class _Writer:
 
     def priority(self, cid: int) -> None:
         table = m.Config.__table__
-        self.execute(
-            insert(table),
+        self.insert(
+            table,
             [{"cluster_id": cid, "key": c.name, "value": c.item} for c in self.by("+", "priority")],
         )
         self.execute(
@@ -763,8 +505,8 @@ class _Writer:
             ],
             tick=False,
         )
-        self.execute(
-            insert(table),
+        self.insert(
+            table,
             [
                 {
                     "name": c.name,
@@ -792,7 +534,7 @@ class _Writer:
                 }
             )
             next_id += 1
-        self.execute(insert(_T), rows)  # in order: a parent's row before its children's
+        self.insert(_T, rows)  # in order: a parent's row before its children's
         if rows:
             ids_given(self.conn, _T)
         self.execute(
@@ -808,8 +550,8 @@ class _Writer:
         table = m.User.__table__
         added = self.by("+", "user")
         known = set(self.conn.execute(select(table.c.name)).scalars()) if added else set()
-        self.execute(
-            insert(table),
+        self.insert(
+            table,
             [
                 {
                     "name": c.name,
@@ -900,8 +642,8 @@ class _Writer:
         table = m.Coordinator.__table__
         for chunk in chunked([c.name for c in users]):
             self.conn.execute(delete(table).where(table.c.user.in_(chunk)))
-        self.execute(
-            insert(table),
+        self.insert(
+            table,
             [
                 {"user": c.name, "account": account}
                 for c in users
@@ -942,18 +684,9 @@ def apply_plan(
         return
     admin = Admin(session, now, actor)
     _Writer(session, plan, admin, progress).run()
-    if check_default_qos and any(_sets_qos(c) for c in plan.changes):
+    if check_default_qos and any(treediff.sets_qos(c) for c in plan.changes):
         cluster = session.get(m.Cluster, cluster_id(session.connection(), plan.spec.cluster.name))
         root = session.scalar(
             select(_A.id).where(_A.cluster_id == cluster.id, _A.parent_id.is_(None))
         )
         admin.check_default_qos(cluster, [root])
-
-
-def _sets_qos(change: Change) -> bool:
-    """Whether a change writes an association's QOS list or DefaultQOS."""
-    return (
-        change.kind in ("cluster", "account", "assoc")
-        and change.op != "-"
-        and any(key in ("qos", "default_qos") for key, _, _ in change.diff)
-    )

@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from sqlalchemy import delete, func, select
 
 from fscli.engine.config import RESET_AT_KEY
+from fscli.engine.imported import JobRecord, ShareUsage
 from fscli.engine.timestr import utc_iso
 from fscli.engine.tres import format_tres
 from fscli.errors import Conflict, InvalidValue, NotFound
-from fscli.io.usage_import import JobRecord, ShareUsage
 from fscli.store import models as m
 from fscli.store.admin import Admin, chunked
 from fscli.store.progress import Progress, tick

@@ -36,7 +36,6 @@ FORBIDDEN_MODULES = {
 
 DEBT = {
     "fscli.cli.trees": {"fscli.store.snapshot", "fscli.store.tree_sync"},
-    "fscli.store.usage_admin": {"fscli.io.usage_import"},
 }
 
 

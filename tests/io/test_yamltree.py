@@ -11,6 +11,7 @@ import yaml
 from fscli.engine.model import SHARES_PARENT
 from fscli.errors import InvalidValue
 from fscli.io import flatfile, yamltree
+from fscli.io.yamltree import compose
 
 ROOT = Path(__file__).parent.parent.parent
 GOLDEN = Path(__file__).parent.parent / "data" / "golden" / "slurm-22.05"
@@ -415,26 +416,26 @@ def _same(fast, slow) -> None:
 
 @pytest.mark.parametrize("text", FAST)
 def test_fast_composer_builds_pyyaml_nodes(text):
-    _same(yamltree._Composer(text).document(), yaml.compose(text, Loader=yaml.SafeLoader))
+    _same(compose.Composer(text).document(), yaml.compose(text, Loader=yaml.SafeLoader))
 
 
 @pytest.mark.parametrize("text", PYYAML)
 def test_other_yaml_goes_to_pyyaml(text):
-    with pytest.raises(yamltree._Unusual):
-        yamltree._Composer(text).document()
+    with pytest.raises(compose.Unusual):
+        compose.Composer(text).document()
     try:
         expected = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError:
         with pytest.raises(InvalidValue, match="YAML syntax error"):
             yamltree.load(text)
         return
-    _same(yamltree._compose(text), expected)
+    _same(compose.compose(text), expected)
 
 
 def test_fast_composer_reads_every_dump():
     spec = flatfile.parse((GOLDEN / "sacctmgr_messages/roundtrip_dump.cfg").read_text())
     text = yamltree.dump(spec)
-    _same(yamltree._Composer(text).document(), yaml.compose(text, Loader=yaml.SafeLoader))
+    _same(compose.Composer(text).document(), yaml.compose(text, Loader=yaml.SafeLoader))
 
 
 def test_error_in_a_later_association_names_its_own_line():
@@ -450,3 +451,31 @@ def test_error_in_a_later_association_names_its_own_line():
     assert message == (
         "tree.yaml:7: users.al.associations[1].account: account 'nope' does not exist"
     )
+
+
+PLACED = [
+    (
+        "accounts: {a: {}, b: {}}\nusers:\n  u:\n    associations:\n    - account: b\n    - zz\n"
+        "    - account: a\n      partition: p1\n",
+        "tree.yaml:7: users.u.associations[1]: account 'zz' does not exist",
+    ),
+    (
+        "accounts: {a: {}, b: {}}\nusers:\n  u:\n    associations:\n    - b\n    - account: a\n"
+        "    - account: b\n",
+        "tree.yaml:8: users.u.associations[2]: association with account 'b' is given twice",
+    ),
+    (
+        "accounts: {a: {}}\nusers:\n  v:\n    associations:\n    - account: a\n  u:\n"
+        "    associations:\n    - account: a\n      partition: x\n    -   account: zz\n",
+        "tree.yaml:11: users.u.associations[1].account: account 'zz' does not exist",
+    ),
+]
+
+
+@pytest.mark.parametrize(("body", "error"), PLACED)
+def test_a_user_problem_names_the_line_as_listed(body, error):
+    """Associations are checked in the order UserSpec sorts them; the error names the one
+    as listed in the file (its index and line)."""
+    with pytest.raises(InvalidValue) as exc:
+        yamltree.load("cluster: {name: c}\n" + body, "tree.yaml")
+    assert exc.value.message == error

@@ -1,0 +1,33 @@
+"""The YAML tree's schema: the keys each mapping allows, and the YAML tags read."""
+
+from __future__ import annotations
+
+from fscli.engine.model import PARTITION_SETTINGS
+
+ASSOC_KEYS = ("fairshare", "limits", "qos", "default_qos", "priority")
+TOP_KEYS = ("cluster", "priority", "qos", "partitions", "accounts", "users")
+CLUSTER_KEYS = ("name", "nodes", "cpus", "tres", *ASSOC_KEYS)
+ACCOUNT_KEYS = ("description", "organization", "parent", *ASSOC_KEYS, "children")
+USER_KEYS = ("default_account", "admin_level", "coordinator_of", "associations")
+USER_ASSOC_KEYS = ("account", "partition", *ASSOC_KEYS)
+QOS_KEYS = (
+    "description",
+    "priority",
+    "flags",
+    "usage_factor",
+    "limit_factor",
+    "usage_threshold",
+    "grace_time",
+    "limits",
+)
+PARTITION_KEYS = PARTITION_SETTINGS
+
+MAX_NUMBER = 0xFFFFFFFE  # Slurm's largest 32-bit value that is not INFINITE
+
+MAX_NUMBER = 0xFFFFFFFE  # Slurm's largest 32-bit value that is not INFINITE
+INT_TAG = "tag:yaml.org,2002:int"
+FLOAT_TAG = "tag:yaml.org,2002:float"
+NULL_TAG = "tag:yaml.org,2002:null"
+STR_TAG = "tag:yaml.org,2002:str"
+MAP_TAG = "tag:yaml.org,2002:map"
+SEQ_TAG = "tag:yaml.org,2002:seq"
