@@ -375,6 +375,12 @@ class Store:
 
         return plan_tree(self, spec, prune)
 
+    def tree_spec(self, cluster: str | None = None):
+        """:func:`fscli.api.trees.tree_spec`: the cluster as a ``TreeSpec``."""
+        from fscli.api.trees import tree_spec
+
+        return tree_spec(self, cluster)
+
     def apply_tree(
         self, spec, prune: bool = False, dry_run: bool = False, at: When = None, **options
     ):

@@ -60,3 +60,15 @@ def apply_tree(
             on_plan(plan)
         apply_plan(session, plan, moment(at), store.actor, progress, check_default_qos=not loading)
     return plan
+
+
+def tree_spec(store: Store, cluster: str | None = None) -> TreeSpec:
+    """The cluster as a tree spec (QOS, partitions, settings, accounts, users): what
+    ``fscli export`` writes as YAML and ``fscli dump`` as a sacctmgr flat file, and what
+    :func:`apply_tree` of it on an empty store rebuilds."""
+    from fscli.heap import bulk
+    from fscli.store.snapshot import cluster_id_for
+    from fscli.store.tree_sync import read_spec
+
+    with store.reading() as conn, bulk():
+        return read_spec(conn, cluster_id_for(conn, cluster))

@@ -215,15 +215,6 @@ def apply(app, file, dry_run, prune, full_plan) -> None:
         _run_plan(app, spec, file, dry_run, prune=prune, full_plan=full_plan)
 
 
-def _store_spec(app, cluster: str | None):
-    from fscli.heap import bulk
-    from fscli.store.snapshot import cluster_id_for
-    from fscli.store.tree_sync import read_spec
-
-    with app.reading() as conn, bulk():
-        return read_spec(conn, cluster_id_for(conn, cluster))
-
-
 @click.command()
 @click.option(
     "--format",
@@ -249,7 +240,7 @@ def export(app, fmt, output) -> None:
     from fscli.io import flatfile, yamltree
 
     with progress(app, "exporting"):
-        spec = _store_spec(app, app.cluster_name)
+        spec = app.store.tree_spec(app.cluster_name)
         text = yamltree.dump(spec) if fmt == "yaml" else flatfile.write(spec)
     _write(output, text)
 
@@ -277,7 +268,7 @@ def dump(app, words) -> None:
     if len(names) > 1:
         raise UsageProblem("dump takes one cluster name")
     with progress(app, "dumping"):
-        spec = _store_spec(app, names[0] if names else app.cluster_name)
+        spec = app.store.tree_spec(names[0] if names else app.cluster_name)
         text = flatfile.write(spec)
     path = parsed.get("file")
     if path is None:

@@ -34,9 +34,7 @@ FORBIDDEN_MODULES = {
     "engine": {"sqlite3"},
 }
 
-DEBT = {
-    "fscli.cli.trees": {"fscli.store.snapshot", "fscli.store.tree_sync"},
-}
+DEBT = {}
 
 
 def imports() -> dict[str, set[str]]:
