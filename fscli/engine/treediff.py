@@ -17,19 +17,9 @@ from typing import Any
 from fscli.engine.limits import definitions as limitdefs
 from fscli.engine.model import PARTITION_SETTINGS, Partition
 from fscli.engine.timestr import format_mins
-from fscli.engine.treespec import ROOT, AssocSettings, QosSpec, TreeSpec, UserAssocSpec
+from fscli.engine.treespec import QOS_FIELDS, ROOT, AssocSettings, QosSpec, TreeSpec, UserAssocSpec
 from fscli.engine.tres import format_tres
 from fscli.errors import Conflict, InvalidValue
-
-QOS_FIELDS = (
-    "description",
-    "priority",
-    "flags",
-    "usage_factor",
-    "limit_factor",
-    "usage_threshold",
-    "grace_time",
-)
 
 
 def diff(

@@ -138,6 +138,18 @@ class QosSpec:
     limits: dict[str, Any] = field(default_factory=dict)
 
 
+QOS_FIELDS = (
+    "description",
+    "priority",
+    "flags",
+    "usage_factor",
+    "limit_factor",
+    "usage_threshold",
+    "grace_time",
+)
+"""A :class:`QosSpec`'s settings besides its name and limits, in the order files write them."""
+
+
 @dataclass(frozen=True)
 class Problem:
     """A consistency problem; ``path`` names the offending field, e.g.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fscli.engine.model import PARTITION_SETTINGS
+from fscli.engine.treespec import QOS_FIELDS
 
 ASSOC_KEYS = ("fairshare", "limits", "qos", "default_qos", "priority")
 TOP_KEYS = ("cluster", "priority", "qos", "partitions", "accounts", "users")
@@ -10,16 +11,7 @@ CLUSTER_KEYS = ("name", "nodes", "cpus", "tres", *ASSOC_KEYS)
 ACCOUNT_KEYS = ("description", "organization", "parent", *ASSOC_KEYS, "children")
 USER_KEYS = ("default_account", "admin_level", "coordinator_of", "associations")
 USER_ASSOC_KEYS = ("account", "partition", *ASSOC_KEYS)
-QOS_KEYS = (
-    "description",
-    "priority",
-    "flags",
-    "usage_factor",
-    "limit_factor",
-    "usage_threshold",
-    "grace_time",
-    "limits",
-)
+QOS_KEYS = (*QOS_FIELDS, "limits")
 PARTITION_KEYS = PARTITION_SETTINGS
 
 MAX_NUMBER = 0xFFFFFFFE  # Slurm's largest 32-bit value that is not INFINITE
