@@ -9,7 +9,20 @@ Every command of the CLI is a parse of its words, one call here, and a rendering
 answer; see docs/api.md.
 """
 
-from fscli.api.results import Priorities, Shares
+from __future__ import annotations
+
+from typing import Any
+
 from fscli.api.store import Store, open_store
 
 __all__ = ["Priorities", "Shares", "Store", "open_store"]
+
+
+def __getattr__(name: str) -> Any:
+    """The result types, imported when first named: a command that answers with others
+    (``limits check``) does not pay for their dataclasses."""
+    if name in ("Priorities", "Shares"):
+        from fscli.api import results
+
+        return getattr(results, name)
+    raise AttributeError(f"module 'fscli.api' has no attribute {name!r}")

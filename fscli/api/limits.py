@@ -62,7 +62,6 @@ def check_job(
     submission (``reject``, with sbatch's message)? ``whatif``: ``limits set`` changes made
     to the loaded data only, never to the store."""
     from fscli.engine.limits.check import check
-    from fscli.engine.limits.whatif import apply_whatif
     from fscli.store.limits.state import attach_jobs
 
     with store.viewing() as conn:
@@ -78,8 +77,11 @@ def check_job(
             [t for t, _ in whatif],
             as_sbatch=True,
         )
-        for target, change in whatif:
-            apply_whatif(state, target, change)
+        if whatif:  # the what-if code (and the change parsers it needs) only for --with
+            from fscli.engine.limits.whatif import apply_whatif
+
+            for target, change in whatif:
+                apply_whatif(state, target, change)
         attach_jobs(conn, cluster, state, at)
         return check(req, state, at)
 
