@@ -23,5 +23,5 @@ def list_jobs(store: Store, cluster: str | None, filters: dict[str, set[str]]) -
     ``partition`` or ``queue`` is among ``filters``' values."""
     from fscli.store.snapshot import load_listed_jobs
 
-    with store.reading() as conn:
+    with store.viewing() as conn:
         return load_listed_jobs(conn, cluster, filters)

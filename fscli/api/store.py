@@ -247,21 +247,21 @@ class Store:
         there is at its default (``fscli.engine.config.KEYS``)."""
         from fscli.store.snapshot import cluster_id_for, load_config
 
-        with self.reading() as conn:
+        with self.viewing() as conn:
             return load_config(conn, cluster_id_for(conn, cluster))
 
     def qos(self) -> list:
         """Every QOS (engine ``Qos``, global to the store as in slurmdbd), by name."""
         from fscli.store.snapshot import load_qos
 
-        with self.reading() as conn:
+        with self.viewing() as conn:
             return sorted(load_qos(conn).values(), key=lambda q: q.name)
 
     def partitions(self, cluster: str | None = None) -> list:
         """The cluster's partitions (engine ``Partition``), by name."""
         from fscli.store.snapshot import cluster_id_for, load_partitions
 
-        with self.reading() as conn:
+        with self.viewing() as conn:
             parts = load_partitions(conn, cluster_id_for(conn, cluster))
         return sorted(parts.values(), key=lambda p: p.name)
 

@@ -237,6 +237,7 @@ def queue_list(app, out) -> None:
     Example:
       fscli lsf queue list -P
     """
+    from fscli.engine.lsf.params import params_text
     from fscli.engine.lsf.share_text import format_user_shares
 
     setup = app.store.lsf_setup()
@@ -245,7 +246,7 @@ def queue_list(app, out) -> None:
             q.name,
             q.priority,
             format_user_shares(q.shares) if q.shares else "",
-            " ".join(f"{k}={v}" for k, v in sorted(q.params.items())),
+            params_text(q.params),
         ]
         for q in setup.queues.values()
     ]

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from sqlalchemy import delete, func, select
 
-from fscli.engine.lsf.params import validate_param
+from fscli.engine.lsf.params import params_text, parse_params_text, validate_param
 from fscli.engine.lsf.share_text import (
     format_share_pairs,
     format_user_shares,
@@ -39,14 +39,6 @@ PARAM_DEFAULT = "default"
 
 
 # --------------------------------------------------------------------------- text forms
-
-
-def params_text(params: dict[str, str]) -> str | None:
-    return " ".join(f"{k}={v}" for k, v in sorted(params.items())) or None
-
-
-def parse_params_text(text: str | None) -> dict[str, str]:
-    return dict(word.split("=", 1) for word in (text or "").split())
 
 
 def _members(text: str | None) -> tuple[str, ...]:
@@ -198,7 +190,7 @@ def _apply_queue(admin: Admin, row: m.LsfQueue, values: dict[str, str]) -> str:
             canon, value = validate_param(key, text)
             params[canon] = value
             said.append(f"{canon}={value}")
-    row.params = params_text(params)
+    row.params = params_text(params) or None
     return " ".join(said)
 
 

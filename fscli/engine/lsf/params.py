@@ -95,3 +95,14 @@ class LsfParams:
             k.lower(): (v == "Y" if v in ("Y", "N") else float(v)) for k, v in merged.items()
         }
         return cls(**values)
+
+
+def params_text(params: Mapping[str, str]) -> str:
+    """A queue's parameter overrides as lsb.queues writes them (``HIST_HOURS=10
+    RUN_JOB_FACTOR=5``, by name): how the store keeps them and ``queue list`` shows them."""
+    return " ".join(f"{k}={v}" for k, v in sorted(params.items()))
+
+
+def parse_params_text(text: str | None) -> dict[str, str]:
+    """:func:`params_text` read back."""
+    return dict(word.split("=", 1) for word in (text or "").split())
