@@ -20,9 +20,11 @@ from fscli.errors import UsageProblem
 
 if TYPE_CHECKING:
     from fscli.engine.assoc_changes import AssocChanges
+    from fscli.engine.imported import ShareUsage
     from fscli.engine.limits.target import Target
     from fscli.engine.qos_changes import QosChanges
     from fscli.engine.submit import JobInput
+    from fscli.io.usage_import import SacctImport
     from fscli.store.progress import Progress
     from fscli.store.usage_admin import UsageAdmin
 
@@ -292,32 +294,27 @@ class Writes:
 
     def import_usage(
         self,
-        text: str,
-        fmt: str,
+        usage: SacctImport | list[ShareUsage],
         origin: str,
         skip_unknown: bool = False,
         cluster: str | None = None,
         progress: Progress | None = None,
     ) -> list[str]:
-        """Usage from ``sacct -a -X -P`` output (``fmt="sacct"``: jobs charged pass by pass)
-        or ``sshare -a -l -P`` output (``"sshare"``: each user's RawUsage as of the
-        transaction's moment); ``skip_unknown`` imports what matches the store and names
-        the user/account pairs it skipped instead of refusing them."""
-        from fscli.io.usage_import import parse_sacct, parse_sshare
-
-        if fmt not in ("sacct", "sshare"):
-            raise UsageProblem(f"unknown --format '{fmt}': expected sacct or sshare")
+        """Usage read from ``sacct -a -X -P`` output (``fscli.io.usage_import.parse_sacct``:
+        jobs charged pass by pass) or ``sshare -a -l -P`` output (``parse_sshare``: each
+        user's RawUsage as of the transaction's moment), recorded as imported from
+        ``origin``; ``skip_unknown`` imports what matches the store and names the
+        user/account pairs it skipped instead of refusing them. (The file is parsed by the
+        caller, before the transaction: a file that is not usage opens no store.)"""
         target = self._cluster(cluster)
-        if fmt == "sacct":
-            parsed = parse_sacct(text)
-            result = self._admin.import_sacct(target, parsed.jobs, origin, skip_unknown, progress)
-            if parsed.skipped:
-                result.lines.append(f"ignored {parsed.skipped} job step(s) or never-started job(s)")
-        else:
-            rows = parse_sshare(text)
+        if isinstance(usage, list):
             result = self._admin.import_sshare(
-                target, rows, self.now, origin, skip_unknown, progress
+                target, usage, self.now, origin, skip_unknown, progress
             )
+        else:
+            result = self._admin.import_sacct(target, usage.jobs, origin, skip_unknown, progress)
+            if usage.skipped:
+                result.lines.append(f"ignored {usage.skipped} job step(s) or never-started job(s)")
         if result.skipped:
             result.lines.append(
                 f"skipped {len(result.skipped)} unknown user/account pair(s): "

@@ -126,11 +126,13 @@ def import_(app, path, fmt, skip_unknown, dry_run) -> None:
     """
     from fscli.cli.progress import progress
     from fscli.errors import UsageProblem
+    from fscli.io.usage_import import parse_sacct, parse_sshare
 
     fmt = fmt.lower()
     if fmt not in ("sacct", "sshare"):  # before the file is read or the store opened
         raise UsageProblem(f"unknown --format '{fmt}': expected sacct or sshare")
     text = read_text(path)
+    usage = parse_sacct(text) if fmt == "sacct" else parse_sshare(text)  # before the store
     with progress(app, "importing usage") as step, app.changes(dry_run) as tx:
-        lines = tx.import_usage(text, fmt, path, skip_unknown, app.cluster_name, progress=step)
+        lines = tx.import_usage(usage, path, skip_unknown, app.cluster_name, progress=step)
     report(app, lines, dry_run)

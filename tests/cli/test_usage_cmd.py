@@ -124,6 +124,18 @@ def test_bad_files_import_nothing(two, tmp_path, fmt, text, message):
     assert raw_usage(two)[0] == "root||0"
 
 
+def test_a_file_that_is_not_usage_opens_no_store(tmp_path):
+    """The file is read and checked before the store is opened: a bad file on a store that
+    does not exist yet leaves none behind."""
+    from tests.conftest import Fscli
+
+    path, store = tmp_path / "in.txt", tmp_path / "new.db"
+    path.write_text("Account|RawUsage\na|5\n")
+    result = Fscli(str(store)).fails("usage", "import", str(path), "--format", "sshare")
+    assert "lacks column(s): User" in result.stderr
+    assert not store.exists()
+
+
 @pytest.mark.parametrize(
     "words,code,message",
     [
