@@ -29,8 +29,8 @@ def test_keyword_writes_are_what_the_commands_show(api, science):
     assert "bio||5||cpu=64" in out.splitlines()
     assert "bio|dave|1|3|" in out.splitlines()
     assert "chem|bob|parent||" in out.splitlines()
-    qos = science.ok("qos", "list", "-P").stdout.splitlines()
-    assert qos[0].startswith("Name|") and any(line.startswith("high|100|") for line in qos)
+    [high] = [q for q in api.qos() if q.name == "high"]
+    assert (high.priority, high.limits) == (100, {"MaxTRESPerUser": {"cpu": 32}})
 
 
 def test_a_change_to_what_is_already_set_returns_no_line(api):

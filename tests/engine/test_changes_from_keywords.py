@@ -51,15 +51,16 @@ def test_qos_add_and_remove_are_the_plus_and_minus_words():
 @pytest.mark.parametrize(
     ("settings", "message"),
     [
-        ({"fairshare": "lots"}, "invalid"),
+        ({"fairshare": "lots"}, "invalid fairshare 'lots': expected an integer or \"parent\""),
         ({"MaxJobs": "ten"}, "invalid value for MaxJobs: 'ten' is not a whole number"),
-        ({"GrpTRES": "cpu=x"}, "invalid GrpTRES"),
+        ({"GrpTRES": "cpu=x"}, "invalid GrpTRES: invalid value 'x' for TRES cpu"),
         ({"shares_of_bob": 3}, "unknown association setting 'shares_of_bob'"),
     ],
 )
 def test_bad_association_keywords_are_refused(settings, message):
-    with pytest.raises(InvalidValue, match=message):
+    with pytest.raises(InvalidValue) as caught:
         assoc_changes.from_settings(**settings)
+    assert caught.value.message.startswith(message)
 
 
 def test_qos_keywords_parse_as_words_do():
