@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from timing import insert_tree, timed
+from timing import BATCH_AND_FAST, insert_tree, timed
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -61,24 +61,7 @@ def build(path: str, users: int, jobs: int) -> None:
         )
         conn.execute(
             insert(m.Partition),
-            [
-                {
-                    "cluster_id": 1,
-                    "name": "batch",
-                    "nodes": 1000,
-                    "cpus": 64000,
-                    "priority_job_factor": 10,
-                    "priority_tier": 1,
-                },
-                {
-                    "cluster_id": 1,
-                    "name": "fast",
-                    "nodes": 200,
-                    "cpus": 12800,
-                    "priority_job_factor": 100,
-                    "priority_tier": 1,
-                },
-            ],
+            BATCH_AND_FAST,
         )
         conn.execute(
             insert(m.Config),

@@ -103,3 +103,17 @@ def insert_tree(conn, users: int, root: dict, account, user) -> tuple[int, int]:
         ],
     )
     return accounts, first_user
+
+
+BATCH_AND_FAST = [
+    {
+        "cluster_id": 1,
+        "name": name,
+        "nodes": nodes,
+        "cpus": nodes * 64,
+        "priority_job_factor": factor,
+        "priority_tier": 1,
+    }
+    for name, nodes, factor in (("batch", 1000, 10), ("fast", 200, 100))
+]
+"""The two partitions of the 100,000-job benchmarks (rows of the partition table)."""
