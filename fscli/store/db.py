@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from dataclasses import dataclass
-from pathlib import Path
-from urllib.parse import quote, unquote
+from typing import TYPE_CHECKING, NamedTuple
 
 from fscli.errors import StoreError
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 KNOWN_REVISIONS = ("0001", "0002", "0003", "0004", "0005")  # migrations/versions, oldest first
 HEAD = KNOWN_REVISIONS[-1]
@@ -22,13 +23,21 @@ BUSY_TIMEOUT = 30.0
 """Seconds a connection waits for another process's lock before "database is locked"
 (the engine's ``busy_timeout`` pragma says the same in milliseconds)."""
 NETWORK_FILESYSTEMS = ("nfs", "nfs4", "lustre", "gpfs", "cifs", "smb3", "beegfs", "fuse.glusterfs")
+_URL_SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-~/")
+"""What ``urllib.parse.quote(text, safe="/")`` leaves as it is."""
 
 
 def default_path() -> Path:
+    from pathlib import Path
+
+    return Path(_default_file())
+
+
+def _default_file() -> str:
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(
         os.path.expanduser("~"), ".local", "share"
     )
-    return Path(base) / "fscli" / "fscli.db"
+    return os.path.join(base, "fscli", "fscli.db")
 
 
 def demo_path() -> Path:
@@ -36,10 +45,21 @@ def demo_path() -> Path:
     return default_path().with_name("demo.db")
 
 
-@dataclass(frozen=True)
-class StoreUrl:
+class StoreUrl(NamedTuple):
+    """A store's SQLAlchemy URL and, for an SQLite file, the file.
+
+    Plain strings, no ``pathlib``/``urllib`` import: every command resolves its store
+    first, and those imports cost about 4 ms of a 60 ms read command.
+    """
+
     url: str
-    sqlite_path: Path | None  # None for server databases and in-memory SQLite
+    file: str | None  # absolute; None for server databases and in-memory SQLite
+
+    @property
+    def sqlite_path(self) -> Path | None:
+        from pathlib import Path
+
+        return None if self.file is None else Path(self.file)
 
 
 def resolve_url(db: str | None) -> StoreUrl:
@@ -48,23 +68,60 @@ def resolve_url(db: str | None) -> StoreUrl:
     if "://" in text:
         if text.startswith("sqlite:///") and text != "sqlite:///:memory:":
             # the file SQLAlchemy opens: the URL's path, %-decoded, without its ?query
-            return StoreUrl(text, Path(unquote(text[len("sqlite:///") :].partition("?")[0])))
+            return StoreUrl(text, _posix(_unquoted(text[len("sqlite:///") :].partition("?")[0])))
         return StoreUrl(text, None)
-    try:
-        path = Path(text).expanduser().absolute() if text else default_path()
-    except RuntimeError:  # ~name of no such user
-        raise StoreError(f"cannot open store {text}: no such user's home directory") from None
+    path = _absolute(_home(text)) if text else _default_file()
     # SQLAlchemy %-decodes a URL's path and cuts it at '?': a file name is escaped first
-    return StoreUrl(f"sqlite:///{quote(str(path), safe='/')}", path)
+    return StoreUrl(f"sqlite:///{_quoted(path)}", path)
 
 
-def sqlite_uri(path: Path, mode: str = "ro") -> str:
+def _home(text: str) -> str:
+    """``~`` and ``~name`` expanded (as ``Path.expanduser``: an unknown user is an error)."""
+    if not text.startswith("~"):
+        return text
+    expanded = os.path.expanduser(text)
+    if expanded.startswith("~"):
+        raise StoreError(f"cannot open store {text}: no such user's home directory")
+    return expanded
+
+
+def _absolute(text: str) -> str:
+    """``text`` made absolute as ``Path(text).absolute()`` spells it: joined to the working
+    directory, ".." kept (not resolved: a symbolic link before it decides where it leads)."""
+    return _posix(text if text.startswith("/") else os.path.join(os.getcwd(), text))
+
+
+def _posix(text: str) -> str:
+    """``text`` as ``str(PurePosixPath(text))`` spells it: no empty or "." parts."""
+    lead = "/" if text.startswith("/") else ""
+    if text.startswith("//") and not text.startswith("///"):
+        lead = "//"
+    return lead + "/".join(part for part in text.split("/") if part not in ("", ".")) or "."
+
+
+def _quoted(text: str) -> str:
+    if _URL_SAFE.issuperset(text):
+        return text
+    from urllib.parse import quote
+
+    return quote(text, safe="/")
+
+
+def _unquoted(text: str) -> str:
+    if "%" not in text:
+        return text
+    from urllib.parse import unquote
+
+    return unquote(text)
+
+
+def sqlite_uri(path: Path | str, mode: str = "ro") -> str:
     """An SQLite ``file:`` URI for ``path``: '?', '#' and '%' in a file name are escaped,
     or SQLite would open another file (and create it)."""
-    return f"file:{quote(str(path), safe='/')}?mode={mode}"
+    return f"file:{_quoted(str(path))}?mode={mode}"
 
 
-def _sqlite_revision(path: Path) -> str | None:
+def _sqlite_revision(path: Path | str) -> str | None:
     """The store's Alembic revision; ``None`` for an empty file. Raises for non-stores."""
     conn = _connect(path, "ro")
     try:
@@ -73,14 +130,14 @@ def _sqlite_revision(path: Path) -> str | None:
         conn.close()
 
 
-def _connect(path: Path, mode: str) -> sqlite3.Connection:
+def _connect(path: Path | str, mode: str) -> sqlite3.Connection:
     try:
         return sqlite3.connect(sqlite_uri(path, mode), uri=True, timeout=BUSY_TIMEOUT)
     except sqlite3.Error as exc:
         raise StoreError(f"cannot open store {path}: {exc}") from None
 
 
-def _revision(conn: sqlite3.Connection, path: Path) -> str | None:
+def _revision(conn: sqlite3.Connection, path: Path | str) -> str | None:
     """:func:`_sqlite_revision` on an open connection."""
     try:
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
@@ -105,8 +162,8 @@ def open_reader(db: str | None) -> sqlite3.Connection | None:
     :func:`open_engine`'s message.
     """
     url = resolve_url(db)
-    path = url.sqlite_path
-    if path is None or "?" in url.url or not path.is_file() or path.stat().st_size == 0:
+    path = url.file
+    if path is None or "?" in url.url or not os.path.isfile(path) or os.path.getsize(path) == 0:
         return None
     conn = _connect(path, "rw")
     try:
@@ -126,6 +183,8 @@ def open_reader(db: str | None) -> sqlite3.Connection | None:
 
 def _on_network_fs(path: Path) -> bool:
     """WAL needs shared memory that NFS/Lustre do not give; detect them via /proc/mounts."""
+    from pathlib import Path
+
     try:
         mounts = Path("/proc/mounts").read_text().splitlines()
     except OSError:
@@ -259,6 +318,8 @@ def display_url(url: str) -> str:
 
 
 def migrations_dir() -> Path:
+    from pathlib import Path
+
     """``fscli/migrations`` inside a wheel, else the repository's top-level ``migrations``."""
     packaged = Path(__file__).resolve().parent.parent / "migrations"
     if (packaged / "env.py").exists():
@@ -428,6 +489,8 @@ class _BackupExists(StoreError):
 def _backup_before_migration(path: Path, revision: str | None) -> None:
     """``PATH.bak-REV``, or ``.1``, ``.2``…: an earlier backup is never overwritten, and
     processes migrating the same store at once each keep their own."""
+    from pathlib import Path
+
     base = Path(f"{path}.bak-{revision or 'empty'}")
     target, n = base, 0
     while True:

@@ -73,3 +73,56 @@ def test_a_migration_the_database_refuses_is_one_line_and_changes_nothing(fscli,
             f"{db.HEAD}: duplicate column name: admin_priority\n"
         )
     assert db._sqlite_revision(Path(db_path)) == "0001"
+
+
+PATHS = [
+    "x.db",
+    "./x.db",
+    "a//b/./c.db",
+    "../up/x.db",
+    "/abs/../x.db",
+    "//host/x.db",
+    "///three/x.db",
+    "dir/",
+    "~/x.db",
+    "a#b %c?d.db",
+    "caf\u00e9.db",
+]
+
+
+@pytest.mark.parametrize("text", PATHS)
+def test_a_plain_path_resolves_as_pathlib_spells_it(monkeypatch, tmp_path, text):
+    """resolve_url works on strings (no pathlib or urllib import on the read path) but
+    must name the same file, spelt the same, as ``Path(text).expanduser().absolute()``
+    (and the URL SQLAlchemy is given must decode to it)."""
+    from urllib.parse import quote, unquote
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOME", "/home/someone")
+    url = db.resolve_url(text)
+    expected = Path(text).expanduser().absolute()
+    assert url.file == str(expected) and url.sqlite_path == expected
+    assert url.url == f"sqlite:///{quote(str(expected), safe='/')}"
+    assert unquote(url.url[len("sqlite:///") :]) == url.file
+
+
+@pytest.mark.parametrize(
+    "path", ["x.db", "./a//b.db", "/abs/x.db", "a%23b.db", "//host/x.db", "caf%C3%A9.db", ""]
+)
+def test_a_sqlite_url_names_the_file_sqlalchemy_opens(path):
+    from urllib.parse import unquote
+
+    url = db.resolve_url(f"sqlite:///{path}?timeout=5")
+    assert url.file == str(Path(unquote(path)))
+    assert url.url == f"sqlite:///{path}?timeout=5"
+
+
+def test_an_unknown_users_home_is_one_clear_error():
+    with pytest.raises(db.StoreError, match="no such user's home directory"):
+        db.resolve_url("~nosuchuser-fscli/x.db")
+
+
+def test_the_default_store_is_under_xdg_data_home(monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", "/data/me")
+    monkeypatch.delenv("FSCLI_DB", raising=False)
+    assert db.resolve_url(None) == ("sqlite:////data/me/fscli/fscli.db", "/data/me/fscli/fscli.db")
