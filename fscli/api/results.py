@@ -106,6 +106,8 @@ class Associations:
 
 @dataclass(frozen=True)
 class Account:
+    """An account as ``account list`` shows it (the account table, not its associations)."""
+
     name: str
     description: str
     organization: str
@@ -113,6 +115,8 @@ class Account:
 
 @dataclass(frozen=True)
 class User:
+    """A user as ``user list`` shows it: default account and admin level."""
+
     name: str
     default_account: str
     admin_level: str

@@ -16,6 +16,8 @@ import click
 
 @dataclass
 class Output:
+    """The output flags a view was given (``-p``/``-P``, ``-n``, ``--json``), and writing rows in that form."""
+
     parsable: str | None = None  # "p" (trailing |) or "P"
     noheader: bool = False
     json: bool = False

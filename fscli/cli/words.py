@@ -22,6 +22,8 @@ COUNT_MAX = 2**31 - 1  # node/CPU counts live in 32-bit columns on every backend
 
 @dataclass
 class Word:
+    """One ``key<op>value`` word of a command line (op ``=``, ``+=`` or ``-=``)."""
+
     key: str
     op: str
     value: str
@@ -29,6 +31,8 @@ class Word:
 
 @dataclass
 class Words:
+    """A command line's words: bare names, words that select (before ``set``) and new values."""
+
     names: list[str] = field(default_factory=list)
     select: dict[str, Word] = field(default_factory=dict)
     values: dict[str, Word] = field(default_factory=dict)

@@ -46,6 +46,8 @@ class Assoc:
 
 @dataclass(slots=True)
 class Qos:
+    """A QOS: priority, flags, usage and limit factors, and its limits."""
+
     name: str
     priority: int = 0
     flags: frozenset[str] = frozenset()
@@ -58,6 +60,8 @@ class Qos:
 
 @dataclass(slots=True)
 class Partition:
+    """A partition: size, priority factors, its QOS, limits and memory defaults."""
+
     name: str
     nodes: int | None = None
     cpus: int | None = None
@@ -80,6 +84,8 @@ PARTITION_SETTINGS = tuple(f.name for f in fields(Partition) if f.name != "name"
 
 @dataclass(slots=True)
 class ClusterInfo:
+    """A cluster's name and size (nodes, CPUs, configured TRES)."""
+
     name: str
     nodes: int | None = None
     cpus: int | None = None

@@ -89,6 +89,8 @@ class Extras:
 
 @dataclass(frozen=True)
 class Field:
+    """An sshare ``-o`` column: name and width (negative: left-justified)."""
+
     name: str
     width: int  # negative = left-justified
 

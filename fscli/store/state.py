@@ -23,6 +23,8 @@ CHARGED = ("running", "completed", "cancelled")
 
 @dataclass
 class ClusterState:
+    """Everything the views compute on for one cluster, loaded in one read transaction."""
+
     cluster_id: int
     cluster: ClusterInfo
     assocs: list[Assoc]

@@ -29,6 +29,8 @@ CLEAR = object()
 
 @dataclass(frozen=True)
 class LimitDef:
+    """One limit: its Slurm name, store column (``attr``), value kind, where it can be set, other spellings."""
+
     name: str
     attr: str
     kind: str

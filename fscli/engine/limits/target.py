@@ -14,6 +14,8 @@ PARTITION = "partition"
 
 @dataclass
 class Target:
+    """What a ``limits set``/``show`` names: an association, a QOS or a partition."""
+
     kind: str  # ASSOC, QOS or PARTITION
     cluster: str | None = None
     account: str | None = None  # "root" for the cluster's root association
