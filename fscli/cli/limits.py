@@ -324,9 +324,8 @@ def _who(parsed) -> dict:
 def _job_tres(parsed) -> tuple[dict[str, int], int | None]:
     """The request's TRES (cpu and node from cpus=/nodes= unless tres= names them) and time."""
     from fscli.cli.words import mem_per_node, whole_number
-    from fscli.engine.limits.counting import request_tres
     from fscli.engine.timestr import parse_time_limit
-    from fscli.engine.tres import parse_tres
+    from fscli.engine.tres import parse_tres, request_tres
 
     def count(key: str) -> int:
         return whole_number(key, parsed.get(key, "1"), 1)

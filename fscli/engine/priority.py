@@ -32,10 +32,9 @@ from operator import attrgetter
 
 from fscli.engine.config import WEIGHT_KEYS as _WEIGHT_KEY_NAMES
 from fscli.engine.config import PriorityConfig
-from fscli.engine.limits.counting import request_tres
 from fscli.engine.model import Assoc, ClusterInfo, Job, Partition, Qos
 from fscli.engine.timestr import INFINITE_MINUTES, format_secs
-from fscli.engine.tres import tres_order
+from fscli.engine.tres import request_tres, tres_order
 from fscli.errors import InvalidValue, NotFound
 
 FACTORS = ("age", "assoc", "fairshare", "jobsize", "partition", "qos")

@@ -146,3 +146,12 @@ def merge_tres(old: dict[str, int] | None, change: dict[str, int]) -> dict[str, 
         else:
             merged[name] = value
     return merged
+
+
+def request_tres(
+    cpus: int = 1, nodes: int = 1, tres: dict[str, int] | None = None
+) -> dict[str, int]:
+    """A job's TRES request: ``cpu`` and ``node`` from the counts unless ``tres`` names them."""
+    out = {"cpu": cpus, "node": nodes}
+    out.update(tres or {})
+    return out

@@ -58,8 +58,9 @@ class Jobs:
         running job (a completed one is history: it is stored as given). The last of
         ``count`` submissions is checked: the ``count - 1`` before it count as submitted."""
         from fscli.engine.limits.check import JobRequest, check, describe
-        from fscli.engine.limits.counting import JobGroup, request_tres
+        from fscli.engine.limits.counting import JobGroup
         from fscli.engine.submit import fill_memory
+        from fscli.engine.tres import request_tres
         from fscli.store.limits import state as limit_state
 
         conn = self.s.connection()

@@ -116,9 +116,10 @@ def run_minutes(state: ClusterState, now: int) -> dict[int, dict[str, int]]:
     first partition's MaxTime, as slurmctld gives it
     (:func:`fscli.engine.limits.counting.running_time_limit`, as the limit checker does).
     """
-    from fscli.engine.limits.counting import request_tres, running_time_limit
+    from fscli.engine.limits.counting import running_time_limit
     from fscli.engine.runmins import Allocation
     from fscli.engine.runmins import run_minutes as held_minutes
+    from fscli.engine.tres import request_tres
 
     if "limits" not in state.config.enforce:
         return {}
@@ -157,7 +158,7 @@ def charged_allocations(state: ClusterState, now: int) -> list[tuple[Job, Run, d
     """Each job charged by ``now``, its ``Run`` and the TRES it holds (cpu and node
     counts included): what usage per TRES (sshare's GrpTRESRaw, the checker's GrpTRESMins)
     is computed from."""
-    from fscli.engine.limits.counting import request_tres
+    from fscli.engine.tres import request_tres
 
     return [
         (job, _run(state, job), request_tres(job.cpus, job.nodes, job.tres))

@@ -209,7 +209,7 @@ def test_store_counts_match_the_engine_counting_every_job(tree, store):
     from sqlalchemy import create_engine
 
     from fscli.engine.limits.check import JobRequest, LimitsState, check
-    from fscli.engine.limits.counting import request_tres
+    from fscli.engine.tres import request_tres
     from fscli.store import snapshot
     from fscli.store.db import resolve_url
     from fscli.store.limits import state as limit_state

@@ -5,8 +5,9 @@ job's (added to the associations' and QOS' ``grp_used_tres`` and run-seconds).""
 from __future__ import annotations
 
 from fscli.engine.limits.check import JobRequest, LimitsState, check
-from fscli.engine.limits.counting import JobGroup, job_billable, request_tres
+from fscli.engine.limits.counting import JobGroup, job_billable
 from fscli.engine.model import Assoc, Job, Partition, Qos
+from fscli.engine.tres import request_tres
 
 NOW = 1_700_000_000
 LAST_PASS = NOW - NOW % 300

@@ -9,8 +9,8 @@ import pytest
 
 from fscli.engine import reasons
 from fscli.engine.limits.check import WALL, JobRequest, LimitsState, check, effective
-from fscli.engine.limits.counting import request_tres
 from fscli.engine.model import Assoc, Job, Partition, Qos
+from fscli.engine.tres import request_tres
 from fscli.errors import InvalidValue, UsageProblem
 
 NOW = 1_700_000_000

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from fscli.engine.limits.check import JobRequest, LimitsState, check
-from fscli.engine.limits.counting import JobGroup, request_tres
+from fscli.engine.limits.counting import JobGroup
 from fscli.engine.model import Assoc, Partition, Qos
+from fscli.engine.tres import request_tres
 
 NOW = 1_700_000_000
 

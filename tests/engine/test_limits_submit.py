@@ -10,10 +10,10 @@ import pytest
 from fscli.engine import reasons as R
 from fscli.engine.config import PriorityConfig, validate
 from fscli.engine.limits.check import JobRequest, LimitsState, check
-from fscli.engine.limits.counting import request_tres
 from fscli.engine.model import Assoc, Partition, Qos
 from fscli.engine.submit import MemoryDefaults, fill_memory
 from fscli.engine.timestr import INFINITE_MINUTES, parse_time_limit
+from fscli.engine.tres import request_tres
 from fscli.errors import InvalidValue
 
 NOW = 1_700_000_000

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from fscli.engine.config import enforce_flags
 from fscli.engine.limits.check import WALL, JobRequest, LimitsState, check
-from fscli.engine.limits.counting import request_tres, running_time_limit, usage_factor
+from fscli.engine.limits.counting import running_time_limit, usage_factor
 from fscli.engine.model import Assoc, Job, Partition, Qos
 from fscli.engine.runmins import Allocation, run_minutes
+from fscli.engine.tres import request_tres
 
 NOW = 1_700_000_000
 LAST_PASS = NOW - NOW % 300  # 200 s before NOW

@@ -39,7 +39,6 @@ from fscli.engine.limits.counting import (
     JobScope,
     job_billable,
     job_groups,
-    request_tres,
     usage_factor,
 )
 from fscli.engine.limits.precedence import LimitEntry, Resolution, has_flag, resolve, resolve_detail
@@ -47,6 +46,7 @@ from fscli.engine.model import Assoc, Job, Partition, Qos
 from fscli.engine.submit import MemoryDefaults, fill_memory
 from fscli.engine.timestr import INFINITE_MINUTES
 from fscli.engine.tree import ancestors
+from fscli.engine.tres import request_tres
 from fscli.engine.usage import last_pass
 from fscli.errors import InvalidValue, UsageProblem
 

@@ -19,19 +19,11 @@ from dataclasses import dataclass, field
 from fscli.engine.config import parse_tres_weights
 from fscli.engine.model import Assoc, Job, Partition, Qos
 from fscli.engine.runmins import NOT_HELD, Allocation, held_seconds
+from fscli.engine.tres import request_tres
 from fscli.engine.usage import billable
 
 _RUNNING = "running"
 _PENDING = "pending"
-
-
-def request_tres(
-    cpus: int = 1, nodes: int = 1, tres: dict[str, int] | None = None
-) -> dict[str, int]:
-    """A job's TRES request: ``cpu`` and ``node`` from the counts unless ``tres`` names them."""
-    out = {"cpu": cpus, "node": nodes}
-    out.update(tres or {})
-    return out
 
 
 _weights_of = functools.lru_cache(maxsize=256)(parse_tres_weights)
@@ -208,7 +200,6 @@ __all__ = [
     "held_run_seconds",
     "job_billable",
     "job_groups",
-    "request_tres",
     "running_time_limit",
     "usage_factor",
 ]
