@@ -74,7 +74,7 @@ class ShareRow(NamedTuple):
     grp_tres_mins: dict[str, int] | None = None
 
 
-@dataclass
+@dataclass(eq=False, repr=False)  # arrays of every association: never compared or printed
 class Tree:
     """The association tree as index arrays (position ``i`` = ``assocs[i]``).
 
@@ -103,7 +103,7 @@ class Tree:
     sums: _Sums  # how ``raw`` was added up, for another usage of the same tree
 
 
-@dataclass
+@dataclass(eq=False, repr=False)  # arrays of every association: never compared or printed
 class Columns:
     """The computed numbers per tree position (``None`` = printed blank)."""
 

