@@ -35,11 +35,12 @@ def tree(app, account, algorithm, svg) -> None:
     algorithm = answer.algorithm
     console = tables.console(record=svg is not None)
     terminal = tables.is_terminal(console.file)
-    drawn, width = share_tree(rows, algorithm, console.width if terminal else None)
+    shown = terminal or console.record  # styles to show (else plain lines)
+    drawn, width = share_tree(rows, algorithm, console.width if terminal else None, shown)
     if not terminal:  # a pipe or a file: every line whole, whatever $COLUMNS says
         console.width = max(console.width, width)
     console.print(f"cluster {answer.cluster}, {algorithm}, bar: usage █ vs share |")
-    if terminal or console.record:
+    if shown:
         # soft wrap: a line wider than the terminal folds there, whole (rich's wrapping of
         # 100,000 lines would cost seconds)
         console.print(drawn.text(), soft_wrap=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING
 
 from fscli.engine.fairshare import NO_VAL, ShareRow
@@ -25,8 +26,12 @@ MIN_BAR = 10
 
 def usage_bar(share: float, usage: float, width: int = BAR) -> str:
     """``███████░░░|░░░░░░░░░`` — usage filled, share marked with ``|``."""
-    filled = min(width, round(usage * width))
-    mark = min(width - 1, round(share * width))
+    return _bar(min(width, round(usage * width)), min(width - 1, round(share * width)), width)
+
+
+@cache
+def _bar(filled: int, mark: int, width: int) -> str:
+    """A bar's cells: a few hundred kinds, built once each, not once per node."""
     cells = "█" * filled + "░" * (width - filled)
     return cells[:mark] + "|" + cells[mark + 1 :]
 
@@ -78,7 +83,7 @@ def _last_children(depths: Sequence[int]) -> list[bool]:
 
 
 def share_tree(
-    rows: Sequence[ShareRow], algorithm: str, width: int | None = None
+    rows: Sequence[ShareRow], algorithm: str, width: int | None = None, styled: bool = True
 ) -> tuple[Drawing, int]:
     """``rows`` (sshare order, the first one the top) drawn a line per node under
     rich.tree's guides, and the widest line's width. Drawn here, not by
@@ -87,7 +92,8 @@ def share_tree(
     The bars form one column: every bar starts two cells after the widest label (guides
     included). On a terminal ``width`` wide the bars take the rest of the line (at least
     :data:`MIN_BAR`); with ``width`` None (not a terminal) they are :data:`BAR` wide.
-    Names, numbers and guides are one cell a character, so lengths are widths.
+    Names, numbers and guides are one cell a character, so lengths are widths. Without
+    ``styled`` (a pipe: no colour to show) the drawing has no styles (three a node).
     """
     top = rows[0].depth
     depths = [row.depth - top for row in rows]
@@ -101,20 +107,29 @@ def share_tree(
         nodes.append((row, guide, *node_parts(row, algorithm, share, raw)))
     start = max(len(guide) + len(name) + len(text) for _, guide, name, text, _, _ in nodes) + 2
     bar = BAR if width is None else max(MIN_BAR, width - start - 1)
-    lines, styles, at = [], [], 0
-    for row, guide, name, text, usage, colour in nodes:
+    lines = [
+        f"{guide}{name}{text}"
+        if usage is None
+        else f"{guide}{name}{text}".ljust(start) + usage_bar(row.norm_shares, usage, bar)
+        for row, guide, name, text, usage, _ in nodes
+    ]
+    styles = _styles(nodes, lines, start, bar) if styled else []
+    return Drawing("\n".join(lines), styles), start + bar
+
+
+def _styles(nodes: list, lines: list[str], start: int, bar: int) -> list[tuple[int, int, str]]:
+    """(start, end, style) of each node's guide, name and bar, as offsets into the lines
+    joined by line breaks."""
+    styles, at = [], 0
+    for (row, guide, name, _, usage, colour), line in zip(nodes, lines):
         begin = at + len(guide)
-        end = begin + len(name)
         if guide:
             styles.append((at, begin, "dim"))
-        styles.append((begin, end, "bold" if row.user else "cyan"))
-        line = f"{guide}{name}{text}"
+        styles.append((begin, begin + len(name), "bold" if row.user else "cyan"))
         if usage is not None:
-            line = line.ljust(start) + usage_bar(row.norm_shares, usage, bar)
             styles.append((at + start, at + start + bar, colour))
-        lines.append(line)
         at += len(line) + 1
-    return Drawing("\n".join(lines), styles), start + bar
+    return styles
 
 
 @dataclass(frozen=True)

@@ -88,3 +88,32 @@ def test_piped_bars_are_fixed_and_long_names_do_not_wrap(science, monkeypatch):
     ((start, width),) = bar_columns(out[2:])
     assert width == 20 and start == max(len(line) for line in out) - 20
     assert any(long_name in line for line in out)
+
+
+def test_styles_mark_guides_names_and_bars_and_only_when_shown(science):
+    """On a terminal each node's guide is dim, its name bold (users) or cyan (accounts)
+    and its bar green (usage under share) or red (over); into a pipe the same lines come
+    without styles."""
+    import fscli
+    from fscli.engine.timestr import parse_when
+    from fscli.render.tree import share_tree
+
+    science.ok("-Q", "usage", "add", "user=alice", "account=physics", "raw=300", f"at={AT}")
+    answer = fscli.open_store(science.db).shares(at=parse_when(AT, 0))
+    assert answer.algorithm == "fair_tree"  # bars compare EffectvUsage with NormShares
+    styled, _ = share_tree(answer.rows, answer.algorithm, 100)
+    plain, _ = share_tree(answer.rows, answer.algorithm, 100, styled=False)
+    assert plain.plain == styled.plain and plain.styles == []
+    expected = []
+    for row, line in zip(answer.rows, styled.plain.split("\n")):
+        name = row.user or row.account
+        guide = line[: line.index(name)]
+        if guide:
+            expected.append((guide, "dim"))
+        expected.append((name, "bold" if row.user else "cyan"))
+        if row.raw_shares is not None:
+            bar = re.search("[█░|]+$", line)[0]
+            expected.append((bar, "red" if row.effective_usage > row.norm_shares else "green"))
+    text = styled.plain
+    assert [(text[a:b], style) for a, b, style in styled.styles] == expected
+    assert {style for _, style in expected} >= {"dim", "bold", "cyan", "green", "red"}
