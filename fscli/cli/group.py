@@ -16,7 +16,15 @@ import click
 
 from fscli import __version__
 from fscli.cli.complete import NamesCompleter
-from fscli.cli.main import PROG, VERSION_MESSAGE, available_commands, command_rows
+from fscli.cli.main import (
+    HELP_OPTIONS,
+    PROG,
+    VERSION_MESSAGE,
+    VERSION_OPTIONS,
+    available_commands,
+    command_rows,
+    interrupted,
+)
 
 
 class CliError(click.ClickException):
@@ -76,7 +84,7 @@ class LazyGroup(click.Group):
             formatter.write_dl(command_rows())
 
 
-@click.group(cls=LazyGroup, context_settings={"help_option_names": ["--help"]})
+@click.group(cls=LazyGroup, context_settings={"help_option_names": HELP_OPTIONS})
 @click.option(
     "--db",
     envvar="FSCLI_DB",
@@ -99,7 +107,7 @@ class LazyGroup(click.Group):
     is_flag=True,
     help="Refuse every change to the store (for viewers; env FSCLI_READ_ONLY=1).",
 )
-@click.version_option(__version__, prog_name=PROG, message=VERSION_MESSAGE)
+@click.version_option(__version__, *VERSION_OPTIONS, prog_name=PROG, message=VERSION_MESSAGE)
 @click.pass_context
 def cli(
     ctx: click.Context,
@@ -133,9 +141,3 @@ def cli(
 def _debug(ctx: click.Context) -> bool:
     """``--debug`` was given (ctx.obj is set once the group's callback ran)."""
     return bool(getattr(ctx.obj, "debug", False)) or "--debug" in sys.argv
-
-
-def interrupted() -> None:
-    """Ctrl-C: one line on stderr, no traceback, exit 130 (128 + SIGINT) like a shell."""
-    click.echo("Interrupted", err=True)
-    sys.exit(130)

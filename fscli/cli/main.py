@@ -1,8 +1,10 @@
 """The ``fscli`` program: its entry point, and what it knows before click is imported.
 
 Importing click alone takes about 25 ms, more than half of what ``fscli --help``, ``fscli
---version`` and a TAB may take (issue 21: 40 ms), so this module imports no click: the
-click group is :mod:`fscli.cli.group`, imported to run it.
+--version`` and a TAB may take (issue 21: 40 ms). So :func:`console` first asks
+:mod:`fscli.cli.fast` whether it can answer the command line from data (the commands
+below, and the command grammar generated from the click tree); anything it does not
+understand runs the click group (:mod:`fscli.cli.group`) as before.
 """
 
 from __future__ import annotations
@@ -13,6 +15,10 @@ import sys
 PROG = "fscli"
 VERSION_MESSAGE = "%(prog)s, version %(version)s"
 """What ``fscli --version`` prints (click's ``version_option`` message)."""
+HELP_OPTIONS = ["--help"]
+VERSION_OPTIONS = ["--version"]
+"""The names of the group's help and version options: a command line without them needs
+no look at the grammar to know that click must run it."""
 
 # name -> (module, attribute, one-line help shown by `fscli --help`)
 COMMANDS: dict[str, tuple[str, str, str]] = {
@@ -75,7 +81,7 @@ def __getattr__(name: str):
 
 def main(argv: list[str] | None = None) -> None:
     """Run the click group on ``argv`` (default ``sys.argv[1:]``)."""
-    from fscli.cli.group import cli, interrupted
+    from fscli.cli.group import cli
 
     try:
         cli.main(args=argv, prog_name=PROG)
@@ -83,16 +89,30 @@ def main(argv: list[str] | None = None) -> None:
         interrupted()
 
 
+def interrupted() -> None:
+    """Ctrl-C: one line on stderr, no traceback, exit 130 (128 + SIGINT) like a shell."""
+    print("Interrupted", file=sys.stderr)
+    sys.exit(130)
+
+
 def console() -> None:
-    """The ``fscli`` program: :func:`main`, then leave without tearing the heap down.
+    """The ``fscli`` program: the fast answer (:mod:`fscli.cli.fast`) or :func:`main`, then
+    leave without tearing the heap down.
 
     A view may hold a few hundred thousand objects when it ends, and freeing them one by
     one at interpreter exit costs about 0.3 s at 100,000 jobs, for nothing. By then every
     transaction is committed and the store disposed of, so flush the output and exit.
     """
+    from fscli.cli.fast import answer
+
     try:
-        main()
-        code = 0
+        try:
+            code = answer(sys.argv[1:], os.environ)
+        except KeyboardInterrupt:
+            interrupted()
+        if code is None:
+            main()
+            code = 0
     except SystemExit as exc:
         if isinstance(exc.code, str):
             print(exc.code, file=sys.stderr)
