@@ -11,16 +11,24 @@ answer; see docs/api.md.
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False  # typing's, without importing typing
+if TYPE_CHECKING:
+    from typing import Any
 
-from fscli.api.store import Store, open_store
+    from fscli.api.results import Priorities, Shares
+    from fscli.api.store import Store, open_store
 
 __all__ = ["Priorities", "Shares", "Store", "open_store"]
 
 
 def __getattr__(name: str) -> Any:
-    """The result types, imported when first named: a command that answers with others
-    (``limits check``) does not pay for their dataclasses."""
+    """The store and the result types, imported when first named: a command that answers
+    with others (``limits check``) does not pay for their dataclasses, and a TAB, which
+    reads names through :mod:`fscli.api.names`, for none of them."""
+    if name in ("Store", "open_store"):
+        from fscli.api import store
+
+        return getattr(store, name)
     if name in ("Priorities", "Shares"):
         from fscli.api import results
 

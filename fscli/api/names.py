@@ -6,9 +6,11 @@ lookups (:mod:`fscli.store.names`) and URL rules, never SQLAlchemy.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from fscli.errors import StoreError
+
+TYPE_CHECKING = False  # typing's, without importing typing: a TAB has no time for it
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def complete(db: str | None, kind: str, prefix: str) -> list[str]:
@@ -19,7 +21,7 @@ def complete(db: str | None, kind: str, prefix: str) -> list[str]:
     from fscli.store.names import names
 
     try:
-        path = resolve_url(db).sqlite_path
+        path = resolve_url(db).file
     except StoreError:  # "--db ~nosuchuser/x.db": no home directory to expand
         return []
     return names(path, kind, prefix)

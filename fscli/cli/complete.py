@@ -1,14 +1,17 @@
 """Shell completion of names from the store (accounts, users, QOS, partitions, ...).
 
-Every TAB re-runs fscli: the names come from :mod:`fscli.store.names`, which reads a store
+Every TAB re-runs fscli: the names come from :mod:`fscli.api.names`, which reads a store
 file with the plain ``sqlite3`` module. It completes bare names and the value after
 ``key=`` (``fscli user add bob account=ph<TAB>``); keys themselves complete too.
+
+The completers are objects, not closures, and import no click: the fast path
+(:mod:`fscli.cli.fast`) finds them in the generated grammar by their kind and keys and
+asks the same :meth:`WordsCompleter.values` for the answer click would get.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 
 # key (canonical, lower case) -> what its value names
 VALUE_KINDS = {
@@ -29,13 +32,18 @@ VALUE_KINDS = {
 }
 
 
-def names(ctx, kind: str, prefix: str) -> list[str]:
-    """Names of one kind starting with ``prefix`` in the store the command line names
-    (``--db``, ``FSCLI_DB`` or the default); nothing (never an error) without a store."""
+def store_names(db: str | None, kind: str, prefix: str) -> list[str]:
+    """Names of one kind starting with ``prefix`` in the store ``db`` names (``--db``'s
+    value, else ``FSCLI_DB`` or the default); nothing (never an error) without a store."""
     from fscli.api.names import complete
 
+    return complete(db, kind, prefix)
+
+
+def names(ctx, kind: str, prefix: str) -> list[str]:
+    """:func:`store_names` in the store the command line of ``ctx`` names."""
     root = ctx.find_root() if ctx is not None else None
-    return complete(root.params.get("db") if root is not None else None, kind, prefix)
+    return store_names(root.params.get("db") if root is not None else None, kind, prefix)
 
 
 def _bash_current_word() -> str | None:
@@ -48,13 +56,36 @@ def _bash_current_word() -> str | None:
     return parts[position] if position < len(parts) else ""
 
 
-def words_completer(name_kind: str | None, keys: dict[str, str]) -> Callable:
-    """A ``shell_complete`` callback for a command's ``key=value`` words argument."""
+class NamesCompleter:
+    """A ``shell_complete`` callback for a parameter whose value names one ``kind``."""
 
-    def complete(ctx, param, incomplete: str):
+    def __init__(self, kind: str):
+        self.kind = kind
+
+    def __call__(self, ctx, param, incomplete: str) -> list[str]:
+        return names(ctx, self.kind, incomplete)
+
+
+class WordsCompleter:
+    """A ``shell_complete`` callback for a command's ``key=value`` words argument: the
+    command's own names (``name_kind``) and its keys (``keys``: alias -> canonical)."""
+
+    def __init__(self, name_kind: str | None, keys: dict[str, str]):
+        self.name_kind = name_kind
+        self.keys = keys
+
+    def __call__(self, ctx, param, incomplete: str):
         from click.shell_completion import CompletionItem
 
+        def lookup(kind: str, prefix: str) -> list[str]:
+            return names(ctx, kind, prefix)
+
         before = list(ctx.params.get(param.name) or ())
+        return [CompletionItem(value) for value in self.values(before, incomplete, lookup)]
+
+    def values(self, before: list[str], incomplete: str, lookup) -> list[str]:
+        """What completes ``incomplete`` after the words ``before``; ``lookup(kind, prefix)``
+        gives the store's names."""
         if _bash_current_word() == "=" and before:  # "account=" + TAB: Click dropped the "="
             incomplete = "="
         # bash splits "account=ph" into "account", "=", "ph" (COMP_WORDBREAKS has '='):
@@ -64,24 +95,21 @@ def words_completer(name_kind: str | None, keys: dict[str, str]) -> Callable:
             kind = VALUE_KINDS.get(key.rstrip("+-").lower())
             value = incomplete.removeprefix("=")
             lead = "=" if incomplete.startswith("=") else ""
-            return [CompletionItem(lead + n) for n in names(ctx, kind, value)] if kind else []
+            return [lead + n for n in lookup(kind, value)] if kind else []
         if "=" in incomplete:
             key, _, value = incomplete.partition("=")
             base = key.rstrip("+-").lower()
-            kind = VALUE_KINDS.get(base) or VALUE_KINDS.get(keys.get(base, ""))
+            kind = VALUE_KINDS.get(base) or VALUE_KINDS.get(self.keys.get(base, ""))
             if kind is None:
                 return []
             head, _, last = value.rpartition(",")
             lead = f"{key}={head + ',' if head else ''}"
-            return [CompletionItem(lead + n) for n in names(ctx, kind, last)]
-        items = [CompletionItem(n) for n in names(ctx, name_kind, incomplete)] if name_kind else []
+            return [lead + n for n in lookup(kind, last)]
+        found = lookup(self.name_kind, incomplete) if self.name_kind else []
         low = incomplete.lower()
-        canon = sorted({c for c in keys.values()})
-        items += [
-            CompletionItem(f"{k}=", type="plain")
-            for k in canon
-            if k.lower().startswith(low) and k != "name"
-        ]
-        return items
+        canon = sorted({c for c in self.keys.values()})
+        return found + [f"{k}=" for k in canon if k.lower().startswith(low) and k != "name"]
 
-    return complete
+
+words_completer = WordsCompleter
+"""The name the command modules use: ``shell_complete=words_completer("user", KEYS)``."""

@@ -1,9 +1,10 @@
-"""The ``fscli`` command group.
+"""The ``fscli`` program: its entry point, and what it knows before click is imported.
 
-Only click is imported here: each subcommand lives in its own module, imported when it
-is run (``LazyGroup``), so ``fscli --help`` and shell completion stay fast. Errors a user
-can cause (:class:`fscli.errors.FscliError`) become one line on stderr and exit 1 or 2;
-``--debug`` shows the traceback that is otherwise hidden; Ctrl-C exits 130 with one line.
+Importing click alone takes about 25 ms, more than half of what ``fscli --help``, ``fscli
+--version`` and a TAB may take (issue 21: 40 ms). So :func:`console` first asks
+:mod:`fscli.cli.fast` whether it can answer the command line from data (the commands
+below, and the command grammar generated from the click tree); anything it does not
+understand runs the click group (:mod:`fscli.cli.group`) as before.
 """
 
 from __future__ import annotations
@@ -11,9 +12,13 @@ from __future__ import annotations
 import os
 import sys
 
-import click
-
-from fscli import __version__
+PROG = "fscli"
+VERSION_MESSAGE = "%(prog)s, version %(version)s"
+"""What ``fscli --version`` prints (click's ``version_option`` message)."""
+HELP_OPTIONS = ["--help"]
+VERSION_OPTIONS = ["--version"]
+"""The names of the group's help and version options: a command line without them needs
+no look at the grammar to know that click must run it."""
 
 # name -> (module, attribute, one-line help shown by `fscli --help`)
 COMMANDS: dict[str, tuple[str, str, str]] = {
@@ -60,153 +65,54 @@ def available_commands() -> dict[str, tuple[str, str, str]]:
     return {name: spec for name, spec in COMMANDS.items() if find_spec(spec[0]) is not None}
 
 
-class CliError(click.ClickException):
-    """One line on stderr, ``fscli: error: ...``, and the error's exit code."""
-
-    def __init__(self, message: str, exit_code: int = 1):
-        super().__init__(message)
-        self.exit_code = exit_code
-
-    def show(self, file=None) -> None:
-        # One line, whatever the input: line breaks and control characters are escaped.
-        line = "".join(c if c.isprintable() else ascii(c)[1:-1] for c in self.message)
-        click.echo(f"fscli: error: {line}", err=True)
+def command_rows() -> list[tuple[str, str]]:
+    """(name, one-line help) of the available commands, as ``fscli --help`` lists them."""
+    return [(name, spec[2]) for name, spec in sorted(available_commands().items())]
 
 
-class LazyGroup(click.Group):
-    """A group that imports a subcommand's module only when that subcommand runs."""
+def __getattr__(name: str):
+    """``cli``, the click group, imported on first use: ``from fscli.cli.main import cli``."""
+    if name == "cli":
+        from fscli.cli.group import cli
 
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(available_commands())
-
-    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        spec = available_commands().get(name)
-        if spec is None:
-            return None
-        from importlib import import_module
-
-        return getattr(import_module(spec[0]), spec[1])
-
-    def invoke(self, ctx: click.Context):
-        """Run the subcommand; turn user errors into one line and an exit code."""
-        from fscli.errors import FscliError
-
-        try:
-            return super().invoke(ctx)
-        except (click.ClickException, click.exceptions.Exit, click.exceptions.Abort):
-            raise
-        except FscliError as exc:
-            if _debug(ctx):
-                raise
-            raise CliError(exc.message, exc.exit_code) from None
-        except KeyboardInterrupt:
-            interrupted()
-        except BrokenPipeError:
-            os._exit(0)
-        except Exception as exc:
-            if _debug(ctx):
-                raise
-            raise CliError(
-                f"internal error: {exc.__class__.__name__}: {exc} "
-                "(run with --debug for the traceback)",
-                70,
-            ) from None
-
-    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        rows = [(name, spec[2]) for name, spec in sorted(available_commands().items())]
-        with formatter.section("Commands"):
-            formatter.write_dl(rows)
-
-
-@click.group(cls=LazyGroup, context_settings={"help_option_names": ["--help"]})
-@click.option(
-    "--db",
-    envvar="FSCLI_DB",
-    metavar="URL",
-    help="Store: SQLAlchemy URL or SQLite file (default: ~/.local/share/fscli/fscli.db).",
-)
-@click.option(
-    "--cluster",
-    envvar="FSCLI_CLUSTER",
-    metavar="NAME",
-    help="Cluster to work on.",
-    shell_complete=lambda ctx, _param, incomplete: _cluster_names(ctx, incomplete),
-)
-@click.option("--at", "at", metavar="TIME", help="Evaluate as of TIME (ISO 8601, now, now-2days).")
-@click.option("-Q", "--quiet", is_flag=True, help="No change summaries on stderr.")
-@click.option("--debug", is_flag=True, help="Show the traceback of an error.")
-@click.option(
-    "--read-only",
-    envvar="FSCLI_READ_ONLY",
-    is_flag=True,
-    help="Refuse every change to the store (for viewers; env FSCLI_READ_ONLY=1).",
-)
-@click.version_option(__version__, prog_name="fscli")
-@click.pass_context
-def cli(
-    ctx: click.Context,
-    db: str | None,
-    cluster: str | None,
-    at: str | None,
-    quiet: bool,
-    debug: bool,
-    read_only: bool,
-) -> None:
-    """fscli: fair-share, job priority and limits for HPC administrators.
-
-    \b
-    Example:
-      fscli account add physics parent=science fairshare=40
-      fscli sshare -a -l
-    """
-    from fscli.cli.app import App
-
-    ctx.obj = App(db=db, cluster=cluster, at=at, quiet=quiet, debug=debug, read_only=read_only)
-    ctx.call_on_close(ctx.obj.close)
-    if at:
-        from fscli.errors import FscliError
-
-        try:
-            _ = ctx.obj.now  # a malformed --at is an error even for commands that ignore time
-        except FscliError as exc:
-            raise CliError(exc.message, exc.exit_code) from None
-
-
-def _debug(ctx: click.Context) -> bool:
-    """``--debug`` was given (ctx.obj is set once the group's callback ran)."""
-    return bool(getattr(ctx.obj, "debug", False)) or "--debug" in sys.argv
-
-
-def _cluster_names(ctx: click.Context, incomplete: str) -> list[str]:
-    from fscli.cli.complete import names
-
-    return names(ctx, "cluster", incomplete)
-
-
-def interrupted() -> None:
-    """Ctrl-C: one line on stderr, no traceback, exit 130 (128 + SIGINT) like a shell."""
-    click.echo("Interrupted", err=True)
-    sys.exit(130)
+        return cli
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Console entry point."""
+    """Run the click group on ``argv`` (default ``sys.argv[1:]``)."""
+    from fscli.cli.group import cli
+
     try:
-        cli.main(args=argv, prog_name="fscli")
+        cli.main(args=argv, prog_name=PROG)
     except KeyboardInterrupt:
         interrupted()
 
 
+def interrupted() -> None:
+    """Ctrl-C: one line on stderr, no traceback, exit 130 (128 + SIGINT) like a shell."""
+    print("Interrupted", file=sys.stderr)
+    sys.exit(130)
+
+
 def console() -> None:
-    """The ``fscli`` program: :func:`main`, then leave without tearing the heap down.
+    """The ``fscli`` program: the fast answer (:mod:`fscli.cli.fast`) or :func:`main`, then
+    leave without tearing the heap down.
 
     A view may hold a few hundred thousand objects when it ends, and freeing them one by
     one at interpreter exit costs about 0.3 s at 100,000 jobs, for nothing. By then every
     transaction is committed and the store disposed of, so flush the output and exit.
     """
+    from fscli.cli.fast import answer
+
     try:
-        main()
-        code = 0
+        try:
+            code = answer(sys.argv[1:], os.environ)
+        except KeyboardInterrupt:
+            interrupted()
+        if code is None:
+            main()
+            code = 0
     except SystemExit as exc:
         if isinstance(exc.code, str):
             print(exc.code, file=sys.stderr)

@@ -8,8 +8,8 @@ take longer to import than a TAB may take).
 
 from __future__ import annotations
 
+import os
 import sqlite3
-from pathlib import Path
 
 from fscli.store.db import sqlite_uri
 from fscli.store.job_states import ACTIVE_STATES
@@ -30,10 +30,10 @@ CASE_SENSITIVE = {"partition"}  # the store keeps every other kind of name in lo
 AFTER_ALL = "\U0010ffff"  # sorts after every character a name can hold
 
 
-def names(path: Path | None, kind: str, prefix: str) -> list[str]:
+def names(path: str | None, kind: str, prefix: str) -> list[str]:
     """Names of one kind in the store file ``path`` starting with ``prefix`` (active job
     ids for ``job``); nothing, never an error, without a readable store."""
-    if path is None or not path.exists():
+    if path is None or not os.path.exists(path):
         return []
     low = prefix if kind in CASE_SENSITIVE else prefix.lower()
     try:

@@ -1,0 +1,183 @@
+"""The command grammar the fast path reads (:mod:`fscli.cli.fast.grammar`), generated from
+the click tree, so that it cannot drift from the commands: ``tests/cli/test_fast.py``
+regenerates it and fails when the committed module differs. Regenerate with::
+
+    python -m fscli.cli.fast.generate > fscli/cli/fast/grammar.py
+    ruff format fscli/cli/fast/grammar.py
+
+A node (a command path) holds what click's completion reads of it: its options (names,
+whether they take a value, help, how their value completes), its arguments, its
+subcommands with their short help. A node the fast path cannot follow exactly (a callback
+of fscli's own that runs while click parses, a chained group, odd ``nargs``, ...) says
+why in ``fallback``, and the fast path hands such command lines to click.
+"""
+
+from __future__ import annotations
+
+import inspect
+import pprint
+import sys
+
+import click
+
+from fscli.cli.complete import NamesCompleter, WordsCompleter
+from fscli.cli.main import PROG
+
+REGENERATE = (
+    "python -m fscli.cli.fast.generate > fscli/cli/fast/grammar.py && "
+    "ruff format fscli/cli/fast/grammar.py"
+)
+SETTINGS = {"ignore_unknown_options", "allow_extra_args", "help_option_names"}
+"""Context settings the fast path follows as they are: it falls back on every option it
+does not know, extra arguments are allowed while completing, and ``get_params`` already
+holds the help option's names."""
+
+
+def grammar() -> tuple[dict, dict]:
+    """(the root's help parts, command path -> node) of the whole click tree."""
+    from fscli.cli.group import cli
+
+    ctx = cli.make_context(PROG, [], resilient_parsing=True)
+    nodes: dict[tuple[str, ...], dict] = {}
+    _walk(cli, ctx, (), nodes)
+    return _root_help(cli, ctx), nodes
+
+
+def _walk(cmd: click.Command, ctx: click.Context, path: tuple[str, ...], nodes: dict) -> None:
+    params = cmd.get_params(ctx)
+    node: dict = {
+        "group": isinstance(cmd, click.Group),
+        "interspersed": ctx.allow_interspersed_args,
+        "options": [_option(p, ctx) for p in params if isinstance(p, click.Option)],
+        "arguments": [_argument(p, ctx) for p in params if isinstance(p, click.Argument)],
+    }
+    reason = _unsupported(cmd, ctx, params)
+    if reason:
+        node["fallback"] = reason
+    nodes[path] = node
+    if isinstance(cmd, click.Group):
+        node["commands"] = []
+        for name in cmd.list_commands(ctx):
+            sub = cmd.get_command(ctx, name)
+            if sub is None:
+                continue
+            node["commands"].append([name, sub.get_short_help_str(), sub.hidden])
+            sub_ctx = sub.make_context(name, [], parent=ctx, resilient_parsing=True)
+            _walk(sub, sub_ctx, (*path, name), nodes)
+
+
+def _option(param: click.Option, ctx: click.Context) -> dict:
+    option = {
+        "name": param.name,
+        "opts": param.opts,
+        "secondary": param.secondary_opts,
+        "value": not (param.is_flag or param.count),
+        "multiple": param.multiple,
+        "hidden": param.hidden,
+        "help": param.help,
+        "complete": _completion(param, ctx),
+    }
+    if param.envvar:
+        option["envvar"] = param.envvar
+    if _click_eager(param):
+        option["eager"] = _click_eager(param)
+    return option
+
+
+def _click_eager(param: click.Parameter) -> str | None:
+    """``help`` or ``version`` for click's own help and version options: their callbacks
+    do nothing while click completes (``resilient_parsing``)."""
+    callback = param.callback
+    if getattr(callback, "__module__", None) != "click.decorators":
+        return None
+    return {"help_option": "help", "version_option": "version"}.get(
+        callback.__qualname__.partition(".")[0]
+    )
+
+
+def _argument(param: click.Argument, ctx: click.Context) -> dict:
+    return {"name": param.name, "nargs": param.nargs, "complete": _completion(param, ctx)}
+
+
+def _completion(param: click.Parameter, ctx: click.Context) -> list | None:
+    """How ``param``'s value completes, as the fast path knows it; None: ask click."""
+    custom = param._custom_shell_complete
+    kind = param.type
+    if isinstance(custom, WordsCompleter) and param.nargs == -1:
+        return ["words", custom.name_kind, custom.keys]
+    if isinstance(custom, NamesCompleter):
+        return ["names", custom.kind]
+    if custom is not None:
+        return None
+    if type(kind).shell_complete is click.ParamType.shell_complete:
+        return ["none"]  # the type completes nothing
+    if type(kind) is click.Choice:
+        return [
+            "choice",
+            [kind.normalize_choice(c, ctx) for c in kind.choices],
+            kind.case_sensitive,
+        ]
+    if type(kind) is click.Path:
+        return ["type", "dir" if kind.dir_okay and not kind.file_okay else "file"]
+    if type(kind) is click.File:
+        return ["type", "file"]
+    return None
+
+
+def _unsupported(cmd: click.Command, ctx: click.Context, params: list) -> str | None:
+    """Why the fast path cannot parse ``cmd``'s words as click does; None when it can."""
+    if isinstance(cmd, click.Group) and (
+        cmd.chain or any(isinstance(p, click.Argument) for p in params)
+    ):
+        return "a chained group or a group with arguments"
+    if ctx.token_normalize_func is not None or set(cmd.context_settings) - SETTINGS:
+        return f"context settings {sorted(cmd.context_settings)}"
+    if cmd.deprecated:
+        return "deprecated"
+    if not isinstance(cmd, click.Group) and not ctx.allow_interspersed_args:
+        return "options only before the arguments"
+    for p in params:
+        if p.callback is not None and not _click_eager(p):
+            return f"{p.name}: a callback runs while click parses"
+        if p.deprecated:
+            return f"{p.name}: deprecated"
+        if isinstance(p, click.Option) and (
+            p.nargs != 1
+            or p._flag_needs_value
+            or not all(o.startswith("-") for o in p.opts + p.secondary_opts)
+        ):
+            return f"{p.name}: an option of another form than -x, --name [VALUE]"
+    shape = [p.nargs for p in params if isinstance(p, click.Argument)]
+    if any(n not in (1, -1) for n in shape) or -1 in shape[:-1]:
+        return f"arguments of nargs {shape}"
+    return None
+
+
+def _root_help(cli: click.Group, ctx: click.Context) -> dict:
+    """What ``fscli --help`` shows besides the commands, as click's ``format_help`` takes it."""
+    text = inspect.cleandoc(cli.help or "").partition("\f")[0]
+    return {
+        "usage": " ".join(cli.collect_usage_pieces(ctx)),
+        "text": text,
+        "options": [
+            r
+            for p in cli.get_params(ctx)
+            if isinstance(p, click.Option) and (r := p.get_help_record(ctx))
+        ],
+        "epilog": inspect.cleandoc(cli.epilog) if cli.epilog else "",
+    }
+
+
+def source() -> str:
+    """The text of :mod:`fscli.cli.fast.grammar`."""
+    root_help, nodes = grammar()
+    return (
+        f'"""The command grammar of the fast path, generated from the click tree: do not edit.\n\n'
+        f'Regenerate: {REGENERATE}\n"""\n\n'
+        f"HELP = {pprint.pformat(root_help, width=100, sort_dicts=False)}\n\n"
+        f"NODES = {pprint.pformat(nodes, width=100, sort_dicts=False)}\n"
+    )
+
+
+if __name__ == "__main__":
+    sys.stdout.write(source())

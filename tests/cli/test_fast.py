@@ -1,0 +1,239 @@
+"""The answers given before click (``fscli.cli.fast``) are click's answers.
+
+The grammar is the click tree's; ``--help`` is click's text at every width; ``--version``
+is click's line; every TAB the fast path answers, click answers the same (a list that
+reaches every command, and word sequences hypothesis makes up), in the bash, zsh and fish
+protocols; what it does not understand it leaves to click.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fscli.cli.fast import answer, generate, grammar
+from fscli.cli.fast.helptext import top_help
+from fscli.cli.fast.tab import complete
+from fscli.cli.main import cli
+
+ROOT = Path(__file__).resolve().parents[2]
+SHELLS = ("bash", "zsh", "fish")
+
+
+def test_the_committed_grammar_is_the_click_trees():
+    assert (grammar.HELP, grammar.NODES) == generate.grammar(), (
+        f"fscli/cli/fast/grammar.py is stale: regenerate with {generate.REGENERATE}"
+    )
+
+
+def test_the_grammar_leaves_to_click_only_what_it_must():
+    """sshare's -e prints its fields from a callback, even while click completes."""
+    assert {p: n["fallback"] for p, n in grammar.NODES.items() if "fallback" in n} == {
+        ("sshare",): "helpformat: a callback runs while click parses"
+    }
+
+
+@pytest.mark.parametrize("columns", ["1", "40", "50", "51", "52", "60", "71", "80", "81", "200"])
+def test_help_is_clicks_at_every_width(columns, monkeypatch):
+    """(CliRunner would force click's width to 80: the help option prints get_help().)"""
+    monkeypatch.setenv("COLUMNS", columns)
+    with cli.make_context("fscli", [], resilient_parsing=True) as ctx:
+        assert top_help() == ctx.get_help()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--help"],
+        ["--version"],
+        ["--db", "x.db", "--at", "now", "--help"],
+        ["-Q", "--cluster=c1", "--version", "--help"],
+        ["--read-only", "--help", "--version"],
+    ],
+)
+def test_help_and_version_are_clicks_end_to_end(argv, tmp_path):
+    """The installed program (console) prints what click prints, and exits 0, without
+    importing click."""
+    env = {**os.environ, "COLUMNS": "64"}
+    fast = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "fscli", *argv],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+    )
+    imported = [line.rpartition("|")[2].strip() for line in fast.stderr.splitlines()]
+    assert "click" not in imported and "fscli.cli.fast" in imported
+    slow = subprocess.run(
+        [sys.executable, "-c", "from fscli.cli.main import main; main()", *argv],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+    )
+    assert (fast.returncode, fast.stdout, slow.returncode) == (0, slow.stdout, 0)
+    assert all(line.startswith("import time:") for line in fast.stderr.splitlines())
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [],
+        ["--help", "user"],
+        ["--db", "--help"],
+        ["--debug=1", "--help"],
+        ["--nosuch", "--version"],
+        ["--version", "--"],
+        ["user", "--help"],
+        ["-Qh"],
+    ],
+)
+def test_other_command_lines_are_clicks(argv):
+    assert answer(argv, {}) is None
+
+
+def test_the_fast_answers_import_no_click(science, db_path):
+    tab = {
+        "_FSCLI_COMPLETE": "bash_complete",
+        "COMP_WORDS": f"fscli --db {db_path} user add bob account=ph",
+        "COMP_CWORD": "6",
+    }
+    code = (
+        "import sys\n"
+        "from fscli.cli.fast import answer\n"
+        "codes = [answer(['--help'], {}), answer(['--db', 'x', '-Q', '--version'], {}),"
+        f" answer([], {tab!r})]\n"
+        "sys.stdout.flush()\n"
+        "print(codes, 'click' in sys.modules, 'sqlalchemy' in sys.modules)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    lines = out.stdout.splitlines()
+    assert lines[-1] == "[0, 0, 0] False False"
+    assert "fscli, version 0.1.0" in lines
+    assert "plain,account=physics" in lines
+
+
+def protocol(shell: str, words: list[str]) -> dict[str, str]:
+    """The environment a TAB after ``fscli WORDS`` gives fscli (the last word is being
+    completed), as completions/fscli.<shell> sets it."""
+    line = ["fscli", *words]
+    if shell == "fish":
+        return {
+            "_FSCLI_COMPLETE": "fish_complete",
+            "COMP_WORDS": " ".join(line),
+            "COMP_CWORD": line[-1],
+        }
+    return {
+        "_FSCLI_COMPLETE": f"{shell}_complete",
+        "COMP_WORDS": "\n".join(line) if shell == "bash" else " ".join(line),
+        "COMP_CWORD": str(len(line) - 1),
+    }
+
+
+def same_as_click(env: dict[str, str], monkeypatch) -> bool:
+    """Asserts the fast answer is click's; False when the fast path left it to click."""
+    result = CliRunner().invoke(cli, [], prog_name="fscli", env=env)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    fast = complete(env["_FSCLI_COMPLETE"], os.environ)
+    if fast is None:
+        return False
+    assert (result.exit_code, f"{fast}\n".encode()) == (0, result.stdout_bytes), env
+    return True
+
+
+def cases() -> list[list[str]]:
+    """TABs at every command of the grammar: its subcommands, options, option values,
+    arguments, and the ``key=value`` words of the commands that take them."""
+    out: list[list[str]] = [[""], ["--cluster", ""], ["--db=x", "-"], ["nosuch", ""]]
+    for path, node in grammar.NODES.items():
+        words = list(path)
+        out += [[*words, ""], [*words, "-"], [*words, "--"], [*words, "a"]]
+        for option in node["options"]:
+            out.append([*words, option["opts"][-1], "" if option["value"] else "-"])
+        spec = node["arguments"][-1]["complete"] if node["arguments"] else None
+        if spec and spec[0] == "words":
+            for key in sorted(set(spec[2].values()))[:6]:
+                out += [[*words, "x", f"{key}="], [*words, "x", key, "=", ""]]
+            out += [
+                [*words, "account=ph"],
+                [*words, "x", "account=chem,ph"],
+                [*words, "x", "parent", "=", "sc"],
+                [*words, "x", "user=a"],
+                [*words, "c"],
+            ]
+    return out
+
+
+def test_every_command_completes_as_click_does(science, db_path, monkeypatch):
+    fell = []
+    for words in cases():
+        for shell in SHELLS:
+            if not same_as_click(protocol(shell, ["--db", db_path, *words]), monkeypatch):
+                fell.append(words)
+    assert {w[0] for w in fell} <= {"sshare"}, fell
+
+
+def test_db_from_the_environment_and_the_cluster_option(science, db_path, monkeypatch):
+    monkeypatch.setenv("FSCLI_DB", db_path)
+    for words in (["user", "add", "bob", "account=ph"], ["--cluster", "c"], ["-Q", "qos", ""]):
+        assert same_as_click({**protocol("bash", words), "FSCLI_DB": db_path}, monkeypatch)
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        ["user", "add", "'bob", "account=ph"],  # quotes: shlex's reading
+        ["user", "add", "--", "account=ph"],
+        ["-Qd", "user", ""],  # bundled short options
+        ["user", "add", "bob", "--cluster", ""],  # not an option of user add
+        ["--db", "--cluster", ""],  # a value that looks like an option
+        ["sshare", "-"],  # a node the grammar leaves to click
+        ["user", "add", "-", ""],
+    ],
+)
+def test_what_the_fast_path_does_not_understand_click_answers(words, science, db_path):
+    env = protocol("bash", ["--db", db_path, *words])
+    assert complete(env["_FSCLI_COMPLETE"], env) is None
+    assert answer([], env) is None
+
+
+WORDS = st.sampled_from(
+    sorted({name for path in grammar.NODES for name in path})
+    + ["", "-", "--", "=", "-Q", "--quiet", "--db", "--cluster", "--at", "now", "--help"]
+    + ["-a", "-e", "--format", "-o", "--version", "--debug=1", "-x", "x", "a:b", "'q"]
+    + ["account=", "account=ph", "parent", "user=a", "qos=normal,", "ph", "c1", "41"]
+)
+
+
+@settings(
+    deadline=None, max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(words=st.lists(WORDS, min_size=1, max_size=6), shell=st.sampled_from(SHELLS))
+def test_made_up_word_sequences_complete_as_click_does(words, shell, science, db_path):
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        same_as_click(protocol(shell, ["--db", db_path, *words]), monkeypatch)
+
+
+def test_the_shell_script_gets_the_fast_answer(science, db_path):
+    """completions/fscli.bash's protocol end to end, through ``python -m fscli``."""
+    env = {**os.environ, **protocol("bash", ["--db", db_path, "account", "modify", "ch"])}
+    out = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "fscli"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        check=True,
+    )
+    assert out.stdout == "plain,chem\n"
+    assert "click" not in [line.rpartition("|")[2].strip() for line in out.stderr.splitlines()]
