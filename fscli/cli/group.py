@@ -17,11 +17,11 @@ import click
 from fscli import __version__
 from fscli.cli.complete import NamesCompleter
 from fscli.cli.main import (
+    COMMANDS,
     HELP_OPTIONS,
     PROG,
     VERSION_MESSAGE,
     VERSION_OPTIONS,
-    available_commands,
     command_rows,
     interrupted,
 )
@@ -44,10 +44,10 @@ class LazyGroup(click.Group):
     """A group that imports a subcommand's module only when that subcommand runs."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(available_commands())
+        return sorted(COMMANDS)
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        spec = available_commands().get(name)
+        spec = COMMANDS.get(name)
         if spec is None:
             return None
         from importlib import import_module

@@ -58,16 +58,9 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
 }
 
 
-def available_commands() -> dict[str, tuple[str, str, str]]:
-    """Commands whose module exists in this build (later issues add the others)."""
-    from importlib.util import find_spec
-
-    return {name: spec for name, spec in COMMANDS.items() if find_spec(spec[0]) is not None}
-
-
 def command_rows() -> list[tuple[str, str]]:
-    """(name, one-line help) of the available commands, as ``fscli --help`` lists them."""
-    return [(name, spec[2]) for name, spec in sorted(available_commands().items())]
+    """(name, one-line help) of the commands, as ``fscli --help`` lists them."""
+    return [(name, spec[2]) for name, spec in sorted(COMMANDS.items())]
 
 
 def __getattr__(name: str):

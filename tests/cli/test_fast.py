@@ -237,3 +237,17 @@ def test_the_shell_script_gets_the_fast_answer(science, db_path):
     )
     assert out.stdout == "plain,chem\n"
     assert "click" not in [line.rpartition("|")[2].strip() for line in out.stderr.splitlines()]
+
+
+def test_every_listed_command_is_a_click_command_of_that_name():
+    """``COMMANDS`` is the group's list (no module is looked for first): each entry must
+    import, and name a click command of its own name."""
+    import importlib
+
+    import click
+
+    from fscli.cli.main import COMMANDS
+
+    for name, (module, attr, _) in COMMANDS.items():
+        command = getattr(importlib.import_module(module), attr)
+        assert isinstance(command, click.Command) and command.name == name, name

@@ -125,4 +125,5 @@ def test_an_unknown_users_home_is_one_clear_error():
 def test_the_default_store_is_under_xdg_data_home(monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", "/data/me")
     monkeypatch.delenv("FSCLI_DB", raising=False)
-    assert db.resolve_url(None) == ("sqlite:////data/me/fscli/fscli.db", "/data/me/fscli/fscli.db")
+    url = db.resolve_url(None)
+    assert (url.url, url.file) == ("sqlite:////data/me/fscli/fscli.db", "/data/me/fscli/fscli.db")
