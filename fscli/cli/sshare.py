@@ -32,7 +32,7 @@ def extras_of(answer, columns=None):
 def _print_fields(ctx: click.Context, _param, given: bool) -> None:
     """``-e``: print the field list and exit before the store is read (as sshare does);
     an eager option's callback, so it runs before the other options are even checked."""
-    if not given:
+    if not given or ctx.resilient_parsing:  # a TAB parses the words: it must print nothing
         return
     from fscli.render.sshare import help_format
 

@@ -101,3 +101,8 @@ def test_job_ids_and_the_cluster_option_complete(science, db_path):
     assert complete(db_path, "job modify 5") == ["57"]
     assert complete(db_path, "job modify 41 pri") == ["priority="]
     assert complete(db_path, "--cluster c") == ["c1", "c2"]
+
+
+def test_a_tab_after_sshare_e_completes_instead_of_printing_the_fields(science, db_path):
+    """``-e`` prints sshare's field list and exits, but not while a TAB parses the words."""
+    assert complete(db_path, "sshare -e --al") == ["--all", "--algorithm"]
