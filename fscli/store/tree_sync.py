@@ -642,7 +642,9 @@ class _Writer:
         if not users:
             return
         table = m.Coordinator.__table__
-        for chunk in chunked([c.name for c in users]):
+        # only those that have rows: 50,000 new users would be 56 IN lists of 900 to compile
+        have = set(self.conn.execute(select(table.c.user).distinct()).scalars())
+        for chunk in chunked([c.name for c in users if c.name in have]):
             self.conn.execute(delete(table).where(table.c.user.in_(chunk)))
         self.insert(
             table,
