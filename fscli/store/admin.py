@@ -585,6 +585,10 @@ class Admin:
         from fscli.store.snapshot import load_assocs
 
         self.s.flush()
+        a = m.Association
+        some_default = select(a.id).where(a.cluster_id == cluster.id, a.default_qos.is_not(None))
+        if self.s.scalar(some_default.limit(1)) is None:
+            return  # no DefaultQOS anywhere up any chain: none can be outside a list
         assocs = load_assocs(self.s.connection(), cluster.id)
         bad = qoslist.defaults_outside(assocs, self.known_qos(), changed_ids)
         if bad:
