@@ -76,3 +76,43 @@ def test_cancel_and_modify_read_more_ids_than_one_statement_binds(fscli, db_path
             ).all() == [("cancelled", 7, 1200)]
     finally:
         engine.dispose()
+
+
+def test_an_import_stores_each_job_as_one_job_imported_alone(fscli, db_path):
+    """An import makes the TRES text and the checked partition list of a kind of job once:
+    each row is still the one that job gets imported on its own."""
+    from fscli.api import open_store
+    from fscli.engine.submit import JobInput
+
+    fscli.ok("cluster", "add", "c1")
+    fscli.ok("partition", "add", "p1")
+    fscli.ok("partition", "add", "p2")
+    fscli.ok("account", "add", "a")
+    fscli.ok("user", "add", "u", "account=a")
+    kinds = [
+        {"tres": {"mem": 4096, "gres/gpu": 2}},
+        {"tres": {"gres/gpu": 2, "mem": 4096}},
+        {"tres": {"mem": 2048}},
+        {},
+    ]
+    parts = [("p1",), ("p2", "p1"), ("p1", "p2"), ("p2",)]
+    jobs = [
+        JobInput(user="u", partitions=parts[i // 4], job_id=i + 1, **kinds[i % 4])
+        for i in range(16)
+    ]
+
+    def rows() -> list[tuple]:
+        with sqlite3.connect(db_path) as conn:
+            return conn.execute("SELECT * FROM job ORDER BY id").fetchall()
+
+    with open_store(db_path) as store:
+        with store.transaction(at=AT) as tx:
+            tx.import_jobs(jobs)
+        together = rows()
+        with store.transaction(at=AT) as tx:
+            tx.cancel_jobs([j.job_id for j in jobs])
+        for job in jobs:
+            with store.transaction(at=AT) as tx:
+                tx.import_jobs([job], replace=True)
+    assert rows() == together
+    assert {r[16] for r in together} == {"mem=4096,gres/gpu=2", "mem=2048", None}
