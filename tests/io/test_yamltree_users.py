@@ -120,6 +120,11 @@ LEFT = [
     "users:\n  alice:\n    associations:\n    - account: a\n   bob: 1\n",
     "users:\n  alice:\n    associations:\n    - account: a\n---\n",
     "users:\n  alice:\n    associations:\n      - account: a\n      default_account: a\n",
+    # a line that an association allows, then in a user's mapping (and the other way)
+    "users:\n  u:\n    associations:\n    - account: a\n      qos: [normal]\n  v:\n"
+    "    qos: [normal]\n    associations:\n    - a\n",
+    "users:\n  u:\n    default_account: a\n    associations:\n    - account: a\n"
+    "      default_account: a\n",
 ]
 
 
@@ -165,7 +170,7 @@ EDITS = [
 
 def _mutations(text: str, count: int, seed: int) -> list[str]:
     """Texts made from ``text`` by changing one line: re-indented, cut, duplicated,
-    dropped, or given another value or key."""
+    dropped, given another value or key, or replaced by another line at its indent."""
     rng = random.Random(seed)
     lines = text.split("\n")
     out = []
@@ -173,7 +178,7 @@ def _mutations(text: str, count: int, seed: int) -> list[str]:
         copy = list(lines)
         i = rng.randrange(len(copy))
         line = copy[i]
-        kind = rng.randrange(5)
+        kind = rng.randrange(6)
         if kind == 0:
             copy[i] = " " * rng.choice((1, 2)) + line if rng.random() < 0.5 else line[1:]
         elif kind == 1:
@@ -183,14 +188,17 @@ def _mutations(text: str, count: int, seed: int) -> list[str]:
         elif kind == 3:
             head, sep, _ = line.partition(": ")
             copy[i] = (head + sep if sep else line.rstrip(":") + ": ") + rng.choice(EDITS)
-        else:
+        elif kind == 4:
             indent = len(line) - len(line.lstrip(" "))
             copy[i] = " " * indent + rng.choice(EDITS)
+        else:
+            indent = len(line) - len(line.lstrip(" "))
+            copy[i] = " " * indent + rng.choice(lines).lstrip(" ")
         out.append("\n".join(copy))
     return out
 
 
-@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("seed", range(6))
 def test_one_changed_line_reads_as_the_nodes_read_it(seed):
     """Whatever one line becomes, the fast path and the node reader agree."""
     for text in _mutations(HEAD + USERS + TAIL, 150, seed):

@@ -90,8 +90,11 @@ class _Users:
         self.flow = composer.flow
         # what each distinct line says (most lines of a tree repeat others)
         self.keys: dict[str, tuple[str, str]] = {}  # line -> (key, value text)
-        self.values: dict[str, tuple[str, Any]] = {}  # line -> (key, value)
-        self.items: dict[str, str | tuple[str]] = {}  # "- ..." line -> item.item()
+        # line -> (key, value), one cache per kind of mapping: a line means something
+        # else in the other one (where its key may not be allowed)
+        self.user_values: dict[str, tuple[str, Any]] = {}
+        self.assoc_values: dict[str, tuple[str, Any]] = {}
+        self.items: dict[str, str | tuple[str]] = {}  # "- ..." line -> self.item(line)
 
     def read(self) -> dict[str, UserSpec]:
         lines = self.lines
@@ -159,7 +162,7 @@ class _Users:
         return col
 
     def user(self, name: str, above: int) -> UserSpec:
-        lines, values = self.lines, self.values
+        lines, values = self.lines, self.user_values
         indent = self.mapping_at(above)
         out: dict[str, Any] = {}
         while lines[self.pos][0] == indent:
@@ -208,7 +211,7 @@ class _Users:
         return (self.scalar(rest)[1].strip(),)
 
     def assoc(self) -> UserAssocSpec:
-        lines, values = self.lines, self.values
+        lines, values = self.lines, self.assoc_values
         indent = lines[self.pos][0]
         out: dict[str, Any] = {}
         seen: set[str] = set()
