@@ -43,6 +43,8 @@ TABLES = (
     "user_account",
 )
 """Every table :func:`fscli.store.tree_sync.make_plan` reads without pruning."""
+_ROWS = tuple(f'SELECT * FROM "{table}" ORDER BY rowid' for table in TABLES)
+"""Each table's rows, every column, in a fixed order (the statements, made of constants)."""
 KEPT = 64
 """Notes kept (the newest): one per tree and store state a user applies."""
 
@@ -91,8 +93,8 @@ def remember(conn: sqlite3.Connection, text: str, cluster: str) -> None:
 def content_digest(conn: sqlite3.Connection) -> str:
     """A digest of every row and column of :data:`TABLES`, in the order of their rows."""
     digest = hashlib.blake2b(digest_size=32)
-    for table in TABLES:
-        cursor = conn.execute(f'SELECT * FROM "{table}" ORDER BY rowid')
+    for table, statement in zip(TABLES, _ROWS):
+        cursor = conn.execute(statement)
         digest.update(pickle.dumps((table, [c[0] for c in cursor.description]), protocol=5))
         while rows := cursor.fetchmany(10_000):
             digest.update(pickle.dumps(rows, protocol=5))
