@@ -60,7 +60,7 @@ def unchanged(db: str | None, text: str) -> str | None:
     change nothing in store ``db`` as it is now, else None (then apply it to find out)."""
     key = _key(text)
     noted = [(digest, cluster) for k, digest, cluster in _notes() if k == key]
-    if not noted:
+    if key is None or not noted:
         return None
     conn = open_locked(db)
     if conn is None:
@@ -77,7 +77,10 @@ def unchanged(db: str | None, text: str) -> str | None:
 def remember(conn: sqlite3.Connection, text: str, cluster: str) -> None:
     """Note that applying the tree ``text`` (for ``cluster``) without pruning changes
     nothing in the store ``conn`` reads, as it is inside this transaction."""
-    note = (_key(text), content_digest(conn), cluster)
+    key = _key(text)
+    if key is None:
+        return
+    note = (key, content_digest(conn), cluster)
     notes = [n for n in _notes() if n != note][-(KEPT - 1) :] + [note]
     path = cache_file()
     try:
@@ -109,29 +112,39 @@ def _notes() -> list[tuple[str, str, str]]:
     return [(k, d, c) for k, d, c in (line.split(" ") for line in lines if line.count(" ") == 2)]
 
 
-def _key(text: str) -> str:
-    digest = hashlib.blake2b(_code(), digest_size=32)
+def _key(text: str) -> str | None:
+    code = _code()
+    if code is None:
+        return None
+    digest = hashlib.blake2b(code, digest_size=32)
     digest.update(text.encode("utf-8", "surrogatepass"))
     return digest.hexdigest()
 
 
 @cache
-def _code() -> bytes:
+def _code() -> bytes | None:
     """What turns a tree's text into a plan, besides the text: fscli's source, and the
-    versions of Python, SQLite and the libraries that read the tree and the store."""
+    versions of Python, SQLite and the libraries that read the tree and the store; None
+    when fscli's source files cannot be read (then nothing is noted)."""
     from importlib import metadata
 
     import fscli
 
     digest = hashlib.blake2b(digest_size=32)
     versions = [sys.version, sqlite3.sqlite_version]
-    for name in ("PyYAML", "SQLAlchemy"):
+    for name in ("fscli", "PyYAML", "SQLAlchemy"):
         try:
             versions.append(metadata.version(name))
         except metadata.PackageNotFoundError:
             versions.append("")
     digest.update(repr(versions).encode())
     root = Path(fscli.__file__).parent
-    for path in sorted(root.rglob("*.py")):
-        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+    sources = sorted(root.rglob("*.py"))
+    if not sources:  # not run from its files (a zip archive)
+        return None
+    try:
+        for path in sources:
+            digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+    except OSError:
+        return None
     return digest.digest()

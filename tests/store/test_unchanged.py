@@ -189,6 +189,9 @@ def test_a_note_is_for_the_fscli_that_wrote_it(applied, fscli, monkeypatch):
     assert known(fscli, applied) == "c1"
     monkeypatch.setattr(unchanged, "_code", lambda: b"another fscli")
     assert known(fscli, applied) is None
+    monkeypatch.setattr(unchanged, "_code", lambda: None)  # its source files unreadable
+    fscli.ok("-Q", "apply", str(applied))
+    assert known(fscli, applied) is None
 
 
 def test_pruning_is_always_planned(applied, fscli):
