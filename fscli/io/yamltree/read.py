@@ -28,7 +28,7 @@ from fscli.engine.treespec import (
 )
 from fscli.engine.tres import parse_tres
 from fscli.errors import FscliError, InvalidValue, did_you_mean
-from fscli.io.yamltree.compose import _AVOID, Composer, Unusual, compose
+from fscli.io.yamltree.compose import AVOID, Composer, Unusual, compose
 from fscli.io.yamltree.schema import (
     ACCOUNT_KEYS,
     CLUSTER_KEYS,
@@ -83,7 +83,7 @@ def _load_fast(text: str, source: str) -> TreeSpec:
     (:mod:`.users`) and the rest through the nodes, or :class:`Unusual` when either
     part is beyond the fast readers or the tree has any problem: the node reader then
     reads the whole text, and names the problem."""
-    if _AVOID.search(text):
+    if AVOID.search(text):
         raise Unusual
     tops = [match.start() for match in _TOP_LINE.finditer(text)]
     named = [start for start in tops if text.startswith("users", start)]

@@ -29,7 +29,7 @@ from fscli.engine.treespec import (
     parse_shares,
 )
 from fscli.errors import FscliError
-from fscli.io.yamltree.compose import Composer, Unusual, _Mark
+from fscli.io.yamltree.compose import Composer, Mark, Unusual
 from fscli.io.yamltree.schema import (
     INT_TAG,
     MAX_NUMBER,
@@ -42,7 +42,7 @@ from fscli.io.yamltree.schema import (
 _DECIMAL = re.compile(r"0|[1-9][0-9]*")
 """The whole numbers read here: YAML 1.1 also reads ``0x1f``, ``017`` (octal) and
 ``1_000`` as integers, which only the node reader's constructor converts."""
-_NO_MARK = _Mark(0)
+_NO_MARK = Mark(0)
 _BLANK = (-2, "")  # a blank or comment line
 _ARGUMENT = {"fairshare": "shares"}
 """UserAssocSpec's argument for a YAML key that is not its name."""
