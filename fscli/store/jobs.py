@@ -167,8 +167,9 @@ class Jobs:
         now = self.admin.now
         if job.state not in SUBMIT_STATES:
             raise InvalidValue(f"invalid state '{job.state}': expected {', '.join(SUBMIT_STATES)}")
-        given = [t for t in (job.start, job.eligible) if t is not None]
-        submit = min([now, *given]) if job.submit is None else job.submit
+        submit = job.submit
+        if submit is None:
+            submit = min([now, *[t for t in (job.start, job.eligible) if t is not None]])
         start, end = job.start, job.end
         if job.state == "pending":
             if end is not None or (start is not None and job.queue is None):
@@ -508,9 +509,8 @@ class _Lookup:
         rules = self._rules.get(assoc_id, (None, None))
         for aid in reversed(path):
             _, qos, default_qos = self._chain[aid]
-            listed = qoslist.inherit(rules[0], qos_list(qos), self.known_qos)
-            rules = self._rules[aid] = (
-                None if listed is None else list(listed),
-                default_qos or rules[1],
-            )
+            if qos or default_qos:  # else its parent's pair, as it is (most users')
+                listed = qoslist.inherit(rules[0], qos_list(qos), self.known_qos)
+                rules = (None if listed is None else list(listed), default_qos or rules[1])
+            self._rules[aid] = rules
         return rules
