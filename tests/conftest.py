@@ -59,6 +59,13 @@ class Fscli:
 
 
 @pytest.fixture(autouse=True)
+def _own_cache(tmp_path_factory, monkeypatch):
+    """Each test its own cache directory (``fscli apply`` notes the trees it found
+    unchanged there): nothing from the user's, nothing left in it."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
+
+
+@pytest.fixture(autouse=True)
 def _one_test_per_server(request):
     """Tests of the SQLite pass that reach a database server (``backend`` parameter) share
     its one test database: under pytest-xdist, one such test at a time holds it (a file

@@ -5,18 +5,21 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from fscli.errors import InvalidValue
+
 if TYPE_CHECKING:
     from fscli.api.store import Store, When
     from fscli.engine.treediff import Plan
     from fscli.engine.treespec import TreeSpec
 
 
-def as_spec(spec: TreeSpec | str) -> TreeSpec:
-    """A TreeSpec as it is, or one read from YAML text (the format of ``fscli apply``)."""
+def as_spec(spec: TreeSpec | str, source: str = "tree.yaml") -> TreeSpec:
+    """A TreeSpec as it is, or one read from YAML text (the format of ``fscli apply``);
+    errors in the text name ``source``."""
     if isinstance(spec, str):
         from fscli.io import yamltree
 
-        return yamltree.load(spec)
+        return yamltree.load(spec, source=source)
     return spec
 
 
@@ -39,6 +42,9 @@ def apply_tree(
     clean: bool = False,
     on_plan: Callable[[Plan], None] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    source: str = "tree.yaml",
+    cluster: str | None = None,
+    quick: bool = False,
 ) -> Plan:
     """Make the cluster match ``spec`` in one transaction and return the plan applied.
 
@@ -46,12 +52,27 @@ def apply_tree(
     back: the two cannot disagree on what fails. ``loading`` (a sacctmgr dump file): QOS
     and partitions the file names but the store lacks are added, and a DefaultQOS outside
     a QOS list is kept, as sacctmgr accepts it; ``clean`` removes the cluster's accounts
-    and users first. ``on_plan`` sees the plan before it is written.
+    and users first. ``on_plan`` sees the plan before it is written. YAML text is read
+    with errors naming ``source``; ``cluster``, if given, is the cluster it must be for.
+
+    ``quick`` (YAML text, without pruning, on an SQLite store): the text an earlier apply
+    found the store's very content already matching is not read again
+    (:mod:`fscli.store.unchanged`): the empty plan returned then holds only the cluster's
+    name as its spec. An apply that finds nothing to change is remembered for that.
     """
+    text = spec if quick and isinstance(spec, str) and not (prune or loading or clean) else None
+    if text is not None:
+        plan = _unchanged(store, text, cluster)
+        if plan is not None:  # known without SQLAlchemy, the tree or the planner
+            if on_plan is not None:
+                on_plan(plan)
+            return plan
     from fscli.api.store import moment
     from fscli.store.tree_sync import apply_plan, make_plan
 
-    spec = as_spec(spec)
+    spec = as_spec(spec, source)
+    if cluster and cluster.lower() != spec.cluster.name:
+        raise InvalidValue(f"{source} is for cluster '{spec.cluster.name}', not '{cluster}'")
     with store.session(dry_run) as session:
         plan = make_plan(
             session.connection(), spec, prune=prune, create_missing=loading, clean=clean
@@ -59,7 +80,35 @@ def apply_tree(
         if on_plan is not None:
             on_plan(plan)
         apply_plan(session, plan, moment(at), store.actor, progress, check_default_qos=not loading)
+        if text is not None and not plan.changes and not plan.kept:
+            _remember(session, text, spec.cluster.name)
     return plan
+
+
+def _unchanged(store: Store, text: str, cluster: str | None) -> Plan | None:
+    """The empty plan of a tree text known to change nothing in the store as it is now
+    (for ``cluster``, if given), else None."""
+    from fscli.store.unchanged import unchanged
+
+    if store.read_only:  # the apply refuses to run at all
+        return None
+    name = unchanged(store.db, text)
+    if name is None or (cluster and cluster.lower() != name):
+        return None
+    from fscli.engine.treediff import Plan
+    from fscli.engine.treespec import ClusterSpec, TreeSpec
+
+    return Plan(TreeSpec(cluster=ClusterSpec(name=name)), [], cluster_exists=True)
+
+
+def _remember(session, text: str, cluster: str) -> None:
+    """Note the empty plan of ``text`` against the content the session's transaction
+    reads (SQLite only)."""
+    from fscli.store.unchanged import remember
+
+    conn = session.connection()
+    if conn.dialect.name == "sqlite":
+        remember(conn.connection.driver_connection, text, cluster)
 
 
 def tree_spec(store: Store, cluster: str | None = None) -> TreeSpec:

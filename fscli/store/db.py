@@ -185,6 +185,34 @@ def open_reader(db: str | None) -> sqlite3.Connection | None:
     return conn
 
 
+def open_locked(db: str | None) -> sqlite3.Connection | None:
+    """A plain ``sqlite3`` connection to an SQLite store file at the current schema, holding
+    the write lock a write session takes (``BEGIN IMMEDIATE``; closing it rolls back),
+    or None: any other store, or the lock not free at once (a write session then waits
+    for it, with its own errors)."""
+    try:
+        url = resolve_url(db)
+    except StoreError:
+        return None
+    path = url.sqlite_path
+    if path is None or "?" in url.url or not path.is_file():
+        return None
+    try:
+        conn = _connect(path, "rw")
+    except StoreError:
+        return None
+    try:
+        conn.isolation_level = None
+        conn.execute("PRAGMA busy_timeout=0")
+        conn.execute("BEGIN IMMEDIATE")
+        if _revision(conn, path) == HEAD:
+            return conn
+    except (sqlite3.Error, StoreError):
+        pass
+    conn.close()
+    return None
+
+
 def _on_network_fs(path: Path) -> bool:
     """WAL needs shared memory that NFS/Lustre do not give; detect them via /proc/mounts."""
     from pathlib import Path

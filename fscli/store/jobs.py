@@ -38,6 +38,7 @@ class Jobs:
         self.s = admin.s
         self.cluster = cluster
         self._next_id: int | None = None
+        self._tres_texts: dict[tuple[tuple[str, int], ...], str] = {}  # the jobs repeat a few
 
     # -- submit --------------------------------------------------------------------
     def submit(self, job: JobInput, count: int = 1) -> tuple[list[int], list[str]]:
@@ -50,7 +51,9 @@ class Jobs:
         if not job.queue:
             row = self._as_submitted(job, row, count)
         ids = self._ids(job.job_id, count)
-        return ids, self._write([dict(row, id=job_id) for job_id in ids])
+        rows = [dict(row, id=job_id) for job_id in ids]
+        details = self._write(rows)
+        return ids, [f"submitted job {r['id']}: {detail}" for r, detail in zip(rows, details)]
 
     def _as_submitted(self, job: JobInput, row: dict, count: int) -> dict:
         """``row`` with the job's CPUs and TRES as slurmctld fills them in, or
@@ -118,7 +121,7 @@ class Jobs:
         """Insert the job rows (``id`` set) and a history line each, as two executemany
         inserts: an ORM object per row costs more than all the checks of the job. (An
         import of finished jobs only has none: an executemany of no rows would insert one
-        row of defaults.)"""
+        row of defaults.) Returns each job's description, as its history line has it."""
         if not rows:
             return []
         details = [_describe(row) for row in rows]
@@ -127,7 +130,7 @@ class Jobs:
         self.admin.log_many(
             ("submit job", str(row["id"]), detail) for row, detail in zip(rows, details)
         )
-        return [f"submitted job {row['id']}: {detail}" for row, detail in zip(rows, details)]
+        return details
 
     def _ids(self, wanted: int | None, count: int) -> list[int]:
         if count < 1:
@@ -165,8 +168,9 @@ class Jobs:
         now = self.admin.now
         if job.state not in SUBMIT_STATES:
             raise InvalidValue(f"invalid state '{job.state}': expected {', '.join(SUBMIT_STATES)}")
-        given = [t for t in (job.start, job.eligible) if t is not None]
-        submit = min([now, *given]) if job.submit is None else job.submit
+        submit = job.submit
+        if submit is None:
+            submit = min([now, *[t for t in (job.start, job.eligible) if t is not None]])
         start, end = job.start, job.end
         if job.state == "pending":
             if end is not None or (start is not None and job.queue is None):
@@ -227,7 +231,12 @@ class Jobs:
             raise NotFound("the store holds no cluster yet: add one with 'fscli cluster add NAME'")
         user = job.user.lower()
         account = job.account.lower() if job.account else lookup.default_account(user)
-        partitions = self._partitions(job.partitions, lookup.partitions)
+        names = tuple(job.partitions)
+        partitions = lookup.checked_partitions.get(names)
+        if partitions is None:
+            partitions = lookup.checked_partitions[names] = self._partitions(
+                names, lookup.partitions
+            )
         assoc = None
         for part in partitions or (None,):
             found = lookup.assoc(user, account, part)
@@ -249,9 +258,16 @@ class Jobs:
             cpus=job.cpus,
             nodes=job.nodes,
             slots=job.slots,
-            tres=format_tres(job.tres, units=False) if job.tres else None,
+            tres=self._tres_text(job.tres) if job.tres else None,
             queue=None,
         )
+
+    def _tres_text(self, tres: dict[str, int]) -> str:
+        key = tuple(tres.items())
+        text = self._tres_texts.get(key)
+        if text is None:
+            text = self._tres_texts[key] = format_tres(tres, units=False)
+        return text
 
     def _partitions(self, names: tuple[str, ...], known: list[str]) -> list[str]:
         if not names:
@@ -434,6 +450,7 @@ class _Lookup:
             s.scalars(select(p.name).where(p.cluster_id == cluster_id).order_by(p.name))
         )
         self.known_qos = set(s.scalars(select(tables.qos.c.name)))
+        self.checked_partitions: dict[tuple[str, ...], list[str]] = {}  # Jobs._slurm_row's
         users = sorted({j.user.lower() for j in jobs if not j.account})
         self._defaults = {
             name: account
@@ -493,9 +510,8 @@ class _Lookup:
         rules = self._rules.get(assoc_id, (None, None))
         for aid in reversed(path):
             _, qos, default_qos = self._chain[aid]
-            listed = qoslist.inherit(rules[0], qos_list(qos), self.known_qos)
-            rules = self._rules[aid] = (
-                None if listed is None else list(listed),
-                default_qos or rules[1],
-            )
+            if qos or default_qos:  # else its parent's pair, as it is (most users')
+                listed = qoslist.inherit(rules[0], qos_list(qos), self.known_qos)
+                rules = (None if listed is None else list(listed), default_qos or rules[1])
+            self._rules[aid] = rules
         return rules

@@ -44,7 +44,7 @@ from fscli.store import models as m
 from fscli.store import snapshot
 from fscli.store.admin import Admin, active_jobs, check_name, chunked
 from fscli.store.assoc_fields import stored_limit
-from fscli.store.bulk import insert_rows
+from fscli.store.bulk import insert_rows, insert_tuples
 from fscli.store.db import ids_given
 from fscli.store.tables import ACTIVE_STATES
 
@@ -52,6 +52,7 @@ BATCH = 5000
 _A = m.Association
 _T = m.Association.__table__
 _NO_LIMITS = {d.attr: None for d in limitdefs.ASSOC_LIMITS}
+_ASSOC_KEY = ("cluster_id", "account", "user", "partition", "parent_id")
 
 Progress = Callable[[int, int], None]
 
@@ -353,18 +354,6 @@ class _Writer:
         for change in plan.changes:
             self.groups.setdefault((change.op, change.kind), []).append(change)
 
-    def insert_assocs(self, rows: list[dict]) -> None:
-        """Sparse user association rows (see :func:`assoc_values`), grouped by their columns
-        (so not in order): binding 8 parameters a row instead of 30 is most of the cost.
-        Each group goes in by account (a stable sort: an account's users keep their order),
-        the order of ``ix_association_key``: SQLite's index inserts then append instead of
-        landing all over the tree, which halves their cost at 100,000 rows."""
-        groups: dict[tuple[str, ...], list[dict]] = {}
-        for row in rows:
-            groups.setdefault(tuple(row), []).append(row)
-        for group in groups.values():
-            self.insert(_T, sorted(group, key=itemgetter("account")))
-
     def execute(self, statement, rows: list[dict], tick: bool = True) -> None:
         """``executemany`` in batches; each row written counts as one change done."""
         self._batches(lambda chunk: self.conn.execute(statement, chunk), rows, tick)
@@ -372,6 +361,10 @@ class _Writer:
     def insert(self, table, rows: list[dict], tick: bool = True) -> None:
         """:func:`~fscli.store.bulk.insert_rows` in batches, counted as :meth:`execute` does."""
         self._batches(lambda chunk: insert_rows(self.conn, table, chunk), rows, tick)
+
+    def insert_tuples(self, table, keys: tuple[str, ...], rows: list[tuple]) -> None:
+        """:func:`~fscli.store.bulk.insert_tuples` in batches, counted as :meth:`execute` does."""
+        self._batches(lambda chunk: insert_tuples(self.conn, table, keys, chunk), rows, True)
 
     def _batches(self, write, rows: list[dict], tick: bool) -> None:
         for start in range(0, len(rows), BATCH):
@@ -575,19 +568,28 @@ class _Writer:
         )
 
     def user_assocs(self, cid: int, ids: dict[str, int]) -> None:
-        self.insert_assocs(
-            [
-                {
-                    "cluster_id": cid,
-                    "account": a.account,
-                    "user": u,
-                    "partition": a.partition,
-                    "parent_id": ids[a.account],
-                    **assoc_values(a, sparse=True),
-                }
-                for u, a in (c.item for c in self.by("+", "assoc"))
-            ]
-        )
+        """New user associations as sparse rows (:func:`assoc_values`), grouped by their
+        columns: binding 8 parameters a row instead of 30 is most of the cost. Each group
+        goes in by account (a stable sort: an account's users keep their order), the order
+        of ``ix_association_key``: SQLite's index inserts then append instead of landing
+        all over the tree, which halves their cost at 100,000 rows. The settings' columns
+        are made once per kind of settings (a tree of 100,000 has a handful of kinds)."""
+        kinds: dict[tuple, tuple[tuple[str, ...], tuple]] = {}
+        groups: dict[tuple[str, ...], list[tuple]] = {}
+        for u, a in (c.item for c in self.by("+", "assoc")):
+            kind = None if a.limits else (a.shares, a.priority, a.default_qos, *a.qos)
+            columns = kinds.get(kind) if kind is not None else None
+            if columns is None:
+                values = assoc_values(a, sparse=True)
+                columns = (tuple(values), tuple(values.values()))
+                if kind is not None:
+                    kinds[kind] = columns
+            groups.setdefault(columns[0], []).append(
+                (cid, a.account, u, a.partition, ids[a.account], *columns[1])
+            )
+        for keys, rows in groups.items():
+            rows.sort(key=itemgetter(1))
+            self.insert_tuples(_T, (*_ASSOC_KEY, *keys), rows)
         changed = self.by("~", "assoc")
         if not changed:
             return
@@ -640,7 +642,9 @@ class _Writer:
         if not users:
             return
         table = m.Coordinator.__table__
-        for chunk in chunked([c.name for c in users]):
+        # only those that have rows: 50,000 new users would be 56 IN lists of 900 to compile
+        have = set(self.conn.execute(select(table.c.user).distinct()).scalars())
+        for chunk in chunked([c.name for c in users if c.name in have]):
             self.conn.execute(delete(table).where(table.c.user.in_(chunk)))
         self.insert(
             table,

@@ -317,6 +317,26 @@ def test_a_tree_file_with_a_default_qos_outside_the_list_is_refused(hep, tmp_pat
         )
 
 
+def test_a_default_qos_set_only_on_root_is_checked_down_the_tree(fscli, tmp_path):
+    """The check looks for a DefaultQOS first, and finds root's: an account below whose
+    list lacks it is refused; without any DefaultQOS the same lists are fine."""
+    fscli.ok("-Q", "db", "upgrade")  # the store exists: the refusal leaves it as it was
+    tree = tmp_path / "c1.yaml"
+    body = (
+        "qos:\n  normal: {{}}\n  high: {{}}\n"
+        "accounts:\n  a:\n    qos: [high]\nusers:\n  u:\n    associations: [a]\n"
+    )
+    tree.write_text("cluster:\n  name: c1\n  default_qos: normal\n" + body.format())
+    refused(
+        fscli,
+        "apply",
+        str(tree),
+        text="DefaultQOS 'normal' of account a on cluster c1 is not in its QOS list (high)",
+    )
+    tree.write_text("cluster:\n  name: c1\n" + body.format())
+    fscli.ok("-Q", "apply", str(tree))
+
+
 # -- changes that change nothing -----------------------------------------------------
 @pytest.mark.parametrize(
     "args",

@@ -485,3 +485,29 @@ def test_many_user_lines():
     # the parse cache must not share one dict between associations
     spec.users["u0_0"].associations[0].limits["GrpTRES"]["mem"] = 1
     assert spec.users["u0_1"].associations[0].limits["GrpTRES"]["mem"] == 1536
+
+
+def _split(split, text: str):
+    try:
+        return split(text)
+    except flatfile._LineError as exc:
+        return f"error: {exc}"
+
+
+def test_options_split_as_the_quote_aware_splitter_splits():
+    """The split on colons taken for lines whose quotes are single and paired within each
+    field gives the fields the quote-aware splitter finds, for any text."""
+    import random
+
+    rng = random.Random(21)
+    alphabet = ["a", "b", "=", ":", " ", "'", '"', "\\", "x=y"]
+    texts = [
+        "'u1':DefaultAccount='a1':Fairshare=1",
+        "'u1':Description='a:b':Fairshare=1",
+        "'u 1' : QOS='n,h' :: Fairshare=2 ",
+        "'u1':Description=\"it's\"",
+        "'u1':Description='open",
+        *("".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 14))) for _ in range(3000)),
+    ]
+    for text in texts:
+        assert _split(flatfile._split_options, text) == _split(flatfile._split_quoted, text), text

@@ -76,3 +76,91 @@ def test_cancel_and_modify_read_more_ids_than_one_statement_binds(fscli, db_path
             ).all() == [("cancelled", 7, 1200)]
     finally:
         engine.dispose()
+
+
+def test_an_import_stores_each_job_as_one_job_imported_alone(fscli, db_path):
+    """An import makes the TRES text and the checked partition list of a kind of job once:
+    each row is still the one that job gets imported on its own."""
+    from fscli.api import open_store
+    from fscli.engine.submit import JobInput
+
+    fscli.ok("cluster", "add", "c1")
+    fscli.ok("partition", "add", "p1")
+    fscli.ok("partition", "add", "p2")
+    fscli.ok("account", "add", "a")
+    fscli.ok("user", "add", "u", "account=a")
+    kinds = [
+        {"tres": {"mem": 4096, "gres/gpu": 2}},
+        {"tres": {"gres/gpu": 2, "mem": 4096}},
+        {"tres": {"mem": 2048}},
+        {},
+    ]
+    parts = [("p1",), ("p2", "p1"), ("p1", "p2"), ("p2",)]
+    jobs = [
+        JobInput(user="u", partitions=parts[i // 4], job_id=i + 1, **kinds[i % 4])
+        for i in range(16)
+    ]
+
+    def rows() -> list[tuple]:
+        with sqlite3.connect(db_path) as conn:
+            return conn.execute("SELECT * FROM job ORDER BY id").fetchall()
+
+    with open_store(db_path) as store:
+        with store.transaction(at=AT) as tx:
+            tx.import_jobs(jobs)
+        together = rows()
+        with store.transaction(at=AT) as tx:
+            tx.cancel_jobs([j.job_id for j in jobs])
+        for job in jobs:
+            with store.transaction(at=AT) as tx:
+                tx.import_jobs([job], replace=True)
+    assert rows() == together
+    assert {r[16] for r in together} == {"mem=4096,gres/gpu=2", "mem=2048", None}
+
+
+def test_the_lookup_finds_each_association_s_qos_rules_up_its_chain(fscli, db_path):
+    """The QOS list and default QOS a job's association is held to: each the first one set
+    on the way up (an association that sets neither takes its parent's pair as it is)."""
+    from sqlalchemy import select
+    from sqlalchemy.orm import Session
+
+    from fscli.engine import qoslist
+    from fscli.engine.submit import JobInput
+    from fscli.engine.tree import ancestors
+    from fscli.store import tables
+    from fscli.store.db import open_engine
+    from fscli.store.jobs import _Lookup
+    from fscli.store.snapshot import load_assocs
+
+    fscli.ok("cluster", "add", "c1")
+    for name in ("high", "low"):  # normal comes with the store
+        fscli.ok("qos", "add", name)
+    fscli.ok("account", "add", "a", "qos=normal,high", "defaultqos=high")
+    fscli.ok("account", "add", "b", "parent=a")
+    fscli.ok("account", "add", "c", "parent=b", "qos=low,high")
+    fscli.ok("account", "add", "d")
+    users = [
+        ("u0", "a", ()),
+        ("u1", "b", ("qos=high",)),
+        ("u2", "c", ("defaultqos=low",)),
+        ("u3", "d", ("qos-=high",)),
+        ("u4", "b", ("qos+=low",)),
+        ("u5", "c", ()),
+        ("u6", "a", ("defaultqos=normal",)),
+    ]
+    for user, account, settings in users:
+        fscli.ok("user", "add", user, f"account={account}", *settings)
+    engine = open_engine(db_path)
+    with Session(engine) as s:
+        jobs = [JobInput(user=u, account=a) for u, a, _ in users]
+        lookup = _Lookup(s, 1, jobs)
+        assocs = load_assocs(s.connection(), 1)
+        every = list(s.scalars(select(tables.qos.c.name)))
+    engine.dispose()
+    by_id = {a.id: a for a in assocs}
+    lists = qoslist.effective_all(assocs, every)
+    for assoc in (a for a in assocs if a.user):
+        default = next((a.default_qos for a in ancestors(assoc.id, by_id) if a.default_qos), None)
+        listed = lists[assoc.id]
+        expected = (None if listed is None else list(listed), default)
+        assert lookup.qos_rules(assoc.id) == expected, assoc

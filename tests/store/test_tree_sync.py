@@ -42,3 +42,57 @@ def test_partition_names_keep_their_case_and_refuse_separators(fscli, tmp_path):
     )
     listed = fscli.ok("partition", "list", "-P", "-n").stdout
     assert [line.split("|")[0] for line in listed.splitlines()] == ["PartA"]
+
+
+def test_new_user_associations_hold_each_ones_own_settings(tmp_path):
+    """The rows of a tree's new user associations, written by kinds of settings (made
+    once a kind), hold each association's own values, as its full row would."""
+    from sqlalchemy import select
+
+    from fscli.api import open_store
+    from fscli.io import yamltree
+    from fscli.store import tables
+    from fscli.store.db import open_engine
+    from fscli.store.tree_sync import assoc_values
+
+    settings = [
+        "",
+        "      fairshare: 3\n",
+        "      fairshare: parent\n",
+        "      qos: [high]\n      default_qos: high\n",
+        "      qos: [high, normal]\n",
+        "      qos: ['-high']\n",
+        "      priority: 5\n",
+        "      limits:\n        MaxJobs: 4\n",
+        "      limits:\n        MaxJobs: 5\n        GrpTRES: cpu=8\n",
+        "      fairshare: 3\n      priority: 5\n",
+    ]
+    users = "".join(
+        f"  u{i}:\n    associations:\n    - account: a{i % 3}\n{settings[i % len(settings)]}"
+        f"    - account: a{(i + 1) % 3}\n      partition: p\n{settings[(i * 7) % len(settings)]}"
+        for i in range(40)
+    )
+    text = (
+        "cluster:\n  name: c1\nqos:\n  normal: {}\n  high: {}\npartitions:\n  p: {}\n"
+        "accounts:\n  a0: {}\n  a1: {}\n  a2: {}\nusers:\n" + users
+    )
+    db = str(tmp_path / "s.db")
+    with open_store(db) as store:
+        store.apply_tree(text, at="2026-01-01T00:00:00")
+    spec = yamltree.load(text)
+    a = tables.association.c
+    engine = open_engine(db)
+    with engine.connect() as conn:
+        parents = dict(conn.execute(select(a.account, a.id).where(a.user.is_(None))).all())
+        rows = {
+            (row.user, row.account, row.partition): row._mapping
+            for row in conn.execute(select(tables.association).where(a.user.is_not(None)))
+        }
+    engine.dispose()
+    assert len(rows) == 80
+    for user in spec.users.values():
+        for assoc in user.associations:
+            row = rows[user.name, assoc.account, assoc.partition]
+            assert row["parent_id"] == parents[assoc.account]
+            for column, value in assoc_values(assoc).items():
+                assert row[column] == value, (user.name, assoc, column)

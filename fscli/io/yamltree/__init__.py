@@ -12,7 +12,8 @@ mapping. Scalars that are names, times and TRES strings are read as written (YAM
 factors are read as typed numbers.
 
 The package: :mod:`.schema` (the keys each mapping allows, the tags), :mod:`.compose`
-(text -> YAML nodes with their lines), :mod:`.read` (nodes -> a checked TreeSpec) and
+(text -> YAML nodes with their lines), :mod:`.read` (nodes -> a checked TreeSpec),
+:mod:`.users` (a valid ``users:`` section straight from its lines, without nodes) and
 :mod:`.write` (TreeSpec -> text).
 """
 

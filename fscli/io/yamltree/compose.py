@@ -27,7 +27,7 @@ class Unusual(Exception):
     """The text uses YAML beyond :class:`Composer`'s subset: PyYAML composes it."""
 
 
-class _Mark(yaml.Mark):
+class Mark(yaml.Mark):
     """The part of ``yaml.Mark`` the loader reads: the 0-based line (a ``yaml.Mark`` by
     type, without the five other fields each of 100,000 lines would carry)."""
 
@@ -39,7 +39,7 @@ class _Mark(yaml.Mark):
 
 _RESOLVERS = yaml.SafeLoader.yaml_implicit_resolvers
 # what PyYAML refuses (NON_PRINTABLE), line breaks other than \n and \r\n, tabs, a BOM
-_AVOID = re.compile(
+AVOID = re.compile(
     "[^\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd"
     "\U00010000-\U0010ffff]|\r(?!\n)"
 )
@@ -64,9 +64,9 @@ class Composer:
     """
 
     def __init__(self, text: str):
-        if _AVOID.search(text):
+        if AVOID.search(text):
             raise Unusual
-        self.lines: list[tuple[int, str, _Mark]] = []  # (indent, content, mark)
+        self.lines: list[tuple[int, str, Mark]] = []  # (indent, content, mark)
         for number, raw in enumerate(text.split("\n")):
             content = raw.rstrip(" \r")
             stripped = content.lstrip(" ")
@@ -74,8 +74,8 @@ class Composer:
                 continue
             if stripped.startswith(("---", "...", "%")):
                 raise Unusual
-            self.lines.append((len(content) - len(stripped), stripped, _Mark(number)))
-        self.lines.append((-1, "", _Mark(0)))  # the end: shallower than any block
+            self.lines.append((len(content) - len(stripped), stripped, Mark(number)))
+        self.lines.append((-1, "", Mark(0)))  # the end: shallower than any block
         self.pos = 0
         self.tags: dict[str, str] = {}
         # one string object per distinct key and plain value: a tree repeats "account:",
@@ -154,7 +154,7 @@ class Composer:
             pairs.append((key_node, value))
         return MappingNode(MAP_TAG, pairs, mark, mark)
 
-    def nested(self, indent: int, mark: _Mark, in_mapping: bool) -> Node:
+    def nested(self, indent: int, mark: Mark, in_mapping: bool) -> Node:
         """The value of a key or ``-`` with nothing after it: the lines below, or null."""
         col, content = self.lines[self.pos][:2]
         if col > indent:
@@ -163,7 +163,7 @@ class Composer:
             return self.sequence(indent)
         return ScalarNode(NULL_TAG, "", mark, mark)
 
-    def value(self, text: str, mark: _Mark) -> Node:
+    def value(self, text: str, mark: Mark) -> Node:
         """A one-line value: plain or quoted scalar, flow sequence or mapping."""
         first = text[0]
         if first in "'\"":
@@ -186,7 +186,7 @@ class Composer:
         text = self.names.setdefault(text, text)
         return ScalarNode(self.plain(text), text, mark, mark)
 
-    def flow(self, text: str, mark: _Mark) -> Node:
+    def flow(self, text: str, mark: Mark) -> Node:
         """``[a, b]`` or ``{k: v, k2: v2}`` of plain scalars, on one line."""
         close = "]" if text[0] == "[" else "}"
         end = text.find(close)
@@ -211,7 +211,7 @@ class Composer:
             pairs.append((self.flow_scalar(key, mark), self.flow_scalar(value.lstrip(" "), mark)))
         return MappingNode(MAP_TAG, pairs, mark, mark, flow_style=True)
 
-    def flow_scalar(self, text: str, mark: _Mark) -> Node:
+    def flow_scalar(self, text: str, mark: Mark) -> Node:
         if text[:1] in ("'", '"') and len(text) > 1 and text[-1] == text[0]:
             return self.value(text, mark)
         if not _FLOW_ITEM.fullmatch(text):

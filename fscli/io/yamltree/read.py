@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import yaml
@@ -27,7 +28,7 @@ from fscli.engine.treespec import (
 )
 from fscli.engine.tres import parse_tres
 from fscli.errors import FscliError, InvalidValue, did_you_mean
-from fscli.io.yamltree.compose import compose
+from fscli.io.yamltree.compose import AVOID, Composer, Unusual, compose
 from fscli.io.yamltree.schema import (
     ACCOUNT_KEYS,
     CLUSTER_KEYS,
@@ -42,12 +43,24 @@ from fscli.io.yamltree.schema import (
     USER_ASSOC_KEYS,
     USER_KEYS,
 )
+from fscli.io.yamltree.users import block_lines, read_users
 
 Fields = dict[str, tuple[Node, Node]]
 
 
 def load(text: str, source: str = "tree.yaml") -> TreeSpec:
-    """Parse and validate a YAML tree; errors read ``SOURCE:LINE: PATH: MESSAGE``."""
+    """Parse and validate a YAML tree; errors read ``SOURCE:LINE: PATH: MESSAGE``.
+
+    A valid tree in the common block form is read by :func:`_load_fast`; any other text,
+    and every error, by the node reader (:func:`compose`, then :class:`_Loader`)."""
+    try:
+        return _load_fast(text, source)
+    except Unusual:
+        return load_nodes(text, source)
+
+
+def load_nodes(text: str, source: str = "tree.yaml") -> TreeSpec:
+    """:func:`load` through the YAML nodes, for any text: the reference of the fast path."""
     try:
         root = compose(text)
     except yaml.MarkedYAMLError as exc:
@@ -60,6 +73,40 @@ def load(text: str, source: str = "tree.yaml") -> TreeSpec:
     if root is None:
         raise InvalidValue(f"{source}:1: the file is empty: it needs at least a cluster: name")
     return _Loader(source).tree(root)
+
+
+_TOP_LINE = re.compile(r"^[^ \r\n#]", re.M)
+
+
+def _load_fast(text: str, source: str) -> TreeSpec:
+    """The tree with its ``users:`` section read straight from the lines
+    (:mod:`.users`) and the rest through the nodes, or :class:`Unusual` when either
+    part is beyond the fast readers or the tree has any problem: the node reader then
+    reads the whole text, and names the problem."""
+    if AVOID.search(text):
+        raise Unusual
+    tops = [match.start() for match in _TOP_LINE.finditer(text)]
+    named = [start for start in tops if text.startswith("users", start)]
+    if len(named) != 1:
+        raise Unusual
+    start = named[0]
+    end = next((top for top in tops if top > start), len(text))
+    header, _, block = text[start:end].partition("\n")
+    if header.rstrip(" \r") != "users:":
+        raise Unusual
+    composer = Composer(text[:start] + text[end:])
+    root = composer.document()
+    if root is None or composer.lines[0][0] != 0:  # the top mapping starts at column 0
+        raise Unusual
+    users = read_users(block_lines(block), composer)
+    try:
+        spec = _Loader(source).build(root)
+    except FscliError:
+        raise Unusual from None
+    spec.users = users
+    if spec.problems():
+        raise Unusual
+    return spec
 
 
 class _Loader:
@@ -142,6 +189,12 @@ class _Loader:
     # -- sections
 
     def tree(self, root: Node) -> TreeSpec:
+        spec = self.build(root)
+        self.check(spec)
+        return spec
+
+    def build(self, root: Node) -> TreeSpec:
+        """The tree of the document ``root``, each value checked, the whole not yet."""
         top = self.mapping(root, "(top)", TOP_KEYS)
         if "cluster" not in top:
             raise self.fail(root, "cluster", "missing: every tree needs cluster: {name: NAME}")
@@ -159,7 +212,6 @@ class _Loader:
         if "users" in top:
             for name, (knode, vnode) in self.mapping(top["users"][1], "users", ()).items():
                 spec.users[name] = self.user(name, knode, vnode)
-        self.check(spec)
         return spec
 
     def check(self, spec: TreeSpec) -> None:

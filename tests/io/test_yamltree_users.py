@@ -1,0 +1,205 @@
+"""The users of a YAML tree read straight from the lines (:mod:`fscli.io.yamltree.users`)
+give what the node reader gives: the same TreeSpec, or the same error."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from fscli.errors import InvalidValue
+from fscli.io import yamltree
+from fscli.io.yamltree import read
+from fscli.io.yamltree.compose import Unusual
+
+HEAD = """\
+cluster:
+  name: c1
+  qos: [normal]
+qos:
+  normal: {}
+  high: {}
+accounts:
+  a:
+    fairshare: 5
+    children:
+      b: {}
+  c: {}
+"""
+
+USERS = """\
+users:
+  alice:
+    default_account: b
+    admin_level: Operator
+    coordinator_of: [a, c]
+    associations:
+    - account: a
+      fairshare: 3
+      qos: [high, normal]
+      default_qos: high
+      priority: 7
+      limits:
+        MaxJobs: 10
+        GrpTRES: cpu=4,mem=2G
+        MaxWall: 1-00:00:00
+    - account: b
+      partition: gpu
+      fairshare: parent
+    - c
+  bob:
+    associations:
+      -   account: c
+          qos: normal,high
+      - b
+  carol:   # a comment
+    coordinator_of: c
+    associations:
+    # a comment between items
+    - account: a
+"""
+
+TAIL = """\
+partitions:
+  gpu: {}
+"""
+
+VALID = [
+    HEAD + USERS,
+    HEAD + USERS + TAIL,
+    USERS + HEAD + TAIL,
+    (HEAD + USERS + TAIL).replace("\n", "\r\n"),
+    HEAD + USERS.replace("\n", "  \n") + TAIL,
+    yamltree.dump(read.load_nodes(HEAD + USERS + TAIL)),
+]
+
+
+def outcome(loader, text: str):
+    try:
+        return loader(text, "tree.yaml")
+    except InvalidValue as exc:
+        return exc.message
+
+
+@pytest.mark.parametrize("text", VALID)
+def test_the_fast_path_reads_valid_trees_as_the_nodes_do(text):
+    fast = read._load_fast(text, "tree.yaml")  # taken, not left to the nodes
+    assert fast == read.load_nodes(text, "tree.yaml")
+    assert list(fast.users) == list(read.load_nodes(text, "tree.yaml").users)
+
+
+def test_the_fast_path_reads_what_the_writer_writes():
+    spec = read.load_nodes(HEAD + USERS + TAIL)
+    text = yamltree.dump(spec)
+    assert read._load_fast(text, "t") == spec
+
+
+LEFT = [
+    "users: {}\n",
+    "users:\n- alice\n",
+    "users:\n  alice: {associations: [a]}\n",
+    "users:\n  'alice':\n    associations: [a]\n",
+    "users:\n  alice:\n    associations:\n    - account: 'a'\n",
+    "users:\n  alice:\n    associations:\n    - account: a # comment\n",
+    "users:\n  alice:\n    associations:\n    - account: a\n      fairshare: 0x1f\n",
+    "users:\n  alice:\n    associations:\n    - account: a\n      fairshare: 1_0\n",
+    "users:\n  alice:\n    associations:\n    - account: a\n      priority: 017\n",
+    "users:\n  alice:\n    associations:\n    - account: a\n      limits:\n",
+    "users:\n  alice:\n    associations:\n    - account: a\n  alice:\n    associations: [b]\n",
+    "users:\n  alice:\n    associations:\n    - account: zz\n",
+    "users:\n  alice:\n    associations:\n    - account: a\n      account: b\n",
+    "users:\n  alice:\n    associations:\n    - account: a\n      fairshare: 1\n      fairshare: 2\n",
+    "users:\n  alice:\n    associations:\n    - account: a\n      limits:\n        MaxJobs: 1\n"
+    "        maxjobs: 2\n",
+    "users:\n  alice:\n    associations:\n    - account: a\n    default_account: c\n",
+    "users:\n  alice:\n    associations: []\n",
+    "users:\n  alice:\n",
+    "users:\n  alice:\n    associations:\n    - account: a\nusers:\n  bob:\n    associations: [a]\n",
+    "users :\n  alice:\n    associations:\n    - account: a\n",
+    "  users:\n  alice:\n    associations:\n    - account: a\n",
+    "users:\n  alice:\n    associations:\n    - account: a\n   bob: 1\n",
+    "users:\n  alice:\n    associations:\n    - account: a\n---\n",
+    "users:\n  alice:\n    associations:\n      - account: a\n      default_account: a\n",
+    # a line that an association allows, then in a user's mapping (and the other way)
+    "users:\n  u:\n    associations:\n    - account: a\n      qos: [normal]\n  v:\n"
+    "    qos: [normal]\n    associations:\n    - a\n",
+    "users:\n  u:\n    default_account: a\n    associations:\n    - account: a\n"
+    "      default_account: a\n",
+]
+
+
+@pytest.mark.parametrize("users", LEFT)
+def test_what_the_fast_path_leaves_to_the_nodes(users):
+    text = HEAD + users
+    with pytest.raises(Unusual):
+        read._load_fast(text, "tree.yaml")
+    assert outcome(yamltree.load, text) == outcome(read.load_nodes, text)
+
+
+EDITS = [
+    "",
+    "  ",
+    "-",
+    "- ",
+    " #x",
+    ":",
+    ": x",
+    "'",
+    "null",
+    "~",
+    "0x1f",
+    "007",
+    "1_000",
+    "parent",
+    "4294967295",
+    "[a, b]",
+    "[normal]",
+    "{}",
+    "account: a",
+    "fairshare: 2",
+    "qos: [high]",
+    "partition: p",
+    "MaxJobs: 3",
+    "MaxJobs: -1",
+    "associations:",
+    "default_account: a",
+    "admin_level: admin",
+    "admin_level: nobody",
+]
+
+
+def _mutations(text: str, count: int, seed: int) -> list[str]:
+    """Texts made from ``text`` by changing one line: re-indented, cut, duplicated,
+    dropped, given another value or key, or replaced by another line at its indent."""
+    rng = random.Random(seed)
+    lines = text.split("\n")
+    out = []
+    for _ in range(count):
+        copy = list(lines)
+        i = rng.randrange(len(copy))
+        line = copy[i]
+        kind = rng.randrange(6)
+        if kind == 0:
+            copy[i] = " " * rng.choice((1, 2)) + line if rng.random() < 0.5 else line[1:]
+        elif kind == 1:
+            copy.insert(i, line)
+        elif kind == 2:
+            del copy[i]
+        elif kind == 3:
+            head, sep, _ = line.partition(": ")
+            copy[i] = (head + sep if sep else line.rstrip(":") + ": ") + rng.choice(EDITS)
+        elif kind == 4:
+            indent = len(line) - len(line.lstrip(" "))
+            copy[i] = " " * indent + rng.choice(EDITS)
+        else:
+            indent = len(line) - len(line.lstrip(" "))
+            copy[i] = " " * indent + rng.choice(lines).lstrip(" ")
+        out.append("\n".join(copy))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_one_changed_line_reads_as_the_nodes_read_it(seed):
+    """Whatever one line becomes, the fast path and the node reader agree."""
+    for text in _mutations(HEAD + USERS + TAIL, 150, seed):
+        assert outcome(yamltree.load, text) == outcome(read.load_nodes, text), text

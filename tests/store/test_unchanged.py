@@ -1,0 +1,201 @@
+"""Trees known to change nothing (fscli.store.unchanged): the note covers everything the
+plan reads, every write that changes any of it makes the tree be read again, and a known
+tree prints what reading it prints."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+
+import pytest
+
+from fscli.api import open_store
+from fscli.store import unchanged
+from tests.backends import BACKEND
+
+pytestmark = pytest.mark.skipif(BACKEND != "sqlite", reason="notes are for SQLite files")
+
+AT = "2026-05-01T00:00:00"
+TREE = """\
+cluster:
+  name: c1
+  qos: [normal]
+priority:
+  PriorityWeightFairshare: 1000
+qos:
+  normal: {}
+  high:
+    priority: 10
+partitions:
+  batch: {}
+accounts:
+  science:
+    fairshare: 40
+    children:
+      physics: {}
+users:
+  alice:
+    coordinator_of: [science]
+    associations:
+    - account: physics
+      qos: [high, normal]
+      default_qos: normal
+    - account: science
+      partition: batch
+      limits:
+        MaxJobs: 4
+"""
+
+
+@pytest.fixture
+def applied(fscli, tmp_path):
+    """c1 applied from TREE, another cluster beside it; TREE's path."""
+    path = tmp_path / "c1.yaml"
+    path.write_text(TREE)
+    fscli.ok("-Q", "apply", str(path), at=AT)
+    fscli.ok("cluster", "add", "c2")
+    fscli.ok("account", "add", "other", "cluster=c2")
+    return path
+
+
+def test_the_notes_cover_every_table_the_plan_reads(applied, fscli):
+    """Every table a plan without pruning reads is in TABLES: a write to any other table
+    cannot change a plan."""
+    from sqlalchemy import event
+
+    from fscli.io import yamltree
+    from fscli.store.db import open_engine
+    from fscli.store.tree_sync import make_plan
+
+    engine = open_engine(fscli.db)
+    read: set[str] = set()
+
+    @event.listens_for(engine, "before_cursor_execute")
+    def _seen(conn, cursor, statement, *args):
+        read.update(re.findall(r'(?:FROM|JOIN|INTO|UPDATE)\s+"?(\w+)"?', statement, re.I))
+
+    texts = [
+        TREE,
+        TREE.replace("fairshare: 40", "fairshare: 4").replace("[science]", "[physics]"),
+        TREE.replace("name: c1", "name: c9"),
+        "cluster:\n  name: c2\n",
+    ]
+    with engine.connect() as conn:
+        for text in texts:
+            for loading in (False, True):
+                make_plan(conn, yamltree.load(text), create_missing=loading)
+    engine.dispose()
+    assert read and read <= set(unchanged.TABLES), read - set(unchanged.TABLES)
+
+
+def known(fscli, path) -> str | None:
+    return unchanged.unchanged(fscli.db, path.read_text())
+
+
+def test_an_apply_that_changes_nothing_is_noted(applied, fscli):
+    assert known(fscli, applied) is None  # the apply that made c1 changed it
+    fscli.ok("-Q", "apply", "--dry-run", str(applied))
+    assert known(fscli, applied) == "c1"
+    applied.write_text(TREE + "\n# a comment\n")
+    assert known(fscli, applied) is None  # another text
+
+
+def _raw_sql(fscli):
+    with sqlite3.connect(fscli.db) as conn:
+        conn.execute("UPDATE qos SET description = 'by hand' WHERE name = 'high'")
+
+
+def _api(fscli):
+    with open_store(fscli.db) as store, store.transaction(at=AT) as tx:
+        tx.modify_user("alice", account="physics", fairshare=3, cluster="c1")
+
+
+C1 = ("--cluster", "c1")
+WRITES = {  # a write, and whether the tree then has something to change back
+    "account modify": (
+        lambda f: f.ok(*C1, "account", "modify", "physics", "set", "fairshare=2"),
+        True,
+    ),
+    "sacctmgr": (
+        lambda f: f.ok("sacctmgr", "-i", "modify", "qos", "high", "set", "priority=5"),
+        True,
+    ),
+    "partition": (lambda f: f.ok(*C1, "partition", "modify", "batch", "set", "maxtime=60"), True),
+    "coordinator": (
+        lambda f: f.ok(
+            *C1, "sacctmgr", "-i", "add", "coordinator", "user=alice", "account=physics"
+        ),
+        True,
+    ),
+    "api": (_api, True),
+    "raw sql": (_raw_sql, True),
+    "a setting the tree leaves out": (
+        lambda f: f.ok(*C1, "config", "set", "PriorityWeightAge=5"),
+        False,
+    ),
+    "another cluster": (lambda f: f.ok("account", "add", "more", "cluster=c2"), False),
+}
+
+
+@pytest.mark.parametrize("write", WRITES)
+def test_every_write_makes_the_tree_be_read_again(applied, fscli, write):
+    """Whether or not the tree has something to change back after it."""
+    fscli.ok("-Q", "apply", str(applied))
+    assert known(fscli, applied) == "c1"
+    change, undone = WRITES[write]
+    change(fscli)
+    assert known(fscli, applied) is None
+    again = fscli.ok("apply", str(applied))
+    assert ("no changes" not in again.stderr) == undone, again.stderr
+
+
+def test_a_load_makes_the_tree_be_read_again(applied, fscli, tmp_path):
+    fscli.ok("-Q", "apply", str(applied))
+    dump = tmp_path / "c1.cfg"
+    fscli.ok("-Q", "dump", "c1", f"file={dump}")
+    dump.write_text(dump.read_text().replace("Fairshare=40", "Fairshare=41"))
+    fscli.ok("-Q", "load", str(dump))
+    assert known(fscli, applied) is None
+
+
+def test_a_known_tree_prints_what_reading_it_prints(applied, fscli, monkeypatch):
+    from fscli.io import yamltree
+
+    runs = [
+        ("apply", str(applied)),
+        ("apply", "--dry-run", str(applied)),
+        ("-Q", "apply", str(applied)),
+    ]
+    first = [fscli.ok(*args) for args in runs]  # read: the first notes it
+    assert known(fscli, applied) == "c1"
+
+    def unread(*args, **kwargs):
+        raise AssertionError("a known tree is read again")
+
+    monkeypatch.setattr(yamltree, "load", unread)
+    again = [fscli.ok(*args) for args in runs]
+    assert [(r.stdout, r.stderr) for r in again] == [(r.stdout, r.stderr) for r in first]
+    assert first[0].stderr == f"no changes: cluster c1 already matches {applied}\n"
+    monkeypatch.undo()
+    # refusals stay what they were: another cluster named, a read-only store
+    failed = fscli.fails("--cluster", "c2", "apply", str(applied), code=1)
+    assert failed.stderr == f"fscli: error: {applied} is for cluster 'c1', not 'c2'\n"
+    refused = fscli.fails("--read-only", "apply", str(applied), code=1)
+    assert "read-only" in refused.stderr
+
+
+def test_a_note_is_for_the_fscli_that_wrote_it(applied, fscli, monkeypatch):
+    fscli.ok("-Q", "apply", str(applied))
+    assert known(fscli, applied) == "c1"
+    monkeypatch.setattr(unchanged, "_code", lambda: b"another fscli")
+    assert known(fscli, applied) is None
+    monkeypatch.setattr(unchanged, "_code", lambda: None)  # its source files unreadable
+    fscli.ok("-Q", "apply", str(applied))
+    assert known(fscli, applied) is None
+
+
+def test_pruning_is_always_planned(applied, fscli):
+    fscli.ok("-Q", "apply", str(applied))
+    pruned = fscli.ok("apply", "--prune", str(applied))
+    assert "- account other" not in pruned.stdout  # c2's own: not c1's tree
+    assert known(fscli, applied) == "c1"
