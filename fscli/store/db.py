@@ -194,8 +194,8 @@ def open_locked(db: str | None) -> sqlite3.Connection | None:
         url = resolve_url(db)
     except StoreError:
         return None
-    path = url.sqlite_path
-    if path is None or "?" in url.url or not path.is_file():
+    path = url.file
+    if path is None or "?" in url.url or not os.path.isfile(path):
         return None
     try:
         conn = _connect(path, "rw")
