@@ -15,6 +15,7 @@ then reads the whole text through the nodes, whose result and errors stay the re
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from yaml.nodes import ScalarNode, SequenceNode
@@ -162,22 +163,37 @@ class _Users:
         return col
 
     def user(self, name: str, above: int) -> UserSpec:
-        lines, values = self.lines, self.user_values
         indent = self.mapping_at(above)
+        out = self.fields(indent, self.user_values, USER_KEYS, "associations", self.assocs)
+        if "associations" not in out:
+            raise Unusual
+        return UserSpec(name=name, **out)
+
+    def fields(
+        self,
+        indent: int,
+        values: dict[str, tuple[str, Any]],
+        allowed: tuple[str, ...],
+        nested: str,
+        read_nested: Callable[[int], Any],
+    ) -> dict[str, Any]:
+        """The lines of one block mapping at ``indent``, as the spec's arguments (each
+        kind of line read once: ``values`` keeps what it means); ``nested`` is the key
+        whose value is the block below it, read by ``read_nested``."""
+        lines = self.lines
         out: dict[str, Any] = {}
         while lines[self.pos][0] == indent:
             content = lines[self.pos][1]
             self.pos += 1
             found = values.get(content)
             if found is None:
-                found = values[content] = self.value(content, USER_KEYS, "associations")
+                key, value = self.value(content, allowed, nested)
+                found = values[content] = (_ARGUMENT.get(key, key), value)
             key, value = found
             if key in out:
                 raise Unusual
-            out[key] = self.assocs(indent) if key == "associations" else value
-        if "associations" not in out:
-            raise Unusual
-        return UserSpec(name=name, **out)
+            out[key] = read_nested(indent) if key == nested else value
+        return out
 
     def assocs(self, key_indent: int) -> list[UserAssocSpec]:
         """The block sequence under ``associations:``, at its key's indent or deeper."""
@@ -211,21 +227,8 @@ class _Users:
         return (self.scalar(rest)[1].strip(),)
 
     def assoc(self) -> UserAssocSpec:
-        lines, values = self.lines, self.assoc_values
-        indent = lines[self.pos][0]
-        out: dict[str, Any] = {}
-        seen: set[str] = set()
-        while lines[self.pos][0] == indent:
-            content = lines[self.pos][1]
-            self.pos += 1
-            found = values.get(content)
-            if found is None:
-                found = values[content] = self.value(content, USER_ASSOC_KEYS, "limits")
-            key, value = found
-            if key in seen:
-                raise Unusual
-            seen.add(key)
-            out[_ARGUMENT.get(key, key)] = self.limits(indent) if key == "limits" else value
+        indent = self.lines[self.pos][0]
+        out = self.fields(indent, self.assoc_values, USER_ASSOC_KEYS, "limits", self.limits)
         if "account" not in out:
             raise Unusual
         return UserAssocSpec(**out)
