@@ -17,7 +17,7 @@ association's subtree divided by 60, an integer division too.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from fscli.engine.timestr import INFINITE_MINUTES
 from fscli.engine.tree import subtree_totals
@@ -27,8 +27,7 @@ NOT_HELD = frozenset({"energy"})
 """TRES a job never holds run time of (Slurm skips energy), in sshare and in limits alike."""
 
 
-@dataclass(frozen=True, slots=True)
-class Allocation:
+class Allocation(NamedTuple):
     """A running job as the run-minutes counters see it."""
 
     assoc_id: int

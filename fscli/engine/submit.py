@@ -19,13 +19,13 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from fscli.engine.config import PriorityConfig
 from fscli.engine.model import Partition
 
 
-@dataclass(frozen=True, slots=True)
-class MemoryDefaults:
+class MemoryDefaults(NamedTuple):
     """DefMemPerCPU, DefMemPerNode and MaxMemPerCPU in MB (0 = not set)."""
 
     per_cpu: int = 0

@@ -23,6 +23,7 @@ import operator
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import NamedTuple
 
 from fscli.engine.config import PriorityConfig
 from fscli.engine.model import Charge
@@ -31,8 +32,7 @@ from fscli.errors import InvalidValue
 _NODE_TRES = ("cpu", "mem", "node")
 
 
-@dataclass(frozen=True, slots=True)
-class Run:
+class Run(NamedTuple):
     """A job's allocation as charged: ``billing`` per second, ``end`` None = still running."""
 
     assoc_id: int

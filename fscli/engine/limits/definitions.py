@@ -13,8 +13,7 @@ Kinds:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from fscli.engine import tres as tresmod
 from fscli.engine.timestr import format_mins, parse_duration_mins
@@ -27,8 +26,7 @@ CLEAR = object()
 """Returned by :func:`parse_limit` for ``-1``: remove the limit."""
 
 
-@dataclass(frozen=True)
-class LimitDef:
+class LimitDef(NamedTuple):
     """One limit: its Slurm name, store column (``attr``), value kind, where it can be set, other spellings."""
 
     name: str

@@ -339,7 +339,6 @@ def _decayed_minutes(cs, now: int):
     numbers sshare's GrpTRESRaw shows). An association's billing is its RawUsage (charged
     usage included); a QOS's is its jobs' billing TRES. A usage reset clears them all.
     """
-    from dataclasses import replace
 
     from fscli.engine.usage import raw_usage, tres_seconds
     from fscli.store.state import charged_allocations, job_qos, reset_at, usage_at
@@ -352,7 +351,7 @@ def _decayed_minutes(cs, now: int):
     ]
     qos_names = sorted({name for name, _, _ in in_qos})
     qos_key = {name: key for key, name in enumerate(qos_names)}  # tres_seconds sums per int key
-    qos_runs = [(replace(run, assoc_id=qos_key[name]), alloc) for name, run, alloc in in_qos]
+    qos_runs = [(run._replace(assoc_id=qos_key[name]), alloc) for name, run, alloc in in_qos]
 
     def minutes(runs) -> dict[int, dict[str, float]]:
         seconds = tres_seconds(
