@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from fscli.engine.config import parse_tres_weights
 from fscli.engine.model import Assoc, Job, Partition, Qos
@@ -68,8 +69,7 @@ def running_time_limit(time_limit: int | None, partition: Partition | None) -> i
     return time_limit
 
 
-@dataclass(frozen=True, slots=True)
-class JobScope:
+class JobScope(NamedTuple):
     """The running and pending jobs a check counts, for a store that aggregates them itself.
 
     Jobs count when they run under (a descendant of) one of ``assoc_ids``, or when their
