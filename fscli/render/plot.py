@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from fscli.engine.chart import Chart
-from fscli.errors import InvalidValue
+from fscli.errors import InvalidValue, NotFound
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -43,8 +43,12 @@ def require() -> None:
 
 
 def save(chart: Chart, path: str) -> None:
-    """Draw ``chart`` into ``path``, in the format its suffix names."""
+    """Draw ``chart`` into ``path``, in the format its suffix names; a chart with no
+    label or no series (a cluster with no account, a queue with no share holder, no
+    weighted factor) is refused, not written as empty axes and a matplotlib warning."""
     fmt = file_format(path)
+    if not chart.labels or not chart.series:
+        raise NotFound(f"nothing to plot: {chart.title} has no data")
     require()
     import matplotlib
 

@@ -173,3 +173,25 @@ def test_plot_bad_input_is_one_line(site, tmp_path, monkeypatch):
     result = site.fails("plot", "shares", "-o", out, code=1)
     assert result.stderr == "fscli: error: fscli plot needs matplotlib: pip install 'fscli[plot]'\n"
     assert not (tmp_path / "x.svg").exists()
+
+
+def test_plot_of_a_cluster_with_nothing_to_draw_fails_and_writes_nothing(fscli, tmp_path):
+    """A cluster with only its root (shares), an LSF queue with no user to hold its
+    default share (lsf), a pending job and no priority weight (sprio): one line and
+    exit 1, no empty picture said to be written."""
+    fscli.ok("cluster", "add", "c1")
+    out = tmp_path / "x.svg"
+    result = fscli.fails("plot", "shares", "-o", str(out), code=1)
+    assert result.stderr == (
+        "fscli: error: nothing to plot: Shares vs usage on cluster c1 (fair_tree) has no data\n"
+    )
+    fscli.ok("lsf", "queue", "add", "normal", "fairshare=USER_SHARES[[default, 1]]")
+    result = fscli.fails("plot", "lsf", "-o", str(out), code=1)
+    assert result.stderr.startswith("fscli: error: nothing to plot: ")
+    fscli.ok("partition", "add", "p1", "nodes=1", "cpus=4")
+    fscli.ok("account", "add", "a")
+    fscli.ok("user", "add", "u", "account=a")
+    fscli.ok("job", "submit", "user=u", "partition=p1")
+    result = fscli.fails("plot", "sprio", "-o", str(out), code=1)
+    assert result.stderr.startswith("fscli: error: nothing to plot: ")
+    assert not out.exists()

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from fscli.engine.chart import Chart, Series
-from fscli.errors import InvalidValue
+from fscli.errors import InvalidValue, NotFound
 
 pytest.importorskip("matplotlib")
 
@@ -102,6 +102,22 @@ def test_png_has_the_png_signature(tmp_path):
 def test_other_suffixes_are_refused(tmp_path, name):
     with pytest.raises(InvalidValue, match="name a .svg or .png file"):
         plot.save(LINES, str(tmp_path / name))
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "chart",
+    [
+        Chart("shares", "pairs", "Shares on c1", (), (Series("NormShares", ()),), "fraction"),
+        Chart("sprio", "stacked", "Factors on c1", ("1/p1",), (), "weighted priority"),
+    ],
+)
+def test_a_chart_with_nothing_in_it_is_refused_and_not_written(tmp_path, chart):
+    """No label (no account, no share holder) or no series (no weighted factor): one
+    error, no file of empty axes (nor matplotlib's warning about them)."""
+    with pytest.raises(NotFound) as caught:
+        plot.save(chart, str(tmp_path / "c.svg"))
+    assert caught.value.message == f"nothing to plot: {chart.title} has no data"
     assert list(tmp_path.iterdir()) == []
 
 
