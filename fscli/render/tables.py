@@ -132,17 +132,16 @@ def rich_table(
     rows: Sequence[Sequence[Any]],
     title: str | None = None,
     header: bool = True,
-    numeric: Sequence[str] = (),
     right: Sequence[bool] | None = None,
 ):
-    """A table; the ``numeric`` columns (by title), or those ``right`` flags (by position,
-    for titles that repeat), are right-aligned."""
+    """A table; the columns ``right`` flags (by position, for titles that repeat) are
+    right-aligned."""
     from rich import box
     from rich.table import Table
     from rich.text import Text
 
     table = Table(title=title, box=box.SIMPLE_HEAD, show_header=header, pad_edge=False)
-    flags = right if right is not None else [c in numeric for c in columns]
+    flags = right if right is not None else [False] * len(columns)
     for column, flag in zip(columns, flags):
         # fold, never "…": a value that does not fit wraps onto the next line
         table.add_column(column, justify="right" if flag else "left", overflow="fold")
