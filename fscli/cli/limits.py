@@ -380,7 +380,7 @@ def check(app, words, whatif, out) -> None:
             tres=tres,
             time_limit=time,
             whatif=changes,
-            cluster=parsed.get("cluster") or app.cluster_name,
+            cluster=app.cluster_name,  # CHECK_KEYS has no cluster=: --cluster picks it
             at=app.now,
         )
     _emit_check(out, result)
