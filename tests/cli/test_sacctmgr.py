@@ -859,3 +859,24 @@ def test_a_name_the_store_cannot_hold_is_refused_before_anything_is_printed(sm):
         "a|b",
         stderr=(" invalid account name 'a|b': use letters, digits, '_', '.', '-'\n"),
     )
+
+
+def test_a_modify_the_store_refuses_is_not_reported_as_made(sm):
+    """The `` Modified ...`` list is printed once the change is made: a move of an
+    account under itself (or a user's DefaultQOS falling out of the list the change
+    sets) prints the refusal alone, and the store is as it was."""
+    refused(
+        sm,
+        "-i",
+        "modify",
+        "account",
+        "where",
+        "name=chem",
+        "set",
+        "parent=chem",
+        stderr=" cannot move account 'chem' under 'chem': 'chem' is inside 'chem' (a cycle)\n",
+    )
+    sm.ok("sacctmgr", "-i", "modify", "user", "alice", "set", "qos=normal,high", "defaultqos=high")
+    result = sm("sacctmgr", "-i", "modify", "user", "alice", "set", "qos=normal")
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert "DefaultQOS 'high' of user alice" in result.stderr

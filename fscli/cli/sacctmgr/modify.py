@@ -137,15 +137,17 @@ def admin_targets(picked: list) -> list[tuple[str, str, str, str | None]]:
     ]
 
 
-def report(run: Run, blocks: list[tuple[str, list[str]]]) -> None:
-    """The `` Modified ...`` blocks that have objects, or `` Nothing modified`` (exit 1)."""
+def report(run: Run, blocks: list[tuple[str, list[str]]]) -> str:
+    """The `` Modified ...`` blocks that have objects, to print once the change is made
+    (one the store refuses is not reported as made); `` Nothing modified`` (exit 1) when
+    no block has any."""
     text = "".join(
         f" {title}\n" + "".join(f"  {line}\n" for line in lines) for title, lines in blocks if lines
     )
     if not text:
         run.out(" Nothing modified\n")
         raise run.refuse("")
-    run.out(text)
+    return text
 
 
 def _ask_without_where(run: Run, found: dict) -> bool:
@@ -201,7 +203,7 @@ def modify_account(run: Run, words: list[str]) -> int:
             if v.account in named
         ]
         desc, org = own.get("description"), own.get("organization")
-        report(
+        modified = report(
             run,
             [
                 (
@@ -231,6 +233,7 @@ def modify_account(run: Run, words: list[str]) -> int:
                 org,
                 values.changes(),
             )
+        run.out(modified)
 
     return run.write(body)
 
@@ -280,7 +283,7 @@ def modify_user(run: Run, words: list[str]) -> int:
                     + "".join(f"  U = {u} C = {c}\n" for u, c in lacking)
                 )
                 raise run.refuse("")
-        report(
+        modified = report(
             run,
             [
                 ("Modified users...", named if default or level else []),
@@ -309,6 +312,7 @@ def modify_user(run: Run, words: list[str]) -> int:
                 admin.modify_users(
                     admin.cluster(cluster), [user], account, part, None, None, values.changes()
                 )
+        run.out(modified)
 
     return run.write(body)
 
@@ -333,7 +337,8 @@ def modify_qos(run: Run, words: list[str]) -> int:
             raise run.refuse(" You didn't give me anything to set\n")
         known = _known_qos(session)
         picked = [n for n in known if not names or n in names]
-        report(run, [("Modified qos...", picked)])
+        modified = report(run, [("Modified qos...", picked)])
         store_modify(Admin(session, run.app.now, run.app.actor), picked, changes)
+        run.out(modified)
 
     return run.write(body)
