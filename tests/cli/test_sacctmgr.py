@@ -880,3 +880,29 @@ def test_a_modify_the_store_refuses_is_not_reported_as_made(sm):
     result = sm("sacctmgr", "-i", "modify", "user", "alice", "set", "qos=normal")
     assert (result.exit_code, result.stdout) == (1, "")
     assert "DefaultQOS 'high' of user alice" in result.stderr
+
+
+def test_a_format_width_that_cannot_be_printed_is_one_error_or_the_default(sm):
+    """``%N`` with digits of another script or a doubled sign is no width (the field's
+    own, as ``%abc``); one wider than 10,000 columns is refused, not padded out of
+    memory. Neither ends in an internal error."""
+    default = sm.ok("sacctmgr", "-n", "show", "assoc", "format=account").stdout
+    for width in ("abc", "²", "--5"):
+        shown = sm.ok("sacctmgr", "-n", "show", "assoc", f"format=account%{width}").stdout
+        assert shown == default, width
+    refused(
+        sm,
+        "show",
+        "assoc",
+        "format=account%-99999999999",
+        stderr="Invalid width '-99999999999' for field 'account': at most 10000\n",
+    )
+    refused(
+        sm,
+        "show",
+        "qos",
+        "format=name%10001",
+        stderr="Invalid width '10001' for field 'name': at most 10000\n",
+    )
+    wide = sm.ok("sacctmgr", "-n", "show", "qos", "format=name%-10000").stdout
+    assert sorted(wide.splitlines()) == [name.ljust(10000) + " " for name in ("high", "normal")]

@@ -277,8 +277,14 @@ FIELDS: tuple[tuple[str, int, tuple[tuple[str, int], ...]], ...] = (
 )
 
 
+MAX_WIDTH = 10_000
+"""The widest ``%N`` a ``format=`` item may ask for (as sshare's and sprio's): a wider
+column would only pad with spaces, gigabytes of them."""
+
+
 class UnknownField(Exception):
-    """A ``format=`` item no field answers to (sacctmgr: ``Unknown field 'X'``)."""
+    """A ``format=`` item no field answers to (sacctmgr: ``Unknown field 'X'``), or
+    one whose width cannot be printed."""
 
 
 def columns(items: list[str], tree: bool = False) -> list[Column]:
@@ -290,6 +296,10 @@ def columns(items: list[str], tree: bool = False) -> list[Column]:
             if matches(name, names):
                 if title == "Account" and tree:
                     size = -20
+                if _number(width) and abs(int(width)) > MAX_WIDTH:
+                    raise UnknownField(
+                        f"Invalid width '{width}' for field '{name}': at most {MAX_WIDTH}\n"
+                    )
                 out.append(Column(title, int(width) if _number(width) else size))
                 break
         else:
@@ -298,7 +308,10 @@ def columns(items: list[str], tree: bool = False) -> list[Column]:
 
 
 def _number(text: str) -> bool:
-    return text.lstrip("-").isdigit() and int(text) != 0
+    """A width ``%N`` sets: ASCII digits (``int`` refuses other scripts' digits, which
+    ``isdigit`` takes), optionally after ``-``, not zero; else the field's own width."""
+    digits = text[1:] if text.startswith("-") else text
+    return digits.isascii() and digits.isdigit() and int(text) != 0
 
 
 def format_items(values: list[str]) -> list[str]:
