@@ -94,7 +94,7 @@ def picture(
 
     recorded = Console(
         file=io.StringIO(),
-        width=_width(widths(columns, column_texts(columns, rows), header)) + 4,
+        width=_rich_width(widths(columns, column_texts(columns, rows), header)),
         record=True,
         force_terminal=True,
         highlight=False,
@@ -232,6 +232,13 @@ def _width(sizes: Sequence[int]) -> int:
     return sum(sizes) + len(GAP) * max(0, len(sizes) - 1)
 
 
+def _rich_width(sizes: Sequence[int]) -> int:
+    """The width of a :func:`rich_table` of columns ``sizes`` wide: three cells between
+    two columns (a cell of padding either side of the box's divider) and the box's edge
+    on either side. Given less, rich folds values onto a second line."""
+    return sum(sizes) + 3 * max(0, len(sizes) - 1) + 2
+
+
 def show(
     columns: Sequence[str],
     rows: Sequence[Sequence[Any]],
@@ -242,8 +249,9 @@ def show(
     """Print a table for people, never cutting a value.
 
     Into a pipe or a file: :func:`plain` text. On a terminal: a rich table when it fits
-    the width (:data:`RICH_ROWS` rows at most, else plain text), else one record per row
-    (:func:`records`), and a hint on stderr that ``-P`` gives every column in one line.
+    the width (:data:`RICH_ROWS` rows at most), else plain text when that fits (its
+    columns are closer), else one record per row (:func:`records`), and a hint on
+    stderr that ``-P`` gives every column in one line.
     """
     right = list(right) if right is not None else [False] * len(columns)
     stream = sys.stdout
@@ -253,10 +261,9 @@ def show(
         stream.write(aligned(columns, texts, sizes, header, right))
         return
     width = terminal_width()
-    fits = _width(sizes) <= width
-    if fits and len(rows) <= RICH_ROWS:
+    if _rich_width(sizes) <= width and len(rows) <= RICH_ROWS:
         console().print(rich_table(columns, rows, title, header, right=right))
-    elif fits:
+    elif _width(sizes) <= width:
         stream.write(aligned(columns, texts, sizes, header, right))
     else:
         stream.write(records(columns, rows))
