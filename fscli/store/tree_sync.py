@@ -688,9 +688,14 @@ def apply_plan(
         return
     admin = Admin(session, now, actor)
     _Writer(session, plan, admin, progress).run()
-    if check_default_qos and any(treediff.sets_qos(c) for c in plan.changes):
+    if check_default_qos and any(treediff.sets_qos(c) or _moves(c) for c in plan.changes):
         cluster = session.get(m.Cluster, cluster_id(session.connection(), plan.spec.cluster.name))
         root = session.scalar(
             select(_A.id).where(_A.cluster_id == cluster.id, _A.parent_id.is_(None))
         )
         admin.check_default_qos(cluster, [root])
+
+
+def _moves(change: Change) -> bool:
+    """Whether a change moves an account: its subtree then inherits another QOS list."""
+    return change.op == "~" and any(key == "parent" for key, _, _ in change.diff)

@@ -86,3 +86,23 @@ def test_jobs_submitted_from_python_are_ranked_and_cancelled(api):
         ]
         tx.cancel_jobs(ids[1:])
     assert [j.state for j in api.jobs()] == ["pending", "cancelled"]
+
+
+def test_moving_an_account_is_refused_when_its_default_qos_leaves_the_list(api, science):
+    """A move changes the QOS list the account inherits: a DefaultQOS that was in the old
+    parent's list but is not in the new one's is refused, as setting it would be."""
+    with api.transaction(at=AT) as tx:
+        tx.add_qos("high")
+        tx.modify_account("science", qos="normal,high")
+        tx.add_account("other", qos="normal")
+        tx.modify_account("physics", default_qos="high")
+    before = science.ok("assoc", "list", "-P").stdout
+    with pytest.raises(FscliError, match="DefaultQOS 'high' of account physics on cluster c1"):
+        with api.transaction(at=AT) as tx:
+            tx.modify_account("physics", parent="other")
+    assert science.ok("assoc", "list", "-P").stdout == before
+    with api.transaction(at=AT) as tx:  # a list that holds it: the move goes through
+        tx.modify_account("other", qos="normal,high")
+        assert tx.modify_account("physics", parent="other") == [
+            "modified account physics on c1: parent=other"
+        ]

@@ -96,3 +96,27 @@ def test_new_user_associations_hold_each_ones_own_settings(tmp_path):
             assert row["parent_id"] == parents[assoc.account]
             for column, value in assoc_values(assoc).items():
                 assert row[column] == value, (user.name, assoc, column)
+
+
+def test_a_tree_moving_an_account_away_from_its_default_qos_is_refused(fscli, tmp_path):
+    """Moving an account in a tree changes the QOS list it inherits: a DefaultQOS then
+    outside it is refused, by the dry run too, as setting it would be."""
+    tree = tmp_path / "c1.yaml"
+    text = (
+        "cluster:\n  name: c1\nqos:\n  normal: {}\n  high: {}\n"
+        "accounts:\n  a:\n    qos: [normal, high]\n{A}  b:\n    qos: [normal]\n{B}"
+        "users:\n  u:\n    associations: [sub]\n"
+    )
+    sub = "    children:\n      sub:\n        default_qos: high\n"
+    tree.write_text(text.replace("{A}", sub).replace("{B}", ""))
+    fscli.ok("-Q", "apply", str(tree))
+    before = fscli.ok("export").stdout
+    tree.write_text(text.replace("{A}", "").replace("{B}", sub))
+    for dry in (["--dry-run"], []):
+        failed = fscli.fails("apply", *dry, str(tree), code=1)
+        assert failed.stderr.endswith(
+            "fscli: error: DefaultQOS 'high' of account sub on cluster c1 is not in its "
+            "QOS list (normal): jobs without --qos would be refused; set qos= or "
+            "defaultqos= to match\n"
+        ), failed.stderr
+    assert fscli.ok("export").stdout == before
