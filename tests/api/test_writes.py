@@ -54,6 +54,18 @@ def test_a_dry_run_checks_everything_and_keeps_nothing(api, science):
     with api.transaction(at=AT, dry_run=True) as tx:
         assert tx.add_account("bio") == ["added account bio on c1: parent=root"]
     assert science.ok("assoc", "list", "-P").stdout == before
+    # its writes are made, so later checks see them, and a check's refusal is the real run's
+    for dry_run in (True, False):
+        with pytest.raises(FscliError, match="account 'bio' already exists on cluster c1"):
+            with api.transaction(at=AT, dry_run=dry_run) as tx:
+                tx.add_account("bio")
+                tx.add_account("bio")
+        with pytest.raises(FscliError, match="DefaultQOS 'normal' of account physics"):
+            with api.transaction(at=AT, dry_run=dry_run) as tx:
+                tx.add_qos("high")
+                tx.modify_account("physics", default_qos="normal")
+                tx.modify_account("science", qos="high")
+    assert science.ok("assoc", "list", "-P").stdout == before
 
 
 @pytest.mark.parametrize(
