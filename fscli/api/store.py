@@ -168,6 +168,7 @@ class Store:
         """Copy a live SQLite store to ``target`` (SQLite's online backup: consistent while
         others write; mode 0600; ``target`` must not exist); the file copied. An old store
         is brought to the current schema first, and a file that is no store is refused."""
+        import os
         from pathlib import Path
 
         from fscli.errors import NotFound, UsageProblem
@@ -181,8 +182,11 @@ class Store:
             )
         if not path.exists():
             raise NotFound(f"no store at {path}; nothing to back up")
+        copy = os.path.expanduser(target)
+        if copy.startswith("~"):  # Path.expanduser would raise RuntimeError
+            raise StoreError(f"cannot back up {path} to {target}: no such user's home directory")
         _ = self.engine
-        backup_sqlite(path, Path(target).expanduser())
+        backup_sqlite(path, Path(copy))
         return str(path)
 
     # -- views ------------------------------------------------------------------------

@@ -315,7 +315,8 @@ class Admin:
             self.log("modify account", f"{assoc.account}@{cluster.name}", detail)
             lines.append(f"modified account {assoc.account} on {cluster.name}: {detail}")
         self.s.flush()
-        if lines and changes.touches_qos():
+        if lines and (changes.touches_qos() or new_parent is not None):
+            # a move changes the QOS list the subtree inherits
             self.check_default_qos(cluster, [a.id for a in assocs])
         return lines
 

@@ -128,6 +128,7 @@ def read_spec(conn, cid: int) -> TreeSpec:
                 **_settings(assoc),
             )
     coords = read_coordinators(conn)
+    here = {ROOT, *spec.accounts}  # a tree names only its own cluster's accounts
     for uname, default, level in conn.execute(
         select(m.User.name, m.User.default_account, m.User.admin_level)
     ):
@@ -136,7 +137,7 @@ def read_spec(conn, cid: int) -> TreeSpec:
                 name=uname,
                 default_account=default or "",
                 admin_level=level or "None",
-                coordinator_of=coords.get(uname, []),
+                coordinator_of=[a for a in coords.get(uname, []) if a in here],
                 associations=users[uname],
             )
     spec.qos = read_qos(conn)
@@ -394,7 +395,7 @@ class _Writer:
         if not self.plan.clean:  # after the moves: an account's row takes its subtree along
             self.remove_assocs()
         self.removals(cid)
-        self.coordinators()
+        self.coordinators(cid)
         self.log()
 
     def qos(self) -> None:
@@ -634,18 +635,23 @@ class _Writer:
             table = m.Config.__table__
             self.conn.execute(delete(table).where(table.c.cluster_id == cid, table.c.key.in_(keys)))
 
-    def coordinators(self) -> None:
-        """The coordinators of the users the plan adds or changes. A user the plan removes
-        from this cluster keeps its (global) coordinator rows while it exists elsewhere:
-        they go with the user row (ON DELETE CASCADE)."""
+    def coordinators(self, cid: int) -> None:
+        """The coordinators of the users the plan adds or changes, of this cluster's
+        accounts: the rows of accounts only other clusters have are theirs, which the tree
+        cannot name. A user the plan removes from this cluster keeps its (global)
+        coordinator rows while it exists elsewhere: they go with the user row (ON DELETE
+        CASCADE)."""
         users = [c for c in self.plan.changes if c.kind == "user" and c.op != "-"]
         if not users:
             return
         table = m.Coordinator.__table__
         # only those that have rows: 50,000 new users would be 56 IN lists of 900 to compile
         have = set(self.conn.execute(select(table.c.user).distinct()).scalars())
+        here = select(_T.c.account).where(_T.c.cluster_id == cid, _T.c.user.is_(None))
         for chunk in chunked([c.name for c in users if c.name in have]):
-            self.conn.execute(delete(table).where(table.c.user.in_(chunk)))
+            self.conn.execute(
+                delete(table).where(table.c.user.in_(chunk), table.c.account.in_(here))
+            )
         self.insert(
             table,
             [
@@ -688,9 +694,14 @@ def apply_plan(
         return
     admin = Admin(session, now, actor)
     _Writer(session, plan, admin, progress).run()
-    if check_default_qos and any(treediff.sets_qos(c) for c in plan.changes):
+    if check_default_qos and any(treediff.sets_qos(c) or _moves(c) for c in plan.changes):
         cluster = session.get(m.Cluster, cluster_id(session.connection(), plan.spec.cluster.name))
         root = session.scalar(
             select(_A.id).where(_A.cluster_id == cluster.id, _A.parent_id.is_(None))
         )
         admin.check_default_qos(cluster, [root])
+
+
+def _moves(change: Change) -> bool:
+    """Whether a change moves an account: its subtree then inherits another QOS list."""
+    return change.op == "~" and any(key == "parent" for key, _, _ in change.diff)

@@ -54,6 +54,18 @@ def test_a_dry_run_checks_everything_and_keeps_nothing(api, science):
     with api.transaction(at=AT, dry_run=True) as tx:
         assert tx.add_account("bio") == ["added account bio on c1: parent=root"]
     assert science.ok("assoc", "list", "-P").stdout == before
+    # its writes are made, so later checks see them, and a check's refusal is the real run's
+    for dry_run in (True, False):
+        with pytest.raises(FscliError, match="account 'bio' already exists on cluster c1"):
+            with api.transaction(at=AT, dry_run=dry_run) as tx:
+                tx.add_account("bio")
+                tx.add_account("bio")
+        with pytest.raises(FscliError, match="DefaultQOS 'normal' of account physics"):
+            with api.transaction(at=AT, dry_run=dry_run) as tx:
+                tx.add_qos("high")
+                tx.modify_account("physics", default_qos="normal")
+                tx.modify_account("science", qos="high")
+    assert science.ok("assoc", "list", "-P").stdout == before
 
 
 @pytest.mark.parametrize(
@@ -86,3 +98,23 @@ def test_jobs_submitted_from_python_are_ranked_and_cancelled(api):
         ]
         tx.cancel_jobs(ids[1:])
     assert [j.state for j in api.jobs()] == ["pending", "cancelled"]
+
+
+def test_moving_an_account_is_refused_when_its_default_qos_leaves_the_list(api, science):
+    """A move changes the QOS list the account inherits: a DefaultQOS that was in the old
+    parent's list but is not in the new one's is refused, as setting it would be."""
+    with api.transaction(at=AT) as tx:
+        tx.add_qos("high")
+        tx.modify_account("science", qos="normal,high")
+        tx.add_account("other", qos="normal")
+        tx.modify_account("physics", default_qos="high")
+    before = science.ok("assoc", "list", "-P").stdout
+    with pytest.raises(FscliError, match="DefaultQOS 'high' of account physics on cluster c1"):
+        with api.transaction(at=AT) as tx:
+            tx.modify_account("physics", parent="other")
+    assert science.ok("assoc", "list", "-P").stdout == before
+    with api.transaction(at=AT) as tx:  # a list that holds it: the move goes through
+        tx.modify_account("other", qos="normal,high")
+        assert tx.modify_account("physics", parent="other") == [
+            "modified account physics on c1: parent=other"
+        ]

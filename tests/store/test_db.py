@@ -127,3 +127,17 @@ def test_the_default_store_is_under_xdg_data_home(monkeypatch):
     monkeypatch.delenv("FSCLI_DB", raising=False)
     url = db.resolve_url(None)
     assert (url.url, url.file) == ("sqlite:////data/me/fscli/fscli.db", "/data/me/fscli/fscli.db")
+
+
+def test_a_backup_to_an_unknown_users_home_is_one_clear_error(tmp_path):
+    """Not an internal error (Path.expanduser raises RuntimeError), and no store is made."""
+    from fscli.api import open_store
+
+    store = tmp_path / "fscli.db"
+    store.write_bytes(b"")
+    with open_store(str(store)) as api, pytest.raises(db.StoreError) as caught:
+        api.backup("~nosuchuser-fscli/b.db")
+    assert caught.value.message == (
+        f"cannot back up {store} to ~nosuchuser-fscli/b.db: no such user's home directory"
+    )
+    assert store.read_bytes() == b""

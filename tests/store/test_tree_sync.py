@@ -96,3 +96,52 @@ def test_new_user_associations_hold_each_ones_own_settings(tmp_path):
             assert row["parent_id"] == parents[assoc.account]
             for column, value in assoc_values(assoc).items():
                 assert row[column] == value, (user.name, assoc, column)
+
+
+def test_a_tree_moving_an_account_away_from_its_default_qos_is_refused(fscli, tmp_path):
+    """Moving an account in a tree changes the QOS list it inherits: a DefaultQOS then
+    outside it is refused, by the dry run too, as setting it would be."""
+    tree = tmp_path / "c1.yaml"
+    text = (
+        "cluster:\n  name: c1\nqos:\n  normal: {}\n  high: {}\n"
+        "accounts:\n  a:\n    qos: [normal, high]\n{A}  b:\n    qos: [normal]\n{B}"
+        "users:\n  u:\n    associations: [sub]\n"
+    )
+    sub = "    children:\n      sub:\n        default_qos: high\n"
+    tree.write_text(text.replace("{A}", sub).replace("{B}", ""))
+    fscli.ok("-Q", "apply", str(tree))
+    before = fscli.ok("export").stdout
+    tree.write_text(text.replace("{A}", "").replace("{B}", sub))
+    for dry in (["--dry-run"], []):
+        failed = fscli.fails("apply", *dry, str(tree), code=1)
+        assert failed.stderr.endswith(
+            "fscli: error: DefaultQOS 'high' of account sub on cluster c1 is not in its "
+            "QOS list (normal): jobs without --qos would be refused; set qos= or "
+            "defaultqos= to match\n"
+        ), failed.stderr
+    assert fscli.ok("export").stdout == before
+
+
+def test_a_tree_keeps_the_coordinators_of_other_clusters_accounts(fscli, tmp_path):
+    """Coordinator rows are global, but a tree names only its own cluster's accounts: its
+    export lists those, and applying it leaves the others' alone."""
+    c1 = tmp_path / "c1.yaml"
+    c1.write_text(
+        "cluster:\n  name: c1\naccounts:\n  science: {}\n"
+        "users:\n  alice:\n    coordinator_of: [science]\n    associations: [science]\n"
+    )
+    fscli.ok("-Q", "apply", str(c1))
+    fscli.ok("-Q", "cluster", "add", "c2")
+    fscli.ok("-Q", "--cluster", "c2", "account", "add", "other")
+    fscli.ok("-Q", "--cluster", "c2", "user", "add", "alice", "account=other")
+    fscli.ok("-Q", "sacctmgr", "-i", "add", "coordinator", "user=alice", "account=other")
+    again = fscli.ok("apply", str(c1))
+    assert again.stderr == f"no changes: cluster c1 already matches {c1}\n"
+    c2 = tmp_path / "c2.yaml"
+    c2.write_text(fscli.ok("--cluster", "c2", "export").stdout)
+    assert "coordinator_of: [other]\n" in c2.read_text()
+    c1.write_text(c1.read_text().replace("    coordinator_of: [science]\n", ""))
+    assert fscli.ok("apply", str(c1)).stdout == "~ user alice: coordinator_of: science -> -\n"
+    c2.write_text(fscli.ok("--cluster", "c2", "export").stdout)
+    assert "coordinator_of: [other]\n" in c2.read_text()
+    assert "coordinator_of" not in fscli.ok("--cluster", "c1", "export").stdout
