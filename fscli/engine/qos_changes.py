@@ -112,6 +112,8 @@ def from_settings(**settings: Any) -> QosChanges:
     changes = QosChanges()
     for name, value in settings.items():
         key, op = KEYWORDS.get(name, (name, "="))
+        if key == "flags" and changes.flags is not None:
+            raise InvalidValue("give one of flags, flags_add and flags_remove")
         set_word(changes, key, op, word(value))
     return changes
 
