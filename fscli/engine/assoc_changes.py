@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fscli.engine import treespec
-from fscli.engine import tres as tresmod
 from fscli.engine.limits import definitions as limitdefs
 from fscli.engine.model import SHARES_PARENT
 from fscli.errors import InvalidValue, NotFound
@@ -54,19 +53,7 @@ class AssocChanges:
         if self.default_qos is not None:
             parts.append(f"defaultqos={self.default_qos or '-1'}")
         for name, value in self.limits.items():
-            defn = limitdefs.named(name)
-            if value is limitdefs.CLEAR:
-                parts.append(f"{name}=-1")
-            elif defn.kind in ("tres", "tres_mins"):
-                parts.append(
-                    f"{name}="
-                    + ",".join(
-                        f"{k}={'-1' if v == tresmod.CLEAR else tresmod.format_value(k, v, defn.kind == 'tres')}"
-                        for k, v in value.items()
-                    )
-                )
-            else:
-                parts.append(f"{name}={limitdefs.format_limit(defn, value)}")
+            parts.append(f"{name}={limitdefs.change_text(limitdefs.named(name), value)}")
         return parts
 
 

@@ -51,11 +51,7 @@ class QosChanges:
         if self.flags:
             parts.append(f"flags{self.flags[0]}{','.join(self.flags[1])}")
         for name, value in self.limits.items():
-            defn = limitdefs.named(name)
-            parts.append(
-                f"{name}="
-                + ("-1" if value is limitdefs.CLEAR else limitdefs.format_limit(defn, value))
-            )
+            parts.append(f"{name}={limitdefs.change_text(limitdefs.named(name), value)}")
         return " ".join(parts)
 
 
@@ -116,6 +112,8 @@ def from_settings(**settings: Any) -> QosChanges:
     changes = QosChanges()
     for name, value in settings.items():
         key, op = KEYWORDS.get(name, (name, "="))
+        if key == "flags" and changes.flags is not None:
+            raise InvalidValue("give one of flags, flags_add and flags_remove")
         set_word(changes, key, op, word(value))
     return changes
 

@@ -78,3 +78,18 @@ def test_qos_keywords_parse_as_words_do():
         qos_changes.from_settings(usage_threshold=2)
     with pytest.raises(InvalidValue, match="unknown QOS setting 'colour'"):
         qos_changes.from_settings(colour="red")
+
+
+def test_a_cleared_tres_is_described_as_minus_one_for_a_qos_as_for_an_association():
+    # QosChanges.describe (the "modified QOS" line and its history entry) printed mem=-1M
+    qos = qos_changes.from_settings(GrpTRES="mem=-1,cpu=4", MaxWall=None)
+    assert qos.describe() == "GrpTRES=mem=-1,cpu=4 MaxWallDurationPerJob=-1"
+    assoc = assoc_changes.from_settings(GrpTRES="mem=-1,cpu=4", GrpTRESMins="cpu=60")
+    assert assoc.describe() == ["GrpTRES=mem=-1,cpu=4", "GrpTRESMins=cpu=60"]
+
+
+def test_flags_add_and_remove_are_the_plus_and_minus_words_and_only_one_is_taken():
+    assert qos_changes.from_settings(flags_remove="NoDecay").flags == ("-=", ["NoDecay"])
+    # the second used to replace the first silently: flags=DenyOnLimit was never applied
+    with pytest.raises(InvalidValue, match="give one of flags, flags_add and flags_remove"):
+        qos_changes.from_settings(flags="DenyOnLimit", flags_add="NoDecay")

@@ -136,6 +136,20 @@ def format_limit(defn: LimitDef, value: Any) -> str:
     return str(value)
 
 
+def change_text(defn: LimitDef, value: Any) -> str:
+    """A change (from :func:`parse_limit`) as the word that asks for it: ``-1`` clears the
+    limit or one TRES of it; TRES in the order given."""
+    if value is CLEAR:
+        return "-1"
+    if defn.kind in ("tres", "tres_mins"):
+        units = defn.kind == "tres"
+        return ",".join(
+            f"{k}={'-1' if v == tresmod.CLEAR else tresmod.format_value(k, v, units)}"
+            for k, v in value.items()
+        )
+    return format_limit(defn, value)
+
+
 def apply_change(defn: LimitDef, old: Any, change: Any) -> Any:
     """New stored value after ``change`` (from :func:`parse_limit`); ``None`` = unset."""
     if change is CLEAR:
