@@ -80,10 +80,26 @@ def check_job(
         if whatif:  # the what-if code (and the change parsers it needs) only for --with
             from fscli.engine.limits.whatif import apply_whatif
 
+            _same_cluster(conn, cluster, [t for t, _ in whatif])
             for target, change in whatif:
                 apply_whatif(state, target, change)
         attach_jobs(conn, cluster, state, at)
         return check(req, state, at)
+
+
+def _same_cluster(conn, cluster, targets) -> None:
+    """A what-if names the cluster checked, or none: a change to another cluster's limits
+    cannot change this check (it was applied to this cluster's objects instead)."""
+    from fscli.errors import UsageProblem
+    from fscli.store.snapshot import cluster_id_for, load_cluster
+
+    checked = load_cluster(conn, cluster_id_for(conn, cluster)).name
+    for target in targets:
+        if target.cluster is not None and target.cluster.lower() != checked.lower():
+            raise UsageProblem(
+                f"--with names cluster '{target.cluster}', but the check is on cluster "
+                f"'{checked}' (use --cluster {target.cluster})"
+            )
 
 
 def _request(

@@ -233,6 +233,12 @@ BAD = [
         "no association for user nosuch account chem\n",
     ),
     (
+        ("check", "user=bob", "--with", "cluster=c2 account=chem MaxJobs=1"),
+        2,
+        "fscli: error: --with names cluster 'c2', but the check is on cluster 'c1' "
+        "(use --cluster c2)\n",
+    ),
+    (
         ("check", "user=bob", "--with", "account=chem 'MaxJobs=1"),
         2,
         '--with "account=chem \'MaxJobs=1": No closing quotation',
