@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
 from fscli.api.results import Shares
@@ -30,17 +30,38 @@ def algorithm_name(text: str | None) -> str | None:
 
 def shares(store: Store, cluster: str | None, at: int, algorithm: str | None = None) -> Shares:
     """One snapshot of ``cluster``, its fair-share at ``at``."""
+    return shares_over(store, cluster, [at], algorithm)[0]
+
+
+def shares_over(
+    store: Store, cluster: str | None, moments: Sequence[int], algorithm: str | None = None
+) -> list[Shares]:
+    """``cluster``'s fair-share at each of ``moments`` (at least one), all from one read
+    of the store: the same associations at every moment, whatever is written meanwhile.
+    (Charges made after a moment do not count at it: the engine leaves them out.)"""
     from fscli.heap import bulk
     from fscli.store.state import fairshare, load_state
 
     algorithm = algorithm_name(algorithm)
     with store.viewing() as conn:
-        state = load_state(conn, cluster, at)
+        state = load_state(conn, cluster, max(moments))
     algorithm = algorithm or state.config.algorithm
+    answers = []
     with bulk():  # the rows live as long as the answer: no collector passes over them
-        result = fairshare(state, at, algorithm)
-        rows = result.rows
-    return Shares(state.cluster.name, algorithm, at, rows, tres_names(state), result, state)
+        for at in moments:
+            result = fairshare(state, at, algorithm)
+            answers.append(
+                Shares(
+                    state.cluster.name,
+                    algorithm,
+                    at,
+                    result.rows,
+                    tres_names(state),
+                    result,
+                    state,
+                )
+            )
+    return answers
 
 
 def tres_names(state) -> tuple[str, ...]:
