@@ -32,7 +32,7 @@ def priorities(
         queue = load_queue(conn, state.cluster_id, listed_states(state.config))
     algorithm = algorithm or state.config.algorithm
     with bulk():
-        shares = fairshare(state, at, algorithm)
+        shares = fairshare(state, at, algorithm, last=True)
         result = compute_priorities(
             queue,
             state.by_id,

@@ -3,7 +3,7 @@ them. The CLI renders these; ``--json`` is their serialisation."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -26,10 +26,22 @@ class Shares:
     cluster: str
     algorithm: str
     at: int
-    rows: list[ShareRow]
+    result: Any = field(repr=False)  # the engine's result: the rows, and --explain
     tres_names: Sequence[str] = ()
-    result: Any = field(default=None, repr=False)  # the engine's result, for --explain
     state: Any = field(default=None, repr=False)  # the snapshot the rows come from
+
+    @property
+    def rows(self) -> list[ShareRow]:
+        """The rows in sshare's order (made when first asked for)."""
+        from fscli.heap import bulk
+
+        with bulk():  # they live as long as the answer: no collector passes over them
+            return self.result.rows
+
+    def row_chunks(self, size: int) -> Iterator[list[ShareRow]]:
+        """:attr:`rows` in pieces of ``size`` rows, each made when it is reached (until
+        :attr:`rows` is asked for): for views that write rows as they come."""
+        return self.result.row_chunks(size)
 
     @cached_property
     def run_minutes(self) -> Mapping[int, Mapping[str, int]]:

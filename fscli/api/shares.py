@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from fscli.api.results import Shares
@@ -47,19 +47,11 @@ def shares_over(
         state = load_state(conn, cluster, max(moments))
     algorithm = algorithm or state.config.algorithm
     answers = []
-    with bulk():  # the rows live as long as the answer: no collector passes over them
-        for at in moments:
-            result = fairshare(state, at, algorithm)
+    with bulk():  # the engine's columns live as long as the answer: no collector passes
+        for k, at in enumerate(moments, 1):
+            result = fairshare(state, at, algorithm, last=k == len(moments))
             answers.append(
-                Shares(
-                    state.cluster.name,
-                    algorithm,
-                    at,
-                    result.rows,
-                    tres_names(state),
-                    result,
-                    state,
-                )
+                Shares(state.cluster.name, algorithm, at, result, tres_names(state), state)
             )
     return answers
 
@@ -73,23 +65,33 @@ def tres_names(state) -> tuple[str, ...]:
     return DEFAULT_TRES + tuple(dict.fromkeys(n for n in extra if n not in DEFAULT_TRES))
 
 
-def select_rows(
-    rows, all_users: bool, accounts: Collection[str] = (), users: Collection[str] = ()
-) -> list:
-    """sshare's row filter: account rows always, user rows with -a or -u (``-1`` names every
-    user); ``accounts`` (-A) keeps those accounts' rows only."""
+def row_filter(
+    all_users: bool,
+    accounts: Collection[str] = (),
+    users: Collection[str] = (),
+    users_only: bool = False,
+) -> Callable[[Iterable[ShareRow]], list[ShareRow]]:
+    """sshare's row filter, for the whole answer or a piece of it at a time: account rows
+    always (none with ``users_only``), user rows with -a or -u (``-1`` names every user);
+    ``accounts`` (-A) keeps those accounts' rows only."""
     wanted_users = {u.lower() for u in users}
     if "-1" in wanted_users:
         all_users = True
     wanted_accounts = {a.lower() for a in accounts}
-    out = []
-    for row in rows:
+    if all_users and not wanted_accounts and not users_only:
+        return list
+
+    def wanted(row: ShareRow) -> bool:
         if wanted_accounts and row.account.lower() not in wanted_accounts:
-            continue
-        if row.user is not None and not all_users and row.user.lower() not in wanted_users:
-            continue
-        out.append(row)
-    return out
+            return False
+        if row.user is None:
+            return not users_only
+        return all_users or row.user.lower() in wanted_users
+
+    def keep(rows: Iterable[ShareRow]) -> list[ShareRow]:
+        return list(filter(wanted, rows))
+
+    return keep
 
 
 def find_row(answer: Shares, text: str) -> ShareRow:

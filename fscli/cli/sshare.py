@@ -98,7 +98,7 @@ def sshare(
         from fscli.errors import UsageProblem
 
         raise UsageProblem("--svg saves the table: leave out -p, -P, --json and --explain")
-    from fscli.api.shares import algorithm_name, select_rows
+    from fscli.api.shares import algorithm_name, row_filter
     from fscli.cli.words import split_list
 
     fields = select_fields(fmt) if fmt else None  # a bad -o fails before the store is read
@@ -112,17 +112,20 @@ def sshare(
     answer = app.store.shares(app.cluster_name, app.now, algorithm)
     algorithm = answer.algorithm
     fields = fields or select_fields(None, algorithm, long_, partition)
-    rows = select_rows(answer.rows, all_users, split_list(accounts or ""), split_list(users or ""))
-    if users_only:
-        rows = [row for row in rows if row.user is not None]
+    keep = row_filter(all_users, split_list(accounts or ""), split_list(users or ""), users_only)
     extras = extras_of(answer, None if out.json else {f.name for f in fields})
+    if out.parsable and not out.json:  # the rows made and written a piece at a time
+        from fscli.heap import bulk
+        from fscli.render.sshare import CHUNK, render_pieces
+
+        pieces = map(keep, answer.row_chunks(CHUNK))
+        with bulk():  # each piece is gone before the next: no collector passes
+            for text in render_pieces(pieces, fields, out.parsable, not out.noheader, extras):
+                click.echo(text, nl=False)
+        return
+    rows = keep(answer.rows)
     if out.json:
         emit_json(rows, algorithm, extras, app.now)
-    elif out.parsable:
-        from fscli.render.sshare import render_chunks
-
-        for text in render_chunks(rows, fields, out.parsable, not out.noheader, extras):
-            click.echo(text, nl=False)
     else:
         from fscli.render import tables
         from fscli.render.sshare import table_cells

@@ -36,7 +36,7 @@ import functools
 import itertools
 import math
 import operator
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple, cast
 
@@ -152,6 +152,19 @@ class FairShareResult:
     @functools.cached_property
     def rows(self) -> list[ShareRow]:
         return list(map(self.by_index.__getitem__, self.tree.order))
+
+    def row_chunks(self, size: int) -> Iterator[list[ShareRow]]:
+        """``rows`` in pieces of ``size`` rows. Until ``rows`` is asked for, each piece is
+        made when it is reached: a view that writes its rows as they come never holds all
+        of them (17 MB at 100,000 associations)."""
+        if "rows" in self.__dict__:
+            rows = self.rows
+            for start in range(0, len(rows), size):
+                yield rows[start : start + size]
+            return
+        order = self.tree.order
+        for start in range(0, len(order), size):
+            yield _make_rows(self.tree, self.columns, order[start : start + size])
 
     def row(self, assoc_id: int) -> ShareRow:
         """The row of one association (``InvalidValue`` if it is not in the tree)."""
@@ -428,26 +441,40 @@ def _normalized(raw: list[float], root: int) -> list[float]:
     return list(map(operator.truediv, raw, itertools.repeat(top, len(raw))))
 
 
-def _make_rows(tree: Tree, c: Columns) -> list[ShareRow]:
-    """Rows in the input (index) order; root's RawShares and NormUsage are blank."""
-    assocs, root = tree.assocs, tree.root
-    raw_shares: list[int | None] = list(tree.shares)
-    raw_shares[root] = None
-    norm_usage: list[float | None] = list(c.norm_usage)
-    norm_usage[root] = None
+def _same(column: Sequence) -> Sequence:
+    return column
+
+
+def _make_rows(tree: Tree, c: Columns, positions: Sequence[int] | None = None) -> list[ShareRow]:
+    """The rows of tree ``positions`` (default: all, in the input order); root's RawShares
+    and NormUsage are blank."""
+    if positions is None:
+        positions = range(len(tree.ids))
+        pick: Callable[[Sequence], Sequence] = _same
+    elif len(positions) == 1:
+        pick = operator.itemgetter(slice(positions[0], positions[0] + 1))
+    else:
+        pick = operator.itemgetter(*positions)  # a tuple of those items, in one C call
+
+    assocs = pick(tree.assocs)
+    raw_shares: list[int | None] = list(pick(tree.shares))  # copies: root's is blanked
+    norm_usage: list[float | None] = list(pick(c.norm_usage))
+    if tree.root in positions:
+        k = positions.index(tree.root)
+        raw_shares[k] = norm_usage[k] = None
     fields = zip(
-        tree.ids,
+        pick(tree.ids),
         map(_ACCOUNT, assocs),
-        tree.users,
+        pick(tree.users),
         map(_PARTITION, assocs),
-        tree.depth,
+        pick(tree.depth),
         raw_shares,
-        c.norm_shares,
-        tree.raw,
+        pick(c.norm_shares),
+        pick(tree.raw),
         norm_usage,
-        c.effective_usage,
-        c.fairshare,
-        c.level_fs,
+        pick(c.effective_usage),
+        pick(c.fairshare),
+        pick(c.level_fs),
         [a.limits.get("GrpTRESMins") or None if a.limits else None for a in assocs],
     )
     return list(map(tuple.__new__, itertools.repeat(ShareRow), fields))

@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import math
 import operator
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from fscli.engine.fairshare import ShareRow
@@ -277,6 +277,19 @@ def render_chunks(
     extras: Extras = Extras(),
 ) -> Iterator[str]:
     """:func:`render_text` in pieces of :data:`CHUNK` rows, to be written as they come."""
+    pieces = (rows[start : start + CHUNK] for start in range(0, len(rows), CHUNK))
+    return render_pieces(pieces, fields, parsable, header, extras)
+
+
+def render_pieces(
+    pieces: Iterable[Sequence[ShareRow]],
+    fields: Sequence[Field],
+    parsable: str | None = None,
+    header: bool = True,
+    extras: Extras = Extras(),
+) -> Iterator[str]:
+    """:func:`render_text` of rows that come in pieces (each made when it is reached: see
+    ``Shares.row_chunks``), the text of each piece as it comes."""
     if parsable not in (None, "p", "P"):
         raise InvalidValue(f"unknown parsable mode '{parsable}': expected p or P")
     end = "|\n" if parsable == "p" else "\n"  # -p: a "|" after every field
@@ -297,8 +310,9 @@ def render_chunks(
                 + "\n"
             )
             yield "".join("-" * abs(f.width) + " " for f in fields) + "\n"
-    for start in range(0, len(rows), CHUNK):
-        part = rows[start : start + CHUNK]
+    for part in pieces:
+        if not part:
+            continue
         columns = [column(f.name, part, extras) for f in fields]
         if parsable:
             cells = [_texts(f.name, values) for f, values in zip(fields, columns)]

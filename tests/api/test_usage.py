@@ -54,6 +54,9 @@ def test_usage_at_several_moments_is_each_moments_own(store):
             ]
 
         assert [a.at for a in series] == moments
+        # every moment's usage is made before the snapshot lets its charges go
+        assert all(a.state is series[0].state for a in series)
+        assert len(series[0].state.charges) == 0
         for answer, at in zip(series, moments):
             assert numbers(answer) == numbers(api.shares(at=at))
         user_usage = [next(r.raw_usage for r in a.rows if r.user == "u") for a in series]

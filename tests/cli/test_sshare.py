@@ -326,6 +326,31 @@ def test_row_selection_and_format(fscli):
     ]
 
 
+@pytest.mark.parametrize(
+    "filters",
+    [(), ("-a",), ("-a", "-U"), ("-A", "c,f", "-a"), ("-u", "user2,user5"), ("-U", "-u", "-1")],
+)
+def test_parsable_rows_made_a_piece_at_a_time_are_the_whole_answer(fscli, monkeypatch, filters):
+    """-p/-P make and write the rows in pieces (here of 2 rows, so that the filters empty
+    some of them): the text is the one the whole list of rows gives, as --json keeps it."""
+    doc_store(fscli)
+    whole = json.loads(fscli.ok("sshare", "--json", *filters, at=AT).stdout)["shares"]
+    monkeypatch.setattr("fscli.render.sshare.CHUNK", 2)
+    lines = sshare(fscli, "-P", "-n", "-o", "Account,User,RawUsage,FairShare", *filters)
+    assert lines == [
+        "|".join(
+            [
+                " " * r["depth"] + r["Account"],
+                r["User"] or "",
+                str(int(r["RawUsage"])),
+                "" if r["FairShare"] is None else f"{r['FairShare']:f}",
+            ]
+        )
+        for r in whole
+    ]
+    assert len(lines) > 2
+
+
 def test_users_only_and_the_field_list(fscli, tmp_path):
     doc_store(fscli)
     assert sshare(fscli, "-P", "-n", "-U", "-o", "Account,User", "-A", "c", "-a") == [

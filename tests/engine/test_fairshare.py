@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import math
+import operator
 import random
 
 import pytest
@@ -305,6 +306,25 @@ def test_rows_are_built_on_first_use() -> None:
     assert "rows" not in vars(result) and "by_index" not in vars(result)
     assert result.fs_factor[4] == 0.25  # job priority needs no rows
     assert result.rows[0].account == "root" and result.row(4) is result.by_index[3]
+
+
+@pytest.mark.parametrize("size", [1, 2, 7, 20_001, 30_000])
+def test_row_chunks_are_the_rows_in_pieces_made_as_they_come(size: int) -> None:
+    assocs, usage = synthetic(2000, 9)
+    assocs.insert(0, assocs.pop(1))  # the root is not the first position: blanked where it is
+    result = compute(assocs, usage, "classic")
+    pieces = result.row_chunks(size)
+    first = next(pieces)
+    assert "rows" not in vars(result) and "by_index" not in vars(result)
+    chunks = [first, *pieces]
+    assert [len(c) for c in chunks[:-1]] == [size] * (len(chunks) - 1)
+    assert 0 < len(chunks[-1]) <= size
+    assert [row for chunk in chunks for row in chunk] == result.rows
+    assert result.rows[0].raw_shares is None and result.rows[0].norm_usage is None
+    assert sum(r.raw_shares is None or r.norm_usage is None for r in result.rows) == 1
+    # once the rows are made, the pieces are slices of them (the same objects)
+    again = [row for chunk in result.row_chunks(size) for row in chunk]
+    assert all(map(operator.is_, again, result.rows))
 
 
 def test_bulk_pauses_the_collector_and_restores_it() -> None:
