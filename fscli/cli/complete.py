@@ -32,6 +32,19 @@ VALUE_KINDS = {
 }
 
 
+def skipped_while_completing(callback):
+    """An option's callback that click does not run while it completes a TAB's words
+    (``ctx.resilient_parsing``): one that prints or exits, like sshare's ``-e``. The mark
+    lets the fast path (:mod:`fscli.cli.fast`) complete such a command's words too, as
+    its callback does nothing there."""
+
+    def run(ctx, param, value):
+        return value if ctx.resilient_parsing else callback(ctx, param, value)
+
+    run.__doc__, run.skipped_while_completing = callback.__doc__, True  # type: ignore[attr-defined]
+    return run
+
+
 def store_names(db: str | None, kind: str, prefix: str) -> list[str]:
     """Names of one kind starting with ``prefix`` in the store ``db`` names (``--db``'s
     value, else ``FSCLI_DB`` or the default); nothing (never an error) without a store."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import click
 
+from fscli.cli.complete import skipped_while_completing
 from fscli.cli.output import output_options, svg_option
 
 
@@ -29,10 +30,11 @@ def extras_of(answer, columns=None):
     )
 
 
+@skipped_while_completing  # a TAB parses the words: it must print nothing
 def _print_fields(ctx: click.Context, _param, given: bool) -> None:
     """``-e``: print the field list and exit before the store is read (as sshare does);
     an eager option's callback, so it runs before the other options are even checked."""
-    if not given or ctx.resilient_parsing:  # a TAB parses the words: it must print nothing
+    if not given:
         return
     from fscli.render.sshare import help_format
 

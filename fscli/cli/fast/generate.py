@@ -137,7 +137,11 @@ def _unsupported(cmd: click.Command, ctx: click.Context, params: list) -> str | 
     if not isinstance(cmd, click.Group) and not ctx.allow_interspersed_args:
         return "options only before the arguments"
     for p in params:
-        if p.callback is not None and not _click_eager(p):
+        if (
+            p.callback is not None
+            and not _click_eager(p)
+            and not getattr(p.callback, "skipped_while_completing", False)
+        ):
             return f"{p.name}: a callback runs while click parses"
         if p.deprecated:
             return f"{p.name}: deprecated"

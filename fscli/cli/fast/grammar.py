@@ -3373,7 +3373,6 @@ NODES = {
             },
         ],
         "arguments": [],
-        "fallback": "helpformat: a callback runs while click parses",
     },
     ("tree",): {
         "group": False,
