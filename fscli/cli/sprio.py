@@ -106,7 +106,13 @@ def sprio(
     from fscli.engine.priority import filter_rows
     from fscli.errors import InvalidValue, NotFound
     from fscli.heap import bulk
-    from fscli.render.sprio import LONG_WITH_FORMAT, default_format, render, render_json, show_table
+    from fscli.render.sprio import (
+        LONG_WITH_FORMAT,
+        default_format,
+        render_chunks,
+        render_json,
+        show_table,
+    )
 
     if fmt is not None and long_:
         raise InvalidValue(LONG_WITH_FORMAT)
@@ -133,7 +139,7 @@ def sprio(
         return
     if fmt or long_ or norm or weights or noheader or not stdout_is_tty():
         with bulk():
-            text = render(
+            for text in render_chunks(
                 rows,
                 result.config,
                 fmt=fmt,
@@ -143,8 +149,8 @@ def sprio(
                 header=not noheader,
                 sort=sort,
                 users=user_list is not None,
-            )
-        click.echo(text, nl=False)
+            ):
+                click.echo(text, nl=False)
         return
     show_table(
         rows, result.config, default_format(result.config, users=user_list is not None), sort=sort

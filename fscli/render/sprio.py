@@ -12,7 +12,7 @@ list, ``-w`` prints one ``Weights`` line instead of jobs.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import repeat
@@ -275,7 +275,17 @@ def sort_rows(rows: list[PriorityRow], spec: str | None = None) -> list[Priority
     return result
 
 
-def render(
+def render(rows: list[PriorityRow], config: PriorityConfig, **options) -> str:
+    """sprio's output for ``rows``: the header, then one line per row (or the weights
+    line); ``options`` as :func:`render_chunks` takes them."""
+    return "".join(render_chunks(rows, config, **options))
+
+
+CHUNK = 5000
+"""Rows rendered at a time: the text of 100,000 jobs never exists whole."""
+
+
+def render_chunks(
     rows: list[PriorityRow],
     config: PriorityConfig,
     *,
@@ -287,8 +297,9 @@ def render(
     sort: str | None = None,
     users: bool = False,
     version: str = "22.05",
-) -> str:
-    """sprio's output for ``rows``: the header, then one line per row (or the weights line)."""
+) -> Iterator[str]:
+    """:func:`render` in pieces of :data:`CHUNK` lines, to be written as they come. The
+    format and the sort are checked before the first piece."""
     if fmt and long:
         raise InvalidValue(LONG_WITH_FORMAT)
     prefix, fields = parse_format(
@@ -301,16 +312,31 @@ def render(
         lines.append(line(tuple(_header(f.letter) for f in fields)))
     if weights:
         lines.append(line(tuple(_weights_value(f.letter, config) for f in fields)))
+        rows = []
     elif fields:
         rows = sort_rows(rows, sort)
+    return _chunks(lines, rows, fields, line, config)
+
+
+def _chunks(
+    lines: list[str],
+    rows: list[PriorityRow],
+    fields: list[Field],
+    line: Callable[[tuple], str],
+    config: PriorityConfig,
+) -> Iterator[str]:
+    if lines:
+        yield "\n".join(lines) + "\n"
+    for start in range(0, len(rows), CHUNK):
+        part = rows[start : start + CHUNK]
+        if not fields:
+            yield "\n".join([line(())] * len(part)) + "\n"
+            continue
         columns: dict[str, list[str]] = {}
         for f in fields:
             if f.letter not in columns:
-                columns[f.letter] = _column(f.letter, rows, config)
-        lines.extend(map(line, zip(*(columns[f.letter] for f in fields))))
-    else:
-        lines.extend([line(())] * len(rows))
-    return "\n".join(lines) + "\n" if lines else ""
+                columns[f.letter] = _column(f.letter, part, config)
+        yield "\n".join(map(line, zip(*(columns[f.letter] for f in fields)))) + "\n"
 
 
 _TEXT_LETTERS = frozenset("ruonctT")
