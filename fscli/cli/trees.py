@@ -291,11 +291,11 @@ def dump(app, words) -> None:
 LOAD_KEYS = key_table({"file": ("name",), "cluster": ()}, None)
 
 
-def _load_target(app, wanted: str | None) -> str | None:
+def _load_target(app, wanted: str | None, dry_run: bool) -> str | None:
     """The cluster a flat file must be for: --cluster, else the store's only cluster."""
     if wanted:
         return wanted.lower()
-    names = app.store.clusters(create=True)  # load writes: a new store is fine
+    names = app.store.clusters(create=True, dry_run=dry_run)  # load writes: a new store is fine
     return names[0] if len(names) == 1 else None
 
 
@@ -333,7 +333,7 @@ def load(app, words, dry_run, full_plan) -> None:
     if len(paths) != 1:
         raise UsageProblem("load needs one file: fscli load FILE [cluster=NAME] [clean]")
     override = parsed.get("cluster")
-    wanted = None if override else _load_target(app, app.cluster_name)
+    wanted = None if override else _load_target(app, app.cluster_name, dry_run)
     with bulk():
         spec = flatfile.parse(read_text(paths[0]), cluster=wanted, source=paths[0])
         if override:
