@@ -9,6 +9,8 @@ and ``dump`` write the store back in either format.
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from fscli.cli.output import dry_run_option
@@ -97,14 +99,14 @@ def _print_plan(plan, full: bool = False, quiet: bool = False) -> None:
     """The plan on stdout: a rich tree grouped by kind on a terminal, else plain lines; a
     plan of more than :data:`PLAN_LINES` lines as a summary unless ``full``; nothing with
     ``quiet`` (-Q)."""
-    from fscli.cli.app import stdout_is_tty
+    from fscli.render import tables
 
     if quiet:
         return
     if not full and len(plan.changes) + len(plan.kept) > PLAN_LINES:
         click.echo(_summary(plan), nl=False)
         return
-    if not stdout_is_tty():
+    if not tables.is_terminal(sys.stdout):
         click.echo(
             "".join(change.text() + "\n" for change in plan.changes)
             + "".join(f"= {line}\n" for line in plan.kept),
