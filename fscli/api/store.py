@@ -73,6 +73,7 @@ class Store:
         self.read_only = read_only
         self.actor = actor or process_user()
         self._engine = None
+        self._scratch = None  # a dry run's in-memory store, while the file does not exist
 
     def __enter__(self) -> Store:
         return self
@@ -85,6 +86,9 @@ class Store:
         if self._engine is not None:
             self._engine.dispose()
             self._engine = None
+        if self._scratch is not None:
+            self._scratch.dispose()
+            self._scratch = None
 
     # -- connections ------------------------------------------------------------------
     @property
@@ -92,7 +96,17 @@ class Store:
         """The SQLAlchemy engine, the store created (and migrated) when it does not exist."""
         return self._open(create=True)
 
-    def _open(self, create: bool):
+    def _open(self, create: bool, dry_run: bool = False):
+        """The engine; for a dry run on an SQLite file that does not exist yet, an empty
+        store in memory (every check creating the file would make passed): a dry run
+        leaves no file behind."""
+        if self._engine is None and create and dry_run and not self.read_only:
+            from fscli.store.db import scratch_engine
+
+            if self._scratch is None:
+                self._scratch = scratch_engine(self.db)
+            if self._scratch is not None:
+                return self._scratch
         if self._engine is None:
             from fscli.store.db import open_engine
 
@@ -100,11 +114,12 @@ class Store:
         return self._engine
 
     @contextmanager
-    def reading(self, create: bool = False) -> Iterator:
-        """A Core connection for read paths; creates no store unless ``create``."""
+    def reading(self, create: bool = False, dry_run: bool = False) -> Iterator:
+        """A Core connection for read paths; creates no store unless ``create`` (and not
+        then either for ``dry_run``: a store that does not exist yet reads as a new one)."""
         from fscli.store.session import reading
 
-        with reading(lambda: self._open(create=create)) as conn:
+        with reading(lambda: self._open(create, dry_run)) as conn:
             yield conn
 
     @contextmanager
@@ -128,7 +143,7 @@ class Store:
                 "this command changes the store, and fscli is read-only here "
                 "(--read-only or FSCLI_READ_ONLY); run it without that to change it"
             )
-        with writing(lambda: self.engine, dry_run) as session:
+        with writing(lambda: self._open(True, dry_run), dry_run) as session:
             yield session
 
     @contextmanager
@@ -190,12 +205,12 @@ class Store:
         return str(path)
 
     # -- views ------------------------------------------------------------------------
-    def clusters(self, create: bool = False) -> list[str]:
+    def clusters(self, create: bool = False, dry_run: bool = False) -> list[str]:
         """Every cluster's name, sorted (``create``: a new, empty store when there is none,
-        for a command that writes next)."""
+        for a command that writes next; made in memory only for one that ``dry_run``s)."""
         from fscli.store.snapshot import cluster_names
 
-        with self.reading(create) as conn:
+        with self.reading(create, dry_run) as conn:
             return cluster_names(conn)
 
     def associations(self, cluster: str | None = None) -> Associations:

@@ -8,7 +8,6 @@ everything validated (or rolled back for ``--dry-run``).
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -87,7 +86,3 @@ class App:
         """A change summary or hint: stderr, silenced by ``-Q``."""
         if not self.quiet:
             click.echo(message, err=True)
-
-
-def stdout_is_tty() -> bool:
-    return sys.stdout.isatty()

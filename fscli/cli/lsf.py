@@ -347,7 +347,12 @@ SUMMARY_COLUMNS = [
 
 @click.command(**SETTINGS)
 @click.argument("queues", nargs=-1)
-@click.option("-l", "long", is_flag=True, help="Long format with the SHARE_INFO_FOR blocks.")
+@click.option(
+    "-l",
+    "long",
+    is_flag=True,
+    help="Long format with the SHARE_INFO_FOR blocks (-p/-P: their lines, one row each).",
+)
 @click.option(
     "--explain", metavar="USER", help="Show the dynamic priority formula with USER's numbers."
 )
@@ -367,7 +372,13 @@ def bqueues(app, queues, long, explain, out) -> None:
     import json
 
     from fscli.engine.timestr import utc_iso
-    from fscli.render.bqueues import SEPARATOR, bqueues_dict, render_bqueues_long
+    from fscli.render.bqueues import (
+        SEPARATOR,
+        SHARE_INFO_COLUMNS,
+        bqueues_dict,
+        render_bqueues_long,
+        share_info_rows,
+    )
 
     if explain:
         texts = app.store.lsf_explain(explain, list(queues), app.cluster_name, app.now)
@@ -386,6 +397,8 @@ def bqueues(app, queues, long, explain, out) -> None:
     if out.json:
         doc = {"at": utc_iso(answer.at), "queues": [bqueues_dict(*view) for view in views]}
         click.echo(json.dumps(doc, indent=2))
+    elif out.parsable:
+        out.emit(SHARE_INFO_COLUMNS, share_info_rows(views), "share_info")
     else:
         click.echo(SEPARATOR.join(render_bqueues_long(*view) for view in views), nl=False)
 

@@ -11,6 +11,7 @@ output into a pipe or file) give sprio's text, ``--json`` the full breakdown and
 from __future__ import annotations
 
 import os
+import sys
 
 import click
 
@@ -101,11 +102,11 @@ def sprio(
       fscli --at 2026-11-21T15:38:38 sprio -j 4,5 -o '%.15i %9r %.10Y %.10F'
       fscli sprio --explain 4
     """
-    from fscli.cli.app import stdout_is_tty
     from fscli.engine.priority import explain as explain_row
     from fscli.engine.priority import filter_rows
     from fscli.errors import InvalidValue, NotFound
     from fscli.heap import bulk
+    from fscli.render import tables
     from fscli.render.sprio import (
         LONG_WITH_FORMAT,
         default_format,
@@ -137,7 +138,7 @@ def sprio(
             text = render_json(result.cluster, result.config, rows, result.warnings)
         click.echo(text, nl=False)
         return
-    if fmt or long_ or norm or weights or noheader or not stdout_is_tty():
+    if fmt or long_ or norm or weights or noheader or not tables.is_terminal(sys.stdout):
         with bulk():
             for text in render_chunks(
                 rows,

@@ -9,6 +9,8 @@ and ``dump`` write the store back in either format.
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from fscli.cli.output import dry_run_option
@@ -97,14 +99,14 @@ def _print_plan(plan, full: bool = False, quiet: bool = False) -> None:
     """The plan on stdout: a rich tree grouped by kind on a terminal, else plain lines; a
     plan of more than :data:`PLAN_LINES` lines as a summary unless ``full``; nothing with
     ``quiet`` (-Q)."""
-    from fscli.cli.app import stdout_is_tty
+    from fscli.render import tables
 
     if quiet:
         return
     if not full and len(plan.changes) + len(plan.kept) > PLAN_LINES:
         click.echo(_summary(plan), nl=False)
         return
-    if not stdout_is_tty():
+    if not tables.is_terminal(sys.stdout):
         click.echo(
             "".join(change.text() + "\n" for change in plan.changes)
             + "".join(f"= {line}\n" for line in plan.kept),
@@ -291,11 +293,11 @@ def dump(app, words) -> None:
 LOAD_KEYS = key_table({"file": ("name",), "cluster": ()}, None)
 
 
-def _load_target(app, wanted: str | None) -> str | None:
+def _load_target(app, wanted: str | None, dry_run: bool) -> str | None:
     """The cluster a flat file must be for: --cluster, else the store's only cluster."""
     if wanted:
         return wanted.lower()
-    names = app.store.clusters(create=True)  # load writes: a new store is fine
+    names = app.store.clusters(create=True, dry_run=dry_run)  # load writes: a new store is fine
     return names[0] if len(names) == 1 else None
 
 
@@ -333,7 +335,7 @@ def load(app, words, dry_run, full_plan) -> None:
     if len(paths) != 1:
         raise UsageProblem("load needs one file: fscli load FILE [cluster=NAME] [clean]")
     override = parsed.get("cluster")
-    wanted = None if override else _load_target(app, app.cluster_name)
+    wanted = None if override else _load_target(app, app.cluster_name, dry_run)
     with bulk():
         spec = flatfile.parse(read_text(paths[0]), cluster=wanted, source=paths[0])
         if override:

@@ -70,7 +70,7 @@ def set_word(changes: QosChanges, key: str, op: str, text: str) -> None:
         changes.values["priority"] = 0 if prio is limitdefs.CLEAR else prio
     elif key == "flags":
         changes.flags = (op, parse_flags(text))
-    elif key == "usagefactor":
+    elif key == "usagefactor":  # a number, never None: -1 does not clear it (unset writes 1)
         changes.values["usage_factor"] = parse_float("UsageFactor", text)
     elif key == "limitfactor":
         changes.values["limit_factor"] = parse_float("LimitFactor", text, clear=True)

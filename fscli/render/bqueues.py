@@ -46,6 +46,34 @@ def render_share_block(block: ShareBlock) -> str:
     return "\n".join(lines)
 
 
+SHARE_INFO_COLUMNS = ("QUEUE", "SHARE_INFO_FOR", "USER/GROUP", *(h for h, _, _ in _SHARE_COLUMNS))
+"""``bqueues -l -p/-P``: one row per SHARE_INFO_FOR line, the queue and block first."""
+
+
+def share_info_rows(
+    views: Sequence[tuple[LsfQueue, QueueSummary, Sequence[ShareBlock]]],
+) -> list[list[object]]:
+    """The SHARE_INFO_FOR lines of every queue as rows of :data:`SHARE_INFO_COLUMNS`
+    (numbers as they are: the parsable text writes them unrounded)."""
+    return [
+        [
+            queue.name,
+            block.path,
+            r.name,
+            r.shares,
+            r.priority,
+            r.started,
+            r.reserved,
+            r.cpu_time,
+            r.run_time,
+            r.adjust,
+        ]
+        for queue, _, blocks in views
+        for block in blocks
+        for r in block.rows
+    ]
+
+
 def _status_and_counts(status: str, counts: Sequence[str]) -> str:
     """STATUS, then the four limit columns (MAX JL/U JL/P JL/H), then the slot counts."""
     return (

@@ -52,7 +52,8 @@ def as_json(
 
 
 def is_terminal(stream) -> bool:
-    """Whether ``stream`` is a terminal (the one place that asks, so tests can pretend)."""
+    """Whether ``stream`` is a terminal: the one place that asks, for the commands (a rich
+    table, tree or plan, a progress bar) and the tables alike, so tests can pretend."""
     return stream.isatty()
 
 

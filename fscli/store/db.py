@@ -241,12 +241,12 @@ def _check_revision(revision: str | None, where: str) -> None:
         )
 
 
-def create_engine_for(url: StoreUrl, read_only: bool = False):
+def create_engine_for(url: StoreUrl, read_only: bool = False, **options):
     if not url.url.startswith("sqlite"):
         return _server_engine(url.url, read_only)
     from sqlalchemy import create_engine, event
 
-    engine = create_engine(url.url)
+    engine = create_engine(url.url, **options)
     wal = url.sqlite_path is not None and not _on_network_fs(url.sqlite_path)
 
     @event.listens_for(engine, "connect")
@@ -500,6 +500,57 @@ def open_engine(db: str | None, migrate: bool = True, read_only: bool = False, c
             )
         _migrate(engine, display_url(url.url))
     return engine
+
+
+def scratch_engine(db: str | None):
+    """For a dry run on an SQLite store file that does not exist yet (or is empty): an
+    in-memory store at the newest schema, once every check creating the file would make
+    has passed; None for any other store (:func:`open_engine` opens those). A dry run must
+    not leave behind a file or a directory that was not there before."""
+    url = resolve_url(db)
+    path = url.file
+    if path is None or os.path.isdir(path):  # open_engine refuses a directory
+        return None
+    if os.path.exists(path) and os.path.getsize(path) > 0:
+        return None
+    problem = _cannot_create(path)
+    if problem is not None:
+        raise StoreError(f"cannot create store {url.sqlite_path}: {problem}")
+    from sqlalchemy.pool import StaticPool
+
+    engine = create_engine_for(StoreUrl("sqlite://", None), poolclass=StaticPool)
+    with engine.execution_options(fscli_write=True).begin() as conn:
+        _create_at_head(conn)
+    return engine
+
+
+def _cannot_create(path: str) -> str | None:
+    """Why :func:`open_engine` could not create the store file ``path`` (its missing parent
+    directories, then the file), in the words of the error it would meet; None: it could.
+    Tried where it would happen, under names of its own, which are removed again."""
+    import errno
+    import shutil
+    import tempfile
+
+    try:
+        if os.path.exists(path):  # an empty file, to be written in place
+            os.close(os.open(path, os.O_WRONLY))
+            return None
+        parent = os.path.dirname(path) or "."
+        top = parent
+        while not os.path.lexists(top):
+            top = os.path.dirname(top) or "."
+        if not os.path.isdir(top):  # mkdir finds a file where a directory should be
+            return os.strerror(errno.EEXIST if top == parent else errno.ENOTDIR)
+        if top == parent:
+            fd, probe = tempfile.mkstemp(prefix=".fscli-dry-run-", dir=top)
+            os.close(fd)
+            os.unlink(probe)
+        else:
+            shutil.rmtree(tempfile.mkdtemp(prefix=".fscli-dry-run-", dir=top))
+    except OSError as exc:
+        return exc.strerror
+    return None
 
 
 def _migrate(engine, where: str) -> None:

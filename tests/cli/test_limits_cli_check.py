@@ -243,6 +243,11 @@ BAD = [
         2,
         '--with "account=chem \'MaxJobs=1": No closing quotation',
     ),
+    (
+        ("check", "user=bob", "--with", "qos=normal UsageFactor=-1"),
+        1,
+        "fscli: error: invalid UsageFactor '-1': must be >= 0.0\n",
+    ),
     (("show", "qos=normal", "--effective"), 2, "--effective takes user=U"),
     (
         ("show", "user=alice", "account=chem", "--effective"),

@@ -123,6 +123,7 @@ def test_groups_list_modify_and_delete_rules(fscli):
 
 
 def test_dry_run_changes_nothing(fscli):
+    fscli.ok("db", "upgrade")  # a dry run would not create the store
     result = fscli.ok("lsf", "queue", "add", "normal", "--dry-run")
     assert result.stderr == "would have added LSF queue normal\n"
     assert fscli.ok("lsf", "queue", "list", "-P", "-n").stdout == ""

@@ -104,7 +104,7 @@ def test_seed_history_after_100_finished_jobs(fscli):
             "end=2026-05-01T11:00:00",
             "cputime=1800",
         )
-    out = fscli.ok("bqueues", "-l", "-P", at="2026-05-01T11:00:00").stdout
+    out = fscli.ok("bqueues", "-l", at="2026-05-01T11:00:00").stdout
     assert " usera          1000     9.259        0         0  180000.0         0    0.000" in out
     assert "ENABLE_HIST_RUN_TIME: Y" in out
     # five hours later (HIST_HOURS=5) the history counts a tenth: 1000 / (3.5 + 7 + 3)
@@ -126,7 +126,10 @@ def test_usage_records_count_as_decayed_cpu_time(science):
     ]
 
 
-def test_share_tree_and_summary_views(fscli):
+@pytest.fixture
+def share_tree(fscli):
+    """normal: a share tree (group phys of dan 3 and eve 1, next to zed), dan running;
+    short: no fairshare, zed's 4 slots pending."""
     fscli.ok("lsf", "group", "add", "phys", "members=dan,eve", "shares=[dan, 3] [eve, 1]")
     fscli.ok(
         "lsf",
@@ -139,6 +142,11 @@ def test_share_tree_and_summary_views(fscli):
     fscli.ok("lsf", "queue", "add", "short", "priority=50")
     submit(fscli, "dan", "normal", "state=running", f"start={T0}")
     submit(fscli, "zed", "short", "slots=4")
+    return fscli
+
+
+def test_share_tree_and_summary_views(share_tree):
+    fscli = share_tree
     out = fscli.ok("bqueues", "-l", "normal", at=T0).stdout
     assert out.split("SHARE_INFO_FOR")[1:] == [
         ": normal/\n"
@@ -158,6 +166,30 @@ def test_share_tree_and_summary_views(fscli):
     table = fscli.ok("bqueues", at=T0).stdout
     assert "QUEUE_NAME" in table and "Open:Active" in table
     assert fscli.ok("bqueues", "-l", at=T0).stdout.count("QUEUE: ") == 2
+
+
+def test_long_parsable_is_the_share_info_lines_one_row_each(share_tree):
+    """-l -P/-p: every SHARE_INFO_FOR line as a row (the queue and block first), numbers
+    unrounded, '|' between fields (-P) or after each (-p); -n drops the header. A queue
+    without fairshare has no such lines (bqueues -P has its statistics)."""
+    fscli = share_tree
+    at = "2026-05-01T13:00:00"
+    assert fscli.ok("bqueues", "-l", "-P", at=at).stdout == (
+        "QUEUE|SHARE_INFO_FOR|USER/GROUP|SHARES|PRIORITY|STARTED|RESERVED|CPU_TIME|RUN_TIME|ADJUST\n"
+        "normal|normal/|zed|10|3.333333|0|0|0.000000|0.000000|0.000000\n"
+        "normal|normal/|phys|10|1.492537|1|0|0.000000|3600.000000|0.000000\n"
+        "normal|normal/phys/|dan|3|0.447761|1|0|0.000000|3600.000000|0.000000\n"
+        "normal|normal/phys/|eve|1|0.333333|0|0|0.000000|0.000000|0.000000\n"
+    )
+    assert fscli.ok("bqueues", "-l", "-p", "-n", "normal", at=at).stdout == (
+        "normal|normal/|zed|10|3.333333|0|0|0.000000|0.000000|0.000000|\n"
+        "normal|normal/|phys|10|1.492537|1|0|0.000000|3600.000000|0.000000|\n"
+        "normal|normal/phys/|dan|3|0.447761|1|0|0.000000|3600.000000|0.000000|\n"
+        "normal|normal/phys/|eve|1|0.333333|0|0|0.000000|0.000000|0.000000|\n"
+    )
+    assert fscli.ok("bqueues", "-l", "-P", "short", at=at).stdout == (
+        "QUEUE|SHARE_INFO_FOR|USER/GROUP|SHARES|PRIORITY|STARTED|RESERVED|CPU_TIME|RUN_TIME|ADJUST\n"
+    )
 
 
 def test_bqueues_errors(fscli):

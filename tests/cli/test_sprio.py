@@ -165,7 +165,6 @@ def queue(science):
 
 
 def test_rich_table_on_a_terminal(queue, monkeypatch):
-    monkeypatch.setattr("fscli.cli.app.stdout_is_tty", lambda: True)
     monkeypatch.setattr("fscli.render.tables.is_terminal", lambda stream: True)
     out = re.sub(r"\x1b\[[0-9;]*m", "", queue.ok("sprio", at=AT).stdout)
     lines = [line.rstrip() for line in out.splitlines() if line.strip()]
@@ -281,8 +280,9 @@ def test_demo_helpers(fscli, monkeypatch, capsys):
     with store.transaction(at=AT) as tx:  # the demo's tree and jobs, no usage
         build_demo(tx)
         demo_jobs(tx, moment(AT))
-    monkeypatch.setattr("fscli.cli.app.stdout_is_tty", lambda: True)
-    out = fscli.ok("--cluster", "demo", "sprio", "-h", "-o", "%u %Y", at=AT).stdout
+    with monkeypatch.context() as terminal:  # -o is text even on a terminal
+        terminal.setattr("fscli.render.tables.is_terminal", lambda stream: True)
+        out = fscli.ok("--cluster", "demo", "sprio", "-h", "-o", "%u %Y", at=AT).stdout
     assert [line.split()[0] for line in out.splitlines()] == [
         "user1",
         "user2",

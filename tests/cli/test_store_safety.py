@@ -182,3 +182,96 @@ def test_a_database_error_while_opening_the_store_is_one_line(fscli, monkeypatch
     monkeypatch.setattr(db, "open_reader", locked_reader)
     err = fscli.fails(*words, code=1).stderr
     assert err == "fscli: error: the store is busy (database is locked); try again\n"
+
+
+TREE = "cluster:\n  name: c1\naccounts:\n  chem:\n    fairshare: 10\n"
+FLAT = "Cluster - 'c1'\nParent - 'root'\nAccount - 'chem':FairShare=10\n"
+PLAN = (
+    "+ cluster c1: fairshare=1\n"
+    "+ account chem: parent=root description=chem organization=chem fairshare=10\n"
+)
+APPLIED = "would apply 2 change(s) to cluster c1: 2 to add, 0 to change, 0 to remove\n"
+
+
+@pytest.mark.parametrize(
+    ("words", "code", "stdout", "stderr"),
+    [
+        (
+            ["account", "add", "chem"],
+            0,
+            "",
+            "would have added account chem on default: parent=root\n",
+        ),
+        (["cluster", "add", "c1"], 0, "", "would have added cluster c1\n"),
+        (["qos", "add", "high", "priority=10"], 0, "", "would have added QOS high: priority=10\n"),
+        (
+            ["config", "set", "PriorityWeightAge=10"],
+            0,
+            "",
+            "would have set PriorityWeightAge=10 on default\n",
+        ),
+        (
+            ["lsf", "queue", "add", "normal", "priority=30"],
+            0,
+            "",
+            "would have added LSF queue normal: priority=30\n",
+        ),
+        (["apply", "{dir}/tree.yaml"], 0, PLAN, APPLIED),
+        (["load", "{dir}/c1.cfg"], 0, PLAN, APPLIED),
+        (
+            ["user", "add", "alice", "account=chem"],
+            1,
+            "",
+            "fscli: error: account 'chem' does not exist on cluster default\n",
+        ),
+    ],
+    ids=["account", "cluster", "qos", "config", "lsf-queue", "apply", "load", "refused"],
+)
+def test_a_dry_run_on_a_new_store_runs_its_checks_and_leaves_no_file(
+    tmp_path, words, code, stdout, stderr
+):
+    """A dry run on a store file that does not exist yet works on an empty store in memory:
+    the same answer as before, and neither the file nor its directory is left behind."""
+    (tmp_path / "tree.yaml").write_text(TREE)
+    (tmp_path / "c1.cfg").write_text(FLAT)
+    new = tmp_path / "sub" / "new.db"
+    result = Fscli(str(new))(*[w.format(dir=tmp_path) for w in words], "--dry-run")
+    assert (result.exit_code, result.stdout, result.stderr) == (code, stdout, stderr)
+    assert not new.parent.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c1.cfg", "tree.yaml"]
+
+
+def test_a_dry_run_leaves_an_empty_store_file_empty(tmp_path):
+    empty = tmp_path / "empty.db"
+    empty.touch()
+    Fscli(str(empty)).ok("cluster", "add", "c1", "--dry-run")
+    assert empty.stat().st_size == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty.db"]
+
+
+@pytest.mark.parametrize(
+    ("where", "reason"), [("afile/new.db", "File exists"), ("afile/sub/new.db", "Not a directory")]
+)
+def test_a_dry_run_fails_where_creating_the_store_would(tmp_path, where, reason):
+    (tmp_path / "afile").touch()
+    new = tmp_path / where
+    for dry in (["--dry-run"], []):
+        err = Fscli(str(new)).fails("cluster", "add", "c1", *dry, code=1).stderr
+        assert err == f"fscli: error: cannot create store {new}: {reason}\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]
+
+
+def test_a_real_change_after_a_dry_run_creates_the_store(tmp_path):
+    """The dry run's store in memory is not the store: the API's next transaction writes
+    the file."""
+    from fscli.api.store import open_store
+
+    new = tmp_path / "new.db"
+    with open_store(str(new)) as store:
+        with store.transaction(dry_run=True) as tx:
+            tx.add_cluster("c1")
+        assert not new.exists()
+        with store.transaction() as tx:
+            tx.add_cluster("c1")
+        assert store.clusters() == ["c1"]
+    assert new.exists()

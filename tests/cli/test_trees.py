@@ -215,6 +215,21 @@ def test_dump_default_file_name(fscli, tmp_path, monkeypatch):
     assert (tmp_path / "c1.cfg").read_text().endswith("Cluster - 'c1':Fairshare=1:QOS='normal'\n")
 
 
+def test_the_plan_is_a_tree_on_a_terminal(fscli, tmp_path, monkeypatch):
+    """One switch says whether stdout is a terminal, for the plan as for the tables."""
+    monkeypatch.setattr("fscli.render.tables.is_terminal", lambda stream: True)
+    path = write(tmp_path, "t.yaml", "cluster: {name: c1}\naccounts:\n  chem: {fairshare: 10}\n")
+    out = fscli.ok("apply", path, "--dry-run").stdout
+    assert out == (
+        "plan for cluster c1\n"
+        "├── cluster\n"
+        "│   └── \x1b[32m+ c1\x1b[0m fairshare=1\n"
+        "└── accounts\n"
+        "    └── \x1b[32m+ chem\x1b[0m parent=root description=chem organization=chem "
+        "fairshare=10\n"
+    )
+
+
 def test_load_dry_run_changes_nothing(fscli):
     src = str(GOLDEN / "classic_doc" / "fairtree" / "sacctmgr_dump.cfg")
     result = fscli.ok("load", src, "--dry-run")

@@ -93,3 +93,20 @@ def test_flags_add_and_remove_are_the_plus_and_minus_words_and_only_one_is_taken
     # the second used to replace the first silently: flags=DenyOnLimit was never applied
     with pytest.raises(InvalidValue, match="give one of flags, flags_add and flags_remove"):
         qos_changes.from_settings(flags="DenyOnLimit", flags_add="NoDecay")
+
+
+@pytest.mark.parametrize("value", [None, -1, "-1", ""])
+def test_usage_factor_is_never_cleared_so_a_what_if_always_sets_a_number(value):
+    """UsageFactor takes no "clear" (``limits unset`` writes 1): every QOS change, the
+    ``limits check --with`` ones included, carries a number, and the what-if sets it as is
+    (no None to stand in for)."""
+    from fscli.engine.limits.whatif import _qos_whatif
+    from fscli.engine.model import Qos
+
+    with pytest.raises(InvalidValue, match="invalid UsageFactor"):
+        qos_changes.from_settings(usage_factor=value)
+    with pytest.raises(InvalidValue, match="invalid UsageFactor"):
+        qos_changes.set_word(qos_changes.QosChanges(), "usagefactor", "=", str(value))
+    qos = Qos("normal", usage_factor=2.0)
+    _qos_whatif(qos, qos_changes.from_settings(usage_factor=0, description="d"))
+    assert qos.usage_factor == 0.0

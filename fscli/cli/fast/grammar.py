@@ -660,7 +660,8 @@ NODES = {
                 "value": False,
                 "multiple": False,
                 "hidden": False,
-                "help": "Long format with the SHARE_INFO_FOR blocks.",
+                "help": "Long format with the SHARE_INFO_FOR blocks (-p/-P: their "
+                "lines, one row each).",
                 "complete": ["none"],
             },
             {

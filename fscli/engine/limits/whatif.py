@@ -62,8 +62,8 @@ def _assoc_whatif(assoc: Assoc, changes: AssocChanges, known_qos: set[str]) -> N
 
 def _qos_whatif(qos: Qos, changes: QosChanges) -> None:
     for key, value in changes.values.items():
-        if hasattr(qos, key):
-            setattr(qos, key, 1.0 if key == "usage_factor" and value is None else value)
+        if hasattr(qos, key):  # not description
+            setattr(qos, key, value)
     if changes.flags is not None:
         qos.flags = frozenset(edited(sorted(qos.flags), *changes.flags))
     qos.limits = dict(qos.limits)
