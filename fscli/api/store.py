@@ -97,9 +97,9 @@ class Store:
         return self._open(create=True)
 
     def _open(self, create: bool, dry_run: bool = False):
-        """The engine; for a dry run on an SQLite file that does not exist yet, an empty
-        store in memory (every check creating the file would make passed): a dry run
-        leaves no file behind."""
+        """The engine. A dry run neither creates nor migrates the store: on an SQLite file
+        that does not exist yet, or is at an older schema, it runs on a store in memory
+        (:func:`fscli.store.db.scratch_engine`); a server store must be upgraded first."""
         if self._engine is None and create and dry_run and not self.read_only:
             from fscli.store.db import scratch_engine
 
@@ -110,7 +110,9 @@ class Store:
         if self._engine is None:
             from fscli.store.db import open_engine
 
-            self._engine = open_engine(self.db, read_only=self.read_only, create=create)
+            self._engine = open_engine(
+                self.db, migrate=not dry_run, read_only=self.read_only, create=create
+            )
         return self._engine
 
     @contextmanager

@@ -437,9 +437,12 @@ def open_engine(db: str | None, migrate: bool = True, read_only: bool = False, c
     store, and the connection itself refuses writes (SQLite ``query_only``, a read-only
     session on servers), so no code path can change the store by mistake. Without
     ``create`` (commands that only read) a missing store is an error, not a new empty file:
-    ``--db typo.db user list`` must not leave ``typo.db`` behind.
+    ``--db typo.db user list`` must not leave ``typo.db`` behind. Without ``migrate`` (a
+    dry run on a server: it must not change the schema) a store at an older schema is an
+    error too.
     """
     url = resolve_url(db)
+    upgrade_first = "(not in read-only mode)" if read_only else "first (a dry run does not)"
     migrate = migrate and not read_only
     create = create and not read_only
     path = url.sqlite_path
@@ -463,7 +466,7 @@ def open_engine(db: str | None, migrate: bool = True, read_only: bool = False, c
         if not migrate:
             raise StoreError(
                 f"store {path} is at schema {revision or 'none'}; "
-                "run 'fscli db upgrade' (not in read-only mode)"
+                f"run 'fscli db upgrade' {upgrade_first}"
             )
         if exists and not os.access(path, os.W_OK):
             raise StoreError(f"store {path} needs an upgrade but is read-only")
@@ -495,32 +498,54 @@ def open_engine(db: str | None, migrate: bool = True, read_only: bool = False, c
     if revision != HEAD:
         if not migrate:
             raise StoreError(
-                f"store at schema {revision or 'none'}; "
-                "run 'fscli db upgrade' (not in read-only mode)"
+                f"store at schema {revision or 'none'}; run 'fscli db upgrade' {upgrade_first}"
             )
         _migrate(engine, display_url(url.url))
     return engine
 
 
 def scratch_engine(db: str | None):
-    """For a dry run on an SQLite store file that does not exist yet (or is empty): an
-    in-memory store at the newest schema, once every check creating the file would make
-    has passed; None for any other store (:func:`open_engine` opens those). A dry run must
-    not leave behind a file or a directory that was not there before."""
+    """For a dry run on an SQLite store file that does not exist yet (or is empty), or
+    that is at an older schema: an in-memory store at the newest schema (a copy of the
+    store, migrated), once every check creating, backing up or migrating the file would
+    make has passed; None for any other store (:func:`open_engine` opens those, without
+    migrating a server's). A dry run must leave no file or directory behind that was not
+    there before, and must not change the store it looks at."""
     url = resolve_url(db)
     path = url.file
     if path is None or os.path.isdir(path):  # open_engine refuses a directory
         return None
+    revision = None
     if os.path.exists(path) and os.path.getsize(path) > 0:
-        return None
-    problem = _cannot_create(path)
-    if problem is not None:
-        raise StoreError(f"cannot create store {url.sqlite_path}: {problem}")
+        revision = _sqlite_revision(path)
+        _check_revision(revision, str(url.sqlite_path))
+        if revision == HEAD:
+            return None
+        if not os.access(path, os.W_OK):
+            raise StoreError(f"store {url.sqlite_path} needs an upgrade but is read-only")
+        problem = _cannot_write_in(os.path.dirname(path) or ".")  # where the backup goes
+        if problem is not None:
+            raise StoreError(
+                f"cannot back up {url.sqlite_path} to {url.sqlite_path}.bak-{revision}: {problem}"
+            )
+    else:
+        problem = _cannot_create(path)
+        if problem is not None:
+            raise StoreError(f"cannot create store {url.sqlite_path}: {problem}")
     from sqlalchemy.pool import StaticPool
 
     engine = create_engine_for(StoreUrl("sqlite://", None), poolclass=StaticPool)
-    with engine.execution_options(fscli_write=True).begin() as conn:
-        _create_at_head(conn)
+    if revision is None:
+        with engine.execution_options(fscli_write=True).begin() as conn:
+            _create_at_head(conn)
+        return engine
+    with engine.connect() as conn:  # the store, as it is, into memory
+        source = _connect(path, "ro")
+        try:
+            source.backup(conn.connection.driver_connection)
+        finally:
+            source.close()
+    _migrate(engine, str(url.sqlite_path))
     return engine
 
 
@@ -543,11 +568,22 @@ def _cannot_create(path: str) -> str | None:
         if not os.path.isdir(top):  # mkdir finds a file where a directory should be
             return os.strerror(errno.EEXIST if top == parent else errno.ENOTDIR)
         if top == parent:
-            fd, probe = tempfile.mkstemp(prefix=".fscli-dry-run-", dir=top)
-            os.close(fd)
-            os.unlink(probe)
-        else:
-            shutil.rmtree(tempfile.mkdtemp(prefix=".fscli-dry-run-", dir=top))
+            return _cannot_write_in(top)
+        shutil.rmtree(tempfile.mkdtemp(prefix=".fscli-dry-run-", dir=top))
+    except OSError as exc:
+        return exc.strerror
+    return None
+
+
+def _cannot_write_in(directory: str) -> str | None:
+    """Why no new file can be made in ``directory`` (tried under a name of its own, removed
+    again); None: it can."""
+    import tempfile
+
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".fscli-dry-run-", dir=directory)
+        os.close(fd)
+        os.unlink(probe)
     except OSError as exc:
         return exc.strerror
     return None

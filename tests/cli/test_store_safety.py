@@ -7,6 +7,7 @@ import sqlite3
 
 import pytest
 
+from tests.backends import once, wiped_server_store
 from tests.conftest import Fscli
 
 
@@ -275,3 +276,107 @@ def test_a_real_change_after_a_dry_run_creates_the_store(tmp_path):
             tx.add_cluster("c1")
         assert store.clusters() == ["c1"]
     assert new.exists()
+
+
+def _store_at_0003(db: str) -> None:
+    """A store at schema 0003 with one cluster (``default``, as 0001's cluster add made)."""
+    from sqlalchemy import text
+
+    from fscli.store.db import create_engine_for, resolve_url, upgrade
+
+    engine = create_engine_for(resolve_url(db))
+    upgrade(engine, "0003")
+    with engine.begin() as conn:
+        conn.execute(text("INSERT INTO cluster (id, name) VALUES (1, 'c1')"))
+        conn.execute(
+            text(
+                "INSERT INTO account (name, description, organization) "
+                "VALUES ('root', 'root', 'root')"
+            )
+        )
+        conn.execute(
+            text(
+                "INSERT INTO association (id, cluster_id, account, shares_raw, shares_parent) "
+                "VALUES (1, 1, 'root', 1, 0)"
+            )
+        )
+    engine.dispose()
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        ["account", "add", "chem", "fairshare=10"],
+        ["apply", "{dir}/tree.yaml"],
+        ["user", "add", "x"],
+    ],
+    ids=["account", "apply", "refused"],
+)
+def test_a_dry_run_on_an_old_store_checks_a_migrated_copy_and_leaves_the_store(tmp_path, words):
+    """The real run backs the store up and migrates it; the dry run gives the same answer
+    from a migrated copy in memory, and the file stays as it was, at its schema."""
+    from fscli.store.db import HEAD, _sqlite_revision
+
+    (tmp_path / "tree.yaml").write_text(TREE)
+    words = [w.format(dir=tmp_path) for w in words]
+    old, real = tmp_path / "old.db", tmp_path / "real" / "old.db"
+    _store_at_0003(str(old))
+    real.parent.mkdir()
+    real.write_bytes(old.read_bytes())
+
+    def files() -> list[str]:  # (SQLite's -wal and -shm files come with any reader)
+        return sorted(p.name for p in tmp_path.iterdir() if not p.name.endswith(("-wal", "-shm")))
+
+    before, listed = old.read_bytes(), files()
+    dry = Fscli(str(old))(*words, "--dry-run")
+    assert old.read_bytes() == before and _sqlite_revision(old) == "0003"
+    assert files() == listed == ["old.db", "real", "tree.yaml"]
+    done = Fscli(str(real))(*words)
+    assert _sqlite_revision(real) == HEAD and (real.parent / "old.db.bak-0003").exists()
+
+    def real_words(text: str) -> str:
+        return text.replace("would apply", "applied").replace("would have added", "added")
+
+    assert (dry.exit_code, real_words(dry.stdout), real_words(dry.stderr)) == (
+        done.exit_code,
+        done.stdout,
+        done.stderr,
+    )
+    assert "would" in dry.stdout + dry.stderr or dry.exit_code
+
+
+def test_a_dry_run_on_an_old_store_it_could_not_back_up_fails_as_the_real_run(tmp_path):
+    old = tmp_path / "ro" / "old.db"
+    old.parent.mkdir()
+    _store_at_0003(str(old))
+    old.parent.chmod(0o500)
+    try:
+        if os.access(old.parent, os.W_OK):
+            pytest.skip("running as root: the directory stays writable")
+        for dry in (["--dry-run"], []):
+            err = Fscli(str(old)).fails("account", "add", "chem", *dry, code=1).stderr
+            assert err.startswith(f"fscli: error: cannot back up {old} to {old}.bak-0003: ")
+    finally:
+        old.parent.chmod(0o700)
+    assert not list(old.parent.glob("*.bak-*"))
+
+
+@once
+@pytest.mark.parametrize("backend", ["postgresql", "mysql"])
+def test_a_dry_run_does_not_upgrade_a_server_store(backend):
+    """A server's schema cannot be migrated in a copy, nor (MariaDB) rolled back: the dry
+    run says to upgrade first, and the store stays at its schema."""
+    from fscli.store.db import create_engine_for, current_revision, resolve_url, upgrade
+
+    db = wiped_server_store(backend)
+    engine = create_engine_for(resolve_url(db))
+    try:
+        upgrade(engine, "0003")
+        err = Fscli(db).fails("account", "add", "chem", "--dry-run", code=1).stderr
+        assert err == (
+            "fscli: error: store at schema 0003; run 'fscli db upgrade' first (a dry run does not)\n"
+        )
+        assert current_revision(engine) == "0003"
+    finally:
+        engine.dispose()
+        wiped_server_store(backend)
