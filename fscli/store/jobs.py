@@ -334,6 +334,17 @@ class Jobs:
                 raise Conflict(finished(row))
         return rows
 
+    def _delete(self, ids: list[int]) -> None:
+        """Delete the jobs of the sorted ``ids``, every one of which exists: each run of
+        consecutive ids as one range (an import replacing 100,000 jobs of a queue dump
+        deletes a few ranges, not 112 IN lists), the others in IN lists."""
+        job = tables.job
+        runs, single = _runs(ids)
+        for first, last in runs:
+            self.s.execute(delete(job).where(job.c.id.between(first, last)))
+        for part in chunked(single):
+            self.s.execute(delete(job).where(job.c.id.in_(part)))
+
     # -- modify --------------------------------------------------------------------
     def modify(self, ids: list[int], changes: dict[str, int | None]) -> list[str]:
         """scontrol update job: ``changes`` maps ``admin_priority``, ``nice`` or
@@ -388,8 +399,7 @@ class Jobs:
                 "use --replace to overwrite them"
             )
         rows = self._rows(jobs, progress)
-        for part in chunked(sorted(existing)):
-            self.s.execute(delete(m.Job).where(m.Job.id.in_(part)))
+        self._delete(sorted(existing))
         self._write([(*row, job_id) for row, job_id in zip(rows, ids)])
         counts: dict[str, int] = {}
         for job in jobs:
@@ -402,6 +412,26 @@ class Jobs:
             ]
         )
         return [f"imported {len(jobs)} jobs ({summary or 'none'}{extra})"]
+
+
+RUN = 64
+"""Consecutive ids from this many on are deleted as one range, not listed."""
+
+
+def _runs(ids: list[int]) -> tuple[list[tuple[int, int]], list[int]]:
+    """Sorted ``ids`` as (first, last) runs of at least :data:`RUN` consecutive ids, and
+    the ids in shorter runs."""
+    runs: list[tuple[int, int]] = []
+    single: list[int] = []
+    start = 0
+    for i in range(1, len(ids) + 1):
+        if i == len(ids) or ids[i] != ids[i - 1] + 1:
+            if i - start >= RUN:
+                runs.append((ids[start], ids[i - 1]))
+            else:
+                single += ids[start:i]
+            start = i
+    return runs, single
 
 
 def _shown(key: str, value: int | None) -> str:
