@@ -23,17 +23,14 @@ def insert_rows(conn, table: Table, rows: list[dict]) -> None:
     if not rows:
         return
     keys = list(rows[0])
-    driver = _driver_insert(conn, table, keys)
-    if driver is None:
+    if _driver_insert(conn, table, keys) is None:
         conn.execute(insert(table), rows)
         return
-    sql, extra = driver
     values = itemgetter(*keys)
     if len(keys) == 1:
-        params = [(values(row), *extra) for row in rows]
+        insert_tuples(conn, table, keys, [(values(row),) for row in rows])
     else:
-        params = [values(row) + extra for row in rows]
-    conn.exec_driver_sql(sql, params)
+        insert_tuples(conn, table, keys, list(map(values, rows)))
 
 
 def insert_tuples(conn, table: Table, keys: Sequence[str], rows: list[tuple]) -> None:
