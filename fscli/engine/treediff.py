@@ -198,18 +198,23 @@ def _assoc_name(user: str, assoc: UserAssocSpec) -> str:
 
 
 def _compare_assoc(
-    name: str, old: UserAssocSpec | None, new: UserAssocSpec, added: dict[tuple, Change]
+    user: str, old: UserAssocSpec | None, new: UserAssocSpec, added: dict[tuple, Change]
 ) -> Change | None:
-    """:func:`_compare` of a user association. An added one's diff and its text are those
-    of the first one ``added`` with the same settings (a tree of 100,000 has a handful of
-    kinds): made once, shared (a change's diff is only read)."""
+    """:func:`_compare` of a user association of ``user``, whose item is (user, the
+    association). An added one's diff and its text are those of the first one ``added``
+    with the same settings (a tree of 100,000 has a handful of kinds): made once, shared
+    (a change's diff is only read)."""
+    name = _assoc_name(user, new)
     if old is not None or new.limits:
-        return _compare("assoc", name, old, new)
+        change = _compare("assoc", name, old, new)
+        if change:
+            change.item = (user, new)
+        return change
     settings = (new.shares, new.default_qos, new.priority, *new.qos)
     first = added.get(settings)
     if first is None:
         first = added[settings] = _added("assoc", name, new)
-    return Change("+", "assoc", name, first.diff, new, first.detail())
+    return Change("+", "assoc", name, first.diff, (user, new), first.detail())
 
 
 def _tree_changes(current: TreeSpec, spec: TreeSpec, prune: bool) -> list[Change]:
@@ -222,20 +227,22 @@ def _tree_changes(current: TreeSpec, spec: TreeSpec, prune: bool) -> list[Change
     added: dict[tuple, Change] = {}  # settings -> the first association added with them
     for uname in sorted(spec.users):
         user = spec.users[uname]
-        if current.users.get(uname) == user:  # most of a re-apply: nothing to look into
+        old_user = current.users.get(uname)
+        if old_user is None:  # most of a first apply: the user and all its associations
+            change = _added("user", uname, user)
+            old_assocs = {}
+        elif old_user == user:  # most of a re-apply: nothing to look into
             same.add(uname)
             continue
-        change = _compare("user", uname, current.users.get(uname), user)
+        else:
+            change = _compare("user", uname, old_user, user)
+            old_assocs = {a.key: a for a in old_user.associations}
         if change:
             changes.append(change)
-        old_assocs = (
-            {a.key: a for a in current.users[uname].associations} if uname in current.users else {}
-        )
         for assoc in user.associations:
-            name = _assoc_name(uname, assoc)
-            change = _compare_assoc(name, old_assocs.get(assoc.key), assoc, added)
+            old = old_assocs.get(assoc.key) if old_assocs else None
+            change = _compare_assoc(uname, old, assoc, added)
             if change:
-                change.item = (uname, assoc)
                 changes.append(change)
     if not prune:
         merged = False  # the file alone was checked when it was read
