@@ -382,7 +382,6 @@ def import_(app, file, replace, dry_run) -> None:
       fscli job import jobs.txt
     """
     from fscli.cli.progress import progress
-    from fscli.engine.submit import JobInput
     from fscli.errors import InvalidValue
     from fscli.heap import bulk
     from fscli.io.squeue_import import parse_squeue
@@ -392,7 +391,7 @@ def import_(app, file, replace, dry_run) -> None:
     except UnicodeDecodeError as exc:
         raise InvalidValue(f"cannot read {file.name}: {exc}") from None
     with bulk():  # a dump's 100,000 jobs: the collector would rescan them again and again
-        jobs = [JobInput.from_job(j) for j in parse_squeue(text)]
+        jobs = parse_squeue(text)
         with progress(app, "importing jobs") as step, app.changes(dry_run) as tx:
             lines = tx.import_jobs(jobs, replace, app.cluster_name, progress=step)
     report(app, lines, dry_run)

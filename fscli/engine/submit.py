@@ -97,24 +97,3 @@ class JobInput:
     site_factor: int = 0
     cputime: float | None = None
     job_id: int | None = None
-
-    @classmethod
-    def from_job(cls, job) -> JobInput:
-        """From an engine :class:`~fscli.engine.model.Job` (as the squeue parser returns)."""
-        return cls(
-            user=job.user,
-            account=job.account,
-            partitions=job.partitions,
-            qos=job.qos,
-            state=job.state,
-            submit=job.submit,
-            eligible=job.eligible,
-            start=job.start,
-            end=job.end,
-            cpus=job.cpus,
-            nodes=job.nodes,
-            tres=dict(job.tres),
-            time_limit=job.time_limit,
-            nice=job.nice,
-            job_id=job.id,
-        )

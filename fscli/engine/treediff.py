@@ -40,8 +40,9 @@ def diff(
     is removed first, then the tree's are added, in one plan. Without ``prune``, what
     the file leaves out stays as it is: ``spec`` takes it over from ``current``.
     """
+    used = _used_by_associations(spec)  # what follows changes none of them
     if create_missing:
-        _add_missing(spec, current)
+        _add_missing(spec, current, used)
     if not prune:  # what the file leaves out stays as it is
         for name, qos in current.qos.items():
             spec.qos.setdefault(name, qos)
@@ -49,7 +50,7 @@ def diff(
             spec.partitions.setdefault(name, part)
         for key, value in current.priority.items():
             spec.priority.setdefault(key, value)
-    _check_references(spec)
+    _check_references(spec, used)
     changes: list[Change] = []
     for kind, old, new in (
         ("qos", current.qos, spec.qos),
@@ -197,18 +198,23 @@ def _assoc_name(user: str, assoc: UserAssocSpec) -> str:
 
 
 def _compare_assoc(
-    name: str, old: UserAssocSpec | None, new: UserAssocSpec, added: dict[tuple, Change]
+    user: str, old: UserAssocSpec | None, new: UserAssocSpec, added: dict[tuple, Change]
 ) -> Change | None:
-    """:func:`_compare` of a user association. An added one's diff and its text are those
-    of the first one ``added`` with the same settings (a tree of 100,000 has a handful of
-    kinds): made once, shared (a change's diff is only read)."""
+    """:func:`_compare` of a user association of ``user``, whose item is (user, the
+    association). An added one's diff and its text are those of the first one ``added``
+    with the same settings (a tree of 100,000 has a handful of kinds): made once, shared
+    (a change's diff is only read)."""
+    name = _assoc_name(user, new)
     if old is not None or new.limits:
-        return _compare("assoc", name, old, new)
+        change = _compare("assoc", name, old, new)
+        if change:
+            change.item = (user, new)
+        return change
     settings = (new.shares, new.default_qos, new.priority, *new.qos)
     first = added.get(settings)
     if first is None:
         first = added[settings] = _added("assoc", name, new)
-    return Change("+", "assoc", name, first.diff, new, first.detail())
+    return Change("+", "assoc", name, first.diff, (user, new), first.detail())
 
 
 def _tree_changes(current: TreeSpec, spec: TreeSpec, prune: bool) -> list[Change]:
@@ -221,20 +227,22 @@ def _tree_changes(current: TreeSpec, spec: TreeSpec, prune: bool) -> list[Change
     added: dict[tuple, Change] = {}  # settings -> the first association added with them
     for uname in sorted(spec.users):
         user = spec.users[uname]
-        if current.users.get(uname) == user:  # most of a re-apply: nothing to look into
+        old_user = current.users.get(uname)
+        if old_user is None:  # most of a first apply: the user and all its associations
+            change = _added("user", uname, user)
+            old_assocs = {}
+        elif old_user == user:  # most of a re-apply: nothing to look into
             same.add(uname)
             continue
-        change = _compare("user", uname, current.users.get(uname), user)
+        else:
+            change = _compare("user", uname, old_user, user)
+            old_assocs = {a.key: a for a in old_user.associations}
         if change:
             changes.append(change)
-        old_assocs = (
-            {a.key: a for a in current.users[uname].associations} if uname in current.users else {}
-        )
         for assoc in user.associations:
-            name = _assoc_name(uname, assoc)
-            change = _compare_assoc(name, old_assocs.get(assoc.key), assoc, added)
+            old = old_assocs.get(assoc.key) if old_assocs else None
+            change = _compare_assoc(uname, old, assoc, added)
             if change:
-                change.item = (uname, assoc)
                 changes.append(change)
     if not prune:
         merged = False  # the file alone was checked when it was read
@@ -287,6 +295,17 @@ def _check_tree(spec: TreeSpec) -> None:
 
 def referenced(spec: TreeSpec) -> tuple[set[str], set[str]]:
     """(QOS names, partition names) the tree uses."""
+    return _with_partitions(spec, _used_by_associations(spec))
+
+
+def _with_partitions(spec: TreeSpec, used: tuple[set[str], set[str]]) -> tuple[set[str], set[str]]:
+    """:func:`referenced`, given what the associations use (``used``)."""
+    return used[0] | {p.qos for p in spec.partitions.values() if p.qos}, used[1]
+
+
+def _used_by_associations(spec: TreeSpec) -> tuple[set[str], set[str]]:
+    """(QOS names, partition names) the cluster's, accounts' and users' associations use:
+    one pass over 100,000 of them, made once per plan."""
     qos: set[str] = set()
     parts: set[str] = set()
     items: list[AssocSettings] = [spec.cluster, *spec.accounts.values()]
@@ -299,22 +318,21 @@ def referenced(spec: TreeSpec) -> tuple[set[str], set[str]]:
             qos.add(item.default_qos)
         if item.__class__ is UserAssocSpec and item.partition:
             parts.add(item.partition)
-    qos.update(p.qos for p in spec.partitions.values() if p.qos)
     return qos, parts
 
 
-def _add_missing(spec: TreeSpec, current: TreeSpec) -> None:
-    qos, parts = referenced(spec)
+def _add_missing(spec: TreeSpec, current: TreeSpec, used: tuple[set[str], set[str]]) -> None:
+    qos, parts = _with_partitions(spec, used)
     for name in qos - set(spec.qos) - set(current.qos):
         spec.qos[name] = QosSpec(name=name)
     for name in parts - set(spec.partitions) - set(current.partitions):
         spec.partitions[name] = Partition(name=name)
 
 
-def _check_references(spec: TreeSpec) -> None:
-    qos, parts = referenced(spec)
-    for kind, used, known in (("QOS", qos, spec.qos), ("partition", parts, spec.partitions)):
-        missing = sorted(used - set(known))
+def _check_references(spec: TreeSpec, used: tuple[set[str], set[str]]) -> None:
+    qos, parts = _with_partitions(spec, used)
+    for kind, names, known in (("QOS", qos, spec.qos), ("partition", parts, spec.partitions)):
+        missing = sorted(names - set(known))
         if missing:
             raise InvalidValue(
                 f"{kind} '{missing[0]}' is used but not defined: add it under "

@@ -262,7 +262,7 @@ class _Reader:
         self.user_lines: dict[str, int] = {}
         self.assoc_lines: dict[tuple[str, str, str], int] = {}
         self.lineno = 0
-        self.cache: dict[tuple[str, str], tuple[str, Any]] = {}
+        self.items: dict[tuple[str, str], tuple[str, str, Any]] = {}  # (kind, text) -> _option
 
     def line(self, lineno: int, line: str) -> None:
         self.lineno = lineno
@@ -300,48 +300,48 @@ class _Reader:
             raise _LineError(f"No name given on this {kind.capitalize()} line")
         options: dict[str, Any] = {}
         settings: dict[str, Any] = {}
+        items = self.items
         for item in fields[1:]:
-            key, sep, raw = item.partition("=")
-            if not sep:
-                raise _LineError(f"Bad format on {item}: End your option with an '=' sign")
-            value = _unquote(raw.strip())
-            if value == "":
-                continue  # sacctmgr: "blank field given ... discarding"
-            self._option(kind, key.strip(), value, item, options, settings)
+            # Dumps repeat the same few options on thousands of lines: each text is read
+            # once (an error is raised again each time); what is mutable is copied.
+            known = items.get((kind, item))
+            if known is None:
+                known = items[kind, item] = self._option(kind, item)
+            where, attr, value = known
+            if where == "option":
+                options[attr] = list(value) if attr == "coordinator_of" else value
+            elif where == "setting":
+                settings[attr] = list(value) if attr == "qos" else value
+            elif where == "limit":
+                limits = settings.setdefault("limits", {})
+                limits[attr] = dict(value) if isinstance(value, dict) else value
         options["settings"] = settings
         return name, options
 
-    def _option(
-        self,
-        kind: str,
-        key: str,
-        value: str,
-        item: str,
-        options: dict[str, Any],
-        settings: dict[str, Any],
-    ) -> None:
+    def _option(self, kind: str, item: str) -> tuple[str, str, Any]:
+        """(where it goes: ``option`` of the object, ``setting`` or ``limit`` of its
+        association, or ``blank``; the attribute; the value) of one ``Key=value``."""
+        key, sep, raw = item.partition("=")
+        if not sep:
+            raise _LineError(f"Bad format on {item}: End your option with an '=' sign")
+        value = _unquote(raw.strip())
+        if value == "":
+            return "blank", "", None  # sacctmgr: "blank field given ... discarding"
+        key = key.strip()
         low = key.lower()
         field_name = _OBJECT_KEYS[kind].get(low)
         if field_name is not None:
-            options[field_name] = self._object_value(field_name, value, item)
-            return
+            return "option", field_name, self._object_value(field_name, value, item)
         if kind == "parent" or low in _UNSUPPORTED:
             why = "fscli does not keep this" if low in _UNSUPPORTED else "not valid here"
             raise _LineError(f"Unknown option: {item} ({why})")
-        # Dumps repeat the same few settings on thousands of lines: parse each text once.
-        cached = self.cache.get((low, value))
-        if cached is None:
-            try:
-                cached = _assoc_value(low, key, value)
-            except FscliError as exc:
-                raise _LineError(f"Unknown option: {item} ({exc.message})") from None
-            self.cache[(low, value)] = cached
-        attr, parsed = cached
+        try:
+            attr, parsed = _assoc_value(low, key, value)
+        except FscliError as exc:
+            raise _LineError(f"Unknown option: {item} ({exc.message})") from None
         if attr in ("shares", "qos", "default_qos", "priority"):
-            settings[attr] = list(parsed) if attr == "qos" else parsed
-        else:
-            limits = settings.setdefault("limits", {})
-            limits[attr] = dict(parsed) if isinstance(parsed, dict) else parsed
+            return "setting", attr, parsed
+        return "limit", attr, parsed
 
     @staticmethod
     def _object_value(field_name: str, value: str, item: str) -> Any:

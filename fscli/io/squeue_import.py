@@ -39,8 +39,9 @@ Lines of the 14 first fields only (the former ``squeue -o
 node count. A header line (starting with ``JOBID``) and blank lines are skipped. States
 map onto fscli's: pending; running (also configuring, completing, suspended); completed
 (every other finished state); cancelled. Memory and GRES are per node in squeue and
-become job totals (× nodes) in ``Job.tres``. The jobs come back without an association
-id: the caller finds it from (user, account, partition).
+become job totals (× nodes) in ``JobInput.tres``. The jobs come back as the input of
+``job import`` (:class:`~fscli.engine.submit.JobInput`, no per-job conversion): the
+store finds each one's association from (user, account, partition).
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ import re
 from datetime import datetime, tzinfo
 from functools import lru_cache
 
-from fscli.engine.model import Job
+from fscli.engine.submit import JobInput
 from fscli.engine.timestr import MAX_EPOCH, MIN_EPOCH, parse_time_limit
 from fscli.engine.tres import parse_value
 from fscli.errors import FscliError, InvalidValue
@@ -131,17 +132,18 @@ _GRES = re.compile(
 )
 
 
-def parse_squeue(text: str, tz: tzinfo | None = None) -> list[Job]:
+def parse_squeue(text: str, tz: tzinfo | None = None) -> list[JobInput]:
     """Jobs in ``text``; every bad line is named in one :class:`InvalidValue`.
 
     ``tz`` is the timezone of the times (default: this machine's local time, as squeue
     prints them).
     """
-    jobs: list[Job] = []
+    jobs: list[JobInput] = []
     problems: list[str] = []
     epochs: dict[str, int | None] = {}
     for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip() or line.lstrip().upper().startswith("JOBID"):
+        # upper() maps each character on its own: the first five decide the prefix
+        if not line.strip() or line.lstrip()[:5].upper().startswith("JOBID"):
             continue
         try:
             jobs.append(_job(line, tz, epochs))
@@ -156,8 +158,10 @@ def parse_squeue(text: str, tz: tzinfo | None = None) -> list[Job]:
     return jobs
 
 
-def _job(line: str, tz: tzinfo | None, epochs: dict) -> Job:
-    fields = [f.strip() for f in line.split("|")]
+def _job(line: str, tz: tzinfo | None, epochs: dict) -> JobInput:
+    fields = line.split("|")
+    if " " in line or not line.isprintable():  # else no field holds whitespace to strip
+        fields = [f.strip() for f in fields]
     if len(fields) not in (FIELD_COUNT, FORMER_COUNT):
         raise InvalidValue(
             f"expected {FIELD_COUNT} (or {FORMER_COUNT}) '|'-separated fields, got {len(fields)}"
@@ -191,12 +195,12 @@ def _job(line: str, tz: tzinfo | None, epochs: dict) -> Job:
     state_name = _STATE_OF.get(state.upper())
     if state_name is None:
         raise InvalidValue(f"unknown job state '{state}'")
-    node_count = _whole(nodes, "node count", minimum=1)
+    node_count = _whole(nodes, "node count", 1)  # positional: lru_cache keys them faster
     if len(fields) == FIELD_COUNT:
         node_count = _tres_nodes(fields[-1], node_count)
     started = _moment(start, tz, "start time", epochs) if state_name != "pending" else None
-    return Job(
-        id=number,
+    return JobInput(
+        job_id=number,
         user=user,
         account=account or None,
         partitions=_partitions(parts),
@@ -206,7 +210,7 @@ def _job(line: str, tz: tzinfo | None, epochs: dict) -> Job:
         start=started,
         time_limit=_limit(limit),
         nodes=node_count,
-        cpus=_whole(cpus, "CPU count", minimum=1),
+        cpus=_whole(cpus, "CPU count", 1),
         tres=_tres(mem, gres, node_count),
         nice=_signed(nice, "nice"),
     )
@@ -291,8 +295,13 @@ def _limit(text: str) -> int | None:
 
 
 def _tres(mem: str, gres: str, nodes: int) -> dict[str, int]:
-    """Job totals from squeue's per-node memory and GRES."""
-    return {name: amount * nodes for name, amount in _per_node(mem, gres)}
+    """Job totals from squeue's per-node memory and GRES (a dict of its own each job)."""
+    return dict(_totals(mem, gres, nodes))
+
+
+@lru_cache(maxsize=1024)
+def _totals(mem: str, gres: str, nodes: int) -> tuple[tuple[str, int], ...]:
+    return tuple((name, amount * nodes) for name, amount in _per_node(mem, gres))
 
 
 @lru_cache(maxsize=1024)

@@ -306,7 +306,8 @@ def _check_names(spec: TreeSpec) -> None:
         check_name("user", name)
     for name in spec.qos:
         check_name("QOS", name)
-    for name in sorted(set(spec.partitions) | treediff.referenced(spec)[1]):
+    used = {a.partition for u in spec.users.values() for a in u.associations if a.partition}
+    for name in sorted(set(spec.partitions) | used):
         check_name("partition", name, keep_case=True)
 
 

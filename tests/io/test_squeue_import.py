@@ -24,7 +24,7 @@ JOBID|USER|ACCOUNT|PARTITION|QOS|STATE|SUBMIT_TIME|START_TIME|TIME_LIMIT|NODES|C
 
 def test_parses_every_field():
     jobs = parse_squeue(SAMPLE, tz=timezone.utc)
-    assert [j.id for j in jobs] == [7, 12, 3]
+    assert [j.job_id for j in jobs] == [7, 12, 3]
     first, multi, running = jobs
     assert (first.user, first.account, first.partitions, first.qos, first.state) == (
         "user2",
@@ -37,7 +37,7 @@ def test_parses_every_field():
     assert (first.nodes, first.cpus, first.tres, first.nice) == (1, 8, {"mem": 4096}, 0)
     assert multi.partitions == ("gpu", "cpu") and multi.time_limit == 1440
     assert multi.tres == {"mem": 4000, "gres/gpu": 4, "gres/gpu:a100": 4}
-    assert multi.nice == -10 and multi.assoc_id is None
+    assert multi.nice == -10
     assert (running.state, running.start, running.time_limit) == ("running", SUBMIT - 5, 30)
     assert running.tres == {"gres/gpu": 1, "gres/nic": 1}
 

@@ -69,7 +69,7 @@ def test_squeue_parses_or_one_clean_error(text, tz):
         for job in got:
             assert job.user and job.nodes >= 1 and job.cpus >= 1
             assert in_range(job.submit) and in_range(job.start)
-            assert 1 <= job.id <= 2**63 - 1
+            assert 1 <= job.job_id <= 2**63 - 1
 
 
 @pytest.mark.parametrize(

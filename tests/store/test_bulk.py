@@ -27,3 +27,26 @@ def test_bulk_rows_match_sqlalchemys(tmp_path):
     engine.dispose()
     assert got[:3] == got[3:6] == got[6:] and len(got) == 9
     assert got[0].detail == ""  # the column's default, filled in as SQLAlchemy does
+
+
+def test_columns_none_in_every_row_are_left_out_and_stored_as_null(tmp_path):
+    """insert_tuples leaves out the columns None in every row (SQLite binds each
+    parameter): the rows stored are SQLAlchemy's all the same, a column None in the
+    first row only included."""
+    engine = open_engine(str(tmp_path / "s.db"))
+    keys = ("id", "user", "state", "submit", "queue", "start", "tres", "nice", "cputime")
+    rows = [
+        (1, "a", "pending", 10, None, None, None, 0, None),
+        (2, "b", "running", 10, None, 12, None, -5, None),
+    ]
+    job = tables.job
+    with engine.begin() as conn:
+        insert_tuples(conn, job, keys, rows)
+        conn.execute(insert(job), [dict(zip(keys, (r[0] + 10, *r[1:]))) for r in rows])
+        got = conn.execute(select(job).order_by(job.c.id)).all()
+    engine.dispose()
+    assert [r[1:] for r in got[:2]] == [r[1:] for r in got[2:]]
+    assert [(r.start, r.queue, r.cputime, r.cpus) for r in got[:2]] == [
+        (None, None, None, 1),
+        (12, None, None, 1),
+    ]

@@ -164,3 +164,58 @@ def test_the_lookup_finds_each_association_s_qos_rules_up_its_chain(fscli, db_pa
         listed = lists[assoc.id]
         expected = (None if listed is None else list(listed), default)
         assert lookup.qos_rules(assoc.id) == expected, assoc
+
+
+def test_replace_deletes_exactly_the_ids_imported_again(fscli, db_path):
+    """--replace deletes runs of consecutive ids as ranges and the others by id: the
+    jobs the file does not name stay, each named one is stored once, as imported."""
+    from fscli.api import open_store
+    from fscli.engine.submit import JobInput
+    from fscli.store.jobs import RUN, _runs
+
+    assert _runs([1, 2, 3, 5, *range(10, 10 + RUN), 200]) == (
+        [(10, 9 + RUN)],
+        [1, 2, 3, 5, 200],
+    )
+    assert _runs([]) == ([], [])
+    fscli.ok("cluster", "add", "c1")
+    fscli.ok("account", "add", "a")
+    fscli.ok("user", "add", "u", "account=a")
+    stored = [*range(1, 2 * RUN), 300, 302, *range(400, 400 + RUN)]
+    again = [*range(5, 5 + RUN), 300, *range(400, 400 + RUN)]  # the runs and a single
+    with open_store(db_path) as store:
+        with store.transaction(at=AT) as tx:
+            tx.import_jobs([JobInput(user="u", job_id=i, nice=1) for i in stored])
+        with store.transaction(at=AT) as tx:
+            tx.import_jobs([JobInput(user="u", job_id=i, nice=2) for i in again], replace=True)
+    with sqlite3.connect(db_path) as conn:
+        rows = conn.execute("SELECT id, nice FROM job ORDER BY id").fetchall()
+    assert rows == [(i, 2 if i in again else 1) for i in stored]
+
+
+def test_an_import_stores_its_jobs_by_id_and_logs_them_in_file_order(fscli, db_path):
+    """Jobs go into the table by id (the key's order), whatever the file's order: the
+    rows are those of the same jobs in id order, the history keeps the file's order."""
+    from fscli.api import open_store
+    from fscli.engine.submit import JobInput
+
+    fscli.ok("cluster", "add", "c1")
+    fscli.ok("account", "add", "a")
+    fscli.ok("user", "add", "u", "account=a")
+    order = [7, 3, 9, 1, 5]
+
+    def stored() -> list[tuple]:
+        with sqlite3.connect(db_path) as conn:
+            return conn.execute("SELECT * FROM job ORDER BY rowid").fetchall()
+
+    with open_store(db_path) as store:
+        with store.transaction(at=AT) as tx:
+            tx.import_jobs([JobInput(user="u", job_id=i, cpus=i) for i in order])
+        shuffled = stored()
+        with store.transaction(at=AT) as tx:
+            tx.import_jobs([JobInput(user="u", job_id=i, cpus=i) for i in sorted(order)], True)
+    assert [row[0] for row in shuffled] == sorted(order)
+    assert stored() == shuffled
+    logged = [h.split("|")[2:4] for h in fscli.ok("history", "-P", "-n").stdout.splitlines()]
+    jobs = [target for action, target in logged if action == "submit job"]
+    assert jobs[: len(order)] == [str(i) for i in order]
