@@ -380,3 +380,24 @@ def test_a_dry_run_does_not_upgrade_a_server_store(backend):
     finally:
         engine.dispose()
         wiped_server_store(backend)
+
+
+def test_a_dry_run_meets_the_backups_refusal_as_the_real_run_does(tmp_path, monkeypatch):
+    """The same as above where the directory cannot be made unwritable (root): creating
+    any file beside the store is refused, for the dry run's probe and the real backup."""
+    old = tmp_path / "old.db"
+    _store_at_0003(str(old))
+    real_open = os.open
+
+    def refusing_open(path, flags, *args, **kwargs):
+        name = os.path.basename(os.fspath(path))
+        if flags & os.O_CREAT and name.startswith((".fscli-dry-run-", "old.db.bak-")):
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        return real_open(path, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", refusing_open)
+    before = old.read_bytes()
+    for dry in (["--dry-run"], []):
+        err = Fscli(str(old)).fails("account", "add", "chem", *dry, code=1).stderr
+        assert err == (f"fscli: error: cannot back up {old} to {old}.bak-0003: Permission denied\n")
+    assert old.read_bytes() == before and not list(tmp_path.glob("*.bak-*"))
