@@ -74,6 +74,7 @@ class Store:
         self.actor = actor or process_user()
         self._engine = None
         self._scratch = None  # a dry run's in-memory store, while the file does not exist
+        self._new = None  # a new store file awaiting its first commit (store.new_file)
 
     def __enter__(self) -> Store:
         return self
@@ -82,7 +83,9 @@ class Store:
         self.close()
 
     def close(self) -> None:
-        """Give back the store's connections (a server's, above all)."""
+        """Give back the store's connections (a server's, above all); a new store file
+        that nothing was committed to is removed."""
+        self._discard()
         if self._engine is not None:
             self._engine.dispose()
             self._engine = None
@@ -94,12 +97,18 @@ class Store:
     @property
     def engine(self):
         """The SQLAlchemy engine, the store created (and migrated) when it does not exist."""
-        return self._open(create=True)
+        engine = self._open(create=True)
+        if self._new is not None:  # asked for by name: the store is made now
+            self._publish(empty=True)
+            engine = self._open(create=True)
+        return engine
 
     def _open(self, create: bool, dry_run: bool = False):
         """The engine. A dry run neither creates nor migrates the store: on an SQLite file
         that does not exist yet, or is at an older schema, it runs on a store in memory
-        (:func:`fscli.store.db.scratch_engine`); a server store must be upgraded first."""
+        (:func:`fscli.store.db.scratch_engine`); a server store must be upgraded first. A
+        write to an SQLite file that does not exist yet makes the store under a name of its
+        own, put in place when the first transaction commits (:mod:`fscli.store.new_file`)."""
         if self._engine is None and create and dry_run and not self.read_only:
             from fscli.store.db import scratch_engine
 
@@ -107,6 +116,12 @@ class Store:
                 self._scratch = scratch_engine(self.db)
             if self._scratch is not None:
                 return self._scratch
+        if self._engine is None and create and not dry_run and not self.read_only:
+            from fscli.store.new_file import new_store
+
+            made = new_store(self.db)
+            if made is not None:
+                self._engine, self._new = made
         if self._engine is None:
             from fscli.store.db import open_engine
 
@@ -145,8 +160,31 @@ class Store:
                 "this command changes the store, and fscli is read-only here "
                 "(--read-only or FSCLI_READ_ONLY); run it without that to change it"
             )
-        with writing(lambda: self._open(True, dry_run), dry_run) as session:
-            yield session
+        try:
+            with writing(lambda: self._open(True, dry_run), dry_run) as session:
+                yield session
+        except BaseException:
+            self._discard()
+            raise
+        if not dry_run:
+            self._publish()
+
+    def _publish(self, empty: bool = False) -> None:
+        """A new store file, its first transaction committed (or ``empty``: its schema
+        only), put in place."""
+        new, self._new = self._new, None
+        if new is not None:
+            self._engine.dispose()
+            self._engine = None
+            new.publish(empty)
+
+    def _discard(self) -> None:
+        """A new store file that nothing was committed to, removed."""
+        new, self._new = self._new, None
+        if new is not None:
+            self._engine.dispose()
+            self._engine = None
+            new.discard()
 
     @contextmanager
     def transaction(self, at: When = None, dry_run: bool = False) -> Iterator[Writes]:

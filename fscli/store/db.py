@@ -241,13 +241,16 @@ def _check_revision(revision: str | None, where: str) -> None:
         )
 
 
-def create_engine_for(url: StoreUrl, read_only: bool = False, **options):
+def create_engine_for(url: StoreUrl, read_only: bool = False, wal: bool = True, **options):
+    """The engine of a store; an SQLite file's connections turn on WAL unless ``wal`` is
+    False (a store not published yet: :mod:`fscli.store.new_file`) or the file is on a
+    network file system."""
     if not url.url.startswith("sqlite"):
         return _server_engine(url.url, read_only)
     from sqlalchemy import create_engine, event
 
     engine = create_engine(url.url, **options)
-    wal = url.sqlite_path is not None and not _on_network_fs(url.sqlite_path)
+    wal = wal and url.sqlite_path is not None and not _on_network_fs(url.sqlite_path)
 
     @event.listens_for(engine, "connect")
     def _pragmas(dbapi_conn, _record):  # pragma: no cover - exercised by every test
@@ -390,7 +393,7 @@ def upgrade(engine, to: str = "head") -> None:
             conn.exec_driver_sql(lock)
         try:
             if to == "head" and engine.dialect.name == "sqlite" and _is_empty(conn):
-                _create_at_head(conn)
+                create_at_head(conn)
             else:
                 cfg.attributes["connection"] = conn
                 command.upgrade(cfg, to)
@@ -406,7 +409,7 @@ def _is_empty(conn) -> bool:
     )
 
 
-def _create_at_head(conn) -> None:
+def create_at_head(conn) -> None:
     """A new SQLite store made in one step from the schema (``tables.metadata``) and
     stamped at ``HEAD``: what replaying every migration on no data gives (a test compares
     the two), in a fraction of the time, for every first command on a new store. The
@@ -537,7 +540,7 @@ def scratch_engine(db: str | None):
     engine = create_engine_for(StoreUrl("sqlite://", None), poolclass=StaticPool)
     if revision is None:
         with engine.execution_options(fscli_write=True).begin() as conn:
-            _create_at_head(conn)
+            create_at_head(conn)
         return engine
     with engine.connect() as conn:  # the store, as it is, into memory
         source = _connect(path, "ro")

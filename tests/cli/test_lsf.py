@@ -152,6 +152,7 @@ def test_dry_run_changes_nothing(fscli):
     ],
 )
 def test_bad_user_shares_are_refused(fscli, fairshare, message):
+    fscli.ok("db", "upgrade")
     err = fscli.fails("lsf", "queue", "add", "normal", f"fairshare={fairshare}", code=1).stderr
     assert err.startswith("fscli: error: invalid USER_SHARES: ")
     assert message in err

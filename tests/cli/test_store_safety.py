@@ -179,6 +179,7 @@ def test_a_database_error_while_opening_the_store_is_one_line(fscli, monkeypatch
     def locked_reader(*args, **kw):
         raise sqlite3.OperationalError("database is locked")
 
+    fscli.ok("db", "upgrade")
     monkeypatch.setattr(db, "open_engine", locked)
     monkeypatch.setattr(db, "open_reader", locked_reader)
     err = fscli.fails(*words, code=1).stderr
@@ -401,3 +402,72 @@ def test_a_dry_run_meets_the_backups_refusal_as_the_real_run_does(tmp_path, monk
         err = Fscli(str(old)).fails("account", "add", "chem", *dry, code=1).stderr
         assert err == (f"fscli: error: cannot back up {old} to {old}.bak-0003: Permission denied\n")
     assert old.read_bytes() == before and not list(tmp_path.glob("*.bak-*"))
+
+
+@pytest.mark.parametrize(
+    "words, answer, code",
+    [
+        (("account", "add", "physics", "parent=nope"), None, 1),
+        (("sacctmgr", "add", "account", "physics"), None, 1),  # no cluster yet
+        (("sacctmgr", "add", "cluster", "c1"), "n\n", 0),  # the prompt answered no
+        (("sacctmgr", "-i", "add", "account", "physics", "cluster=nope"), None, 1),
+        (("load", "{dir}/bad.cfg"), None, 1),
+        (("apply", "{dir}/bad.yaml"), None, 1),
+    ],
+)
+def test_a_first_write_that_fails_leaves_no_store_behind(tmp_path, words, answer, code):
+    """A write to a store file that does not exist makes it only when something commits:
+    a refused or failing first command leaves neither the file, nor the directories made
+    for it, nor the store it was made in."""
+    (tmp_path / "bad.cfg").write_text("Cluster - 'c1'\nParent - 'x'\n")
+    (tmp_path / "bad.yaml").write_text("cluster:\n  name: c1\naccounts:\n  a: {parent: x}\n")
+    new = tmp_path / "sub" / "deeper" / "new.db"
+    result = Fscli(str(new))(*[w.format(dir=tmp_path) for w in words], input=answer)
+    assert result.exit_code == code, result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.cfg", "bad.yaml"]
+
+
+def test_a_first_write_that_commits_puts_the_store_in_place(tmp_path):
+    new = tmp_path / "sub" / "new.db"
+    fscli = Fscli(str(new))
+    fscli.ok("cluster", "add", "c1")
+    assert sorted(p.name for p in new.parent.iterdir()) == ["new.db"]
+    assert new.stat().st_mode & 0o777 == 0o600
+    fscli.ok("account", "add", "physics")  # the next write turns on WAL, as on every store
+    with sqlite3.connect(new) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    assert "physics" in fscli.ok("assoc", "list", "-P").stdout
+
+
+def test_a_store_made_meanwhile_is_kept_and_the_later_first_write_refused(tmp_path):
+    """Two first writes at once: the first to commit makes the store; the other's changes
+    are not written (its store is thrown away), and it says so."""
+    from fscli.api.store import open_store
+    from fscli.errors import StoreError
+
+    new = tmp_path / "new.db"
+    with open_store(str(new)) as late:
+        with pytest.raises(StoreError) as err:
+            with late.transaction() as tx:
+                tx.add_cluster("late")
+                Fscli(str(new)).ok("cluster", "add", "early")
+        assert str(err.value) == (
+            f"a store appeared at {new} while this command ran; "
+            "nothing was written: run the command again"
+        )
+        assert late.clusters() == ["early"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["new.db"]
+
+
+def test_a_database_error_while_making_a_new_store_is_one_line(tmp_path, monkeypatch):
+    from sqlalchemy.exc import OperationalError
+
+    from fscli.store import new_file
+
+    def full(*args, **kw):
+        raise OperationalError("CREATE TABLE", {}, Exception("database or disk is full"))
+
+    monkeypatch.setattr(new_file, "create_at_head", full)
+    err = Fscli(str(tmp_path / "new.db")).fails("cluster", "add", "c1", code=1).stderr
+    assert err == "fscli: error: store error: database or disk is full\n"
+    assert list(tmp_path.iterdir()) == []

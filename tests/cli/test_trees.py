@@ -273,6 +273,7 @@ BAD_FLAT = [
 
 @pytest.mark.parametrize("text,message", BAD_FLAT)
 def test_load_bad_flat_file_applies_nothing(fscli, tmp_path, text, message):
+    fscli.ok("db", "upgrade")
     result = fscli.fails("load", write(tmp_path, "bad.cfg", text), code=1)
     assert message in result.stderr
     assert "the store holds no cluster" in fscli.fails("assoc", "list").stderr
