@@ -372,6 +372,7 @@ def bqueues(app, queues, long, explain, out) -> None:
     import json
 
     from fscli.engine.timestr import utc_iso
+    from fscli.errors import UsageProblem
     from fscli.render.bqueues import (
         SEPARATOR,
         SHARE_INFO_COLUMNS,
@@ -380,6 +381,12 @@ def bqueues(app, queues, long, explain, out) -> None:
         share_info_rows,
     )
 
+    if out.noheader and (explain or (long and not out.parsable and not out.json)):
+        raise UsageProblem(
+            "-n leaves out the header line of the queue table and of -p/-P rows; "
+            f"{'--explain' if explain else '-l'} prints text with none: drop -n"
+            + ("" if explain else " or add -p/-P")
+        )
     if explain:
         texts = app.store.lsf_explain(explain, list(queues), app.cluster_name, app.now)
         click.echo("\n".join(texts), nl=False)

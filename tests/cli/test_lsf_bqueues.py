@@ -204,6 +204,25 @@ def test_bqueues_errors(fscli):
     )
 
 
+@pytest.mark.parametrize(
+    "words, message",
+    [
+        (("-l", "-n"), "-l prints text with none: drop -n or add -p/-P"),
+        (("--explain", "alice", "-n"), "--explain prints text with none: drop -n"),
+    ],
+)
+def test_no_header_is_refused_where_there_is_no_header(fscli, words, message):
+    """-n on the long text or --explain would be ignored: it is refused instead."""
+    fscli.ok("lsf", "queue", "add", "normal", "fairshare=USER_SHARES[[alice, 1]]")
+    err = fscli.fails("bqueues", *words, code=2).stderr
+    assert err == (
+        "fscli: error: -n leaves out the header line of the queue table and of -p/-P rows; "
+        f"{message}\n"
+    )
+    rows = fscli.ok("bqueues", "-l", "-P", "-n").stdout
+    assert rows == "normal|normal/|alice|1|0.333333|0|0|0.000000|0.000000|0.000000\n"
+
+
 def test_dispatch_two_to_one_split_under_equal_demand(fscli):
     case = SEED["split"]
     fscli.ok("lsf", "queue", "add", "normal", f"fairshare={case['fairshare']}")
