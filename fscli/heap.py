@@ -26,3 +26,23 @@ def bulk() -> Iterator[None]:
         gc.freeze()
         if enabled:
             gc.enable()
+
+
+_kept: list = []
+_keeping = False
+
+
+def keep_until_exit(*objects: object) -> None:
+    """Hold ``objects`` until the process ends, when it ends without tearing its heap
+    down (the ``fscli`` program: :func:`fscli.cli.main.console`). A view's answer holds a
+    few hundred thousand objects; freeing them one by one as the command returns costs
+    0.07 s at 100,000 jobs, just before an exit that discards them anyway. Anywhere else
+    (tests, programs using the library) nothing is held."""
+    if _keeping:
+        _kept.extend(objects)
+
+
+def exit_without_teardown() -> None:
+    """This process ends with ``os._exit``: :func:`keep_until_exit` holds from now on."""
+    global _keeping
+    _keeping = True

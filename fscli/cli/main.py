@@ -97,7 +97,9 @@ def console() -> None:
     transaction is committed and the store disposed of, so flush the output and exit.
     """
     from fscli.cli.fast import answer
+    from fscli.heap import exit_without_teardown
 
+    exit_without_teardown()
     try:
         try:
             code = answer(sys.argv[1:], os.environ)

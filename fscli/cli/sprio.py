@@ -105,7 +105,7 @@ def sprio(
     from fscli.engine.priority import explain as explain_row
     from fscli.engine.priority import filter_rows
     from fscli.errors import InvalidValue, NotFound
-    from fscli.heap import bulk
+    from fscli.heap import bulk, keep_until_exit
     from fscli.render import tables
     from fscli.render.sprio import (
         LONG_WITH_FORMAT,
@@ -122,6 +122,7 @@ def sprio(
     job_ids = _ids(jobs + job_args) or None
     user_list = _names(users)
     result = app.store.priorities(app.cluster_name, app.now, algorithm)
+    keep_until_exit(result)
     for warning in result.warnings:
         click.echo(f"fscli: warning: {warning}", err=True)
     rows = filter_rows(result.rows, job_ids, user_list, _names(partitions))

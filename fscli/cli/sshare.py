@@ -102,6 +102,7 @@ def sshare(
         raise UsageProblem("--svg saves the table: leave out -p, -P, --json and --explain")
     from fscli.api.shares import algorithm_name, row_filter
     from fscli.cli.words import split_list
+    from fscli.heap import keep_until_exit
 
     fields = select_fields(fmt) if fmt else None  # a bad -o fails before the store is read
     algorithm = algorithm_name(algorithm)
@@ -112,6 +113,7 @@ def sshare(
         click.echo("\n".join(derive(answer.result, answer.row(explain).assoc_id)))
         return
     answer = app.store.shares(app.cluster_name, app.now, algorithm)
+    keep_until_exit(answer)
     algorithm = answer.algorithm
     fields = fields or select_fields(None, algorithm, long_, partition)
     keep = row_filter(all_users, split_list(accounts or ""), split_list(users or ""), users_only)

@@ -26,10 +26,12 @@ def tree(app, account, algorithm, svg) -> None:
       fscli --at now-7days tree physics
       fscli tree --svg tree.svg
     """
+    from fscli.heap import keep_until_exit
     from fscli.render import tables
     from fscli.render.tree import share_tree
 
     answer = app.store.shares(app.cluster_name, app.now, algorithm)
+    keep_until_exit(answer)
     # "tree ''" names no account: an error, not the whole tree
     rows = answer.subtree(account) if account is not None else answer.rows
     algorithm = answer.algorithm
