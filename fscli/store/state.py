@@ -47,7 +47,7 @@ def load_state(conn, cluster: str | None, now: int, jobs: bool = True) -> Cluste
         return ClusterState(
             cluster_id=cid,
             cluster=snapshot.load_cluster(conn, cid),
-            assocs=snapshot.load_assocs(conn, cid),
+            assocs=snapshot.load_assocs(conn, cid, by_parent=True),
             qos=snapshot.load_qos(conn),
             partitions=snapshot.load_partitions(conn, cid),
             config=PriorityConfig.from_mapping(snapshot.load_config(conn, cid)),

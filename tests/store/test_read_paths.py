@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from operator import attrgetter
 from pathlib import Path
 
 import pytest
@@ -94,6 +95,27 @@ def test_sqlite3_and_sqlalchemy_read_the_same_snapshot(busy):
     assert plain["demo"]["state"].jobs and len(plain["demo"]["state"].charges)
     assert plain["c2"]["queue"] and plain["c2"]["state"].partitions
     assert [c.verdict for c in plain["c2"]["limits"][-1]] == ["run", "reject"]
+
+
+def test_the_fair_share_views_read_the_associations_by_parent(busy):
+    """``load_state`` reads each parent's children together, users by name (the memory
+    order the tree walk wants), where the other views read by id: the same associations."""
+    reader = open_reader(busy)
+    orders_differ = False
+    try:
+        for name in ("demo", "c2"):
+            by_id = snapshot.load_assocs(reader, snapshot.cluster_id_for(reader, name))
+            assert [a.id for a in by_id] == sorted(a.id for a in by_id)
+            by_parent = load_state(reader, name, AT).assocs
+            assert sorted(by_parent, key=attrgetter("id")) == by_id
+            keys = [
+                (a.parent_id or 0, a.user or "", a.partition or "", a.account) for a in by_parent
+            ]
+            assert keys == sorted(keys)
+            orders_differ |= by_parent != by_id
+    finally:
+        reader.close()
+    assert orders_differ  # the store holds what the test is meant to cover
 
 
 def test_the_reader_refuses_writes(busy):
