@@ -43,6 +43,11 @@ class Shares:
         :attr:`rows` is asked for): for views that write rows as they come."""
         return self.result.row_chunks(size)
 
+    def column_chunks(self, size: int) -> Iterator[dict[str, Sequence]]:
+        """:meth:`row_chunks` as columns (``ShareRow``'s field name -> that field of each
+        row), made without row objects until :attr:`rows` is asked for."""
+        return self.result.column_chunks(size)
+
     @cached_property
     def run_minutes(self) -> Mapping[int, Mapping[str, int]]:
         """sshare's TRESRunMins per association (none unless limits are enforced)."""

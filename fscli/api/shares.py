@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from fscli.api.results import Shares
@@ -92,6 +92,20 @@ def row_filter(
         return list(filter(wanted, rows))
 
     return keep
+
+
+def column_pieces(
+    answer: Shares, size: int, keep: Callable[[Iterable[ShareRow]], list[ShareRow]]
+) -> Iterator[dict[str, Sequence]]:
+    """The rows of ``answer`` that ``keep`` (a :func:`row_filter`) keeps, in pieces of at
+    most ``size`` rows, as columns (``ShareRow``'s field name -> that field of each row):
+    what sshare -p/-P prints, a piece at a time. Without a filter the pieces come as
+    columns straight from the engine, with no row objects made."""
+    from fscli.engine.fairshare import share_columns
+
+    if keep is list:  # row_filter's "every row"
+        return answer.column_chunks(size)
+    return map(share_columns, map(keep, answer.row_chunks(size)))
 
 
 def find_row(answer: Shares, text: str) -> ShareRow:

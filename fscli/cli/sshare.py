@@ -100,7 +100,7 @@ def sshare(
         from fscli.errors import UsageProblem
 
         raise UsageProblem("--svg saves the table: leave out -p, -P, --json and --explain")
-    from fscli.api.shares import algorithm_name, row_filter
+    from fscli.api.shares import algorithm_name, column_pieces, row_filter
     from fscli.cli.words import split_list
     from fscli.heap import keep_until_exit
 
@@ -122,7 +122,7 @@ def sshare(
         from fscli.heap import bulk
         from fscli.render.sshare import CHUNK, render_pieces
 
-        pieces = map(keep, answer.row_chunks(CHUNK))
+        pieces = column_pieces(answer, CHUNK, keep)
         with bulk():  # each piece is gone before the next: no collector passes
             for text in render_pieces(pieces, fields, out.parsable, not out.noheader, extras):
                 click.echo(text, nl=False)

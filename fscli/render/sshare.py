@@ -1,4 +1,5 @@
-"""sshare's columns and text formats, from :class:`fscli.engine.fairshare.ShareRow` rows.
+"""sshare's columns and text formats, from :class:`fscli.engine.fairshare.ShareRow` rows
+or their columns (:func:`fscli.engine.fairshare.share_columns`).
 
 * :func:`select_fields` resolves ``-o`` (case-insensitive prefixes in Slurm's field-table
   order, ``name%N`` widths) or the default short/long column sets per algorithm.
@@ -9,7 +10,9 @@
 
 The Account column is indented one space per depth below root (a user row is indented
 one more than its account), also in parsable output, exactly as sshare prints it.
-Rich tables are built by the CLI from the same rows and :func:`column`.
+Rich tables are built by the CLI from the same rows and :func:`field_values`. The text
+formats work on columns: sshare -P at 100,000 associations takes its pieces as columns
+straight from the engine, and formats each line with one ``%`` template.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import operator
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from fscli.engine.fairshare import ShareRow
+from fscli.engine.fairshare import ShareRow, share_columns
 from fscli.engine.model import SHARES_PARENT
 from fscli.engine.tres import format_tres
 from fscli.errors import InvalidValue
@@ -154,31 +157,34 @@ def _zero_tres(names: tuple[str, ...]) -> str:
 
 
 def _tres_counts(
-    rows: Sequence[ShareRow], names: Sequence[str], counts: Mapping[int, Mapping[str, int]]
+    assoc_ids: Sequence[int], names: Sequence[str], counts: Mapping[int, Mapping[str, int]]
 ) -> list[str]:
-    """A TRES list per row in ``names`` order (``cpu=12,mem=0,...``): the row's
-    association's counts, zeros for the associations ``counts`` leaves out."""
+    """A TRES list per association in ``names`` order (``cpu=12,mem=0,...``): its counts,
+    zeros for the associations ``counts`` leaves out."""
     zeros = _zero_tres(tuple(names))
     get = counts.get
     return [
         zeros
-        if (held := get(row.assoc_id)) is None
+        if (held := get(assoc_id)) is None
         else ",".join(f"{n}={held.get(n, 0)}" for n in names)
-        for row in rows
+        for assoc_id in assoc_ids
     ]
 
 
 def _tres_raw(
-    rows: Sequence[ShareRow], names: Sequence[str], usage: Mapping[int, Mapping[str, float]]
+    assoc_ids: Sequence[int],
+    raw_usage: Sequence[float],
+    names: Sequence[str],
+    usage: Mapping[int, Mapping[str, float]],
 ) -> list[str]:
-    """GrpTRESRaw per row: decayed TRES-minutes, truncated as sshare does; billing is the
-    row's RawUsage, the other TRES come from ``usage`` (TRES-seconds)."""
+    """GrpTRESRaw per association: decayed TRES-minutes, truncated as sshare does; billing
+    is the RawUsage, the other TRES come from ``usage`` (TRES-seconds)."""
     template = ",".join(f"{n}={{0}}" if n == "billing" else f"{n}=0" for n in names)
     get = usage.get
     out = []
-    for row in rows:
-        billing = int(row.raw_usage / 60)
-        seconds = get(row.assoc_id)
+    for assoc_id, raw in zip(assoc_ids, raw_usage):
+        billing = int(raw / 60)
+        seconds = get(assoc_id)
         if seconds is None:
             out.append(template.format(billing))
         else:
@@ -191,31 +197,39 @@ def _tres_raw(
     return out
 
 
-def column(name: str, rows: Sequence[ShareRow], extras: Extras = Extras()) -> list[object]:
-    """One field's raw values for every row: str, int, float, or None for blank.
+def field_values(
+    name: str, columns: Mapping[str, Sequence], extras: Extras = Extras()
+) -> Sequence[object]:
+    """One field's raw values for every row of ``columns`` (:func:`share_columns`): str,
+    int, float, or None for blank.
 
     Users are already one level deeper than their account, so depth is the indent.
     """
     attr = _ATTRS.get(name)
     if attr is not None:
-        return list(map(operator.attrgetter(attr), rows))
+        return columns[attr]
     if name == "Account":
-        return [" " * row.depth + row.account for row in rows]
+        indents = [" " * depth for depth in range(max(columns["depth"], default=0) + 1)]
+        return list(
+            map(operator.add, map(indents.__getitem__, columns["depth"]), columns["account"])
+        )
     if name == "Cluster":
-        return [extras.cluster or None] * len(rows)
+        return [extras.cluster or None] * len(columns["assoc_id"])
     if name == "GrpTRESMins":
-        return [format_tres(row.grp_tres_mins, units=False) or None for row in rows]
+        return [format_tres(tres, units=False) or None for tres in columns["grp_tres_mins"]]
     if name == "TRESRunMins":
-        return _tres_counts(rows, extras.tres_names, extras.run_mins)
+        return _tres_counts(columns["assoc_id"], extras.tres_names, extras.run_mins)
     if name == "GrpTRESRaw":
-        return _tres_raw(rows, extras.tres_names, extras.tres_usage)
+        return _tres_raw(
+            columns["assoc_id"], columns["raw_usage"], extras.tres_names, extras.tres_usage
+        )
     if name == "RawShares":
-        return [
-            None if s is None else "parent" if s == SHARES_PARENT else s
-            for s in map(operator.attrgetter("raw_shares"), rows)
-        ]
+        shares = columns["raw_shares"]
+        if None not in shares and SHARES_PARENT not in shares:
+            return shares
+        return [None if s is None else "parent" if s == SHARES_PARENT else s for s in shares]
     if name == "RawUsage":
-        return [int(row.raw_usage) for row in rows]
+        return list(map(int, columns["raw_usage"]))
     raise InvalidValue(f'Invalid field requested: "{name}"')
 
 
@@ -244,14 +258,16 @@ def _fixed(field: Field, value: object) -> str:
     return text.ljust(width) if field.width < 0 else text.rjust(width)
 
 
-def _texts(name: str, values: list[object]) -> list[str]:
-    """Parsable cells: blank for None, C's ``%f`` for doubles (also "inf"). One C-level
-    ``map`` per column when it holds no blank (most do not): a Python loop per cell costs
-    twice as much at 100,000 rows."""
-    text = "{:f}".format if name in _DOUBLES else str
+def _parsable_cells(name: str, values: Sequence[object]) -> tuple[str, Sequence[object]]:
+    """(``%`` conversion, values) of one parsable column: the values as they are where the
+    line's template can format them itself (C's ``%f`` for doubles, also "inf"; ``%s``
+    for the rest), texts (blank for None) where the column holds a blank. A template
+    that formats a whole line costs half of a text made per cell and joined."""
+    double = name in _DOUBLES
     if None not in values:
-        return list(map(text, values))
-    return ["" if v is None else text(v) for v in values]
+        return ("%f" if double else "%s"), values
+    text = "%f".__mod__ if double else str
+    return "%s", ["" if v is None else text(v) for v in values]
 
 
 CHUNK = 5000
@@ -277,19 +293,20 @@ def render_chunks(
     extras: Extras = Extras(),
 ) -> Iterator[str]:
     """:func:`render_text` in pieces of :data:`CHUNK` rows, to be written as they come."""
-    pieces = (rows[start : start + CHUNK] for start in range(0, len(rows), CHUNK))
+    pieces = (share_columns(rows[start : start + CHUNK]) for start in range(0, len(rows), CHUNK))
     return render_pieces(pieces, fields, parsable, header, extras)
 
 
 def render_pieces(
-    pieces: Iterable[Sequence[ShareRow]],
+    pieces: Iterable[Mapping[str, Sequence]],
     fields: Sequence[Field],
     parsable: str | None = None,
     header: bool = True,
     extras: Extras = Extras(),
 ) -> Iterator[str]:
-    """:func:`render_text` of rows that come in pieces (each made when it is reached: see
-    ``Shares.row_chunks``), the text of each piece as it comes."""
+    """:func:`render_text` of rows that come in pieces, as columns (:func:`share_columns`;
+    each made when it is reached: see ``Shares.column_pieces``), the text of each piece
+    as it comes."""
     if parsable not in (None, "p", "P"):
         raise InvalidValue(f"unknown parsable mode '{parsable}': expected p or P")
     end = "|\n" if parsable == "p" else "\n"  # -p: a "|" after every field
@@ -311,15 +328,16 @@ def render_pieces(
             )
             yield "".join("-" * abs(f.width) + " " for f in fields) + "\n"
     for part in pieces:
-        if not part:
+        if not part["assoc_id"]:
             continue
-        columns = [column(f.name, part, extras) for f in fields]
+        values = [field_values(f.name, part, extras) for f in fields]
         if parsable:
-            cells = [_texts(f.name, values) for f, values in zip(fields, columns)]
-            yield end.join(map("|".join, zip(*cells))) + end
+            conversions, cells = zip(*map(_parsable_cells, (f.name for f in fields), values))
+            line = "|".join(conversions) + end
+            yield "".join(map(line.__mod__, zip(*cells)))
         else:
-            cells = [[_fixed(f, v) + " " for v in values] for f, values in zip(fields, columns)]
-            yield "\n".join(map("".join, zip(*cells))) + "\n"
+            texts = [[_fixed(f, v) + " " for v in column] for f, column in zip(fields, values)]
+            yield "\n".join(map("".join, zip(*texts))) + "\n"
 
 
 TRES_LISTS = ("GrpTRESMins", "GrpTRESRaw", "TRESRunMins")
@@ -336,7 +354,8 @@ def tres_object(text: str | None) -> dict[str, int] | None:
 def json_rows(rows: Sequence[ShareRow], extras: Extras = Extras()) -> list[dict[str, object]]:
     """One JSON-ready dict per row; Account without indentation, plus ``depth``."""
     names = [name for name, _ in FIELD_TABLE]
-    columns = [column(name, rows, extras) for name in names]
+    share = share_columns(rows)
+    columns = [field_values(name, share, extras) for name in names]
     out = []
     for row, values in zip(rows, zip(*columns)):
         cells = dict(zip(names, values))
@@ -358,9 +377,10 @@ def table_cells(
     and number formats. TRES lists show only their non-zero counts, so that the table
     fits a terminal."""
     columns = [f.name for f in fields]
+    share = share_columns(rows)
     cells = []
     for name in columns:
-        values = column(name, rows, extras)
+        values = field_values(name, share, extras)
         if name in ("GrpTRESRaw", "TRESRunMins"):
             values = [",".join(p for p in v.split(",") if not p.endswith("=0")) for v in values]
         cells.append(values)

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
-from fscli.engine.fairshare import NO_VAL, ShareRow
-from fscli.render.sshare import column
+from fscli.engine.fairshare import NO_VAL, ShareRow, share_columns
+from fscli.render.sshare import field_values
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -42,7 +42,7 @@ def node_parts(
     """One node's text in pieces: its name; shares, usage and factor; the usage its bar
     shows and the bar's colour (None and "" for the root: nothing to compare with).
     ``shares`` and ``raw_usage`` are the row's sshare cells
-    (:func:`fscli.render.sshare.column`)."""
+    (:func:`fscli.render.sshare.field_values`)."""
     # Fair Tree compares with siblings (level share vs usage/parent), classic with the cluster.
     usage = (
         row.effective_usage
@@ -97,7 +97,8 @@ def share_tree(
     """
     top = rows[0].depth
     depths = [row.depth - top for row in rows]
-    shares, usages = column("RawShares", rows), column("RawUsage", rows)
+    columns = share_columns(rows)
+    shares, usages = field_values("RawShares", columns), field_values("RawUsage", columns)
     ancestors: list[bool] = []  # per level: that ancestor is its parent's last child
     nodes = []
     for row, depth, last, share, raw in zip(rows, depths, _last_children(depths), shares, usages):

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from fscli.engine.fairshare import NO_VAL, compute
+from fscli.engine.fairshare import NO_VAL, compute, share_columns
 from fscli.engine.fsexplain import explain
 from fscli.engine.model import SHARES_PARENT, Assoc
 from fscli.engine.tree import display_order
@@ -325,6 +325,46 @@ def test_row_chunks_are_the_rows_in_pieces_made_as_they_come(size: int) -> None:
     # once the rows are made, the pieces are slices of them (the same objects)
     again = [row for chunk in result.row_chunks(size) for row in chunk]
     assert all(map(operator.is_, again, result.rows))
+
+
+@pytest.mark.parametrize("size", [1, 2, 7, 20_001, 30_000])
+def test_column_chunks_are_the_row_chunks_as_columns(size: int) -> None:
+    """sshare -P's pieces come as columns, made without rows: field for field the rows'."""
+    assocs, usage = synthetic(2000, 9)
+    assocs.insert(0, assocs.pop(1))  # the root is not the first position: blanked where it is
+    assocs[5].limits = {"GrpTRESMins": {"cpu": 60}}
+    result = compute(assocs, usage, "fair_tree")
+    pieces = [
+        {name: list(column) for name, column in p.items()} for p in result.column_chunks(size)
+    ]
+    assert "rows" not in vars(result) and "by_index" not in vars(result)
+    rows = result.rows
+    expected = [share_columns(rows[k : k + size]) for k in range(0, len(rows), size)]
+    assert pieces == [{name: list(column) for name, column in e.items()} for e in expected]
+    assert pieces[0]["raw_shares"][0] is None and pieces[0]["norm_usage"][0] is None
+    assert [{"cpu": 60}] == [t for p in pieces for t in p["grp_tres_mins"] if t]
+    # once the rows are made, the pieces are their columns
+    assert list(result.column_chunks(size)) == expected
+
+
+def test_share_columns_of_no_rows_are_empty_columns() -> None:
+    columns = share_columns([])
+    assert list(columns) == [
+        "assoc_id",
+        "account",
+        "user",
+        "partition",
+        "depth",
+        "raw_shares",
+        "norm_shares",
+        "raw_usage",
+        "norm_usage",
+        "effective_usage",
+        "fairshare",
+        "level_fs",
+        "grp_tres_mins",
+    ]
+    assert not any(columns.values())
 
 
 def test_bulk_pauses_the_collector_and_restores_it() -> None:

@@ -9,21 +9,26 @@ from pathlib import Path
 import pytest
 import yaml
 
-from fscli.engine.fairshare import compute
+from fscli.engine.fairshare import compute, share_columns
 from fscli.engine.model import SHARES_PARENT, Assoc
 from fscli.errors import InvalidValue
 from fscli.io.usage_import import parse_sshare
 from fscli.render.sshare import (
     FIELD_TABLE,
     Extras,
-    column,
     default_fields,
+    field_values,
     json_rows,
     render_text,
     select_fields,
 )
 
 GOLDEN = Path(__file__).resolve().parents[1] / "data" / "golden"
+
+
+def column(name: str, rows, extras: Extras | None = None) -> list:
+    """One field's values over ``rows``."""
+    return list(field_values(name, share_columns(rows), extras or Extras()))
 
 
 def load_testsuite_case(name: str) -> tuple[dict, list[Assoc], dict[int, float]]:
@@ -142,6 +147,43 @@ def test_rendering_in_chunks_gives_the_same_text(monkeypatch) -> None:
     for mode, text in whole.items():
         assert render_text(result.rows, fields, mode) == text
         assert len(list(sshare.render_chunks(result.rows, fields, mode))) > 2
+
+
+def test_parsable_lines_from_column_pieces_cell_by_cell() -> None:
+    """-p/-P format a whole line with one template, from the engine's column pieces: each
+    cell as Slurm prints it (blank for unset, C's %f for doubles, "inf", "parent")."""
+    from fscli.render import sshare
+
+    assocs = [
+        Assoc(1, None, "root"),
+        Assoc(2, 1, "chem", shares=SHARES_PARENT),
+        Assoc(3, 2, "chem", "ann", "gpu", shares=2, limits={"GrpTRESMins": {"cpu": 60}}),
+        Assoc(4, 2, "chem", "bob", shares=0),
+        Assoc(5, 1, "phys", shares=3),
+        Assoc(6, 5, "phys", "cy", shares=1),
+        Assoc(7, 5, "phys", "dee", shares=1),
+    ]
+    result = compute(assocs, {3: 100.0, 6: 50.5}, "fair_tree")
+    fields = [sshare.Field(name, width) for name, width in FIELD_TABLE]
+    extras = Extras("c1", run_mins={3: {"cpu": 7}})
+    values = {f.name: column(f.name, result.rows, extras) for f in fields}
+    doubles = {"NormShares", "NormUsage", "EffectvUsage", "FairShare", "LevelFS"}
+
+    def cell(name: str, value: object) -> str:
+        return "" if value is None else f"{value:f}" if name in doubles else str(value)
+
+    for mode, end in (("P", "\n"), ("p", "|\n")):
+        expected = (
+            "|".join(f.name for f in fields)
+            + end
+            + "".join(
+                "|".join(cell(f.name, values[f.name][k]) for f in fields) + end
+                for k in range(len(result.rows))
+            )
+        )
+        pieces = sshare.render_pieces(result.column_chunks(4), fields, mode, extras=extras)
+        assert "".join(pieces) == expected
+    assert "inf" in expected and "|parent|" in expected and "cpu=60" in expected
 
 
 def test_sprio_capture_short_text_exact() -> None:
