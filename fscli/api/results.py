@@ -43,7 +43,7 @@ class Shares:
         :attr:`rows` is asked for): for views that write rows as they come."""
         return self.result.row_chunks(size)
 
-    def column_chunks(self, size: int) -> Iterator[dict[str, Sequence]]:
+    def column_chunks(self, size: int) -> Iterator[Mapping[str, Sequence]]:
         """:meth:`row_chunks` as columns (``ShareRow``'s field name -> that field of each
         row), made without row objects until :attr:`rows` is asked for."""
         return self.result.column_chunks(size)

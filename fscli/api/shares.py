@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from fscli.api.results import Shares
@@ -96,7 +96,7 @@ def row_filter(
 
 def column_pieces(
     answer: Shares, size: int, keep: Callable[[Iterable[ShareRow]], list[ShareRow]]
-) -> Iterator[dict[str, Sequence]]:
+) -> Iterator[Mapping[str, Sequence]]:
     """The rows of ``answer`` that ``keep`` (a :func:`row_filter`) keeps, in pieces of at
     most ``size`` rows, as columns (``ShareRow``'s field name -> that field of each row):
     what sshare -p/-P prints, a piece at a time. Without a filter the pieces come as

@@ -166,7 +166,7 @@ class FairShareResult:
         for start in range(0, len(order), size):
             yield _make_rows(self.tree, self.columns, order[start : start + size])
 
-    def column_chunks(self, size: int) -> Iterator[dict[str, Sequence]]:
+    def column_chunks(self, size: int) -> Iterator[Mapping[str, Sequence]]:
         """The rows of :meth:`row_chunks` as columns (:func:`share_columns`), each piece
         made from the engine's columns without a row object: what a view that prints
         every row of its pieces, as columns, needs (sshare -P: a fifth of its time at
@@ -453,10 +453,6 @@ def _normalized(raw: list[float], root: int) -> list[float]:
     return list(map(operator.truediv, raw, itertools.repeat(top, len(raw))))
 
 
-def _same(column: Sequence) -> Sequence:
-    return column
-
-
 def share_columns(rows: Sequence[ShareRow]) -> dict[str, Sequence]:
     """``rows`` as columns: :class:`ShareRow`'s field name -> that field of every row."""
     if not rows:
@@ -472,40 +468,70 @@ def _make_rows(tree: Tree, c: Columns, positions: Sequence[int] | None = None) -
 
 def _make_columns(
     tree: Tree, c: Columns, positions: Sequence[int] | None = None
-) -> dict[str, Sequence]:
+) -> Mapping[str, Sequence]:
     """:func:`share_columns` of the rows of tree ``positions`` (default: all, in the input
-    order), each column picked in one C call; root's RawShares and NormUsage are blank."""
-    if positions is None:
-        positions = range(len(tree.ids))
-        pick: Callable[[Sequence], Sequence] = _same
-    elif len(positions) == 1:
-        pick = operator.itemgetter(slice(positions[0], positions[0] + 1))
-    else:
-        pick = operator.itemgetter(*positions)  # a tuple of those items, in one C call
+    order): :class:`_PickedColumns`."""
+    return _PickedColumns(tree, c, range(len(tree.ids)) if positions is None else positions)
 
-    assocs = pick(tree.assocs)
-    raw_shares: Sequence[int | None] = pick(tree.shares)
-    norm_usage: Sequence[float | None] = pick(c.norm_usage)
-    if tree.root in positions:  # copies, with root's blanked
-        k = positions.index(tree.root)
-        raw_shares, norm_usage = list(raw_shares), list(norm_usage)
-        raw_shares[k] = norm_usage[k] = None
-    columns = (
-        pick(tree.ids),
-        list(map(_ACCOUNT, assocs)),
-        pick(tree.users),
-        list(map(_PARTITION, assocs)),
-        pick(tree.depth),
-        raw_shares,
-        pick(c.norm_shares),
-        pick(tree.raw),
-        norm_usage,
-        pick(c.effective_usage),
-        pick(c.fairshare),
-        pick(c.level_fs),
-        [a.limits.get("GrpTRESMins") or None if a.limits else None for a in assocs],
-    )
-    return dict(zip(ShareRow._fields, columns))
+
+class _PickedColumns(Mapping[str, Sequence]):
+    """The columns of some tree positions' rows, each picked in one C call when it is
+    first read: sshare's default -P fields read seven of the thirteen, and the ones they
+    leave (GrpTRESMins takes a Python step per row) cost as much as those they read.
+    Root's RawShares and NormUsage are blank."""
+
+    _TREE_FIELDS = {
+        "assoc_id": "ids",
+        "user": "users",
+        "depth": "depth",
+        "raw_shares": "shares",
+        "raw_usage": "raw",
+    }
+    _ASSOC_FIELDS = {"account": _ACCOUNT, "partition": _PARTITION}
+
+    def __init__(self, tree: Tree, c: Columns, positions: Sequence[int]):
+        self._tree, self._c = tree, c
+        self._pick: Callable[[Sequence], Sequence]
+        if isinstance(positions, range) and positions.step == 1:
+            self._pick = operator.itemgetter(slice(positions.start, positions.stop))
+        elif len(positions) == 1:
+            self._pick = operator.itemgetter(slice(positions[0], positions[0] + 1))
+        else:
+            self._pick = operator.itemgetter(*positions)  # a tuple of those items, in one C call
+        self._root_at = positions.index(tree.root) if tree.root in positions else None
+        self._made: dict[str, Sequence] = {}
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(ShareRow._fields)
+
+    def __len__(self) -> int:
+        return len(ShareRow._fields)
+
+    def __getitem__(self, name: str) -> Sequence:
+        column = self._made.get(name)
+        if column is None:
+            column = self._made[name] = self._picked(name)
+        return column
+
+    @functools.cached_property
+    def _assocs(self) -> Sequence[Assoc]:
+        return self._pick(self._tree.assocs)
+
+    def _picked(self, name: str) -> Sequence:
+        if name in self._ASSOC_FIELDS:
+            return list(map(self._ASSOC_FIELDS[name], self._assocs))
+        if name == "grp_tres_mins":
+            return [a.limits.get("GrpTRESMins") or None if a.limits else None for a in self._assocs]
+        if name in self._TREE_FIELDS:
+            column = self._pick(getattr(self._tree, self._TREE_FIELDS[name]))
+        elif name in ShareRow._fields:
+            column = self._pick(getattr(self._c, name))  # the engine's computed columns
+        else:
+            raise KeyError(name)
+        if name in ("raw_shares", "norm_usage") and self._root_at is not None:
+            column = list(column)  # a copy, with root's blanked
+            column[self._root_at] = None
+        return column
 
 
 def _fair_tree(tree: Tree, norm: list[float], dampening: int) -> FairShareResult:

@@ -17,7 +17,9 @@ straight from the engine, and formats each line with one ``%`` template.
 
 from __future__ import annotations
 
+import collections
 import functools
+import itertools
 import math
 import operator
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -258,16 +260,27 @@ def _fixed(field: Field, value: object) -> str:
     return text.ljust(width) if field.width < 0 else text.rjust(width)
 
 
+_BLANK = {None: ""}
+_BLANK_NUMBER = {None: 0.0}
+
+
 def _parsable_cells(name: str, values: Sequence[object]) -> tuple[str, Sequence[object]]:
     """(``%`` conversion, values) of one parsable column: the values as they are where the
     line's template can format them itself (C's ``%f`` for doubles, also "inf"; ``%s``
-    for the rest), texts (blank for None) where the column holds a blank. A template
-    that formats a whole line costs half of a text made per cell and joined."""
+    for the rest), texts where the column holds a blank (None). A template that formats
+    a whole line costs half of a text made per cell and joined; the blanks are put in by
+    C-level passes too (a Python step per cell cost as much as the rest of the column)."""
     double = name in _DOUBLES
     if None not in values:
         return ("%f" if double else "%s"), values
-    text = "%f".__mod__ if double else str
-    return "%s", ["" if v is None else text(v) for v in values]
+    if not double:
+        return "%s", list(map(_BLANK.get, values, values))
+    texts = list(map("%f".__mod__, map(_BLANK_NUMBER.get, values, values)))
+    blanks = itertools.compress(
+        itertools.count(), map(operator.is_, values, itertools.repeat(None))
+    )
+    collections.deque(map(texts.__setitem__, blanks, itertools.repeat("")), 0)
+    return "%s", texts
 
 
 CHUNK = 5000
