@@ -43,7 +43,7 @@ def load_assocs(
 ) -> list[Assoc]:
     """The cluster's associations (only those matching ``where`` if given: an SQL condition
     on the association table and its parameters), by id, or with ``by_parent`` each
-    parent's children together, users by name (for the fair-share passes: see below).
+    parent's children together, by id (for the fair-share passes: see below).
 
     Limits come from a second query over just the rows that set one, so that the main
     query stays narrow (most associations set none).
@@ -60,7 +60,7 @@ def load_assocs(
     # fetching each row by id (twice the cost of scanning the table); "parent_id + 0"
     # likewise from walking ix_association_parent: a scan and one sort of all rows costs
     # half as much.
-    order = 'parent_id + 0, "user", "partition", account' if by_parent else "id"
+    order = "parent_id + 0, id" if by_parent else "id"
     in_cluster = "cluster_id + 0 = :cid" if where is None else "cluster_id = :cid"
     params = {"cid": cluster_id}
     if where is not None:
