@@ -17,7 +17,6 @@ straight from the engine, and formats each line with one ``%`` template.
 
 from __future__ import annotations
 
-import collections
 import functools
 import itertools
 import math
@@ -260,27 +259,38 @@ def _fixed(field: Field, value: object) -> str:
     return text.ljust(width) if field.width < 0 else text.rjust(width)
 
 
-_BLANK = {None: ""}
-_BLANK_NUMBER = {None: 0.0}
+class _LineTemplates(dict):
+    """The ``%`` template of a parsable line, per pattern of blank cells (``pattern[k]``:
+    the k-th of ``blanks``, the columns that hold a blank, is blank in that line), made
+    when a pattern is first met: C's ``%f`` for doubles (also "inf"), ``%s`` for the rest,
+    ``%.0s`` (nothing) for a blank (None)."""
+
+    def __init__(self, conversions: list[str], blanks: list[int], end: str):
+        super().__init__()
+        self.conversions, self.blanks, self.end = conversions, blanks, end
+
+    def __missing__(self, pattern: tuple[bool, ...]) -> str:
+        conversions = list(self.conversions)
+        for k, blank in zip(self.blanks, pattern):
+            if blank:
+                conversions[k] = "%.0s"
+        template = self[pattern] = "|".join(conversions) + self.end
+        return template
 
 
-def _parsable_cells(name: str, values: Sequence[object]) -> tuple[str, Sequence[object]]:
-    """(``%`` conversion, values) of one parsable column: the values as they are where the
-    line's template can format them itself (C's ``%f`` for doubles, also "inf"; ``%s``
-    for the rest), texts where the column holds a blank (None). A template that formats
-    a whole line costs half of a text made per cell and joined; the blanks are put in by
-    C-level passes too (a Python step per cell cost as much as the rest of the column)."""
-    double = name in _DOUBLES
-    if None not in values:
-        return ("%f" if double else "%s"), values
-    if not double:
-        return "%s", list(map(_BLANK.get, values, values))
-    texts = list(map("%f".__mod__, map(_BLANK_NUMBER.get, values, values)))
-    blanks = itertools.compress(
-        itertools.count(), map(operator.is_, values, itertools.repeat(None))
-    )
-    collections.deque(map(texts.__setitem__, blanks, itertools.repeat("")), 0)
-    return "%s", texts
+def _parsable_lines(names: Sequence[str], values: Sequence[Sequence[object]], end: str) -> str:
+    """The parsable lines of a piece's ``values`` (a column per field of ``names``), each
+    formatted by one ``%`` template: half the cost of a text made per cell and joined.
+    A line with a blank cell takes the template of its pattern of blanks, picked by
+    C-level passes (a Python step per cell cost as much as the rest of the column)."""
+    conversions = ["%f" if name in _DOUBLES else "%s" for name in names]
+    blanks = [k for k, column in enumerate(values) if None in column]
+    if not blanks:
+        return "".join(map(("|".join(conversions) + end).__mod__, zip(*values)))
+    templates = _LineTemplates(conversions, blanks, end)
+    is_blank = (map(operator.is_, values[k], itertools.repeat(None)) for k in blanks)
+    lines = map(templates.__getitem__, zip(*is_blank))
+    return "".join(map(operator.mod, lines, zip(*values)))
 
 
 CHUNK = 5000
@@ -345,9 +355,7 @@ def render_pieces(
             continue
         values = [field_values(f.name, part, extras) for f in fields]
         if parsable:
-            conversions, cells = zip(*map(_parsable_cells, (f.name for f in fields), values))
-            line = "|".join(conversions) + end
-            yield "".join(map(line.__mod__, zip(*cells)))
+            yield _parsable_lines([f.name for f in fields], values, end)
         else:
             texts = [[_fixed(f, v) + " " for v in column] for f, column in zip(fields, values)]
             yield "\n".join(map("".join, zip(*texts))) + "\n"
