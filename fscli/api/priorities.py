@@ -28,8 +28,9 @@ def priorities(
         state = load_state(conn, cluster, at, jobs=False)
         if state.config.priority_type == "priority/basic":
             raise InvalidValue("You are not running a supported priority plugin")
-        state.jobs = load_jobs(conn, state.cluster_id, states=CHARGED)
-        queue = load_queue(conn, state.cluster_id, listed_states(state.config))
+        with bulk():  # 100,000 jobs: the collector would rescan them as they are made
+            state.jobs = load_jobs(conn, state.cluster_id, states=CHARGED)
+            queue = load_queue(conn, state.cluster_id, listed_states(state.config))
     algorithm = algorithm or state.config.algorithm
     with bulk():
         shares = fairshare(state, at, algorithm, last=True)
