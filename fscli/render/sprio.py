@@ -12,6 +12,7 @@ list, ``-w`` prints one ``Weights`` line instead of jobs.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -140,15 +141,37 @@ def _header(letter: str) -> str:
     return _HEADERS.get(letter) or _HEADERS[letter.lower()]
 
 
-def _template(prefix: str, fields: list[Field]) -> str:
+def _template(prefix: str, fields: list[Field], conversions: list[str] | None = None) -> str:
     """One ``%`` template for a whole line: ``%W.Ws`` right-justifies and cuts to W,
-    ``%-W.Ws`` left-justifies and cuts (sprio cuts every value to its width). ``%`` with a
-    tuple formats 100,000 lines a third faster than ``str.format``."""
+    ``%-W.Ws`` left-justifies and cuts (sprio cuts every value to its width). A number
+    column whose values all fit its width is formatted by the template itself
+    (``conversions``: ``%W.0f``, ``%-Wd``, ...; ``s`` for text). ``%`` with a tuple formats
+    100,000 lines a third faster than ``str.format``, and a number formatted in the line
+    costs half of one formatted apart and then placed."""
     parts = [prefix.replace("%", "%%")]
-    for f in fields:
-        spec = f"{'' if f.right else '-'}{f.width}.{f.width}" if f.width else ""
-        parts.append(f"%{spec}s" + f.suffix.replace("%", "%%"))
+    for k, f in enumerate(fields):
+        conversion = conversions[k] if conversions else "s"
+        align = "" if f.right else "-"
+        if conversion == "s":
+            spec = f"{align}{f.width}.{f.width}" if f.width else ""
+        else:
+            spec = f"{align}{f.width}" if f.width else ""
+        parts.append(f"%{spec}{conversion}" + f.suffix.replace("%", "%%"))
     return "".join(parts)
+
+
+def _fits(values: list, conversion: str, width: int) -> bool:
+    """Whether every value, formatted with ``conversion``, is at most ``width`` long (no
+    width: nothing is cut). Of finite numbers the longest are the largest and, with its
+    sign, the smallest; a negative zero, equal to zero and so never either, has a sign too.
+    NaN and infinities, which ``min`` and ``max`` do not order, are left to the text path."""
+    if not width or not values:
+        return True
+    if conversion != "d" and not math.isfinite(sum(values)):
+        return False
+    low, high = min(values), max(values)
+    widest = (low, high, -0.0) if conversion != "d" and low <= 0 <= high else (low, high)
+    return all(len(format(v, conversion)) <= width for v in widest)
 
 
 def _int(value: float) -> str:
@@ -192,42 +215,53 @@ def _tres_column(rows: list[PriorityRow], config: PriorityConfig, normalized: bo
     return out
 
 
-def _factor_column(letter: str, rows: list[PriorityRow], config: PriorityConfig) -> list[str]:
-    """One factor per row, weighted (``%.0f``) or normalized (``%.7f``): one C-level map
-    over the rows (a Python loop per cell costs twice as much at 100,000 rows)."""
+def _factor_values(letter: str, rows: list[PriorityRow], config: PriorityConfig) -> list[float]:
+    """One factor per row, weighted (``F``) or normalized (``f``: weighted / weight), by
+    C-level maps over the rows (a Python loop per cell costs twice as much)."""
     name = _FACTOR_LETTERS[letter.lower()]
     values = map(
         itemgetter(_FACTOR_INDEX[letter.lower()]), map(attrgetter("weighted_values"), rows)
     )
     if letter.isupper():
-        return list(map("{:.0f}".format, values))
+        return list(values)
     weight = _weight(config, name)
     if not weight:
-        return [f"{0.0:.7f}"] * len(rows)
-    return list(map("{:.7f}".format, map(truediv, values, repeat(weight))))
+        return [0.0] * len(rows)
+    return list(map(truediv, values, repeat(weight)))
 
 
-_COLUMNS: dict[str, Callable[[list[PriorityRow], PriorityConfig], list[str]]] = {
-    "i": lambda rows, _: [str(r.job_id) for r in rows],
-    "r": lambda rows, _: [r.partition for r in rows],
-    "u": lambda rows, _: [r.user for r in rows],
-    "o": lambda rows, _: [r.account for r in rows],
-    "n": lambda rows, _: [r.qos for r in rows],
-    "c": lambda rows, _: [r.cluster for r in rows],
-    "Y": lambda rows, _: [str(int(r.exact)) for r in rows],
-    "y": lambda rows, _: [f"{r.normalized_priority:16.14f}" for r in rows],
-    "S": lambda rows, _: [_int(0 if r.admin_set else r.site) for r in rows],
-    "N": lambda rows, _: [_int(0 if r.admin_set else r.nice) for r in rows],
-    "T": lambda rows, config: _tres_column(rows, config, normalized=False),
-    "t": lambda rows, config: _tres_column(rows, config, normalized=True),
+def _texts(name: str) -> Callable[[list[PriorityRow], PriorityConfig], tuple[list, str]]:
+    return lambda rows, _: (list(map(attrgetter(name), rows)), "s")
+
+
+_COLUMNS: dict[str, Callable[[list[PriorityRow], PriorityConfig], tuple[list, str]]] = {
+    "i": lambda rows, _: (list(map(attrgetter("job_id"), rows)), "d"),
+    "r": _texts("partition"),
+    "u": _texts("user"),
+    "o": _texts("account"),
+    "n": _texts("qos"),
+    "c": _texts("cluster"),
+    "Y": lambda rows, _: (list(map(int, map(attrgetter("exact"), rows))), "d"),
+    "y": lambda rows, _: ([f"{r.normalized_priority:16.14f}" for r in rows], "s"),
+    "S": lambda rows, _: ([0 if r.admin_set else r.site for r in rows], ".0f"),
+    "N": lambda rows, _: ([0 if r.admin_set else r.nice for r in rows], ".0f"),
+    "T": lambda rows, config: (_tres_column(rows, config, normalized=False), "s"),
+    "t": lambda rows, config: (_tres_column(rows, config, normalized=True), "s"),
 }
+
+
+def _values(letter: str, rows: list[PriorityRow], config: PriorityConfig) -> tuple[list, str]:
+    """One column for every row: its values and their conversion, ``s`` for text, else a
+    number format (``d``, ``.0f`` for weighted factors, ``.7f`` for normalized ones)."""
+    if letter.lower() in _FACTOR_LETTERS:
+        return _factor_values(letter, rows, config), ".7f" if letter.islower() else ".0f"
+    return _COLUMNS[letter](rows, config)
 
 
 def _column(letter: str, rows: list[PriorityRow], config: PriorityConfig) -> list[str]:
     """The text of one column for every row."""
-    if letter.lower() in _FACTOR_LETTERS:
-        return _factor_column(letter, rows, config)
-    return _COLUMNS[letter](rows, config)
+    values, conversion = _values(letter, rows, config)
+    return values if conversion == "s" else list(map(f"{{:{conversion}}}".format, values))
 
 
 def _weights_value(letter: str, config: PriorityConfig) -> str:
@@ -315,28 +349,41 @@ def render_chunks(
         rows = []
     elif fields:
         rows = sort_rows(rows, sort)
-    return _chunks(lines, rows, fields, line, config)
+    return _chunks(lines, rows, prefix, fields, config)
 
 
 def _chunks(
     lines: list[str],
     rows: list[PriorityRow],
+    prefix: str,
     fields: list[Field],
-    line: Callable[[tuple], str],
     config: PriorityConfig,
 ) -> Iterator[str]:
     if lines:
         yield "\n".join(lines) + "\n"
     for start in range(0, len(rows), CHUNK):
-        part = rows[start : start + CHUNK]
-        if not fields:
-            yield "\n".join([line(())] * len(part)) + "\n"
-            continue
-        columns: dict[str, list[str]] = {}
-        for f in fields:
-            if f.letter not in columns:
-                columns[f.letter] = _column(f.letter, part, config)
-        yield "\n".join(map(line, zip(*(columns[f.letter] for f in fields)))) + "\n"
+        yield _lines(prefix, fields, rows[start : start + CHUNK], config)
+
+
+def _lines(
+    prefix: str, fields: list[Field], rows: list[PriorityRow], config: PriorityConfig
+) -> str:
+    """The lines of ``rows``: each number column formatted by the line's template where
+    every value fits its width, else as text cut to it, as sprio cuts."""
+    if not fields:
+        return "\n".join([_template(prefix, fields) % ()] * len(rows)) + "\n"
+    made: dict[str, tuple[list, str]] = {}
+    columns, conversions = [], []
+    for f in fields:
+        if f.letter not in made:
+            made[f.letter] = _values(f.letter, rows, config)
+        values, conversion = made[f.letter]
+        if conversion != "s" and not _fits(values, conversion, f.width):
+            values, conversion = list(map(f"{{:{conversion}}}".format, values)), "s"
+        columns.append(values)
+        conversions.append(conversion)
+    line = _template(prefix, fields, conversions).__mod__
+    return "\n".join(map(line, zip(*columns))) + "\n"
 
 
 _TEXT_LETTERS = frozenset("ruonctT")
