@@ -25,7 +25,7 @@ def priorities(
 
     algorithm = algorithm_name(algorithm)
     with store.viewing() as conn:
-        state = load_state(conn, cluster, at, jobs=False)
+        state = load_state(conn, cluster, at, jobs=False, settings=False)
         if state.config.priority_type == "priority/basic":
             raise InvalidValue("You are not running a supported priority plugin")
         with bulk():  # 100,000 jobs: the collector would rescan them as they are made

@@ -38,12 +38,16 @@ _QOS_COLS = ", ".join(d.attr for d in limitdefs.QOS_LIMITS)
 _ANY_ASSOC_LIMIT = " OR ".join(f"{d.attr} IS NOT NULL" for d in limitdefs.ASSOC_LIMITS)
 
 
-def load_assocs(conn, cluster_id: int, where: tuple[str, dict] | None = None) -> list[Assoc]:
+def load_assocs(
+    conn, cluster_id: int, where: tuple[str, dict] | None = None, *, settings: bool = True
+) -> list[Assoc]:
     """The cluster's associations (only those matching ``where`` if given: an SQL condition
     on the association table and its parameters).
 
     Limits come from a second query over just the rows that set one, so that the main
-    query stays narrow (most associations set none).
+    query stays narrow (most associations set none). Without ``settings`` the associations
+    hold no limits, QOS list or default QOS: the tree as fair-share and job priority read
+    it (sprio), 35 ms less at 100,000 associations.
     """
     # All of a cluster: "cluster_id + 0" keeps SQLite from walking ix_association_key and
     # fetching each row by id (twice the cost of scanning the table). Rows come in id
@@ -53,15 +57,19 @@ def load_assocs(conn, cluster_id: int, where: tuple[str, dict] | None = None) ->
     if where is not None:
         in_cluster = f"{in_cluster} AND ({where[0]})"
         params.update(where[1])
-    limits = {
-        row[0]: loaded_limits(limitdefs.ASSOC_LIMITS, row[1:])
-        for row in rows(
-            conn,
-            f"SELECT id, {_ASSOC_COLS} FROM association "
-            f"WHERE {in_cluster} AND ({_ANY_ASSOC_LIMIT})",
-            params,
-        )
-    }
+    limits = (
+        {
+            row[0]: loaded_limits(limitdefs.ASSOC_LIMITS, row[1:])
+            for row in rows(
+                conn,
+                f"SELECT id, {_ASSOC_COLS} FROM association "
+                f"WHERE {in_cluster} AND ({_ANY_ASSOC_LIMIT})",
+                params,
+            )
+        }
+        if settings
+        else {}
+    )
     # (one shared object per account name and parent id would hold 9 MB less at 100,000
     # associations, but the fair-share pass over objects spread that way is 7% slower)
     qos_lists: dict[str | None, tuple[str, ...]] = {}
@@ -69,7 +77,8 @@ def load_assocs(conn, cluster_id: int, where: tuple[str, dict] | None = None) ->
     for batch in batches(
         conn,
         'SELECT id, parent_id, account, "user", "partition", shares_raw, shares_parent, '
-        f"priority, qos, default_qos FROM association WHERE {in_cluster} ORDER BY id",
+        f"priority, {'qos, default_qos' if settings else 'NULL, NULL'} FROM association "
+        f"WHERE {in_cluster} ORDER BY id",
         params,
     ):
         for text in {row[8] for row in batch} - qos_lists.keys():
