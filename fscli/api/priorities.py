@@ -45,7 +45,7 @@ def priorities(
             at,
         )
     return Priorities(
-        state.cluster.name, algorithm, at, result.rows, state.config, list(result.warnings)
+        state.cluster.name, algorithm, at, result.columns, state.config, list(result.warnings)
     )
 
 

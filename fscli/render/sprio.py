@@ -13,14 +13,20 @@ list, ``-w`` prints one ``Weights`` line instead of jobs.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import repeat
-from operator import attrgetter, itemgetter, truediv
+from operator import attrgetter, truediv
 
 from fscli.engine.config import PriorityConfig
-from fscli.engine.priority import FACTORS, WEIGHT_KEYS, PriorityRow
+from fscli.engine.priority import (
+    FACTORS,
+    WEIGHT_KEYS,
+    PriorityColumns,
+    PriorityRow,
+    normalized_priority,
+)
 from fscli.engine.tres import tres_order
 from fscli.errors import InvalidValue
 
@@ -188,7 +194,7 @@ def _tres_positions(names: tuple[str, ...]) -> tuple[tuple[int, str], ...]:
     return tuple((names.index(n), n) for n in tres_order(names))
 
 
-def _tres_column(rows: list[PriorityRow], config: PriorityConfig, normalized: bool) -> list[str]:
+def _tres_column(rows: PriorityColumns, config: PriorityConfig, normalized: bool) -> list[str]:
     """sprio's TRES cells: weighted ``name=%.0f``, normalized ``name=%.2f``, zeros left out.
     Jobs of one size share their values: each cell is formatted once."""
     weights = config.tres_weights
@@ -207,50 +213,48 @@ def _tres_column(rows: list[PriorityRow], config: PriorityConfig, normalized: bo
 
     out = []
     append = out.append
-    for key in zip(
-        map(attrgetter("tres_names"), rows), map(attrgetter("tres_weighted_values"), rows)
-    ):
+    for key in zip(rows.tres_names, rows.tres_weighted_values):
         text = cells.get(key)
         append(cell(key) if text is None else text)
     return out
 
 
-def _factor_values(letter: str, rows: list[PriorityRow], config: PriorityConfig) -> list[float]:
-    """One factor per row, weighted (``F``) or normalized (``f``: weighted / weight), by
-    C-level maps over the rows (a Python loop per cell costs twice as much)."""
-    name = _FACTOR_LETTERS[letter.lower()]
-    values = map(
-        itemgetter(_FACTOR_INDEX[letter.lower()]), map(attrgetter("weighted_values"), rows)
-    )
+def _factor_values(letter: str, rows: PriorityColumns, config: PriorityConfig) -> list[float]:
+    """One factor per row, weighted (``F``) or normalized (``f``: weighted / weight)."""
+    values = rows.weighted[_FACTOR_INDEX[letter.lower()]]
     if letter.isupper():
-        return list(values)
-    weight = _weight(config, name)
+        return values
+    weight = _weight(config, _FACTOR_LETTERS[letter.lower()])
     if not weight:
-        return [0.0] * len(rows)
+        return [0.0] * len(values)
     return list(map(truediv, values, repeat(weight)))
 
 
-def _texts(name: str) -> Callable[[list[PriorityRow], PriorityConfig], tuple[list, str]]:
-    return lambda rows, _: (list(map(attrgetter(name), rows)), "s")
+def _unless_admin_set(values: list[int], rows: PriorityColumns) -> list[int]:
+    """``values``, 0 where an administrator set the priority (sprio's SITE and NICE)."""
+    return [0 if admin else value for value, admin in zip(values, rows.admin_set)]
 
 
-_COLUMNS: dict[str, Callable[[list[PriorityRow], PriorityConfig], tuple[list, str]]] = {
-    "i": lambda rows, _: (list(map(attrgetter("job_id"), rows)), "d"),
-    "r": _texts("partition"),
-    "u": _texts("user"),
-    "o": _texts("account"),
-    "n": _texts("qos"),
-    "c": _texts("cluster"),
-    "Y": lambda rows, _: (list(map(int, map(attrgetter("exact"), rows))), "d"),
-    "y": lambda rows, _: ([f"{r.normalized_priority:16.14f}" for r in rows], "s"),
-    "S": lambda rows, _: ([0 if r.admin_set else r.site for r in rows], ".0f"),
-    "N": lambda rows, _: ([0 if r.admin_set else r.nice for r in rows], ".0f"),
+_COLUMNS: dict[str, Callable[[PriorityColumns, PriorityConfig], tuple[list, str]]] = {
+    "i": lambda rows, _: (rows.job_id, "d"),
+    "r": lambda rows, _: (rows.partition, "s"),
+    "u": lambda rows, _: (rows.user, "s"),
+    "o": lambda rows, _: (rows.account, "s"),
+    "n": lambda rows, _: (rows.qos, "s"),
+    "c": lambda rows, _: (rows.cluster, "s"),
+    "Y": lambda rows, _: (list(map(int, rows.exact)), "d"),
+    "y": lambda rows, _: (
+        list(map("{:16.14f}".format, map(normalized_priority, rows.exact, rows.admin_set))),
+        "s",
+    ),
+    "S": lambda rows, _: (_unless_admin_set(rows.site, rows), ".0f"),
+    "N": lambda rows, _: (_unless_admin_set(rows.nice, rows), ".0f"),
     "T": lambda rows, config: (_tres_column(rows, config, normalized=False), "s"),
     "t": lambda rows, config: (_tres_column(rows, config, normalized=True), "s"),
 }
 
 
-def _values(letter: str, rows: list[PriorityRow], config: PriorityConfig) -> tuple[list, str]:
+def _values(letter: str, rows: PriorityColumns, config: PriorityConfig) -> tuple[list, str]:
     """One column for every row: its values and their conversion, ``s`` for text, else a
     number format (``d``, ``.0f`` for weighted factors, ``.7f`` for normalized ones)."""
     if letter.lower() in _FACTOR_LETTERS:
@@ -258,7 +262,7 @@ def _values(letter: str, rows: list[PriorityRow], config: PriorityConfig) -> tup
     return _COLUMNS[letter](rows, config)
 
 
-def _column(letter: str, rows: list[PriorityRow], config: PriorityConfig) -> list[str]:
+def _column(letter: str, rows: PriorityColumns, config: PriorityConfig) -> list[str]:
     """The text of one column for every row."""
     values, conversion = _values(letter, rows, config)
     return values if conversion == "s" else list(map(f"{{:{conversion}}}".format, values))
@@ -277,7 +281,7 @@ def _weights_value(letter: str, config: PriorityConfig) -> str:
     return ""
 
 
-_SORT_KEYS: dict[str, Callable[[PriorityRow], object]] = {
+_SORT_KEYS: dict[str, Callable[[PriorityColumns], list]] = {
     "c": attrgetter("cluster"),
     "i": attrgetter("job_id"),
     "N": attrgetter("nice"),
@@ -285,31 +289,42 @@ _SORT_KEYS: dict[str, Callable[[PriorityRow], object]] = {
     "u": attrgetter("user"),
 }
 for _letter, _key in [
-    ("t", lambda r: sum(r.tres_weighted_values)),
+    ("t", lambda rows: list(map(sum, rows.tres_weighted_values))),
     ("y", attrgetter("exact")),
     # sprio cannot sort by association priority (no "b")
-    *[(c, lambda r, i=_FACTOR_INDEX[c]: r.weighted_values[i]) for c in _FACTOR_LETTERS if c != "b"],
+    *[(c, lambda rows, i=_FACTOR_INDEX[c]: rows.weighted[i]) for c in _FACTOR_LETTERS if c != "b"],
 ]:
     _SORT_KEYS[_letter] = _SORT_KEYS[_letter.upper()] = _key
 
 
-def sort_rows(rows: list[PriorityRow], spec: str | None = None) -> list[PriorityRow]:
-    """sprio ``-S``: sort letters, each optionally after ``+`` (ascending) or ``-``
+def sort_order(rows: PriorityColumns, spec: str | None = None) -> list[int] | None:
+    """sprio ``-S``: the positions of ``rows`` in sorted order, or None when the order does
+    not change. ``spec``: sort letters, each optionally after ``+`` (ascending) or ``-``
     (descending), commas allowed; the first letter is the main key. Default ``i``."""
     spec = spec or "i"
     keys = [(c, i > 0 and spec[i - 1] == "-") for i, c in enumerate(spec) if c not in ",+-"]
-    result = list(rows)
+    order = list(range(len(rows)))
     for letter, descending in reversed(keys):
         if letter not in _SORT_KEYS:
             raise InvalidValue(
                 f"Invalid sort specification: {letter} (use c i N r u a f j p q t y, "
                 "each optionally after - for descending)"
             )
-        result.sort(key=_SORT_KEYS[letter], reverse=descending)
-    return result
+        order.sort(key=_SORT_KEYS[letter](rows).__getitem__, reverse=descending)
+    return None if order == sorted(order) else order
 
 
-def render(rows: list[PriorityRow], config: PriorityConfig, **options) -> str:
+def sort_rows(rows: list[PriorityRow], spec: str | None = None) -> list[PriorityRow]:
+    """:func:`sort_order` of rows."""
+    order = sort_order(PriorityColumns.of_rows(rows), spec)
+    return list(rows) if order is None else list(map(rows.__getitem__, order))
+
+
+def _as_columns(rows: PriorityColumns | Sequence[PriorityRow]) -> PriorityColumns:
+    return rows if isinstance(rows, PriorityColumns) else PriorityColumns.of_rows(rows)
+
+
+def render(rows: PriorityColumns | Sequence[PriorityRow], config: PriorityConfig, **options) -> str:
     """sprio's output for ``rows``: the header, then one line per row (or the weights
     line); ``options`` as :func:`render_chunks` takes them."""
     return "".join(render_chunks(rows, config, **options))
@@ -320,7 +335,7 @@ CHUNK = 5000
 
 
 def render_chunks(
-    rows: list[PriorityRow],
+    rows: PriorityColumns | Sequence[PriorityRow],
     config: PriorityConfig,
     *,
     fmt: str | None = None,
@@ -344,46 +359,61 @@ def render_chunks(
     lines = []
     if header:
         lines.append(line(tuple(_header(f.letter) for f in fields)))
+    columns = _as_columns([] if weights else rows)
     if weights:
         lines.append(line(tuple(_weights_value(f.letter, config) for f in fields)))
-        rows = []
-    elif fields:
-        rows = sort_rows(rows, sort)
-    return _chunks(lines, rows, prefix, fields, config)
+    order = sort_order(columns, sort) if fields and not weights else None
+    return _chunks(lines, columns, order, prefix, fields, config)
 
 
 def _chunks(
     lines: list[str],
-    rows: list[PriorityRow],
+    rows: PriorityColumns,
+    order: list[int] | None,
     prefix: str,
     fields: list[Field],
     config: PriorityConfig,
 ) -> Iterator[str]:
     if lines:
         yield "\n".join(lines) + "\n"
-    for start in range(0, len(rows), CHUNK):
-        yield _lines(prefix, fields, rows[start : start + CHUNK], config)
+    printed = _printed(rows, fields, order, config)
+    count = len(rows)
+    for start in range(0, count, CHUNK):
+        stop = min(start + CHUNK, count)
+        part = [(values[start:stop], conversion) for values, conversion in printed]
+        yield _lines(prefix, fields, part, stop - start)
 
 
-def _lines(
-    prefix: str, fields: list[Field], rows: list[PriorityRow], config: PriorityConfig
-) -> str:
-    """The lines of ``rows``: each number column formatted by the line's template where
-    every value fits its width, else as text cut to it, as sprio cuts."""
-    if not fields:
-        return "\n".join([_template(prefix, fields) % ()] * len(rows)) + "\n"
+def _printed(
+    rows: PriorityColumns, fields: list[Field], order: list[int] | None, config: PriorityConfig
+) -> list[tuple[list, str]]:
+    """Each field's values for every row, in the printed ``order`` (None: as they are),
+    and their conversion (:func:`_values`); a letter printed twice is made once."""
     made: dict[str, tuple[list, str]] = {}
-    columns, conversions = [], []
     for f in fields:
         if f.letter not in made:
-            made[f.letter] = _values(f.letter, rows, config)
-        values, conversion = made[f.letter]
+            values, conversion = _values(f.letter, rows, config)
+            made[f.letter] = (
+                (values if order is None else list(map(values.__getitem__, order))),
+                (conversion),
+            )
+    return [made[f.letter] for f in fields]
+
+
+def _lines(prefix: str, fields: list[Field], columns: list[tuple[list, str]], count: int) -> str:
+    """``count`` lines of the fields' ``columns``: each number column formatted by the
+    line's template where every value fits its width, else as text cut to it, as sprio
+    cuts."""
+    if not fields:
+        return "\n".join([_template(prefix, fields) % ()] * count) + "\n"
+    texts, conversions = [], []
+    for f, (values, conversion) in zip(fields, columns):
         if conversion != "s" and not _fits(values, conversion, f.width):
             values, conversion = list(map(f"{{:{conversion}}}".format, values)), "s"
-        columns.append(values)
+        texts.append(values)
         conversions.append(conversion)
     line = _template(prefix, fields, conversions).__mod__
-    return "\n".join(map(line, zip(*columns))) + "\n"
+    return "\n".join(map(line, zip(*texts))) + "\n"
 
 
 _TEXT_LETTERS = frozenset("ruonctT")
@@ -391,24 +421,28 @@ _TEXT_LETTERS = frozenset("ruonctT")
 
 
 def table_cells(
-    rows: list[PriorityRow], config: PriorityConfig, fmt: str, sort: str | None = None
+    rows: PriorityColumns | Sequence[PriorityRow],
+    config: PriorityConfig,
+    fmt: str,
+    sort: str | None = None,
 ) -> tuple[list[str], list[list[str]], list[bool]]:
     """(columns, cells, right-aligned flags) of sprio's columns for ``fmt``, for a table:
     sprio's values without fixed widths, numbers right-aligned (the PARTITION factor too,
     though it shares its title with the partition's name)."""
     _, fields = parse_format(fmt)
-    rows = sort_rows(rows, sort)
-    columns = {f.letter: _column(f.letter, rows, config) for f in fields}
-    cells = [list(cells) for cells in zip(*(columns[f.letter] for f in fields))]
+    columns = _as_columns(rows)
+    order = sort_order(columns, sort)
+    texts = {f.letter: _column(f.letter, columns, config) for f in fields}
+    cells = [list(cells) for cells in zip(*(texts[f.letter] for f in fields))]
     return (
         [_header(f.letter) for f in fields],
-        cells,
+        cells if order is None else list(map(cells.__getitem__, order)),
         [f.letter not in _TEXT_LETTERS for f in fields],
     )
 
 
 def show_table(
-    rows: list[PriorityRow],
+    rows: PriorityColumns | Sequence[PriorityRow],
     config: PriorityConfig,
     fmt: str,
     sort: str | None = None,

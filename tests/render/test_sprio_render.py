@@ -12,7 +12,7 @@ import yaml
 from fscli.engine.config import WEIGHT_KEYS as WEIGHT_KEY_NAMES
 from fscli.engine.config import PriorityConfig, validate
 from fscli.engine.model import ClusterInfo, Job, Partition, Qos
-from fscli.engine.priority import compute_priorities
+from fscli.engine.priority import PriorityColumns, compute_priorities
 from fscli.errors import InvalidValue
 from fscli.render.sprio import (
     LONG_WITH_FORMAT,
@@ -279,6 +279,6 @@ def test_numbers_formatted_in_the_line_match_numbers_cut_as_text(fmt):
     prefix, fields = parse_format(fmt)
     config = _config(**{key: "10" for key in WEIGHT_KEY_NAMES})
     for rows in (sort_rows(EDGE_ROWS), EDGE_ROWS[:1], EDGE_ROWS[3:] * 3):
-        columns = [_column(f.letter, rows, config) for f in fields]
+        columns = [_column(f.letter, PriorityColumns.of_rows(rows), config) for f in fields]
         expected = "".join(_template(prefix, fields) % cells + "\n" for cells in zip(*columns))
         assert render(rows, config, fmt=fmt, header=False) == expected
