@@ -531,9 +531,11 @@ def _ages(jobs: list[Job], ctx: _Context) -> list[float]:
         return [0.0] * n
     if max_age <= 0:  # waited >= 0 (only eligible jobs are listed): never below it
         return [1.0] * n
-    accrue: Iterable[int] = map(attrgetter("submit"), jobs)
+    accrue = list(map(attrgetter("submit"), jobs))
     if "ACCRUE_ALWAYS" not in ctx.config.flags:  # as _accrue_time
-        accrue = [s if e is None else e for s, e in zip(accrue, map(attrgetter("eligible"), jobs))]
+        eligible = list(map(attrgetter("eligible"), jobs))
+        if eligible.count(None) != n:
+            accrue = [s if e is None else e for s, e in zip(accrue, eligible)]
     waited = map(sub, repeat(ctx.now, n), accrue)
     return list(map(min, map(truediv, waited, repeat(max_age, n)), repeat(1.0, n)))
 

@@ -16,8 +16,8 @@ import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import repeat
-from operator import attrgetter, truediv
+from itertools import islice, repeat
+from operator import attrgetter, le, truediv
 
 from fscli.engine.config import PriorityConfig
 from fscli.engine.priority import (
@@ -303,15 +303,25 @@ def sort_order(rows: PriorityColumns, spec: str | None = None) -> list[int] | No
     (descending), commas allowed; the first letter is the main key. Default ``i``."""
     spec = spec or "i"
     keys = [(c, i > 0 and spec[i - 1] == "-") for i, c in enumerate(spec) if c not in ",+-"]
-    order = list(range(len(rows)))
+    columns = []
     for letter, descending in reversed(keys):
         if letter not in _SORT_KEYS:
             raise InvalidValue(
                 f"Invalid sort specification: {letter} (use c i N r u a f j p q t y, "
                 "each optionally after - for descending)"
             )
-        order.sort(key=_SORT_KEYS[letter](rows).__getitem__, reverse=descending)
+        columns.append((_SORT_KEYS[letter](rows), descending))
+    if len(columns) == 1 and not columns[0][1] and _ascending(columns[0][0]):
+        return None  # the rows come by job id: sprio's default sort changes nothing
+    order = list(range(len(rows)))
+    for column, descending in columns:
+        order.sort(key=column.__getitem__, reverse=descending)
     return None if order == sorted(order) else order
+
+
+def _ascending(values: list) -> bool:
+    """Whether no value is below the one before it (a stable sort leaves them as they are)."""
+    return all(map(le, values, islice(values, 1, None)))
 
 
 def sort_rows(rows: list[PriorityRow], spec: str | None = None) -> list[PriorityRow]:

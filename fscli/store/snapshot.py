@@ -325,10 +325,12 @@ def load_queue(conn, cluster_id: int, states: tuple[str, ...] = ("pending",)) ->
     """
     in_states, params = in_list("state", "state", states)
     params["cid"] = cluster_id
+    # of one state, the state is not read back as 100,000 copies of its text (9 of 155 ms)
+    only = states[0] if len(states) == 1 else None
     sql = (
-        'SELECT id, "user", account, assoc_id, "partition", qos, state, submit, eligible, '
-        "cpus, nodes, tres, time_limit, nice, site_factor, admin_priority FROM job "
-        f"WHERE cluster_id = :cid AND {in_states} AND queue IS NULL"
+        f'SELECT id, "user", account, assoc_id, "partition", qos, {"NULL" if only else "state"}, '
+        "submit, eligible, cpus, nodes, tres, time_limit, nice, site_factor, admin_priority "
+        f"FROM job WHERE cluster_id = :cid AND {in_states} AND queue IS NULL"
     )
     parts: dict[str | None, tuple[str, ...]] = {}
     tres: dict[str | None, dict[str, int]] = {None: {}}
@@ -364,7 +366,7 @@ def load_queue(conn, cluster_id: int, states: tuple[str, ...] = ("pending",)) ->
                 assoc_id,
                 parts[part],
                 qos,
-                state,
+                state or only,
                 submit,
                 eligible,
                 None,  # start
