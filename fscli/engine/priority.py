@@ -635,7 +635,8 @@ def _sums(
     total: Iterable[float] = weighted[0]
     for column in weighted[1:]:
         total = map(add, total, column)
-    total = map(sub, map(add, total, site), nice)
+    if any(site) or any(nice):  # + 0 - 0 changes no sum but a zero's sign, and 0 ends as 1
+        total = map(sub, map(add, total, site), nice)
     for k in range(tres_count):
         total = map(add, total, map(itemgetter(k), tres_w))
     return list(map(max, total, repeat(1.0)))
