@@ -67,6 +67,7 @@ def everything(conn) -> dict:
             "tree": snapshot.load_assocs(conn, cid, settings=False),
             "charges": snapshot.load_charges(conn, cid),
             "queue": snapshot.load_queue(conn, cid, ACTIVE_STATES),
+            "pending": snapshot.load_queue(conn, cid),
             "listed": snapshot.load_listed_jobs(conn, name, {}),
             "limits": (limits.assocs, limits.qos, limits.partitions, limits.usage_mins, checks),
             "job_state": snapshot.job_state(conn, 1),
@@ -94,6 +95,7 @@ def test_sqlite3_and_sqlalchemy_read_the_same_snapshot(busy):
     assert any(a.partition == "gpu" and a.limits for a in c2.assocs)
     assert plain["demo"]["state"].jobs and len(plain["demo"]["state"].charges)
     assert plain["c2"]["queue"] and plain["c2"]["state"].partitions
+    assert {j.state for j in plain["demo"]["pending"]} == {"pending"}
     assert [c.verdict for c in plain["c2"]["limits"][-1]] == ["run", "reject"]
 
 
