@@ -136,7 +136,7 @@ def sprio(
         return
     if as_json:
         with bulk():
-            text = render_json(result.cluster, result.config, rows.rows, result.warnings)
+            text = render_json(result.cluster, result.config, rows, result.warnings)
         click.echo(text, nl=False)
         return
     if fmt or long_ or norm or weights or noheader or not tables.is_terminal(sys.stdout):

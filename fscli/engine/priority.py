@@ -163,9 +163,14 @@ class PriorityColumns:
 
     @property
     def rows(self) -> list[PriorityRow]:
+        return list(map(PriorityRow, *self.row_fields(), repeat(self.context, len(self))))
+
+    def row_fields(self) -> list[Iterable]:
+        """Each field of :class:`PriorityRow` but ``context``, in its order, as one iterable
+        over the rows (the factors' tuples made as they are read)."""
         columns = self._lists()
         columns[7:9] = zip(*self.factors), zip(*self.weighted)
-        return list(map(PriorityRow, *columns, repeat(self.context, len(self))))
+        return columns
 
     @classmethod
     def of_rows(cls, rows: Sequence[PriorityRow]) -> PriorityColumns:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import lru_cache
 from itertools import islice, repeat
 from operator import attrgetter, le, truediv
@@ -468,37 +468,66 @@ def show_table(
 
 def row_dict(row: PriorityRow) -> dict:
     """A JSON-ready breakdown of one row."""
+    return _json_row(*(getattr(row, f.name) for f in fields(PriorityRow)[:-1]))
+
+
+def _json_row(
+    job_id: int,
+    partition: str,
+    user: str,
+    account: str,
+    qos: str,
+    cluster: str,
+    assoc_id: int | None,
+    factor_values: tuple[float, ...],
+    weighted_values: tuple[float, ...],
+    tres_names: tuple[str, ...],
+    tres_factor_values: tuple[float, ...],
+    tres_weighted_values: tuple[float, ...],
+    site: int,
+    nice: int,
+    exact: float,
+    priority: int,
+    admin_set: bool,
+    job: object,
+) -> dict:
+    """:func:`row_dict` of a row given field by field (in :class:`PriorityRow`'s order):
+    ``--json`` writes the rows straight from their columns, without row objects."""
     return {
-        "job_id": row.job_id,
-        "partition": row.partition,
-        "user": row.user,
-        "account": row.account,
-        "qos": row.qos,
-        "cluster": row.cluster,
-        "priority": row.priority,
-        "priority_exact": row.exact,
-        "priority_normalized": row.normalized_priority,
-        "admin_set": row.admin_set,
-        "site": row.site,
-        "nice": row.nice,
-        "factors": dict(zip(FACTORS, row.factor_values)),
-        "weighted": dict(zip(FACTORS, row.weighted_values)),
+        "job_id": job_id,
+        "partition": partition,
+        "user": user,
+        "account": account,
+        "qos": qos,
+        "cluster": cluster,
+        "priority": priority,
+        "priority_exact": exact,
+        "priority_normalized": normalized_priority(exact, admin_set),
+        "admin_set": admin_set,
+        "site": site,
+        "nice": nice,
+        "factors": dict(zip(FACTORS, factor_values)),
+        "weighted": dict(zip(FACTORS, weighted_values)),
         "tres": {
-            name: {"factor": row.tres_factor_values[i], "weighted": row.tres_weighted_values[i]}
-            for i, name in _tres_positions(row.tres_names)
+            name: {"factor": tres_factor_values[i], "weighted": tres_weighted_values[i]}
+            for i, name in _tres_positions(tres_names)
         },
     }
 
 
 def render_json(
-    cluster: str, config: PriorityConfig, rows: list[PriorityRow], warnings: list[str]
+    cluster: str,
+    config: PriorityConfig,
+    rows: PriorityColumns | Sequence[PriorityRow],
+    warnings: list[str],
 ) -> str:
     """``sprio --json``: the cluster, the weights, one line per row, the warnings. Each row
     goes through the C JSON encoder once (an indented dump of 100,000 rows would take the
     pure-Python encoder many seconds)."""
     import json
 
-    jobs = ",\n    ".join(map(json.dumps, map(row_dict, rows)))
+    columns = _as_columns(rows)
+    jobs = ",\n    ".join(map(json.dumps, map(_json_row, *columns.row_fields())))
     return "".join(
         [
             '{\n  "cluster": ',
@@ -506,7 +535,7 @@ def render_json(
             ',\n  "weights": ',
             json.dumps(weights_dict(config)),
             ',\n  "jobs": [',
-            f"\n    {jobs}\n  " if rows else "",
+            f"\n    {jobs}\n  " if len(columns) else "",
             '],\n  "warnings": ',
             json.dumps(warnings),
             "\n}\n",

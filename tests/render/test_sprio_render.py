@@ -19,6 +19,7 @@ from fscli.render.sprio import (
     default_format,
     parse_format,
     render,
+    render_json,
     row_dict,
     sort_rows,
     weights_dict,
@@ -187,6 +188,15 @@ def test_json_rows():
     }
     assert weights_dict(CONFIG)["age"] == 1000
     assert weights_dict(CONFIG)["tres"] == {"cpu": 2000.0, "gres/gpu": 1000.0}
+
+
+def test_json_of_the_columns_is_the_json_of_the_rows():
+    rows = _rows() + EDGE_ROWS[:2]
+    text = render_json("alpha", CONFIG, PriorityColumns.of_rows(rows), ["w"])
+    assert text == render_json("alpha", CONFIG, rows, ["w"])
+    assert [job["job_id"] for job in json.loads(text)["jobs"]] == [r.job_id for r in rows]
+    assert json.loads(text)["jobs"][0] == row_dict(rows[0])
+    assert render_json("alpha", CONFIG, [], []).count("[]") == 2
 
 
 def test_113_2_headers_and_rows():
