@@ -25,11 +25,12 @@ def priorities(
 
     algorithm = algorithm_name(algorithm)
     with store.viewing() as conn:
-        state = load_state(conn, cluster, at, jobs=False)
+        state = load_state(conn, cluster, at, jobs=False, settings=False)
         if state.config.priority_type == "priority/basic":
             raise InvalidValue("You are not running a supported priority plugin")
-        state.jobs = load_jobs(conn, state.cluster_id, states=CHARGED)
-        queue = load_queue(conn, state.cluster_id, listed_states(state.config))
+        with bulk():  # 100,000 jobs: the collector would rescan them as they are made
+            state.jobs = load_jobs(conn, state.cluster_id, states=CHARGED)
+            queue = load_queue(conn, state.cluster_id, listed_states(state.config))
     algorithm = algorithm or state.config.algorithm
     with bulk():
         shares = fairshare(state, at, algorithm, last=True)
@@ -44,7 +45,7 @@ def priorities(
             at,
         )
     return Priorities(
-        state.cluster.name, algorithm, at, result.rows, state.config, list(result.warnings)
+        state.cluster.name, algorithm, at, result.columns, state.config, list(result.warnings)
     )
 
 

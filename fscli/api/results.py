@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # the engine modules load when a view computes, not with the API
     from fscli.engine.config import PriorityConfig
     from fscli.engine.fairshare import ShareRow
-    from fscli.engine.priority import PriorityRow
+    from fscli.engine.priority import PriorityColumns, PriorityRow
 
 
 @dataclass
@@ -94,20 +94,29 @@ class Shares:
 @dataclass
 class Priorities:
     """sprio's answer: one :class:`~fscli.engine.priority.PriorityRow` per pending job and
-    partition, with every factor (``factors``, ``weighted``, ``priority``)."""
+    partition, with every factor (``factors``, ``weighted``, ``priority``): the rows are
+    made from ``columns`` (:class:`~fscli.engine.priority.PriorityColumns`, what sprio's
+    text is printed from) when first asked for."""
 
     cluster: str
     algorithm: str
     at: int
-    rows: list[PriorityRow]
+    columns: PriorityColumns = field(repr=False)
     config: PriorityConfig = field(repr=False)  # the cluster's settings
     warnings: list[str] = field(default_factory=list)  # settings Slurm would warn about
+
+    @cached_property
+    def rows(self) -> list[PriorityRow]:
+        from fscli.heap import bulk
+
+        with bulk():  # they live as long as the answer: no collector passes over them
+            return self.columns.rows
 
     def __iter__(self):
         return iter(self.rows)
 
     def __len__(self) -> int:
-        return len(self.rows)
+        return len(self.columns)
 
 
 @dataclass

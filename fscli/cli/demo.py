@@ -79,7 +79,9 @@ def show_sprio(app) -> None:
 
     result = app.store.priorities(DEMO_CLUSTER, app.now)
     fmt = default_format(result.config, users=True)
-    show_table(result.rows, result.config, fmt, title=f"Job priority on {result.cluster} (sprio)")
+    show_table(
+        result.columns, result.config, fmt, title=f"Job priority on {result.cluster} (sprio)"
+    )
 
 
 def show_hint(app) -> None:

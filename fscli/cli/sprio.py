@@ -103,7 +103,7 @@ def sprio(
       fscli sprio --explain 4
     """
     from fscli.engine.priority import explain as explain_row
-    from fscli.engine.priority import filter_rows
+    from fscli.engine.priority import filter_columns
     from fscli.errors import InvalidValue, NotFound
     from fscli.heap import bulk, keep_until_exit
     from fscli.render import tables
@@ -125,9 +125,9 @@ def sprio(
     keep_until_exit(result)
     for warning in result.warnings:
         click.echo(f"fscli: warning: {warning}", err=True)
-    rows = filter_rows(result.rows, job_ids, user_list, _names(partitions))
+    rows = filter_columns(result.columns, job_ids, user_list, _names(partitions))
     if explain is not None:
-        chosen = [r for r in rows if r.job_id == explain]
+        chosen = rows.take(i for i, job_id in enumerate(rows.job_id) if job_id == explain).rows
         if not chosen:
             from fscli.api.priorities import why_not_listed
 

@@ -12,14 +12,21 @@ list, ``-w`` prints one ``Weights`` line instead of jobs.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+import math
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, fields
 from functools import lru_cache
-from itertools import repeat
-from operator import attrgetter, itemgetter, truediv
+from itertools import islice, repeat
+from operator import attrgetter, le, truediv
 
 from fscli.engine.config import PriorityConfig
-from fscli.engine.priority import FACTORS, WEIGHT_KEYS, PriorityRow
+from fscli.engine.priority import (
+    FACTORS,
+    WEIGHT_KEYS,
+    PriorityColumns,
+    PriorityRow,
+    normalized_priority,
+)
 from fscli.engine.tres import tres_order
 from fscli.errors import InvalidValue
 
@@ -140,15 +147,37 @@ def _header(letter: str) -> str:
     return _HEADERS.get(letter) or _HEADERS[letter.lower()]
 
 
-def _template(prefix: str, fields: list[Field]) -> str:
+def _template(prefix: str, fields: list[Field], conversions: list[str] | None = None) -> str:
     """One ``%`` template for a whole line: ``%W.Ws`` right-justifies and cuts to W,
-    ``%-W.Ws`` left-justifies and cuts (sprio cuts every value to its width). ``%`` with a
-    tuple formats 100,000 lines a third faster than ``str.format``."""
+    ``%-W.Ws`` left-justifies and cuts (sprio cuts every value to its width). A number
+    column whose values all fit its width is formatted by the template itself
+    (``conversions``: ``%W.0f``, ``%-Wd``, ...; ``s`` for text). ``%`` with a tuple formats
+    100,000 lines a third faster than ``str.format``, and a number formatted in the line
+    costs half of one formatted apart and then placed."""
     parts = [prefix.replace("%", "%%")]
-    for f in fields:
-        spec = f"{'' if f.right else '-'}{f.width}.{f.width}" if f.width else ""
-        parts.append(f"%{spec}s" + f.suffix.replace("%", "%%"))
+    for k, f in enumerate(fields):
+        conversion = conversions[k] if conversions else "s"
+        align = "" if f.right else "-"
+        if conversion == "s":
+            spec = f"{align}{f.width}.{f.width}" if f.width else ""
+        else:
+            spec = f"{align}{f.width}" if f.width else ""
+        parts.append(f"%{spec}{conversion}" + f.suffix.replace("%", "%%"))
     return "".join(parts)
+
+
+def _fits(values: list, conversion: str, width: int) -> bool:
+    """Whether every value, formatted with ``conversion``, is at most ``width`` long (no
+    width: nothing is cut). Of finite numbers the longest are the largest and, with its
+    sign, the smallest; a negative zero, equal to zero and so never either, has a sign too.
+    NaN and infinities, which ``min`` and ``max`` do not order, are left to the text path."""
+    if not width or not values:
+        return True
+    if conversion != "d" and not math.isfinite(sum(values)):
+        return False
+    low, high = min(values), max(values)
+    widest = (low, high, -0.0) if conversion != "d" and low <= 0 <= high else (low, high)
+    return all(len(format(v, conversion)) <= width for v in widest)
 
 
 def _int(value: float) -> str:
@@ -165,7 +194,7 @@ def _tres_positions(names: tuple[str, ...]) -> tuple[tuple[int, str], ...]:
     return tuple((names.index(n), n) for n in tres_order(names))
 
 
-def _tres_column(rows: list[PriorityRow], config: PriorityConfig, normalized: bool) -> list[str]:
+def _tres_column(rows: PriorityColumns, config: PriorityConfig, normalized: bool) -> list[str]:
     """sprio's TRES cells: weighted ``name=%.0f``, normalized ``name=%.2f``, zeros left out.
     Jobs of one size share their values: each cell is formatted once."""
     weights = config.tres_weights
@@ -184,50 +213,59 @@ def _tres_column(rows: list[PriorityRow], config: PriorityConfig, normalized: bo
 
     out = []
     append = out.append
-    for key in zip(
-        map(attrgetter("tres_names"), rows), map(attrgetter("tres_weighted_values"), rows)
-    ):
+    for key in zip(rows.tres_names, rows.tres_weighted_values):
         text = cells.get(key)
         append(cell(key) if text is None else text)
     return out
 
 
-def _factor_column(letter: str, rows: list[PriorityRow], config: PriorityConfig) -> list[str]:
-    """One factor per row, weighted (``%.0f``) or normalized (``%.7f``): one C-level map
-    over the rows (a Python loop per cell costs twice as much at 100,000 rows)."""
-    name = _FACTOR_LETTERS[letter.lower()]
-    values = map(
-        itemgetter(_FACTOR_INDEX[letter.lower()]), map(attrgetter("weighted_values"), rows)
-    )
+def _factor_values(letter: str, rows: PriorityColumns, config: PriorityConfig) -> list[float]:
+    """One factor per row, weighted (``F``) or normalized (``f``: weighted / weight)."""
+    values = rows.weighted[_FACTOR_INDEX[letter.lower()]]
     if letter.isupper():
-        return list(map("{:.0f}".format, values))
-    weight = _weight(config, name)
+        return values
+    weight = _weight(config, _FACTOR_LETTERS[letter.lower()])
     if not weight:
-        return [f"{0.0:.7f}"] * len(rows)
-    return list(map("{:.7f}".format, map(truediv, values, repeat(weight))))
+        return [0.0] * len(values)
+    return list(map(truediv, values, repeat(weight)))
 
 
-_COLUMNS: dict[str, Callable[[list[PriorityRow], PriorityConfig], list[str]]] = {
-    "i": lambda rows, _: [str(r.job_id) for r in rows],
-    "r": lambda rows, _: [r.partition for r in rows],
-    "u": lambda rows, _: [r.user for r in rows],
-    "o": lambda rows, _: [r.account for r in rows],
-    "n": lambda rows, _: [r.qos for r in rows],
-    "c": lambda rows, _: [r.cluster for r in rows],
-    "Y": lambda rows, _: [str(int(r.exact)) for r in rows],
-    "y": lambda rows, _: [f"{r.normalized_priority:16.14f}" for r in rows],
-    "S": lambda rows, _: [_int(0 if r.admin_set else r.site) for r in rows],
-    "N": lambda rows, _: [_int(0 if r.admin_set else r.nice) for r in rows],
-    "T": lambda rows, config: _tres_column(rows, config, normalized=False),
-    "t": lambda rows, config: _tres_column(rows, config, normalized=True),
+def _unless_admin_set(values: list[int], rows: PriorityColumns) -> list[int]:
+    """``values``, 0 where an administrator set the priority (sprio's SITE and NICE)."""
+    return [0 if admin else value for value, admin in zip(values, rows.admin_set)]
+
+
+_COLUMNS: dict[str, Callable[[PriorityColumns, PriorityConfig], tuple[list, str]]] = {
+    "i": lambda rows, _: (rows.job_id, "d"),
+    "r": lambda rows, _: (rows.partition, "s"),
+    "u": lambda rows, _: (rows.user, "s"),
+    "o": lambda rows, _: (rows.account, "s"),
+    "n": lambda rows, _: (rows.qos, "s"),
+    "c": lambda rows, _: (rows.cluster, "s"),
+    "Y": lambda rows, _: (list(map(int, rows.exact)), "d"),
+    "y": lambda rows, _: (
+        list(map("{:16.14f}".format, map(normalized_priority, rows.exact, rows.admin_set))),
+        "s",
+    ),
+    "S": lambda rows, _: (_unless_admin_set(rows.site, rows), ".0f"),
+    "N": lambda rows, _: (_unless_admin_set(rows.nice, rows), ".0f"),
+    "T": lambda rows, config: (_tres_column(rows, config, normalized=False), "s"),
+    "t": lambda rows, config: (_tres_column(rows, config, normalized=True), "s"),
 }
 
 
-def _column(letter: str, rows: list[PriorityRow], config: PriorityConfig) -> list[str]:
-    """The text of one column for every row."""
+def _values(letter: str, rows: PriorityColumns, config: PriorityConfig) -> tuple[list, str]:
+    """One column for every row: its values and their conversion, ``s`` for text, else a
+    number format (``d``, ``.0f`` for weighted factors, ``.7f`` for normalized ones)."""
     if letter.lower() in _FACTOR_LETTERS:
-        return _factor_column(letter, rows, config)
+        return _factor_values(letter, rows, config), ".7f" if letter.islower() else ".0f"
     return _COLUMNS[letter](rows, config)
+
+
+def _column(letter: str, rows: PriorityColumns, config: PriorityConfig) -> list[str]:
+    """The text of one column for every row."""
+    values, conversion = _values(letter, rows, config)
+    return values if conversion == "s" else list(map(f"{{:{conversion}}}".format, values))
 
 
 def _weights_value(letter: str, config: PriorityConfig) -> str:
@@ -243,7 +281,7 @@ def _weights_value(letter: str, config: PriorityConfig) -> str:
     return ""
 
 
-_SORT_KEYS: dict[str, Callable[[PriorityRow], object]] = {
+_SORT_KEYS: dict[str, Callable[[PriorityColumns], list]] = {
     "c": attrgetter("cluster"),
     "i": attrgetter("job_id"),
     "N": attrgetter("nice"),
@@ -251,31 +289,52 @@ _SORT_KEYS: dict[str, Callable[[PriorityRow], object]] = {
     "u": attrgetter("user"),
 }
 for _letter, _key in [
-    ("t", lambda r: sum(r.tres_weighted_values)),
+    ("t", lambda rows: list(map(sum, rows.tres_weighted_values))),
     ("y", attrgetter("exact")),
     # sprio cannot sort by association priority (no "b")
-    *[(c, lambda r, i=_FACTOR_INDEX[c]: r.weighted_values[i]) for c in _FACTOR_LETTERS if c != "b"],
+    *[(c, lambda rows, i=_FACTOR_INDEX[c]: rows.weighted[i]) for c in _FACTOR_LETTERS if c != "b"],
 ]:
     _SORT_KEYS[_letter] = _SORT_KEYS[_letter.upper()] = _key
 
 
-def sort_rows(rows: list[PriorityRow], spec: str | None = None) -> list[PriorityRow]:
-    """sprio ``-S``: sort letters, each optionally after ``+`` (ascending) or ``-``
+def sort_order(rows: PriorityColumns, spec: str | None = None) -> list[int] | None:
+    """sprio ``-S``: the positions of ``rows`` in sorted order, or None when the order does
+    not change. ``spec``: sort letters, each optionally after ``+`` (ascending) or ``-``
     (descending), commas allowed; the first letter is the main key. Default ``i``."""
     spec = spec or "i"
     keys = [(c, i > 0 and spec[i - 1] == "-") for i, c in enumerate(spec) if c not in ",+-"]
-    result = list(rows)
+    columns = []
     for letter, descending in reversed(keys):
         if letter not in _SORT_KEYS:
             raise InvalidValue(
                 f"Invalid sort specification: {letter} (use c i N r u a f j p q t y, "
                 "each optionally after - for descending)"
             )
-        result.sort(key=_SORT_KEYS[letter], reverse=descending)
-    return result
+        columns.append((_SORT_KEYS[letter](rows), descending))
+    if len(columns) == 1 and not columns[0][1] and _ascending(columns[0][0]):
+        return None  # the rows come by job id: sprio's default sort changes nothing
+    order = list(range(len(rows)))
+    for column, descending in columns:
+        order.sort(key=column.__getitem__, reverse=descending)
+    return None if order == sorted(order) else order
 
 
-def render(rows: list[PriorityRow], config: PriorityConfig, **options) -> str:
+def _ascending(values: list) -> bool:
+    """Whether no value is below the one before it (a stable sort leaves them as they are)."""
+    return all(map(le, values, islice(values, 1, None)))
+
+
+def sort_rows(rows: list[PriorityRow], spec: str | None = None) -> list[PriorityRow]:
+    """:func:`sort_order` of rows."""
+    order = sort_order(PriorityColumns.of_rows(rows), spec)
+    return list(rows) if order is None else list(map(rows.__getitem__, order))
+
+
+def _as_columns(rows: PriorityColumns | Sequence[PriorityRow]) -> PriorityColumns:
+    return rows if isinstance(rows, PriorityColumns) else PriorityColumns.of_rows(rows)
+
+
+def render(rows: PriorityColumns | Sequence[PriorityRow], config: PriorityConfig, **options) -> str:
     """sprio's output for ``rows``: the header, then one line per row (or the weights
     line); ``options`` as :func:`render_chunks` takes them."""
     return "".join(render_chunks(rows, config, **options))
@@ -286,7 +345,7 @@ CHUNK = 5000
 
 
 def render_chunks(
-    rows: list[PriorityRow],
+    rows: PriorityColumns | Sequence[PriorityRow],
     config: PriorityConfig,
     *,
     fmt: str | None = None,
@@ -310,33 +369,61 @@ def render_chunks(
     lines = []
     if header:
         lines.append(line(tuple(_header(f.letter) for f in fields)))
+    columns = _as_columns([] if weights else rows)
     if weights:
         lines.append(line(tuple(_weights_value(f.letter, config) for f in fields)))
-        rows = []
-    elif fields:
-        rows = sort_rows(rows, sort)
-    return _chunks(lines, rows, fields, line, config)
+    order = sort_order(columns, sort) if fields and not weights else None
+    return _chunks(lines, columns, order, prefix, fields, config)
 
 
 def _chunks(
     lines: list[str],
-    rows: list[PriorityRow],
+    rows: PriorityColumns,
+    order: list[int] | None,
+    prefix: str,
     fields: list[Field],
-    line: Callable[[tuple], str],
     config: PriorityConfig,
 ) -> Iterator[str]:
     if lines:
         yield "\n".join(lines) + "\n"
-    for start in range(0, len(rows), CHUNK):
-        part = rows[start : start + CHUNK]
-        if not fields:
-            yield "\n".join([line(())] * len(part)) + "\n"
-            continue
-        columns: dict[str, list[str]] = {}
-        for f in fields:
-            if f.letter not in columns:
-                columns[f.letter] = _column(f.letter, part, config)
-        yield "\n".join(map(line, zip(*(columns[f.letter] for f in fields)))) + "\n"
+    printed = _printed(rows, fields, order, config)
+    count = len(rows)
+    for start in range(0, count, CHUNK):
+        stop = min(start + CHUNK, count)
+        part = [(values[start:stop], conversion) for values, conversion in printed]
+        yield _lines(prefix, fields, part, stop - start)
+
+
+def _printed(
+    rows: PriorityColumns, fields: list[Field], order: list[int] | None, config: PriorityConfig
+) -> list[tuple[list, str]]:
+    """Each field's values for every row, in the printed ``order`` (None: as they are),
+    and their conversion (:func:`_values`); a letter printed twice is made once."""
+    made: dict[str, tuple[list, str]] = {}
+    for f in fields:
+        if f.letter not in made:
+            values, conversion = _values(f.letter, rows, config)
+            made[f.letter] = (
+                (values if order is None else list(map(values.__getitem__, order))),
+                (conversion),
+            )
+    return [made[f.letter] for f in fields]
+
+
+def _lines(prefix: str, fields: list[Field], columns: list[tuple[list, str]], count: int) -> str:
+    """``count`` lines of the fields' ``columns``: each number column formatted by the
+    line's template where every value fits its width, else as text cut to it, as sprio
+    cuts."""
+    if not fields:
+        return "\n".join([_template(prefix, fields) % ()] * count) + "\n"
+    texts, conversions = [], []
+    for f, (values, conversion) in zip(fields, columns):
+        if conversion != "s" and not _fits(values, conversion, f.width):
+            values, conversion = list(map(f"{{:{conversion}}}".format, values)), "s"
+        texts.append(values)
+        conversions.append(conversion)
+    line = _template(prefix, fields, conversions).__mod__
+    return "\n".join(map(line, zip(*texts))) + "\n"
 
 
 _TEXT_LETTERS = frozenset("ruonctT")
@@ -344,24 +431,28 @@ _TEXT_LETTERS = frozenset("ruonctT")
 
 
 def table_cells(
-    rows: list[PriorityRow], config: PriorityConfig, fmt: str, sort: str | None = None
+    rows: PriorityColumns | Sequence[PriorityRow],
+    config: PriorityConfig,
+    fmt: str,
+    sort: str | None = None,
 ) -> tuple[list[str], list[list[str]], list[bool]]:
     """(columns, cells, right-aligned flags) of sprio's columns for ``fmt``, for a table:
     sprio's values without fixed widths, numbers right-aligned (the PARTITION factor too,
     though it shares its title with the partition's name)."""
     _, fields = parse_format(fmt)
-    rows = sort_rows(rows, sort)
-    columns = {f.letter: _column(f.letter, rows, config) for f in fields}
-    cells = [list(cells) for cells in zip(*(columns[f.letter] for f in fields))]
+    columns = _as_columns(rows)
+    order = sort_order(columns, sort)
+    texts = {f.letter: _column(f.letter, columns, config) for f in fields}
+    cells = [list(cells) for cells in zip(*(texts[f.letter] for f in fields))]
     return (
         [_header(f.letter) for f in fields],
-        cells,
+        cells if order is None else list(map(cells.__getitem__, order)),
         [f.letter not in _TEXT_LETTERS for f in fields],
     )
 
 
 def show_table(
-    rows: list[PriorityRow],
+    rows: PriorityColumns | Sequence[PriorityRow],
     config: PriorityConfig,
     fmt: str,
     sort: str | None = None,
@@ -377,37 +468,66 @@ def show_table(
 
 def row_dict(row: PriorityRow) -> dict:
     """A JSON-ready breakdown of one row."""
+    return _json_row(*(getattr(row, f.name) for f in fields(PriorityRow)[:-1]))
+
+
+def _json_row(
+    job_id: int,
+    partition: str,
+    user: str,
+    account: str,
+    qos: str,
+    cluster: str,
+    assoc_id: int | None,
+    factor_values: tuple[float, ...],
+    weighted_values: tuple[float, ...],
+    tres_names: tuple[str, ...],
+    tres_factor_values: tuple[float, ...],
+    tres_weighted_values: tuple[float, ...],
+    site: int,
+    nice: int,
+    exact: float,
+    priority: int,
+    admin_set: bool,
+    job: object,
+) -> dict:
+    """:func:`row_dict` of a row given field by field (in :class:`PriorityRow`'s order):
+    ``--json`` writes the rows straight from their columns, without row objects."""
     return {
-        "job_id": row.job_id,
-        "partition": row.partition,
-        "user": row.user,
-        "account": row.account,
-        "qos": row.qos,
-        "cluster": row.cluster,
-        "priority": row.priority,
-        "priority_exact": row.exact,
-        "priority_normalized": row.normalized_priority,
-        "admin_set": row.admin_set,
-        "site": row.site,
-        "nice": row.nice,
-        "factors": dict(zip(FACTORS, row.factor_values)),
-        "weighted": dict(zip(FACTORS, row.weighted_values)),
+        "job_id": job_id,
+        "partition": partition,
+        "user": user,
+        "account": account,
+        "qos": qos,
+        "cluster": cluster,
+        "priority": priority,
+        "priority_exact": exact,
+        "priority_normalized": normalized_priority(exact, admin_set),
+        "admin_set": admin_set,
+        "site": site,
+        "nice": nice,
+        "factors": dict(zip(FACTORS, factor_values)),
+        "weighted": dict(zip(FACTORS, weighted_values)),
         "tres": {
-            name: {"factor": row.tres_factor_values[i], "weighted": row.tres_weighted_values[i]}
-            for i, name in _tres_positions(row.tres_names)
+            name: {"factor": tres_factor_values[i], "weighted": tres_weighted_values[i]}
+            for i, name in _tres_positions(tres_names)
         },
     }
 
 
 def render_json(
-    cluster: str, config: PriorityConfig, rows: list[PriorityRow], warnings: list[str]
+    cluster: str,
+    config: PriorityConfig,
+    rows: PriorityColumns | Sequence[PriorityRow],
+    warnings: list[str],
 ) -> str:
     """``sprio --json``: the cluster, the weights, one line per row, the warnings. Each row
     goes through the C JSON encoder once (an indented dump of 100,000 rows would take the
     pure-Python encoder many seconds)."""
     import json
 
-    jobs = ",\n    ".join(map(json.dumps, map(row_dict, rows)))
+    columns = _as_columns(rows)
+    jobs = ",\n    ".join(map(json.dumps, map(_json_row, *columns.row_fields())))
     return "".join(
         [
             '{\n  "cluster": ',
@@ -415,7 +535,7 @@ def render_json(
             ',\n  "weights": ',
             json.dumps(weights_dict(config)),
             ',\n  "jobs": [',
-            f"\n    {jobs}\n  " if rows else "",
+            f"\n    {jobs}\n  " if len(columns) else "",
             '],\n  "warnings": ',
             json.dumps(warnings),
             "\n}\n",

@@ -40,14 +40,18 @@ class ClusterState:
         return {a.id: a for a in self.assocs}
 
 
-def load_state(conn, cluster: str | None, now: int, jobs: bool = True) -> ClusterState:
-    """Snapshot of one cluster (``--cluster`` rules) with charges made up to ``now``."""
+def load_state(
+    conn, cluster: str | None, now: int, jobs: bool = True, settings: bool = True
+) -> ClusterState:
+    """Snapshot of one cluster (``--cluster`` rules) with charges made up to ``now``;
+    without ``settings``, associations without their limits and QOS
+    (:func:`fscli.store.snapshot.load_assocs`)."""
     with bulk():
         cid = snapshot.cluster_id_for(conn, cluster)
         return ClusterState(
             cluster_id=cid,
             cluster=snapshot.load_cluster(conn, cid),
-            assocs=snapshot.load_assocs(conn, cid, by_parent=True),
+            assocs=snapshot.load_assocs(conn, cid, by_parent=True, settings=settings),
             qos=snapshot.load_qos(conn),
             partitions=snapshot.load_partitions(conn, cid),
             config=PriorityConfig.from_mapping(snapshot.load_config(conn, cid)),

@@ -19,7 +19,7 @@ from fscli.engine.priority import (
     compute_priorities,
     config_warnings,
     explain,
-    filter_rows,
+    filter_columns,
 )
 from fscli.errors import InvalidValue, NotFound
 from fscli.render.sprio import render
@@ -95,8 +95,8 @@ class Scenario:
             {},
             NOW,
         )
-        rows = filter_rows(
-            result.rows, jobs=[self.jobs[name].id], partitions=options.pop("partitions", None)
+        rows = filter_columns(
+            result.columns, jobs=[self.jobs[name].id], partitions=options.pop("partitions", None)
         )
         return render(rows, config, fmt=fmt, **options)
 

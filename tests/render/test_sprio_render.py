@@ -9,15 +9,17 @@ from pathlib import Path
 import pytest
 import yaml
 
+from fscli.engine.config import WEIGHT_KEYS as WEIGHT_KEY_NAMES
 from fscli.engine.config import PriorityConfig, validate
 from fscli.engine.model import ClusterInfo, Job, Partition, Qos
-from fscli.engine.priority import compute_priorities
+from fscli.engine.priority import PriorityColumns, compute_priorities
 from fscli.errors import InvalidValue
 from fscli.render.sprio import (
     LONG_WITH_FORMAT,
     default_format,
     parse_format,
     render,
+    render_json,
     row_dict,
     sort_rows,
     weights_dict,
@@ -188,6 +190,15 @@ def test_json_rows():
     assert weights_dict(CONFIG)["tres"] == {"cpu": 2000.0, "gres/gpu": 1000.0}
 
 
+def test_json_of_the_columns_is_the_json_of_the_rows():
+    rows = _rows() + EDGE_ROWS[:2]
+    text = render_json("alpha", CONFIG, PriorityColumns.of_rows(rows), ["w"])
+    assert text == render_json("alpha", CONFIG, rows, ["w"])
+    assert [job["job_id"] for job in json.loads(text)["jobs"]] == [r.job_id for r in rows]
+    assert json.loads(text)["jobs"][0] == row_dict(rows[0])
+    assert render_json("alpha", CONFIG, [], []).count("[]") == 2
+
+
 def test_113_2_headers_and_rows():
     golden = yaml.safe_load((GOLDEN / "slurm-testsuite/test_113_2.yaml").read_text())
     config = _config(PriorityWeightAge="1000", PriorityWeightFairshare="100")
@@ -242,3 +253,42 @@ def test_the_table_right_aligns_numbers_the_partition_factor_too():
         "JOBID  PARTITION  PRIORITY  PARTITION  USER",
         "    3  cpu            1475          0  bob",
     ]
+
+
+def _edge_row(job_id: int, weighted: tuple[float, ...], site: int, nice: int, exact: float):
+    from fscli.engine.priority import PriorityRow
+
+    return PriorityRow(
+        job_id, "p" * (job_id % 12), "u", "", "", "c", None, weighted, weighted,
+        (), (), (), site, nice, exact, int(exact),
+    )  # fmt: skip
+
+
+EDGE_ROWS = [
+    _edge_row(1, (0.0, -0.0, 0.4, -0.4, 9.6, 99.5), 0, 0, 1.0),
+    _edge_row(1234567, (-12345.0, 1e12, 0.0, 7.0, -0.0, 3.0), -2147483645, 2147483645, 4e9),
+    _edge_row(42, (float("nan"), float("inf"), -1e-9, 5.0, 1.0, 2.0), 25, -7, 1e10),
+    _edge_row(3, (1.0, 1.0, 1.0, 1.0, 1.0, 1.0), 7, 7, 12.0),
+]
+EDGE_FORMATS = [
+    "%.15i %9r %.10Y %.10S %.10A %.10B %.10F %.10J %.10P %.10Q %.11N",
+    "%1i|%.1Y|%.2S|%2N|%.1A|%2B|%.3F|%1J|%.2P|%Q|%a",
+    "%.3i %3Y %.4a %9b %.5f %3j %.12p %10q %.2N %1S",
+    "x%i%Y%S%N%A%a%%%B%b end",
+]
+
+
+@pytest.mark.parametrize("fmt", EDGE_FORMATS)
+def test_numbers_formatted_in_the_line_match_numbers_cut_as_text(fmt):
+    """The lines format numbers that fit their width in the line's template; every line
+    must equal the one of values formatted apart and cut to their width as text (the
+    general path), whatever the values: negative, negative zero, wider than the column,
+    NaN and infinity, ties."""
+    from fscli.render.sprio import _column, _template
+
+    prefix, fields = parse_format(fmt)
+    config = _config(**{key: "10" for key in WEIGHT_KEY_NAMES})
+    for rows in (sort_rows(EDGE_ROWS), EDGE_ROWS[:1], EDGE_ROWS[3:] * 3):
+        columns = [_column(f.letter, PriorityColumns.of_rows(rows), config) for f in fields]
+        expected = "".join(_template(prefix, fields) % cells + "\n" for cells in zip(*columns))
+        assert render(rows, config, fmt=fmt, header=False) == expected

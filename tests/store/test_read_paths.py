@@ -65,8 +65,10 @@ def everything(conn) -> dict:
         ]
         out[name] = {
             "state": state,
+            "tree": snapshot.load_assocs(conn, cid, settings=False),
             "charges": snapshot.load_charges(conn, cid),
             "queue": snapshot.load_queue(conn, cid, ACTIVE_STATES),
+            "pending": snapshot.load_queue(conn, cid),
             "listed": snapshot.load_listed_jobs(conn, name, {}),
             "limits": (limits.assocs, limits.qos, limits.partitions, limits.usage_mins, checks),
             "job_state": snapshot.job_state(conn, 1),
@@ -94,6 +96,7 @@ def test_sqlite3_and_sqlalchemy_read_the_same_snapshot(busy):
     assert any(a.partition == "gpu" and a.limits for a in c2.assocs)
     assert plain["demo"]["state"].jobs and len(plain["demo"]["state"].charges)
     assert plain["c2"]["queue"] and plain["c2"]["state"].partitions
+    assert {j.state for j in plain["demo"]["pending"]} == {"pending"}
     assert [c.verdict for c in plain["c2"]["limits"][-1]] == ["run", "reject"]
 
 
@@ -114,6 +117,24 @@ def test_the_fair_share_views_read_the_associations_by_parent(busy):
     finally:
         reader.close()
     assert orders_differ  # the store holds what the test is meant to cover
+
+
+def test_associations_without_settings_are_the_same_tree(busy):
+    """sprio's associations (no limits, QOS list or default QOS) are the full ones with
+    those left out."""
+    from dataclasses import replace
+
+    reader = open_reader(busy)
+    assert reader is not None
+    try:
+        for name in ("demo", "c2"):
+            cid = snapshot.cluster_id_for(reader, name)
+            full = snapshot.load_assocs(reader, cid)
+            assert any(a.qos or a.limits or a.default_qos for a in full)
+            blank = [replace(a, qos=(), default_qos=None, limits={}) for a in full]
+            assert snapshot.load_assocs(reader, cid, settings=False) == blank
+    finally:
+        reader.close()
 
 
 def test_the_reader_refuses_writes(busy):

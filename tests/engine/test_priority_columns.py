@@ -1,0 +1,307 @@
+"""The column-wise scoring of sprio's rows against the job-by-job loop it replaced (kept
+here as the reference), on random queues: the same rows, warnings and errors."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from fscli.engine import priority
+from fscli.engine.config import PriorityConfig, validate
+from fscli.engine.model import Assoc, ClusterInfo, Job, Partition, Qos
+from fscli.engine.priority import (
+    FACTORS,
+    PRIORITY_MAX,
+    PriorityColumns,
+    PriorityRow,
+    _assoc_index,
+    _Context,
+    _job_size_factor,
+    _job_tres,
+    _tres_factors,
+    compute_priorities,
+)
+from fscli.errors import InvalidValue, NotFound
+
+NOW = 1_800_000_000
+
+
+# The job-by-job scoring sprio used before the columns (commit 8c64f3d), verbatim.
+def _old_shape(job: Job, ctx: _Context) -> tuple[float, tuple[tuple, ...]]:
+    if not job.partitions:
+        raise InvalidValue(f"job {job.id} has no partition")
+    w = ctx.weights
+    size = _job_size_factor(job, ctx) if w["jobsize"] else 0.0
+    counts = _job_tres(job) if ctx.tres_names else None
+    per_part = []
+    for name in job.partitions:
+        part = ctx.partitions.get(name)
+        if part is None:
+            raise NotFound(f"job {job.id}: partition '{name}' does not exist")
+        part_f = ctx.part_factor[name]
+        tres_f = _tres_factors(counts, part, ctx) if counts is not None else ()
+        tres_w = tuple(v * ctx.config.tres_weights[n] for n, v in zip(ctx.tres_names, tres_f))
+        per_part.append((name, part_f, part_f * w["partition"], tres_f, tres_w))
+    return size, tuple(per_part)
+
+
+def _old_score(jobs: list[Job], ctx: _Context, warnings: list[str]) -> list[PriorityRow]:
+    w = ctx.weights
+    w_age, w_assoc, w_fs, w_size, w_qos = (
+        w["age"],
+        w["assoc"],
+        w["fairshare"],
+        w["jobsize"],
+        w["qos"],
+    )
+    assocs, assoc_factor, fs_factors = ctx.assocs, ctx.assoc_factor, ctx.fs_factors
+    qos_factor, tres_names = ctx.qos_factor, ctx.tres_names
+    now, max_age, cluster = ctx.now, ctx.config.max_age, ctx.cluster
+    always = "ACCRUE_ALWAYS" in ctx.config.flags
+    index: dict[tuple, int] | None = None
+    shapes: dict[tuple, tuple[float, tuple[tuple, ...]]] = {}
+    zeros = (0.0,) * len(FACTORS)
+    rows: list[PriorityRow] = []
+    append = rows.append
+    for job in jobs:
+        key = (
+            job.partitions,
+            job.nodes,
+            job.cpus,
+            job.time_limit,
+            tuple(job.tres.items()) if job.tres else (),
+        )
+        shape = shapes.get(key)
+        if shape is None:
+            shape = shapes[key] = _old_shape(job, ctx)
+        size, per_part = shape
+        qos = job.qos or ""
+        if qos and qos not in qos_factor:
+            raise NotFound(f"job {job.id}: QOS '{qos}' does not exist")
+        assoc_id = job.assoc_id
+        if assoc_id is None or assoc_id not in assocs:
+            if index is None:
+                index = _assoc_index(assocs)
+            user_account = (job.user, job.account)
+            assoc_id = index.get(
+                (*user_account, job.partitions[0]), index.get((*user_account, None))
+            )
+        account = job.account or (assocs[assoc_id].account if assoc_id is not None else "")
+        if job.admin_priority:
+            prio = job.admin_priority
+            for part in per_part:
+                append(
+                    PriorityRow(
+                        job.id,
+                        part[0],
+                        job.user,
+                        account,
+                        qos,
+                        cluster,
+                        assoc_id,
+                        zeros,
+                        zeros,
+                        (),
+                        (),
+                        (),
+                        0,
+                        0,
+                        float(prio),
+                        prio,
+                        True,
+                        job,
+                        ctx,
+                    )
+                )
+            continue
+        if w_age:
+            waited = now - (job.submit if always or job.eligible is None else job.eligible)
+            age = waited / max_age if waited < max_age else 1.0
+        else:
+            age = 0.0
+        assoc_f = assoc_factor.get(assoc_id, 0.0)
+        fs = float(fs_factors.get(assoc_id, 0.0)) if w_fs and assoc_id is not None else 0.0
+        qos_f = qos_factor[qos] if qos else 0.0
+        wa, wb, wf, wj, wq = age * w_age, assoc_f * w_assoc, fs * w_fs, size * w_size, qos_f * w_qos
+        site, nice = job.site_factor, job.nice
+        for name, part_f, wp, tres_f, tres_w in per_part:
+            # sprio's order of additions, so that truncation agrees to the last bit
+            exact = wa + wb + wf + wj + wp + wq + site - nice
+            for value in tres_w:
+                exact += value
+            exact = max(exact, 1.0)
+            priority = int(exact)
+            if priority > PRIORITY_MAX:
+                warnings.append(
+                    f"job {job.id} priority '{priority}' exceeds 32 bits. "
+                    "Reducing it to 4294967295 (2^32 - 1)"
+                )
+                priority = PRIORITY_MAX
+            append(
+                PriorityRow(
+                    job.id,
+                    name,
+                    job.user,
+                    account,
+                    qos,
+                    cluster,
+                    assoc_id,
+                    (age, assoc_f, fs, size, part_f, qos_f),
+                    (wa, wb, wf, wj, wp, wq),
+                    tres_names,
+                    tres_f,
+                    tres_w,
+                    site,
+                    nice,
+                    exact,
+                    priority,
+                    False,
+                    job,
+                    ctx,
+                )
+            )
+    return rows
+
+
+PARTS = {
+    "a": Partition("a", nodes=10, cpus=640, tres={"gres/gpu": 16}, priority_job_factor=10),
+    "b": Partition("b", nodes=4, cpus=64, priority_job_factor=100, max_time=600),
+    "c": Partition("c", priority_job_factor=0),
+}
+QOS = {"normal": Qos("normal"), "high": Qos("high", priority=100), "low": Qos("low", priority=7)}
+ASSOCS = {
+    1: Assoc(1, None, "root"),
+    2: Assoc(2, 1, "chem", priority=40),
+    3: Assoc(3, 2, "chem", "ann"),
+    4: Assoc(4, 2, "chem", "bob", priority=9),
+    5: Assoc(5, 2, "chem", "bob", partition="b"),
+}
+FLAGS = [
+    "ACCRUE_ALWAYS",
+    "NO_NORMAL_ALL",
+    "NO_NORMAL_TRES",
+    "SMALL_RELATIVE_TO_TIME",
+    "NO_FAIR_TREE",
+]
+
+
+def _config(rng: random.Random) -> PriorityConfig:
+    big = rng.random() < 0.3  # weights whose sums pass 32 bits
+    settings = {
+        key: str(rng.choice([0, 1, 1000, 4_000_000_000 if big else 100_000]))
+        for key in (
+            "PriorityWeightAge",
+            "PriorityWeightAssoc",
+            "PriorityWeightFairshare",
+            "PriorityWeightJobSize",
+            "PriorityWeightPartition",
+            "PriorityWeightQOS",
+        )
+    }
+    settings["PriorityMaxAge"] = rng.choice(["0", "1-0", "7-0"])
+    settings["PriorityFavorSmall"] = rng.choice(["YES", "NO"])
+    flags = [flag for flag in FLAGS if rng.random() < 0.3]
+    if flags:
+        settings["PriorityFlags"] = ",".join(flags)
+    if rng.random() < 0.7:
+        settings["PriorityWeightTRES"] = rng.choice(["CPU=500", "CPU=500,GRES/gpu=3000,Mem=0.25"])
+    return PriorityConfig.from_mapping(dict(validate(k, v) for k, v in settings.items()))
+
+
+def _job(rng: random.Random, job_id: int) -> Job:
+    eligible = rng.choice([None, NOW - 50, NOW + 50])
+    return Job(
+        job_id,
+        rng.choice(["ann", "bob", "cy"]),
+        rng.choice(["chem", None, ""]),
+        rng.choice([3, 4, 5, None, 99]),
+        tuple(rng.sample(["a", "b", "c"], rng.choice([1, 1, 1, 2, 3]))),
+        rng.choice(["normal", "high", "low", None, ""]),
+        rng.choice(["pending", "pending", "running"]),
+        NOW - rng.choice([0, 60, 86_400, 10**6]),
+        eligible,
+        cpus=rng.choice([1, 4, 64, 640]),
+        nodes=rng.choice([1, 2, 10]),
+        tres=rng.choice([{}, {"gres/gpu": 2}, {"gres/gpu": 4, "mem": 4096}]),
+        time_limit=rng.choice([None, 1, 60]),
+        nice=rng.choice([0, 0, 100, -500, 2147483645]),
+        site_factor=rng.choice([0, 0, 25, -3000, 2147483645]),
+        admin_priority=rng.choice([None] * 8 + [0, 5000]),
+    )
+
+
+def _both(jobs, config, fs):
+    """(rows, warnings) of compute_priorities with the columns and with the old loop."""
+    cluster = ClusterInfo("x", nodes=10, cpus=640)
+    args = (jobs, ASSOCS, QOS, PARTS, cluster, config, fs, NOW)
+    new = compute_priorities(*args)
+    old_score = priority._score
+    try:
+        priority._score = lambda j, ctx, w: PriorityColumns.of_rows(_old_score(j, ctx, w))
+        old = compute_priorities(*args)
+    finally:
+        priority._score = old_score
+    return (new.rows, new.warnings), (old.rows, old.warnings)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_columns_score_every_row_as_the_job_by_job_loop(seed):
+    rng = random.Random(seed)
+    config = _config(rng)
+    jobs = [_job(rng, rng.randrange(1, 10**6)) for _ in range(rng.choice([0, 1, 5, 60]))]
+    fs = {3: rng.random(), 4: 0.0, 5: 1.0}
+    new, old = _both(jobs, config, fs)
+    assert new == old
+    assert [r.job for r in new[0]] == [r.job for r in old[0]]
+
+
+@pytest.mark.parametrize(
+    "faults",
+    [
+        {2: "qos"},
+        {2: "partition"},
+        {2: "none"},
+        {2: "qos", 5: "partition"},
+        {2: "partition", 5: "qos"},
+        {3: "qos+partition"},
+    ],
+)
+def test_the_first_faulty_job_names_the_error_as_before(faults):
+    rng = random.Random(7)
+    jobs = [_job(rng, i) for i in range(1, 9)]
+    for i, fault in faults.items():
+        job = jobs[i]
+        job.state, job.admin_priority, job.eligible = "pending", None, None
+        if "qos" in fault:
+            job.qos = "nosuch"
+        if "partition" in fault:
+            job.partitions = ("a", "nosuch")
+        if fault == "none":
+            job.partitions = ()
+    config = _config(random.Random(1))
+    errors = []
+    for score in (
+        priority._score,
+        lambda j, ctx, w: PriorityColumns.of_rows(_old_score(j, ctx, w)),
+    ):
+        saved = priority._score
+        priority._score = score
+        try:
+            with pytest.raises((NotFound, InvalidValue)) as caught:
+                compute_priorities(jobs, ASSOCS, QOS, PARTS, ClusterInfo("x"), config, {}, NOW)
+        finally:
+            priority._score = saved
+        errors.append((type(caught.value), str(caught.value)))
+    assert errors[0] == errors[1]
+
+
+def test_rows_picked_and_made_back_from_columns_are_the_same():
+    rng = random.Random(3)
+    jobs = [_job(rng, i) for i in range(1, 80)]
+    result = compute_priorities(jobs, ASSOCS, QOS, PARTS, ClusterInfo("x"), _config(rng), {}, NOW)
+    rows = result.rows
+    assert rows and PriorityColumns.of_rows(rows).rows == rows
+    picked = [len(rows) - 1, 0, 3, 3]
+    assert result.columns.take(picked).rows == [rows[i] for i in picked]
+    assert len(result.columns.take([])) == 0
