@@ -312,8 +312,8 @@ class _Sums:
 
         The usage is read in its own order and put in place, not looked up position by
         position: the positions follow the tree and the usage (as the store reads it)
-        the association ids, so each look-up would land somewhere else in memory (at
-        100,000 associations read by parent, 34 ms against 8)."""
+        the association ids, and its values, read in their order, lie side by side in
+        memory (build_tree at 100,000 associations read by parent: 0.13 s against 0.145)."""
         if own is None:
             own = self.positions(usage)
         children, leaf_parents = self.children, self.leaf_parents
