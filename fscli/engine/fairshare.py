@@ -317,9 +317,12 @@ class _Sums:
         if own is None:
             own = self.positions(usage)
         children, leaf_parents = self.children, self.leaf_parents
-        raw = [0.0] * (len(self.index) + 1)  # the last: unknown associations' usage
-        _scatter(raw, own, map(float, usage.values()))
-        raw.pop()
+        placed = [0.0] * (len(self.index) + 1)  # the last: unknown associations' usage
+        _scatter(placed, own, map(float, usage.values()))
+        placed.pop()
+        # copies (x * 1.0 is x, bit for bit), made in position order: every later pass
+        # (the sums, the shares, sshare's text) then reads them side by side in memory
+        raw = list(map(operator.mul, placed, itertools.repeat(1.0)))
         raw_of, add = raw.__getitem__, operator.add
         leaf_kids = map(
             map, itertools.repeat(raw_of), map(reversed, map(children.__getitem__, leaf_parents))
