@@ -243,10 +243,11 @@ def build_tree(assocs: Sequence[Assoc], usage: Mapping[int, float]) -> Tree:
             f"association {stray.id} ({_label(stray)}) is not below the root (cycle?)"
         )
 
-    plan = _Sums(ids, children, leaf_parents, inner)
-    raw = plan.totals(usage)
+    plan = _Sums(index, children, leaf_parents, inner)
+    own = plan.positions(usage)
+    raw = plan.totals(usage, own)
     leafy = plan.leafy
-    _check_usage(usage, index, raw[root])
+    _check_usage(usage, own, n, raw[root])
 
     fs_parent, fs_children, fs_parents = parent, children, inner  # unless re-attached
     user_parents = leafy
@@ -287,18 +288,41 @@ class _Sums:
 
     def __init__(
         self,
-        ids: list[int],
+        index: dict[int, int],
         children: list[Sequence[int]],
         leaf_parents: list[int],
         inner: list[int],
     ):
-        self.ids, self.children, self.leaf_parents, self.inner = ids, children, leaf_parents, inner
+        self.index, self.children, self.leaf_parents, self.inner = (
+            index,
+            children,
+            leaf_parents,
+            inner,
+        )
         self.leafy = set(leaf_parents)
 
-    def totals(self, usage: Mapping[int, float]) -> list[float]:
-        """Each position's RawUsage from the usage charged to each association itself."""
-        ids, children, leaf_parents = self.ids, self.children, self.leaf_parents
-        raw = list(map(float, map(usage.get, ids, itertools.repeat(0.0, len(ids)))))
+    def positions(self, usage: Mapping[int, float]) -> list[int]:
+        """The tree position of each association ``usage`` names, in its order; one past
+        the last position for an association the tree does not hold."""
+        return list(map(self.index.get, usage, itertools.repeat(len(self.index))))
+
+    def totals(self, usage: Mapping[int, float], own: list[int] | None = None) -> list[float]:
+        """Each position's RawUsage from the usage charged to each association itself
+        (``own``: its :meth:`positions`, if known; the unknown ones are left out).
+
+        The usage is read in its own order and put in place, not looked up position by
+        position: the positions follow the tree and the usage (as the store reads it)
+        the association ids, and its values, read in their order, lie side by side in
+        memory (build_tree at 100,000 associations read by parent: 0.13 s against 0.145)."""
+        if own is None:
+            own = self.positions(usage)
+        children, leaf_parents = self.children, self.leaf_parents
+        placed = [0.0] * (len(self.index) + 1)  # the last: unknown associations' usage
+        _scatter(placed, own, map(float, usage.values()))
+        placed.pop()
+        # copies (x * 1.0 is x, bit for bit), made in position order: every later pass
+        # (the sums, the shares, sshare's text) then reads them side by side in memory
+        raw = list(map(operator.mul, placed, itertools.repeat(1.0)))
         raw_of, add = raw.__getitem__, operator.add
         leaf_kids = map(
             map, itertools.repeat(raw_of), map(reversed, map(children.__getitem__, leaf_parents))
@@ -361,17 +385,14 @@ def _scatter(target: list, positions: Iterable[int], values: Iterable) -> None:
     collections.deque(map(target.__setitem__, positions, values), 0)
 
 
-def _check_usage(usage: Mapping[int, float], index: Mapping[int, int], total: float) -> None:
-    """Usage must name known associations and be >= 0 (not NaN); checked in bulk first
-    (``total``, the root's RawUsage, is NaN if any known association's usage is)."""
-    if (
-        usage.keys() <= index.keys()
-        and min(usage.values(), default=0.0) >= 0
-        and not math.isnan(total)
-    ):
+def _check_usage(usage: Mapping[int, float], own: list[int], n: int, total: float) -> None:
+    """Usage must name known associations (``own``: their positions, ``n`` for an unknown
+    one) and be >= 0 (not NaN); checked in bulk first (``total``, the root's RawUsage, is
+    NaN if any known association's usage is)."""
+    if n not in own and min(usage.values(), default=0.0) >= 0 and not math.isnan(total):
         return
-    for assoc_id, amount in usage.items():
-        if assoc_id not in index:
+    for (assoc_id, amount), position in zip(usage.items(), own):
+        if position == n:
             raise InvalidValue(f"usage given for unknown association id {assoc_id}")
         if not amount >= 0:  # also rejects NaN
             raise InvalidValue(f"negative usage {amount} for association id {assoc_id}")

@@ -347,6 +347,21 @@ def test_column_chunks_are_the_row_chunks_as_columns(size: int) -> None:
     assert list(result.column_chunks(size)) == expected
 
 
+def test_raw_usage_is_each_usage_value_bit_for_bit() -> None:
+    """The engine copies the usage into tree order: a copy keeps every value's bits, the
+    sign of a zero included, and leaves the unknown and the unused out."""
+    assocs = [
+        Assoc(1, None, "root"),
+        Assoc(5, 1, "a"),
+        Assoc(3, 5, "a", "u"),
+        Assoc(2, 5, "a", "v"),
+    ]
+    usage = {2: -0.0, 3: 0.1 + 0.2, 1: 1e-300}
+    rows = {r.assoc_id: r for r in compute(assocs, usage, "fair_tree").rows}
+    assert math.copysign(1.0, rows[2].raw_usage) == -1.0 and rows[3].raw_usage == 0.1 + 0.2
+    assert rows[5].raw_usage == 0.1 + 0.2 and rows[1].raw_usage == 1e-300 + (0.1 + 0.2)
+
+
 def test_share_columns_of_no_rows_are_empty_columns() -> None:
     columns = share_columns([])
     assert list(columns) == [
