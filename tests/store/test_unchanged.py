@@ -188,9 +188,12 @@ def test_a_tree_applied_plans_nothing_more(fscli, tmp_path, tree):
         assert known(fscli, path) == plan.spec.cluster.name
 
 
-def _raw_sql(fscli):
-    with sqlite3.connect(fscli.db) as conn:
-        conn.execute("UPDATE qos SET description = 'by hand' WHERE name = 'high'")
+def _raw_sql(statement: str):
+    def write(fscli):
+        with sqlite3.connect(fscli.db) as conn:
+            conn.execute(statement)
+
+    return write
 
 
 def _api(fscli):
@@ -216,7 +219,15 @@ WRITES = {  # a write, and whether the tree then has something to change back
         True,
     ),
     "api": (_api, True),
-    "raw sql": (_raw_sql, True),
+    "raw sql": (_raw_sql("UPDATE qos SET description = 'by hand' WHERE name = 'high'"), True),
+    "raw sql, a limit set": (
+        _raw_sql("UPDATE association SET max_jobs = 7 WHERE account = 'physics'"),
+        True,
+    ),
+    "raw sql, a limit unset": (
+        _raw_sql("UPDATE association SET max_jobs = NULL WHERE partition = 'batch'"),
+        True,
+    ),
     "a setting the tree leaves out": (
         lambda f: f.ok(*C1, "config", "set", "PriorityWeightAge=5"),
         False,
