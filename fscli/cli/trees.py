@@ -203,8 +203,8 @@ def apply(app, file, dry_run, prune, full_plan) -> None:
     """Make the store match a YAML tree: print the plan (+ add, ~ change, - remove), apply it.
 
     Without --prune, what the file leaves out is kept. One transaction: on any error
-    nothing is applied. A file found to change nothing is noted in ~/.cache/fscli: while
-    it and the store stay the same, applying it again does not read it.
+    nothing is applied. A file applied, or found to change nothing, is noted in
+    ~/.cache/fscli: while it and the store stay the same, applying it again does not read it.
 
     \b
     Example:

@@ -3,9 +3,11 @@
 ``fscli apply`` of a tree that the store already matches still reads the file, reads the
 store and diffs the two to find nothing to do: two seconds at 100,000 associations, on
 every run of a configuration tool that applies its tree on a schedule. When an apply
-finds nothing to do, :func:`remember` notes the pair (the tree's text, the store's
-content) in a small file in the user's cache directory; :func:`unchanged` of the same
-text on a store whose content is the same again answers without reading the tree.
+finds nothing to do, or has written its changes (applying a tree makes the cluster match
+it: ``tests/store/test_unchanged.py`` holds planning it again to nothing),
+:func:`remember` notes the pair (the tree's text, the store's content) in a small file in
+the user's cache directory; :func:`unchanged` of the same text on a store whose content
+is the same again answers without reading the tree.
 
 The note is content-addressed, so no write ever has to invalidate it. The store's side is
 a digest of every row of every table the plan reads (:data:`TABLES`;
