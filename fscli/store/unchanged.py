@@ -119,7 +119,7 @@ def _statements(conn: sqlite3.Connection, table: str) -> list[str]:
     """The queries whose rows are together every column of every row of ``table``, in
     rowid order: all of them, or, where the table has :data:`SPARSE` columns, the others
     of every row and those of the rows that set any, each row with its rowid."""
-    names = [c[0] for c in conn.execute(f'SELECT * FROM "{table}" LIMIT 0').description]
+    names = [row[0] for row in conn.execute("SELECT name FROM pragma_table_info(?)", (table,))]
     sparse = [_quoted(name) for name in names if name in SPARSE]
     if not sparse:
         return [f'SELECT * FROM "{table}" ORDER BY rowid']
