@@ -15,8 +15,8 @@ a digest of every row of every table the plan reads (:data:`TABLES`;
 what the plan reads, by fscli (``apply``, ``load``, ``sacctmgr``, the API) or by any
 other program, changes the digest, and a write that changes none of it cannot change
 the plan. The tree's side is its text with everything that turns a text into a plan:
-fscli's own source and the versions of Python, SQLite, PyYAML and SQLAlchemy. The
-question is asked under the write lock, as an apply asks it. Only SQLite files at the
+fscli's own source, the versions of Python and SQLite, and the ``__init__.py`` of PyYAML
+and SQLAlchemy, which names their versions. The question is asked under the write lock, as an apply asks it. Only SQLite files at the
 current schema take part; a note that cannot be read or written is no note.
 """
 
@@ -154,28 +154,28 @@ def _key(text: str) -> str | None:
 
 @cache
 def _code() -> bytes | None:
-    """What turns a tree's text into a plan, besides the text: fscli's source, and the
-    versions of Python, SQLite and the libraries that read the tree and the store; None
-    when fscli's source files cannot be read (then nothing is noted)."""
-    from importlib import metadata
+    """What turns a tree's text into a plan, besides the text: fscli's source, the versions
+    of Python and SQLite, and the ``__init__.py`` of the libraries that read the tree and
+    the store (each names its version there: found without importing them, or
+    ``importlib.metadata``, whose import alone costs 15 ms a run); None when fscli's
+    source files cannot be read (then nothing is noted)."""
+    from importlib.util import find_spec
 
     import fscli
 
-    digest = hashlib.blake2b(digest_size=32)
-    versions = [sys.version, sqlite3.sqlite_version]
-    for name in ("fscli", "PyYAML", "SQLAlchemy"):
-        try:
-            versions.append(metadata.version(name))
-        except metadata.PackageNotFoundError:
-            versions.append("")
-    digest.update(repr(versions).encode())
+    digest = hashlib.blake2b(repr([sys.version, sqlite3.sqlite_version]).encode(), digest_size=32)
     root = Path(fscli.__file__).parent
     sources = sorted(root.rglob("*.py"))
     if not sources:  # not run from its files (a zip archive)
         return None
+    files = [(str(path.relative_to(root)), path) for path in sources]
+    for library in ("yaml", "sqlalchemy"):
+        spec = find_spec(library)
+        if spec is not None and spec.origin is not None:
+            files.append((library, Path(spec.origin)))
     try:
-        for path in sources:
-            digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+        for name, path in files:
+            digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
     except OSError:
         return None
     return digest.digest()
