@@ -163,6 +163,7 @@ def _run_plan(
         _print_plan(plan, full_plan, app.quiet)
 
     from fscli.cli.progress import progress
+    from fscli.heap import keep_until_exit
 
     with progress(app, f"{'checking' if dry_run else 'applying'} {source}") as step:
         plan = app.store.apply_tree(
@@ -177,6 +178,7 @@ def _run_plan(
             source=source,
             **options,
         )
+    keep_until_exit(plan)  # a tree of 100,000 associations: 0.07 s to free
     counts = plan.counts()
     name = plan.spec.cluster.name
     if not plan.changes:
