@@ -16,8 +16,9 @@ what the plan reads, by fscli (``apply``, ``load``, ``sacctmgr``, the API) or by
 other program, changes the digest, and a write that changes none of it cannot change
 the plan. The tree's side is its text with everything that turns a text into a plan:
 fscli's own source, the versions of Python and SQLite, and the ``__init__.py`` of PyYAML
-and SQLAlchemy, which names their versions. The question is asked under the write lock, as an apply asks it. Only SQLite files at the
-current schema take part; a note that cannot be read or written is no note.
+and SQLAlchemy, which names their versions. The question is asked under the write lock,
+as an apply asks it. Only SQLite files at the current schema take part; a note that
+cannot be read or written is no note.
 """
 
 from __future__ import annotations
