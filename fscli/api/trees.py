@@ -56,9 +56,9 @@ def apply_tree(
     with errors naming ``source``; ``cluster``, if given, is the cluster it must be for.
 
     ``quick`` (YAML text, without pruning, on an SQLite store): the text an earlier apply
-    found the store's very content already matching is not read again
-    (:mod:`fscli.store.unchanged`): the empty plan returned then holds only the cluster's
-    name as its spec. An apply that finds nothing to change is remembered for that.
+    left the store's very content matching is not read again (:mod:`fscli.store.unchanged`):
+    the empty plan returned then holds only the cluster's name as its spec. An apply that
+    finds nothing to change, or writes its changes, is remembered for that.
     """
     text = spec if quick and isinstance(spec, str) and not (prune or loading or clean) else None
     if text is not None:
@@ -80,7 +80,7 @@ def apply_tree(
         if on_plan is not None:
             on_plan(plan)
         apply_plan(session, plan, moment(at), store.actor, progress, check_default_qos=not loading)
-        if text is not None and not plan.changes and not plan.kept:
+        if text is not None and not (plan.changes and dry_run):
             _remember(session, text, spec.cluster.name)
     return plan
 
@@ -103,11 +103,14 @@ def _unchanged(store: Store, text: str, cluster: str | None) -> Plan | None:
 
 def _remember(session, text: str, cluster: str) -> None:
     """Note the empty plan of ``text`` against the content the session's transaction
-    reads (SQLite only)."""
+    holds once the plan is written, every change flushed (SQLite only): applying a tree
+    makes the cluster match it, so applying it again plans nothing. Not after a dry run
+    that changes things: its transaction rolls back, and the digest would be for nothing."""
     from fscli.store.unchanged import remember
 
     conn = session.connection()
     if conn.dialect.name == "sqlite":
+        session.flush()
         remember(conn.connection.driver_connection, text, cluster)
 
 

@@ -163,6 +163,7 @@ def _run_plan(
         _print_plan(plan, full_plan, app.quiet)
 
     from fscli.cli.progress import progress
+    from fscli.heap import keep_until_exit
 
     with progress(app, f"{'checking' if dry_run else 'applying'} {source}") as step:
         plan = app.store.apply_tree(
@@ -177,6 +178,7 @@ def _run_plan(
             source=source,
             **options,
         )
+    keep_until_exit(plan)  # a tree of 100,000 associations: 0.07 s to free
     counts = plan.counts()
     name = plan.spec.cluster.name
     if not plan.changes:
@@ -203,8 +205,8 @@ def apply(app, file, dry_run, prune, full_plan) -> None:
     """Make the store match a YAML tree: print the plan (+ add, ~ change, - remove), apply it.
 
     Without --prune, what the file leaves out is kept. One transaction: on any error
-    nothing is applied. A file found to change nothing is noted in ~/.cache/fscli: while
-    it and the store stay the same, applying it again does not read it.
+    nothing is applied. A file applied, or found to change nothing, is noted in
+    ~/.cache/fscli: while it and the store stay the same, applying it again does not read it.
 
     \b
     Example:

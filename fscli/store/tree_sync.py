@@ -40,6 +40,7 @@ from fscli.engine.treespec import (
 )
 from fscli.engine.tres import format_tres, parse_tres
 from fscli.errors import Conflict
+from fscli.heap import keep_until_exit
 from fscli.store import models as m
 from fscli.store import snapshot
 from fscli.store.admin import Admin, active_jobs, check_name, chunked
@@ -229,6 +230,7 @@ def make_plan(
     cid = cluster_id(conn, spec.cluster.name)
     if cid is not None:
         current = read_spec(conn, cid)
+        keep_until_exit(current)  # dropped once diffed: 0.07 s to free at 100,000
     else:
         current = TreeSpec(cluster=ClusterSpec(name=spec.cluster.name))
         current.qos = read_qos(conn)

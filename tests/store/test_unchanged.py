@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +16,7 @@ from tests.backends import BACKEND
 
 pytestmark = pytest.mark.skipif(BACKEND != "sqlite", reason="notes are for SQLite files")
 
+ROOT = Path(__file__).resolve().parents[2]
 AT = "2026-05-01T00:00:00"
 TREE = """\
 cluster:
@@ -47,14 +49,35 @@ users:
 """
 
 
+def _other_cluster(fscli) -> None:
+    fscli.ok("cluster", "add", "c2")
+    fscli.ok("account", "add", "other", "cluster=c2")
+
+
 @pytest.fixture
 def applied(fscli, tmp_path):
-    """c1 applied from TREE, another cluster beside it; TREE's path."""
+    """c1 applied from TREE, another cluster beside it (made after: the apply's note is
+    of another content); TREE's path."""
     path = tmp_path / "c1.yaml"
     path.write_text(TREE)
     fscli.ok("-Q", "apply", str(path), at=AT)
-    fscli.ok("cluster", "add", "c2")
-    fscli.ok("account", "add", "other", "cluster=c2")
+    _other_cluster(fscli)
+    return path
+
+
+@pytest.fixture(params=["unchanged", "changed"])
+def noted(request, fscli, tmp_path):
+    """TREE's path, c1 and c2 as :func:`applied` makes them, TREE noted by its last
+    apply: one that found nothing to change, or the one that wrote c1."""
+    path = tmp_path / "c1.yaml"
+    path.write_text(TREE)
+    if request.param == "changed":
+        _other_cluster(fscli)
+    fscli.ok("-Q", "apply", str(path), at=AT)
+    if request.param == "unchanged":
+        _other_cluster(fscli)
+        fscli.ok("-Q", "apply", str(path), at=AT)
+    assert known(fscli, path) == "c1"
     return path
 
 
@@ -93,16 +116,84 @@ def known(fscli, path) -> str | None:
 
 
 def test_an_apply_that_changes_nothing_is_noted(applied, fscli):
-    assert known(fscli, applied) is None  # the apply that made c1 changed it
+    assert known(fscli, applied) is None  # c2 was made after the apply that made c1
     fscli.ok("-Q", "apply", "--dry-run", str(applied))
     assert known(fscli, applied) == "c1"
     applied.write_text(TREE + "\n# a comment\n")
     assert known(fscli, applied) is None  # another text
 
 
-def _raw_sql(fscli):
-    with sqlite3.connect(fscli.db) as conn:
-        conn.execute("UPDATE qos SET description = 'by hand' WHERE name = 'high'")
+def test_an_apply_that_changes_things_is_noted(fscli, tmp_path, monkeypatch):
+    """Applying a tree again right after the apply that wrote it does not read it; a dry
+    run that would change things notes nothing."""
+    from fscli.io import yamltree
+
+    path = tmp_path / "c1.yaml"
+    path.write_text(TREE)
+    _other_cluster(fscli)
+    fscli.ok("-Q", "apply", "--dry-run", str(path), at=AT)
+    assert known(fscli, path) is None
+    fscli.ok("-Q", "apply", str(path), at=AT)
+    assert known(fscli, path) == "c1"
+    path.write_text(TREE.replace("fairshare: 40", "fairshare: 41"))
+    assert "~ account science: fairshare: 40 -> 41" in fscli.ok("apply", str(path)).stdout
+    assert known(fscli, path) == "c1"
+    monkeypatch.setattr(yamltree, "load", _unread)
+    again = fscli.ok("apply", str(path))
+    assert (again.stdout, again.stderr) == ("", f"no changes: cluster c1 already matches {path}\n")
+
+
+def _unread(*args, **kwargs):
+    raise AssertionError("a known tree is read again")
+
+
+def _dumped() -> str:
+    """A real sacctmgr dump (limits, QOS deltas, coordinators, partitions) as a tree, with
+    the QOS and partition it uses defined."""
+    from fscli.engine.model import Partition
+    from fscli.engine.treespec import QosSpec
+    from fscli.io import flatfile, yamltree
+
+    dump = ROOT / "tests/data/golden/slurm-22.05/sacctmgr_messages/roundtrip_dump.cfg"
+    spec = flatfile.parse(dump.read_text())
+    spec.qos = {name: QosSpec(name=name, priority=i) for i, name in enumerate(QOS)}
+    spec.partitions["high"] = Partition(name="high", max_time=600, priority_tier=2)
+    return yamltree.dump(spec)
+
+
+QOS = ("normal", "qhigh", "qlow")
+EXAMPLE = (ROOT / "examples" / "tree.yaml").read_text()
+DUMPED = _dumped()
+TREES = {  # trees and a change of each
+    "TREE": (TREE, TREE.replace("fairshare: 40", "fairshare: parent").replace("[high, ", "[")),
+    "example": (EXAMPLE, EXAMPLE.replace("fairshare: 10", "fairshare: 11")),
+    "dump": (
+        DUMPED,
+        DUMPED.replace("fairshare: 20", "fairshare: 21").replace("Jobs: 2", "Jobs: 5"),
+    ),
+}
+
+
+@pytest.mark.parametrize("tree", TREES)
+def test_a_tree_applied_plans_nothing_more(fscli, tmp_path, tree):
+    """What a note after an apply that changed things stands on: planning the tree again
+    finds nothing to change, onto a new cluster and onto one that held another tree."""
+    path = tmp_path / "tree.yaml"
+    for text in TREES[tree]:
+        path.write_text(text)
+        assert "no changes" not in fscli.ok("apply", str(path), at=AT).stderr
+        with open_store(fscli.db) as store:
+            plan = store.plan_tree(text)
+        assert plan.changes == [] and plan.kept == []
+        assert known(fscli, path) == plan.spec.cluster.name
+
+
+def _raw_sql(statement: str):
+    def write(fscli):
+        with sqlite3.connect(fscli.db) as conn:
+            conn.execute(statement)
+
+    return write
 
 
 def _api(fscli):
@@ -128,7 +219,15 @@ WRITES = {  # a write, and whether the tree then has something to change back
         True,
     ),
     "api": (_api, True),
-    "raw sql": (_raw_sql, True),
+    "raw sql": (_raw_sql("UPDATE qos SET description = 'by hand' WHERE name = 'high'"), True),
+    "raw sql, a limit set": (
+        _raw_sql("UPDATE association SET max_jobs = 7 WHERE account = 'physics'"),
+        True,
+    ),
+    "raw sql, a limit unset": (
+        _raw_sql("UPDATE association SET max_jobs = NULL WHERE partition = 'batch'"),
+        True,
+    ),
     "a setting the tree leaves out": (
         lambda f: f.ok(*C1, "config", "set", "PriorityWeightAge=5"),
         False,
@@ -138,14 +237,12 @@ WRITES = {  # a write, and whether the tree then has something to change back
 
 
 @pytest.mark.parametrize("write", WRITES)
-def test_every_write_makes_the_tree_be_read_again(applied, fscli, write):
+def test_every_write_makes_the_tree_be_read_again(noted, fscli, write):
     """Whether or not the tree has something to change back after it."""
-    fscli.ok("-Q", "apply", str(applied))
-    assert known(fscli, applied) == "c1"
     change, undone = WRITES[write]
     change(fscli)
-    assert known(fscli, applied) is None
-    again = fscli.ok("apply", str(applied))
+    assert known(fscli, noted) is None
+    again = fscli.ok("apply", str(noted))
     assert ("no changes" not in again.stderr) == undone, again.stderr
 
 
@@ -169,10 +266,7 @@ def test_a_known_tree_prints_what_reading_it_prints(applied, fscli, monkeypatch)
     first = [fscli.ok(*args) for args in runs]  # read: the first notes it
     assert known(fscli, applied) == "c1"
 
-    def unread(*args, **kwargs):
-        raise AssertionError("a known tree is read again")
-
-    monkeypatch.setattr(yamltree, "load", unread)
+    monkeypatch.setattr(yamltree, "load", _unread)
     again = [fscli.ok(*args) for args in runs]
     assert [(r.stdout, r.stderr) for r in again] == [(r.stdout, r.stderr) for r in first]
     assert first[0].stderr == f"no changes: cluster c1 already matches {applied}\n"

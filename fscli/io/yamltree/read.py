@@ -28,6 +28,7 @@ from fscli.engine.treespec import (
 )
 from fscli.engine.tres import parse_tres
 from fscli.errors import FscliError, InvalidValue, did_you_mean
+from fscli.heap import keep_until_exit
 from fscli.io.yamltree.compose import AVOID, Composer, Unusual, compose
 from fscli.io.yamltree.schema import (
     ACCOUNT_KEYS,
@@ -96,6 +97,7 @@ def _load_fast(text: str, source: str) -> TreeSpec:
         raise Unusual
     composer = Composer(text[:start] + text[end:])
     root = composer.document()
+    keep_until_exit(composer, root)  # the nodes of 10,000 accounts: 0.01 s to free
     if root is None or composer.lines[0][0] != 0:  # the top mapping starts at column 0
         raise Unusual
     users = read_users(block_lines(block), composer)

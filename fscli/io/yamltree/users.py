@@ -30,6 +30,7 @@ from fscli.engine.treespec import (
     parse_shares,
 )
 from fscli.errors import FscliError
+from fscli.heap import keep_until_exit
 from fscli.io.yamltree.compose import Composer, Mark, Unusual
 from fscli.io.yamltree.schema import (
     INT_TAG,
@@ -76,8 +77,10 @@ def read_users(lines: list[tuple[int, str]], composer: Composer) -> dict[str, Us
     """The users of the ``users:`` block's ``lines`` (:func:`block_lines`), each checked as
     :class:`~fscli.io.yamltree.read._Loader` checks it; :class:`Unusual` for anything
     else. ``composer`` tags the values (its cache of tags serves the whole file)."""
+    reader = _Users(lines, composer)
+    keep_until_exit(reader)  # its caches and 100,000 lines: 0.02 s to free
     try:
-        return _Users(lines, composer).read()
+        return reader.read()
     except FscliError:  # the node reader names the line and the place
         raise Unusual from None
 
