@@ -324,12 +324,6 @@ def _ascending(values: list) -> bool:
     return all(map(le, values, islice(values, 1, None)))
 
 
-def sort_rows(rows: list[PriorityRow], spec: str | None = None) -> list[PriorityRow]:
-    """:func:`sort_order` of rows."""
-    order = sort_order(PriorityColumns.of_rows(rows), spec)
-    return list(rows) if order is None else list(map(rows.__getitem__, order))
-
-
 def _as_columns(rows: PriorityColumns | Sequence[PriorityRow]) -> PriorityColumns:
     return rows if isinstance(rows, PriorityColumns) else PriorityColumns.of_rows(rows)
 
