@@ -232,6 +232,8 @@ def _factor_values(letter: str, rows: PriorityColumns, config: PriorityConfig) -
 
 def _unless_admin_set(values: list[int], rows: PriorityColumns) -> list[int]:
     """``values``, 0 where an administrator set the priority (sprio's SITE and NICE)."""
+    if not any(rows.admin_set):
+        return values
     return [0 if admin else value for value, admin in zip(values, rows.admin_set)]
 
 
