@@ -232,6 +232,8 @@ def _factor_values(letter: str, rows: PriorityColumns, config: PriorityConfig) -
 
 def _unless_admin_set(values: list[int], rows: PriorityColumns) -> list[int]:
     """``values``, 0 where an administrator set the priority (sprio's SITE and NICE)."""
+    if not any(rows.admin_set):
+        return values
     return [0 if admin else value for value, admin in zip(values, rows.admin_set)]
 
 
@@ -322,12 +324,6 @@ def sort_order(rows: PriorityColumns, spec: str | None = None) -> list[int] | No
 def _ascending(values: list) -> bool:
     """Whether no value is below the one before it (a stable sort leaves them as they are)."""
     return all(map(le, values, islice(values, 1, None)))
-
-
-def sort_rows(rows: list[PriorityRow], spec: str | None = None) -> list[PriorityRow]:
-    """:func:`sort_order` of rows."""
-    order = sort_order(PriorityColumns.of_rows(rows), spec)
-    return list(rows) if order is None else list(map(rows.__getitem__, order))
 
 
 def _as_columns(rows: PriorityColumns | Sequence[PriorityRow]) -> PriorityColumns:

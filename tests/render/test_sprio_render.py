@@ -21,7 +21,7 @@ from fscli.render.sprio import (
     render,
     render_json,
     row_dict,
-    sort_rows,
+    sort_order,
     weights_dict,
 )
 
@@ -153,8 +153,15 @@ def test_format_errors():
     assert str(err.value) == LONG_WITH_FORMAT
 
 
+def sort_rows(rows, spec=None):
+    order = sort_order(PriorityColumns.of_rows(rows), spec)
+    return list(rows) if order is None else [rows[i] for i in order]
+
+
 def test_sort_keys_and_errors():
     rows = _rows()
+    assert sort_order(PriorityColumns.of_rows(sort_rows(rows)), "+i") is None
+    assert sort_order(PriorityColumns.of_rows(rows[::-1]), "i") == [3, 2, 0, 1]  # stable
     assert [r.job_id for r in sort_rows(rows, "-y")] == [12, 3, 12, 7]
     assert [(r.job_id, r.partition) for r in sort_rows(rows, "r,-i")] == [
         (12, "cpu"),
