@@ -140,10 +140,9 @@ def parse_squeue(text: str, tz: tzinfo | None = None) -> list[JobInput]:
     """
     jobs: list[JobInput] = []
     problems: list[str] = []
-    epochs: dict[str, int | None] = {}
+    epochs: dict[str, int] = {}
     for number, line in enumerate(text.splitlines(), start=1):
-        # upper() maps each character on its own: the first five decide the prefix
-        if not line.strip() or line.lstrip()[:5].upper().startswith("JOBID"):
+        if not line[:1].isdecimal() and _skipped(line):  # a job's line starts with its id
             continue
         try:
             jobs.append(_job(line, tz, epochs))
@@ -156,6 +155,12 @@ def parse_squeue(text: str, tz: tzinfo | None = None) -> list[JobInput]:
             f"not squeue -O '{SQUEUE_FORMAT}' output ({len(problems)} bad lines): {shown}"
         )
     return jobs
+
+
+def _skipped(line: str) -> bool:
+    """A blank line or a header."""
+    # upper() maps each character on its own: the first five decide the prefix
+    return not line.strip() or line.lstrip()[:5].upper().startswith("JOBID")
 
 
 def _job(line: str, tz: tzinfo | None, epochs: dict) -> JobInput:
@@ -238,16 +243,19 @@ def _signed(text: str, what: str) -> int:
 
 
 def _moment(text: str, tz: tzinfo | None, what: str, epochs: dict) -> int | None:
-    """``epochs``: the times converted so far, in this file (a queue's jobs share seconds)."""
+    """``epochs``: the valid times converted so far, in this file (a queue's jobs share
+    seconds); a time found there needs no other check."""
+    epoch = epochs.get(text)
+    if epoch is not None:
+        return epoch
     if text.upper() in _UNSET:
         return None
-    epoch = epochs.get(text, False)
-    if epoch is False:
-        epoch = epochs[text] = _epoch(text, tz)
+    epoch = _epoch(text, tz)
     if epoch is None:
         raise InvalidValue(f"invalid {what} '{text}': expected 2026-11-21T15:38:05")
     if not MIN_EPOCH <= epoch <= MAX_EPOCH:
         raise InvalidValue(f"invalid {what} '{text}': out of range (1900 to 9999)")
+    epochs[text] = epoch
     return epoch
 
 

@@ -12,8 +12,9 @@ nothing.
 
 from __future__ import annotations
 
+from collections import Counter
 from itertools import repeat
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 
 from sqlalchemy import delete, func, select
 
@@ -22,6 +23,7 @@ from fscli.engine import reasons as R
 from fscli.engine.submit import JobInput
 from fscli.engine.tres import format_tres
 from fscli.errors import Conflict, InvalidValue, NotFound, UsageProblem
+from fscli.heap import keep_until_exit
 from fscli.store import admin as store_admin
 from fscli.store import models as m
 from fscli.store import sql, tables
@@ -123,6 +125,7 @@ class Jobs:
             tick(progress, i, total)
             times = common(job)
             append(lsf_row(job, times) if job.queue else slurm_row(job, times, lookup))
+        keep_until_exit(lookup)  # an import's: dicts of every user and association
         return rows
 
     def _write(self, rows: list[tuple]) -> list[str]:
@@ -249,8 +252,9 @@ class Jobs:
                 names, lookup.partitions
             )
         assoc = None
+        own = lookup.assocs(user, account)
         for part in partitions or (None,):
-            found = lookup.assoc(user, account, part)
+            found = own.get(part) or own.get(None)
             if found is None:
                 where = f" and partition '{part}'" if part else ""
                 raise NotFound(
@@ -258,7 +262,10 @@ class Jobs:
                     f"with account '{account}'{where} on cluster {self.cluster.name})"
                 )
             assoc = assoc or found
-        qos = _qos(job.qos, *lookup.qos_rules(assoc), lookup.known_qos)
+        allowed, default = lookup.qos_rules(assoc)
+        qos = _qos(
+            job.qos, lookup.every_qos if allowed is None else allowed, default, lookup.known_qos
+        )
         return (
             user,
             account,
@@ -385,9 +392,11 @@ class Jobs:
         """Store the pending and running jobs read from squeue (finished ones carry no end
         time and are skipped); existing ids are a conflict unless replaced. ``progress(done,
         total)`` is told how far the checks are."""
-        finished = sum(1 for j in jobs if j.state not in ACTIVE_STATES)
-        jobs = [j for j in jobs if j.state in ACTIVE_STATES]
-        ids = [j.job_id for j in jobs]
+        states = Counter(map(_STATE, jobs))
+        finished = sum(n for state, n in states.items() if state not in ACTIVE_STATES)
+        if finished:
+            jobs = [j for j in jobs if j.state in ACTIVE_STATES]
+        ids = list(map(_JOB_ID, jobs))
         wanted = set(ids)
         if len(wanted) != len(ids):
             raise Conflict("the file holds the same job id twice")
@@ -401,12 +410,12 @@ class Jobs:
                 f"{len(existing)} job id(s) already in the store ({shown}): "
                 "use --replace to overwrite them"
             )
-        rows = self._rows(jobs, progress)
+        checked = self._rows(jobs, progress)
         self._delete(sorted(existing))
-        self._write([(*row, job_id) for row, job_id in zip(rows, ids)])
-        counts: dict[str, int] = {}
-        for job in jobs:
-            counts[job.state] = counts.get(job.state, 0) + 1
+        rows = [(*row, job_id) for row, job_id in zip(checked, ids)]
+        # the command ends soon after: freeing 100,000 jobs object by object is wasted time
+        keep_until_exit(jobs, checked, rows, self._write(rows))
+        counts = {state: n for state, n in states.items() if state in ACTIVE_STATES}
         summary = ", ".join(f"{n} {state}" for state, n in sorted(counts.items()))
         extra = "".join(
             [
@@ -461,6 +470,8 @@ ROW_COLUMNS = (*_DESCRIBED, "assoc_id", "slots", *COMMON_COLUMNS)
 describes first, in that line's order."""
 _INSERTED = (*ROW_COLUMNS, "id")
 _BY_ID = itemgetter(-1)
+_STATE = attrgetter("state")
+_JOB_ID = attrgetter("job_id")
 
 
 def _describe(row: tuple) -> str:
@@ -469,12 +480,11 @@ def _describe(row: tuple) -> str:
 
 
 def _qos(
-    wanted: str | None, allowed: list[str] | None, default: str | None, known: set[str]
+    wanted: str | None, allowed: list[str], default: str | None, known: set[str]
 ) -> str | None:
     """slurmctld's QOS choice and check, given what the association's chain says (its
-    QOS list in force and first default QOS, :meth:`_Lookup.qos_rules`); a chain without
-    QOS lists allows every QOS, an empty list none."""
-    allowed = sorted(known) if allowed is None else allowed
+    QOS list in force, sorted ``known`` where the chain has no QOS list, and its first
+    default QOS, :meth:`_Lookup.qos_rules`); an empty list allows none."""
     if wanted is not None:
         name = wanted.lower()
         if name not in known or name not in allowed:
@@ -510,6 +520,7 @@ class _Lookup:
             s.scalars(select(p.name).where(p.cluster_id == cluster_id).order_by(p.name))
         )
         self.known_qos = set(s.scalars(select(tables.qos.c.name)))
+        self.every_qos = sorted(self.known_qos)  # what a chain without QOS lists allows
         self.checked_partitions: dict[tuple[str, ...], list[str]] = {}  # Jobs._slurm_row's
         users = sorted({j.user.lower() for j in jobs if not j.account})
         self._defaults = dict(
@@ -525,13 +536,13 @@ class _Lookup:
         here = {"cluster": cluster_id}
         where = "cluster_id = :cluster"
         rows = _matching(s, cols, "association", where, ("account", "account"), accounts, here)
-        self._assocs: dict[tuple[str, str, str | None], int] = {}
+        self._assocs: dict[tuple[str, str], dict[str | None, int]] = {}
         self._chain: dict[int, tuple[int | None, str | None, str | None]] = {}
         while rows:
             for aid, parent, user, account, partition, qos, default_qos in rows:
                 self._chain[aid] = (parent, qos, default_qos)
                 if user is not None:
-                    self._assocs[user, account, partition] = aid
+                    self._assocs.setdefault((user, account), {})[partition] = aid
             missing = sorted({r[1] for r in rows if r[1] is not None} - self._chain.keys())
             rows = [
                 r
@@ -550,16 +561,19 @@ class _Lookup:
             raise NotFound(f"{R.ERR_INVALID_ACCOUNT} (user '{user}' does not exist)")
         return default
 
-    def assoc(self, user: str, account: str, partition: str | None) -> int | None:
-        """The id of the association a job of ``partition`` runs under: the user's one
-        for that partition, else the user's one for every partition."""
-        found = self._assocs.get((user, account, partition))
-        return found if found or partition is None else self._assocs.get((user, account, None))
+    def assocs(self, user: str, account: str) -> dict[str | None, int]:
+        """The ids of the user's associations with the account by partition (None: the one
+        for every partition, which a job of a partition without its own runs under); one
+        look-up a job, whatever the partitions it names."""
+        return self._assocs.get((user, account), _NONE)
 
     def qos_rules(self, assoc_id: int) -> tuple[list[str] | None, str | None]:
         """(QOS list, default QOS) of the association, each the first one set on the way
         up its parent chain (an empty list where the first set one names none). Each
         association's pair is made once, from its parent's."""
+        rules = self._rules.get(assoc_id)
+        if rules is not None:  # the jobs of one association, after the first
+            return rules
         path = []
         while assoc_id is not None and assoc_id not in self._rules:
             path.append(assoc_id)
@@ -573,6 +587,9 @@ class _Lookup:
             self._rules[aid] = rules
         return rules
 
+
+_NONE: dict[str | None, int] = {}
+"""The associations of a user and account that have none (never written to)."""
 
 SCAN = 8
 """Where the names asked for are at least 1/SCAN of all names, one query reads every row:
