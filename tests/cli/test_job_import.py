@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from fscli.store import admin
+from fscli.store import sql
 
 AT = "2026-05-01T12:00:00"
 HEADER = (
@@ -131,10 +131,10 @@ def history(fscli) -> list[str]:
     return ["|".join(row.split("|")[2:]) for row in rows if "|submit job|" in row]
 
 
-@pytest.fixture(params=[admin.IN_LIST, 1], ids=["in-lists", "in-lists-of-1"])
+@pytest.fixture(params=[sql.IN_LIST, 1], ids=["in-lists", "in-lists-of-1"])
 def in_list(request, monkeypatch):
     """The store is asked in IN lists of IN_LIST names; lists of 1 split every query."""
-    monkeypatch.setattr(admin, "IN_LIST", request.param)
+    monkeypatch.setattr(sql, "IN_LIST", request.param)
 
 
 @pytest.mark.usefixtures("in_list")
