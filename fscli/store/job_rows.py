@@ -444,6 +444,10 @@ class _Lookup:
         rules = self._rules.get(assoc_id)
         if rules is not None:  # the jobs of one association, after the first
             return rules
+        parent, qos, default_qos = self._chain[assoc_id]
+        if not (qos or default_qos) and parent in self._rules:  # most users: the parent's
+            rules = self._rules[assoc_id] = self._rules[parent]
+            return rules
         path = []
         while assoc_id is not None and assoc_id not in self._rules:
             path.append(assoc_id)
