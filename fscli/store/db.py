@@ -191,6 +191,8 @@ def open_writer(db: str | None) -> sqlite3.Connection | None:
     as an engine's write connection is (:func:`set_pragmas`) and holding the write lock
     (``BEGIN IMMEDIATE``, waiting for it as long as a write session does); None for any
     other store: :func:`open_engine` opens those, with their errors and migrations."""
+    from pathlib import Path
+
     url = resolve_url(db)
     path = url.file
     if path is None or "?" in url.url or not os.path.isfile(path) or os.path.getsize(path) == 0:
@@ -202,7 +204,7 @@ def open_writer(db: str | None) -> sqlite3.Connection | None:
         revision = _revision(conn, path)  # first: what is no store is refused as open_engine does
         _check_revision(revision, str(path))
         if revision == HEAD:
-            set_pragmas(conn, wal=not _on_network_fs(url.sqlite_path))  # type: ignore[arg-type]
+            set_pragmas(conn, wal=not _on_network_fs(Path(path)))
             conn.execute("BEGIN IMMEDIATE")
             revision = _revision(conn, path)  # again under the lock: no migration in between
     except BaseException:
