@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 
     from fscli.api.results import Account, Associations, Change, Priorities, Shares, User
     from fscli.api.writes import Writes
+    from fscli.engine.submit import JobInput
+    from fscli.store.progress import Progress
 
 When = Union[int, float, str, "datetime", None]
 """A moment: epoch seconds, a datetime, Slurm's time words (``now-1day``,
@@ -155,11 +157,7 @@ class Store:
         (then everything ran, every check included, and is rolled back)."""
         from fscli.store.session import writing
 
-        if self.read_only:
-            raise StoreError(
-                "this command changes the store, and fscli is read-only here "
-                "(--read-only or FSCLI_READ_ONLY); run it without that to change it"
-            )
+        self._refuse_read_only()
         try:
             with writing(lambda: self._open(True, dry_run), dry_run) as session:
                 yield session
@@ -168,6 +166,13 @@ class Store:
             raise
         if not dry_run:
             self._publish()
+
+    def _refuse_read_only(self) -> None:
+        if self.read_only:
+            raise StoreError(
+                "this command changes the store, and fscli is read-only here "
+                "(--read-only or FSCLI_READ_ONLY); run it without that to change it"
+            )
 
     def _publish(self, empty: bool = False) -> None:
         """A new store file, its first transaction committed (or ``empty``: its schema
@@ -197,6 +202,29 @@ class Store:
 
         with self.session(dry_run) as session:
             yield Writes(UsageAdmin(session, moment(at), self.actor))
+
+    def import_jobs(
+        self,
+        jobs: list[JobInput],
+        replace: bool = False,
+        cluster: str | None = None,
+        at: When = None,
+        dry_run: bool = False,
+        progress: Progress | None = None,
+    ) -> list[str]:
+        """:meth:`transaction`'s ``import_jobs`` in a transaction of its own. On an SQLite
+        file at the current schema it runs on a plain ``sqlite3`` connection: an import of
+        100,000 jobs spends no time importing SQLAlchemy (0.2-0.3 s of its 2)."""
+        from fscli.store.session import plain_writing
+
+        self._refuse_read_only()
+        with plain_writing(self.db, dry_run) as conn:
+            if conn is not None:
+                from fscli.store.job_rows import import_jobs
+
+                return import_jobs(conn, cluster, moment(at), self.actor, jobs, replace, progress)
+        with self.transaction(at, dry_run) as tx:
+            return tx.import_jobs(jobs, replace, cluster, progress)
 
     # -- the store itself ---------------------------------------------------------------
     @property

@@ -392,6 +392,8 @@ def import_(app, file, replace, dry_run) -> None:
         raise InvalidValue(f"cannot read {file.name}: {exc}") from None
     with bulk():  # a dump's 100,000 jobs: the collector would rescan them again and again
         jobs = parse_squeue(text)
-        with progress(app, "importing jobs") as step, app.changes(dry_run) as tx:
-            lines = tx.import_jobs(jobs, replace, app.cluster_name, progress=step)
+        with progress(app, "importing jobs") as step:
+            lines = app.store.import_jobs(
+                jobs, replace, app.cluster_name, at=app.now, dry_run=dry_run, progress=step
+            )
     report(app, lines, dry_run)

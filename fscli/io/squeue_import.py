@@ -140,13 +140,13 @@ def parse_squeue(text: str, tz: tzinfo | None = None) -> list[JobInput]:
     """
     jobs: list[JobInput] = []
     problems: list[str] = []
-    epochs: dict[str, int | None] = {}
+    epochs: dict[str, int] = {}
+    shapes: dict[str, tuple] = {}
     for number, line in enumerate(text.splitlines(), start=1):
-        # upper() maps each character on its own: the first five decide the prefix
-        if not line.strip() or line.lstrip()[:5].upper().startswith("JOBID"):
+        if not line[:1].isdecimal() and _skipped(line):  # a job's line starts with its id
             continue
         try:
-            jobs.append(_job(line, tz, epochs))
+            jobs.append(_job(line, tz, epochs, shapes))
         except FscliError as err:
             problems.append(f"line {number}: {err.message}")
     if problems:
@@ -158,30 +158,27 @@ def parse_squeue(text: str, tz: tzinfo | None = None) -> list[JobInput]:
     return jobs
 
 
-def _job(line: str, tz: tzinfo | None, epochs: dict) -> JobInput:
-    fields = line.split("|")
-    if " " in line or not line.isprintable():  # else no field holds whitespace to strip
-        fields = [f.strip() for f in fields]
-    if len(fields) not in (FIELD_COUNT, FORMER_COUNT):
+def _skipped(line: str) -> bool:
+    """A blank line or a header."""
+    # upper() maps each character on its own: the first five decide the prefix
+    return not line.strip() or line.lstrip()[:5].upper().startswith("JOBID")
+
+
+def _job(line: str, tz: tzinfo | None, epochs: dict, shapes: dict) -> JobInput:
+    """The job of one line. ``epochs`` and ``shapes`` hold what this file's lines gave so
+    far: the times (:func:`_moment`), and what the fields after the start time give
+    (:func:`_shape`), by their text: a dump of 100,000 jobs repeats a few thousand."""
+    count = line.count("|") + 1
+    if count not in (FIELD_COUNT, FORMER_COUNT):
         raise InvalidValue(
-            f"expected {FIELD_COUNT} (or {FORMER_COUNT}) '|'-separated fields, got {len(fields)}"
+            f"expected {FIELD_COUNT} (or {FORMER_COUNT}) '|'-separated fields, got {count}"
         )
-    (
-        job_id,
-        user,
-        account,
-        parts,
-        qos,
-        state,
-        submit,
-        start,
-        limit,
-        nodes,
-        cpus,
-        mem,
-        gres,
-        nice,
-    ) = fields[:FORMER_COUNT]
+    strip = " " in line or not line.isprintable()  # else no field holds whitespace to strip
+    fields = line.split("|", _SHAPED)
+    tail = fields.pop()
+    if strip:
+        fields = [f.strip() for f in fields]
+    job_id, user, account, parts, qos, state, submit, start = fields
     if not _WHOLE.fullmatch(job_id):
         raise InvalidValue(
             f"job id '{job_id}' is not a whole number "
@@ -195,10 +192,15 @@ def _job(line: str, tz: tzinfo | None, epochs: dict) -> JobInput:
     state_name = _STATE_OF.get(state.upper())
     if state_name is None:
         raise InvalidValue(f"unknown job state '{state}'")
-    node_count = _whole(nodes, "node count", 1)  # positional: lru_cache keys them faster
-    if len(fields) == FIELD_COUNT:
-        node_count = _tres_nodes(fields[-1], node_count)
+    shape = shapes.get(tail)
+    if shape is None:  # its fields are checked in their places among the others'
+        rest = [f.strip() for f in tail.split("|")] if strip else tail.split("|")
+        node_count = _nodes(rest)
     started = _moment(start, tz, "start time", epochs) if state_name != "pending" else None
+    submitted = _required_moment(submit, tz, epochs)
+    if shape is None:
+        shape = shapes[tail] = _shape(rest, node_count)
+    time_limit, node_count, cpus, totals, nice = shape
     return JobInput(
         job_id=number,
         user=user,
@@ -206,13 +208,39 @@ def _job(line: str, tz: tzinfo | None, epochs: dict) -> JobInput:
         partitions=_partitions(parts),
         qos=qos or None,
         state=state_name,
-        submit=_required_moment(submit, tz, epochs),
+        submit=submitted,
         start=started,
-        time_limit=_limit(limit),
+        time_limit=time_limit,
         nodes=node_count,
-        cpus=_whole(cpus, "CPU count", 1),
-        tres=_tres(mem, gres, node_count),
-        nice=_signed(nice, "nice"),
+        cpus=cpus,
+        tres=dict(totals),  # a dict of its own each job
+        nice=nice,
+    )
+
+
+_SHAPED = 8
+"""The fields from this one on (time limit, nodes, CPUs, memory, GRES, nice, TRES) are a
+job's shape: the same text gives the same values (:func:`_shape`)."""
+
+
+def _nodes(rest: list[str]) -> int:
+    """The node count of the shape's fields ``rest``: the TRES's ``node=``, else NumNodes."""
+    node_count = _whole(rest[1], "node count", 1)  # positional: lru_cache keys them faster
+    if len(rest) == FIELD_COUNT - _SHAPED:
+        node_count = _tres_nodes(rest[-1], node_count)
+    return node_count
+
+
+def _shape(rest: list[str], nodes: int) -> tuple:
+    """(time limit, nodes, CPUs, TRES totals, nice) of the shape's fields ``rest``, whose
+    ``nodes`` are checked already."""
+    limit, _, cpus, mem, gres, nice = rest[:6]
+    return (
+        _limit(limit),
+        nodes,
+        _whole(cpus, "CPU count", 1),
+        _totals(mem, gres, nodes),
+        _signed(nice, "nice"),
     )
 
 
@@ -238,16 +266,19 @@ def _signed(text: str, what: str) -> int:
 
 
 def _moment(text: str, tz: tzinfo | None, what: str, epochs: dict) -> int | None:
-    """``epochs``: the times converted so far, in this file (a queue's jobs share seconds)."""
+    """``epochs``: the valid times converted so far, in this file (a queue's jobs share
+    seconds); a time found there needs no other check."""
+    epoch = epochs.get(text)
+    if epoch is not None:
+        return epoch
     if text.upper() in _UNSET:
         return None
-    epoch = epochs.get(text, False)
-    if epoch is False:
-        epoch = epochs[text] = _epoch(text, tz)
+    epoch = _epoch(text, tz)
     if epoch is None:
         raise InvalidValue(f"invalid {what} '{text}': expected 2026-11-21T15:38:05")
     if not MIN_EPOCH <= epoch <= MAX_EPOCH:
         raise InvalidValue(f"invalid {what} '{text}': out of range (1900 to 9999)")
+    epochs[text] = epoch
     return epoch
 
 
@@ -294,13 +325,9 @@ def _limit(text: str) -> int | None:
     return parse_time_limit(text, what="time limit")
 
 
-def _tres(mem: str, gres: str, nodes: int) -> dict[str, int]:
-    """Job totals from squeue's per-node memory and GRES (a dict of its own each job)."""
-    return dict(_totals(mem, gres, nodes))
-
-
 @lru_cache(maxsize=1024)
 def _totals(mem: str, gres: str, nodes: int) -> tuple[tuple[str, int], ...]:
+    """Job totals from squeue's per-node memory and GRES."""
     return tuple((name, amount * nodes) for name, amount in _per_node(mem, gres))
 
 

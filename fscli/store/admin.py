@@ -9,7 +9,7 @@ what changed, which the CLI prints on stderr.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 
 from sqlalchemy import delete, func, select
 
@@ -17,19 +17,12 @@ from fscli.engine.assoc_changes import AssocChanges, validate
 from fscli.errors import Conflict, InvalidValue, NotFound, UsageProblem
 from fscli.store import models as m
 from fscli.store.assoc_fields import apply_changes
-from fscli.store.bulk import insert_tuples
+from fscli.store.bulk import log_many
+from fscli.store.sql import chunked
 from fscli.store.tables import ACTIVE_STATES
 
 NAME_RE = re.compile(r"[a-z0-9_][a-z0-9_.@+-]*")
-IN_LIST = 900
 MAX_NAME = 64  # the name columns' width; servers refuse longer values, SQLite would not
-_LOG_COLUMNS = ("at", "actor", "action", "target", "detail")
-
-
-def chunked(ids: Sequence[int]) -> Iterator[Sequence[int]]:
-    """``ids`` in slices of ``IN_LIST``: one IN list per slice stays far below every
-    backend's bind-parameter limit (SQLite 32,766; PostgreSQL 65,535)."""
-    return (ids[i : i + IN_LIST] for i in range(0, len(ids), IN_LIST))
 
 
 def active_jobs(conn, assoc_ids: Sequence[int]) -> int:
@@ -74,10 +67,7 @@ class Admin:
         object per line costs more than the change itself when 100,000 jobs are imported
         or a tree of 100,000 associations is applied. No lines write nothing (an
         executemany of none would insert a row of defaults)."""
-        at, actor = self.now, self.actor
-        rows = [(at, actor, action, target, detail) for action, target, detail in entries]
-        self.s.flush()  # lines logged before go first
-        insert_tuples(self.s.connection(), m.Transaction.__table__, _LOG_COLUMNS, rows)
+        log_many(self.s, self.now, self.actor, entries)
 
     def known_qos(self) -> set[str]:
         return set(self.s.scalars(select(m.Qos.name)))

@@ -185,6 +185,37 @@ def open_reader(db: str | None) -> sqlite3.Connection | None:
     return conn
 
 
+def open_writer(db: str | None) -> sqlite3.Connection | None:
+    """A plain ``sqlite3`` connection to an SQLite store file at the current schema that
+    this process may write (the file and its directory, where the journal goes), set up
+    as an engine's write connection is (:func:`set_pragmas`) and holding the write lock
+    (``BEGIN IMMEDIATE``, waiting for it as long as a write session does); None for any
+    other store: :func:`open_engine` opens those, with their errors and migrations."""
+    from pathlib import Path
+
+    url = resolve_url(db)
+    path = url.file
+    if path is None or "?" in url.url or not os.path.isfile(path) or os.path.getsize(path) == 0:
+        return None
+    if not (os.access(path, os.W_OK) and os.access(os.path.dirname(path) or ".", os.W_OK)):
+        return None
+    conn = _connect(path, "rw")
+    try:
+        revision = _revision(conn, path)  # first: what is no store is refused as open_engine does
+        _check_revision(revision, str(path))
+        if revision == HEAD:
+            set_pragmas(conn, wal=not _on_network_fs(Path(path)))
+            conn.execute("BEGIN IMMEDIATE")
+            revision = _revision(conn, path)  # again under the lock: no migration in between
+    except BaseException:
+        conn.close()
+        raise
+    if revision != HEAD:
+        conn.close()
+        return None
+    return conn
+
+
 def open_locked(db: str | None) -> sqlite3.Connection | None:
     """A plain ``sqlite3`` connection to an SQLite store file at the current schema, holding
     the write lock a write session takes (``BEGIN IMMEDIATE``; closing it rolls back),
@@ -241,6 +272,24 @@ def _check_revision(revision: str | None, where: str) -> None:
         )
 
 
+def set_pragmas(conn: sqlite3.Connection, wal: bool, read_only: bool = False) -> None:
+    """What every connection to an SQLite store sets (an engine's, or
+    :func:`open_writer`'s); the caller emits BEGIN itself."""
+    conn.isolation_level = None
+    cur = conn.cursor()
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute("PRAGMA busy_timeout=30000")  # BUSY_TIMEOUT
+    if wal and not read_only:
+        try:
+            cur.execute("PRAGMA journal_mode=WAL")
+        except sqlite3.OperationalError:
+            pass  # read-only file: keep its journal mode
+    cur.execute("PRAGMA synchronous=NORMAL")
+    if read_only:
+        cur.execute("PRAGMA query_only=ON")
+    cur.close()
+
+
 def create_engine_for(url: StoreUrl, read_only: bool = False, wal: bool = True, **options):
     """The engine of a store; an SQLite file's connections turn on WAL unless ``wal`` is
     False (a store not published yet: :mod:`fscli.store.new_file`) or the file is on a
@@ -254,19 +303,7 @@ def create_engine_for(url: StoreUrl, read_only: bool = False, wal: bool = True, 
 
     @event.listens_for(engine, "connect")
     def _pragmas(dbapi_conn, _record):  # pragma: no cover - exercised by every test
-        dbapi_conn.isolation_level = None  # we emit BEGIN ourselves (below)
-        cur = dbapi_conn.cursor()
-        cur.execute("PRAGMA foreign_keys=ON")
-        cur.execute("PRAGMA busy_timeout=30000")  # BUSY_TIMEOUT
-        if wal and not read_only:
-            try:
-                cur.execute("PRAGMA journal_mode=WAL")
-            except sqlite3.OperationalError:
-                pass  # read-only file: keep its journal mode
-        cur.execute("PRAGMA synchronous=NORMAL")
-        if read_only:
-            cur.execute("PRAGMA query_only=ON")
-        cur.close()
+        set_pragmas(dbapi_conn, wal, read_only)
 
     @event.listens_for(engine, "begin")
     def _begin_immediate(conn):  # pragma: no cover

@@ -17,8 +17,11 @@ so the two read paths cannot drift apart:
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
+
+IN_LIST = 900
+"""Values one IN list carries (:func:`chunked`)."""
 
 
 def rows(conn, sql: str, params: dict | None = None) -> list[tuple]:
@@ -58,6 +61,13 @@ def _cursor(conn, sql: str, params: dict | None) -> Iterator:
         result.close()
 
 
+def execute(conn, sql: str, params: dict | None = None) -> None:
+    """Run a statement that returns no rows (a write) on ``conn``, as :func:`rows` runs a
+    query."""
+    with _cursor(conn, sql, params):
+        pass
+
+
 def scalar(conn, sql: str, params: dict | None = None):
     """The first column of the first row (None without rows)."""
     found = rows(conn, sql, params)
@@ -71,3 +81,9 @@ def in_list(column: str, name: str, values: Iterable) -> tuple[str, dict]:
     if not params:
         return "1 = 0", {}
     return f"{column} IN ({', '.join(':' + key for key in params)})", params
+
+
+def chunked(ids: Sequence) -> Iterator[Sequence]:
+    """``ids`` in slices of ``IN_LIST``: one IN list per slice stays far below every
+    backend's bind-parameter limit (SQLite 32,766; PostgreSQL 65,535)."""
+    return (ids[i : i + IN_LIST] for i in range(0, len(ids), IN_LIST))

@@ -240,7 +240,7 @@ def test_db_commands(fscli):
 
 def test_deletes_of_thousands_of_associations_go_in_slices(fscli, tmp_path):
     """More ids than one IN list may carry (IN_LIST) still delete, all at once."""
-    from fscli.store.admin import IN_LIST
+    from fscli.store.sql import IN_LIST
 
     users = 2 * IN_LIST + 5
     tree = ["cluster: {name: c1}", "accounts:", "  big: {fairshare: 1}", "  keep: {}", "users:"]

@@ -121,3 +121,47 @@ def test_documented_format_is_what_job_import_help_gives():
 
     text = CliRunner().invoke(cli, ["job", "import", "--help"]).output
     assert f"squeue -h -O '{SQUEUE_FORMAT}' > jobs.txt" in text
+
+
+_SHAPE = "1:00:00|2|8|4G|gres/gpu:2|0"
+GOOD = [
+    f"1|u|a|p|normal|PENDING|2026-11-21T15:38:05|N/A|{_SHAPE}",
+    f"2|v|a|p|normal|RUNNING|2026-11-21T15:38:05|2026-11-21T15:40:00|{_SHAPE}",
+    " 3 | w | a | p | normal | PD | 2026-11-21T15:38:05 | N/A | 1:00:00 | 2 | 8 | 4G | gpu:2 | 0",
+    f"4|u|a|p|normal|PENDING|2026-11-21T15:38:05|N/A|{_SHAPE}|cpu=8,node=1",
+    f"5|u|a|p|normal|PENDING|2026-11-21T15:38:05|N/A|{_SHAPE}|N/A",
+    f"6|u||p,q||R|2026-11-21T15:38:05|N/A|{_SHAPE}",
+]
+BAD = [
+    f"7|u|a|p|normal|PENDING|2026-11-21T15:38:05|N/A|{_SHAPE.replace('|2|', '|0|')}",
+    f"8|u|a|p|normal|RUNNING|2026-11-21T15:38:05|later|{_SHAPE.replace('|2|', '|0|')}",
+    f"9|u|a|p|normal|RUNNING|2026-11-21T15:38:05|later|{_SHAPE}",
+    f"10|u|a|p|normal|PENDING|never|N/A|{_SHAPE.replace('|8|', '|x|')}",
+    f"11|u|a|p|normal|PENDING|2026-11-21T15:38:05|N/A|{_SHAPE.replace('|0', '|x')}",
+    f"12|u|a|p|normal|PENDING|2026-11-21T15:38:05|N/A|{_SHAPE}|cpu=8,node=0",
+    f"13|u|a|p|normal|PENDING|2026-11-21T15:38:05|N/A|{_SHAPE}|cpu=8|x",
+    f"14|u|a|p|normal|PENDING|2026-11-21T15:38:05|N/A|{_SHAPE.replace('4G', '-4G')}",
+    f"15|u|a|p|normal|PENDING|2026-11-21T15:38:05|N/A|{_SHAPE.replace('gres/gpu:2', '!')}",
+    f"16|u|a|p|normal|WAITING|2026-11-21T15:38:05|N/A|{_SHAPE.replace('|2|', '|0|')}",
+    f"0|u|a|p|normal|PENDING|2026-11-21T15:38:05|N/A|{_SHAPE}",
+    f"17||a|p|normal|PENDING|2026-11-21T15:38:05|N/A|{_SHAPE}",
+    f"18|u|a|p|normal|PENDING|1800-01-01T00:00:00|N/A|{_SHAPE}",
+    f"19|u|a|p|normal|PENDING|N/A|N/A|{_SHAPE.replace('1:00:00', 'soon')}",
+]
+
+
+def test_a_line_reads_the_same_alone_and_after_others():
+    """The file's caches (each time, and each text of the fields after the start time,
+    read once) give every line what it gives alone: the same job, or the same first
+    problem, found in the same order of fields."""
+    together = parse_squeue("\n".join(GOOD), tz=timezone.utc)
+    assert together == [parse_squeue(line, tz=timezone.utc)[0] for line in GOOD]
+    assert together[2].tres == together[0].tres and together[2].tres is not together[0].tres
+    for bad in BAD:
+        with pytest.raises(InvalidValue) as alone:
+            parse_squeue(bad, tz=timezone.utc)
+        with pytest.raises(InvalidValue) as after:
+            parse_squeue("\n".join([*GOOD, bad]), tz=timezone.utc)
+        assert after.value.message == alone.value.message.replace(
+            "line 1:", f"line {len(GOOD) + 1}:"
+        )

@@ -50,3 +50,32 @@ def test_columns_none_in_every_row_are_left_out_and_stored_as_null(tmp_path):
         (None, None, None, 1),
         (12, None, None, 1),
     ]
+
+
+def test_a_plain_sqlite3_connection_inserts_what_sqlalchemy_inserts(tmp_path):
+    """insert_many on a plain sqlite3 connection (job import's write path) stores the rows
+    insert_tuples stores, the columns None in every row left out alike."""
+    import sqlite3
+
+    from fscli.store.bulk import insert_many
+
+    path = tmp_path / "s.db"
+    engine = open_engine(str(path))
+    keys = ("id", "user", "state", "submit", "queue", "start", "tres", "nice", "cputime")
+    keys += ("cpus", "nodes", "slots", "site_factor")  # its Python defaults are SQLAlchemy's
+    rows = [
+        (1, "a", "pending", 10, None, None, None, 0, None, 1, 1, 1, 0),
+        (2, "b", "running", 10, None, 12, "cpu=2", -5, None, 4, 2, 1, 0),
+    ]
+    job = tables.job
+    with engine.begin() as conn:
+        insert_tuples(conn, job, keys, rows)
+    engine.dispose()
+    plain = sqlite3.connect(path)
+    insert_many(plain, "job", keys, [(r[0] + 10, *r[1:]) for r in rows])
+    insert_many(plain, "job", keys, [])  # nothing: not a row of defaults
+    plain.commit()
+    got = plain.execute("SELECT * FROM job ORDER BY id").fetchall()
+    plain.close()
+    assert len(got) == 4
+    assert [r[1:] for r in got[:2]] == [r[1:] for r in got[2:]]

@@ -141,3 +141,28 @@ def test_a_backup_to_an_unknown_users_home_is_one_clear_error(tmp_path):
         f"cannot back up {store} to ~nosuchuser-fscli/b.db: no such user's home directory"
     )
     assert store.read_bytes() == b""
+
+
+def test_the_plain_writer_holds_the_write_lock_on_a_current_store_only(fscli, db_path, tmp_path):
+    """open_writer (job import's write path): a connection under BEGIN IMMEDIATE on an
+    SQLite file at the current schema that may be written, else None (open_engine opens
+    those, with its errors)."""
+    import os
+
+    fscli.ok("cluster", "add", "c1")
+    conn = db.open_writer(db_path)
+    assert conn is not None and conn.in_transaction
+    assert conn.execute("PRAGMA foreign_keys").fetchone() == (1,)
+    assert db.open_locked(db_path) is None  # a second writer waits
+    conn.close()
+    other = db.open_locked(db_path)
+    assert other is not None
+    other.close()
+    assert db.open_writer(str(tmp_path / "missing.db")) is None
+    assert not (tmp_path / "missing.db").exists()
+    assert db.open_writer("postgresql+psycopg://u@localhost/x") is None
+    os.chmod(db_path, 0o400)
+    try:
+        assert os.access(db_path, os.W_OK) or db.open_writer(db_path) is None
+    finally:
+        os.chmod(db_path, 0o600)

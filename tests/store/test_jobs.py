@@ -129,7 +129,7 @@ def test_the_lookup_finds_each_association_s_qos_rules_up_its_chain(fscli, db_pa
     from fscli.engine.tree import ancestors
     from fscli.store import tables
     from fscli.store.db import open_engine
-    from fscli.store.jobs import _Lookup
+    from fscli.store.job_rows import _Lookup
     from fscli.store.snapshot import load_assocs
 
     fscli.ok("cluster", "add", "c1")
@@ -171,7 +171,7 @@ def test_replace_deletes_exactly_the_ids_imported_again(fscli, db_path):
     jobs the file does not name stay, each named one is stored once, as imported."""
     from fscli.api import open_store
     from fscli.engine.submit import JobInput
-    from fscli.store.jobs import RUN, _runs
+    from fscli.store.job_rows import RUN, _runs
 
     assert _runs([1, 2, 3, 5, *range(10, 10 + RUN), 200]) == (
         [(10, 9 + RUN)],
