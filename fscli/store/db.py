@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from collections.abc import Callable
 
 from fscli.errors import StoreError
 
@@ -155,6 +156,16 @@ def _revision(conn: sqlite3.Connection, path: Path | str) -> str | None:
         raise StoreError(f"{path} is not an fscli store (not an SQLite database)") from None
 
 
+def _plain_file(db: str | None) -> str | None:
+    """The SQLite file ``db`` names, if a plain ``sqlite3`` connection may open it as a
+    store: no server, no URL options, a file that exists and is not empty."""
+    url = resolve_url(db)
+    path = url.file
+    if path is None or "?" in url.url or not os.path.isfile(path) or os.path.getsize(path) == 0:
+        return None
+    return path
+
+
 def open_reader(db: str | None) -> sqlite3.Connection | None:
     """A plain ``sqlite3`` connection to an SQLite store file at the current schema, in a
     read transaction (one consistent snapshot however many queries follow) that refuses
@@ -165,24 +176,19 @@ def open_reader(db: str | None) -> sqlite3.Connection | None:
     Alembic nor a second connection; a store newer than this fscli is refused here, with
     :func:`open_engine`'s message.
     """
-    url = resolve_url(db)
-    path = url.file
-    if path is None or "?" in url.url or not os.path.isfile(path) or os.path.getsize(path) == 0:
+    path = _plain_file(db)
+    if path is None:
         return None
-    conn = _connect(path, "rw")
-    try:
+
+    def begin(conn: sqlite3.Connection) -> str | None:
         conn.isolation_level = None  # the transaction is ours: BEGIN here, ended by close()
         conn.execute("PRAGMA query_only=ON")
         conn.execute("BEGIN")
         revision = _revision(conn, path)
         _check_revision(revision, str(path))
-    except BaseException:
-        conn.close()
-        raise
-    if revision != HEAD:
-        conn.close()
-        return None
-    return conn
+        return revision
+
+    return _opened_at_head(path, begin)
 
 
 def open_writer(db: str | None) -> sqlite3.Connection | None:
@@ -193,20 +199,32 @@ def open_writer(db: str | None) -> sqlite3.Connection | None:
     other store: :func:`open_engine` opens those, with their errors and migrations."""
     from pathlib import Path
 
-    url = resolve_url(db)
-    path = url.file
-    if path is None or "?" in url.url or not os.path.isfile(path) or os.path.getsize(path) == 0:
+    path = _plain_file(db)
+    if path is None:
         return None
     if not (os.access(path, os.W_OK) and os.access(os.path.dirname(path) or ".", os.W_OK)):
         return None
-    conn = _connect(path, "rw")
-    try:
+
+    def begin(conn: sqlite3.Connection) -> str | None:
         revision = _revision(conn, path)  # first: what is no store is refused as open_engine does
         _check_revision(revision, str(path))
         if revision == HEAD:
             set_pragmas(conn, wal=not _on_network_fs(Path(path)))
             conn.execute("BEGIN IMMEDIATE")
             revision = _revision(conn, path)  # again under the lock: no migration in between
+        return revision
+
+    return _opened_at_head(path, begin)
+
+
+def _opened_at_head(
+    path: str, begin: Callable[[sqlite3.Connection], str | None]
+) -> sqlite3.Connection | None:
+    """A connection to ``path`` once ``begin`` has set it up and read its schema revision:
+    None (the connection closed) unless that is :data:`HEAD`; closed on any error."""
+    conn = _connect(path, "rw")
+    try:
+        revision = begin(conn)
     except BaseException:
         conn.close()
         raise

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from fscli.engine import priority
-from fscli.engine.config import PriorityConfig, validate
+from fscli.engine.config import WEIGHT_KEYS, PriorityConfig, validate
 from fscli.engine.model import Assoc, ClusterInfo, Job, Partition, Qos
 from fscli.engine.priority import (
     FACTORS,
@@ -189,15 +189,7 @@ FLAGS = [
 def _config(rng: random.Random) -> PriorityConfig:
     big = rng.random() < 0.3  # weights whose sums pass 32 bits
     settings = {
-        key: str(rng.choice([0, 1, 1000, 4_000_000_000 if big else 100_000]))
-        for key in (
-            "PriorityWeightAge",
-            "PriorityWeightAssoc",
-            "PriorityWeightFairshare",
-            "PriorityWeightJobSize",
-            "PriorityWeightPartition",
-            "PriorityWeightQOS",
-        )
+        key: str(rng.choice([0, 1, 1000, 4_000_000_000 if big else 100_000])) for key in WEIGHT_KEYS
     }
     settings["PriorityMaxAge"] = rng.choice(["0", "1-0", "7-0"])
     settings["PriorityFavorSmall"] = rng.choice(["YES", "NO"])
