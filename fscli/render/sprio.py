@@ -400,8 +400,8 @@ def _printed(
         if f.letter not in made:
             values, conversion = _values(f.letter, rows, config)
             made[f.letter] = (
-                (values if order is None else list(map(values.__getitem__, order))),
-                (conversion),
+                values if order is None else list(map(values.__getitem__, order)),
+                conversion,
             )
     return [made[f.letter] for f in fields]
 
