@@ -46,6 +46,17 @@ def qos_list(text: str | None) -> list[str]:
     return [q for q in (text or "").split(",") if q]
 
 
+SPARSE_SETTINGS = ("priority", "default_qos")
+"""The association columns besides the limits that most rows leave NULL: a priority or a
+default QOS set on the association itself. (Not the QOS list: a store loaded from
+``sacctmgr dump`` may hold one on every association.)"""
+ANY_SETTING = " OR ".join(f"{name} IS NOT NULL" for name in SPARSE_SETTINGS)
+ANY_LIMIT = " OR ".join(f"{d.attr} IS NOT NULL" for d in limitdefs.ASSOC_LIMITS)
+"""The rows that set one of :data:`SPARSE_SETTINGS`, or a limit: a partial index holds
+just those rows (``ix_association_settings``, ``ix_association_limits``, migration 0006), so
+that the reads of these settings visit them alone. A query uses such an index only if its
+condition holds this very expression: reads and indexes share these strings."""
+
 ASSOC_SETTINGS = (
     "shares_raw",
     "shares_parent",

@@ -18,7 +18,8 @@ TYPE_CHECKING = False  # typing's, without importing typing (a TAB resolves its 
 if TYPE_CHECKING:
     from pathlib import Path
 
-KNOWN_REVISIONS = ("0001", "0002", "0003", "0004", "0005")  # migrations/versions, oldest first
+# migrations/versions, oldest first
+KNOWN_REVISIONS = ("0001", "0002", "0003", "0004", "0005", "0006")
 HEAD = KNOWN_REVISIONS[-1]
 BUSY_TIMEOUT = 30.0
 """Seconds a connection waits for another process's lock before "database is locked"

@@ -37,8 +37,9 @@ def schema(path) -> dict:
                 unique,
                 origin,
                 tuple(c[2] for c in conn.execute(f"PRAGMA index_info('{name}')")),
+                partial and _where(conn, name),
             )
-            for _, name, unique, origin, _ in conn.execute(f"PRAGMA index_list('{table}')")
+            for _, name, unique, origin, partial in conn.execute(f"PRAGMA index_list('{table}')")
         }
         out[table] = (
             sorted(tuple(c[1:]) for c in conn.execute(f"PRAGMA table_info('{table}')")),
@@ -50,6 +51,12 @@ def schema(path) -> dict:
         )
     conn.close()
     return out
+
+
+def _where(conn, index: str) -> str:
+    """A partial index's condition, spaces and case aside."""
+    sql = conn.execute("SELECT sql FROM sqlite_master WHERE name = ?", (index,)).fetchone()[0]
+    return " ".join(sql.partition(" WHERE ")[2].lower().split())
 
 
 def test_a_new_store_is_the_migrated_schema(tmp_path):
