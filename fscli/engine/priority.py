@@ -472,10 +472,11 @@ def compute_priorities(
     return PriorityResult(_score(listed, ctx, warnings), warnings)
 
 
-def _shape(job: Job, ctx: _Context) -> tuple[float, tuple[tuple, ...]]:
+def _shape(job: Job, ctx: _Context) -> tuple[float, float, tuple[tuple, ...]]:
     """What depends only on the job's size, time limit, TRES and partitions: the job-size
-    factor and, per partition, (name, partition factor, TRES factors, weighted TRES). Jobs
-    of the same shape share it."""
+    factor, weighted and not, and per partition (name, partition factor, weighted partition
+    factor, TRES factors, weighted TRES). Jobs of the same shape share it: their weighted
+    factors are looked up, not multiplied again."""
     if not job.partitions:
         raise InvalidValue(f"job {job.id} has no partition")
     w = ctx.weights
@@ -488,8 +489,9 @@ def _shape(job: Job, ctx: _Context) -> tuple[float, tuple[tuple, ...]]:
             raise NotFound(f"job {job.id}: partition '{name}' does not exist")
         tres_f = _tres_factors(counts, part, ctx) if counts is not None else ()
         tres_w = tuple(v * ctx.config.tres_weights[n] for n, v in zip(ctx.tres_names, tres_f))
-        per_part.append((name, ctx.part_factor[name], tres_f, tres_w))
-    return size, tuple(per_part)
+        part_f = ctx.part_factor[name]
+        per_part.append((name, part_f, part_f * w["partition"], tres_f, tres_w))
+    return size, size * w["jobsize"], tuple(per_part)
 
 
 def _shapes(jobs: list[Job], qos: list[str], ctx: _Context) -> list[tuple]:
@@ -588,22 +590,29 @@ def _score(jobs: list[Job], ctx: _Context, warnings: list[str]) -> PriorityColum
     shaped one by one, then each job stands once for each of its partitions (rows) and
     every column is made row by row. Sums are made in sprio's order of additions, so that
     truncation agrees to the last bit."""
-    shapes = _shapes(jobs, [q or "" for q in map(attrgetter("qos"), jobs)], ctx)
-    per_part = list(map(itemgetter(1), shapes))
+    qos = [q or "" for q in map(attrgetter("qos"), jobs)]
+    shapes = _shapes(jobs, qos, ctx)
+    per_part = list(map(itemgetter(2), shapes))
     counts = list(map(len, per_part))
     if counts.count(1) != len(counts):  # some job has several partitions
         row_job = list(chain.from_iterable(map(repeat, range(len(jobs)), counts)))
-        jobs, shapes = _picked(row_job, jobs), _picked(row_job, shapes)
+        jobs, shapes, qos = _picked(row_job, jobs), _picked(row_job, shapes), _picked(row_job, qos)
     n = len(jobs)
-    names, part_f, tres_f, tres_w = _columns(chain.from_iterable(per_part), 4)
-    qos = [q or "" for q in map(attrgetter("qos"), jobs)]
+    names, part_f, part_w, tres_f, tres_w = _columns(chain.from_iterable(per_part), 5)
     assoc_ids = _assoc_ids(jobs, ctx)
     age, assoc_f, fs, size, qos_f = _job_factors(
         jobs, assoc_ids, qos, list(map(itemgetter(0), shapes)), ctx
     )
     factors = [age, assoc_f, fs, size, part_f, qos_f]
     w = ctx.weights
-    weighted = [list(map(mul, f, repeat(w[name], n))) for name, f in zip(FACTORS, factors)]
+    # what a job's shape or QOS decides is weighted once per shape or QOS, the rest here
+    weighted = [list(map(mul, f, repeat(w[name], n))) for name, f in zip(FACTORS[:3], factors)]
+    qos_w = {name: f * w["qos"] for name, f in ctx.qos_factor.items()}
+    weighted += [
+        list(map(itemgetter(1), shapes)),
+        part_w,
+        list(map(qos_w.get, qos, repeat(0.0 * w["qos"], n))),
+    ]
     site = list(map(attrgetter("site_factor"), jobs))
     nice = list(map(attrgetter("nice"), jobs))
     exact = _sums(weighted, site, nice, tres_w, len(ctx.tres_names))
