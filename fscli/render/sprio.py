@@ -409,17 +409,31 @@ def _printed(
 def _lines(prefix: str, fields: list[Field], columns: list[tuple[list, str]], count: int) -> str:
     """``count`` lines of the fields' ``columns``: each number column formatted by the
     line's template where every value fits its width, else as text cut to it, as sprio
-    cuts."""
+    cuts (:func:`_fits`)."""
     if not fields:
         return "\n".join([_template(prefix, fields) % ()] * count) + "\n"
-    texts, conversions = [], []
+    if all(f.width for f in fields):
+        # Every field has a width: a text is exactly that long, a number at least, so the
+        # lines are as long as the widths and texts together just when no number is wider
+        # than its column. One look at the total length instead of three passes over each
+        # number column (_fits: 22 ms of 130 at 100,000 jobs); if some number is wider,
+        # the lines are made again below.
+        width = len(prefix) + sum(f.width + len(f.suffix) for f in fields)
+        text = _joined(prefix, fields, columns)
+        if len(text) == count * (width + 1):
+            return text
+    texts = []
     for f, (values, conversion) in zip(fields, columns):
         if conversion != "s" and not _fits(values, conversion, f.width):
             values, conversion = list(map(f"{{:{conversion}}}".format, values)), "s"
-        texts.append(values)
-        conversions.append(conversion)
-    line = _template(prefix, fields, conversions).__mod__
-    return "\n".join(map(line, zip(*texts))) + "\n"
+        texts.append((values, conversion))
+    return _joined(prefix, fields, texts)
+
+
+def _joined(prefix: str, fields: list[Field], columns: list[tuple[list, str]]) -> str:
+    """The lines of ``columns`` formatted by one template, each with its conversion."""
+    line = _template(prefix, fields, [conversion for _, conversion in columns]).__mod__
+    return "\n".join(map(line, zip(*[values for values, _ in columns]))) + "\n"
 
 
 _TEXT_LETTERS = frozenset("ruonctT")

@@ -46,16 +46,11 @@ def qos_list(text: str | None) -> list[str]:
     return [q for q in (text or "").split(",") if q]
 
 
-SPARSE_SETTINGS = ("priority", "default_qos")
-"""The association columns besides the limits that most rows leave NULL: a priority or a
-default QOS set on the association itself. (Not the QOS list: a store loaded from
-``sacctmgr dump`` may hold one on every association.)"""
-ANY_SETTING = " OR ".join(f"{name} IS NOT NULL" for name in SPARSE_SETTINGS)
 ANY_LIMIT = " OR ".join(f"{d.attr} IS NOT NULL" for d in limitdefs.ASSOC_LIMITS)
-"""The rows that set one of :data:`SPARSE_SETTINGS`, or a limit: a partial index holds
-just those rows (``ix_association_settings``, ``ix_association_limits``, migration 0006), so
-that the reads of these settings visit them alone. A query uses such an index only if its
-condition holds this very expression: reads and indexes share these strings."""
+"""The associations that set a limit (few do: most inherit theirs): the partial index
+``ix_association_limits`` (migration 0006) holds just those rows, so that the read of the
+limits visits them alone. A query uses that index only if its condition holds this very
+expression: the read and the index share this string."""
 
 ASSOC_SETTINGS = (
     "shares_raw",

@@ -24,7 +24,7 @@ from fscli.engine.model import (
     Qos,
 )
 from fscli.engine.tres import parse_tres
-from fscli.store.assoc_fields import ANY_LIMIT, ANY_SETTING, loaded_limits, qos_list
+from fscli.store.assoc_fields import ANY_LIMIT, loaded_limits, qos_list
 from fscli.store.sql import batches, in_list, rows, scalar
 
 if TYPE_CHECKING:
@@ -35,8 +35,6 @@ NO_LIMITS: dict = {}
 an association's limits before changing them), not 100,000 empty ones."""
 _ASSOC_COLS = ", ".join(d.attr for d in limitdefs.ASSOC_LIMITS)
 _QOS_COLS = ", ".join(d.attr for d in limitdefs.QOS_LIMITS)
-_SHARES = f"CASE WHEN shares_parent THEN {SHARES_PARENT} ELSE coalesce(shares_raw, 1) END"
-"""An association's shares as the engine holds them (``FairShare=parent``: its marker)."""
 
 
 def load_assocs(
@@ -51,13 +49,12 @@ def load_assocs(
     on the association table and its parameters), by id, or with ``by_parent`` each
     parent's children together, by id (for the fair-share passes: see below).
 
-    The main query reads the tree and the QOS lists; the priority, default QOS and limits,
-    which most associations leave unset, come from two more queries over just the rows
-    that set one (:data:`~fscli.store.assoc_fields.ANY_SETTING` and ``ANY_LIMIT``: partial
-    indexes hold those rows). Each column the main query does not carry saves SQLite and
-    ``sqlite3`` 5-10 ms at 100,000 rows, and the limits' scan of every row took 20-50 ms.
-    Without ``settings`` the associations hold no limits, QOS list or default QOS: the
-    tree as fair-share and job priority read it (sprio).
+    Limits come from a second query over just the rows that set one, so that the main
+    query stays narrow (most associations set none): the partial index
+    ``ix_association_limits`` holds those rows (migration 0006), where the query read
+    every row of the table (20-50 ms at 100,000 associations). Without ``settings`` the
+    associations hold no limits, QOS list or default QOS: the tree as fair-share and job
+    priority read it (sprio), 35 ms less at 100,000 associations.
 
     Why ``by_parent``: the fair-share engine and sshare's rows walk the tree, siblings
     after siblings. Python places the objects made from the rows in the order they come;
@@ -77,14 +74,6 @@ def load_assocs(
     if where is not None:
         in_cluster = f"{in_cluster} AND ({where[0]})"
         params.update(where[1])
-    priority, default_qos = {}, {}
-    for aid, prio, dqos in rows(
-        conn,
-        f"SELECT id, priority, {'default_qos' if settings else 'NULL'} FROM association "
-        f"WHERE {in_cluster} AND ({ANY_SETTING})",
-        params,
-    ):
-        priority[aid], default_qos[aid] = prio, dqos
     limits = (
         {
             row[0]: loaded_limits(limitdefs.ASSOC_LIMITS, row[1:])
@@ -99,15 +88,25 @@ def load_assocs(
     )
     # (one shared object per account name and parent id would hold 9 MB less at 100,000
     # associations, but the fair-share pass over objects spread that way is 7% slower)
+    # The shares are worked out by the query (Assoc.shares: one column, not two, and no
+    # Python step per row), and without settings no column is read for them: at 100,000
+    # associations every column read costs 4-5 ms, one holding only NULLs too.
+    sql = (
+        'SELECT id, parent_id, account, "user", "partition", '
+        f"CASE WHEN shares_parent THEN {SHARES_PARENT} ELSE COALESCE(shares_raw, 1) END, "
+        f"priority{', qos, default_qos' if settings else ''} FROM association "
+        f"WHERE {in_cluster} ORDER BY {order}"
+    )
+    if not settings:
+        return [
+            Assoc(*row, (), None, NO_LIMITS)
+            for batch in batches(conn, sql, params)
+            for row in batch
+        ]
     qos_lists: dict[str | None, tuple[str, ...]] = {}
     out = []
-    for batch in batches(
-        conn,
-        f'SELECT id, parent_id, account, "user", "partition", {_SHARES}, '
-        f"{'qos' if settings else 'NULL'} FROM association WHERE {in_cluster} ORDER BY {order}",
-        params,
-    ):
-        for text in {row[6] for row in batch} - qos_lists.keys():
+    for batch in batches(conn, sql, params):
+        for text in {row[7] for row in batch} - qos_lists.keys():
             qos_lists[text] = tuple(qos_list(text))
         out += [
             Assoc(
@@ -117,12 +116,12 @@ def load_assocs(
                 user,
                 part,
                 shares,
-                priority.get(aid),
+                prio,
                 qos_lists[qos],
-                default_qos.get(aid),
+                dqos,
                 limits.get(aid, NO_LIMITS),
             )
-            for aid, parent, account, user, part, shares, qos in batch
+            for aid, parent, account, user, part, shares, prio, qos, dqos in batch
         ]
     return out
 

@@ -27,7 +27,7 @@ from sqlalchemy import (
 )
 
 from fscli.engine.limits.definitions import ASSOC_LIMITS, QOS_LIMITS
-from fscli.store.assoc_fields import ANY_LIMIT, ANY_SETTING
+from fscli.store.assoc_fields import ANY_LIMIT
 
 # the job table's states and largest id (job.id is a signed 64-bit column on every backend)
 from fscli.store.job_states import ACTIVE_STATES, MAX_JOB_ID  # noqa: F401
@@ -140,16 +140,13 @@ association = Table(
     *_limit_columns(ASSOC_LIMITS),
     Index("ix_association_key", "cluster_id", "account", "user", "partition"),
     Index("ix_association_parent", "parent_id"),
-    *(
-        # partial: MariaDB has none, and an index of every row there would only cost writes
-        Index(name, "cluster_id", sqlite_where=text(where), postgresql_where=text(where)).ddl_if(
-            dialect=("sqlite", "postgresql")
-        )
-        for name, where in (
-            ("ix_association_settings", ANY_SETTING),
-            ("ix_association_limits", ANY_LIMIT),
-        )
-    ),
+    # partial: MariaDB has none, and an index of every row there would only cost writes
+    Index(
+        "ix_association_limits",
+        "cluster_id",
+        sqlite_where=text(ANY_LIMIT),
+        postgresql_where=text(ANY_LIMIT),
+    ).ddl_if(dialect=("sqlite", "postgresql")),
 )
 
 config = Table(

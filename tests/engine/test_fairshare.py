@@ -398,3 +398,35 @@ def test_bulk_pauses_the_collector_and_restores_it() -> None:
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def _old_divide(num: list, den: list, if_zero: float, zero: float = 0.0) -> list[float]:
+    """fairshare._divide before its one-pass form (zeros found, replaced, put back), verbatim
+    but for the helpers it called, inlined."""
+    zeros = [i for i, v in enumerate(den) if v == zero]
+    if zeros:
+        den = list(den)
+        for i in zeros:
+            den[i] = 1
+    out = list(map(operator.truediv, num, den))
+    for i in zeros:
+        out[i] = if_zero
+    return out
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_divide_is_the_zero_replacing_division_bit_for_bit(seed: int) -> None:
+    from fscli.engine.fairshare import _divide
+
+    rng = random.Random(seed)
+    size = rng.choice([0, 1, 7, 300])
+    ints = rng.random() < 0.3  # share counts, as the level shares divide them
+    values: list = [0, 1, 3, 2**40] if ints else [0.0, -0.0, 1.5, 1e-300, math.inf, math.nan]
+    num = [rng.choice([0.0, -0.0, 2.5, 1e308, math.nan, math.inf, 7]) for _ in range(size)]
+    den = [rng.choice(values) for _ in range(size)]
+    if rng.random() < 0.3:
+        den = [d if d else rng.choice(values[1:]) for d in den]  # no zero divisor
+    if_zero = rng.choice([0.0, math.inf])
+    zero = 0 if ints else 0.0
+    got, expected = _divide(num, den, if_zero, zero), _old_divide(num, den, if_zero, zero)
+    assert list(map(repr, got)) == list(map(repr, expected))

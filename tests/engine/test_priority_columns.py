@@ -17,6 +17,7 @@ from fscli.engine.priority import (
     PriorityRow,
     _assoc_index,
     _Context,
+    _effective_assoc_priority,
     _job_size_factor,
     _job_tres,
     _tres_factors,
@@ -164,6 +165,22 @@ def _old_score(jobs: list[Job], ctx: _Context, warnings: list[str]) -> list[Prio
     return rows
 
 
+# Slurm's association priority rule, recursively: its own, else its parent's; 0 above the
+# root or past a parent that is not there. And the factors before their fast path, verbatim.
+def _inherited_priority(assocs: dict[int, Assoc], assoc_id: int | None) -> int:
+    assoc = assocs.get(assoc_id) if assoc_id is not None else None
+    if assoc is None:
+        return 0
+    if assoc.priority is not None:
+        return assoc.priority
+    return _inherited_priority(assocs, assoc.parent_id)
+
+
+def _old_assoc_factor(priorities: dict[int, int], raw: bool) -> dict[int, float]:
+    top = max(priorities.values(), default=0)
+    return {i: priority._ratio(value, top, raw) for i, value in priorities.items()}
+
+
 PARTS = {
     "a": Partition("a", nodes=10, cpus=640, tres={"gres/gpu": 16}, priority_job_factor=10),
     "b": Partition("b", nodes=4, cpus=64, priority_job_factor=100, max_time=600),
@@ -297,3 +314,29 @@ def test_rows_picked_and_made_back_from_columns_are_the_same():
     picked = [len(rows) - 1, 0, 3, 3]
     assert result.columns.take(picked).rows == [rows[i] for i in picked]
     assert len(result.columns.take([])) == 0
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_association_priorities_and_factors_as_before(seed):
+    """Inherited association priorities (parents unset or missing, ids in any order) and
+    their factors, normalized or raw, against the association-by-association code."""
+    rng = random.Random(seed)
+    count = rng.choice([1, 5, 200])
+    ids = rng.sample(range(1, 10 * count + 2), count)
+    assocs = {ids[0]: Assoc(ids[0], None, "root", priority=rng.choice([None, 3]))}
+    for k, assoc_id in enumerate(ids[1:], 1):
+        parent = rng.choice([*ids[:k], 10**9])  # now and then a parent that is not there
+        value = rng.choice([None, None, 0, 1, 7, 50, 2**31])
+        assocs[assoc_id] = Assoc(assoc_id, parent, "a", rng.choice([None, "u"]), priority=value)
+    assocs = dict(rng.sample(list(assocs.items()), len(assocs)))
+    found = _effective_assoc_priority(assocs)
+    assert found == {i: _inherited_priority(assocs, i) for i in assocs}
+    for flags in ((), ("PriorityFlags", "NO_NORMAL_ASSOC")):
+        settings = [("PriorityWeightAssoc", "10"), *([flags] if flags else [])]
+        config = PriorityConfig.from_mapping(dict(validate(k, v) for k, v in settings))
+        result = compute_priorities([], assocs, QOS, PARTS, ClusterInfo("x"), config, {}, NOW)
+        context = result.columns.context
+        assert context is not None
+        expected = _old_assoc_factor(found, bool(flags))
+        assert context.assoc_factor == expected
+        assert list(map(repr, context.assoc_factor.values())) == list(map(repr, expected.values()))

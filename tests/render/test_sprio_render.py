@@ -282,6 +282,9 @@ EDGE_FORMATS = [
     "%1i|%.1Y|%.2S|%2N|%.1A|%2B|%.3F|%1J|%.2P|%Q|%a",
     "%.3i %3Y %.4a %9b %.5f %3j %.12p %10q %.2N %1S",
     "x%i%Y%S%N%A%a%%%B%b end",
+    # every field with a width: the lines are made in one go when no number is too wide
+    "%.15i %9r %.20Y %.20S %.20A %.20B %.20F %.20J %.20P %.20Q %.20N %20a %20y",
+    "pre %6i|%4Y%12A %.8a%3F|%9r%.2t%4T%5y%.3u%4c end",
 ]
 
 
