@@ -26,7 +26,7 @@ def as_spec(spec: TreeSpec | str, source: str = "tree.yaml") -> TreeSpec:
 def plan_tree(store: Store, spec: TreeSpec | str, prune: bool = False) -> Plan:
     """What applying ``spec`` would change (``+`` add, ``~`` change, ``-`` remove, and
     ``kept``: what pruning leaves and why), validated, without writing anything."""
-    from fscli.store.tree_sync import make_plan
+    from fscli.store.tree_plan import make_plan
 
     with store.reading() as conn:
         return make_plan(conn, as_spec(spec), prune=prune)
@@ -68,7 +68,8 @@ def apply_tree(
                 on_plan(plan)
             return plan
     from fscli.api.store import moment
-    from fscli.store.tree_sync import apply_plan, make_plan
+    from fscli.store.tree_plan import make_plan
+    from fscli.store.tree_sync import apply_plan
 
     spec = as_spec(spec, source)
     if cluster and cluster.lower() != spec.cluster.name:
@@ -120,7 +121,7 @@ def tree_spec(store: Store, cluster: str | None = None) -> TreeSpec:
     :func:`apply_tree` of it on an empty store rebuilds."""
     from fscli.heap import bulk
     from fscli.store.snapshot import cluster_id_for
-    from fscli.store.tree_sync import read_spec
+    from fscli.store.tree_plan import read_spec
 
     with store.reading() as conn, bulk():
         return read_spec(conn, cluster_id_for(conn, cluster))

@@ -46,7 +46,7 @@ TABLES = (
     "qos",
     "user_account",
 )
-"""Every table :func:`fscli.store.tree_sync.make_plan` reads without pruning."""
+"""Every table :func:`fscli.store.tree_plan.make_plan` reads without pruning."""
 SPARSE = frozenset(
     ("partition", "priority", "qos", "default_qos", *(d.attr for d in limitdefs.ASSOC_LIMITS))
 )

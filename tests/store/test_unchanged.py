@@ -88,7 +88,7 @@ def test_the_notes_cover_every_table_the_plan_reads(applied, fscli):
 
     from fscli.io import yamltree
     from fscli.store.db import open_engine
-    from fscli.store.tree_sync import make_plan
+    from fscli.store.tree_plan import make_plan
 
     engine = open_engine(fscli.db)
     read: set[str] = set()
