@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     from fscli.api.store import Store, When
     from fscli.engine.treediff import Plan
     from fscli.engine.treespec import TreeSpec
+    from fscli.store.session import Write
 
 
 def as_spec(spec: TreeSpec | str, source: str = "tree.yaml") -> TreeSpec:
@@ -69,20 +70,27 @@ def apply_tree(
             return plan
     from fscli.api.store import moment
     from fscli.store.tree_plan import make_plan
-    from fscli.store.tree_sync import apply_plan
 
     spec = as_spec(spec, source)
     if cluster and cluster.lower() != spec.cluster.name:
         raise InvalidValue(f"{source} is for cluster '{spec.cluster.name}', not '{cluster}'")
-    with store.session(dry_run) as session:
-        plan = make_plan(
-            session.connection(), spec, prune=prune, create_missing=loading, clean=clean
-        )
+    with store.writing(dry_run) as write:
+        plan = make_plan(write.conn, spec, prune=prune, create_missing=loading, clean=clean)
         if on_plan is not None:
             on_plan(plan)
-        apply_plan(session, plan, moment(at), store.actor, progress, check_default_qos=not loading)
+        if plan.changes:  # SQLAlchemy writes them: a plan without any needs none of it
+            from fscli.store.tree_sync import apply_plan
+
+            apply_plan(
+                write.session(),
+                plan,
+                moment(at),
+                store.actor,
+                progress,
+                check_default_qos=not loading,
+            )
         if text is not None and not (plan.changes and dry_run):
-            _remember(session, text, spec.cluster.name)
+            _remember(write, text, spec.cluster.name)
     return plan
 
 
@@ -102,17 +110,16 @@ def _unchanged(store: Store, text: str, cluster: str | None) -> Plan | None:
     return Plan(TreeSpec(cluster=ClusterSpec(name=name)), [], cluster_exists=True)
 
 
-def _remember(session, text: str, cluster: str) -> None:
-    """Note the empty plan of ``text`` against the content the session's transaction
-    holds once the plan is written, every change flushed (SQLite only): applying a tree
-    makes the cluster match it, so applying it again plans nothing. Not after a dry run
-    that changes things: its transaction rolls back, and the digest would be for nothing."""
+def _remember(write: Write, text: str, cluster: str) -> None:
+    """Note the empty plan of ``text`` against the content the transaction holds once the
+    plan is written, every change flushed (SQLite only): applying a tree makes the cluster
+    match it, so applying it again plans nothing. Not after a dry run that changes things:
+    its transaction rolls back, and the digest would be for nothing."""
     from fscli.store.unchanged import remember
 
-    conn = session.connection()
-    if conn.dialect.name == "sqlite":
-        session.flush()
-        remember(conn.connection.driver_connection, text, cluster)
+    conn = write.sqlite()
+    if conn is not None:
+        remember(conn, text, cluster)
 
 
 def tree_spec(store: Store, cluster: str | None = None) -> TreeSpec:
