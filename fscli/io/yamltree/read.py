@@ -44,7 +44,7 @@ from fscli.io.yamltree.schema import (
     USER_ASSOC_KEYS,
     USER_KEYS,
 )
-from fscli.io.yamltree.users import block_lines, read_users
+from fscli.io.yamltree.users import block_lines, read_exported, read_users
 
 Fields = dict[str, tuple[Node, Node]]
 
@@ -100,7 +100,9 @@ def _load_fast(text: str, source: str) -> TreeSpec:
     keep_until_exit(composer, root)  # the nodes of 10,000 accounts: 0.01 s to free
     if root is None or composer.lines[0][0] != 0:  # the top mapping starts at column 0
         raise Unusual
-    users = read_users(block_lines(block), composer)
+    users = read_exported(block, composer)
+    if users is None:
+        users = read_users(block_lines(block), composer)
     try:
         spec = _Loader(source).build(root)
     except FscliError:
