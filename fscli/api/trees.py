@@ -56,14 +56,15 @@ def apply_tree(
     and users first. ``on_plan`` sees the plan before it is written. YAML text is read
     with errors naming ``source``; ``cluster``, if given, is the cluster it must be for.
 
-    ``quick`` (YAML text, without pruning, on an SQLite store): the text an earlier apply
-    left the store's very content matching is not read again (:mod:`fscli.store.unchanged`):
-    the empty plan returned then holds only the cluster's name as its spec. An apply that
-    finds nothing to change, or writes its changes, is remembered for that.
+    ``quick`` (YAML text, on an SQLite store): the text an earlier apply left the store's
+    very content matching is not read again (:mod:`fscli.store.unchanged`): the empty plan
+    returned then holds only the cluster's name as its spec. An apply that finds nothing
+    to change, or writes its changes, is remembered for that; a pruning one that keeps
+    nothing back (``Plan.kept``) also for applying the text with or without pruning.
     """
-    text = spec if quick and isinstance(spec, str) and not (prune or loading or clean) else None
+    text = spec if quick and isinstance(spec, str) and not (loading or clean) else None
     if text is not None:
-        plan = _unchanged(store, text, cluster)
+        plan = _unchanged(store, text, cluster, prune)
         if plan is not None:  # known without SQLAlchemy, the tree or the planner
             if on_plan is not None:
                 on_plan(plan)
@@ -89,19 +90,19 @@ def apply_tree(
                 progress,
                 check_default_qos=not loading,
             )
-        if text is not None and not (plan.changes and dry_run):
-            _remember(write, text, spec.cluster.name)
+        if text is not None and not plan.kept and not (plan.changes and dry_run):
+            _remember(write, text, spec.cluster.name, prune)
     return plan
 
 
-def _unchanged(store: Store, text: str, cluster: str | None) -> Plan | None:
+def _unchanged(store: Store, text: str, cluster: str | None, prune: bool) -> Plan | None:
     """The empty plan of a tree text known to change nothing in the store as it is now
-    (for ``cluster``, if given), else None."""
+    (for ``cluster``, if given; ``prune``: applied pruning), else None."""
     from fscli.store.unchanged import unchanged
 
     if store.read_only:  # the apply refuses to run at all
         return None
-    name = unchanged(store.db, text)
+    name = unchanged(store.db, text, prune)
     if name is None or (cluster and cluster.lower() != name):
         return None
     from fscli.engine.treediff import Plan
@@ -110,16 +111,19 @@ def _unchanged(store: Store, text: str, cluster: str | None) -> Plan | None:
     return Plan(TreeSpec(cluster=ClusterSpec(name=name)), [], cluster_exists=True)
 
 
-def _remember(write: Write, text: str, cluster: str) -> None:
+def _remember(write: Write, text: str, cluster: str, prune: bool) -> None:
     """Note the empty plan of ``text`` against the content the transaction holds once the
     plan is written, every change flushed (SQLite only): applying a tree makes the cluster
-    match it, so applying it again plans nothing. Not after a dry run that changes things:
-    its transaction rolls back, and the digest would be for nothing."""
+    match it, so applying it again plans nothing (with ``prune``, also applying it without:
+    the pruning plan, which finds nothing to change, takes the store's every object of the
+    cluster into account). Not after a dry run that changes things: its transaction rolls
+    back, and the digest would be for nothing; nor after a pruning plan that keeps a QOS
+    back: planned again, it keeps it back again."""
     from fscli.store.unchanged import remember
 
     conn = write.sqlite()
     if conn is not None:
-        remember(conn, text, cluster)
+        remember(conn, text, cluster, prune)
 
 
 def tree_spec(store: Store, cluster: str | None = None) -> TreeSpec:
