@@ -140,7 +140,7 @@ class _Users:
             self.conn,
             'SELECT id, "user", account, "partition", shares_raw, shares_parent, priority, qos, '
             'default_qos FROM association WHERE cluster_id + 0 = :cid AND "user" IS NOT NULL '
-            'ORDER BY "user", account, "partition"',
+            'ORDER BY "user", account, "partition", id',
             {"cid": self.cid},
         ):
             if row[1] != last:
@@ -163,8 +163,12 @@ class _Users:
                     default_account=default or "",
                     admin_level=level or "None",
                     coordinator_of=coordinated,
-                    # in id order, as UserSpec takes the first for a missing default account
-                    associations=[self.assoc(row) for row in sorted(group, key=itemgetter(0))],
+                    # by key, then id: what UserSpec's stable sort makes of them by id;
+                    # without a default account it takes the first one given: by id
+                    associations=[
+                        self.assoc(row)
+                        for row in (group if default else sorted(group, key=itemgetter(0)))
+                    ],
                 )
             users[name] = user
         return users

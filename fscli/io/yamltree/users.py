@@ -104,7 +104,6 @@ def read_exported(block: str, composer: Composer) -> dict[str, UserSpec] | None:
     if not block:
         return None
     reader = _Users([], composer)
-    keep_until_exit(reader)
     users: dict[str, UserSpec] = {}
     pos, end = 0, len(block)
     try:
@@ -122,6 +121,7 @@ def read_exported(block: str, composer: Composer) -> dict[str, UserSpec] | None:
             )
     except FscliError:  # the node reader names the line and the place
         raise Unusual from None
+    keep_until_exit(reader)  # its caches
     return users
 
 
