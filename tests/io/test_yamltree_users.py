@@ -322,3 +322,11 @@ def test_the_expressions_leave_what_they_do_not_read_as_the_nodes_do(old, new):
 def test_one_changed_line_of_the_writers_text_reads_as_the_nodes_read_it(seed):
     for text in _mutations(EXPORTED, 150, seed):
         assert outcome(yamltree.load, text) == outcome(read.load_nodes, text), text
+
+
+@settings(max_examples=300)
+@given(st.text(st.sampled_from("a :-\n\r\t\x00\x7f\x85\xa0é\u2028\ufeff\U0001f600")))
+def test_the_quick_scan_for_what_pyyaml_refuses_finds_what_the_expression_finds(text):
+    from fscli.io.yamltree.compose import AVOID, avoided
+
+    assert avoided(text) == (AVOID.search(text) is not None)
