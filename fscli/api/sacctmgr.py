@@ -12,9 +12,11 @@ from __future__ import annotations
 from fscli.engine.assoc_changes import AssocChanges, QosEdit
 from fscli.engine.qos_changes import QosChanges, parse_flags, parse_float
 from fscli.store import sacctmgr_queries as queries
-from fscli.store.admin import Admin, check_name
+from fscli.store.admin import Admin
+from fscli.store.checks import check_name
 from fscli.store.resources import add_qos, delete_qos, modify_qos
-from fscli.store.tree_sync import apply_plan, make_plan
+from fscli.store.tree_plan import make_plan
+from fscli.store.tree_sync import apply_plan
 
 __all__ = [
     "Admin",

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from fscli.api.writes import Writes
     from fscli.engine.submit import JobInput
     from fscli.store.progress import Progress
+    from fscli.store.session import Write
 
 When = Union[int, float, str, "datetime", None]
 """A moment: epoch seconds, a datetime, Slurm's time words (``now-1day``,
@@ -157,10 +158,32 @@ class Store:
         (then everything ran, every check included, and is rolled back)."""
         from fscli.store.session import writing
 
+        with self._transaction(
+            lambda: writing(lambda: self._open(True, dry_run), dry_run), dry_run
+        ) as session:
+            yield session
+
+    @contextmanager
+    def writing(self, dry_run: bool = False) -> Iterator[Write]:
+        """:meth:`session`'s transaction for a write that reads first and may write
+        nothing (:class:`fscli.store.session.Write`: on an SQLite file, no SQLAlchemy
+        import unless something is written)."""
+        from fscli.store.session import writing_after_reading
+
+        with self._transaction(
+            lambda: writing_after_reading(self.db, lambda: self._open(True, dry_run), dry_run),
+            dry_run,
+        ) as write:
+            yield write
+
+    @contextmanager
+    def _transaction(self, begin, dry_run: bool) -> Iterator:
+        """The transaction ``begin()`` opens, on a store this process may write; a new store
+        file is put in place once it commits, and removed if nothing was committed."""
         self._refuse_read_only()
         try:
-            with writing(lambda: self._open(True, dry_run), dry_run) as session:
-                yield session
+            with begin() as handle:
+                yield handle
         except BaseException:
             self._discard()
             raise

@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     from fscli.api.store import Store, When
     from fscli.engine.treediff import Plan
     from fscli.engine.treespec import TreeSpec
+    from fscli.store.session import Write
 
 
 def as_spec(spec: TreeSpec | str, source: str = "tree.yaml") -> TreeSpec:
@@ -26,7 +27,7 @@ def as_spec(spec: TreeSpec | str, source: str = "tree.yaml") -> TreeSpec:
 def plan_tree(store: Store, spec: TreeSpec | str, prune: bool = False) -> Plan:
     """What applying ``spec`` would change (``+`` add, ``~`` change, ``-`` remove, and
     ``kept``: what pruning leaves and why), validated, without writing anything."""
-    from fscli.store.tree_sync import make_plan
+    from fscli.store.tree_plan import make_plan
 
     with store.reading() as conn:
         return make_plan(conn, as_spec(spec), prune=prune)
@@ -55,44 +56,53 @@ def apply_tree(
     and users first. ``on_plan`` sees the plan before it is written. YAML text is read
     with errors naming ``source``; ``cluster``, if given, is the cluster it must be for.
 
-    ``quick`` (YAML text, without pruning, on an SQLite store): the text an earlier apply
-    left the store's very content matching is not read again (:mod:`fscli.store.unchanged`):
-    the empty plan returned then holds only the cluster's name as its spec. An apply that
-    finds nothing to change, or writes its changes, is remembered for that.
+    ``quick`` (YAML text, on an SQLite store): the text an earlier apply left the store's
+    very content matching is not read again (:mod:`fscli.store.unchanged`): the empty plan
+    returned then holds only the cluster's name as its spec. An apply that finds nothing
+    to change, or writes its changes, is remembered for that; a pruning one that keeps
+    nothing back (``Plan.kept``) also for applying the text with or without pruning.
     """
-    text = spec if quick and isinstance(spec, str) and not (prune or loading or clean) else None
+    text = spec if quick and isinstance(spec, str) and not (loading or clean) else None
     if text is not None:
-        plan = _unchanged(store, text, cluster)
+        plan = _unchanged(store, text, cluster, prune)
         if plan is not None:  # known without SQLAlchemy, the tree or the planner
             if on_plan is not None:
                 on_plan(plan)
             return plan
     from fscli.api.store import moment
-    from fscli.store.tree_sync import apply_plan, make_plan
+    from fscli.store.tree_plan import make_plan
 
     spec = as_spec(spec, source)
     if cluster and cluster.lower() != spec.cluster.name:
         raise InvalidValue(f"{source} is for cluster '{spec.cluster.name}', not '{cluster}'")
-    with store.session(dry_run) as session:
-        plan = make_plan(
-            session.connection(), spec, prune=prune, create_missing=loading, clean=clean
-        )
+    with store.writing(dry_run) as write:
+        plan = make_plan(write.conn, spec, prune=prune, create_missing=loading, clean=clean)
         if on_plan is not None:
             on_plan(plan)
-        apply_plan(session, plan, moment(at), store.actor, progress, check_default_qos=not loading)
-        if text is not None and not (plan.changes and dry_run):
-            _remember(session, text, spec.cluster.name)
+        if plan.changes:  # SQLAlchemy writes them: a plan without any needs none of it
+            from fscli.store.tree_sync import apply_plan
+
+            apply_plan(
+                write.session(),
+                plan,
+                moment(at),
+                store.actor,
+                progress,
+                check_default_qos=not loading,
+            )
+        if text is not None and not plan.kept and not (plan.changes and dry_run):
+            _remember(write, text, spec.cluster.name, prune)
     return plan
 
 
-def _unchanged(store: Store, text: str, cluster: str | None) -> Plan | None:
+def _unchanged(store: Store, text: str, cluster: str | None, prune: bool) -> Plan | None:
     """The empty plan of a tree text known to change nothing in the store as it is now
-    (for ``cluster``, if given), else None."""
+    (for ``cluster``, if given; ``prune``: applied pruning), else None."""
     from fscli.store.unchanged import unchanged
 
     if store.read_only:  # the apply refuses to run at all
         return None
-    name = unchanged(store.db, text)
+    name = unchanged(store.db, text, prune)
     if name is None or (cluster and cluster.lower() != name):
         return None
     from fscli.engine.treediff import Plan
@@ -101,17 +111,19 @@ def _unchanged(store: Store, text: str, cluster: str | None) -> Plan | None:
     return Plan(TreeSpec(cluster=ClusterSpec(name=name)), [], cluster_exists=True)
 
 
-def _remember(session, text: str, cluster: str) -> None:
-    """Note the empty plan of ``text`` against the content the session's transaction
-    holds once the plan is written, every change flushed (SQLite only): applying a tree
-    makes the cluster match it, so applying it again plans nothing. Not after a dry run
-    that changes things: its transaction rolls back, and the digest would be for nothing."""
+def _remember(write: Write, text: str, cluster: str, prune: bool) -> None:
+    """Note the empty plan of ``text`` against the content the transaction holds once the
+    plan is written, every change flushed (SQLite only): applying a tree makes the cluster
+    match it, so applying it again plans nothing (with ``prune``, also applying it without:
+    the pruning plan, which finds nothing to change, takes the store's every object of the
+    cluster into account). Not after a dry run that changes things: its transaction rolls
+    back, and the digest would be for nothing; nor after a pruning plan that keeps a QOS
+    back: planned again, it keeps it back again."""
     from fscli.store.unchanged import remember
 
-    conn = session.connection()
-    if conn.dialect.name == "sqlite":
-        session.flush()
-        remember(conn.connection.driver_connection, text, cluster)
+    conn = write.sqlite()
+    if conn is not None:
+        remember(conn, text, cluster, prune)
 
 
 def tree_spec(store: Store, cluster: str | None = None) -> TreeSpec:
@@ -120,7 +132,7 @@ def tree_spec(store: Store, cluster: str | None = None) -> TreeSpec:
     :func:`apply_tree` of it on an empty store rebuilds."""
     from fscli.heap import bulk
     from fscli.store.snapshot import cluster_id_for
-    from fscli.store.tree_sync import read_spec
+    from fscli.store.tree_plan import read_spec
 
     with store.reading() as conn, bulk():
         return read_spec(conn, cluster_id_for(conn, cluster))

@@ -1,7 +1,7 @@
 """Trees as code: ``fscli apply``, ``fscli export``, ``fscli dump``, ``fscli load``.
 
 ``apply`` and ``load`` read a file into a TreeSpec (:mod:`fscli.io.yamltree`,
-:mod:`fscli.io.flatfile`), plan it against the store (:mod:`fscli.store.tree_sync`),
+:mod:`fscli.io.flatfile`), plan it against the store (:mod:`fscli.store.tree_plan`),
 print the plan on stdout (``+`` add, ``~`` change old -> new, ``-`` remove) as plain
 lines, or as a rich tree on a terminal, then apply it in one transaction. ``export``
 and ``dump`` write the store back in either format.

@@ -4,7 +4,7 @@
 add, ``~`` change with old -> new, ``-`` remove, the last only with ``prune``), checking
 the desired tree first: QOS and partitions it uses must be defined, and, merged with what
 the store keeps, it must stay consistent. It works on plain data, so it is tested without
-a database; the store (:mod:`fscli.store.tree_sync`) reads the current state, adds what
+a database; the store (:mod:`fscli.store.tree_plan`) reads the current state, adds what
 only the database knows (which QOS other clusters or jobs still use, the ids of the rows
 a plan removes) and writes the plan.
 """

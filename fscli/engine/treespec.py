@@ -234,6 +234,18 @@ class TreeSpec:
         return found
 
     def _user_problems(self, user: UserSpec, known: set[str]) -> list[Problem]:
+        assocs = user.associations
+        accounts = {a.account for a in assocs}
+        if (  # most users: no problem, found without building the list below
+            user.default_account in accounts
+            and known.issuperset(accounts)
+            and known.issuperset(user.coordinator_of)
+            and (
+                len(accounts) == len(assocs)
+                or len({(a.account, a.partition or "") for a in assocs}) == len(assocs)
+            )
+        ):
+            return []
         found: list[Problem] = []
         base = ("users", user.name)
         seen: set[tuple[str, str]] = set()

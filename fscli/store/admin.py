@@ -8,44 +8,17 @@ what changed, which the CLI prints on stderr.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, select
 
 from fscli.engine.assoc_changes import AssocChanges, validate
-from fscli.errors import Conflict, InvalidValue, NotFound, UsageProblem
+from fscli.errors import Conflict, NotFound, UsageProblem
 from fscli.store import models as m
 from fscli.store.assoc_fields import apply_changes
 from fscli.store.bulk import log_many
+from fscli.store.checks import active_jobs, check_name
 from fscli.store.sql import chunked
-from fscli.store.tables import ACTIVE_STATES
-
-NAME_RE = re.compile(r"[a-z0-9_][a-z0-9_.@+-]*")
-MAX_NAME = 64  # the name columns' width; servers refuse longer values, SQLite would not
-
-
-def active_jobs(conn, assoc_ids: Sequence[int]) -> int:
-    """How many pending or running jobs the associations have (a Session or Connection)."""
-    return sum(
-        conn.scalar(
-            select(func.count())
-            .select_from(m.Job)
-            .where(m.Job.assoc_id.in_(part), m.Job.state.in_(ACTIVE_STATES))
-        )
-        for part in chunked(assoc_ids)
-    )
-
-
-def check_name(kind: str, name: str, keep_case: bool = False) -> str:
-    """The name as stored: lower-cased (as sacctmgr does), except partition names, whose
-    case Slurm keeps. Separators (',', '|', spaces) would break lists and -P output."""
-    text = name.strip()
-    if not NAME_RE.fullmatch(text.lower()):
-        raise InvalidValue(f"invalid {kind} name '{name}': use letters, digits, '_', '.', '-'")
-    if len(text) > MAX_NAME:
-        raise InvalidValue(f"invalid {kind} name '{name[:24]}...': at most {MAX_NAME} characters")
-    return text if keep_case else text.lower()
 
 
 class Admin:

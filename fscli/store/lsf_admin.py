@@ -31,7 +31,8 @@ from fscli.engine.lsf.shares import EACH, GROUP, USER, LsfQueue, UserGroup, grou
 from fscli.engine.model import Job
 from fscli.errors import Conflict, InvalidValue, NotFound, UsageProblem, did_you_mean
 from fscli.store import models as m
-from fscli.store.admin import Admin, check_name
+from fscli.store.admin import Admin
+from fscli.store.checks import check_name
 from fscli.store.tables import ACTIVE_STATES
 
 PARAM_DEFAULT = "default"

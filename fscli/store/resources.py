@@ -10,8 +10,9 @@ from fscli.engine.limits import definitions as limitdefs
 from fscli.engine.qos_changes import QosChanges, edited
 from fscli.errors import Conflict, InvalidValue, NotFound, UsageProblem
 from fscli.store import models as m
-from fscli.store.admin import Admin, check_name
+from fscli.store.admin import Admin
 from fscli.store.assoc_fields import loaded_limit, qos_list, stored_limit
+from fscli.store.checks import check_name
 from fscli.store.tables import ACTIVE_STATES
 
 

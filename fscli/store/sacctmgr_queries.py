@@ -29,7 +29,7 @@ from fscli.engine.tres import merge_tres, parse_tres
 from fscli.store import models as m
 from fscli.store import snapshot
 from fscli.store import tables as t
-from fscli.store.tree_sync import read_coordinators
+from fscli.store.tree_plan import read_coordinators
 
 BATCH_KEY = "fscli:sacctmgr:batches"
 """Cluster setting: the association ids added together under one parent (JSON lists)."""
@@ -232,7 +232,7 @@ def named_tres(conn) -> list[str]:
 
 def dump_spec(conn, cluster: str):
     """The cluster as a TreeSpec, as ``fscli dump`` writes it."""
-    from fscli.store.tree_sync import cluster_id, read_spec
+    from fscli.store.tree_plan import cluster_id, read_spec
 
     return read_spec(conn, cluster_id(conn, cluster))
 

@@ -3,8 +3,9 @@ line (:class:`~fscli.errors.StoreError`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from typing import Any
 
 from fscli.errors import StoreError
 
@@ -95,6 +96,87 @@ def plain_writing(db: str | None, dry_run: bool = False) -> Iterator:
         raise store_error(exc) from None
     finally:
         conn.close()  # rolls back what is not committed
+
+
+class Write:
+    """A write transaction that reads before it writes, and may write nothing (``fscli
+    apply`` of a tree the store already matches). :attr:`conn` reads: on an SQLite file
+    at the current schema a plain ``sqlite3`` connection, so that a transaction that
+    writes nothing never imports SQLAlchemy (0.25 s of a second); :meth:`session` is an
+    ORM session in the same transaction, made when first asked for, for the writes."""
+
+    def __init__(self, conn, session: Callable[[], Any] | None = None, made: Any = None):
+        self.conn = conn
+        self._session = session
+        self._made = made
+
+    def session(self):
+        if self._made is None:
+            assert self._session is not None
+            self._made = self._session()
+        return self._made
+
+    def sqlite(self):
+        """The transaction's ``sqlite3`` connection, all the ORM session holds flushed into
+        it; None on a server."""
+        import sqlite3
+
+        if self._made is not None:
+            self._made.flush()
+        if isinstance(self.conn, sqlite3.Connection):
+            return self.conn
+        if self.conn.dialect.name != "sqlite":
+            return None
+        return self.conn.connection.driver_connection
+
+
+@contextmanager
+def writing_after_reading(db: str | None, open_engine, dry_run: bool = False) -> Iterator[Write]:
+    """:func:`writing`'s transaction as a :class:`Write`: on an SQLite file at the current
+    schema, :func:`plain_writing`'s, with an ORM session inside it when one is asked for;
+    on any other store :func:`writing`'s session from the start."""
+    with plain_writing(db, dry_run) as conn:
+        if conn is not None:
+            with ExitStack() as stack:
+                yield Write(
+                    conn,
+                    lambda: stack.enter_context(writing(lambda: _engine_over(conn), dry_run)),
+                )
+            return
+    with writing(open_engine, dry_run) as session:
+        yield Write(session.connection(), made=session)
+
+
+def _engine_over(conn):
+    """An engine whose one connection is ``conn``, inside the transaction
+    :func:`plain_writing` began (whose ``BEGIN IMMEDIATE`` holds the write lock already)
+    and ends: the engine begins none of its own, and its commits and rollbacks
+    (SQLAlchemy's own after its first connect, the session's) leave it alone."""
+    from sqlalchemy import create_engine
+    from sqlalchemy.pool import StaticPool
+
+    held = _Held(conn)
+    return create_engine("sqlite://", creator=lambda: held, poolclass=StaticPool)
+
+
+class _Held:
+    """A ``sqlite3`` connection as an engine sees it whose transaction is its holder's:
+    ``commit``, ``rollback`` and ``close`` do nothing, the rest is the connection's."""
+
+    def __init__(self, conn):
+        self._conn = conn
+
+    def commit(self) -> None:
+        pass
+
+    def rollback(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+    def __getattr__(self, name: str):
+        return getattr(self._conn, name)
 
 
 class _DryRun(Exception):

@@ -74,18 +74,7 @@ def load_assocs(
     if where is not None:
         in_cluster = f"{in_cluster} AND ({where[0]})"
         params.update(where[1])
-    limits = (
-        {
-            row[0]: loaded_limits(limitdefs.ASSOC_LIMITS, row[1:])
-            for row in rows(
-                conn,
-                f"SELECT id, {_ASSOC_COLS} FROM association WHERE {in_cluster} AND ({ANY_LIMIT})",
-                params,
-            )
-        }
-        if settings
-        else {}
-    )
+    limits = assoc_limits(conn, in_cluster, params) if settings else {}
     # (one shared object per account name and parent id would hold 9 MB less at 100,000
     # associations, but the fair-share pass over objects spread that way is 7% slower)
     # The shares are worked out by the query (Assoc.shares: one column, not two, and no
@@ -124,6 +113,21 @@ def load_assocs(
             for aid, parent, account, user, part, shares, prio, qos, dqos in batch
         ]
     return out
+
+
+def assoc_limits(conn, where: str, params: dict) -> dict[int, dict]:
+    """Association id -> its limits, of the associations matching ``where`` (an SQL
+    condition and its parameters) that set any: most set none, and read apart from the
+    rest of their row, through the partial index of just the rows that set one
+    (``ix_association_limits``), the limits' columns cost nothing for them."""
+    return {
+        row[0]: loaded_limits(limitdefs.ASSOC_LIMITS, row[1:])
+        for row in rows(
+            conn,
+            f"SELECT id, {_ASSOC_COLS} FROM association WHERE {where} AND ({ANY_LIMIT})",
+            params,
+        )
+    }
 
 
 def load_qos(conn) -> dict[str, Qos]:

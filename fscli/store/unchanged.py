@@ -46,7 +46,9 @@ TABLES = (
     "qos",
     "user_account",
 )
-"""Every table :func:`fscli.store.tree_sync.make_plan` reads without pruning."""
+"""Every table :func:`fscli.store.tree_plan.make_plan` reads without pruning, and with
+pruning when the plan removes nothing: only the removals look further (into the job
+table, for jobs that would keep a QOS or refuse the removal of an association)."""
 SPARSE = frozenset(
     ("partition", "priority", "qos", "default_qos", *(d.attr for d in limitdefs.ASSOC_LIMITS))
 )
@@ -62,10 +64,10 @@ def cache_file() -> Path:
     return Path(base, "fscli", "unchanged-trees")
 
 
-def unchanged(db: str | None, text: str) -> str | None:
-    """The cluster of the tree ``text`` when applying it without pruning is known to
-    change nothing in store ``db`` as it is now, else None (then apply it to find out)."""
-    key = _key(text)
+def unchanged(db: str | None, text: str, prune: bool = False) -> str | None:
+    """The cluster of the tree ``text`` when applying it (pruning, with ``prune``) is known
+    to change nothing in store ``db`` as it is now, else None (then apply it to find out)."""
+    key = _key(text, prune)
     noted = [(digest, cluster) for k, digest, cluster in _notes() if k == key]
     if key is None or not noted:
         return None
@@ -81,14 +83,16 @@ def unchanged(db: str | None, text: str) -> str | None:
     return next((cluster for d, cluster in noted if d == digest), None)
 
 
-def remember(conn: sqlite3.Connection, text: str, cluster: str) -> None:
+def remember(conn: sqlite3.Connection, text: str, cluster: str, prune: bool = False) -> None:
     """Note that applying the tree ``text`` (for ``cluster``) without pruning changes
-    nothing in the store ``conn`` reads, as it is inside this transaction."""
-    key = _key(text)
-    if key is None:
+    nothing in the store ``conn`` reads, as it is inside this transaction; with ``prune``,
+    that applying it pruning does not either (which implies the first)."""
+    keys = [_key(text, True), _key(text)] if prune else [_key(text)]
+    if None in keys:
         return
-    note = (key, content_digest(conn), cluster)
-    notes = [n for n in _notes() if n != note][-(KEPT - 1) :] + [note]
+    digest = content_digest(conn)
+    new = [(key, digest, cluster) for key in keys]
+    notes = [n for n in _notes() if n not in new][-(KEPT - len(new)) :] + new
     path = cache_file()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -144,11 +148,13 @@ def _notes() -> list[tuple[str, str, str]]:
     return [(k, d, c) for k, d, c in (line.split(" ") for line in lines if line.count(" ") == 2)]
 
 
-def _key(text: str) -> str | None:
+def _key(text: str, prune: bool = False) -> str | None:
+    """The note's key of the tree ``text`` applied (pruning, with ``prune``: keys of their
+    own, whatever the text)."""
     code = _code()
     if code is None:
         return None
-    digest = hashlib.blake2b(code, digest_size=32)
+    digest = hashlib.blake2b(code, digest_size=32, person=b"prune" if prune else b"")
     digest.update(text.encode("utf-8", "surrogatepass"))
     return digest.hexdigest()
 

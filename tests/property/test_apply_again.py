@@ -56,3 +56,26 @@ def test_a_tree_applied_plans_nothing_more(base, text, over):
             return
         plan = store.plan_tree(text)
         assert [change.text() for change in plan.changes] == []
+
+
+@settings(deadline=None, max_examples=60)
+@given(st.sampled_from(BASES), st.one_of(revalued(), near(st.sampled_from(BASES))))
+def test_the_store_read_beside_a_tree_is_the_store_read_alone(base, text):
+    """A plan reads the store beside the tree it compares with: a user whose rows match
+    one of the tree's is that object. What it reads equals what the store holds either
+    way, whether the tree matches the store or not."""
+    from fscli.store.tree_plan import cluster_id, read_spec
+
+    if failed(outcome(yamltree.load, text)):
+        return
+    with tempfile.TemporaryDirectory() as tmp, open_store(str(Path(tmp, "s.db"))) as store:
+        store.apply_tree(base, at=AT)
+        for _ in range(2):  # the tree beside the store it does not match, then it applied
+            tree = yamltree.load(text)
+            with store.reading() as conn:
+                cid = cluster_id(conn, tree.cluster.name)
+                if cid is not None:
+                    assert read_spec(conn, cid, known=tree.users) == read_spec(conn, cid)
+                    assert tree == yamltree.load(text)  # the tree itself is left alone
+            if failed(outcome(store.apply_tree, text, at=AT)):
+                return

@@ -186,7 +186,7 @@ def test_0004_gives_every_cluster_the_settings_and_moves_coordinators(backend, t
     """Each cluster keeps the store-wide settings it had; coordinators get their table."""
     from fscli.store.db import open_engine
     from fscli.store.snapshot import load_config
-    from fscli.store.tree_sync import read_coordinators
+    from fscli.store.tree_plan import read_coordinators
 
     coords = '{"ann": ["lab", "phys"], "bob": ["gone"], "zed": ["lab"]}'
     db = _store_at_0003(

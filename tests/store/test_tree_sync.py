@@ -145,3 +145,49 @@ def test_a_tree_keeps_the_coordinators_of_other_clusters_accounts(fscli, tmp_pat
     c2.write_text(fscli.ok("--cluster", "c2", "export").stdout)
     assert "coordinator_of: [other]\n" in c2.read_text()
     assert "coordinator_of" not in fscli.ok("--cluster", "c1", "export").stdout
+
+
+def test_the_store_read_beside_a_tree_takes_only_users_it_matches(fscli, tmp_path):
+    """A user whose rows mean what the tree's user says is the tree's object (QOS listed
+    in another order, a NULL FairShare: the values read are the same); one without a
+    default account (UserSpec takes its first association's) or whose rows say
+    something else is read from its rows, as without the tree."""
+    import sqlite3
+
+    import pytest
+
+    from fscli.api import open_store
+    from fscli.io import yamltree
+    from fscli.store.db import resolve_url
+    from fscli.store.tree_plan import cluster_id, read_spec
+
+    path = resolve_url(fscli.db).file
+    if path is None:
+        pytest.skip("the rows are written by hand, in SQLite")
+    text = (
+        "cluster:\n  name: c1\nqos:\n  a: {}\n  b: {}\naccounts:\n  x: {}\n  y: {}\n"
+        "users:\n"
+        + "".join(
+            f"  {u}:\n    associations:\n    - account: x\n      qos: [a, b]\n    - y\n"
+            for u in ("same", "qos", "share", "nodefault", "other")
+        )
+    )
+    tree = tmp_path / "c1.yaml"
+    tree.write_text(text)
+    fscli.ok("-Q", "apply", str(tree))
+    with sqlite3.connect(path) as conn:
+        conn.execute(
+            "UPDATE association SET qos = 'b,a' WHERE \"user\" = 'qos' AND qos IS NOT NULL"
+        )
+        conn.execute("UPDATE association SET shares_raw = NULL WHERE \"user\" = 'share'")
+        conn.execute("UPDATE user_account SET default_account = NULL WHERE name = 'nodefault'")
+        conn.execute("UPDATE association SET priority = 3 WHERE \"user\" = 'other'")
+    spec = yamltree.load(text)
+    with open_store(fscli.db) as store, store.reading() as conn:
+        cid = cluster_id(conn, "c1")
+        alone, beside = read_spec(conn, cid), read_spec(conn, cid, known=spec.users)
+    assert beside == alone
+    taken = [name for name, user in beside.users.items() if user is spec.users[name]]
+    assert sorted(taken) == ["qos", "same", "share"]
+    assert beside.users["nodefault"] == spec.users["nodefault"]  # equal, read from its rows
+    assert beside.users["other"] != spec.users["other"]

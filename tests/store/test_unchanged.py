@@ -82,13 +82,14 @@ def noted(request, fscli, tmp_path):
 
 
 def test_the_notes_cover_every_table_the_plan_reads(applied, fscli):
-    """Every table a plan without pruning reads is in TABLES: a write to any other table
-    cannot change a plan."""
+    """Every table a plan without pruning reads is in TABLES, and every table a pruning
+    plan that finds nothing to change reads: a write to any other table cannot change
+    those plans."""
     from sqlalchemy import event
 
     from fscli.io import yamltree
     from fscli.store.db import open_engine
-    from fscli.store.tree_sync import make_plan
+    from fscli.store.tree_plan import make_plan
 
     engine = open_engine(fscli.db)
     read: set[str] = set()
@@ -107,12 +108,16 @@ def test_the_notes_cover_every_table_the_plan_reads(applied, fscli):
         for text in texts:
             for loading in (False, True):
                 make_plan(conn, yamltree.load(text), create_missing=loading)
+            read_before = set(read)
+            plan = make_plan(conn, yamltree.load(text), prune=True)
+            if plan.changes or plan.kept:  # a pruning plan's removals may look further
+                read.intersection_update(read_before)
     engine.dispose()
     assert read and read <= set(unchanged.TABLES), read - set(unchanged.TABLES)
 
 
-def known(fscli, path) -> str | None:
-    return unchanged.unchanged(fscli.db, path.read_text())
+def known(fscli, path, prune: bool = False) -> str | None:
+    return unchanged.unchanged(fscli.db, path.read_text(), prune)
 
 
 def test_an_apply_that_changes_nothing_is_noted(applied, fscli):
@@ -288,8 +293,42 @@ def test_a_note_is_for_the_fscli_that_wrote_it(applied, fscli, monkeypatch):
     assert known(fscli, applied) is None
 
 
-def test_pruning_is_always_planned(applied, fscli):
+def test_a_pruning_apply_that_changes_nothing_is_noted_for_both(applied, fscli, monkeypatch):
+    """A pruning plan that finds nothing to change reads only TABLES: noted, it answers
+    pruning applies, and applies without pruning (which it implies)."""
+    from fscli.io import yamltree
+
+    first = fscli.ok("apply", "--prune", str(applied))
+    assert first.stderr == f"no changes: cluster c1 already matches {applied}\n"
+    assert "- account other" not in first.stdout  # c2's own: not c1's tree
+    assert known(fscli, applied) == known(fscli, applied, prune=True) == "c1"
+    monkeypatch.setattr(yamltree, "load", _unread)
+    for prune in (["--prune"], []):
+        again = fscli.ok("apply", *prune, str(applied))
+        assert (again.stdout, again.stderr) == (first.stdout, first.stderr)
+
+
+def test_a_note_without_pruning_does_not_answer_a_pruning_apply(applied, fscli):
+    """The tree leaves out an account of its cluster: applying it changes nothing, but
+    pruning removes the account."""
+    fscli.ok("-Q", "--cluster", "c1", "account", "add", "extra")
     fscli.ok("-Q", "apply", str(applied))
-    pruned = fscli.ok("apply", "--prune", str(applied))
-    assert "- account other" not in pruned.stdout  # c2's own: not c1's tree
     assert known(fscli, applied) == "c1"
+    assert known(fscli, applied, prune=True) is None
+    pruned = fscli.ok("apply", "--prune", str(applied))
+    assert pruned.stdout == "- account extra\n"
+    assert known(fscli, applied) == known(fscli, applied, prune=True) == "c1"
+
+
+def test_a_pruning_apply_that_keeps_a_qos_is_not_noted(applied, fscli):
+    """Planned again, it keeps the QOS again: that plan is no empty plan."""
+    fscli.ok("-Q", "--cluster", "c2", "account", "modify", "other", "set", "qos=high")
+    text = applied.read_text().replace("      qos: [high, normal]\n", "      qos: [normal]\n")
+    applied.write_text(text.replace("  high:\n    priority: 10\n", ""))
+    pruned = fscli.ok("apply", "--prune", str(applied))
+    assert "= qos high: kept, 1 association(s) on cluster c2 use it\n" in pruned.stdout
+    assert known(fscli, applied, prune=True) is None
+    assert known(fscli, applied) is None
+    again = fscli.ok("apply", "--prune", str(applied))
+    assert again.stdout == "= qos high: kept, 1 association(s) on cluster c2 use it\n"
+    assert known(fscli, applied, prune=True) is None

@@ -29,7 +29,7 @@ from fscli.engine.treespec import (
 from fscli.engine.tres import parse_tres
 from fscli.errors import FscliError, InvalidValue, did_you_mean
 from fscli.heap import keep_until_exit
-from fscli.io.yamltree.compose import AVOID, Composer, Unusual, compose
+from fscli.io.yamltree.compose import Composer, Unusual, avoided, compose
 from fscli.io.yamltree.schema import (
     ACCOUNT_KEYS,
     CLUSTER_KEYS,
@@ -44,7 +44,7 @@ from fscli.io.yamltree.schema import (
     USER_ASSOC_KEYS,
     USER_KEYS,
 )
-from fscli.io.yamltree.users import block_lines, read_users
+from fscli.io.yamltree.users import block_lines, read_exported, read_users
 
 Fields = dict[str, tuple[Node, Node]]
 
@@ -76,7 +76,9 @@ def load_nodes(text: str, source: str = "tree.yaml") -> TreeSpec:
     return _Loader(source).tree(root)
 
 
-_TOP_LINE = re.compile(r"^[^ \r\n#]", re.M)
+_TOP_LINE = re.compile(r"\n[^ \r\n#]")
+"""A top-level line, after its line break: a search that starts with the break runs as
+fast as a search for the break (``^`` with ``re.M`` is tried at every character)."""
 
 
 def _load_fast(text: str, source: str) -> TreeSpec:
@@ -84,9 +86,10 @@ def _load_fast(text: str, source: str) -> TreeSpec:
     (:mod:`.users`) and the rest through the nodes, or :class:`Unusual` when either
     part is beyond the fast readers or the tree has any problem: the node reader then
     reads the whole text, and names the problem."""
-    if AVOID.search(text):
+    if avoided(text):
         raise Unusual
-    tops = [match.start() for match in _TOP_LINE.finditer(text)]
+    tops = [0] if text[:1] not in ("", " ", "\r", "\n", "#") else []
+    tops += [match.start() + 1 for match in _TOP_LINE.finditer(text)]
     named = [start for start in tops if text.startswith("users", start)]
     if len(named) != 1:
         raise Unusual
@@ -100,7 +103,9 @@ def _load_fast(text: str, source: str) -> TreeSpec:
     keep_until_exit(composer, root)  # the nodes of 10,000 accounts: 0.01 s to free
     if root is None or composer.lines[0][0] != 0:  # the top mapping starts at column 0
         raise Unusual
-    users = read_users(block_lines(block), composer)
+    users = read_exported(block, composer)
+    if users is None:
+        users = read_users(block_lines(block), composer)
     try:
         spec = _Loader(source).build(root)
     except FscliError:

