@@ -383,13 +383,20 @@ class Store:
         return list_jobs(self, cluster, filters)
 
     def shares(
-        self, cluster: str | None = None, at: When = None, algorithm: str | None = None
+        self,
+        cluster: str | None = None,
+        at: When = None,
+        algorithm: str | None = None,
+        *,
+        settings: bool = True,
     ) -> Shares:
         """sshare's rows at ``at`` (``cluster`` None: the store's only cluster; ``algorithm``
-        None: the cluster's, from PriorityFlags)."""
+        None: the cluster's, from PriorityFlags). Without ``settings`` the associations
+        are read without their limits, QOS lists and default QOS (faster): the rows'
+        ``grp_tres_mins`` are then all None, and so are those of ``Shares.state``."""
         from fscli.api.shares import shares
 
-        return shares(self, cluster, moment(at), algorithm)
+        return shares(self, cluster, moment(at), algorithm, settings=settings)
 
     def priorities(
         self, cluster: str | None = None, at: When = None, algorithm: str | None = None

@@ -94,7 +94,7 @@ def sshare(
       fscli --at now-1day sshare --explain alice/physics
       fscli sshare -a --svg shares.svg
     """
-    from fscli.render.sshare import select_fields
+    from fscli.render.sshare import LONG, SHORT, select_fields
 
     if svg is not None and (explain is not None or out.json or out.parsable):
         from fscli.errors import UsageProblem
@@ -109,10 +109,13 @@ def sshare(
     if explain is not None:  # "--explain ''" names no association: an error, not the table
         from fscli.engine.fsexplain import explain as derive
 
-        answer = app.store.shares(app.cluster_name, app.now, algorithm)
+        answer = app.store.shares(app.cluster_name, app.now, algorithm, settings=False)
         click.echo("\n".join(derive(answer.result, answer.row(explain).assoc_id)))
         return
-    answer = app.store.shares(app.cluster_name, app.now, algorithm)
+    # the associations' limits are read only for the one column that shows them
+    shown = [f.name for f in fields] if fields else LONG if long_ else SHORT
+    settings = out.json or "GrpTRESMins" in shown
+    answer = app.store.shares(app.cluster_name, app.now, algorithm, settings=settings)
     keep_until_exit(answer)
     algorithm = answer.algorithm
     fields = fields or select_fields(None, algorithm, long_, partition)

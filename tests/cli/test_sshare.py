@@ -519,3 +519,43 @@ def test_bad_options(fscli, args, message):
     doc_store(fscli)
     result = fscli.fails("sshare", *args, at=AT)
     assert message in result.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("-a", "-l", "-P"),
+        ("-a", "-l", "-p", "--algorithm", "classic"),
+        ("-a", "-P", "-o", "Account,User,GrpTRESMins"),
+        ("-a", "-o", "grp"),  # a prefix of GrpTRESMins, in the table
+        ("-a", "-P", "-o", "User, GrpTRESMins%12"),
+        ("-a", "--json"),
+    ],
+)
+def test_grp_tres_mins_is_shown_wherever_a_column_shows_it(fscli, args):
+    """The associations are read without their limits unless a column shows them: every
+    way of asking for GrpTRESMins shows the limit."""
+    fscli.ok("-Q", "cluster", "add", "t")
+    fscli.ok("-Q", "account", "add", "a", "GrpTRESMins=cpu=600")
+    fscli.ok("-Q", "user", "add", "u1", "account=a", "GrpTRESMins=cpu=60,mem=100")
+    out = fscli.ok("sshare", *args, at=AT).stdout
+    if "--json" in args:
+        mins = {r["User"] or r["Account"]: r["GrpTRESMins"] for r in json.loads(out)["shares"]}
+        assert (mins["a"], mins["u1"]) == ({"cpu": 600}, {"cpu": 60, "mem": 100})
+    else:
+        assert "cpu=600" in out and "cpu=60,mem=100" in out
+
+
+def test_columns_without_limits_are_those_read_with_them(fscli, store):
+    """Store.shares without the associations' settings: every column the same, but
+    GrpTRESMins (then None)."""
+    from fscli.api.store import Store
+
+    doc_store(fscli)
+    fscli.ok("-Q", "account", "modify", "a", "set", "GrpTRESMins=cpu=600", "MaxJobs=4")
+    with Store(store) as api:
+        full, lean = (api.shares(at=AT, settings=settings) for settings in (True, False))
+    assert [r.grp_tres_mins for r in lean.rows] == [None] * len(lean.rows)
+    assert {"cpu": 600} in [r.grp_tres_mins for r in full.rows]
+    assert [r._replace(grp_tres_mins=None) for r in full.rows] == lean.rows
+    assert all(not a.limits and not a.qos for a in lean.state.assocs)
