@@ -46,7 +46,8 @@ def qos_list(text: str | None) -> list[str]:
     return [q for q in (text or "").split(",") if q]
 
 
-ANY_LIMIT = " OR ".join(f"{d.attr} IS NOT NULL" for d in limitdefs.ASSOC_LIMITS)
+LIMIT_COLUMNS = tuple(d.attr for d in limitdefs.ASSOC_LIMITS)
+ANY_LIMIT = " OR ".join(f"{name} IS NOT NULL" for name in LIMIT_COLUMNS)
 """The associations that set a limit (few do: most inherit theirs): the partial index
 ``ix_association_limits`` (migration 0006) holds just those rows, so that the read of the
 limits visits them alone. A query uses that index only if its condition holds this very

@@ -332,3 +332,56 @@ def test_a_pruning_apply_that_keeps_a_qos_is_not_noted(applied, fscli):
     again = fscli.ok("apply", "--prune", str(applied))
     assert again.stdout == "= qos high: kept, 1 association(s) on cluster c2 use it\n"
     assert known(fscli, applied, prune=True) is None
+
+
+def test_the_digest_reads_each_column_of_each_table_once(applied, fscli):
+    conn = sqlite3.connect(fscli.db)
+    try:
+        for table in unchanged.TABLES:
+            columns = [row[1] for row in conn.execute(f"PRAGMA table_info('{table}')")]
+            read = []
+            for statement in unchanged._statements(conn, table):
+                names = [d[0] for d in conn.execute(statement).description]
+                read += names[1:] if statement.startswith("SELECT rowid,") else names
+            assert sorted(read) == sorted(columns), table
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize(
+    "column,value",
+    [
+        ("shares_raw", 9),
+        ("partition", "'batch'"),
+        ("priority", 3),
+        ("qos", "'normal'"),
+        ("default_qos", "'normal'"),
+        ("max_jobs", 2),
+        ("grp_tres", "'cpu=4'"),
+        ("min_prio_threshold", 1),
+    ],
+)
+def test_the_digest_changes_with_any_column_of_any_association(applied, fscli, column, value):
+    """Set on an association that sets nothing else, and unset again; set on the one that
+    sets the most already (alice's batch association: a partition and a limit)."""
+    conn = sqlite3.connect(fscli.db)
+    try:
+        plan = " ".join(
+            row[3]
+            for statement in unchanged._statements(conn, "association")
+            if "max_jobs" in statement
+            for row in conn.execute(f"EXPLAIN QUERY PLAN {statement}")
+        )
+        assert "USING INDEX ix_association_limits" in plan
+        before = unchanged.content_digest(conn)
+        seen = {before}
+        for where in ("account = 'physics' AND \"user\" IS NULL", "partition = 'batch'"):
+            old = conn.execute(f"SELECT {column} FROM association WHERE {where}").fetchone()[0]
+            conn.execute(f"UPDATE association SET {column} = {value} WHERE {where}")
+            seen.add(unchanged.content_digest(conn))
+            conn.execute(f"UPDATE association SET {column} = ? WHERE {where}", (old,))
+            assert unchanged.content_digest(conn) == before
+        assert len(seen) == 3 or (column == "partition" and len(seen) == 2)
+    finally:
+        conn.rollback()
+        conn.close()
