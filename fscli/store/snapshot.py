@@ -24,7 +24,7 @@ from fscli.engine.model import (
     Qos,
 )
 from fscli.engine.tres import parse_tres
-from fscli.store.assoc_fields import ANY_LIMIT, loaded_limits, qos_list
+from fscli.store.assoc_fields import ANY_LIMIT, LIMIT_COLUMNS, loaded_limits, qos_list
 from fscli.store.sql import batches, in_list, rows, scalar
 
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 NO_LIMITS: dict = {}
 """The limits of every association that sets none: one dict, never changed (what-ifs copy
 an association's limits before changing them), not 100,000 empty ones."""
-_ASSOC_COLS = ", ".join(d.attr for d in limitdefs.ASSOC_LIMITS)
+_ASSOC_COLS = ", ".join(LIMIT_COLUMNS)
 _QOS_COLS = ", ".join(d.attr for d in limitdefs.QOS_LIMITS)
 
 
