@@ -240,10 +240,7 @@ class TreeSpec:
             user.default_account in accounts
             and known.issuperset(accounts)
             and known.issuperset(user.coordinator_of)
-            and (
-                len(accounts) == len(assocs)
-                or len({(a.account, a.partition or "") for a in assocs}) == len(assocs)
-            )
+            and (len(accounts) == len(assocs) or len({a.key for a in assocs}) == len(assocs))
         ):
             return []
         found: list[Problem] = []

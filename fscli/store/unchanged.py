@@ -53,11 +53,11 @@ SPARSE = frozenset(("partition", "priority", "qos", "default_qos"))
 """Columns left NULL in most rows (of an association: its partition, priority and QOS):
 read apart, from just the rows that set one (0.1 s less at 100,000 associations)."""
 LIMITS = {"association": (LIMIT_COLUMNS, ANY_LIMIT)}
-"""(the limit columns, the condition) of a table's partial index of the rows that set one covers, read apart
-again through that index (``ix_association_limits``): testing every row's limits, which
-come last in a row, took 25 of the 32 ms of the sparse columns' read at 100,000
-associations. Read in the index's order (cluster, rowid), SQLite reads that index alone,
-and in no other order."""
+"""Per table, (its limit columns, the condition of its partial index of the rows that set
+one: ``ix_association_limits``): those columns are read apart again, through that index.
+Testing every row's limits, which come last in a row, took 25 of the 32 ms of the sparse
+columns' read at 100,000 associations. SQLite reads the index alone only in the index's
+order (cluster, rowid), so that is the order they are read in."""
 KEPT = 64
 """Notes kept (the newest): one per tree and store state a user applies."""
 

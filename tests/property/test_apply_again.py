@@ -45,17 +45,24 @@ def revalued(draw) -> str:
 
 
 @settings(deadline=None, max_examples=60)
-@given(st.sampled_from(BASES), st.one_of(revalued(), near(st.sampled_from(BASES))), st.booleans())
-def test_a_tree_applied_plans_nothing_more(base, text, over):
+@given(
+    st.sampled_from(BASES),
+    st.one_of(revalued(), near(st.sampled_from(BASES))),
+    st.booleans(),
+    st.booleans(),
+)
+def test_a_tree_applied_plans_nothing_more(base, text, over, prune):
+    """Also after a pruning apply, planned again pruning or not: its note answers both."""
     if failed(outcome(yamltree.load, text)):
         return
     with tempfile.TemporaryDirectory() as tmp, open_store(str(Path(tmp, "s.db"))) as store:
         if over:
             store.apply_tree(base, at=AT)
-        if failed(outcome(store.apply_tree, text, at=AT)):
+        if failed(outcome(store.apply_tree, text, at=AT, prune=prune)):
             return
-        plan = store.plan_tree(text)
-        assert [change.text() for change in plan.changes] == []
+        for again in sorted({False, prune}):
+            plan = store.plan_tree(text, prune=again)
+            assert [change.text() for change in plan.changes] == [], again
 
 
 @settings(deadline=None, max_examples=60)
