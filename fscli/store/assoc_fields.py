@@ -53,6 +53,22 @@ ANY_LIMIT = " OR ".join(f"{name} IS NOT NULL" for name in LIMIT_COLUMNS)
 limits visits them alone. A query uses that index only if its condition holds this very
 expression: the read and the index share this string."""
 
+TREE_INDEX = (
+    "parent_id",
+    "id",
+    "cluster_id",
+    "account",
+    "user",
+    "partition",
+    "shares_parent",
+    "shares_raw",
+    "priority",
+)
+"""The columns of ``ix_association_tree`` (migration 0007, SQLite only): the association
+rows in (parent, id) order, with every column the fair-share read takes
+(:func:`fscli.store.snapshot.load_assocs` without settings), so that the read walks the
+index and neither sorts nor visits the table."""
+
 ASSOC_SETTINGS = (
     "shares_raw",
     "shares_parent",

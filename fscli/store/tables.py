@@ -27,7 +27,7 @@ from sqlalchemy import (
 )
 
 from fscli.engine.limits.definitions import ASSOC_LIMITS, QOS_LIMITS
-from fscli.store.assoc_fields import ANY_LIMIT
+from fscli.store.assoc_fields import ANY_LIMIT, TREE_INDEX
 
 # the job table's states and largest id (job.id is a signed 64-bit column on every backend)
 from fscli.store.job_states import ACTIVE_STATES, MAX_JOB_ID  # noqa: F401
@@ -147,6 +147,9 @@ association = Table(
         sqlite_where=text(ANY_LIMIT),
         postgresql_where=text(ANY_LIMIT),
     ).ddl_if(dialect=("sqlite", "postgresql")),
+    # the fair-share read's rows in its order (snapshot.load_assocs): SQLite only, where
+    # the read would otherwise sort the table on every view
+    Index("ix_association_tree", *TREE_INDEX).ddl_if(dialect="sqlite"),
 )
 
 config = Table(

@@ -1,6 +1,7 @@
 """Associations as the views read them: the tree and its settings from one query, the
 limits (which most rows leave unset) from just the rows that set one, through the partial
-index of migration 0006."""
+index of migration 0006; the fair-share read's rows in order from the index of migration
+0007."""
 
 from __future__ import annotations
 
@@ -115,18 +116,27 @@ def test_every_setting_is_read_from_the_rows_that_set_it(mixed):
     assert c1[("phys", None)][7:9] == (("high", "normal"), "high")
 
 
-def limits_plan(path: str) -> str:
-    """How the read of the limits (a statement :func:`snapshot.load_assocs` runs) finds
-    its rows: its query plan."""
+def read_plans(path: str, **options) -> dict[str, str]:
+    """How each statement of :func:`snapshot.load_assocs` (with ``options``) finds its
+    rows: ``{"limits" or "rows": its query plan}``."""
     conn = open_reader(path)
     statements: list[str] = []
     conn.set_trace_callback(statements.append)
     try:
-        snapshot.load_assocs(conn, 1)  # its queries, whichever cluster it reads
-        (sql,) = [s for s in statements if "IS NOT NULL" in s]
-        return " ".join(row[3] for row in conn.execute(f"EXPLAIN QUERY PLAN {sql}"))
+        snapshot.load_assocs(conn, 1, **options)  # its queries, whichever cluster it reads
+        return {
+            "limits" if "IS NOT NULL" in sql else "rows": " ".join(
+                row[3] for row in conn.execute(f"EXPLAIN QUERY PLAN {sql}")
+            )
+            for sql in statements
+        }
     finally:
         conn.close()
+
+
+def limits_plan(path: str) -> str:
+    """How the read of the limits finds its rows: its query plan."""
+    return read_plans(path)["limits"]
 
 
 def test_the_limits_are_read_through_the_partial_index(mixed, tmp_path):
@@ -134,3 +144,16 @@ def test_the_limits_are_read_through_the_partial_index(mixed, tmp_path):
     migrated(replayed)  # an old store brought up to date, not made from the schema
     for path in (mixed, replayed):
         assert "USING INDEX ix_association_limits" in limits_plan(path), path
+
+
+def test_the_fair_share_read_walks_the_tree_index(mixed, tmp_path):
+    """sshare's and sprio's read (by parent, without settings) takes its rows in order
+    from ix_association_tree, which holds every column it reads: no sort, no visit to the
+    table. The other reads, which take columns the index lacks, scan and sort once."""
+    replayed = str(tmp_path / "replayed.db")
+    migrated(replayed)
+    for path in (mixed, replayed):
+        plan = read_plans(path, by_parent=True, settings=False)["rows"]
+        assert plan == "SCAN association USING COVERING INDEX ix_association_tree", path
+    plan = read_plans(mixed, by_parent=True)["rows"]
+    assert plan == "SCAN association USE TEMP B-TREE FOR ORDER BY"
