@@ -125,7 +125,7 @@ class Associations:
     accounts' descriptions and organizations and every QOS name (QOS deltas apply to all)."""
 
     cluster: str
-    assocs: list
+    assocs: Sequence
     accounts: dict[str, tuple[str, str]]
     qos_names: list[str]
 

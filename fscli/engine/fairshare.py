@@ -41,12 +41,8 @@ from dataclasses import dataclass, field
 from typing import NamedTuple, cast
 
 from fscli.engine.config import ALGORITHMS
-from fscli.engine.model import SHARES_PARENT, Assoc
+from fscli.engine.model import SHARES_PARENT, Assoc, AssocColumns
 from fscli.errors import InvalidValue
-
-_ID, _PARENT_ID, _USER, _SHARES, _ACCOUNT, _PARTITION = map(
-    operator.attrgetter, ("id", "parent_id", "user", "shares", "account", "partition")
-)
 
 NO_VAL = 4294967294.0
 """Slurm's NO_VAL as a LevelFS: what a ``FairShare=parent`` account gets (printed blank)."""
@@ -101,6 +97,13 @@ class Tree:
     user_parents: set[int]  # those of them whose fair-share children are all users
     reattached: bool  # some association has FairShare=parent (fs_parent differs from parent)
     sums: _Sums  # how ``raw`` was added up, for another usage of the same tree
+    _fields: dict[str, list] = field(default_factory=dict)
+
+    def column(self, name: str) -> list:
+        """Each position's association's ``name`` field (made once per tree)."""
+        if name not in self._fields:
+            self._fields[name] = _field(self.assocs, name)
+        return self._fields[name]
 
 
 @dataclass(eq=False, repr=False)  # arrays of every association: never compared or printed
@@ -186,20 +189,29 @@ class FairShareResult:
         return self.by_index[i]
 
 
+def _field(assocs: Sequence[Assoc], name: str) -> list:
+    """Each association's ``name`` field, in order (an ``AssocColumns``' column, without
+    making its objects)."""
+    if isinstance(assocs, AssocColumns):
+        return assocs.field(name)
+    return list(map(operator.attrgetter(name), assocs))
+
+
 def build_tree(assocs: Sequence[Assoc], usage: Mapping[int, float]) -> Tree:
     """Index the tree, order it, find fs-parents and level shares, aggregate usage."""
     n = len(assocs)
-    index = dict(zip(map(_ID, assocs), range(n)))
+    ids = _field(assocs, "id")
+    index = dict(zip(ids, range(n)))
     if len(index) != n:
-        counts = collections.Counter(map(_ID, assocs))
+        counts = collections.Counter(ids)
         dup = next(x for x, k in counts.items() if k > 1)
         raise InvalidValue(f"association id {dup} appears twice")
-    ids = list(index)  # the ids in input order: the keys, without a second pass over assocs
-    users = list(map(_USER, assocs))
+    users = _field(assocs, "user")
     # -2: root or unknown parent
-    parent = list(map(index.get, map(_PARENT_ID, assocs), itertools.repeat(-2, n)))
+    parent_ids = _field(assocs, "parent_id")
+    parent = list(map(index.get, parent_ids, itertools.repeat(-2, n)))
     root = parent.index(-2) if -2 in parent else -1
-    if parent.count(-2) != 1 or assocs[root].parent_id is not None:
+    if parent.count(-2) != 1 or parent_ids[root] is not None:
         roots = sum(a.parent_id is None for a in assocs)
         if roots != 1:
             raise InvalidValue(f"expected exactly one root association, found {roots}")
@@ -214,7 +226,7 @@ def build_tree(assocs: Sequence[Assoc], usage: Mapping[int, float]) -> Tree:
         a = assocs[children[min(bad)][0]]
         raise InvalidValue(f"association {a.id} ({_label(a)}) has a user association as parent")
 
-    shares = list(map(_SHARES, assocs))
+    shares = _field(assocs, "shares")
     level_sum = [0] * n  # children's shares, for the tree without re-attachment
     _scatter(level_sum, parents, map(sum, map(map, itertools.repeat(shares.__getitem__), groups)))
     inner: list[int] = []  # positions with children, in tree order
@@ -347,17 +359,15 @@ def _name_order(
     n = len(users)
     is_account = list(map(operator.is_, users, itertools.repeat(None, n)))
     user_key: list[str | None] = users
-    if any(map(_PARTITION, assocs)):  # "\0" sorts first: "u\0p" sorts like (u, p)
-        user_key = [
-            u if not p or u is None else u + "\0" + p
-            for u, p in zip(users, map(_PARTITION, assocs))
-        ]
+    partitions = _field(assocs, "partition")
+    if any(partitions):  # "\0" sorts first: "u\0p" sorts like (u, p)
+        user_key = [u if not p or u is None else u + "\0" + p for u, p in zip(users, partitions)]
     user_pos = sorted(
         itertools.compress(positions, map(operator.not_, is_account)),
         key=cast(Callable[[int], str], user_key.__getitem__),
     )
     account_pos = list(itertools.compress(positions, is_account))
-    names = list(map(_ACCOUNT, itertools.compress(assocs, is_account)))
+    names = list(itertools.compress(_field(assocs, "account"), is_account))
     by_name = sorted(range(len(names)), key=names.__getitem__)
     return user_pos + list(map(account_pos.__getitem__, by_name)), len(user_pos)
 
@@ -508,7 +518,7 @@ class _PickedColumns(Mapping[str, Sequence]):
         "raw_shares": "shares",
         "raw_usage": "raw",
     }
-    _ASSOC_FIELDS = {"account": _ACCOUNT, "partition": _PARTITION}
+    _ASSOC_FIELDS = ("account", "partition")
 
     def __init__(self, tree: Tree, c: Columns, positions: Sequence[int]):
         self._tree, self._c = tree, c
@@ -540,7 +550,7 @@ class _PickedColumns(Mapping[str, Sequence]):
 
     def _picked(self, name: str) -> Sequence:
         if name in self._ASSOC_FIELDS:
-            return list(map(self._ASSOC_FIELDS[name], self._assocs))
+            return self._pick(self._tree.column(name))
         if name == "grp_tres_mins":
             return [a.limits.get("GrpTRESMins") or None if a.limits else None for a in self._assocs]
         if name in self._TREE_FIELDS:
@@ -661,8 +671,8 @@ def _classic(
 ) -> FairShareResult:
     """Classic, depth-oblivious and linear. Account rows take their NormUsage from
     ``lagging`` (the usage when the last pass began), user rows from ``current``."""
-    assocs, fsp, root, users = tree.assocs, tree.fs_parent, tree.root, tree.users
-    n = len(assocs)
+    raw_shares, fsp, root, users = tree.shares, tree.fs_parent, tree.root, tree.users
+    n = len(raw_shares)
     norm = current
     if lagging is not current:
         norm = [c if u is not None else lag for c, lag, u in zip(current, lagging, users)]
@@ -674,20 +684,20 @@ def _classic(
     if oblivious:
         sibling_norm = [0.0] * n
         for i in tree.order:
-            if i != root and assocs[i].shares != SHARES_PARENT:
+            if i != root and raw_shares[i] != SHARES_PARENT:
                 sibling_norm[fsp[i]] += norm[i]
     for i in tree.order:
         if i == root:
             continue
-        a = assocs[i]
+        own = raw_shares[i]
         fp = fsp[i]
         lvl = tree.level_shares[i]
-        if a.shares == SHARES_PARENT:
+        if own == SHARES_PARENT:
             chain[i] = chain[tree.parent[i]]
             shares[i] = shares[fp]
             efctv[i] = efctv[fp]
             continue
-        chain[i] = chain[tree.parent[i]] * (a.shares / lvl) if lvl else 0.0
+        chain[i] = chain[tree.parent[i]] * (own / lvl) if lvl else 0.0
         shares[i] = chain[i]
         un = norm[i]
         if fp == root:
@@ -695,7 +705,7 @@ def _classic(
         elif oblivious:
             efctv[i] = _oblivious_efctv(shares[i], un, shares[fp], efctv[fp], sibling_norm[fp])
         elif lvl:
-            efctv[i] = un + (efctv[fp] - un) * (a.shares / lvl)
+            efctv[i] = un + (efctv[fp] - un) * (own / lvl)
         else:
             efctv[i] = efctv[fp]
 

@@ -9,8 +9,11 @@ Limits are plain dicts keyed by the canonical limit name of
 
 from __future__ import annotations
 
+import itertools
+import operator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, overload
 
 SHARES_PARENT = 0x7FFFFFFF
 """How Slurm stores ``FairShare=parent`` (SLURMDB_FS_USE_PARENT)."""
@@ -42,6 +45,64 @@ class Assoc:
     @property
     def shares_parent(self) -> bool:
         return self.shares == SHARES_PARENT
+
+
+class AssocColumns(Sequence[Assoc]):
+    """Associations held as columns of their first fields (``Assoc``'s order; the other
+    fields are each association's same ``rest``), made into ``Assoc`` objects only when
+    one is asked for: then every one at once and once only, so that a change to one stays.
+
+    The fair-share pass reads columns (:meth:`field`) and needs no object per
+    association: at 100,000 associations, making them took 37 ms of ``sshare -a -P``'s
+    0.5 s, and reading their fields back into columns 17 ms more."""
+
+    __slots__ = ("_columns", "_rest", "_objects")
+
+    def __init__(self, columns: Sequence[list], rest: tuple = ()):
+        if len(columns) + len(rest) != len(_ASSOC_FIELDS):
+            raise ValueError(f"{len(columns)} columns and {len(rest)} more fields make no Assoc")
+        self._columns, self._rest = columns, rest
+        self._objects: list[Assoc] | None = None
+
+    def __len__(self) -> int:
+        return len(self._columns[0])
+
+    @overload
+    def __getitem__(self, index: int) -> Assoc: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Assoc]: ...
+    def __getitem__(self, index):
+        return self._assocs()[index]
+
+    def __iter__(self) -> Iterator[Assoc]:
+        return iter(self._assocs())
+
+    def __eq__(self, other: object) -> bool:
+        """Equal to a sequence of the same associations (a list of them too)."""
+        if not isinstance(other, Sequence) or isinstance(other, (str, bytes)):
+            return NotImplemented
+        return len(self) == len(other) and all(map(operator.eq, self, other))
+
+    __hash__ = None  # type: ignore[assignment]  # changeable, as the list it stands for
+
+    def field(self, name: str) -> list:
+        """Each association's ``name`` field, in order (the column itself: not to be
+        changed)."""
+        if self._objects is not None:  # they may have changed since
+            return list(map(operator.attrgetter(name), self._objects))
+        k = _ASSOC_FIELDS.index(name)
+        if k < len(self._columns):
+            return self._columns[k]
+        return [self._rest[k - len(self._columns)]] * len(self)
+
+    def _assocs(self) -> list[Assoc]:
+        if self._objects is None:
+            rest = map(itertools.repeat, self._rest)
+            self._objects = list(map(Assoc, *self._columns, *rest))
+        return self._objects
+
+
+_ASSOC_FIELDS = tuple(f.name for f in fields(Assoc))
 
 
 @dataclass(slots=True)

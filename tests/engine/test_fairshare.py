@@ -9,9 +9,9 @@ import random
 
 import pytest
 
-from fscli.engine.fairshare import NO_VAL, compute, share_columns
+from fscli.engine.fairshare import NO_VAL, ShareRow, compute, share_columns
 from fscli.engine.fsexplain import explain
-from fscli.engine.model import SHARES_PARENT, Assoc
+from fscli.engine.model import SHARES_PARENT, Assoc, AssocColumns
 from fscli.engine.tree import display_order
 from fscli.errors import InvalidValue
 from fscli.heap import bulk
@@ -430,3 +430,52 @@ def test_divide_is_the_zero_replacing_division_bit_for_bit(seed: int) -> None:
     zero = 0 if ints else 0.0
     got, expected = _divide(num, den, if_zero, zero), _old_divide(num, den, if_zero, zero)
     assert list(map(repr, got)) == list(map(repr, expected))
+
+
+def as_columns(assocs: list[Assoc]) -> AssocColumns:
+    """``assocs`` as the store reads them for the fair-share pass: their first seven
+    fields as columns; every one holds the same QOS, default QOS and limits."""
+    names = ("id", "parent_id", "account", "user", "partition", "shares", "priority")
+    columns = [[getattr(a, name) for a in assocs] for name in names]
+    return AssocColumns(columns, ((), None, {}))
+
+
+@pytest.mark.parametrize("algorithm", ["fair_tree", "classic"])
+@pytest.mark.parametrize("seed", range(4))
+def test_columns_compute_what_the_objects_do(algorithm: str, seed: int) -> None:
+    """The fair-share pass over columns gives every number and row the objects give, and
+    makes no object to do so."""
+    assocs, usage = synthetic(300, 5, seed)
+    rng = random.Random(seed)
+    rng.shuffle(assocs)
+    for a in rng.sample(assocs, 40):
+        if a.user is not None:
+            a.partition = rng.choice(["gpu", "cpu"])  # users sort by (user, partition)
+    columns = as_columns(assocs)
+    result = compute(columns, usage, algorithm)
+    made = compute(assocs, usage, algorithm)
+    assert columns._objects is None  # none made by the pass
+
+    def printed(answer) -> list[dict]:  # the pieces' columns but GrpTRESMins (the limits')
+        fields = [f for f in ShareRow._fields if f != "grp_tres_mins"]
+        return [{f: p[f] for f in fields} for p in answer.column_chunks(500)]
+
+    assert printed(result) == printed(made)
+    assert columns._objects is None  # nor by the pieces sshare prints
+    assert result.rows == made.rows and result.fs_factor == made.fs_factor
+
+
+def test_columns_become_objects_once_and_stay_changed() -> None:
+    assocs = small_tree()
+    columns = as_columns(assocs)
+    assert len(columns) == 8 and columns.field("user")[3] == "zed"
+    assert columns.field("limits") == [{}] * 8 and columns.field("qos") == [()] * 8
+    assert columns._objects is None
+    assert columns == assocs and assocs == columns and columns != assocs[:7]
+    first = columns[3]
+    assert first == Assoc(4, 3, "bio", "zed", shares=1) and columns[3] is first
+    assert columns[1:3] == assocs[1:3] and list(columns) == assocs
+    first.shares = 5
+    assert columns.field("shares")[3] == 5 and compute(columns, {}).row(4).raw_shares == 5
+    with pytest.raises(ValueError, match="make no Assoc"):
+        AssocColumns([[1], [None]], ())
