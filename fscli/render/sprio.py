@@ -478,7 +478,7 @@ def show_table(
 
 def row_dict(row: PriorityRow) -> dict:
     """A JSON-ready breakdown of one row."""
-    return _json_row(*(getattr(row, f.name) for f in fields(PriorityRow)[:-1]))
+    return _json_row(*(getattr(row, f.name) for f in fields(PriorityRow)[:-2]))
 
 
 def _json_row(
@@ -499,10 +499,10 @@ def _json_row(
     exact: float,
     priority: int,
     admin_set: bool,
-    job: object,
 ) -> dict:
-    """:func:`row_dict` of a row given field by field (in :class:`PriorityRow`'s order):
-    ``--json`` writes the rows straight from their columns, without row objects."""
+    """:func:`row_dict` of a row given field by field (in :class:`PriorityRow`'s order,
+    up to ``admin_set``): ``--json`` writes the rows straight from their columns, without
+    row objects (nor the rows' jobs)."""
     return {
         "job_id": job_id,
         "partition": partition,
@@ -537,7 +537,7 @@ def render_json(
     import json
 
     columns = _as_columns(rows)
-    jobs = ",\n    ".join(map(json.dumps, map(_json_row, *columns.row_fields())))
+    jobs = ",\n    ".join(map(json.dumps, map(_json_row, *columns.row_fields()[:-1])))
     return "".join(
         [
             '{\n  "cluster": ',

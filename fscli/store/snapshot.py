@@ -10,7 +10,7 @@ exports) starts here.
 
 from __future__ import annotations
 
-from operator import attrgetter, itemgetter
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from fscli.engine.limits import definitions as limitdefs
@@ -31,6 +31,7 @@ from fscli.store.sql import batches, in_list, rows, scalar
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from fscli.engine.priority import QueueColumns
     from fscli.engine.usage import Charges
 
 NO_LIMITS: dict = {}
@@ -354,78 +355,55 @@ def load_listed_jobs(conn, cluster: str | None, filters: dict[str, set[str]]) ->
     return jobs
 
 
-def load_queue(conn, cluster_id: int, states: tuple[str, ...] = ("pending",)) -> list[Job]:
+def load_queue(conn, cluster_id: int, states: tuple[str, ...] = ("pending",)) -> QueueColumns:
     """The Slurm jobs of the cluster in ``states`` (sprio: pending, and running with
-    CALCULATE_RUNNING), by id, with what the priority needs (no run times, LSF fields).
+    CALCULATE_RUNNING), with what the priority needs (no run times, LSF fields), as
+    columns for :func:`fscli.engine.priority.compute_priorities` (which sorts them by id).
 
-    Leaner than ``snapshot.load_jobs`` for a queue of 100,000 jobs: fewer columns, and each
-    distinct partition list and TRES text is parsed once (jobs share the parsed values,
-    which are read-only).
+    Leaner than ``snapshot.load_jobs`` for a queue of 100,000 jobs: fewer columns, no Job
+    object per row (60 ms), and each distinct partition list and TRES text parsed once
+    (jobs share the parsed values, which are read-only). The rows become columns a
+    batch at a time: 100,000 rows turned at once took 35 ms, a thousand at a time 10
+    (a batch's rows are still in the CPU's caches).
     """
+    from fscli.engine.priority import QueueColumns
+
     in_states, params = in_list("state", "state", states)
     params["cid"] = cluster_id
     # of one state, the state is not read back as 100,000 copies of its text (9 of 155 ms)
     only = states[0] if len(states) == 1 else None
     sql = (
-        f'SELECT id, "user", account, assoc_id, "partition", qos, {"NULL" if only else "state"}, '
-        "submit, eligible, cpus, nodes, tres, time_limit, nice, site_factor, admin_priority "
+        'SELECT id, "user", account, assoc_id, "partition", qos, submit, eligible, cpus, '
+        f"nodes, tres, time_limit, nice, site_factor, admin_priority{'' if only else ', state'} "
         f"FROM job WHERE cluster_id = :cid AND {in_states} AND queue IS NULL"
     )
-    parts: dict[str | None, tuple[str, ...]] = {}
-    tres: dict[str | None, dict[str, int]] = {None: {}}
-    out = []
-    for (
-        job_id,
+    columns: list[list] = [[] for _ in range(15 if only else 16)]
+    for batch in batches(conn, sql, params, size=1000):
+        for column, values in zip(columns, zip(*batch)):
+            column.extend(values)
+    state = [only] * len(columns[0]) if only else columns.pop()
+    ids, user, account, assoc, part_texts, qos, submit, eligible, cpus, nodes = columns[:10]
+    tres_texts, limit, nice, site, admin = columns[10:]
+    parts = {text: tuple(p for p in (text or "").split(",") if p) for text in set(part_texts)}
+    tres = {text: {} if text is None else parse_tres(text) for text in set(tres_texts)}
+    return QueueColumns(
+        ids,
         user,
         account,
-        assoc_id,
-        part,
+        assoc,
+        list(map(parts.__getitem__, part_texts)),
         qos,
         state,
         submit,
         eligible,
         cpus,
         nodes,
-        tres_text,
+        list(map(tres.__getitem__, tres_texts)),
         limit,
         nice,
         site,
         admin,
-    ) in rows(conn, sql, params):
-        if part not in parts:
-            parts[part] = tuple(p for p in (part or "").split(",") if p)
-        if tres_text not in tres:
-            tres[tres_text] = parse_tres(tres_text)
-        # positional (Job's field order): keywords cost twice as much at 100,000 jobs
-        out.append(
-            Job(
-                job_id,
-                user,
-                account,
-                assoc_id,
-                parts[part],
-                qos,
-                state or only,
-                submit,
-                eligible,
-                None,  # start
-                None,  # end
-                cpus,
-                nodes,
-                tres[tres_text],
-                limit,
-                nice or 0,
-                site or 0,
-                None,  # queue
-                1,  # slots
-                None,  # cputime
-                admin,
-            )
-        )
-    # sorted here: SQLite would sort the rows it reads by state (its index) in a temporary
-    # B-tree first; sorting the jobs, already in id order within a state, costs less
-    out.sort(key=attrgetter("id"))
-    return out
+    )
 
 
 def cluster_names(conn) -> list[str]:

@@ -1,9 +1,12 @@
 """The column-wise scoring of sprio's rows against the job-by-job loop it replaced (kept
-here as the reference), on random queues: the same rows, warnings and errors."""
+here as the reference), on random queues: the same rows, warnings and errors; and the
+queue given as columns (:class:`QueueColumns`, the store's sprio) against the same jobs
+given as objects."""
 
 from __future__ import annotations
 
 import random
+from operator import attrgetter
 
 import pytest
 
@@ -15,6 +18,7 @@ from fscli.engine.priority import (
     PRIORITY_MAX,
     PriorityColumns,
     PriorityRow,
+    QueueColumns,
     _assoc_index,
     _Context,
     _effective_assoc_priority,
@@ -22,10 +26,30 @@ from fscli.engine.priority import (
     _job_tres,
     _tres_factors,
     compute_priorities,
+    listed_states,
 )
 from fscli.errors import InvalidValue, NotFound
 
 NOW = 1_800_000_000
+
+
+# The choice of the listed jobs before the queue's columns (commit 42ecab9), verbatim.
+def _old_listed(jobs: list[Job], config: PriorityConfig, now: int) -> list[Job]:
+    states = listed_states(config)
+    always = "ACCRUE_ALWAYS" in config.flags
+    return [
+        j
+        for j in sorted(jobs, key=attrgetter("id"))
+        if j.state in states
+        and j.admin_priority != 0
+        and (j.submit if always or j.eligible is None else j.eligible) <= now
+    ]
+
+
+def _old(queue, source, ctx, warnings) -> PriorityColumns:
+    """``priority._score`` as it was: the listed jobs of ``source``, one by one."""
+    jobs = _old_listed([source[i] for i in range(len(source))], ctx.config, ctx.now)
+    return PriorityColumns.of_rows(_old_score(jobs, ctx, warnings))
 
 
 # The job-by-job scoring sprio used before the columns (commit 8c64f3d), verbatim.
@@ -196,6 +220,7 @@ ASSOCS = {
 }
 FLAGS = [
     "ACCRUE_ALWAYS",
+    "CALCULATE_RUNNING",
     "NO_NORMAL_ALL",
     "NO_NORMAL_TRES",
     "SMALL_RELATIVE_TO_TIME",
@@ -247,7 +272,7 @@ def _both(jobs, config, fs):
     new = compute_priorities(*args)
     old_score = priority._score
     try:
-        priority._score = lambda j, ctx, w: PriorityColumns.of_rows(_old_score(j, ctx, w))
+        priority._score = _old
         old = compute_priorities(*args)
     finally:
         priority._score = old_score
@@ -263,6 +288,63 @@ def test_columns_score_every_row_as_the_job_by_job_loop(seed):
     new, old = _both(jobs, config, fs)
     assert new == old
     assert [r.job for r in new[0]] == [r.job for r in old[0]]
+
+
+def _answer(jobs, config, fs):
+    """compute_priorities' rows, each row's job and the warnings, or its error."""
+    cluster = ClusterInfo("x", nodes=10, cpus=640)
+    try:
+        result = compute_priorities(jobs, ASSOCS, QOS, PARTS, cluster, config, fs, NOW)
+    except (NotFound, InvalidValue) as error:
+        return type(error), str(error)
+    return result.rows, [r.job for r in result.rows], result.warnings
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_a_queue_given_as_columns_scores_as_its_jobs(seed):
+    """The same rows, jobs (made back from the columns), warnings and errors, whether the
+    queue comes as jobs or as columns: in any order with jobs not listed, or (odd seeds)
+    all of them listed, by id, as the store's queue comes. The columns are left as given
+    (admin-set rows change their site and nice)."""
+    rng = random.Random(seed)
+    config = _config(rng)
+    jobs = [_job(rng, rng.randrange(1, 10**6)) for _ in range(rng.choice([0, 1, 5, 60]))]
+    if seed % 2:
+        jobs = _old_listed(jobs, config, NOW)
+    if seed % 3 == 0:  # no row repeated: the rows' columns are the queue's, picked or not
+        for job in jobs:
+            job.partitions = job.partitions[:1]
+    for job in jobs if rng.random() < 0.2 else ():  # a faulty job now and then
+        job.qos = rng.choice([job.qos, job.qos, "nosuch"])
+        job.partitions = rng.choice([job.partitions] * 8 + [(), ("a", "nosuch")])
+    fs = {3: rng.random(), 4: 0.0, 5: 1.0}
+    queue = QueueColumns.of_jobs(jobs)
+    given = QueueColumns.of_jobs(jobs)
+    assert _answer(queue, config, fs) == _answer(jobs, config, fs)
+    assert queue == given
+
+
+@pytest.mark.parametrize("seed", range(10))
+@pytest.mark.parametrize("spoiler", ["held", "not eligible", "not listed", "out of order"])
+def test_a_listed_queue_but_for_one_job_as_the_job_by_job_loop(seed, spoiler):
+    """Every job listed, by id (the store's queue, whose listing is not looked at job by
+    job) but for one: the rows as the old loop made them."""
+    rng = random.Random(seed)
+    config = _config(rng)
+    jobs = _old_listed([_job(rng, rng.randrange(1, 10**6)) for _ in range(30)], config, NOW)
+    states = listed_states(config)
+    job = rng.choice(jobs)
+    if spoiler == "held":
+        job.admin_priority = 0
+    elif spoiler == "not eligible":
+        job.submit = job.eligible = NOW + 1
+    elif spoiler == "not listed":
+        job.state = "completed" if "running" in states else "running"
+    else:
+        jobs.insert(0, jobs.pop())
+    fs = {3: rng.random(), 4: 0.0, 5: 1.0}
+    new, old = _both(QueueColumns.of_jobs(jobs), config, fs)
+    assert new == old
 
 
 @pytest.mark.parametrize(
@@ -290,10 +372,7 @@ def test_the_first_faulty_job_names_the_error_as_before(faults):
             job.partitions = ()
     config = _config(random.Random(1))
     errors = []
-    for score in (
-        priority._score,
-        lambda j, ctx, w: PriorityColumns.of_rows(_old_score(j, ctx, w)),
-    ):
+    for score in (priority._score, _old):
         saved = priority._score
         priority._score = score
         try:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import replace
 from operator import attrgetter
 from pathlib import Path
 
@@ -96,8 +97,45 @@ def test_sqlite3_and_sqlalchemy_read_the_same_snapshot(busy):
     assert any(a.partition == "gpu" and a.limits for a in c2.assocs)
     assert plain["demo"]["state"].jobs and len(plain["demo"]["state"].charges)
     assert plain["c2"]["queue"] and plain["c2"]["state"].partitions
-    assert {j.state for j in plain["demo"]["pending"]} == {"pending"}
+    assert set(plain["demo"]["pending"].state) == {"pending"}
     assert [c.verdict for c in plain["c2"]["limits"][-1]] == ["run", "reject"]
+
+
+def test_the_queue_holds_what_the_jobs_hold(busy):
+    """sprio's queue, read as columns (more rows than one batch: the demo's jobs copied
+    under new ids, their numbers told apart), holds each of its jobs as ``load_jobs``
+    reads them, run times and LSF fields left out."""
+    import sqlite3
+
+    with sqlite3.connect(busy) as conn:
+        columns = [row[1] for row in conn.execute("PRAGMA table_info(job)")]
+        copied = ", ".join("id + 10000 * k.k" if c == "id" else f'"{c}"' for c in columns)
+        conn.execute(
+            f"INSERT INTO job SELECT {copied} FROM job, "
+            "(WITH RECURSIVE n(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM n WHERE k < 200) "
+            "SELECT k FROM n) AS k"
+        )
+        conn.execute(
+            "UPDATE job SET nice = id % 7 - 3, site_factor = 10 + id % 5, "
+            "eligible = submit + id % 3, time_limit = 100 + id % 11, "
+            "admin_priority = 1000 * NULLIF(id % 4, 0)"
+        )
+    leave_out = {"start": None, "end": None, "queue": None, "slots": 1, "cputime": None}
+    conn = open_reader(busy)
+    assert conn is not None
+    try:
+        cid = snapshot.cluster_id_for(conn, "demo")
+        for states in (("pending",), ACTIVE_STATES):
+            queue = snapshot.load_queue(conn, cid, states)
+            jobs = [
+                replace(job, **leave_out)
+                for job in snapshot.load_jobs(conn, cid, states)
+                if job.queue is None
+            ]
+            assert len(queue) > 1000
+            assert sorted((queue[i] for i in range(len(queue))), key=attrgetter("id")) == jobs
+    finally:
+        conn.close()
 
 
 def test_the_fair_share_views_read_the_associations_by_parent(busy):
