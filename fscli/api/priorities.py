@@ -16,7 +16,9 @@ def priorities(
 ) -> Priorities:
     """Every pending job's priority at ``at``. The jobs whose usage counts for fair-share
     and the queue sprio ranks are loaded apart (the queue with the lean
-    ``store.snapshot.load_queue``)."""
+    ``store.snapshot.load_queue``, as columns). The associations go to the priority as
+    read (columns: no object per association), not by id (100,000 objects and their
+    dict: 50 ms)."""
     from fscli.engine.priority import compute_priorities, listed_states
     from fscli.errors import InvalidValue
     from fscli.heap import bulk
@@ -36,7 +38,7 @@ def priorities(
         shares = fairshare(state, at, algorithm, last=True)
         result = compute_priorities(
             queue,
-            state.by_id,
+            state.assocs,
             state.qos,
             state.partitions,
             state.cluster,

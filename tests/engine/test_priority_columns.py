@@ -6,13 +6,14 @@ given as objects."""
 from __future__ import annotations
 
 import random
+from dataclasses import fields
 from operator import attrgetter
 
 import pytest
 
 from fscli.engine import priority
 from fscli.engine.config import WEIGHT_KEYS, PriorityConfig, validate
-from fscli.engine.model import Assoc, ClusterInfo, Job, Partition, Qos
+from fscli.engine.model import Assoc, AssocColumns, ClusterInfo, Job, Partition, Qos
 from fscli.engine.priority import (
     FACTORS,
     PRIORITY_MAX,
@@ -290,11 +291,16 @@ def test_columns_score_every_row_as_the_job_by_job_loop(seed):
     assert [r.job for r in new[0]] == [r.job for r in old[0]]
 
 
-def _answer(jobs, config, fs):
+def _assoc_columns(assocs: dict[int, Assoc]) -> AssocColumns:
+    """The associations as the store reads them for sprio: columns, no objects."""
+    return AssocColumns([[getattr(a, f.name) for a in assocs.values()] for f in fields(Assoc)])
+
+
+def _answer(jobs, config, fs, assocs=ASSOCS):
     """compute_priorities' rows, each row's job and the warnings, or its error."""
     cluster = ClusterInfo("x", nodes=10, cpus=640)
     try:
-        result = compute_priorities(jobs, ASSOCS, QOS, PARTS, cluster, config, fs, NOW)
+        result = compute_priorities(jobs, assocs, QOS, PARTS, cluster, config, fs, NOW)
     except (NotFound, InvalidValue) as error:
         return type(error), str(error)
     return result.rows, [r.job for r in result.rows], result.warnings
@@ -305,7 +311,8 @@ def test_a_queue_given_as_columns_scores_as_its_jobs(seed):
     """The same rows, jobs (made back from the columns), warnings and errors, whether the
     queue comes as jobs or as columns: in any order with jobs not listed, or (odd seeds)
     all of them listed, by id, as the store's queue comes. The columns are left as given
-    (admin-set rows change their site and nice)."""
+    (admin-set rows change their site and nice). The same too whether the associations
+    come by id, in a list or as columns (the store's sprio)."""
     rng = random.Random(seed)
     config = _config(rng)
     jobs = [_job(rng, rng.randrange(1, 10**6)) for _ in range(rng.choice([0, 1, 5, 60]))]
@@ -322,6 +329,11 @@ def test_a_queue_given_as_columns_scores_as_its_jobs(seed):
     given = QueueColumns.of_jobs(jobs)
     assert _answer(queue, config, fs) == _answer(jobs, config, fs)
     assert queue == given
+    by_id = _answer(jobs, config, fs)
+    assert _answer(jobs, config, fs, list(ASSOCS.values())) == by_id
+    assocs = _assoc_columns(ASSOCS)
+    assert _answer(queue, config, fs, assocs) == by_id
+    assert assocs._objects is None  # read as columns: no object made
 
 
 @pytest.mark.parametrize("seed", range(10))
@@ -408,8 +420,10 @@ def test_association_priorities_and_factors_as_before(seed):
         value = rng.choice([None, None, 0, 1, 7, 50, 2**31])
         assocs[assoc_id] = Assoc(assoc_id, parent, "a", rng.choice([None, "u"]), priority=value)
     assocs = dict(rng.sample(list(assocs.items()), len(assocs)))
-    found = _effective_assoc_priority(assocs)
+    at = {a: k for k, a in enumerate(assocs)}
+    found = _effective_assoc_priority(assocs, at)
     assert found == {i: _inherited_priority(assocs, i) for i in assocs}
+    assert _effective_assoc_priority(_assoc_columns(assocs), at) == found
     for flags in ((), ("PriorityFlags", "NO_NORMAL_ASSOC")):
         settings = [("PriorityWeightAssoc", "10"), *([flags] if flags else [])]
         config = PriorityConfig.from_mapping(dict(validate(k, v) for k, v in settings))
