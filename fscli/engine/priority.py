@@ -23,7 +23,10 @@ Jobs with an admin-set priority keep it and show every factor as 0, as in Slurm.
 Each factor that does not depend on the job (partition, QOS, association normalisation,
 cluster size) is computed once, what depends on a job's shape (size, partitions, TRES) once
 per shape, and the rest column by column (:class:`PriorityColumns`): a queue of 100,000
-jobs costs a few C-level passes per factor, and no object per row unless asked for.
+jobs costs a few C-level passes per factor, and no object per row unless asked for. The
+queue may come as columns too (:class:`QueueColumns`), and the associations as the store
+reads them (:class:`~fscli.engine.model.AssocColumns`): then no object per job or
+association is made either.
 """
 
 from __future__ import annotations
