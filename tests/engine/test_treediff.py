@@ -105,3 +105,37 @@ def test_sets_qos_tells_which_changes_write_a_qos_list():
     assert sets_qos(change)
     [change] = diff(tree(phys=10), tree(phys=3), exists=True).changes
     assert not sets_qos(change)
+
+
+def test_users_held_as_the_same_objects_are_passed_over_and_the_rest_come_by_name():
+    """A re-apply's store read hands back the tree's own user objects where the rows match:
+    those are unchanged; the others are compared, and their changes listed by user name
+    whatever the order of the users in either tree."""
+    spec = tree(phys=10)
+    for name in ("zed", "bob", "amy", "cy"):
+        spec.users[name] = UserSpec(name=name, associations=[UserAssocSpec(account="phys")])
+    current = tree(phys=10)
+    current.users = {name: spec.users[name] for name in ("cy", "alice", "zed")}  # shared
+    current.users["amy"] = UserSpec(name="amy", associations=[UserAssocSpec(account="phys")])
+    current.users["bob"] = UserSpec(
+        name="bob", associations=[UserAssocSpec(account="phys", shares=5)]
+    )
+    assert texts(diff(current, spec, exists=True)) == ["~ assoc bob/phys: fairshare: 5 -> 1"]
+    spec.users["zed"].associations[0].shares = 3  # held by both: the same, whatever it says
+    spec.users["amy"].admin_level = "Operator"
+    assert texts(diff(current, spec, exists=True)) == [
+        "~ user amy: admin_level: None -> Operator",
+        "~ assoc bob/phys: fairshare: 5 -> 1",
+    ]
+
+
+def test_problems_come_in_the_order_of_the_names():
+    spec = tree(phys=10)
+    for name, account in (("zed", "nope"), ("bob", "phys"), ("amy", "gone")):
+        spec.users[name] = UserSpec(name=name, associations=[UserAssocSpec(account=account)])
+    spec.users["bob"].coordinator_of = ["nope"]
+    assert [(p.path[1], p.message) for p in spec.problems()] == [
+        ("amy", "account 'gone' does not exist"),
+        ("bob", "coordinator of account 'nope', which does not exist"),
+        ("zed", "account 'nope' does not exist"),
+    ]
