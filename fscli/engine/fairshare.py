@@ -189,12 +189,14 @@ class FairShareResult:
         return self.by_index[i]
 
 
-def _field(assocs: Sequence[Assoc], name: str) -> list:
+def _field(assocs: Sequence[Assoc], name: str, where: list[bool] | None = None) -> list:
     """Each association's ``name`` field, in order (an ``AssocColumns``' column, without
-    making its objects)."""
+    making its objects); with ``where``, of the associations it selects only."""
     if isinstance(assocs, AssocColumns):
-        return assocs.field(name)
-    return list(map(operator.attrgetter(name), assocs))
+        column = assocs.field(name)
+        return column if where is None else list(itertools.compress(column, where))
+    chosen = assocs if where is None else itertools.compress(assocs, where)
+    return list(map(operator.attrgetter(name), chosen))
 
 
 def build_tree(assocs: Sequence[Assoc], usage: Mapping[int, float]) -> Tree:
@@ -367,7 +369,7 @@ def _name_order(
         key=cast(Callable[[int], str], user_key.__getitem__),
     )
     account_pos = list(itertools.compress(positions, is_account))
-    names = list(itertools.compress(_field(assocs, "account"), is_account))
+    names = _field(assocs, "account", is_account)
     by_name = sorted(range(len(names)), key=names.__getitem__)
     return user_pos + list(map(account_pos.__getitem__, by_name)), len(user_pos)
 
