@@ -9,6 +9,7 @@ and demo all start here, so they agree on every number.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from fscli.engine.config import PriorityConfig
@@ -28,16 +29,12 @@ class ClusterState:
 
     cluster_id: int
     cluster: ClusterInfo
-    assocs: list[Assoc]
+    assocs: Sequence[Assoc]  # AssocColumns when read without settings
     qos: dict[str, Qos]
     partitions: dict[str, Partition]
     config: PriorityConfig
     charges: Charges = field(default_factory=Charges)
     jobs: list[Job] = field(default_factory=list)
-
-    @property
-    def by_id(self) -> dict[int, Assoc]:
-        return {a.id: a for a in self.assocs}
 
 
 def load_state(

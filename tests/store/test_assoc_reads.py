@@ -152,8 +152,10 @@ def test_the_fair_share_read_walks_the_tree_index(mixed, tmp_path):
     table. The other reads, which take columns the index lacks, scan and sort once."""
     replayed = str(tmp_path / "replayed.db")
     migrated(replayed)
+    # (the plans' wording varies with SQLite's version: "SCAN TABLE" before 3.36)
     for path in (mixed, replayed):
         plan = read_plans(path, by_parent=True, settings=False)["rows"]
-        assert plan == "SCAN association USING COVERING INDEX ix_association_tree", path
+        assert "USING COVERING INDEX ix_association_tree" in plan, path
+        assert "TEMP B-TREE" not in plan and "SEARCH" not in plan, path
     plan = read_plans(mixed, by_parent=True)["rows"]
-    assert plan == "SCAN association USE TEMP B-TREE FOR ORDER BY"
+    assert "TEMP B-TREE FOR ORDER BY" in plan and "INDEX" not in plan

@@ -29,11 +29,9 @@ from fscli.engine.submit import MemoryDefaults
 from fscli.engine.tres import parse_tres
 from fscli.store import snapshot
 from fscli.store.job_states import ACTIVE_STATES
-from fscli.store.sql import in_list, rows
+from fscli.store.sql import IN_LIST, in_list, rows
 
 USAGE_LIMITS = ("GrpTRESMins", "GrpWall")
-MAX_IN = 900
-"""Longest id list put in an IN clause; past it, counting scans the cluster's jobs."""
 
 
 def _matching(target: Target, n: int) -> tuple[str, dict]:
@@ -165,7 +163,7 @@ def _scope_filter(tree: _Tree, scope: JobScope) -> tuple[str, dict] | None:
     users = [x.id for x in counted if x.user is not None]
     roots = [x.id for x in counted if x.user is None]
     accounts = tree.subtree(roots) if roots else set()
-    if len(accounts) + len(users) > MAX_IN:
+    if len(accounts) + len(users) > IN_LIST:  # past one IN list, scan the cluster's jobs
         return None
     terms = [in_list("j.assoc_id", "assoc", users + sorted(accounts))]
     if accounts:
