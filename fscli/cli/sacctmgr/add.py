@@ -388,7 +388,7 @@ def add_qos(run: Run, words: list[str]) -> int:
 
 def add_cluster(run: Run, words: list[str]) -> int:
     def body(session) -> None:
-        from fscli.api.sacctmgr import Admin, queries
+        from fscli.api.sacctmgr import Admin, AssocChanges, queries
 
         names = [
             n.lower()
@@ -420,7 +420,20 @@ def add_cluster(run: Run, words: list[str]) -> int:
             raise run.refuse("")
         run.out(" Adding Cluster(s)\n" + "".join(f"  Name           = {n}\n" for n in new))
         admin = Admin(session, run.app.now, run.app.actor)
+        root_known = "root" in queries.users(session.connection())
         for name in new:
             admin.add_cluster(name)
+            # as slurmdbd does: root's user association in account root, root an
+            # Administrator the first time
+            admin.add_users(
+                admin.cluster(name),
+                ["root"],
+                ["root"],
+                None,
+                None if root_known else "root",
+                None if root_known else "Administrator",
+                AssocChanges(),
+            )
+            root_known = True
 
     return run.write(body)

@@ -1,0 +1,37 @@
+"""The live cluster for the tests marked ``live``: the one ``tests/live/slurm up`` started.
+
+``FSCLI_LIVE_SLURM`` (the folder ``up`` printed) and ``SLURM_CONF`` come from its exports;
+without them every live test is skipped, saying how to start one. One test at a time uses
+the cluster (a lock on its folder), so ``pytest -n`` workers never reset it under each other.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+NO_CLUSTER = (
+    'no live Slurm: start one with `eval "$(tests/live/slurm up DIR)"` '
+    "(root, Debian's slurm packages) or run .ci/run"
+)
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if Path(str(item.fspath)).parent == Path(__file__).parent:
+            item.add_marker(pytest.mark.live)
+
+
+@pytest.fixture
+def live_slurm():
+    """The live cluster's folder, held for this test alone."""
+    where = os.environ.get("FSCLI_LIVE_SLURM")
+    if not where or not os.environ.get("SLURM_CONF") or not shutil.which("sacctmgr"):
+        pytest.skip(NO_CLUSTER)
+    with open(Path(where) / "lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield Path(where)

@@ -1,0 +1,35 @@
+"""Survey the differences over many seeds: ``python -m tests.live.explore FIRST LAST``.
+
+For each seed, the first call whose answers differ, one line a seed, and the counts at the
+end; with ``-v`` both sides' answers too. Needs the live cluster's exports.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from tests.live.differential import first_difference
+from tests.live.generate import sequence
+from tests.live.test_sacctmgr_differential import LENGTH
+
+
+def main(argv: list[str]) -> int:
+    verbose = "-v" in argv
+    first, last = (int(a) for a in argv if a != "-v")
+    differ = 0
+    for seed in range(first, last):
+        found = first_difference(sequence(seed, LENGTH))
+        if found is None:
+            print(f"seed {seed}: same")
+            continue
+        differ += 1
+        print(f"seed {seed}: call {found.index + 1}: {found.call}")
+        if verbose:
+            for name, side in (("real", found.real), ("fscli", found.fscli)):
+                print(f"  {name} rc={side.rc} stdout={side.stdout!r} stderr={side.stderr!r}")
+    print(f"{differ} of {last - first} seeds differ")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

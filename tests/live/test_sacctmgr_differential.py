@@ -1,0 +1,31 @@
+"""``fscli sacctmgr`` against the real sacctmgr, call by call, on generated sequences.
+
+Each seed is a sequence of :data:`LENGTH` calls (``tests/live/generate.py``) run on a fresh
+live cluster and on a fresh fscli store; exit codes, stdout and stderr must be equal at
+every call, and the clusters' dumps at the end. A difference fails with the shortest
+sequence that still shows it. ``FSCLI_LIVE_SEEDS`` sets how many seeds run (80 by default,
+2,000 calls); :data:`ONCE_FAILED` keeps the seeds that once found a difference.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from tests.live.differential import first_difference, shortest
+from tests.live.generate import sequence
+
+LENGTH = 25
+SEEDS = int(os.environ.get("FSCLI_LIVE_SEEDS", "80"))
+FIRST_SEED = int(os.environ.get("FSCLI_LIVE_FIRST_SEED", "0"))
+ONCE_FAILED: list[int] = []
+
+
+@pytest.mark.parametrize("seed", sorted({*ONCE_FAILED, *range(FIRST_SEED, FIRST_SEED + SEEDS)}))
+def test_sequence_answers_as_sacctmgr(live_slurm, seed):
+    calls = sequence(seed, LENGTH)
+    if first_difference(calls) is None:
+        return
+    calls, difference = shortest(calls)
+    pytest.fail(f"seed {seed}: " + difference.describe(calls), pytrace=False)
