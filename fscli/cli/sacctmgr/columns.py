@@ -303,7 +303,7 @@ def columns(items: list[str], tree: bool = False) -> list[Column]:
                 out.append(Column(title, int(width) if _number(width) else size))
                 break
         else:
-            raise UnknownField(f"Unknown field '{name}'\n")
+            raise UnknownField(f"Unknown field '{name.lower()}'\n")
     return out
 
 
@@ -315,7 +315,13 @@ def _number(text: str) -> bool:
 
 
 def format_items(values: list[str]) -> list[str]:
-    return [item for value in values for item in split_list(value)]
+    """The ``format=`` items in order, each once: sacctmgr keeps a list of them (lower
+    case) that skips an item it already holds (``user,User`` is one column)."""
+    items: dict[str, str] = {}
+    for value in values:
+        for item in split_list(value):
+            items.setdefault(item.lower(), item)
+    return list(items.values())
 
 
 # -- association values -------------------------------------------------------------
@@ -362,3 +368,30 @@ def assoc_getter(title: str, tree: bool) -> Callable:
         "Def QOS": lambda v: v.default_qos or "",
     }
     return simple.get(title, lambda v: "")
+
+
+# What sacctmgr prints of an association record it zeroed but never filled (a user or an
+# account listed without ``withassoc``): counts and ids as 0, times as 00:00:00, TRES
+# strings, names and the priority empty (seen on sacctmgr 22.05.8).
+ZERO_COUNTS = {
+    "Share",
+    "GrpJobs",
+    "GrpJobsAccrue",
+    "GrpSubmit",
+    "MaxJobs",
+    "MaxJobsAccrue",
+    "MaxSubmit",
+    "ID",
+    "LFT",
+    "RGT",
+    "ParentID",
+    "MinPrioThres",
+    *SINGLE,
+}
+ZERO_TIMES = {"GrpWall", "MaxWall"}
+
+
+def zero_assoc_text(title: str) -> str:
+    if title in ZERO_COUNTS:
+        return "0"
+    return "00:00:00" if title in ZERO_TIMES else ""

@@ -16,6 +16,7 @@ from fscli.cli.sacctmgr.columns import (
     assoc_getter,
     columns,
     format_items,
+    zero_assoc_text,
 )
 from fscli.cli.sacctmgr.context import Run
 from fscli.cli.sacctmgr.grammar import ASSOC_COND, LIST_FLAGS, Names, first, plain, split_list
@@ -184,7 +185,7 @@ def list_account(run: Run, query: Query, conn) -> int:
         "Org": lambda a, v: accounts[a][1],
         "Coord Accounts": lambda a, v: ",".join(sorted(coords.get(a, []))),
     }
-    getters = [own.get(c.title) or _on_assoc(assoc_getter(c.title, False)) for c in cols]
+    getters = [own.get(c.title) or _on_assoc(c.title) for c in cols]
     rows = []
     if with_assoc:
         by_account: dict[str, list] = {}
@@ -197,9 +198,12 @@ def list_account(run: Run, query: Query, conn) -> int:
     return _emit(run, cols, rows)
 
 
-def _on_assoc(getter: Callable) -> Callable:
-    """An association field in an account or user listing: empty without association."""
-    return lambda name, v: "" if v is None else getter(v)
+def _on_assoc(title: str) -> Callable:
+    """An association field in an account or user listing; without an association,
+    what sacctmgr prints of its all-zero record (``0``, ``00:00:00`` or nothing)."""
+    getter = assoc_getter(title, False)
+    zero = zero_assoc_text(title)
+    return lambda name, v: zero if v is None else getter(v)
 
 
 def list_user(run: Run, query: Query, conn) -> int:
@@ -227,7 +231,7 @@ def list_user(run: Run, query: Query, conn) -> int:
         "Admin": lambda u, v: users[u][1],
         "Coord Accounts": lambda u, v: ",".join(coords.get(u, [])),
     }
-    getters = [own.get(c.title) or _on_assoc(assoc_getter(c.title, False)) for c in cols]
+    getters = [own.get(c.title) or _on_assoc(c.title) for c in cols]
     rows = []
     if with_assoc:
         query.filters.setdefault("user", names)

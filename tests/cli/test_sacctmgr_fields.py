@@ -1,0 +1,56 @@
+"""``format=`` fields of ``fscli sacctmgr`` listings, as sacctmgr 22.05.8 printed them live.
+
+Each expected text was printed by the real sacctmgr on a fresh cluster ``live``
+(``tests/live/slurm up``) for the same command line.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import Fscli
+
+ZERO_FIELDS = (
+    "Account,Cluster,Partition,Share,Priority,GrpJobs,GrpJobsAccrue,GrpSubmit,GrpTRES,"
+    "GrpTRESMins,GrpTRESRunMins,GrpWall,GrpCPUs,GrpMem,GrpNodes,GrpCPUMins,GrpCPURunMins,"
+    "MaxJobs,MaxJobsAccrue,MaxSubmit,MaxTRES,MaxTRESPerNode,MaxTRESMins,MaxTRESRunMinsPU,"
+    "MaxWall,MaxCPUs,MaxNodes,MaxCPUMins,MaxCPURunMinsPU,QOS,DefaultQOS,ID,LFT,RGT,ParentID,"
+    "ParentName,MinPrioThres"
+)
+
+
+@pytest.fixture
+def live(fscli) -> Fscli:
+    fscli.ok("sacctmgr", "-i", "add", "cluster", "live")
+    return fscli
+
+
+def test_a_new_cluster_has_roots_user_association(live):
+    out = live.ok("sacctmgr", "-P", "show", "assoc", "format=Cluster,Account,User,Share,QOS")
+    assert out.stdout == (
+        "Cluster|Account|User|Share|QOS\nlive|root||1|normal\nlive|root|root|1|normal\n"
+    )
+    users = live.ok("sacctmgr", "-P", "show", "user")
+    assert users.stdout == "User|Def Acct|Admin\nroot|root|Administrator\n"
+
+
+def test_association_fields_of_a_user_listed_without_associations(live):
+    """sacctmgr prints the zeroed record it never filled: 0, 00:00:00 or nothing."""
+    out = live.ok("sacctmgr", "-P", "show", "user", f"format=User,{ZERO_FIELDS}")
+    assert out.stdout.splitlines()[1] == (
+        "root||||0||0|0|0||||00:00:00|0|0|0|0|0|0|0|0|||||00:00:00|0|0|0|0|||0|0|0|0||0"
+    )
+
+
+def test_a_field_named_twice_is_one_column(live):
+    out = live.ok("sacctmgr", "-P", "show", "account", f"format=Account,{ZERO_FIELDS}")
+    assert out.stdout.splitlines()[1] == (
+        "root|||0||0|0|0||||00:00:00|0|0|0|0|0|0|0|0|||||00:00:00|0|0|0|0|||0|0|0|0||0"
+    )
+    out = live.ok("sacctmgr", "-P", "show", "user", "format=user,User%5,USER")
+    assert out.stdout == "User|User\nroot|root\n"
+
+
+def test_an_unknown_field_is_named_in_lower_case(live):
+    result = live("sacctmgr", "show", "assoc", "format=Account,XyZ%5")
+    assert (result.exit_code, result.stdout, result.stderr) == (1, "", "Unknown field 'xyz'\n")
