@@ -35,3 +35,21 @@ def live_slurm():
     with open(Path(where) / "lock", "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         yield Path(where)
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    """How much of sacctmgr's vocabulary the differential sequences that ran covered."""
+    from tests.live import test_sacctmgr_differential as differential
+    from tests.live.generate import coverage, sequence
+
+    ran = differential.RAN
+    if not ran:
+        return
+    calls = [c for seed in ran for c in sequence(seed, differential.LENGTH)]
+    seen = coverage(calls)
+    terminalreporter.write_line(
+        f"sacctmgr differential: {len(ran)} sequences, {len(calls)} calls (+{len(ran)} dumps); "
+        + "; ".join(f"{len(v)} {k}" for k, v in seen.items())
+    )
+    for kind, values in seen.items():
+        terminalreporter.write_line(f"  {kind}: {' '.join(sorted(values))}")

@@ -14,6 +14,7 @@ import re
 import shlex
 import subprocess
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -113,6 +114,12 @@ class Mirror:
 def first_difference(calls: list[str]) -> Difference | None:
     """Run ``calls`` on both sides from a fresh cluster; the first that differs, if any.
     A final ``dump`` of the cluster on each side is compared as one more call."""
+    return next(differences(calls), None)
+
+
+def differences(calls: list[str]) -> Iterator[Difference]:
+    """Every call whose answers differ, running on after each (the two sides may have
+    parted ways by then: the first is the one to trust)."""
     reset_real()
     with tempfile.TemporaryDirectory(prefix="fscli-diff-") as rundir:
         os.chmod(rundir, 0o755)
@@ -125,8 +132,7 @@ def first_difference(calls: list[str]) -> Difference | None:
                 real = _normal(run_real(call, rundir), rundir)
                 ours = _normal(mirror(call), rundir)
             if real != ours:
-                return Difference(index, call, real, ours)
-    return None
+                yield Difference(index, call, real, ours)
 
 
 def _dumps(rundir: str, mirror: Mirror) -> tuple[Answer, Answer]:

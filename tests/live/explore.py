@@ -1,32 +1,35 @@
 """Survey the differences over many seeds: ``python -m tests.live.explore FIRST LAST``.
 
 For each seed, the first call whose answers differ, one line a seed, and the counts at the
-end; with ``-v`` both sides' answers too. Needs the live cluster's exports.
+end; with ``-v`` both sides' answers too; with ``-a`` every differing call, not only the
+first (later ones may follow from the first). Needs the live cluster's exports.
 """
 
 from __future__ import annotations
 
 import sys
 
-from tests.live.differential import first_difference
+from tests.live.differential import differences
 from tests.live.generate import sequence
 from tests.live.test_sacctmgr_differential import LENGTH
 
 
 def main(argv: list[str]) -> int:
     verbose = "-v" in argv
-    first, last = (int(a) for a in argv if a != "-v")
+    every = "-a" in argv
+    first, last = (int(a) for a in argv if not a.startswith("-"))
     differ = 0
     for seed in range(first, last):
-        found = first_difference(sequence(seed, LENGTH))
-        if found is None:
+        found = list(differences(sequence(seed, LENGTH)))
+        if not found:
             print(f"seed {seed}: same")
             continue
         differ += 1
-        print(f"seed {seed}: call {found.index + 1}: {found.call}")
-        if verbose:
-            for name, side in (("real", found.real), ("fscli", found.fscli)):
-                print(f"  {name} rc={side.rc} stdout={side.stdout!r} stderr={side.stderr!r}")
+        for one in found if every else found[:1]:
+            print(f"seed {seed}: call {one.index + 1}: {one.call}")
+            if verbose:
+                for name, side in (("real", one.real), ("fscli", one.fscli)):
+                    print(f"  {name} rc={side.rc} stdout={side.stdout!r} stderr={side.stderr!r}")
     print(f"{differ} of {last - first} seeds differ")
     return 0
 

@@ -366,3 +366,24 @@ class Generator:
 def sequence(seed: int, length: int = 25) -> list[str]:
     """The calls of one seeded sequence."""
     return Generator(seed).sequence(length)
+
+
+def coverage(calls: list[str]) -> dict[str, set[str]]:
+    """What ``calls`` exercise: their options, verbs, entities and keywords (``key=``)."""
+    import shlex
+
+    seen: dict[str, set[str]] = {"options": set(), "verbs": set(), "entities": set(), "keys": set()}
+    for call in calls:
+        words = shlex.split(call.partition(" <<< ")[0])[1:]
+        options = [w for w in words if w.startswith("-")]
+        rest = [w for w in words if not w.startswith("-")]
+        seen["options"].update(options)
+        if rest:
+            seen["verbs"].add(rest[0].lower())
+        if len(rest) > 1:
+            seen["entities"].add(f"{rest[0].lower()} {rest[1].lower()}")
+        for word in rest[2:]:
+            key = word.split("=", 1)[0].rstrip("+-").lower() if "=" in word else word.lower()
+            if "=" in word or word in ("tree", "withassoc", "withcoord", "onlydefaults"):
+                seen["keys"].add(key)
+    return seen

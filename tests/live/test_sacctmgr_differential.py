@@ -20,12 +20,21 @@ LENGTH = 25
 SEEDS = int(os.environ.get("FSCLI_LIVE_SEEDS", "80"))
 FIRST_SEED = int(os.environ.get("FSCLI_LIVE_FIRST_SEED", "0"))
 ONCE_FAILED: list[int] = []
+SHRUNK_AT_MOST = 3
+"""Failing seeds whose sequence is shortened (each costs up to 40 more sequences); the
+others report their first differing call as it stands."""
+RAN: list[int] = []
+FAILED: list[int] = []
 
 
 @pytest.mark.parametrize("seed", sorted({*ONCE_FAILED, *range(FIRST_SEED, FIRST_SEED + SEEDS)}))
 def test_sequence_answers_as_sacctmgr(live_slurm, seed):
+    RAN.append(seed)
     calls = sequence(seed, LENGTH)
-    if first_difference(calls) is None:
+    difference = first_difference(calls)
+    if difference is None:
         return
-    calls, difference = shortest(calls)
+    FAILED.append(seed)
+    if len(FAILED) <= SHRUNK_AT_MOST:
+        calls, difference = shortest(calls)
     pytest.fail(f"seed {seed}: " + difference.describe(calls), pytrace=False)
