@@ -19,6 +19,7 @@ from fscli.cli.complete import NamesCompleter
 from fscli.cli.main import (
     COMMANDS,
     HELP_OPTIONS,
+    HIDDEN,
     PROG,
     VERSION_MESSAGE,
     VERSION_OPTIONS,
@@ -47,7 +48,7 @@ class LazyGroup(click.Group):
         return sorted(COMMANDS)
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        spec = COMMANDS.get(name)
+        spec = COMMANDS.get(name) or HIDDEN.get(name)
         if spec is None:
             return None
         from importlib import import_module
@@ -98,7 +99,13 @@ class LazyGroup(click.Group):
     help="Cluster to work on.",
     shell_complete=NamesCompleter("cluster"),
 )
-@click.option("--at", "at", metavar="TIME", help="Evaluate as of TIME (ISO 8601, now, now-2days).")
+@click.option(
+    "--at",
+    "at",
+    envvar="FSCLI_AT",
+    metavar="TIME",
+    help="Evaluate as of TIME (ISO 8601, now, now-2days; env FSCLI_AT).",
+)
 @click.option("-Q", "--quiet", is_flag=True, help="No change summaries on stderr.")
 @click.option("--debug", is_flag=True, help="Show the traceback of an error.")
 @click.option(

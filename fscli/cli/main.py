@@ -50,12 +50,24 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "sacctmgr",
         "Run sacctmgr command lines (22.05 grammar, output, exit codes).",
     ),
+    "shims": (
+        "fscli.cli.shims",
+        "shims",
+        "Write sacctmgr, sshare and sprio programs that run fscli.",
+    ),
     "sprio": ("fscli.cli.sprio", "sprio", "Job priority factors, like sprio."),
     "sshare": ("fscli.cli.sshare", "sshare", "Fair-share of every association, like sshare."),
     "tree": ("fscli.cli.tree", "tree", "The account tree with shares, usage and fair-share."),
     "usage": ("fscli.cli.usage", "usage", "Charge, set and import usage."),
     "user": ("fscli.cli.user", "user", "Add, modify, delete and list users."),
 }
+
+HIDDEN: dict[str, tuple[str, str]] = {
+    "slurm-sprio": ("fscli.cli.slurmtext", "slurm_sprio"),
+    "slurm-sshare": ("fscli.cli.slurmtext", "slurm_sshare"),
+}
+"""Commands run by the programs ``fscli shims`` writes, not listed: Slurm's own sshare
+and sprio (command line, text, exit codes) over the store."""
 
 
 def command_rows() -> list[tuple[str, str]]:

@@ -278,8 +278,8 @@ def _weights_value(letter: str, config: PriorityConfig) -> str:
         return _int(_weight(config, _FACTOR_LETTERS[letter.lower()]))
     if letter == "S":
         return "1"
-    if letter == "T":
-        return config.weight_tres_text
+    if letter == "T":  # sprio prints the unset PriorityWeightTRES string: glibc's "(null)"
+        return config.weight_tres_text or "(null)"
     return ""
 
 

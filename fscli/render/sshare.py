@@ -138,6 +138,95 @@ def select_fields(
     return fields
 
 
+def slurm_fields(
+    specs: Sequence[str], algorithm: str = "fair_tree", long: bool = False, partition: bool = False
+) -> list[Field]:
+    """The columns real sshare prints for its ``-o`` values ``specs`` (each one or more
+    comma-separated ``name[%width]``; none: the default columns), read as sshare 22.05
+    reads them, unlike :func:`select_fields`: a name is a case-insensitive prefix, taken in
+    :data:`FIELD_TABLE`'s order; a repeated word (any case) counts once; the width is C's
+    ``atoi`` (a non-number or 0 keeps the default, a sign sets the justification: ``%-12``
+    left, ``%30`` right, whatever the field's default); a field given twice gets the width
+    named last in both places, as sshare keeps one width per field."""
+    words: list[str] = []
+    for spec in specs:
+        for word in spec.split(","):
+            if word and word.lower() not in (w.lower() for w in words):
+                words.append(word)
+    if not words:
+        return default_fields(algorithm, long, partition)
+    width = dict(_WIDTH)
+    names = []
+    for word in words:
+        name, _, width_text = word.partition("%")
+        low = name.lower()
+        match = next((n for n, _ in FIELD_TABLE if n.lower().startswith(low)), None)
+        if match is None:
+            raise InvalidValue(f'Invalid field requested: "{name}"')
+        size = _atoi(width_text)
+        if abs(size) > MAX_WIDTH:  # it would only pad with spaces, gigabytes of them
+            raise InvalidValue(
+                f"invalid width '{width_text}' for field {match}: at most {MAX_WIDTH}"
+            )
+        if size:
+            width[match] = size
+        names.append(match)
+    return [Field(name, width[name]) for name in names]
+
+
+def _atoi(text: str) -> int:
+    """C's ``atoi``: leading blanks, a sign, the digits that follow; 0 when none."""
+    text = text.lstrip(" \t\n\v\f\r")
+    sign = -1 if text[:1] == "-" else 1
+    digits = text[1:] if text[:1] in "+-" and text else text
+    count = 0
+    while count < len(digits) and digits[count] in "0123456789":
+        count += 1
+    if count > len(str(MAX_WIDTH)) + 1:
+        return sign * (MAX_WIDTH + 1)
+    return sign * int(digits[:count] or 0)
+
+
+def account_parents(rows: Sequence[ShareRow]) -> list[str | None]:
+    """The parent account of each of ``rows`` (the tree in sshare's order: an account's
+    rows after it, one deeper), as the controller gives it to sshare: a user's parent is
+    its account, an account's its parent account, root's None."""
+    stack: list[str] = []  # the account rows above the current one, by depth
+    out: list[str | None] = []
+    for row in rows:
+        if row.user is not None:
+            out.append(row.account)
+            continue
+        del stack[row.depth :]
+        out.append(stack[-1] if stack else None)
+        stack.append(row.account)
+    return out
+
+
+def slurm_indents(
+    accounts: Sequence[str], users: Sequence[str | None], parents: Sequence[str | None]
+) -> list[int]:
+    """The Account column's indentation of each printed row as sshare makes it
+    (``slurmdb_tree_name_get``), from the rows printed only: an account is one space
+    deeper than the last printed row of its parent account (flush left when none was
+    printed, as after ``-A`` or ``-U``), a user one deeper than the last printed row of
+    its account; an account printed again under a parent takes its first indentation."""
+    first: dict[str, int] = {}  # account rows printed so far: the first indent of a name
+    last: dict[str, int] = {}  # and the last (names repeat only where root is printed twice)
+    out = []
+    for account, user, parent in zip(accounts, users, parents):
+        name, above = (account, parent) if user is None else ("|" + user, account)
+        if above is not None and user is None and name in first:
+            out.append(first[name])
+            continue
+        indent = 0 if above is None or above not in last else last[above] + 1
+        if user is None:
+            first.setdefault(name, indent)
+            last[name] = indent
+        out.append(indent)
+    return out
+
+
 _ATTRS = {
     "EffectvUsage": "effective_usage",
     "FairShare": "fairshare",
@@ -235,18 +324,29 @@ def field_values(
 
 
 def _double_text(value: float, width: int) -> str:
-    """C's ``%f``; when that does not fit the column, the widest ``%e`` that does."""
-    text = "inf" if value == math.inf else f"{value:f}"
-    if len(text) <= width or value == math.inf:
+    """print_fields_double's text in a column ``width`` wide (before justification): C's
+    ``%f``; when that is wider, ``%.*e`` at a precision that makes it as wide as the
+    column (Slurm's ``width - (len(%.{width}e) - width)``; a precision below zero is C's
+    default, 6). The text is then never narrower than the column."""
+    if not math.isfinite(value):
+        return _c_special(value)
+    text = f"{value:f}"
+    if len(text) <= width:
         return text
-    for digits in range(6, -1, -1):
-        text = f"{value:.{digits}e}"
-        if len(text) <= width:
-            break
-    return text
+    size = 2 * width - len(f"{value:.{width}e}")
+    return f"{value:.{size if size >= 0 else 6}e}"
+
+
+def _c_special(value: float) -> str:
+    """``inf``, ``-inf``, ``nan`` or ``-nan`` as glibc's printf writes them."""
+    if math.isnan(value):
+        return "-nan" if math.copysign(1.0, value) < 0 else "nan"
+    return "inf" if value > 0 else "-inf"
 
 
 def _fixed(field: Field, value: object) -> str:
+    """One fixed-width cell and its trailing blank: strings cut to the width with ``+``
+    (print_fields_str, TRES lists), numbers never cut (``%*u``, ``%*f``)."""
     width = abs(field.width)
     if value is None:
         text = ""
@@ -254,7 +354,7 @@ def _fixed(field: Field, value: object) -> str:
         text = _double_text(value, width)
     else:
         text = str(value)
-        if len(text) > width:
+        if isinstance(value, str) and len(text) > width:
             text = text[: width - 1] + "+"
     return text.ljust(width) if field.width < 0 else text.rjust(width)
 
