@@ -334,6 +334,36 @@ class Generator:
             ]
         )
 
+    def cluster(self) -> str:
+        """Clusters come and go: the live one stays (its root associations are what the
+        other calls build on); a second one, ``c2``, is added, listed and deleted."""
+        return self.pick(
+            [
+                "sacctmgr -i add cluster c2",
+                "sacctmgr -i add cluster live",
+                "sacctmgr -i delete cluster c2",
+                "sacctmgr -P show cluster format=Cluster,Share,QOS,DefaultQOS",
+                "sacctmgr -n show cluster format=cluster%12,qos",
+                f"sacctmgr -P show assoc cluster={self.pick(['live', 'c2'])} format=Cluster,Account,User",
+            ]
+        )
+
+    def synonym(self) -> str:
+        """The other names of the verbs and entities, and the readonly option."""
+        return self.pick(
+            [
+                f"sacctmgr -i create account {self.pick(ACCOUNTS)}",
+                f"sacctmgr -i update user where name={self.user()} set maxjobs=3",
+                f"sacctmgr -i remove user where name={self.user()} account={self.account()}",
+                f"sacctmgr -P list users {self.user()}",
+                f"sacctmgr -P list account {self.account()} format=Account,Description",
+                f"sacctmgr -r -i modify account where name={self.account()} set maxjobs=2",
+                f"sacctmgr -i add user {self.user()} account={self.account()} cluster=live",
+                "sacctmgr -P show coordinator",
+                "sacctmgr -P show user withcoord format=User,Coordinators",
+            ]
+        )
+
     def call(self) -> str:
         makers = [
             (self.add_account, 14),
@@ -350,6 +380,8 @@ class Generator:
             (self.show, 20),
             (self.transactions, 1),
             (self.mistake, 2),
+            (self.cluster, 2),
+            (self.synonym, 3),
         ]
         total = sum(w for _, w in makers)
         roll = self.rng.uniform(0, total)

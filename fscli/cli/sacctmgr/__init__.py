@@ -170,6 +170,7 @@ def _dispatch(run: Run, verb: str, rest: list[str]) -> int:
         ("delete", "user"): delete.delete_user,
         ("delete", "coordinator"): delete.delete_coordinator,
         ("delete", "qos"): delete.delete_qos,
+        ("delete", "cluster"): delete.delete_cluster,
     }
     handler = handlers.get((verb, entity))
     if handler is not None:

@@ -184,3 +184,26 @@ def delete_qos(run: Run, words: list[str]) -> int:
         run.out(" Deleting QOS(s)...\n" + "".join(f"  {n}\n" for n in names))
 
     return run.write(body)
+
+
+def delete_cluster(run: Run, words: list[str]) -> int:
+    """Every association of the named clusters goes, as slurmdbd removes them; users and
+    accounts keep their records (a user left with no association has no default)."""
+
+    def body(session) -> None:
+        from fscli.api.sacctmgr import Admin
+        from fscli.api.sacctmgr import queries as q
+
+        found = _conditions(run, words, (("name", (("Names", 1), ("Clusters", 1))),))
+        known = q.cluster_names(session.connection())
+        names = [n for n in known if n in found.get("name", [])]
+        if not names:
+            run.out(" Nothing deleted\n")
+            raise run.refuse("")
+        admin = Admin(session, run.app.now, run.app.actor)
+        with q.keep_bare_records(session):
+            for name in names:
+                admin.delete_cluster(name)
+        run.out(" Deleting clusters...\n" + "".join(f"  {n}\n" for n in names))
+
+    return run.write(body)
