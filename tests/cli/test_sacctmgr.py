@@ -316,8 +316,8 @@ def test_add_user(partitions):
     )
     assert (
         sm.ok("sacctmgr", "-P", "show", "user", "dan").stdout
-        == "User|Def Acct|Admin\ndan|chem|Operator\n"
-    )
+        == "User|Def Acct|Admin\ndan|bio|Operator\n"
+    )  # no DefaultAccount=: slurmdbd makes the alphabetically first account the default
 
 
 def test_add_user_refusals(partitions):
@@ -387,9 +387,20 @@ def test_coordinators(sm):
     )
     removed = sm.ok("sacctmgr", "-i", "delete", "coord", "names=alice")
     assert removed.stdout == (
+        " Removing Coordinators with user name\n  alice\n From all accounts\n"
         " Removed Coordinators (sub accounts not listed)...\n  U = alice     A = phys      \n"
     )
-    refused(sm, "-i", "delete", "coord", "names=alice", stdout=" Nothing removed\n", stderr="")
+    refused(
+        sm,
+        "-i",
+        "delete",
+        "coord",
+        "names=alice",
+        stdout=(
+            " Removing Coordinators with user name\n  alice\n From all accounts\n Nothing removed\n"
+        ),
+        stderr="",
+    )
 
 
 def test_qos_add_modify_delete(sm):
@@ -598,28 +609,55 @@ def test_delete_account_takes_its_subtree_and_keeps_bare_users(sm):
 
 
 def test_delete_user_association_and_default_guard(sm):
+    # slurmdbd walks the associations it removes by user, default last: a default one is
+    # refused only after some non-default one went by. carol loses only her default (bio):
+    # let through, and she keeps no default account.
+    assert sm.ok("sacctmgr", "-i", "delete", "user", "carol", "account=bio").stdout == (
+        " Deleting user associations...\n  C = c1         A = bio        U = carol    \n"
+    )
+    assert sm.ok("sacctmgr", "-nP", "show", "user", "carol").stdout == "carol||None\n"
+    assert sm.ok("sacctmgr", "-i", "delete", "user", "carol", "account=chem").stdout == (
+        " Deleting user associations...\n  C = c1         A = chem       U = carol    \n"
+        " Deleting users (No Associations)...\n  carol\n"
+    )
+    refused(sm, "-i", "delete", "user", "carol", stdout=" Nothing deleted\n", stderr="")
+
+
+def test_delete_default_account_refused_after_another(sm):
+    # as real sacctmgr 22.05 answered: dana loses zeta (not her default) and erin her
+    # default zeta: erin's is refused; by account the same, in delete account's words
+    sm.ok("sacctmgr", "-i", "add", "account", "zeta,nucl")
+    sm.ok("sacctmgr", "-i", "add", "user", "dana", "account=nucl,zeta")
+    sm.ok("sacctmgr", "-i", "add", "user", "erin", "account=zeta")
     refused(
         sm,
         "-i",
         "delete",
         "user",
-        "carol",
-        "account=bio",
+        "where",
+        "account=zeta,nucl",
         stderr=(
             " Error with request: You can not remove the default account of a user\n"
-            "  C = c1         A = bio        U = carol    \n"
+            "  C = c1              A = nucl       U = dana     \n"
+            "  C = c1              A = zeta       U = erin     \n"
             " You must change the default account of these users or remove the users completely "
             "from the affected clusters to allow these changes.\n Changes Discarded\n"
         ),
     )
-    assert sm.ok("sacctmgr", "-i", "delete", "user", "carol", "account=chem").stdout == (
-        " Deleting user associations...\n  C = c1         A = chem       U = carol    \n"
+    refused(
+        sm,
+        "-i",
+        "delete",
+        "account",
+        "zeta",
+        stderr=(
+            " Error with request: You can not remove the default account of a user\n"
+            "  C = c1              A = zeta       U = erin     \n"
+            " Please either remove the accounts listed above from list and resubmit,\n"
+            " or change these users' default accounts to remove the account(s).\n"
+            " Changes Discarded\n"
+        ),
     )
-    assert sm.ok("sacctmgr", "-i", "delete", "user", "carol", "account=bio").stdout == (
-        " Deleting user associations...\n  C = c1         A = bio        U = carol    \n"
-        " Deleting users (No Associations)...\n  carol\n"
-    )
-    refused(sm, "-i", "delete", "user", "carol", stdout=" Nothing deleted\n", stderr="")
 
 
 def test_native_account_delete_still_refuses_a_subtree(sm):
