@@ -191,3 +191,65 @@ def test_delete_coordinator_says_the_request_first(live):
         "",
         " You specified a non-existent user ''.\n",
     )
+
+
+def test_modify_user_default_refused_still_sets_the_association_values(live):
+    live.ok("sacctmgr", "-i", "add", "account", "phys,chem,bio,sw")
+    live.ok("sacctmgr", "-i", "add", "user", "frank", "account=phys,chem")
+    live.ok("sacctmgr", "-i", "add", "user", "erin", "account=bio", "partition=p1,p2")
+    assert run(
+        live, "-i", "modify", "user", "where", "name=nobody", "set", "defaultaccount=cosmo",
+        "maxsubmitjobs=5",
+    ) == (1, " Nothing modified\n Nothing modified\n", "")  # fmt: skip
+    assert run(
+        live, "-i", "modify", "user", "where", "name=frank,erin", "set", "defaultaccount=chem",
+        "grpjobs=3",
+    ) == (
+        1,
+        " Can't modify because these users aren't associated with new default account "
+        "'chem'...\n  U = erin C = live\n"
+        " Modified user associations...\n"
+        "  C = live       A = phys                 U = frank    \n"
+        "  C = live       A = chem                 U = frank    \n"
+        "  C = live       A = bio                  U = erin      P = p1\n"
+        "  C = live       A = bio                  U = erin      P = p2\n",
+        "",
+    )  # fmt: skip
+    # the change is committed: the limits were set
+    assert users(live) == "erin|bio|None\nfrank|chem|None\nroot|root|Administrator\n"
+    assert live.ok("sacctmgr", "-nP", "show", "assoc", "user=frank,erin",
+                   "format=user,part,grpjobs").stdout == (
+        "erin|p1|3\nerin|p2|3\nfrank||3\nfrank||3\n"
+    )  # fmt: skip
+
+
+def test_modify_user_where_options_each_part_needs(live):
+    live.ok("sacctmgr", "-i", "add", "account", "phys,chem")
+    live.ok("sacctmgr", "-i", "add", "user", "bob", "account=phys,chem")
+    problem = " There was a problem with your 'where' options.\n"
+    # association values need users named (or association conditions) ...
+    assert run(live, "-i", "modify", "user", "where", "adminlevel=none", "set", "maxjobs=2") == (
+        1,
+        "",
+        problem,
+    )
+    # ... user values need a user condition
+    assert run(
+        live, "-i", "modify", "user", "where", "account=chem", "set", "adminlevel=admin"
+    ) == (
+        1,
+        "",
+        problem,
+    )
+    # account= with DefaultAccount= is taken (-i) as the users' default account: bob's is
+    # chem, so he is picked, and every association of his gets the value
+    assert run(
+        live, "-i", "modify", "user", "where", "name=bob", "account=chem", "set",
+        "defaultaccount=phys", "maxwall=60",
+    ) == (
+        0,
+        " Modified users...\n  bob\n Modified user associations...\n"
+        "  C = live       A = phys                 U = bob      \n"
+        "  C = live       A = chem                 U = bob      \n",
+        "",
+    )  # fmt: skip

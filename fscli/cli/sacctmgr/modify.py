@@ -238,7 +238,27 @@ def modify_account(run: Run, words: list[str]) -> int:
     return run.write(body)
 
 
+USER_KEYS = ("name", "adminlevel", "cluster", "defaultaccount", "defaultwckey", "wckeys")
+WHERE_PROBLEM = " There was a problem with your 'where' options.\n"
+ACCOUNTS_QUESTION = " You specified Accounts in your request.  Did you mean DefaultAccounts?\n"
+
+
+def user_assoc_line(v) -> str:
+    """A user association as slurmdbd's modify names it."""
+    line = f"C = {v.cluster:<10} A = {v.account:<20} U = {v.user:<9}"
+    return line + (f" P = {v.assoc.partition}" if v.assoc.partition else "")
+
+
 def modify_user(run: Run, words: list[str]) -> int:
+    """As ``sacctmgr_modify_user``: the user part (DefaultAccount=, AdminLevel=) and the
+    association part are two requests, each saying what it matched (or `` Nothing
+    modified``); the change is committed when either went through, so a refused default
+    account still lets the association settings be made (exit 1). The user part picks
+    users by name, default account and admin level; the association part by name,
+    account, partition and cluster only. With account= the user part asks whether
+    DefaultAccount= was meant and, if so (-i answers yes), takes the accounts for it: the
+    association part then has no account condition left."""
+
     def body(session) -> None:
         from fscli.api.sacctmgr import Admin
         from fscli.api.sacctmgr import queries as q
@@ -257,11 +277,6 @@ def modify_user(run: Run, words: list[str]) -> int:
             USER_REC,
             [" fscli keeps no WCKeys: leave out DefaultWCKey= and WCKeys=\n"] if wckeys else [],
         )
-        conn = session.connection()
-        clusters = run.clusters(conn, found.pop("cluster", []))
-        named = named_users(q.users(conn), found)
-        view = q.load_view(conn, clusters)
-        picked = [v for v in _selected(view, found, users=True) if v.user in named]
         level = None
         if "adminlevel" in own:
             try:
@@ -269,41 +284,80 @@ def modify_user(run: Run, words: list[str]) -> int:
             except FscliError:
                 raise run.refuse(f" Unknown admin level '{own['adminlevel']}'\n") from None
         default = own.get("defaultaccount", "").lower() or None
-        if default:
-            lacking = [
-                (u, c)
-                for u in named
-                for c in clusters
-                if not any(v.user == u and v.account == default and v.cluster == c for v in view)
-            ]
-            if lacking:
-                run.out(
-                    f" Can't modify because these users aren't associated with new default "
-                    f"account '{default}'...\n"
-                    + "".join(f"  U = {u} C = {c}\n" for u, c in lacking)
-                )
-                raise run.refuse("")
-        modified = report(
-            run,
-            [
-                ("Modified users...", named if default or level else []),
-                (
-                    "Modified user associations...",
-                    [f"C = {v.cluster:<10} A = {v.account:<20} U = {v.user:<9}" for v in picked]
-                    if values.given()
-                    else [],
-                ),
-            ],
-        )
+        by_user = {k for k in found if k in USER_KEYS}
+        by_assoc = {k for k in found if k not in USER_KEYS}
+        conn = session.connection()
+        clusters = run.clusters(conn, found.pop("cluster", []))
+        users = q.users(conn)
+        view = q.load_view(conn, clusters)
+        commit = False
+        said: list[str] = []  # stdout, printed once the store took the change
+        user_changes: list[str] = []
+        lacking_users: set[str] = set()
+        if "defaultaccount" in own or "adminlevel" in own:
+            if by_assoc and not by_user:
+                run.failed = True
+                run.err(WHERE_PROBLEM)
+            else:
+                if found.get("account"):
+                    if run.confirm(ACCOUNTS_QUESTION):
+                        found.setdefault("defaultaccount", []).extend(found.pop("account"))
+                named = sorted(named_users(users, found))
+                if not named:
+                    said.append(" Nothing modified\n")
+                    run.failed = True
+                else:
+                    commit = True
+                    lacking = [
+                        (u, c)
+                        for u in named
+                        for c in clusters
+                        if default
+                        and not any(
+                            v.user == u and v.account == default and v.cluster == c for v in view
+                        )
+                    ]
+                    if lacking:
+                        said.append(
+                            " Can't modify because these users aren't associated with new "
+                            f"default account '{default}'...\n"
+                            + "".join(f"  U = {u} C = {c}\n" for u, c in lacking)
+                        )
+                        run.failed = True
+                        commit = False
+                    else:
+                        said.append(" Modified users...\n" + "".join(f"  {u}\n" for u in named))
+                    user_changes = named
+                    lacking_users = {u for u, _ in lacking}
+        picked: list = []
+        if values.given():
+            if by_user and not by_assoc and not found.get("name"):
+                run.failed = True
+                run.err(WHERE_PROBLEM)
+            else:
+                picked = _selected(view, found, users=True)
+                if picked:
+                    commit = True
+                    said.append(
+                        " Modified user associations...\n"
+                        + "".join(f"  {user_assoc_line(v)}\n" for v in picked)
+                    )
+                else:
+                    said.append(" Nothing modified\n")
+                    run.failed = True
+        if not commit:
+            run.out("".join(said))
+            raise run.refuse("", 1 if run.failed else 0)
         admin = Admin(session, run.app.now, run.app.actor)
-        if default or level:
-            for user in named:
+        for user in sorted(user_changes):
+            mine = default if default and user not in lacking_users else None
+            if mine or level:
                 admin.modify_users(
                     admin.cluster(clusters[0]),
                     [user],
                     None,
                     None,
-                    default,
+                    mine,
                     level,
                     Settings().changes(),
                 )
@@ -312,7 +366,7 @@ def modify_user(run: Run, words: list[str]) -> int:
                 admin.modify_users(
                     admin.cluster(cluster), [user], account, part, None, None, values.changes()
                 )
-        run.out(modified)
+        run.out("".join(said))
 
     return run.write(body)
 
