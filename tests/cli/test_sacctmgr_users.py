@@ -253,3 +253,13 @@ def test_modify_user_where_options_each_part_needs(live):
         "  C = live       A = chem                 U = bob      \n",
         "",
     )  # fmt: skip
+
+
+def test_delete_user_association_names_its_partition(live):
+    live.ok("sacctmgr", "-i", "add", "account", "phys,chem")
+    live.ok("sacctmgr", "-i", "add", "user", "bob", "account=phys,chem", "partition=p1,p2")
+    assert run(live, "-i", "delete", "user", "bob", "account=chem", "partition=p2") == (
+        0,
+        " Deleting user associations...\n  C = live       A = chem       U = bob       P = p2\n",
+        "",
+    )

@@ -68,7 +68,8 @@ def _conditions(run: Run, words: list[str], table) -> dict[str, list[str]]:
 
 
 def _assoc_line(item) -> str:
-    return f"  C = {item.cluster:<10} A = {item.account:<10} U = {item.user:<9}\n"
+    part = f" P = {item.assoc.partition}" if item.assoc.partition else ""
+    return f"  C = {item.cluster:<10} A = {item.account:<10} U = {item.user:<9}{part}\n"
 
 
 def delete_account(run: Run, words: list[str]) -> int:
