@@ -263,3 +263,80 @@ def test_delete_user_association_names_its_partition(live):
         " Deleting user associations...\n  C = live       A = chem       U = bob       P = p2\n",
         "",
     )
+
+
+@pytest.fixture
+def tree(live) -> Fscli:
+    """phys > hep (> sub with MaxSubmitJobs=3, sub2), astro; bob in all four, carl in hep
+    (MaxSubmitJobs=5), dana in sub2 partition p1."""
+    for words in (
+        ["add", "account", "phys"],
+        ["add", "account", "hep,astro", "parent=phys"],
+        ["add", "account", "sub", "parent=hep", "maxsubmitjobs=3"],
+        ["add", "account", "sub2", "parent=hep"],
+        ["add", "user", "bob", "account=hep,astro,sub,sub2"],
+        ["add", "user", "carl", "account=hep", "maxsubmitjobs=5"],
+        ["add", "user", "dana", "account=sub2", "partition=p1"],
+    ):
+        live.ok("sacctmgr", "-i", *words)
+    return live
+
+
+def test_modify_account_lists_the_associations_that_inherit_the_change(tree):
+    assert run(
+        tree, "-i", "modify", "account", "where", "parent=phys", "set", "maxsubmitjobs=40"
+    ) == (
+        0,
+        " Modified account associations...\n"
+        "  C = live       A = hep of phys\n"
+        "  C = live       A = hep                  U = bob      \n"
+        "  C = live       A = sub2                 U = dana      P = p1\n"
+        "  C = live       A = sub2                 U = bob      \n"
+        "  C = live       A = astro of phys\n"
+        "  C = live       A = astro                U = bob      \n",
+        "",
+    )
+    # a Grp limit is not inherited: the account alone; a TRES one reaches everyone
+    assert run(tree, "-i", "modify", "account", "where", "name=hep", "set", "grpjobs=4") == (
+        0,
+        " Modified account associations...\n  C = live       A = hep of phys\n",
+        "",
+    )
+    assert run(tree, "-i", "modify", "account", "where", "name=hep", "set", "maxtres=cpu=2") == (
+        0,
+        " Modified account associations...\n"
+        "  C = live       A = hep of phys\n"
+        "  C = live       A = hep                  U = carl     \n"
+        "  C = live       A = hep                  U = bob      \n"
+        "  C = live       A = sub2                 U = dana      P = p1\n"
+        "  C = live       A = sub2                 U = bob      \n"
+        "  C = live       A = sub                  U = bob      \n",
+        "",
+    )
+
+
+def test_modify_account_parent_moves_as_slurmdbd_does(tree):
+    nothing = (1, " Nothing modified\n", "")
+    # already first under phys, or under itself: no change
+    assert (
+        run(tree, "-i", "modify", "account", "where", "name=hep", "set", "parent=phys") == nothing
+    )
+    assert run(tree, "-i", "modify", "account", "where", "name=hep", "set", "parent=hep") == nothing
+    assert run(tree, "-i", "modify", "account", "where", "name=hep", "set", "parent=nosuch") == (
+        1,
+        "",
+        " Parent Account nosuch doesn't exist.\n",
+    )
+    # under its own sub-account: sub first moves up to root, then phys under it
+    assert run(tree, "-i", "modify", "account", "where", "name=phys", "set", "parent=sub") == (
+        0,
+        " Modified account associations...\n  C = live       A = phys of root\n",
+        "",
+    )
+    assert tree.ok(
+        "sacctmgr", "-nP", "show", "assoc", "format=account,user,parentname,maxsubmit"
+    ).stdout == (
+        "root|||\nroot|root||\nsub||root|3\nsub|bob||3\nphys||sub|3\nastro||phys|3\n"
+        "astro|bob||3\nhep||phys|3\nhep|bob||3\nhep|carl||5\nsub2||hep|3\nsub2|bob||3\n"
+        "sub2|dana||3\n"
+    )

@@ -181,61 +181,200 @@ def _selected(view, found: dict[str, list[str]], users: bool) -> list:
     return sorted(picked, key=lambda v: (v.cluster, v.lft))
 
 
+ACCOUNT_KEYS = ("name", "description", "organization")
+PUSHED_SCALARS = (
+    "MaxJobs",
+    "MaxJobsAccrue",
+    "MinPrioThreshold",
+    "MaxSubmitJobs",
+    "MaxWallDurationPerJob",
+)
+PUSHED_TRES = ("MaxTRESPerJob", "MaxTRESPerNode", "MaxTRESMinsPerJob", "MaxTRESRunMins")
+
+
+def _pushed(values: Settings) -> dict[str, object]:
+    """What a change of an account hands down to associations that inherit it
+    (slurmdbd's ``_modify_unset_users``): the Max* limits, priority, default QOS, QOS."""
+    out: dict[str, object] = {k: True for k in PUSHED_SCALARS + PUSHED_TRES if k in values.limits}
+    if values.priority is not None:
+        out["priority"] = True
+    if values.default_qos is not None:
+        out["default_qos"] = True
+    if values.qos is not None:
+        out["qos"] = list(values.qos_items)
+    return out
+
+
+def _pushed_to(child, pushed: dict[str, object]) -> dict[str, object]:
+    """The part of ``pushed`` that reaches ``child``: what it does not set itself (TRES
+    limits always, merged TRES by TRES; a QOS list unless it has its own, less what its
+    own +/- delta says the other way)."""
+    own = child.assoc
+    out: dict[str, object] = {}
+    for key in pushed:
+        if key in PUSHED_TRES:
+            out[key] = True
+        elif key in PUSHED_SCALARS and own.limits.get(key) is None:
+            out[key] = True
+        elif key == "priority" and own.priority is None:
+            out[key] = True
+        elif key == "default_qos" and own.default_qos is None:
+            out[key] = True
+    items = pushed.get("qos")
+    if isinstance(items, list) and not (own.qos and own.qos[0][:1] not in "+-"):
+        delta = list(own.qos)
+        left = [
+            i
+            for i in items
+            if not (i[:1] in "+-" and any(d[:1] != i[:1] and d[1:] == i[1:] for d in delta))
+        ]
+        if left or not any(items):
+            out["qos"] = left
+    return out
+
+
+def unset_lines(view: list, account, pushed: dict[str, object]) -> list[str]:
+    """The associations below ``account`` a change reaches because they inherit it, as
+    slurmdbd lists them after the account: user associations named, sub-accounts walked
+    (not named), in nested-set order."""
+    if not pushed:
+        return []
+    kids = sorted(
+        (v for v in view if v.cluster == account.cluster and v.assoc.parent_id == account.assoc.id),
+        key=lambda v: v.lft,
+    )
+    lines: list[str] = []
+    for kid in kids:
+        reached = _pushed_to(kid, pushed)
+        if not reached:
+            continue
+        if kid.user is None:
+            lines += unset_lines(view, kid, reached)
+        else:
+            lines.append(user_assoc_line(kid))
+    return lines
+
+
 def modify_account(run: Run, words: list[str]) -> int:
+    """As ``sacctmgr_modify_account``: Description=/Organization= go to the accounts
+    picked by name, description and organization; association values to the account
+    associations picked by name, parent and cluster, each listed with the user
+    associations below that inherit the change. A move to the parent an account is
+    already first under, or to itself, is no change (not listed); a move under one of
+    its own sub-accounts first moves that one up to the account's parent."""
+
     def body(session) -> None:
         from fscli.api.sacctmgr import Admin
         from fscli.api.sacctmgr import queries as q
 
         found, own, values = read_modify(run, session, words, ACCOUNT_COND, ACCOUNT_REC)
+        by_account = {k for k in found if k in ACCOUNT_KEYS}
+        by_assoc = {k for k in found if k not in ACCOUNT_KEYS}
         conn = session.connection()
         clusters = run.clusters(conn, found.pop("cluster", []))
         accounts = q.accounts(conn)
-        named = [
-            a
-            for a in accounts
-            if all(a in found.get(k, [a]) for k in ("name",))
-            and (accounts[a][0].lower() in found.get("description", [accounts[a][0].lower()]))
-            and (accounts[a][1].lower() in found.get("organization", [accounts[a][1].lower()]))
-        ]
-        picked = [
-            v
-            for v in _selected(q.load_view(conn, clusters), found, users=False)
-            if v.account in named
-        ]
+        view = q.load_view(conn, clusters)
         desc, org = own.get("description"), own.get("organization")
-        modified = report(
-            run,
-            [
-                (
-                    "Modified accounts...",
-                    sorted({v.account for v in picked})
-                    if desc is not None or org is not None
-                    else [],
-                ),
-                (
-                    "Modified account associations...",
-                    [f"C = {v.cluster:<10} A = {v.account} of {v.parent_account}" for v in picked]
-                    if values.given()
-                    else [],
-                ),
-            ],
-        )
+        said: list[str] = []
+        commit = False
+        named: list[str] = []
+        if desc is not None or org is not None:
+            if by_assoc and not by_account:
+                run.failed = True
+                run.err(WHERE_PROBLEM)
+            else:
+                named = [
+                    a
+                    for a, (d, o) in accounts.items()
+                    if a in found.get("name", [a])
+                    and d.lower() in found.get("description", [d.lower()])
+                    and o.lower() in found.get("organization", [o.lower()])
+                ]
+                if named:
+                    commit = True
+                    said.append(" Modified accounts...\n" + "".join(f"  {a}\n" for a in named))
+                else:
+                    said.append(" Nothing modified\n")
+                    run.failed = True
+        moves: list[tuple[str, str, str | None]] = []  # (cluster, account, below first)
+        changed: list = []
+        if values.given():
+            if by_account and not by_assoc and not found.get("name"):
+                run.failed = True
+                run.err(WHERE_PROBLEM)
+            elif values.parent is not None and values.parent not in accounts:
+                run.failed = True
+                run.err(f" Parent Account {values.parent} doesn't exist.\n")
+            else:
+                lines: list[str] = []
+                pushed = _pushed(values)
+                for v in _selected(view, found, users=False):
+                    if values.parent is not None:
+                        move = _move(view, v, values.parent)
+                        if move is False:
+                            continue
+                        moves.append((v.cluster, v.account, move))
+                    changed.append(v)
+                    lines.append(f"C = {v.cluster:<10} A = {v.account} of {v.parent_account}")
+                    lines += unset_lines(view, v, pushed)
+                if lines:
+                    commit = True
+                    said.append(
+                        " Modified account associations...\n"
+                        + "".join(f"  {line}\n" for line in lines)
+                    )
+                else:
+                    said.append(" Nothing modified\n")
+                    run.failed = True
+        if not commit:
+            run.out("".join(said))
+            raise run.refuse("", 1 if run.failed else 0)
         admin = Admin(session, run.app.now, run.app.actor)
-        by_cluster: dict[str, list[str]] = {}
-        for item in picked:
-            by_cluster.setdefault(item.cluster, []).append(item.account)
-        for cluster, names in by_cluster.items():
-            admin.modify_accounts(
-                admin.cluster(cluster),
-                names,
-                values.parent,
-                desc and desc.lower(),
-                org,
-                values.changes(),
+        if named:
+            for cluster in clusters:
+                here = {v.account for v in view if v.cluster == cluster and v.user is None}
+                names = [a for a in named if a in here]
+                if names:
+                    admin.modify_accounts(
+                        admin.cluster(cluster), names, None, desc and desc.lower(), org,
+                        Settings().changes(),
+                    )  # fmt: skip
+        for cluster, account, below in moves:
+            old_parent = next(
+                v.parent_account
+                for v in q.load_view(session.connection(), [cluster])
+                if v.user is None and v.account == account
             )
-        run.out(modified)
+            if below is not None:
+                admin.modify_accounts(
+                    admin.cluster(cluster), [below], old_parent, None, None, Settings().changes()
+                )
+            admin.modify_accounts(
+                admin.cluster(cluster), [account], values.parent, None, None, Settings().changes()
+            )
+        if not values.changes().empty():
+            for v in changed:
+                admin.modify_accounts(
+                    admin.cluster(v.cluster), [v.account], None, None, None, values.changes()
+                )
+        run.out("".join(said))
 
     return run.write(body)
+
+
+def _move(view: list, item, parent: str):
+    """How slurmdbd's ``_move_parent`` takes a move of ``item`` under ``parent``: False
+    when it is no change (itself, or the parent it is already first under), else the
+    sub-account of ``item`` named ``parent`` that must first move up (or None)."""
+    if parent == item.account:
+        return False
+    here = [v for v in view if v.cluster == item.cluster and v.user is None]
+    target = next((v for v in here if v.account == parent), None)
+    if target is None:
+        return False
+    if target.lft + 1 == item.lft:
+        return False
+    return parent if item.lft < target.lft < item.rgt else None
 
 
 USER_KEYS = ("name", "adminlevel", "cluster", "defaultaccount", "defaultwckey", "wckeys")
