@@ -340,3 +340,16 @@ def test_modify_account_parent_moves_as_slurmdbd_does(tree):
         "astro|bob||3\nhep||phys|3\nhep|bob||3\nhep|carl||5\nsub2||hep|3\nsub2|bob||3\n"
         "sub2|dana||3\n"
     )
+
+
+def test_account_and_user_listing_without_association_print_a_zeroed_record(live):
+    live.ok("sacctmgr", "-i", "add", "account", "phys")
+    fields = "format=Account,Share,Priority,GrpJobs,GrpWall,MaxJobs,MaxWall,QOS,LFT,ID"
+    assert live.ok("sacctmgr", "-P", "show", "acc", fields).stdout == (
+        "Account|Share|Priority|GrpJobs|GrpWall|MaxJobs|MaxWall|QOS|LFT|ID\n"
+        "phys|0||0|00:00:00|0|00:00:00||0|0\n"
+        "root|0||0|00:00:00|0|00:00:00||0|0\n"
+    )
+    assert live.ok("sacctmgr", "-nP", "show", "user", "format=user,share,maxsubmit").stdout == (
+        "root|0|0\n"
+    )

@@ -11,7 +11,14 @@ from __future__ import annotations
 from fscli.cli.sacctmgr.context import Run
 from fscli.cli.sacctmgr.grammar import ASSOC_COND, ASSOC_REC, Names, first, matches, plain
 from fscli.cli.sacctmgr.grammar import split_list as names_of
-from fscli.cli.sacctmgr.values import Problems, Settings, assoc_setting, get_uint
+from fscli.cli.sacctmgr.values import (
+    Problems,
+    Settings,
+    add_qos_items,
+    assoc_setting,
+    get_uint,
+    sticky,
+)
 from fscli.render.sacctmgr import settings_lines
 
 ACCOUNT_KEYS: tuple[tuple[str, Names], ...] = (
@@ -43,7 +50,8 @@ def _settings(
     own: dict[str, list[str]] = {}
     settings = Settings()
     touched = False
-    for w in plain(raw_words):
+    cond_qos: list[str] = []
+    for w in sticky(plain(raw_words)):
         key = "name" if w.bare else first(w.key, table)
         if key is not None:
             own.setdefault(key, []).append(w.raw if w.bare else w.value)
@@ -52,6 +60,12 @@ def _settings(
         if canon is not None and assoc_setting(canon, w, settings, known_qos, problems):
             touched = True
             continue
+        if canon == "QOS" and conds:
+            # a QOS word refused as a setting is tried as a condition (QosLevel=), with a
+            # list of its own: add user takes it there and ignores it
+            if add_qos_items(cond_qos, w.value, w.op[:1] if w.op != "=" else "", known_qos,
+                             problems) > 0:  # fmt: skip
+                continue
         cond = first(w.key, ASSOC_COND) if canon is None and conds else None
         if cond is not None:
             own.setdefault(cond, []).append(w.value)

@@ -20,7 +20,7 @@ from fscli.cli.sacctmgr.grammar import (
     sections,
     split_list,
 )
-from fscli.cli.sacctmgr.values import Problems, Settings, assoc_setting
+from fscli.cli.sacctmgr.values import Problems, Settings, assoc_setting, sticky
 
 CONDITION_HINT = " Use keyword 'set' to modify value"
 ACCOUNT_COND: tuple[tuple[str, Names], ...] = (
@@ -82,7 +82,7 @@ def settings(rec: list[Word], table, known_qos: list[str], problems: Problems):
     """``set`` words → (own values, association settings)."""
     own: dict[str, str] = {}
     values = Settings()
-    for w in rec:
+    for w in sticky(rec):
         key = None if w.bare else first(w.key, table)
         if key is not None:
             own[key] = w.value.strip("'\"")

@@ -184,7 +184,7 @@ def list_account(run: Run, query: Query, conn) -> int:
         "Org": lambda a, v: accounts[a][1],
         "Coord Accounts": lambda a, v: ",".join(sorted(coords.get(a, []))),
     }
-    getters = [own.get(c.title) or _on_assoc(assoc_getter(c.title, False)) for c in cols]
+    getters = [own.get(c.title) or _on_assoc(assoc_getter(c.title, False), c.title) for c in cols]
     rows = []
     if with_assoc:
         by_account: dict[str, list] = {}
@@ -197,9 +197,32 @@ def list_account(run: Run, query: Query, conn) -> int:
     return _emit(run, cols, rows)
 
 
-def _on_assoc(getter: Callable) -> Callable:
-    """An association field in an account or user listing: empty without association."""
-    return lambda name, v: "" if v is None else getter(v)
+# What an account or user listing prints for an association field when it lists no
+# association (no withassoc, or a user without any): sacctmgr prints a zeroed record.
+NO_ASSOC_ZERO = frozenset(
+    (
+        "Share",
+        "GrpJobs",
+        "GrpJobsAccrue",
+        "GrpSubmit",
+        "MaxJobs",
+        "MaxJobsAccrue",
+        "MaxSubmit",
+        "MinPrioThres",
+        "LFT",
+        "RGT",
+        "ID",
+        "ParentID",
+    )
+)
+NO_ASSOC_TIME = frozenset(("GrpWall", "MaxWall"))
+
+
+def _on_assoc(getter: Callable, title: str = "") -> Callable:
+    """An association field in an account or user listing; without an association the
+    zeroed record's text (``0``, ``00:00:00``, else empty)."""
+    none = "0" if title in NO_ASSOC_ZERO else "00:00:00" if title in NO_ASSOC_TIME else ""
+    return lambda name, v: none if v is None else getter(v)
 
 
 def list_user(run: Run, query: Query, conn) -> int:
@@ -227,7 +250,7 @@ def list_user(run: Run, query: Query, conn) -> int:
         "Admin": lambda u, v: users[u][1],
         "Coord Accounts": lambda u, v: ",".join(coords.get(u, [])),
     }
-    getters = [own.get(c.title) or _on_assoc(assoc_getter(c.title, False)) for c in cols]
+    getters = [own.get(c.title) or _on_assoc(assoc_getter(c.title, False), c.title) for c in cols]
     rows = []
     if with_assoc:
         query.filters.setdefault("user", names)

@@ -182,6 +182,21 @@ def add_qos_items(
     return count
 
 
+def sticky(words: list[Word]) -> list[Word]:
+    """The words with sacctmgr's ``option`` carried: a ``+=``/``-=`` word sets it for
+    every later word of the same request (``qos+=a qos=b`` adds b too), since
+    ``parse_option_end`` leaves it alone for a plain ``=``."""
+    out = []
+    option = ""
+    for w in words:
+        if w.op in ("+=", "-="):
+            option = w.op
+        elif w.op == "=" and option:
+            w = Word(w.raw, w.key, option, w.value)
+        out.append(w)
+    return out
+
+
 def qos_edit(items: list[str]) -> QosEdit:
     """The store's edit for the listed items: a new list, or names added or removed."""
     names = [i for i in items if i]
