@@ -123,6 +123,36 @@ SETTING_LINES = (
 )
 
 
+def mem_exact(mb: int) -> str:
+    """Megabytes as ``convert_num_unit`` with ``CONVERT_NUM_UNIT_EXACT`` prints them: a
+    larger unit while the whole amount divides by 512 (half units are exact enough:
+    ``64000`` is ``62.50G``, ``1500`` stays ``1500M``)."""
+    value = float(mb)
+    unit = 0
+    while value >= 1024 and int(value) % 512 == 0 and unit < len(UNITS) - 1:
+        value /= 1024
+        unit += 1
+    if value == int(value):
+        return f"{int(value)}{UNITS[unit]}"
+    return f"{value:.2f}{UNITS[unit]}"
+
+
+def setting_tres(name: str, value: dict[str, int]) -> str:
+    """A TRES setting as an add prints it: cleared TRES as ``NONE``, memory exact."""
+    kind = limitdefs.lookup(name).kind  # type: ignore[union-attr]
+    return ",".join(
+        f"{t}="
+        + (
+            "NONE"
+            if value[t] < 0
+            else mem_exact(value[t])
+            if kind == "tres" and is_mb_based(t)
+            else str(value[t])
+        )
+        for t in tres_order(value)
+    )
+
+
 def settings_lines(
     shares: int | str | None,
     limits: dict[str, Any],
@@ -131,21 +161,28 @@ def settings_lines(
     qos: list[str] | None,
     default_qos: str | None,
 ) -> str:
-    """What an add prints under `` Settings``: each value given, cleared ones as NONE."""
+    """What an add prints under `` Settings`` (``sacctmgr_print_assoc_limits``): each value
+    given, cleared ones as NONE; ``qos`` as given (``+name`` for ``qos+=``)."""
     out = []
     if shares is not None:
         out.append(f"  Fairshare     = {shares}")
     for name, label in SETTING_LINES:
         if name in limits:
             value = limits[name]
-            out.append(label + ("NONE" if value is limitdefs.CLEAR else limit_text(name, value)))
+            if value is limitdefs.CLEAR:
+                text = "None" if name == "GrpJobsAccrue" else "NONE"
+            elif isinstance(value, dict):
+                text = setting_tres(name, value)
+            else:
+                text = limit_text(name, value)
+            out.append(label + text)
     if parent is not None:
         out.append(f"  Parent        = {parent}")
     if priority is not None:
         shown = "NONE" if priority is limitdefs.CLEAR else str(priority)
         out.append(f"  Priority      = {shown}")
     if qos is not None:
-        out.append(f"  QOS           = {','.join(sorted(qos))}")
+        out.append(f"  QOS           = {','.join(sorted(q for q in qos if q))}")
     if default_qos is not None:
-        out.append(f"  DefQOS        = {default_qos}")
+        out.append(f"  DefQOS        = {default_qos or '(null)'}")
     return "".join(line + "\n" for line in out)

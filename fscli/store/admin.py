@@ -336,7 +336,10 @@ class Admin:
         default_account: str | None,
         admin_level: str | None,
         changes: AssocChanges,
+        known_partition: bool = True,
     ) -> list[str]:
+        """``known_partition=False`` (sacctmgr's ``add user``, which never asks slurmctld)
+        takes a partition the store does not know."""
         if not names:
             raise UsageProblem("need the name of the user to add")
         names = [check_name("user", n) for n in names]
@@ -348,7 +351,7 @@ class Admin:
         if not accounts:
             raise UsageProblem("need account=NAME: the account(s) to add the user to")
         parents = {a: self.require_account(cluster, a) for a in accounts}
-        if partition is not None:
+        if partition is not None and known_partition:
             self.require_partition(cluster, partition)
         validate(changes, self.known_qos())
         for name in names:
@@ -509,9 +512,16 @@ class Admin:
         return lines
 
     def delete_users(
-        self, cluster: m.Cluster, names: list[str], account: str | None, partition: str | None
+        self,
+        cluster: m.Cluster,
+        names: list[str],
+        account: str | None,
+        partition: str | None,
+        keep_default: bool = True,
     ) -> list[str]:
-        """[] when no association matches (a delete that matches nothing)."""
+        """[] when no association matches (a delete that matches nothing). With
+        ``keep_default=False`` (sacctmgr's own rule, checked by its front end) a user may
+        lose the association of its default account and keep others."""
         if not names:
             raise UsageProblem("name the user(s) to delete")
         assocs = self.user_assocs(cluster, names, account, partition, missing_ok=True)
@@ -526,7 +536,11 @@ class Admin:
                 for a in self.s.scalars(select(m.Association).where(m.Association.user == name))
                 if a.id not in doomed
             ]
-            if remaining and user.default_account not in {a.account for a in remaining}:
+            if (
+                keep_default
+                and remaining
+                and user.default_account not in {a.account for a in remaining}
+            ):
                 raise Conflict(
                     f"You can not remove the default account of a user: '{user.default_account}' is "
                     f"{name}'s default; change it first (fscli user modify {name} set "

@@ -335,3 +335,20 @@ def drop_accounts(session, names: list[str]) -> None:
     """Delete account records that have no association left (deleted by name)."""
     if names:
         session.execute(delete(m.Account).where(m.Account.name.in_(names)))
+
+
+def lose_defaults(session, before: dict[str, tuple[str, str]]) -> None:
+    """After a delete: a user whose default account (``before``, from :func:`users`) has
+    no association of its left keeps no default account, as slurmdbd leaves it (no
+    association is made the default in its place); one that had none keeps none."""
+    session.flush()
+    have = set(
+        session.execute(
+            select(m.Association.user, m.Association.account).where(m.Association.user.is_not(None))
+        ).all()
+    )
+    for user in session.scalars(select(m.User)):
+        default = before.get(user.name, ("", ""))[0]
+        if (user.name, default) not in have:
+            user.default_account = None
+    session.flush()

@@ -316,8 +316,8 @@ def test_add_user(partitions):
     )
     assert (
         sm.ok("sacctmgr", "-P", "show", "user", "dan").stdout
-        == "User|Def Acct|Admin\ndan|chem|Operator\n"
-    )
+        == "User|Def Acct|Admin\ndan|bio|Operator\n"
+    )  # no DefaultAccount=: slurmdbd makes the alphabetically first account the default
 
 
 def test_add_user_refusals(partitions):
@@ -387,9 +387,20 @@ def test_coordinators(sm):
     )
     removed = sm.ok("sacctmgr", "-i", "delete", "coord", "names=alice")
     assert removed.stdout == (
+        " Removing Coordinators with user name\n  alice\n From all accounts\n"
         " Removed Coordinators (sub accounts not listed)...\n  U = alice     A = phys      \n"
     )
-    refused(sm, "-i", "delete", "coord", "names=alice", stdout=" Nothing removed\n", stderr="")
+    refused(
+        sm,
+        "-i",
+        "delete",
+        "coord",
+        "names=alice",
+        stdout=(
+            " Removing Coordinators with user name\n  alice\n From all accounts\n Nothing removed\n"
+        ),
+        stderr="",
+    )
 
 
 def test_qos_add_modify_delete(sm):
@@ -464,8 +475,12 @@ def test_modify_account(sm):
         " Modified accounts...\n  bio\n  chem\n"
         " Modified account associations...\n"
         "  C = c1         A = chem of phys\n"
+        "  C = c1         A = chem                 U = carol    \n"
+        "  C = c1         A = chem                 U = alice    \n"
+        "  C = c1         A = chem                 U = bob      \n"
         "  C = c1         A = bio of phys\n"
-    )
+        "  C = c1         A = bio                  U = carol    \n"
+    )  # the user associations that inherit MaxJobs are listed too, as sacctmgr 22.05.8
     assert (
         sm.ok("sacctmgr", "-P", "show", "account", "chem", "format=acc,org").stdout
         == "Account|Org\nchem|science\n"
@@ -598,28 +613,55 @@ def test_delete_account_takes_its_subtree_and_keeps_bare_users(sm):
 
 
 def test_delete_user_association_and_default_guard(sm):
+    # slurmdbd walks the associations it removes by user, default last: a default one is
+    # refused only after some non-default one went by. carol loses only her default (bio):
+    # let through, and she keeps no default account.
+    assert sm.ok("sacctmgr", "-i", "delete", "user", "carol", "account=bio").stdout == (
+        " Deleting user associations...\n  C = c1         A = bio        U = carol    \n"
+    )
+    assert sm.ok("sacctmgr", "-nP", "show", "user", "carol").stdout == "carol||None\n"
+    assert sm.ok("sacctmgr", "-i", "delete", "user", "carol", "account=chem").stdout == (
+        " Deleting user associations...\n  C = c1         A = chem       U = carol    \n"
+        " Deleting users (No Associations)...\n  carol\n"
+    )
+    refused(sm, "-i", "delete", "user", "carol", stdout=" Nothing deleted\n", stderr="")
+
+
+def test_delete_default_account_refused_after_another(sm):
+    # as real sacctmgr 22.05 answered: dana loses zeta (not her default) and erin her
+    # default zeta: erin's is refused; by account the same, in delete account's words
+    sm.ok("sacctmgr", "-i", "add", "account", "zeta,nucl")
+    sm.ok("sacctmgr", "-i", "add", "user", "dana", "account=nucl,zeta")
+    sm.ok("sacctmgr", "-i", "add", "user", "erin", "account=zeta")
     refused(
         sm,
         "-i",
         "delete",
         "user",
-        "carol",
-        "account=bio",
+        "where",
+        "account=zeta,nucl",
         stderr=(
             " Error with request: You can not remove the default account of a user\n"
-            "  C = c1         A = bio        U = carol    \n"
+            "  C = c1              A = nucl       U = dana     \n"
+            "  C = c1              A = zeta       U = erin     \n"
             " You must change the default account of these users or remove the users completely "
             "from the affected clusters to allow these changes.\n Changes Discarded\n"
         ),
     )
-    assert sm.ok("sacctmgr", "-i", "delete", "user", "carol", "account=chem").stdout == (
-        " Deleting user associations...\n  C = c1         A = chem       U = carol    \n"
+    refused(
+        sm,
+        "-i",
+        "delete",
+        "account",
+        "zeta",
+        stderr=(
+            " Error with request: You can not remove the default account of a user\n"
+            "  C = c1              A = zeta       U = erin     \n"
+            " Please either remove the accounts listed above from list and resubmit,\n"
+            " or change these users' default accounts to remove the account(s).\n"
+            " Changes Discarded\n"
+        ),
     )
-    assert sm.ok("sacctmgr", "-i", "delete", "user", "carol", "account=bio").stdout == (
-        " Deleting user associations...\n  C = c1         A = bio        U = carol    \n"
-        " Deleting users (No Associations)...\n  carol\n"
-    )
-    refused(sm, "-i", "delete", "user", "carol", stdout=" Nothing deleted\n", stderr="")
 
 
 def test_native_account_delete_still_refuses_a_subtree(sm):
@@ -782,18 +824,17 @@ def test_load_clean_rebuilds_the_cluster_from_its_dump(sm, tmp_path):
 
 
 def test_cluster_changes_fscli_does_not_make_are_refused(sm):
-    for verb in ("modify", "delete"):
-        refused(
-            sm,
-            "-i",
-            verb,
-            "cluster",
-            "c1",
-            stderr=(
-                f" fscli sacctmgr cannot {verb} cluster: fscli keeps no cluster records (use the "
-                "native 'fscli' commands for clusters and jobs)\n"
-            ),
-        )
+    refused(
+        sm,
+        "-i",
+        "modify",
+        "cluster",
+        "c1",
+        stderr=(
+            " fscli sacctmgr cannot modify cluster: fscli keeps no cluster records (use the "
+            "native 'fscli' commands for clusters and jobs)\n"
+        ),
+    )
 
 
 def test_load_skips_wckeys_naming_the_line(sm, tmp_path):
@@ -862,9 +903,10 @@ def test_a_name_the_store_cannot_hold_is_refused_before_anything_is_printed(sm):
 
 
 def test_a_modify_the_store_refuses_is_not_reported_as_made(sm):
-    """The `` Modified ...`` list is printed once the change is made: a move of an
-    account under itself (or a user's DefaultQOS falling out of the list the change
-    sets) prints the refusal alone, and the store is as it was."""
+    """The `` Modified ...`` list is printed once the change is made: a user's
+    DefaultQOS falling out of the list the change sets prints the refusal alone, and
+    the store is as it was. (A move of an account under itself is no change to
+    sacctmgr: `` Nothing modified``.)"""
     refused(
         sm,
         "-i",
@@ -874,7 +916,8 @@ def test_a_modify_the_store_refuses_is_not_reported_as_made(sm):
         "name=chem",
         "set",
         "parent=chem",
-        stderr=" cannot move account 'chem' under 'chem': 'chem' is inside 'chem' (a cycle)\n",
+        stdout=" Nothing modified\n",
+        stderr="",
     )
     sm.ok("sacctmgr", "-i", "modify", "user", "alice", "set", "qos=normal,high", "defaultqos=high")
     result = sm("sacctmgr", "-i", "modify", "user", "alice", "set", "qos=normal")

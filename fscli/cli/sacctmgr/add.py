@@ -11,7 +11,14 @@ from __future__ import annotations
 from fscli.cli.sacctmgr.context import Run
 from fscli.cli.sacctmgr.grammar import ASSOC_COND, ASSOC_REC, Names, first, matches, plain
 from fscli.cli.sacctmgr.grammar import split_list as names_of
-from fscli.cli.sacctmgr.values import Problems, Settings, assoc_setting, get_uint
+from fscli.cli.sacctmgr.values import (
+    Problems,
+    Settings,
+    add_qos_items,
+    assoc_setting,
+    get_uint,
+    sticky,
+)
 from fscli.render.sacctmgr import settings_lines
 
 ACCOUNT_KEYS: tuple[tuple[str, Names], ...] = (
@@ -43,7 +50,8 @@ def _settings(
     own: dict[str, list[str]] = {}
     settings = Settings()
     touched = False
-    for w in plain(raw_words):
+    cond_qos: list[str] = []
+    for w in sticky(plain(raw_words)):
         key = "name" if w.bare else first(w.key, table)
         if key is not None:
             own.setdefault(key, []).append(w.raw if w.bare else w.value)
@@ -52,6 +60,12 @@ def _settings(
         if canon is not None and assoc_setting(canon, w, settings, known_qos, problems):
             touched = True
             continue
+        if canon == "QOS" and conds:
+            # a QOS word refused as a setting is tried as a condition (QosLevel=), with a
+            # list of its own: add user takes it there and ignores it
+            if add_qos_items(cond_qos, w.value, w.op[:1] if w.op != "=" else "", known_qos,
+                             problems) > 0:  # fmt: skip
+                continue
         cond = first(w.key, ASSOC_COND) if canon is None and conds else None
         if cond is not None:
             own.setdefault(cond, []).append(w.value)
@@ -108,6 +122,7 @@ def add_account(run: Run, words: list[str]) -> int:
                 if (cluster, name) in have:
                     continue
                 if (cluster, parent) not in have:
+                    run.failed = True
                     run.err(
                         f" Parent account '{parent}' doesn't exist on cluster {cluster}\n"
                         "        Contact your admin to add this account.\n"
@@ -138,7 +153,7 @@ def add_account(run: Run, words: list[str]) -> int:
                 settings.limits,
                 parent,
                 settings.priority,
-                settings.qos.names if settings.qos else None,
+                settings.qos_items if settings.qos else None,
                 settings.default_qos,
             )
         run.out(text)
@@ -197,6 +212,7 @@ def add_user(run: Run, words: list[str]) -> int:
         for name in dict.fromkeys(names):
             if name not in known_users:
                 if default and default not in known_accounts and not missing_checked:
+                    run.failed = True
                     run.err(
                         f" This account '{default}' doesn't exist.\n"
                         "        Contact your admin to add this account.\n"
@@ -206,6 +222,7 @@ def add_user(run: Run, words: list[str]) -> int:
             for account in accounts:
                 if account not in known_accounts:
                     if not missing_checked:
+                        run.failed = True
                         run.err(
                             f" This account '{account}' doesn't exist.\n"
                             "        Contact your admin to add this account.\n"
@@ -214,6 +231,7 @@ def add_user(run: Run, words: list[str]) -> int:
                 for cluster in clusters:
                     if (cluster, account, None, None) not in have:
                         if not missing_checked:
+                            run.failed = True
                             run.err(
                                 f" This account '{account}' doesn't exist on cluster "
                                 f"{cluster}\n        Contact your admin to add this "
@@ -250,7 +268,7 @@ def add_user(run: Run, words: list[str]) -> int:
                 settings.limits,
                 None,
                 settings.priority,
-                settings.qos.names if settings.qos else None,
+                settings.qos_items if settings.qos else None,
                 settings.default_qos,
             )
         run.out(text)
@@ -258,21 +276,43 @@ def add_user(run: Run, words: list[str]) -> int:
         groups: dict[tuple[str, str, str | None], list[str]] = {}
         for u, a, c, p in plan:
             groups.setdefault((u, c, p), []).append(a)
+        defaults = _new_defaults(plan, default, known_users)
         for (user, cluster, part), accts in groups.items():
-            mine = default if user in new_users and default in accts else None
+            mine = defaults.get(user)
             admin.add_users(
                 admin.cluster(cluster),
                 [user],
                 accts,
                 part,
-                mine,
+                mine if mine in accts else None,
                 level if user in new_users else None,
                 settings.changes(),
+                known_partition=False,
             )
         for cluster in dict.fromkeys(c for _, _, c, _ in plan):
             q.note_batch(session, cluster, [(a, u) for u, a, c, _ in plan if c == cluster])
 
     return run.write(body)
+
+
+def _new_defaults(
+    plan: list[tuple[str, str, str, str | None]],
+    default: str | None,
+    known_users: dict[str, tuple[str, str]],
+) -> dict[str, str]:
+    """The default account each user of an add ends with, when the add changes it. A new
+    association in ``DefaultAccount=`` becomes the default (an existing user's too); a
+    user left without one (new, or whose default went) gets, as slurmdbd's
+    ``_make_sure_users_have_default`` picks among associations made in the same second,
+    the alphabetically first account added."""
+    out: dict[str, str] = {}
+    for user in dict.fromkeys(u for u, _, _, _ in plan):
+        accts = sorted({a for u, a, _, _ in plan if u == user})
+        if default in accts:
+            out[user] = default
+        elif not known_users.get(user, ("", ""))[0]:
+            out[user] = accts[0]
+    return out
 
 
 COORD_KEYS: tuple[tuple[str, Names], ...] = (

@@ -32,6 +32,7 @@ class Run:
     def __init__(self, app, opts: Options):
         self.app = app
         self.opts = opts
+        self.failed = False  # an error was said, but what could be done is still done
 
     def out(self, text: str) -> None:
         if text:
@@ -80,7 +81,7 @@ class Run:
             return stop.code
         except _Discarded:
             self.out(" Changes Discarded\n")
-        return 0
+        return 1 if self.failed else 0
 
     def confirm(self, question: str = "Would you like to commit changes?") -> bool:
         """sacctmgr's ``commit_check``: y/Y yes, n/N/Enter no, anything else asks again;

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from fscli.cli.sacctmgr.add import _known_qos
 from fscli.cli.sacctmgr.context import Run
-from fscli.cli.sacctmgr.grammar import first, plain, split_list
+from fscli.cli.sacctmgr.grammar import ASSOC_COND, LIST_FLAGS, first, plain, split_list
 from fscli.cli.sacctmgr.modify import (
     ACCOUNT_COND,
     USER_COND,
@@ -28,6 +28,33 @@ DEFAULT = (
     "completely from the affected clusters to allow these changes.\n"
     " Changes Discarded\n"
 )
+DEFAULT_ACCOUNT = (
+    " Error with request: You can not remove the default account of a user\n{0}"
+    " Please either remove the accounts listed above from list and resubmit,\n"
+    " or change these users' default accounts to remove the account(s).\n"
+    " Changes Discarded\n"
+)
+
+
+def default_refused(removed: list, users: dict[str, tuple[str, str]]) -> list[str]:
+    """slurmdbd's ``_check_is_def_acct_before_remove``: the user associations to remove,
+    by user and default last, are walked once; a default association is refused once any
+    other (of any user: the flag is never reset) has gone by. So a user whose default
+    association goes with all the others it loses is let through, and so is every user
+    that loses only its default one, unless another user sorted before loses a non-default
+    one. The lines name what was refused."""
+    rows = sorted(
+        (v for v in removed if v.user is not None),
+        key=lambda v: (v.user, v.account == users.get(v.user, ("", ""))[0]),
+    )
+    other = False
+    lines = []
+    for v in rows:
+        if v.account != users.get(v.user, ("", ""))[0]:
+            other = True
+        elif other:
+            lines.append(f"  C = {v.cluster:<15} A = {v.account:<10} U = {v.user:<9}\n")
+    return lines
 
 
 def _conditions(run: Run, words: list[str], table) -> dict[str, list[str]]:
@@ -41,7 +68,8 @@ def _conditions(run: Run, words: list[str], table) -> dict[str, list[str]]:
 
 
 def _assoc_line(item) -> str:
-    return f"  C = {item.cluster:<10} A = {item.account:<10} U = {item.user:<9}\n"
+    part = f" P = {item.assoc.partition}" if item.assoc.partition else ""
+    return f"  C = {item.cluster:<10} A = {item.account:<10} U = {item.user:<9}{part}\n"
 
 
 def delete_account(run: Run, words: list[str]) -> int:
@@ -67,6 +95,18 @@ def delete_account(run: Run, words: list[str]) -> int:
         if not picked and not bare:
             run.out(" Nothing deleted\n")
             raise run.refuse("")
+        users = q.users(conn)
+        # by name slurmdbd looks at the accounts' own user associations; by cluster, at
+        # every association it removes
+        names = {v.account for v in picked}
+        checked = (
+            _subtrees(view, picked)
+            if by_cluster
+            else [v for v in view if v.user is not None and v.account in names]
+        )
+        refused = default_refused(checked, users)
+        if refused:
+            raise run.refuse(DEFAULT_ACCOUNT.format("".join(refused)))
         admin = Admin(session, run.app.now, run.app.actor)
         gone = set() if by_cluster else {v.account for v in picked}
         with q.keep_bare_records(session, accounts_gone=gone):
@@ -77,6 +117,7 @@ def delete_account(run: Run, words: list[str]) -> int:
                     recursive=True,
                 )
         q.drop_accounts(session, [a for a in bare if a not in {v.account for v in picked}])
+        q.lose_defaults(session, users)
         if by_cluster:
             run.out(
                 " Deleting account associations...\n"
@@ -89,6 +130,12 @@ def delete_account(run: Run, words: list[str]) -> int:
             )
 
     return run.write(body)
+
+
+def _subtrees(view, picked) -> list:
+    """The associations in the subtrees of ``picked`` (themselves included)."""
+    spans = [(v.cluster, v.lft, v.rgt) for v in picked]
+    return [v for v in view if any(c == v.cluster and lo <= v.lft <= hi for c, lo, hi in spans)]
 
 
 def delete_user(run: Run, words: list[str]) -> int:
@@ -109,17 +156,18 @@ def delete_user(run: Run, words: list[str]) -> int:
         else:
             left = {v.user for v in view if v.user in named and v not in picked}
             gone = sorted({v.user for v in picked} - left)
-            kept_default = [v for v in picked if v.user in left and v.account == users[v.user][0]]
-            if kept_default:
-                raise run.refuse(DEFAULT.format("".join(_assoc_line(v) for v in kept_default)))
+            refused = default_refused(picked, users)
+            if refused:
+                raise run.refuse(DEFAULT.format("".join(refused)))
         if not picked and not gone:
             run.out(" Nothing deleted\n")
             raise run.refuse("")
         admin = Admin(session, run.app.now, run.app.actor)
         with q.keep_bare_records(session, users_gone=set(gone)):
             for cluster, user, account, part in admin_targets(picked):
-                admin.delete_users(admin.cluster(cluster), [user], account, part)
+                admin.delete_users(admin.cluster(cluster), [user], account, part, False)
             q.drop_users(session, [u for u in gone if u not in {v.user for v in picked}])
+        q.lose_defaults(session, users)
         if by_assoc:
             text = " Deleting user associations...\n" + "".join(_assoc_line(v) for v in picked)
             if gone:
@@ -131,33 +179,66 @@ def delete_user(run: Run, words: list[str]) -> int:
     return run.write(body)
 
 
+def _names(value: str) -> list[str]:
+    """A name list as ``slurm_addto_char_list`` keeps it: lower-cased, each once; an empty
+    value is one empty name."""
+    return list(dict.fromkeys(n.lower() for n in split_list(value))) if value else [""]
+
+
 def delete_coordinator(run: Run, words: list[str]) -> int:
+    """As ``sacctmgr_delete_coord``: the user conditions of ``delete user`` (names= and
+    account= say whom and where; others are accepted and do not count), every named
+    account and user checked, then the request said before what was removed."""
+
     def body(session) -> None:
         from fscli.api.sacctmgr import queries as q
 
         users: list[str] = []
         accts: list[str] = []
+        problems = Problems()
+        given = False
         for w in plain(words):
-            key = (
-                "name"
-                if w.bare
-                else first(
-                    w.key,
-                    (
-                        ("name", (("Names", 1), ("Users", 1))),
-                        ("account", (("Accounts", 2), ("Acct", 4))),
-                    ),
-                )
-            )
+            if w.bare and first(w.raw, LIST_FLAGS):
+                continue
+            key = "name" if w.bare else (first(w.key, USER_COND) or first(w.key, ASSOC_COND))
             if key is None:
-                raise run.refuse(
-                    f" Unknown condition: {w.raw}\n Use keyword 'set' to modify value\n"
-                )
-            (users if key == "name" else accts).extend(
-                n.lower() for n in split_list(w.raw if w.bare else w.value)
-            )
-        if not users and not accts:
+                problems.say(f" Unknown condition: {w.raw}\n Use keyword 'set' to modify value")
+                continue
+            if key == "format":
+                continue
+            given = True
+            if key in ("name", "account"):
+                into = users if key == "name" else accts
+                into += [n for n in _names(w.raw if w.bare else w.value) if n not in into]
+        problems.settle(run)
+        if not given:
             raise run.refuse(" You need to specify a user list or account list here.\n")
+        conn = session.connection()
+        known_accounts, known_users = q.accounts(conn), q.users(conn)
+        bad = [
+            f" You specified a non-existent account '{a}'.\n"
+            for a in accts
+            if a not in known_accounts
+        ]
+        bad += [
+            f" You specified a non-existent user '{u}'.\n" for u in users if u not in known_users
+        ]
+        if bad:
+            raise run.refuse("".join(bad))
+        if not users and not accts:
+            raise run.refuse(" You need to specify a user list or an account list here.\n")
+        if users:
+            run.out(
+                " Removing Coordinators with user name\n"
+                + "".join(f"  {u}\n" for u in users)
+                + (
+                    " From Account(s)\n" + "".join(f"  {a}\n" for a in accts)
+                    if accts
+                    else " From all accounts\n"
+                )
+            )
+        else:
+            run.out(" Removing all users from Accounts\n" + "".join(f"  {a}\n" for a in accts))
         removed = q.remove_coordinators(session, users, accts)
         if not removed:
             run.out(" Nothing removed\n")

@@ -20,7 +20,7 @@ from fscli.cli.sacctmgr.grammar import (
     sections,
     split_list,
 )
-from fscli.cli.sacctmgr.values import Problems, Settings, assoc_setting
+from fscli.cli.sacctmgr.values import Problems, Settings, assoc_setting, sticky
 
 CONDITION_HINT = " Use keyword 'set' to modify value"
 ACCOUNT_COND: tuple[tuple[str, Names], ...] = (
@@ -82,7 +82,7 @@ def settings(rec: list[Word], table, known_qos: list[str], problems: Problems):
     """``set`` words → (own values, association settings)."""
     own: dict[str, str] = {}
     values = Settings()
-    for w in rec:
+    for w in sticky(rec):
         key = None if w.bare else first(w.key, table)
         if key is not None:
             own[key] = w.value.strip("'\"")
@@ -181,64 +181,223 @@ def _selected(view, found: dict[str, list[str]], users: bool) -> list:
     return sorted(picked, key=lambda v: (v.cluster, v.lft))
 
 
+ACCOUNT_KEYS = ("name", "description", "organization")
+PUSHED_SCALARS = (
+    "MaxJobs",
+    "MaxJobsAccrue",
+    "MinPrioThreshold",
+    "MaxSubmitJobs",
+    "MaxWallDurationPerJob",
+)
+PUSHED_TRES = ("MaxTRESPerJob", "MaxTRESPerNode", "MaxTRESMinsPerJob", "MaxTRESRunMins")
+
+
+def _pushed(values: Settings) -> dict[str, object]:
+    """What a change of an account hands down to associations that inherit it
+    (slurmdbd's ``_modify_unset_users``): the Max* limits, priority, default QOS, QOS."""
+    out: dict[str, object] = {k: True for k in PUSHED_SCALARS + PUSHED_TRES if k in values.limits}
+    if values.priority is not None:
+        out["priority"] = True
+    if values.default_qos is not None:
+        out["default_qos"] = True
+    if values.qos is not None:
+        out["qos"] = list(values.qos_items)
+    return out
+
+
+def _pushed_to(child, pushed: dict[str, object]) -> dict[str, object]:
+    """The part of ``pushed`` that reaches ``child``: what it does not set itself (TRES
+    limits always, merged TRES by TRES; a QOS list unless it has its own, less what its
+    own +/- delta says the other way)."""
+    own = child.assoc
+    out: dict[str, object] = {}
+    for key in pushed:
+        if key in PUSHED_TRES:
+            out[key] = True
+        elif key in PUSHED_SCALARS and own.limits.get(key) is None:
+            out[key] = True
+        elif key == "priority" and own.priority is None:
+            out[key] = True
+        elif key == "default_qos" and own.default_qos is None:
+            out[key] = True
+    items = pushed.get("qos")
+    if isinstance(items, list) and not (own.qos and own.qos[0][:1] not in "+-"):
+        delta = list(own.qos)
+        left = [
+            i
+            for i in items
+            if not (i[:1] in "+-" and any(d[:1] != i[:1] and d[1:] == i[1:] for d in delta))
+        ]
+        if left or not any(items):
+            out["qos"] = left
+    return out
+
+
+def unset_lines(view: list, account, pushed: dict[str, object]) -> list[str]:
+    """The associations below ``account`` a change reaches because they inherit it, as
+    slurmdbd lists them after the account: user associations named, sub-accounts walked
+    (not named), in nested-set order."""
+    if not pushed:
+        return []
+    kids = sorted(
+        (v for v in view if v.cluster == account.cluster and v.assoc.parent_id == account.assoc.id),
+        key=lambda v: v.lft,
+    )
+    lines: list[str] = []
+    for kid in kids:
+        reached = _pushed_to(kid, pushed)
+        if not reached:
+            continue
+        if kid.user is None:
+            lines += unset_lines(view, kid, reached)
+        else:
+            lines.append(user_assoc_line(kid))
+    return lines
+
+
 def modify_account(run: Run, words: list[str]) -> int:
+    """As ``sacctmgr_modify_account``: Description=/Organization= go to the accounts
+    picked by name, description and organization; association values to the account
+    associations picked by name, parent and cluster, each listed with the user
+    associations below that inherit the change. A move to the parent an account is
+    already first under, or to itself, is no change (not listed); a move under one of
+    its own sub-accounts first moves that one up to the account's parent."""
+
     def body(session) -> None:
         from fscli.api.sacctmgr import Admin
         from fscli.api.sacctmgr import queries as q
 
         found, own, values = read_modify(run, session, words, ACCOUNT_COND, ACCOUNT_REC)
+        by_account = {k for k in found if k in ACCOUNT_KEYS}
+        by_assoc = {k for k in found if k not in ACCOUNT_KEYS}
         conn = session.connection()
         clusters = run.clusters(conn, found.pop("cluster", []))
         accounts = q.accounts(conn)
-        named = [
-            a
-            for a in accounts
-            if all(a in found.get(k, [a]) for k in ("name",))
-            and (accounts[a][0].lower() in found.get("description", [accounts[a][0].lower()]))
-            and (accounts[a][1].lower() in found.get("organization", [accounts[a][1].lower()]))
-        ]
-        picked = [
-            v
-            for v in _selected(q.load_view(conn, clusters), found, users=False)
-            if v.account in named
-        ]
+        view = q.load_view(conn, clusters)
         desc, org = own.get("description"), own.get("organization")
-        modified = report(
-            run,
-            [
-                (
-                    "Modified accounts...",
-                    sorted({v.account for v in picked})
-                    if desc is not None or org is not None
-                    else [],
-                ),
-                (
-                    "Modified account associations...",
-                    [f"C = {v.cluster:<10} A = {v.account} of {v.parent_account}" for v in picked]
-                    if values.given()
-                    else [],
-                ),
-            ],
-        )
+        said: list[str] = []
+        commit = False
+        named: list[str] = []
+        if desc is not None or org is not None:
+            if by_assoc and not by_account:
+                run.failed = True
+                run.err(WHERE_PROBLEM)
+            else:
+                named = [
+                    a
+                    for a, (d, o) in accounts.items()
+                    if a in found.get("name", [a])
+                    and d.lower() in found.get("description", [d.lower()])
+                    and o.lower() in found.get("organization", [o.lower()])
+                ]
+                if named:
+                    commit = True
+                    said.append(" Modified accounts...\n" + "".join(f"  {a}\n" for a in named))
+                else:
+                    said.append(" Nothing modified\n")
+                    run.failed = True
+        moves: list[tuple[str, str, str | None]] = []  # (cluster, account, below first)
+        changed: list = []
+        if values.given():
+            if by_account and not by_assoc and not found.get("name"):
+                run.failed = True
+                run.err(WHERE_PROBLEM)
+            elif values.parent is not None and values.parent not in accounts:
+                run.failed = True
+                run.err(f" Parent Account {values.parent} doesn't exist.\n")
+            else:
+                lines: list[str] = []
+                pushed = _pushed(values)
+                for v in _selected(view, found, users=False):
+                    if values.parent is not None:
+                        move = _move(view, v, values.parent)
+                        if move is False:
+                            continue
+                        moves.append((v.cluster, v.account, move))
+                    changed.append(v)
+                    lines.append(f"C = {v.cluster:<10} A = {v.account} of {v.parent_account}")
+                    lines += unset_lines(view, v, pushed)
+                if lines:
+                    commit = True
+                    said.append(
+                        " Modified account associations...\n"
+                        + "".join(f"  {line}\n" for line in lines)
+                    )
+                else:
+                    said.append(" Nothing modified\n")
+                    run.failed = True
+        if not commit:
+            run.out("".join(said))
+            raise run.refuse("", 1 if run.failed else 0)
         admin = Admin(session, run.app.now, run.app.actor)
-        by_cluster: dict[str, list[str]] = {}
-        for item in picked:
-            by_cluster.setdefault(item.cluster, []).append(item.account)
-        for cluster, names in by_cluster.items():
-            admin.modify_accounts(
-                admin.cluster(cluster),
-                names,
-                values.parent,
-                desc and desc.lower(),
-                org,
-                values.changes(),
+        if named:
+            for cluster in clusters:
+                here = {v.account for v in view if v.cluster == cluster and v.user is None}
+                names = [a for a in named if a in here]
+                if names:
+                    admin.modify_accounts(
+                        admin.cluster(cluster), names, None, desc and desc.lower(), org,
+                        Settings().changes(),
+                    )  # fmt: skip
+        for cluster, account, below in moves:
+            old_parent = next(
+                v.parent_account
+                for v in q.load_view(session.connection(), [cluster])
+                if v.user is None and v.account == account
             )
-        run.out(modified)
+            if below is not None:
+                admin.modify_accounts(
+                    admin.cluster(cluster), [below], old_parent, None, None, Settings().changes()
+                )
+            admin.modify_accounts(
+                admin.cluster(cluster), [account], values.parent, None, None, Settings().changes()
+            )
+        if not values.changes().empty():
+            for v in changed:
+                admin.modify_accounts(
+                    admin.cluster(v.cluster), [v.account], None, None, None, values.changes()
+                )
+        run.out("".join(said))
 
     return run.write(body)
 
 
+def _move(view: list, item, parent: str):
+    """How slurmdbd's ``_move_parent`` takes a move of ``item`` under ``parent``: False
+    when it is no change (itself, or the parent it is already first under), else the
+    sub-account of ``item`` named ``parent`` that must first move up (or None)."""
+    if parent == item.account:
+        return False
+    here = [v for v in view if v.cluster == item.cluster and v.user is None]
+    target = next((v for v in here if v.account == parent), None)
+    if target is None:
+        return False
+    if target.lft + 1 == item.lft:
+        return False
+    return parent if item.lft < target.lft < item.rgt else None
+
+
+USER_KEYS = ("name", "adminlevel", "cluster", "defaultaccount", "defaultwckey", "wckeys")
+WHERE_PROBLEM = " There was a problem with your 'where' options.\n"
+ACCOUNTS_QUESTION = " You specified Accounts in your request.  Did you mean DefaultAccounts?\n"
+
+
+def user_assoc_line(v) -> str:
+    """A user association as slurmdbd's modify names it."""
+    line = f"C = {v.cluster:<10} A = {v.account:<20} U = {v.user:<9}"
+    return line + (f" P = {v.assoc.partition}" if v.assoc.partition else "")
+
+
 def modify_user(run: Run, words: list[str]) -> int:
+    """As ``sacctmgr_modify_user``: the user part (DefaultAccount=, AdminLevel=) and the
+    association part are two requests, each saying what it matched (or `` Nothing
+    modified``); the change is committed when either went through, so a refused default
+    account still lets the association settings be made (exit 1). The user part picks
+    users by name, default account and admin level; the association part by name,
+    account, partition and cluster only. With account= the user part asks whether
+    DefaultAccount= was meant and, if so (-i answers yes), takes the accounts for it: the
+    association part then has no account condition left."""
+
     def body(session) -> None:
         from fscli.api.sacctmgr import Admin
         from fscli.api.sacctmgr import queries as q
@@ -257,11 +416,6 @@ def modify_user(run: Run, words: list[str]) -> int:
             USER_REC,
             [" fscli keeps no WCKeys: leave out DefaultWCKey= and WCKeys=\n"] if wckeys else [],
         )
-        conn = session.connection()
-        clusters = run.clusters(conn, found.pop("cluster", []))
-        named = named_users(q.users(conn), found)
-        view = q.load_view(conn, clusters)
-        picked = [v for v in _selected(view, found, users=True) if v.user in named]
         level = None
         if "adminlevel" in own:
             try:
@@ -269,41 +423,80 @@ def modify_user(run: Run, words: list[str]) -> int:
             except FscliError:
                 raise run.refuse(f" Unknown admin level '{own['adminlevel']}'\n") from None
         default = own.get("defaultaccount", "").lower() or None
-        if default:
-            lacking = [
-                (u, c)
-                for u in named
-                for c in clusters
-                if not any(v.user == u and v.account == default and v.cluster == c for v in view)
-            ]
-            if lacking:
-                run.out(
-                    f" Can't modify because these users aren't associated with new default "
-                    f"account '{default}'...\n"
-                    + "".join(f"  U = {u} C = {c}\n" for u, c in lacking)
-                )
-                raise run.refuse("")
-        modified = report(
-            run,
-            [
-                ("Modified users...", named if default or level else []),
-                (
-                    "Modified user associations...",
-                    [f"C = {v.cluster:<10} A = {v.account:<20} U = {v.user:<9}" for v in picked]
-                    if values.given()
-                    else [],
-                ),
-            ],
-        )
+        by_user = {k for k in found if k in USER_KEYS}
+        by_assoc = {k for k in found if k not in USER_KEYS}
+        conn = session.connection()
+        clusters = run.clusters(conn, found.pop("cluster", []))
+        users = q.users(conn)
+        view = q.load_view(conn, clusters)
+        commit = False
+        said: list[str] = []  # stdout, printed once the store took the change
+        user_changes: list[str] = []
+        lacking_users: set[str] = set()
+        if "defaultaccount" in own or "adminlevel" in own:
+            if by_assoc and not by_user:
+                run.failed = True
+                run.err(WHERE_PROBLEM)
+            else:
+                if found.get("account"):
+                    if run.confirm(ACCOUNTS_QUESTION):
+                        found.setdefault("defaultaccount", []).extend(found.pop("account"))
+                named = sorted(named_users(users, found))
+                if not named:
+                    said.append(" Nothing modified\n")
+                    run.failed = True
+                else:
+                    commit = True
+                    lacking = [
+                        (u, c)
+                        for u in named
+                        for c in clusters
+                        if default
+                        and not any(
+                            v.user == u and v.account == default and v.cluster == c for v in view
+                        )
+                    ]
+                    if lacking:
+                        said.append(
+                            " Can't modify because these users aren't associated with new "
+                            f"default account '{default}'...\n"
+                            + "".join(f"  U = {u} C = {c}\n" for u, c in lacking)
+                        )
+                        run.failed = True
+                        commit = False
+                    else:
+                        said.append(" Modified users...\n" + "".join(f"  {u}\n" for u in named))
+                    user_changes = named
+                    lacking_users = {u for u, _ in lacking}
+        picked: list = []
+        if values.given():
+            if by_user and not by_assoc and not found.get("name"):
+                run.failed = True
+                run.err(WHERE_PROBLEM)
+            else:
+                picked = _selected(view, found, users=True)
+                if picked:
+                    commit = True
+                    said.append(
+                        " Modified user associations...\n"
+                        + "".join(f"  {user_assoc_line(v)}\n" for v in picked)
+                    )
+                else:
+                    said.append(" Nothing modified\n")
+                    run.failed = True
+        if not commit:
+            run.out("".join(said))
+            raise run.refuse("", 1 if run.failed else 0)
         admin = Admin(session, run.app.now, run.app.actor)
-        if default or level:
-            for user in named:
+        for user in sorted(user_changes):
+            mine = default if default and user not in lacking_users else None
+            if mine or level:
                 admin.modify_users(
                     admin.cluster(clusters[0]),
                     [user],
                     None,
                     None,
-                    default,
+                    mine,
                     level,
                     Settings().changes(),
                 )
@@ -312,7 +505,7 @@ def modify_user(run: Run, words: list[str]) -> int:
                 admin.modify_users(
                     admin.cluster(cluster), [user], account, part, None, None, values.changes()
                 )
-        run.out(modified)
+        run.out("".join(said))
 
     return run.write(body)
 

@@ -64,6 +64,7 @@ class Settings:
     parent: str | None = None
     priority: Any = None
     qos: QosEdit | None = None
+    qos_items: list[str] = field(default_factory=list)  # as given: "high", "+low"
     default_qos: str | None = None  # "" clears
     limits: dict[str, Any] = field(default_factory=dict)
 
@@ -142,15 +143,66 @@ def minutes(text: str) -> Any:
     return limitdefs.CLEAR if mins is None else mins
 
 
-def qos_names(text: str, known: list[str], problems: Problems) -> list[str] | None:
-    names = [n.lower() for n in split_list(text)]
-    for name in names:
-        if name.lstrip("+-") not in known:
+def add_qos_items(
+    items: list[str], text: str, option: str, known: list[str], problems: Problems
+) -> int:
+    """``slurmdb_addto_qos_char_list``: add the names of one word to the list the words
+    of a command share (``+name``/``-name`` with ``option`` or their own sign); how many
+    were new, or -1 (the list emptied) for an unknown QOS or ``=`` mixed with ``+``/``-``
+    in one word. An empty value is the empty list (``qos=``)."""
+    if text == "":
+        items.append("")
+        return 1
+    count = 0
+    plain = signed = False
+    for name in split_list(text.lower()):
+        sign = option
+        if name[:1] in ("+", "-"):
+            sign, name = name[0], name[1:]
+        if name not in known:
             problems.error(
-                f"You gave a bad qos '{name.lstrip('+-')}'. Valid QOS's are {','.join(known)}"
+                f"You gave a bad qos '{name}'. Valid QOS's are {','.join(known) or '(null)'}"
             )
-            return None
-    return names
+            items.clear()
+            return -1
+        if (sign and plain) or (not sign and signed):
+            problems.error(
+                "You can't set qos equal to something and then add or subtract from it "
+                "in the same line"
+            )
+            items.clear()
+            return -1
+        plain, signed = plain or not sign, signed or bool(sign)
+        item = sign + name
+        if item not in items:
+            items.append(item)
+            count += 1
+    if count == 0:
+        problems.error("You gave me an empty qos list")
+    return count
+
+
+def sticky(words: list[Word]) -> list[Word]:
+    """The words with sacctmgr's ``option`` carried: a ``+=``/``-=`` word sets it for
+    every later word of the same request (``qos+=a qos=b`` adds b too), since
+    ``parse_option_end`` leaves it alone for a plain ``=``."""
+    out = []
+    option = ""
+    for w in words:
+        if w.op in ("+=", "-="):
+            option = w.op
+        elif w.op == "=" and option:
+            w = Word(w.raw, w.key, option, w.value)
+        out.append(w)
+    return out
+
+
+def qos_edit(items: list[str]) -> QosEdit:
+    """The store's edit for the listed items: a new list, or names added or removed."""
+    names = [i for i in items if i]
+    if not names or names[0][0] not in "+-":
+        return QosEdit("=", [n.lstrip("+-") for n in names])
+    return QosEdit(names[0][0] + "=", [n[1:] for n in names if n[0] == names[0][0]])
 
 
 def assoc_setting(
@@ -187,10 +239,10 @@ def assoc_setting(
             )
         return True
     if canon == "QOS":
-        names = qos_names(value, known_qos, problems)
-        if names is None:
+        option = w.op[:1] if w.op in ("+=", "-=") else ""
+        if add_qos_items(settings.qos_items, value, option, known_qos, problems) <= 0:
             return False
-        settings.qos = QosEdit(w.op or "=", names)
+        settings.qos = qos_edit(settings.qos_items)
         return True
     name, _, single = canon.partition(":")
     defn = limitdefs.lookup(name)
