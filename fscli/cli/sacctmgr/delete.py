@@ -40,8 +40,17 @@ def _conditions(run: Run, words: list[str], table) -> dict[str, list[str]]:
     return found
 
 
-def _assoc_line(item) -> str:
+def _default_line(item) -> str:
     return f"  C = {item.cluster:<10} A = {item.account:<10} U = {item.user:<9}\n"
+
+
+def _assoc_line(item) -> str:
+    part = item.assoc.partition
+    return (
+        f"  C = {item.cluster:<10} A = {item.account:<10} U = {item.user:<9}"
+        + (f" P = {part}" if part else "")
+        + "\n"
+    )
 
 
 def delete_account(run: Run, words: list[str]) -> int:
@@ -111,7 +120,7 @@ def delete_user(run: Run, words: list[str]) -> int:
             gone = sorted({v.user for v in picked} - left)
             kept_default = [v for v in picked if v.user in left and v.account == users[v.user][0]]
             if kept_default:
-                raise run.refuse(DEFAULT.format("".join(_assoc_line(v) for v in kept_default)))
+                raise run.refuse(DEFAULT.format("".join(_default_line(v) for v in kept_default)))
         if not picked and not gone:
             run.out(" Nothing deleted\n")
             raise run.refuse("")

@@ -203,6 +203,9 @@ def modify_account(run: Run, words: list[str]) -> int:
             if v.account in named
         ]
         desc, org = own.get("description"), own.get("organization")
+        if values.parent is not None:
+            _move_accounts(run, session, picked, desc, org, values)
+            return
         modified = report(
             run,
             [
@@ -236,6 +239,58 @@ def modify_account(run: Run, words: list[str]) -> int:
         run.out(modified)
 
     return run.write(body)
+
+
+def _move_accounts(run: Run, session, picked: list, desc, org, values: Settings) -> None:
+    """``modify account ... set parent=``: slurmdbd takes the accounts in nested-set order
+    and moves each, with its subtree, to be the first child of the new parent (the other
+    values set go with the move). It passes over an account already first under it, one
+    made its own parent and a parent missing on the cluster; a new parent inside the
+    account's subtree first goes where the account was. The associations moved are
+    listed with the parent they had."""
+    from fscli.api.sacctmgr import Admin, AssocChanges
+    from fscli.api.sacctmgr import queries as q
+
+    conn = session.connection()
+    target = (values.parent or "").lower()
+    texts = desc is not None or org is not None
+    if target not in q.accounts(conn):
+        raise run.refuse(f" Parent Account {target} doesn't exist.\n")
+    admin = Admin(session, run.app.now, run.app.actor)
+    moved = []
+    for v in picked:
+        verdict = q.move_verdict(conn, v.cluster, v.account, target)
+        if verdict in ("self", "missing", "first"):
+            continue
+        cluster = admin.cluster(v.cluster)
+        if verdict == "inside":
+            admin.modify_accounts(cluster, [target], v.parent_account, None, None, AssocChanges())
+            q.place_first(session, v.cluster, target)
+        admin.modify_accounts(cluster, [v.account], target, None, None, values.changes())
+        q.place_first(session, v.cluster, v.account)
+        moved.append(v)
+    if texts:
+        for v in picked:
+            admin.modify_accounts(
+                admin.cluster(v.cluster),
+                [v.account],
+                None,
+                desc and desc.lower(),
+                org,
+                AssocChanges(),
+            )
+    run.out(
+        report(
+            run,
+            [
+                ("Modified accounts...", sorted({v.account for v in picked}) if texts else []),
+                (
+                    "Modified account associations...",
+                    [f"C = {v.cluster:<10} A = {v.account} of {v.parent_account}" for v in moved],
+                ),
+            ],
+        )
+    )
 
 
 def modify_user(run: Run, words: list[str]) -> int:
@@ -289,7 +344,11 @@ def modify_user(run: Run, words: list[str]) -> int:
                 ("Modified users...", named if default or level else []),
                 (
                     "Modified user associations...",
-                    [f"C = {v.cluster:<10} A = {v.account:<20} U = {v.user:<9}" for v in picked]
+                    [
+                        f"C = {v.cluster:<10} A = {v.account:<20} U = {v.user:<9}"
+                        + (f" P = {v.assoc.partition}" if v.assoc.partition else "")
+                        for v in picked
+                    ]
                     if values.given()
                     else [],
                 ),
