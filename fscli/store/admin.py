@@ -15,6 +15,7 @@ from sqlalchemy import delete, select
 from fscli.engine.assoc_changes import AssocChanges, validate
 from fscli.errors import Conflict, NotFound, UsageProblem
 from fscli.store import models as m
+from fscli.store import nest
 from fscli.store.assoc_fields import apply_changes
 from fscli.store.bulk import log_many
 from fscli.store.checks import active_jobs, check_name
@@ -121,6 +122,7 @@ class Admin:
                 shares_raw=1,
                 shares_parent=False,
                 qos="normal",
+                nest_order=0,
             )
         )
         self.log("add cluster", name, _kv(nodes=nodes, cpus=cpus, tres=tres))
@@ -187,6 +189,7 @@ class Admin:
             if name == "root" or self.account_assoc(cluster, name) is not None:
                 raise Conflict(f"account '{name}' already exists on cluster {cluster.name}")
         lines = []
+        added: list[m.Association] = []
         for name in names:
             account = self.s.scalar(select(m.Account).where(m.Account.name == name))
             if account is None:
@@ -212,12 +215,14 @@ class Admin:
             )
             apply_changes(assoc, changes)
             self.s.add(assoc)
+            added.append(assoc)
             detail = _kv(parent=parent) + (
                 " " + " ".join(changes.describe()) if not changes.empty() else ""
             )
             self.log("add account", f"{name}@{cluster.name}", detail)
             lines.append(f"added account {name} on {cluster.name}: {detail}")
         self.s.flush()
+        nest.place(self.s.connection(), [a.id for a in added])
         if changes.touches_qos():
             self.check_default_qos(cluster, [self.account_assoc(cluster, n).id for n in names])
         return lines
@@ -250,6 +255,7 @@ class Admin:
                         f"'{new_parent.account}' is inside '{assoc.account}' (a cycle)"
                     )
         lines = []
+        moved: set[int] = set()
         for assoc in assocs:
             account = self.s.scalar(select(m.Account).where(m.Account.name == assoc.account))
             before = (account.description, account.organization, assoc.parent_id)
@@ -257,8 +263,9 @@ class Admin:
                 account.description = description
             if organization is not None:
                 account.organization = organization.lower()
-            if new_parent is not None:
+            if new_parent is not None and assoc.parent_id != new_parent.id:
                 assoc.parent_id = new_parent.id
+                moved.add(assoc.id)
             changed = apply_changes(assoc, changes)
             if not changed and before == (
                 account.description,
@@ -278,6 +285,8 @@ class Admin:
             self.log("modify account", f"{assoc.account}@{cluster.name}", detail)
             lines.append(f"modified account {assoc.account} on {cluster.name}: {detail}")
         self.s.flush()
+        if new_parent is not None:
+            nest.place_each_first(self.s.connection(), [a.id for a in assocs if a.id in moved])
         if lines and (changes.touches_qos() or new_parent is not None):
             # a move changes the QOS list the subtree inherits
             self.check_default_qos(cluster, [a.id for a in assocs])
@@ -363,6 +372,7 @@ class Admin:
                         f"'{account}'{where} on cluster {cluster.name}"
                     )
         lines = []
+        added: list[m.Association] = []
         for name in names:
             user = self.s.scalar(select(m.User).where(m.User.name == name))
             if user is None:
@@ -389,6 +399,7 @@ class Admin:
                 )
                 apply_changes(assoc, changes)
                 self.s.add(assoc)
+                added.append(assoc)
                 detail = " ".join(
                     filter(None, [_kv(partition=partition), " ".join(changes.describe())])
                 )
@@ -398,6 +409,7 @@ class Admin:
                     + (f": {detail}" if detail else "")
                 )
         self.s.flush()
+        nest.place(self.s.connection(), [a.id for a in added])
         if changes.touches_qos():
             self.check_default_qos(
                 cluster,

@@ -2,10 +2,10 @@
 
 sacctmgr shows an association with the limits it inherits (slurmdbd fills a child's
 unset Max* limits, QOS list, default QOS and priority from its parent; Grp* limits are
-not inherited), numbers associations as a nested set (``lft``/``rgt``: a new child goes
-first under its parent, so siblings run newest first) and orders listings
-hierarchically (users before sub-accounts, each by name). :func:`load_view` computes all
-of that from the stored rows (Core, one query per table) so the CLI needs no SQL.
+not inherited), numbers associations as a nested set (``lft``/``rgt``, siblings in the
+order :mod:`fscli.store.nest` keeps) and orders listings hierarchically (users before
+sub-accounts, each by name, :func:`hierarchical`). :func:`load_view` computes all of that
+from the stored rows (Core, one query per table) so the CLI needs no SQL.
 
 Two things sacctmgr keeps that fscli's native commands do not manage: coordinators (the
 coordinator table, as :mod:`fscli.store.tree_sync` keeps them) and users without any
@@ -16,8 +16,7 @@ record, with no default account, until deleted by name; accounts likewise):
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,12 +26,10 @@ from sqlalchemy import delete, insert, select
 from fscli.engine.model import Assoc
 from fscli.engine.tres import merge_tres, parse_tres
 from fscli.store import models as m
-from fscli.store import snapshot
+from fscli.store import nest, snapshot
 from fscli.store import tables as t
 from fscli.store.tree_plan import read_coordinators
 
-BATCH_KEY = "fscli:sacctmgr:batches"
-"""Cluster setting: the association ids added together under one parent (JSON lists)."""
 INHERITED = (
     "MaxJobs",
     "MaxJobsAccrue",
@@ -76,60 +73,102 @@ def cluster_names(conn) -> list[str]:
 
 
 def load_view(conn, clusters: list[str] | None = None, own_only: bool = False) -> list[AssocView]:
-    """Every association of the clusters named (all if None) in sacctmgr's list order.
-    ``own_only`` (sacctmgr's WOPLimits): no inherited values."""
+    """Every association of the clusters named (all if None) in sacctmgr's list order,
+    numbered as slurmdbd's nested set. ``own_only`` (sacctmgr's WOPLimits): no inherited
+    values."""
     out: list[AssocView] = []
     c = t.cluster.c
     for cid, name in conn.execute(select(c.id, c.name).order_by(c.name)):
         if clusters is None or name in clusters:
-            groups = json.loads(snapshot.load_config(conn, cid).get(BATCH_KEY, "[]"))
-            first_of = {i: min(group) for group in groups for i in group}
-            out += _cluster_view(snapshot.load_assocs(conn, cid), name, own_only, first_of)
+            out += _cluster_view(
+                snapshot.load_assocs(conn, cid), name, own_only, nest.nest_orders(conn, cid)
+            )
     return out
 
 
 def _cluster_view(
-    assocs: list[Assoc], cluster: str, own_only: bool, first_of: dict[int, int]
+    assocs: Sequence[Assoc], cluster: str, own_only: bool, orders: dict[int, int | None]
 ) -> list[AssocView]:
     kids: dict[int | None, list[Assoc]] = {}
     for assoc in assocs:
         kids.setdefault(assoc.parent_id, []).append(assoc)
-    views: dict[int, AssocView] = {}
+    key = nest.sibling_key(orders)
+    for children in kids.values():
+        children.sort(key=lambda a: key(a.id))
     ordered: list[AssocView] = []
+    counter = 0
 
     def visit(assoc: Assoc, parent: AssocView | None, depth: int) -> None:
+        nonlocal counter
         view = AssocView(
             assoc, cluster, "" if assoc.user or parent is None else parent.account, depth
         )
         _effective(view, None if own_only else parent)
-        views[assoc.id] = view
         ordered.append(view)
-        children = kids.get(assoc.id, [])
-        users = sorted((a for a in children if a.user), key=lambda a: (a.user, a.partition or ""))
-        subs = sorted((a for a in children if not a.user), key=lambda a: a.account)
-        for child in users + subs:
+        counter += 1
+        view.lft = counter
+        for child in kids.get(assoc.id, []):
             visit(child, view, depth + 1)
+        counter += 1
+        view.rgt = counter
 
-    roots = kids.get(None, [])
-    for root in roots:
+    for root in kids.get(None, []):
         visit(root, None, 0)
-    counter = 0
+    return hierarchical(ordered)
 
-    def number(assoc: Assoc) -> None:
-        nonlocal counter
-        counter += 1
-        views[assoc.id].lft = counter
-        # Newest first, except that one command's additions keep their own order.
-        for child in sorted(
-            kids.get(assoc.id, []), key=lambda a: (-first_of.get(a.id, a.id), a.id)
-        ):
-            number(child)
-        counter += 1
-        views[assoc.id].rgt = counter
 
-    for root in roots:
-        number(root)
-    return ordered
+def hierarchical(views: list[AssocView]) -> list[AssocView]:
+    """The associations in sacctmgr's list order (``slurmdb_sort_hierarchical_assoc_list``):
+    each under its parent if that is among them, else at the top; the associations under
+    one parent (and those at the top) users first, then by user or account name (a
+    cluster's root by the cluster's name), in nested-set order where names tie (the
+    sort is stable)."""
+    by_lft = sorted(views, key=lambda v: v.lft)  # stable: clusters stay in order on ties
+    present = {v.assoc.id for v in by_lft}
+    top: list[AssocView] = []
+    kids: dict[int, list[AssocView]] = {}
+    for v in by_lft:
+        parent = v.assoc.parent_id
+        if parent is not None and parent in present:
+            kids.setdefault(parent, []).append(v)
+        else:
+            top.append(v)
+
+    def name(v: AssocView) -> tuple[bool, str]:
+        if v.assoc.parent_id is None:
+            return (True, v.cluster)
+        return (v.user is None, v.user or v.account)
+
+    out: list[AssocView] = []
+
+    def visit(group: list[AssocView]) -> None:
+        for v in sorted(group, key=name):
+            out.append(v)
+            visit(kids.get(v.assoc.id, []))
+
+    visit(top)
+    return out
+
+
+def tree_depths(views: list[AssocView]) -> list[int]:
+    """How far sacctmgr's ``tree`` listing indents each association's account, listed in
+    this order (``slurmdb_tree_name_get``): an account one space further than its parent
+    account if that was listed before it in the cluster, else not at all; a user one space
+    further than its account if that was listed before, else not at all."""
+    depths: list[int] = []
+    seen: dict[str, int] = {}  # accounts listed (this cluster) -> their indent
+    cluster = None
+    for v in views:
+        if v.cluster != cluster:
+            seen, cluster = {}, v.cluster
+        if v.user is not None:
+            depths.append(seen[v.account] + 1 if v.account in seen else 0)
+            continue
+        if v.account not in seen:
+            parent = v.parent_account or None
+            seen[v.account] = seen[parent] + 1 if parent in seen else 0
+        depths.append(seen[v.account])
+    return depths
 
 
 def _effective(view: AssocView, parent: AssocView | None) -> None:
@@ -245,32 +284,46 @@ def add_coordinators(session, names: list[str], accts: list[str]) -> None:
         session.execute(insert(m.Coordinator.__table__), rows)
 
 
-def note_batch(session, cluster: str, keys: list[tuple[str, str | None]]) -> None:
-    """Remember that the associations ``(account, user)`` of ``cluster`` were added by one
-    command: slurmdbd numbers such siblings in the order given, not newest first."""
-    cid = session.scalar(select(m.Cluster.id).where(m.Cluster.name == cluster))
-    rows = session.execute(
-        select(
-            m.Association.id, m.Association.parent_id, m.Association.account, m.Association.user
-        ).where(m.Association.cluster_id == cid)
-    ).all()
-    wanted = set(keys)
-    by_parent: dict[int, list[int]] = {}
-    for aid, parent, account, user in rows:
-        if (account, user) in wanted:
-            by_parent.setdefault(parent, []).append(aid)
-    groups = [sorted(ids) for ids in by_parent.values() if len(ids) > 1]
-    if not groups:
-        return
-    table = m.Config.__table__
-    mine = (table.c.cluster_id == cid) & (table.c.key == BATCH_KEY)
-    text = session.scalar(select(table.c.value).where(mine))
-    session.execute(delete(table).where(mine))
-    session.execute(
-        insert(table).values(
-            cluster_id=cid, key=BATCH_KEY, value=json.dumps(json.loads(text or "[]") + groups)
+def place_added(session, calls: list[list[tuple[str, str, str | None, str | None]]]) -> None:
+    """Put the associations just added, ``(cluster, account, user, partition)`` each, where
+    slurmdbd puts them: each list is one add call, in its order (:func:`nest.place`)."""
+    conn = session.connection()
+    session.flush()
+    a = t.association.c
+    cids = dict(conn.execute(select(t.cluster.c.name, t.cluster.c.id)).all())
+    for keys in calls:
+        ids = []
+        for cluster, account, user, partition in keys:
+            found = conn.execute(
+                select(a.id).where(
+                    a.cluster_id == cids.get(cluster),
+                    a.account == account,
+                    a.user.is_(None) if user is None else a.user == user,
+                    a.partition.is_(None) if partition is None else a.partition == partition,
+                )
+            ).scalar()
+            if found is not None:
+                ids.append(found)
+        nest.place(conn, ids)
+
+
+def place_first(session, cluster: str, account: str) -> None:
+    """The account's association made the first child of its parent (a move's place)."""
+    session.flush()
+    conn = session.connection()
+    a = t.association.c
+    found = conn.execute(
+        select(a.id)
+        .join(t.cluster, t.cluster.c.id == a.cluster_id)
+        .where(
+            t.cluster.c.name == cluster,
+            a.account == account,
+            a.user.is_(None),
+            a.partition.is_(None),
         )
-    )
+    ).scalar()
+    if found is not None:
+        nest.place(conn, [found])
 
 
 def drop_users(session, names: list[str]) -> None:

@@ -138,6 +138,8 @@ association = Table(
     Column("qos", Text),
     Column("default_qos", String(64)),
     *_limit_columns(ASSOC_LIMITS),
+    # slurmdbd's nested set: siblings in this order, lowest first (store.nest)
+    Column("nest_order", BigInteger),
     Index("ix_association_key", "cluster_id", "account", "user", "partition"),
     Index("ix_association_parent", "parent_id"),
     # partial: MariaDB has none, and an index of every row there would only cost writes

@@ -20,6 +20,7 @@ from fscli.engine.treediff import Change, Plan
 from fscli.engine.treespec import ROOT, AssocSettings, QosSpec
 from fscli.engine.tres import format_tres
 from fscli.store import models as m
+from fscli.store import nest
 from fscli.store.admin import Admin
 from fscli.store.assoc_fields import stored_limit
 from fscli.store.bulk import insert_rows, insert_tuples
@@ -180,7 +181,7 @@ class _Writer:
                 )
             self.conn.execute(
                 insert(_T).values(
-                    cluster_id=cid, account=ROOT, parent_id=None, **assoc_values(spec)
+                    cluster_id=cid, account=ROOT, parent_id=None, nest_order=0, **assoc_values(spec)
                 )
             )
             self.tick(1)
@@ -275,6 +276,16 @@ class _Writer:
                 }
             )
             next_id += 1
+        if rows:  # one add call: the tree's accounts, as sacctmgr load adds them
+            file_order = {name: k for k, name in enumerate(self.spec.accounts)}
+            by_file = _one_run_per_parent(
+                rows, lambda r: r["parent_id"], lambda r: file_order.get(r["account"], 0)
+            )
+            orders, _ = nest.call_orders(
+                [r["parent_id"] for r in by_file], nest.lowest(self.conn, cid)
+            )
+            for row, order in zip(by_file, orders):
+                row["nest_order"] = order
         self.insert(_T, rows)  # in order: a parent's row before its children's
         if rows:
             ids_given(self.conn, _T)
@@ -284,6 +295,10 @@ class _Writer:
                 {"b_id": ids[c.name], "parent_id": ids[c.item.parent], **assoc_values(c.item)}
                 for c in self.by("~", "account")
             ],
+        )
+        # a moved account goes first under its new parent (slurmdbd's _move_account)
+        nest.place_each_first(
+            self.conn, [ids[c.name] for c in self.by("~", "account") if _moves(c)]
         )
         return ids
 
@@ -324,7 +339,15 @@ class _Writer:
         are made once per kind of settings (a tree of 100,000 has a handful of kinds)."""
         kinds: dict[tuple, tuple[tuple[str, ...], tuple]] = {}
         groups: dict[tuple[str, ...], list[tuple]] = {}
-        for u, a in (c.item for c in self.by("+", "assoc")):
+        # one add call after the accounts': each account's new users first under it, in
+        # the tree's order (users, then each user's associations)
+        items = [c.item for c in self.by("+", "assoc")]
+        user_order = {name: k for k, name in enumerate(self.spec.users)} if items else {}
+        items = _one_run_per_parent(items, lambda i: ids[i[1].account], lambda i: user_order[i[0]])
+        orders, _ = nest.call_orders(
+            [ids[a.account] for _, a in items], nest.lowest(self.conn, cid) if items else 0
+        )
+        for (u, a), order in zip(items, orders):
             kind = None if a.limits else (a.shares, a.priority, a.default_qos, *a.qos)
             columns = kinds.get(kind) if kind is not None else None
             if columns is None:
@@ -333,11 +356,11 @@ class _Writer:
                 if kind is not None:
                     kinds[kind] = columns
             groups.setdefault(columns[0], []).append(
-                (cid, a.account, u, a.partition, ids[a.account], *columns[1])
+                (cid, a.account, u, a.partition, ids[a.account], order, *columns[1])
             )
         for keys, rows in groups.items():
             rows.sort(key=itemgetter(1))
-            self.insert_tuples(_T, (*_ASSOC_KEY, *keys), rows)
+            self.insert_tuples(_T, (*_ASSOC_KEY, "nest_order", *keys), rows)
         changed = self.by("~", "assoc")
         if not changed:
             return
@@ -447,6 +470,15 @@ def apply_plan(
             select(_A.id).where(_A.cluster_id == cluster.id, _A.parent_id.is_(None))
         )
         admin.check_default_qos(cluster, [root])
+
+
+def _one_run_per_parent(items: list, parent: Callable, place: Callable) -> list:
+    """``items`` with each parent's together (parents in the order they first come),
+    each parent's by ``place``: a file lists each parent's children in one section."""
+    first: dict[Any, int] = {}
+    for item in items:
+        first.setdefault(parent(item), len(first))
+    return sorted(items, key=lambda i: (first[parent(i)], place(i)))
 
 
 def _moves(change: Change) -> bool:

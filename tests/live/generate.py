@@ -31,6 +31,7 @@ ASSOC_FORMATS = [
     "account,user,fairshare,maxsubmit,grpjobs,parentname",
     "Acc,Us,Part,Share,MaxTRES,GrpTRESMins,MaxTRESPerNode",
     "Account%10,User%8,QOS%30,LFT",
+    "Account,User,Partition,LFT,RGT",
 ]
 USER_FORMATS = ["User,DefaultAccount,Admin", "user%12,defaulta,adminlevel,account,partition,share"]
 ACCOUNT_FORMATS = [

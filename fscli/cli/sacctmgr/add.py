@@ -160,7 +160,16 @@ def add_account(run: Run, words: list[str]) -> int:
         admin = Admin(session, run.app.now, run.app.actor)
         for cluster, accts in plan.items():
             admin.add_accounts(admin.cluster(cluster), accts, parent, desc, org, settings.changes())
-            q.note_batch(session, cluster, [(a, None) for a in accts])
+        # slurmdbd adds the new accounts' associations in one call, then the others'
+        # (accounts given a new cluster), each account's clusters in turn
+        order = [(c, n, None, None) for n in dict.fromkeys(names) for c in plan if n in plan[c]]
+        q.place_added(
+            session,
+            [
+                [k for k in order if k[1] in new_accounts],
+                [k for k in order if k[1] not in new_accounts],
+            ],
+        )
 
     return run.write(body)
 
@@ -289,8 +298,12 @@ def add_user(run: Run, words: list[str]) -> int:
                 settings.changes(),
                 known_partition=False,
             )
-        for cluster in dict.fromkeys(c for _, _, c, _ in plan):
-            q.note_batch(session, cluster, [(a, u) for u, a, c, _ in plan if c == cluster])
+        # slurmdbd adds the new users' associations in one call, then the others'
+        keys = [(c, a, u, p) for u, a, c, p in plan]
+        q.place_added(
+            session,
+            [[k for k in keys if k[2] in new_users], [k for k in keys if k[2] not in new_users]],
+        )
 
     return run.write(body)
 

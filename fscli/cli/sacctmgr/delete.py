@@ -72,6 +72,15 @@ def _assoc_line(item) -> str:
     return f"  C = {item.cluster:<10} A = {item.account:<10} U = {item.user:<9}{part}\n"
 
 
+def _assoc_line(item) -> str:
+    part = item.assoc.partition
+    return (
+        f"  C = {item.cluster:<10} A = {item.account:<10} U = {item.user:<9}"
+        + (f" P = {part}" if part else "")
+        + "\n"
+    )
+
+
 def delete_account(run: Run, words: list[str]) -> int:
     def body(session) -> None:
         from fscli.api.sacctmgr import Admin

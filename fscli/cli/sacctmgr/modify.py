@@ -349,9 +349,11 @@ def modify_account(run: Run, words: list[str]) -> int:
                 admin.modify_accounts(
                     admin.cluster(cluster), [below], old_parent, None, None, Settings().changes()
                 )
+                q.place_first(session, cluster, below)
             admin.modify_accounts(
                 admin.cluster(cluster), [account], values.parent, None, None, Settings().changes()
             )
+            q.place_first(session, cluster, account)
         if not values.changes().empty():
             for v in changed:
                 admin.modify_accounts(

@@ -147,14 +147,20 @@ def _assocs(query: Query, conn, run: Run) -> list:
         ):
             continue
         picked.append(v)
-    return picked
+    return q.hierarchical(picked)
 
 
 def list_assoc(run: Run, query: Query, conn) -> int:
     tree = "tree" in query.flags
     cols = columns(format_items(query.format or [ASSOC_DEFAULT]), tree)
     getters = [assoc_getter(c.title, tree) for c in cols]
-    return _emit(run, cols, [[g(v) for g in getters] for v in _assocs(query, conn, run)])
+    picked = _assocs(query, conn, run)
+    if tree:
+        from fscli.api.sacctmgr import queries as q
+
+        for v, depth in zip(picked, q.tree_depths(picked)):
+            v.depth = depth
+    return _emit(run, cols, [[g(v) for g in getters] for v in picked])
 
 
 def list_account(run: Run, query: Query, conn) -> int:
