@@ -353,3 +353,7 @@ def test_account_and_user_listing_without_association_print_a_zeroed_record(live
     assert live.ok("sacctmgr", "-nP", "show", "user", "format=user,share,maxsubmit").stdout == (
         "root|0|0\n"
     )
+
+
+def test_unknown_format_field_is_named_lower_cased(live):
+    assert run(live, "show", "assoc", "format=Acount%12") == (1, "", "Unknown field 'acount'\n")

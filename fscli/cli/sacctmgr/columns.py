@@ -303,6 +303,7 @@ def columns(items: list[str], tree: bool = False) -> list[Column]:
                 out.append(Column(title, int(width) if _number(width) else size))
                 break
         else:
+            # format= items are lower-cased as sacctmgr's slurm_addto_char_list reads them
             raise UnknownField(f"Unknown field '{name.lower()}'\n")
     return out
 
