@@ -72,7 +72,9 @@ def apply_tree(
     from fscli.api.store import moment
     from fscli.store.tree_plan import make_plan
 
-    spec = as_spec(spec, source)
+    from fscli.engine.treespec import lower_names
+
+    spec = lower_names(as_spec(spec, source))
     if cluster and cluster.lower() != spec.cluster.name:
         raise InvalidValue(f"{source} is for cluster '{spec.cluster.name}', not '{cluster}'")
     with store.writing(dry_run) as write:
