@@ -70,9 +70,8 @@ def apply_tree(
                 on_plan(plan)
             return plan
     from fscli.api.store import moment
-    from fscli.store.tree_plan import make_plan
-
     from fscli.engine.treespec import lower_names
+    from fscli.store.tree_plan import make_plan
 
     spec = lower_names(as_spec(spec, source))
     if cluster and cluster.lower() != spec.cluster.name:

@@ -28,6 +28,7 @@ default account = first association), so consumers never see "unset" for those.
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -157,6 +158,42 @@ QOS_FIELDS = (
     "grace_time",
 )
 """A :class:`QosSpec`'s settings besides its name and limits, in the order files write them."""
+
+MAX_NUMBER = 0xFFFFFFFE
+"""Slurm's largest 32-bit value that is not INFINITE: the most any number of a tree (and a
+QOS's factors) may be."""
+QOS_RANGES = {
+    "usage_factor": ("UsageFactor", 0.0, float(MAX_NUMBER)),
+    "limit_factor": ("LimitFactor", 0.0, float(MAX_NUMBER)),
+    "usage_threshold": ("UsageThreshold", 0.0, 1.0),
+}
+"""A QOS's numbers: field -> (Slurm's name, lowest, highest). The one rule every front end
+checks them by (:func:`check_qos_number`): ``qos add/modify``, ``fscli sacctmgr``,
+``limits set``, YAML trees and the Python API."""
+
+
+def check_qos_number(field_name: str, value: float, text: str | None = None) -> float:
+    """``value`` if it is in the QOS field's range (:data:`QOS_RANGES`), else
+    :class:`InvalidValue` naming ``text`` (as given; default the value). NaN and infinity
+    are in no range: usage charged with them would break every fair-share number."""
+    key, low, high = QOS_RANGES[field_name]
+    if not low <= value <= high:
+        shown = text if text is not None else str(value)
+        raise InvalidValue(f"invalid {key} '{shown}': must be from {low} to {high}")
+    return value
+
+
+def check_qos_numbers(qos: Iterable[QosSpec]) -> None:
+    """:func:`check_qos_number` of each QOS's numbers (a tree given as objects, which no
+    reader checked)."""
+    for item in qos:
+        for field_name in QOS_RANGES:
+            value = getattr(item, field_name)
+            if value is not None:
+                try:
+                    check_qos_number(field_name, value)
+                except InvalidValue as err:
+                    raise InvalidValue(f"QOS '{item.name}': {err.message}") from None
 
 
 @dataclass(frozen=True)

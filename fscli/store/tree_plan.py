@@ -36,6 +36,7 @@ from fscli.engine.treespec import (
     TreeSpec,
     UserAssocSpec,
     UserSpec,
+    check_qos_numbers,
     lower_names,
 )
 from fscli.errors import Conflict
@@ -259,6 +260,7 @@ def make_plan(
     other path stores them."""
     lower_names(spec)
     _check_names(spec)
+    check_qos_numbers(spec.qos.values())
     cid = cluster_id(conn, spec.cluster.name)
     if cid is not None:
         current = read_spec(conn, cid, known=None if clean else spec.users)

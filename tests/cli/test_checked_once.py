@@ -1,0 +1,76 @@
+"""Issue 31, item 7: a QOS's numbers are checked by one rule whatever the front end; read
+commands never create a store; an import with a row given twice is refused."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+import fscli
+from fscli.engine.treespec import ClusterSpec, QosSpec, TreeSpec
+from fscli.errors import InvalidValue
+
+MESSAGE = "invalid UsageFactor '{}': must be from 0.0 to 4294967294.0"
+
+
+@pytest.fixture
+def site(fscli):
+    fscli.ok("cluster", "add", "c1")
+    fscli.ok("account", "add", "a1")
+    fscli.ok("user", "add", "u1", "account=a1")
+    fscli.ok("partition", "add", "p1", "nodes=1", "cpus=8")
+    return fscli
+
+
+@pytest.mark.parametrize("value", ["inf", "1e308", "nan", "-2", "4294967295"])
+def test_usage_factor_out_of_range_is_refused_by_every_command(site, value):
+    expected = MESSAGE.format(value)
+    for words in (
+        ("qos", "add", "q1", f"usagefactor={value}"),
+        ("qos", "modify", "normal", "set", f"usagefactor={value}"),
+        ("limits", "set", "qos=normal", f"UsageFactor={value}"),
+    ):
+        assert site.fails(*words, code=1).stderr == f"fscli: error: {expected}\n"
+    result = site.fails("sacctmgr", "-i", "add", "qos", "q1", f"usagefactor={value}", code=1)
+    assert result.stderr == f" {expected}\n"
+    listed = site.ok("qos", "list", "-P", "-n").stdout
+    assert listed.startswith("normal|0|00:00:00|||1.000000|") and listed.count("\n") == 1
+
+
+def test_usage_factor_out_of_range_is_refused_by_yaml_and_python(site, tmp_path):
+    path = tmp_path / "tree.yaml"
+    path.write_text("cluster: {name: c1}\nqos:\n  q1: {usage_factor: .inf}\n")
+    result = site.fails("apply", str(path), code=1)
+    assert result.stderr.endswith(
+        "qos.q1.usage_factor: expected a number >= 0 at most 4294967294\n"
+    )
+    with fscli.open_store(site.db) as store:
+        with pytest.raises(InvalidValue, match="invalid UsageFactor 'inf'"):
+            with store.transaction() as tx:
+                tx.add_qos("q1", usage_factor=math.inf)
+        spec = TreeSpec(cluster=ClusterSpec(name="c1"), qos={"q1": QosSpec(name="q1")})
+        spec.qos["q1"].usage_factor = 1e308
+        with pytest.raises(InvalidValue, match="QOS 'q1': invalid UsageFactor '1e\\+308'"):
+            store.apply_tree(spec)
+        spec.qos["q1"].usage_factor, spec.qos["q1"].usage_threshold = 2.0, 1.5
+        with pytest.raises(InvalidValue, match="invalid UsageThreshold '1.5'"):
+            store.apply_tree(spec)
+
+
+def test_the_largest_factor_still_gives_numbers(site):
+    site.ok("qos", "add", "q1", "usagefactor=4294967294")
+    site.ok("user", "modify", "u1", "set", "qos=normal,q1")
+    site.ok(
+        "--at=2026-05-01T12:00:00",
+        "job",
+        "submit",
+        "user=u1",
+        "qos=q1",
+        "partition=p1",
+        "state=running",
+        "time=1:00:00",
+    )
+    rows = site.ok("--at=2026-05-01T14:00:00", "sshare", "-a", "-P").stdout.splitlines()
+    assert rows[-1] == "  a1|u1|1|1.000000|15363877102362|1.000000|1.000000"
+    site.ok("--at=2026-05-01T14:00:00", "tree")
