@@ -74,3 +74,14 @@ def test_the_largest_factor_still_gives_numbers(site):
     rows = site.ok("--at=2026-05-01T14:00:00", "sshare", "-a", "-P").stdout.splitlines()
     assert rows[-1] == "  a1|u1|1|1.000000|15363877102362|1.000000|1.000000"
     site.ok("--at=2026-05-01T14:00:00", "tree")
+
+
+def test_db_current_creates_no_store(fscli, db_path):
+    """A mistyped --db: ``db current`` reads, so it says there is no store there."""
+    import os
+
+    result = fscli.fails("db", "current", code=1)
+    assert result.stderr.startswith(f"fscli: error: no store at {db_path}: a command that only")
+    assert not os.path.exists(db_path)
+    fscli.ok("db", "upgrade")
+    assert fscli.ok("db", "current").stdout.strip().isdigit()
