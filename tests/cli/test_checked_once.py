@@ -85,3 +85,32 @@ def test_db_current_creates_no_store(fscli, db_path):
     assert not os.path.exists(db_path)
     fscli.ok("db", "upgrade")
     assert fscli.ok("db", "current").stdout.strip().isdigit()
+
+
+SSHARE = """\
+Account|User|RawShares|NormShares|RawUsage|EffectvUsage|FairShare
+root|||0.000000|300||1.000000
+ a1||1|1.000000|300|1.000000|
+  a1|u1|1|1.000000|100|0.333333|0.500000
+  a1|U1|1|1.000000|200|0.666667|0.500000
+"""
+
+
+def test_an_sshare_row_given_twice_is_refused_with_its_lines(site, tmp_path):
+    path = tmp_path / "shares.txt"
+    path.write_text(SSHARE)
+    before = site.ok("sshare", "-a", "-P").stdout
+    result = site.fails("usage", "import", str(path), "--format", "sshare", code=1)
+    assert result.stderr == (
+        "fscli: error: 1 bad line(s) in sshare input: "
+        "line 5: user 'u1' of account 'a1' is on line 4 too\n"
+    )
+    assert site.ok("sshare", "-a", "-P").stdout == before
+    path.write_text(SSHARE.replace("  a1|U1|1", "  a1|u2|1"))
+    site.ok("user", "add", "u2", "account=a1")
+    site.ok("usage", "import", str(path), "--format", "sshare")
+    # with sshare -m's Partition column, a user's partition associations are rows apart
+    with_partition = "Account|User|Partition|RawUsage\n a1||| 300\n  a1|u1||100\n  a1|u1|p1|200\n"
+    from fscli.io.usage_import import parse_sshare
+
+    assert [r.line for r in parse_sshare(with_partition)] == [2, 3, 4]
