@@ -265,10 +265,11 @@ class Store:
         return HEAD
 
     def schema(self) -> str | None:
-        """The store's schema version (None: no schema yet); migrates an older store."""
+        """The store's schema version (None: no schema yet); migrates an older store. A
+        read: a store that does not exist is an error, not a new one."""
         from fscli.store.db import current_revision
 
-        return current_revision(self.engine)
+        return current_revision(self._open(create=False))
 
     def backup(self, target: str) -> str:
         """Copy a live SQLite store to ``target`` (SQLite's online backup: consistent while

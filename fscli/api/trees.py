@@ -70,9 +70,10 @@ def apply_tree(
                 on_plan(plan)
             return plan
     from fscli.api.store import moment
+    from fscli.engine.treespec import lower_names
     from fscli.store.tree_plan import make_plan
 
-    spec = as_spec(spec, source)
+    spec = lower_names(as_spec(spec, source))
     if cluster and cluster.lower() != spec.cluster.name:
         raise InvalidValue(f"{source} is for cluster '{spec.cluster.name}', not '{cluster}'")
     with store.writing(dry_run) as write:

@@ -370,10 +370,13 @@ def import_(app, file, replace, dry_run) -> None:
     The accepted format, one job per line ('|'-separated, times in local time):
       squeue -h -O 'JobID:0|,UserName:0|,Account:0|,Partition:0|,QOS:0|,State:0|,SubmitTime:0|,StartTime:0|,TimeLimit:0|,NumNodes:0|,NumCPUs:0|,MinMemory:0|,tres-per-node:0|,Nice:0|,tres-alloc:0' > jobs.txt
     i.e. job id, user, account, partition(s), QOS, state, submit time, start time, time
-    limit, nodes, CPUs, memory per node, TRES per node (gres/gpu:2), nice, TRES. The
-    node count is the TRES's node= (a pending job's minimum, which its job-size priority
-    uses; NumNodes is squeue's guess: 2 for a pending -n1 -c2). Lines without the TRES
-    (the former -o '%i|%u|%a|%P|%q|%T|%V|%S|%l|%D|%C|%m|%b|%y') are read with NumNodes.
+    limit, nodes, CPUs, MinMemory, TRES per node (gres/gpu:2), nice, TRES. The node
+    count is the TRES's node= (a pending job's minimum, which its job-size priority
+    uses; NumNodes is squeue's guess: 2 for a pending -n1 -c2), the job's memory its
+    mem= (MinMemory is per CPU for --mem-per-cpu, per node for --mem: squeue prints
+    both alike). Lines without the TRES (the former
+    -o '%i|%u|%a|%P|%q|%T|%V|%S|%l|%D|%C|%m|%b|%y') are read with NumNodes, and
+    MinMemory as per node.
     A header line is skipped; finished jobs are skipped. Every job is checked like 'job
     submit'.
 

@@ -3,12 +3,11 @@ description), its flags and its limits, parsed from sacctmgr words or Python key
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any
 
 from fscli.engine.limits import definitions as limitdefs
-from fscli.engine.treespec import parse_qos_flag
+from fscli.engine.treespec import QOS_RANGES, check_qos_number, parse_qos_flag
 from fscli.errors import InvalidValue
 
 
@@ -22,19 +21,19 @@ def parse_flags(text: str) -> list[str]:
     return flags
 
 
-def parse_float(
-    key: str, text: str, low: float = 0.0, high: float | None = None, clear: bool = False
-) -> float | None:
+_FIELD_OF = {key: field_name for field_name, (key, _, _) in QOS_RANGES.items()}
+
+
+def parse_float(key: str, text: str, clear: bool = False) -> float | None:
+    """A QOS number (``key``: UsageFactor, LimitFactor or UsageThreshold) in its range
+    (:func:`~fscli.engine.treespec.check_qos_number`); ``clear``: ``-1`` is None."""
     if clear and str(text).strip() == "-1":
         return None
     try:
         value = float(text)
     except ValueError:
         raise InvalidValue(f"invalid {key} '{text}': expected a number") from None
-    if value < low or (high is not None and value > high) or math.isnan(value):
-        bound = f"from {low} to {high}" if high is not None else f">= {low}"
-        raise InvalidValue(f"invalid {key} '{text}': must be {bound}")
-    return value
+    return check_qos_number(_FIELD_OF[key], value, str(text))
 
 
 @dataclass
@@ -75,9 +74,7 @@ def set_word(changes: QosChanges, key: str, op: str, text: str) -> None:
     elif key == "limitfactor":
         changes.values["limit_factor"] = parse_float("LimitFactor", text, clear=True)
     elif key == "usagethreshold":
-        changes.values["usage_threshold"] = parse_float(
-            "UsageThreshold", text, 0.0, 1.0, clear=True
-        )
+        changes.values["usage_threshold"] = parse_float("UsageThreshold", text, clear=True)
     elif key == "gracetime":
         changes.values["grace_time"] = parse_duration_secs(text, "GraceTime")
     elif key == "description":

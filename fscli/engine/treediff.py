@@ -17,7 +17,15 @@ from typing import Any
 from fscli.engine.limits import definitions as limitdefs
 from fscli.engine.model import PARTITION_SETTINGS, Partition
 from fscli.engine.timestr import format_mins
-from fscli.engine.treespec import QOS_FIELDS, ROOT, AssocSettings, QosSpec, TreeSpec, UserAssocSpec
+from fscli.engine.treespec import (
+    QOS_FIELDS,
+    ROOT,
+    AssocSettings,
+    ClusterSpec,
+    QosSpec,
+    TreeSpec,
+    UserAssocSpec,
+)
 from fscli.engine.tres import format_tres
 from fscli.errors import Conflict, InvalidValue
 
@@ -35,7 +43,8 @@ def diff(
     does not ``exist`` yet, a bare cluster with the store's QOS) into a plan.
 
     ``create_missing`` (flat-file loads, which cannot define QOS or partitions): QOS
-    and partitions the tree names but the store lacks are added with default settings.
+    and partitions the tree names but the store lacks are added with default settings,
+    and the cluster keeps its nodes, CPUs and TRES, which the file does not carry.
     ``clean`` (``load ... clean``): every account, user and association of the cluster
     is removed first, then the tree's are added, in one plan. Without ``prune``, what
     the file leaves out stays as it is: ``spec`` takes it over from ``current``.
@@ -43,6 +52,7 @@ def diff(
     used = _used_by_associations(spec)  # what follows changes none of them
     if create_missing:
         _add_missing(spec, current, used)
+        _keep_cluster_size(spec.cluster, current.cluster)
     if not prune:  # what the file leaves out stays as it is
         for name, qos in current.qos.items():
             spec.qos.setdefault(name, qos)
@@ -71,6 +81,13 @@ def diff(
         changes += _removals(wiped, current)
     changes += _tree_changes(current, spec, prune)
     return Plan(spec, changes, exists, clean)
+
+
+def _keep_cluster_size(cluster: ClusterSpec, current: ClusterSpec) -> None:
+    """The cluster's nodes, CPUs and TRES as ``current`` has them: a flat file's
+    ``Cluster -`` line carries none of them (sacctmgr keeps no cluster size), so loading
+    one, even the cluster's own dump, leaves them."""
+    cluster.nodes, cluster.cpus, cluster.tres = current.nodes, current.cpus, dict(current.tres)
 
 
 def _show(value: Any) -> str:

@@ -24,11 +24,13 @@ field  name            meaning
                        INFINITE) or ``NOT_SET`` (none)
 10     NumNodes        nodes: for a pending job squeue's *guess* (``_get_node_cnt``)
 11     NumCPUs         CPUs
-12     MinMemory       memory per node: ``4G``, ``2000M``, ``2000`` (MB); ``0`` = none
+12     MinMemory       ``4G``, ``2000M``, ``2000`` (MB); ``0`` = none: per node for a ``--mem``
+                       job, per CPU for a ``--mem-per-cpu`` one (squeue prints both alike)
 13     tres-per-node   ``gres/gpu:2``, ``gres:gpu:a100:2``, several with ``,``; ``N/A``
 14     Nice            nice
 15     tres-alloc      the job's TRES (``tres_alloc_str``, or ``tres_req_str`` while
-                       pending): its ``node=`` is the job's minimum node count
+                       pending): its ``node=`` is the job's minimum node count, its
+                       ``mem=`` the job's memory
 =====  ==============  ====================================================================
 
 The node count is taken from field 15's ``node=``: for a pending ``-n1 -cN`` job squeue's
@@ -38,8 +40,15 @@ Lines of the 14 first fields only (the former ``squeue -o
 '%i|%u|%a|%P|%q|%T|%V|%S|%l|%D|%C|%m|%b|%y'``) are still read, with NumNodes as the
 node count. A header line (starting with ``JOBID``) and blank lines are skipped. States
 map onto fscli's: pending; running (also configuring, completing, suspended); completed
-(every other finished state); cancelled. Memory and GRES are per node in squeue and
-become job totals (× nodes) in ``JobInput.tres``. The jobs come back as the input of
+(every other finished state); cancelled.
+
+The job's memory is field 15's ``mem=``, the total slurmctld counts against limits:
+MinMemory cannot say whether it is per node or per CPU (``scontrol show job`` tells
+``MinMemoryNode=`` from ``MinMemoryCPU=``; squeue prints ``1000M`` for ``--mem=1000`` and
+``--mem-per-cpu=1000`` alike, tests/data/squeue-22.05), and a job that asks for none holds
+its nodes' memory there. Only without field 15's ``mem=`` (the former format) is MinMemory
+taken as per node. GRES are per node in squeue. Both become job totals (× nodes) in
+``JobInput.tres``. The jobs come back as the input of
 ``job import`` (:class:`~fscli.engine.submit.JobInput`, no per-job conversion): the
 store finds each one's association from (user, account, partition).
 """
@@ -235,11 +244,12 @@ def _shape(rest: list[str], nodes: int) -> tuple:
     """(time limit, nodes, CPUs, TRES totals, nice) of the shape's fields ``rest``, whose
     ``nodes`` are checked already."""
     limit, _, cpus, mem, gres, nice = rest[:6]
+    tres = rest[6] if len(rest) == FIELD_COUNT - _SHAPED else ""
     return (
         _limit(limit),
         nodes,
         _whole(cpus, "CPU count", 1),
-        _totals(mem, gres, nodes),
+        _totals(mem, gres, nodes, tres),
         _signed(nice, "nice"),
     )
 
@@ -326,9 +336,28 @@ def _limit(text: str) -> int | None:
 
 
 @lru_cache(maxsize=1024)
-def _totals(mem: str, gres: str, nodes: int) -> tuple[tuple[str, int], ...]:
-    """Job totals from squeue's per-node memory and GRES."""
-    return tuple((name, amount * nodes) for name, amount in _per_node(mem, gres))
+def _totals(mem: str, gres: str, nodes: int, tres: str = "") -> tuple[tuple[str, int], ...]:
+    """Job totals: the memory of the job's TRES ``tres`` (else MinMemory ``mem`` as per
+    node) and the per-node GRES, times ``nodes``."""
+    job_mem = _tres_mem(tres)
+    if job_mem is None:
+        return tuple((name, amount * nodes) for name, amount in _per_node(mem, gres))
+    out = [(name, amount * nodes) for name, amount in _per_node("0", gres)]
+    return ((("mem", job_mem),) if job_mem else ()) + tuple(out)
+
+
+def _tres_mem(text: str) -> int | None:
+    """The ``mem=`` (MB) of a job's TRES string; None when it names none (or is unset)."""
+    if not text or text.upper() in _UNSET:
+        return None
+    for item in text.split(","):
+        name, _, value = item.partition("=")
+        if name.strip().lower() == "mem":
+            amount = parse_value("mem", value.strip())
+            if amount < 0:
+                raise InvalidValue(f"invalid TRES '{text}': mem={value.strip()}")
+            return amount
+    return None
 
 
 @lru_cache(maxsize=1024)

@@ -185,13 +185,25 @@ def usage_amount(text: str | float, what: str) -> float:
     return value
 
 
+def _row_name(account: str, user: str, partition: str) -> str:
+    where = f" partition '{partition}'" if partition else ""
+    return f"user '{user}' of account '{account}'{where}" if user else f"account '{account}'"
+
+
 def parse_sshare(text: str) -> list[ShareUsage]:
-    """(account, user, raw usage) rows from ``sshare -P``/``-p`` output, e.g. ``-a -l -P``."""
+    """(account, user, raw usage) rows from ``sshare -P``/``-p`` output, e.g. ``-a -l -P``.
+
+    A row given twice (the same account and user, names compared as stored: in lower
+    case; and partition, with a Partition column) is refused with both lines: which one
+    holds the usage cannot be told (a user's partition associations print as such rows
+    unless sshare shows the partition)."""
     header, rows = _table(text, "sshare")
     _require(header, "sshare", ("Account",), ("User",), ("RawUsage",))
     ia, iu, ir = header["account"], header["user"], header["rawusage"]
+    ip = header.get("partition")
     out: list[ShareUsage] = []
     problems: list[str] = []
+    seen: dict[tuple[str, str, str], int] = {}
     for n, cells in rows:
         if len(cells) != len(header):
             problems.append(f"line {n}: {len(cells)} fields, header has {len(header)}")
@@ -200,6 +212,12 @@ def parse_sshare(text: str) -> list[ShareUsage]:
         if not account:
             problems.append(f"line {n}: empty Account")
             continue
+        partition = cells[ip].strip() if ip is not None else ""
+        key = (account.lower(), user.lower(), partition)
+        if key in seen:  # the last one would silently win
+            problems.append(f"line {n}: {_row_name(*key)} is on line {seen[key]} too")
+            continue
+        seen[key] = n
         try:
             value = usage_amount(raw, "RawUsage")
         except InvalidValue as bad:

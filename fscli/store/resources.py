@@ -8,6 +8,7 @@ from sqlalchemy import func, select, update
 
 from fscli.engine.limits import definitions as limitdefs
 from fscli.engine.qos_changes import QosChanges, edited
+from fscli.engine.treespec import QOS_RANGES, check_qos_number
 from fscli.errors import Conflict, InvalidValue, NotFound, UsageProblem
 from fscli.store import models as m
 from fscli.store.admin import Admin
@@ -24,6 +25,8 @@ def _apply_qos(row: m.Qos, changes: QosChanges) -> bool:
     """Write the changes onto the row; whether any column now holds another value."""
     before = _columns(row)
     for key, value in changes.values.items():
+        if key in QOS_RANGES and value is not None:  # QosChanges made without the parsers
+            check_qos_number(key, value)
         setattr(row, key, value)
     if changes.flags is not None:
         row.flags = ",".join(edited(qos_list(row.flags), *changes.flags)) or None

@@ -62,7 +62,7 @@ def job_billing(job: Job, state: ClusterState) -> float:
     (:func:`fscli.engine.limits.counting.job_billable`, which the limit checker bills with too)."""
     from fscli.engine.limits.counting import job_billable
 
-    part = state.partitions.get(job.partitions[0]) if job.partitions else None
+    part = _partition(state, job)
     return job_billable(
         job.cpus, job.nodes, job.tres, part, state.config.billing_weights, state.config.flags
     )
@@ -89,8 +89,23 @@ def _charged_jobs(state: ClusterState, now: int) -> list[Job]:
     ]
 
 
+def _partition(state: ClusterState, job: Job):
+    """The job's first partition (None: none, or not in the store)."""
+    return state.partitions.get(job.partitions[0]) if job.partitions else None
+
+
+def job_end(state: ClusterState, job: Job) -> int | None:
+    """When ``job`` ends: its end, or for a running job its start plus its time limit
+    (:func:`fscli.engine.limits.counting.running_end`; None: it runs on)."""
+    from fscli.engine.limits.counting import running_end
+
+    if job.state != "running":
+        return job.end
+    return running_end(job.start, job.time_limit, _partition(state, job))
+
+
 def _run(state: ClusterState, job: Job) -> Run:
-    end = job.end if job.state != "running" else None
+    end = job_end(state, job)
     return Run(job.assoc_id, job.start, end, job_billing(job, state), job_qos(state, job)[1])
 
 
@@ -118,7 +133,7 @@ def run_minutes(state: ClusterState, now: int) -> dict[int, dict[str, int]]:
     first partition's MaxTime, as slurmctld gives it
     (:func:`fscli.engine.limits.counting.running_time_limit`, as the limit checker does).
     """
-    from fscli.engine.limits.counting import running_time_limit
+    from fscli.engine.limits.counting import running_time_limit, runs_at
     from fscli.engine.runmins import Allocation
     from fscli.engine.runmins import run_minutes as held_minutes
     from fscli.engine.tres import request_tres
@@ -127,9 +142,9 @@ def run_minutes(state: ClusterState, now: int) -> dict[int, dict[str, int]]:
         return {}
     jobs = []
     for job in _charged_jobs(state, now):
-        if job.state != "running":
-            continue
-        part = state.partitions.get(job.partitions[0]) if job.partitions else None
+        part = _partition(state, job)
+        if not runs_at(job.state, job.start, job.time_limit, part, now):
+            continue  # finished, or ended at its time limit: it holds nothing
         limit = running_time_limit(job.time_limit, part)
         tres = request_tres(job.cpus, job.nodes, job.tres)
         tres["billing"] = int(job_billing(job, state))

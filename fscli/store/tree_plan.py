@@ -36,6 +36,8 @@ from fscli.engine.treespec import (
     TreeSpec,
     UserAssocSpec,
     UserSpec,
+    check_qos_numbers,
+    lower_names,
 )
 from fscli.errors import Conflict
 from fscli.heap import keep_until_exit
@@ -253,8 +255,12 @@ def make_plan(
     conn, spec: TreeSpec, prune: bool = False, create_missing: bool = False, clean: bool = False
 ) -> Plan:
     """Validate ``spec`` against the store and diff it into a plan (:func:`treediff.diff`,
-    whose docstring says what the flags do), then take out what the store must keep."""
+    whose docstring says what the flags do), then take out what the store must keep.
+    Names are lower-cased first (:func:`~fscli.engine.treespec.lower_names`), as every
+    other path stores them."""
+    lower_names(spec)
     _check_names(spec)
+    check_qos_numbers(spec.qos.values())
     cid = cluster_id(conn, spec.cluster.name)
     if cid is not None:
         current = read_spec(conn, cid, known=None if clean else spec.users)

@@ -246,7 +246,7 @@ BAD = [
     (
         ("check", "user=bob", "--with", "qos=normal UsageFactor=-1"),
         1,
-        "fscli: error: invalid UsageFactor '-1': must be >= 0.0\n",
+        "fscli: error: invalid UsageFactor '-1': must be from 0.0 to 4294967294.0\n",
     ),
     (("show", "qos=normal", "--effective"), 2, "--effective takes user=U"),
     (

@@ -229,8 +229,16 @@ BAD = [
     (("set", "account=chem", "MaxWall=ten"), 1, "invalid MaxWallDurationPerJob"),
     (("set", "account=chem", "MaxJobs=-5"), 1, "invalid value for MaxJobs: -5 (use -1 to clear)"),
     (("set", "account=chem", "GrpJobs=2.5"), 1, "not a whole number"),
-    (("set", "qos=normal", "LimitFactor=-0.5"), 1, "invalid LimitFactor '-0.5': must be >= 0"),
-    (("set", "qos=normal", "UsageFactor=-2"), 1, "invalid UsageFactor '-2': must be >= 0"),
+    (
+        ("set", "qos=normal", "LimitFactor=-0.5"),
+        1,
+        "invalid LimitFactor '-0.5': must be from 0.0 to 4294967294.0",
+    ),
+    (
+        ("set", "qos=normal", "UsageFactor=-2"),
+        1,
+        "invalid UsageFactor '-2': must be from 0.0 to 4294967294.0",
+    ),
     (("set", "qos=normal", "UsageFactor=abc"), 1, "invalid UsageFactor 'abc'"),
     (("set", "qos=normal", "Flags=Bogus"), 1, "unknown QOS flag 'Bogus'"),
     (("set", "partition=p1", "MaxNodes=-3"), 1, "invalid maxnodes '-3'"),

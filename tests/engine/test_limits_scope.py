@@ -79,3 +79,26 @@ def test_groups_count_for_their_qos_and_account():
     state.qos[1].limits["GrpJobs"] = 3
     result = check(_req(qos="high"), state, NOW)
     assert (result.reason, result.violation.current) == ("QOSGrpJobsLimit", 3)
+
+
+def test_a_running_job_counts_until_its_time_limit_ends_it():
+    """Without a store's aggregate the checker counts ``state.jobs`` itself: a running
+    job past its start plus its time limit (else its partition's MaxTime) counts no more."""
+    from fscli.engine.limits.counting import running_end
+    from fscli.engine.model import Job
+
+    assocs = [Assoc(1, None, "root"), Assoc(2, 1, "phys", limits={"GrpJobs": 1})]
+    assocs.append(Assoc(3, 2, "phys", "alice"))
+    parts = [Partition("batch", max_time=30), Partition("debug")]
+    start = NOW - 3600
+    jobs = [
+        Job(1, "alice", "phys", 3, ("batch",), state="running", start=start),
+        Job(2, "alice", "phys", 3, ("debug",), state="running", start=start, time_limit=90),
+    ]
+    state = LimitsState(assocs, [Qos("normal")], parts, jobs=jobs)
+    assert running_end(start, None, parts[0]) == start + 1800
+    assert running_end(start, None, parts[1]) is None
+    assert check(_req(), state, NOW).reason == "AssocGrpJobsLimit"  # job 2 runs on
+    assert check(_req(), state, NOW + 1800).verdict == "run"  # ended at start + 90 min
+    jobs[1].time_limit = 60
+    assert check(_req(), state, NOW).verdict == "run"

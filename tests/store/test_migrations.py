@@ -150,9 +150,11 @@ def test_processes_finding_the_same_old_store_all_work(backend, tmp_path):
                 engine = create_engine_for(resolve_url(store))
                 upgrade(engine, first)
                 engine.dispose()
+        # db current reads: it migrates an old store but creates none (db upgrade does)
+        command = ["db", "current"] if first else ["db", "upgrade"]
         procs = [
             subprocess.Popen(
-                [sys.executable, "-m", "fscli", "--db", store, "db", "current"],
+                [sys.executable, "-m", "fscli", "--db", store, *command],
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 text=True,
@@ -161,7 +163,7 @@ def test_processes_finding_the_same_old_store_all_work(backend, tmp_path):
         ]
         outcomes = [(p.wait(timeout=120), *p.communicate()) for p in procs]
         assert [(code, err) for code, _, err in outcomes if code] == [], round_
-        assert {out for _, out, _ in outcomes} == {f"{HEAD}\n"}
+        assert {out for _, out, _ in outcomes} == {f"{HEAD}\n" if first else ""}
 
 
 def _store_at_0003(backend, tmp_path, statements: list[tuple[str, dict]]) -> str:

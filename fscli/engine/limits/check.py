@@ -302,6 +302,7 @@ class _Counters:
             any(e.tres == "billing" and _reads_jobs(e, job) for e in res.qos_entries + grp),
             state.calc_period,
             state.calc_anchor,
+            now,
         )
         groups = (
             state.count_jobs(scope)

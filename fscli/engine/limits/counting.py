@@ -20,6 +20,7 @@ from typing import NamedTuple
 from fscli.engine.config import parse_tres_weights
 from fscli.engine.model import Assoc, Job, Partition, Qos
 from fscli.engine.runmins import NOT_HELD, Allocation, held_seconds
+from fscli.engine.timestr import INFINITE_MINUTES
 from fscli.engine.tres import request_tres
 from fscli.engine.usage import billable
 
@@ -69,6 +70,33 @@ def running_time_limit(time_limit: int | None, partition: Partition | None) -> i
     return time_limit
 
 
+def running_end(
+    start: int | None, time_limit: int | None, partition: Partition | None
+) -> int | None:
+    """When a running job ends at the latest: its start plus the time limit it runs under
+    (:func:`running_time_limit`); slurmctld ends it then. None: it has no start, or no
+    limit (INFINITE), and runs on.
+
+    The one rule for a job stored as running whose end is not known: usage charges it and
+    the limits and TRESRunMins count it until this moment, not at any later ``--at``.
+    """
+    limit = running_time_limit(time_limit, partition)
+    if start is None or limit is None or limit >= INFINITE_MINUTES:
+        return None
+    return start + limit * 60
+
+
+def runs_at(
+    state: str, start: int | None, time_limit: int | None, partition: Partition | None, at: int
+) -> bool:
+    """Whether a job in ``state`` still runs at ``at``: it is stored as running and has not
+    reached its :func:`running_end`."""
+    if state != _RUNNING:
+        return False
+    end = running_end(start, time_limit, partition)
+    return end is None or at < end
+
+
 class JobScope(NamedTuple):
     """The running and pending jobs a check counts, for a store that aggregates them itself.
 
@@ -93,6 +121,9 @@ class JobScope(NamedTuple):
     billing: bool = False
     calc_period: int = 300
     calc_anchor: int = 0
+    now: int | None = None
+    """The moment checked: a running job past its :func:`running_end` then counts no more
+    (None: every running job counts)."""
 
 
 @dataclass(slots=True)
@@ -164,11 +195,14 @@ def job_groups(
     qos_by_name = {q.name: q for q in qos}
     out = []
     for job in jobs:
+        part = parts.get(job.partitions[0]) if job.partitions else None
         running = job.state == _RUNNING
-        if not running and job.state != _PENDING:
+        if running and scope.now is not None:
+            if not runs_at(job.state, job.start, job.time_limit, part, scope.now):
+                continue  # ended at its time limit
+        elif not running and job.state != _PENDING:
             continue
         tres = request_tres(job.cpus, job.nodes, job.tres) if running else {}
-        part = parts.get(job.partitions[0]) if job.partitions else None
         if running and scope.billing:
             tres["billing"] = int(
                 job_billable(job.cpus, job.nodes, job.tres, part, billing_weights, priority_flags)
@@ -200,6 +234,8 @@ __all__ = [
     "held_run_seconds",
     "job_billable",
     "job_groups",
+    "running_end",
     "running_time_limit",
+    "runs_at",
     "usage_factor",
 ]

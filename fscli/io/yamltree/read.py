@@ -13,6 +13,7 @@ from fscli.engine.limits import definitions as limitdefs
 from fscli.engine.model import Partition
 from fscli.engine.timestr import parse_duration_mins
 from fscli.engine.treespec import (
+    QOS_RANGES,
     ROOT,
     AccountSpec,
     ClusterSpec,
@@ -20,6 +21,7 @@ from fscli.engine.treespec import (
     TreeSpec,
     UserAssocSpec,
     UserSpec,
+    check_qos_number,
     parse_admin_level,
     parse_limit_value,
     parse_qos_flag,
@@ -426,9 +428,11 @@ class _Loader:
             out["flags"] = sorted(
                 {self.checked(vnode, fpath, parse_qos_flag, f) for f in self.names(vnode, fpath)}
             )
-        for key in ("usage_factor", "limit_factor", "usage_threshold"):
+        for key in QOS_RANGES:
             if key in fields:
-                out[key] = self.number(fields[key][1], f"{path}.{key}", float, "a number >= 0")
+                vnode, kpath = fields[key][1], f"{path}.{key}"
+                value = self.number(vnode, kpath, float, "a number >= 0")
+                out[key] = self.checked(vnode, kpath, check_qos_number, key, value)
         if "grace_time" in fields:
             out["grace_time"] = self.number(
                 fields["grace_time"][1], f"{path}.grace_time", int, "whole seconds >= 0"

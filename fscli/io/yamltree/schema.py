@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fscli.engine.model import PARTITION_SETTINGS
+from fscli.engine.treespec import MAX_NUMBER as MAX_NUMBER  # what the readers import
 from fscli.engine.treespec import QOS_FIELDS
 
 ASSOC_KEYS = ("fairshare", "limits", "qos", "default_qos", "priority")
@@ -14,9 +15,6 @@ USER_ASSOC_KEYS = ("account", "partition", *ASSOC_KEYS)
 QOS_KEYS = (*QOS_FIELDS, "limits")
 PARTITION_KEYS = PARTITION_SETTINGS
 
-MAX_NUMBER = 0xFFFFFFFE  # Slurm's largest 32-bit value that is not INFINITE
-
-MAX_NUMBER = 0xFFFFFFFE  # Slurm's largest 32-bit value that is not INFINITE
 INT_TAG = "tag:yaml.org,2002:int"
 FLOAT_TAG = "tag:yaml.org,2002:float"
 NULL_TAG = "tag:yaml.org,2002:null"

@@ -26,6 +26,7 @@ from fscli.engine.limits.target import ASSOC, Target
 from fscli.engine.model import Assoc, Partition, Qos
 from fscli.engine.runmins import NOT_HELD
 from fscli.engine.submit import MemoryDefaults
+from fscli.engine.timestr import INFINITE_MINUTES
 from fscli.engine.tres import parse_tres
 from fscli.store import snapshot
 from fscli.store.job_states import ACTIVE_STATES
@@ -240,6 +241,10 @@ def _count_jobs(
     in_states, more = in_list("j.state", "state", ACTIVE_STATES)
     params.update(more)
     where = f"j.cluster_id = :cid AND {in_states}"
+    if scope.now is not None:
+        ended, more = _ended(running, state.partitions, scope.now)
+        where += f" AND NOT {ended}"
+        params.update(more)
     clause = _scope_filter(tree, scope)
     if clause is not None:
         where += f" AND {clause[0]}"
@@ -293,6 +298,28 @@ def _count_jobs(
             )
         out.append(group)
     return out
+
+
+def _ended(running: str, partitions: Iterable[Partition], now: int) -> tuple[str, dict]:
+    """SQL condition on jobs ``j``: a running job that reached its end by ``now``, its
+    start plus its time limit or else its first partition's MaxTime
+    (:func:`fscli.engine.limits.counting.running_end`, the rule in SQL), never NULL."""
+    cases, params = [], {"ended_now": now}
+    for n, part in enumerate(p for p in partitions if p.max_time is not None):
+        pattern = part.name.replace("/", "//").replace("%", "/%").replace("_", "/_") + ",%"
+        cases.append(
+            f'WHEN j."partition" = :end_part{n} OR j."partition" LIKE :end_like{n} '
+            f"ESCAPE '/' THEN :end_max{n}"
+        )
+        params.update({f"end_part{n}": part.name, f"end_like{n}": pattern})
+        params[f"end_max{n}"] = part.max_time
+    by_partition = f"CASE {' '.join(cases)} END, " if cases else ""
+    limit = f"coalesce(j.time_limit, {by_partition}{INFINITE_MINUTES})"
+    return (
+        f"({running} AND j.start IS NOT NULL AND {limit} < {INFINITE_MINUTES} "
+        f"AND j.start + {limit} * 60 <= :ended_now)",
+        params,
+    )
 
 
 def _run_seconds(
