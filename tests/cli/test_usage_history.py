@@ -140,9 +140,7 @@ def test_partition_billing_weights_change_leaves_its_past_jobs_as_they_were(one)
     one.ok("-Q", "partition", "modify", "p", "set", "TRESBillingWeights=CPU=2.0")
     completed(one, "10:00:00", "11:00:00", cpus=4, mem="8G")  # billing 4 × 2
     completed(one, "11:30:00", "12:30:00", cpus=1, mem="1G")  # runs across the change
-    one.ok(
-        "-Q", "partition", "modify", "p", "set", "TRESBillingWeights=CPU=3.0", at=f"{D}12:00:00"
-    )
+    one.ok("-Q", "partition", "modify", "p", "set", "TRESBillingWeights=CPU=3.0", at=f"{D}12:00:00")
     completed(one, "13:00:00", "13:10:00", cpus=4, mem="8G")  # billing 4 × 3
     assert raw(one, f"{D}14:00:00") == 8 * 3600 + 2 * 3600 + 12 * 600
     one.ok("-Q", "partition", "delete", "p", at=f"{D}14:00:00")  # no weights left: the CPUs
