@@ -8,6 +8,7 @@ Durations follow slurm.conf: a bare number is minutes (``time_str2mins``).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from fscli.engine import tres as tresmod
@@ -42,6 +43,11 @@ WEIGHT_KEYS = (
     "PriorityWeightQOS",
 )
 ALGORITHMS = ("fair_tree", "classic", "depth_oblivious", "linear")
+HISTORY_KEYS = ("PriorityDecayHalfLife", "PriorityFlags", "TRESBillingWeights")
+"""The settings whose earlier values the store keeps (``cluster_config_history``):
+slurmctld charges a job at the billing of its start (TRESBillingWeights, PriorityFlags'
+MAX_TRES) and decays each pass at the half-life then in force, so a change applies from
+its moment on and leaves the usage charged before it as it was."""
 
 
 def _duration(key: str, text: str) -> str:
@@ -284,10 +290,49 @@ class PriorityConfig:
     def_mem_per_node: int = 0
     max_mem_per_cpu: int = 0
     usage_reset_at: int | None = None  # when PriorityUsageResetPeriod=NOW was set
+    earlier: tuple[tuple[int, PriorityConfig], ...] = ()
+    """The settings in force before each change of a :data:`HISTORY_KEYS` key, oldest
+    first: ``(until, settings)``, each in force up to (not at) ``until``; these settings
+    from the last ``until`` on. Usage is charged and decayed under them (billing at a
+    job's start, each pass's half-life); everything else (the algorithm, the weights of
+    job priority) is computed under the current settings, at any moment viewed. Empty
+    (the engine's fast path) unless a change found usage charged before it."""
+
+    def at(self, moment: int) -> PriorityConfig:
+        """The settings in force at ``moment`` (without their own history)."""
+        for until, settings in self.earlier:
+            if moment < until:
+                return settings
+        return self
 
     @classmethod
-    def from_mapping(cls, values: dict[str, str]) -> PriorityConfig:
-        """Build from stored texts; missing keys take Slurm's defaults."""
+    def from_mapping(
+        cls, values: dict[str, str], history: Iterable[tuple[str, int, str]] = ()
+    ) -> PriorityConfig:
+        """Build from stored texts; missing keys take Slurm's defaults. ``history``: the
+        replaced values, as ``(key, replaced at, value)`` (``cluster_config_history``)."""
+        current = cls._of(values)
+        by_key: dict[str, list[tuple[int, str]]] = {}
+        for key, until, value in history:
+            by_key.setdefault(key, []).append((until, value))
+        if not by_key:
+            return current
+        for changes in by_key.values():
+            changes.sort()
+        earlier = []
+        for until in sorted({u for changes in by_key.values() for u, _ in changes}):
+            then = dict(values)
+            for key, changes in by_key.items():
+                # in force just before ``until``: the first value replaced at or after it
+                found = next((v for u, v in changes if u >= until), None)
+                if found is not None:
+                    then[key] = found
+            earlier.append((until, cls._of(then)))
+        current.earlier = tuple(earlier)
+        return current
+
+    @classmethod
+    def _of(cls, values: dict[str, str]) -> PriorityConfig:
         merged = {k: d for k, (d, _) in KEYS.items()}
         merged.update(values)
         flags_text = merged["PriorityFlags"].upper()

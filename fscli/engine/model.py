@@ -178,6 +178,7 @@ class Job:
     slots: int = 1
     cputime: float | None = None  # seconds (LSF)
     admin_priority: int | None = None  # `scontrol update priority=`: fixed (0 = held)
+    billing: float | None = None  # charged per second as recorded (sacct); None: computed
 
 
 @dataclass(slots=True)

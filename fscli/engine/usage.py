@@ -72,6 +72,28 @@ class _Powers(dict):
         return value
 
 
+class _HistoryPowers(dict):
+    """:class:`_Powers` across half-life changes (:mod:`fscli.engine.decay_history`)."""
+
+    def __init__(self, history, top: int, period: int, anchor: int):
+        super().__init__()
+        self.history, self.top, self.period, self.anchor = history, top, period, anchor
+
+    def __missing__(self, k: int) -> float:
+        value = self[k] = self.history.between(self.anchor + k * self.period, self.top)
+        return value
+
+
+def _decay_history(cfg: PriorityConfig):
+    """The half-life's history (:class:`fscli.engine.decay_history.DecayHistory`), or None
+    when it never changed after usage: the fast path."""
+    if not cfg.earlier:
+        return None
+    from fscli.engine.decay_history import DecayHistory
+
+    return DecayHistory.of(cfg)
+
+
 def decay_factor(half_life: int) -> float:
     """Slurm's per-second decay ``1 - 0.693 / H`` (a first-order 2**(-1/H)); 1.0 when H = 0."""
     return 1.0 - 0.693 / half_life if half_life > 0 else 1.0
@@ -137,7 +159,12 @@ def raw_usage(
             [ats[k] for k in keep],
             [amounts[k] for k in keep],
         )
-    powers = _Powers(decay_factor(cfg.decay_half_life), p_at - anchor, period)
+    history = _decay_history(cfg)
+    powers = (
+        _Powers(decay_factor(cfg.decay_half_life), p_at - anchor, period)
+        if history is None
+        else _HistoryPowers(history, p_at, period, anchor)
+    )
     shifted = map(operator.sub, ats, itertools.repeat(anchor)) if anchor else ats
     factors = map(powers.__getitem__, map(operator.floordiv, shifted, itertools.repeat(period)))
     out: dict[int, float] = {}
@@ -190,7 +217,13 @@ def pass_start_usage(
     out = dict(charged)
     p_at = last_pass(at, cfg.calc_period, cfg.calc_anchor)
     charger = _RunCharger(p_at - 1, cfg, reset_at, _cutoff(cfg, at, reset_at))
-    _add_runs(out, runs, charger, decay_factor(cfg.decay_half_life) ** cfg.calc_period)
+    history = _decay_history(cfg)
+    one_pass = (
+        decay_factor(cfg.decay_half_life) ** cfg.calc_period
+        if history is None
+        else history.between(p_at - cfg.calc_period, p_at)
+    )
+    _add_runs(out, runs, charger, one_pass)
     return out
 
 
@@ -212,17 +245,22 @@ def run_charges(run: Run, at: int, cfg: PriorityConfig) -> list[Charge]:
     stop, ended = span
     period, anchor = cfg.calc_period, cfg.calc_anchor
     d = decay_factor(cfg.decay_half_life)
+    history = _decay_history(cfg)
     rate = run.billing * run.usage_factor
     charges = []
     prev = run.start
     moment = last_pass(run.start, period, anchor) + period
     while moment <= stop:
         x = moment - prev
+        if history is not None:
+            d = history.d_at(moment)
         charges.append(Charge(run.assoc_id, moment, rate * x * d**x))
         prev = moment
         moment += period
     if ended and stop > prev:
         x = stop - prev
+        if history is not None:
+            d = history.d_at(stop)
         charges.append(Charge(run.assoc_id, stop, rate * x * d**x))
     return charges
 
@@ -237,7 +275,17 @@ class _RunCharger:
     the configuration (decay factor, passes, reset boundary) is worked out once, not once
     per job (100,000 jobs spent half their time there)."""
 
-    __slots__ = ("at", "d", "d_period", "period", "anchor", "p_at", "cutoff", "first_after_reset")
+    __slots__ = (
+        "at",
+        "d",
+        "d_period",
+        "period",
+        "anchor",
+        "p_at",
+        "cutoff",
+        "first_after_reset",
+        "history",
+    )
 
     def __init__(
         self,
@@ -250,6 +298,7 @@ class _RunCharger:
         self.at, self.period, self.anchor = at, cfg.calc_period, cfg.calc_anchor
         self.d = decay_factor(cfg.decay_half_life)
         self.d_period = self.d**self.period
+        self.history = _decay_history(cfg)
         self.p_at = last_pass(at, self.period, self.anchor)
         self.cutoff = _cutoff(cfg, at, reset_at) if cutoff is False else cutoff
         self.first_after_reset = (
@@ -270,6 +319,9 @@ class _RunCharger:
         if self.first_after_reset is not None:  # set exactly when there is a cutoff
             first = max(first, self.first_after_reset)
         last = last_pass(stop, period, anchor)
+        if self.history is not None:
+            charged_end = cutoff is None or stop > cutoff
+            return self.history.run_seconds(run.start, first, last, stop, ended, charged_end, p_at)
         total = 0.0
         if first <= last:
             x = first - max(run.start, first - period)

@@ -45,6 +45,10 @@ class Config(Base):
     __table__ = tables.config
 
 
+class ConfigHistory(Base):
+    __table__ = tables.config_history
+
+
 class Coordinator(Base):
     __table__ = tables.coordinator
 

@@ -147,6 +147,11 @@ def modify_partition(
     if values.get("qos"):
         require_qos(admin, values["qos"])
     before = _columns(row)
+    if "billing_weights" in values and values["billing_weights"] != row.billing_weights:
+        from fscli.store.config_history import keep_job_billing
+
+        admin.s.flush()
+        keep_job_billing(admin.s, cluster.id, [row.name], admin.now)
     for key, value in values.items():
         setattr(row, key, value)
     if before == _columns(row):
@@ -171,6 +176,10 @@ def delete_partition(admin: Admin, cluster: m.Cluster, name: str) -> list[str]:
     )
     if used:
         raise Conflict(f"partition '{name}' has {used} user association(s): delete them first")
+    if row.billing_weights:
+        from fscli.store.config_history import keep_job_billing
+
+        keep_job_billing(admin.s, cluster.id, [name], admin.now)
     admin.s.delete(row)
     admin.log("delete partition", f"{name}@{cluster.name}")
     admin.s.flush()

@@ -225,6 +225,29 @@ def load_config(conn, cluster_id: int) -> dict[str, str]:
     )
 
 
+def load_config_history(conn, cluster_id: int) -> list[tuple[str, int, str]]:
+    """The cluster's replaced settings as ``(key, replaced at, value)``
+    (:meth:`fscli.engine.config.PriorityConfig.from_mapping`); usually none."""
+    return [
+        (key, int(replaced_at), value)
+        for key, replaced_at, value in rows(
+            conn,
+            'SELECT "key", replaced_at, value FROM cluster_config_history WHERE cluster_id = :cid',
+            {"cid": cluster_id},
+        )
+    ]
+
+
+def load_priority_config(conn, cluster_id: int):
+    """The cluster's :class:`fscli.engine.config.PriorityConfig`, with the history of the
+    settings usage depends on."""
+    from fscli.engine.config import PriorityConfig
+
+    return PriorityConfig.from_mapping(
+        load_config(conn, cluster_id), load_config_history(conn, cluster_id)
+    )
+
+
 def _charges_query(conn, cluster_id: int, until: int | None) -> tuple[str, dict]:
     """The cluster's charges grouped by association, by time within one (a scan of the
     covering index ``ix_usage_assoc_at_amount``): the engine sums each association's
@@ -283,7 +306,7 @@ def load_jobs(
     sql = (
         'SELECT id, "user", account, assoc_id, "partition", qos, state, submit, eligible, '
         'start, "end", cpus, nodes, tres, time_limit, nice, site_factor, queue, slots, '
-        "cputime, admin_priority FROM job"
+        "cputime, admin_priority, billing FROM job"
     )
     if where:
         sql += " WHERE " + " AND ".join(where)
@@ -310,6 +333,7 @@ def load_jobs(
             slots=r[18] or 1,
             cputime=r[19],
             admin_priority=r[20],
+            billing=r[21],
         )
         for r in rows(conn, sql + " ORDER BY id", params)
     ]

@@ -51,21 +51,30 @@ def load_state(
             assocs=snapshot.load_assocs(conn, cid, by_parent=True, settings=settings),
             qos=snapshot.load_qos(conn),
             partitions=snapshot.load_partitions(conn, cid),
-            config=PriorityConfig.from_mapping(snapshot.load_config(conn, cid)),
+            config=snapshot.load_priority_config(conn, cid),
             charges=snapshot.load_charge_table(conn, cid, until=now),
             jobs=snapshot.load_jobs(conn, cid) if jobs else [],
         )
 
 
 def job_billing(job: Job, state: ClusterState) -> float:
-    """Billing TRES per second of a job in its first partition
-    (:func:`fscli.engine.limits.counting.job_billable`, which the limit checker bills with too)."""
+    """Billing TRES per second of a job: as recorded (sacct's AllocTRES ``billing=``), else
+    in its first partition under the settings in force at its start, which slurmctld
+    computes once then and keeps (:func:`fscli.engine.limits.counting.job_billable`, which
+    the limit checker bills with too)."""
+    return billing_at_start(job, state.partitions, state.config)
+
+
+def billing_at_start(job: Job, partitions: dict[str, Partition], config: PriorityConfig) -> float:
+    """:func:`job_billing` with the cluster's partitions and settings (with their history)."""
     from fscli.engine.limits.counting import job_billable
 
-    part = _partition(state, job)
-    return job_billable(
-        job.cpus, job.nodes, job.tres, part, state.config.billing_weights, state.config.flags
-    )
+    if job.billing is not None:
+        return job.billing
+    if job.start is not None:
+        config = config.at(job.start)
+    part = partitions.get(job.partitions[0]) if job.partitions else None
+    return job_billable(job.cpus, job.nodes, job.tres, part, config.billing_weights, config.flags)
 
 
 def job_qos(state: ClusterState, job: Job) -> tuple[Qos | None, float]:

@@ -164,6 +164,19 @@ config = Table(
 """slurm.conf's settings (Priority*, TRES weights, ...) and fscli's own per-cluster keys:
 each cluster has its own, as each Slurm cluster has its own slurm.conf."""
 
+config_history = Table(
+    "cluster_config_history",
+    metadata,
+    Column("cluster_id", Integer, _fk("cluster.id"), primary_key=True),
+    Column("key", String(64), primary_key=True),
+    Column("replaced_at", BigInteger, primary_key=True, autoincrement=False),
+    Column("value", Text, nullable=False),
+)
+"""The earlier values of the settings usage depends on (``engine.config.HISTORY_KEYS``):
+``value`` was in force until the moment ``replaced_at`` (epoch seconds), when it was changed.
+Written only when a change finds usage charged before it; empty for a store whose
+settings never changed after usage, which then takes the engine's fast path."""
+
 coordinator = Table(
     "coordinator",
     metadata,
@@ -208,6 +221,7 @@ job = Table(
     Column("site_factor", BigInteger, nullable=False, default=0),
     Column("cputime", Double),
     Column("admin_priority", BigInteger),  # scontrol update priority=
+    Column("billing", Double),  # charged per second, as recorded (sacct); NULL: computed
     Index("ix_job_state", "state"),
     Index("ix_job_assoc", "assoc_id"),
 )

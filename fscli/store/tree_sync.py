@@ -206,12 +206,29 @@ class _Writer:
                 for c in self.by("+", "partition")
             ],
         )
+        changed = {c.name: c.item.billing_weights for c in self.by("~", "partition")}
+        if changed:
+            from fscli.store.config_history import keep_job_billing
+            from fscli.store.snapshot import load_partitions
+
+            before = load_partitions(self.conn, cid)
+            moved = [
+                n for n, w in changed.items() if n in before and before[n].billing_weights != w
+            ]
+            keep_job_billing(self.conn, cid, moved, self.admin.now)
         self.execute(
             update(table).where(table.c.cluster_id == cid, table.c.name == bindparam("b_name")),
             [{"b_name": c.name, **partition_values(c.item)} for c in self.by("~", "partition")],
         )
 
     def priority(self, cid: int) -> None:
+        from fscli.store.config_history import keep_replaced
+        from fscli.store.snapshot import load_config
+
+        changed = [c.name for op in "+~-" for c in self.by(op, "priority")]
+        if changed:
+            before = load_config(self.conn, cid)
+            keep_replaced(self.conn, cid, self.admin.now, {k: before.get(k) for k in changed})
         table = m.Config.__table__
         self.insert(
             table,

@@ -23,6 +23,7 @@ from fscli.engine.tres import format_tres
 from fscli.errors import Conflict, InvalidValue, NotFound
 from fscli.store import models as m
 from fscli.store.admin import Admin, chunked
+from fscli.store.config_history import keep_replaced
 from fscli.store.progress import Progress, tick
 from fscli.store.tables import MAX_JOB_ID
 
@@ -48,9 +49,16 @@ class UsageAdmin(Admin):
         ``origin`` (the imported file) goes into each history record's detail.
         """
         lines = []
+        replaced: dict[str, str | None] = {}
         for key, value in values.items():
             row = self.s.get(m.Config, (cluster.id, key))
-            if row is not None and row.value == value:
+            if row is None or row.value != value:
+                replaced[key] = None if row is None else row.value
+        if replaced:
+            self.s.flush()
+            keep_replaced(self.s, cluster.id, self.now, replaced)
+        for key, value in values.items():
+            if key not in replaced:
                 continue
             self._put(cluster, key, value)
             self.log(source, f"{key}@{cluster.name}", f"{value}{origin}")
@@ -168,7 +176,8 @@ class UsageAdmin(Admin):
         skip_unknown: bool,
         progress: Progress | None = None,
     ) -> ImportResult:
-        """Store sacct job records as completed/running jobs (charged pass by pass)."""
+        """Store sacct job records as completed/running jobs (charged pass by pass), at
+        the billing sacct recorded (AllocTRES ``billing=``): what slurmctld charged."""
         found, unknown = self._resolve(cluster, [(j.user, j.account) for j in jobs], skip_unknown)
         result = ImportResult(skipped=unknown)
         kept = [j for j in jobs if (j.user.lower(), j.account.lower()) in found]
@@ -193,6 +202,7 @@ class UsageAdmin(Admin):
                     cpus=tres.get("cpu", 1),
                     nodes=tres.get("node", 1),
                     tres=format_tres(tres, units=False) or None,
+                    billing=float(tres["billing"]) if "billing" in tres else None,
                 )
             )
         self.log("import usage", path, f"format=sacct jobs={len(kept)}")
