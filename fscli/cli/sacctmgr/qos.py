@@ -260,6 +260,13 @@ class Rec:
     min_prio: Any = None
     set: bool = False
 
+    def broken_preempt(self) -> bool:
+        """Plain names and ``+``/``-`` ones together (``preempt=a preempt+=b``): slurmdbd
+        then writes SQL that fails (a quoted ``replace(...)``), so nothing is written."""
+        items = self.preempt or []
+        plain_names = any(i and i[0] not in "+-" for i in items)
+        return plain_names and any(i[:1] in ("+", "-") for i in items)
+
     def changes(self):
         """The store's ``QosChanges`` for these values (as slurmdbd writes them)."""
         from fscli.api.sacctmgr import QosChanges
@@ -302,7 +309,10 @@ def read_rec(words: list[Word], known: list[str], out: Out, names: bool) -> Rec:
     """``_set_rec`` over the words (``names``: add's, where bare words and Name= name
     the QOS; modify's set ignores them)."""
     rec = Rec()
+    option = ""  # sacctmgr's: set by a "+=" or "-=" word, kept by the "=" words after it
     for w in words:
+        if w.op in ("+=", "-="):
+            option = w.op[0]
         key = "name" if w.bare else first(w.key, QOS_REC)
         if key is None:
             out.fail(
@@ -313,18 +323,18 @@ def read_rec(words: list[Word], known: list[str], out: Out, names: bool) -> Rec:
             if names:
                 rec.names += [n.lower() for n in split_list(w.raw if w.bare else w.value)]
         else:
-            _rec_word(key, w, rec, known, out)
+            _rec_word(key, w, rec, known, out, option)
     return rec
 
 
-def _rec_word(key: str, w: Word, rec: Rec, known: list[str], out: Out) -> None:
+def _rec_word(key: str, w: Word, rec: Rec, known: list[str], out: Out, option: str) -> None:
     value = w.value
     if key == "description":
         if rec.description is None:
             rec.description = value.strip().strip("'\"").lower()
         rec.set = True
     elif key == "flags":
-        _flags(w, rec, out)
+        _flags(w, rec, out, option)
     elif key == "preemptmode":
         bits = preempt_mode_num(value)
         if bits == BAD_MODE:
@@ -333,7 +343,7 @@ def _rec_word(key: str, w: Word, rec: Rec, known: list[str], out: Out) -> None:
             rec.preempt_mode = bits
             rec.set = True
     elif key == "preempt":
-        _preempt(w, rec, known, out)
+        _preempt(w, rec, known, out, option)
     elif key == "preemptexempttime":
         secs = seconds(value)
         if secs is None:
@@ -404,10 +414,10 @@ def _limit(key: str, w: Word, rec: Rec, out: Out) -> None:
             rec.set = True
 
 
-def _flags(w: Word, rec: Rec, out: Out) -> None:
-    """``str_2_qos_flags``: -1 clears every flag; a word naming no flag is refused."""
+def _flags(w: Word, rec: Rec, out: Out, op: str) -> None:
+    """``str_2_qos_flags``: -1 clears every flag; a word naming no flag is refused.
+    ``op`` is the last ``+``/``-`` of the command's words (``flags+=A flags=B`` adds B)."""
     value = w.value
-    op = w.op[:1] if w.op in ("+=", "-=") else ""
     if _atoi(value) == -1:
         rec.flags = (op, [], True)
         rec.set = True
@@ -433,9 +443,10 @@ def _atoi(text: str) -> int:
     return int(match.group(1)) if match else 0
 
 
-def _preempt(w: Word, rec: Rec, known: list[str], out: Out) -> None:
-    """``slurmdb_addto_qos_char_list``: names (``+``/``-`` from the word's operator or
-    their own), all known, not mixing ``=`` with ``+``/``-``; "" empties the list."""
+def _preempt(w: Word, rec: Rec, known: list[str], out: Out, option: str) -> None:
+    """``slurmdb_addto_qos_char_list``: names (``+``/``-`` from ``option``, the command's
+    last ``+=``/``-=``, or their own), all known, not mixing ``=`` with ``+``/``-``, at
+    least one not given before; "" empties the list."""
     items = rec.preempt if rec.preempt is not None else []
     value = w.value
     if value == "":
@@ -444,7 +455,6 @@ def _preempt(w: Word, rec: Rec, known: list[str], out: Out) -> None:
         rec.preempt = items
         rec.set = True
         return
-    option = w.op[:1] if w.op in ("+=", "-=") else ""
     equal = add = False
     count = 0
     for name in split_list(value):
@@ -570,7 +580,7 @@ def settings_text(rec: Rec) -> str:
         text += _limit_line(rec, name, label)
     text += _limit_line(rec, "MaxWallDurationPerJob", "  MaxWall                  = ")
     if rec.preempt is not None:
-        text += f"  Preempt                  = {','.join(sorted(i for i in rec.preempt if i))}\n"
+        text += f"  Preempt                  = {','.join(sorted(rec.preempt))}\n"
     if rec.preempt_mode:
         text += f"  PreemptMode              = {preempt_mode_string(rec.preempt_mode)}\n"
     if rec.preempt_exempt is not None:
@@ -621,6 +631,8 @@ def add_qos(run: Run, words: list[str]) -> int:
             + f"  Description    = {desc}\n"
             + settings_text(rec)
         )
+        if rec.broken_preempt():  # slurmdbd's INSERT fails, unreported: nothing added
+            return
         admin = Admin(session, run.app.now, run.app.actor)
         changes = rec.changes()
         for name in new:
@@ -760,6 +772,11 @@ def modify_qos(run: Run, words: list[str]) -> int:
                 "sacctmgr: accounting_storage/slurmdbd: acct_storage_p_modify_qos: Request "
                 "didn't affect anything or your user doesn't have privilege to perform this "
                 "action\n"
+            )
+        if rec.broken_preempt():
+            run.out(" Nothing modified\n")
+            raise run.refuse(
+                "sacctmgr: accounting_storage/slurmdbd: acct_storage_p_modify_qos: No error\n"
             )
         rows = _rows(session)
         picked = [q for q, _ in matched(rows, cond)]
