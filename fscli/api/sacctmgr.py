@@ -14,7 +14,7 @@ from fscli.engine.qos_changes import QosChanges, parse_flags, parse_float
 from fscli.store import sacctmgr_queries as queries
 from fscli.store.admin import Admin
 from fscli.store.checks import check_name
-from fscli.store.resources import add_qos, delete_qos, modify_qos
+from fscli.store.resources import add_qos, delete_qos, describe_new_qos, modify_qos
 from fscli.store.tree_plan import make_plan
 from fscli.store.tree_sync import apply_plan
 
@@ -27,6 +27,7 @@ __all__ = [
     "apply_plan",
     "check_name",
     "delete_qos",
+    "describe_new_qos",
     "make_plan",
     "modify_qos",
     "parse_flags",

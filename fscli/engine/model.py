@@ -117,6 +117,11 @@ class Qos:
     usage_threshold: float | None = None
     grace_time: int | None = None
     limits: dict[str, Any] = field(default_factory=dict)
+    description: str | None = None
+    preempt: tuple[str, ...] = ()  # the QOS this one may preempt
+    preempt_mode: str | None = None  # "gang,requeue" as sacctmgr lists it; None: the cluster's
+    preempt_exempt_time: int | None = None  # seconds
+    min_prio_thresh: int | None = None
 
 
 @dataclass(slots=True)

@@ -41,9 +41,12 @@ class QosChanges:
     values: dict[str, Any] = field(default_factory=dict)  # column -> value
     flags: tuple[str, list[str]] | None = None  # (op, flags)
     limits: dict[str, Any] = field(default_factory=dict)
+    # sacctmgr's Preempt= items: plain names (the first empties the list; "" adds none),
+    # "+name" and "-name" (added to or taken from the list there is)
+    preempt: list[str] | None = None
 
     def empty(self) -> bool:
-        return not self.values and self.flags is None and not self.limits
+        return not self.values and self.flags is None and not self.limits and self.preempt is None
 
     def describe(self) -> str:
         parts = [f"{k}={v}" for k, v in self.values.items()]
@@ -51,6 +54,8 @@ class QosChanges:
             parts.append(f"flags{self.flags[0]}{','.join(self.flags[1])}")
         for name, value in self.limits.items():
             parts.append(f"{name}={limitdefs.change_text(limitdefs.named(name), value)}")
+        if self.preempt is not None:
+            parts.append(f"preempt={','.join(self.preempt)}")
         return " ".join(parts)
 
 
@@ -122,3 +127,22 @@ def edited(current: list[str], op: str, names: list[str]) -> list[str]:
     if op == "+=":
         return current + [n for n in names if n not in current]
     return [n for n in current if n not in names]
+
+
+def preempted(current: list[str], items: list[str]) -> list[str]:
+    """The QOS a QOS preempts after sacctmgr's ``Preempt=`` items, in their order, as
+    slurmdbd reads them: the first plain name empties the list, ``-name`` takes one away,
+    ``+name`` and a plain name add one ("" adds none). Sorted by name."""
+    names = set(current)
+    cleared = False
+    for item in items:
+        if item[:1] == "-":
+            names.discard(item[1:])
+        elif item[:1] == "+":
+            names.add(item[1:])
+        else:
+            if not cleared:
+                names, cleared = set(), True
+            if item:
+                names.add(item)
+    return sorted(names)

@@ -7,7 +7,7 @@ from typing import Any
 from sqlalchemy import func, select, update
 
 from fscli.engine.limits import definitions as limitdefs
-from fscli.engine.qos_changes import QosChanges, edited
+from fscli.engine.qos_changes import QosChanges, edited, preempted
 from fscli.engine.treespec import QOS_RANGES, check_qos_number
 from fscli.errors import Conflict, InvalidValue, NotFound, UsageProblem
 from fscli.store import models as m
@@ -30,6 +30,8 @@ def _apply_qos(row: m.Qos, changes: QosChanges) -> bool:
         setattr(row, key, value)
     if changes.flags is not None:
         row.flags = ",".join(edited(qos_list(row.flags), *changes.flags)) or None
+    if changes.preempt is not None:
+        row.preempt = ",".join(preempted(qos_list(row.preempt), changes.preempt)) or None
     for name, value in changes.limits.items():
         defn = limitdefs.lookup(name)
         if limitdefs.QOS not in defn.scopes:
@@ -37,6 +39,15 @@ def _apply_qos(row: m.Qos, changes: QosChanges) -> bool:
         old = loaded_limit(defn, getattr(row, defn.attr))
         setattr(row, defn.attr, stored_limit(defn, limitdefs.apply_change(defn, old, value)))
     return before != _columns(row)
+
+
+def describe_new_qos(admin: Admin, name: str, text: str) -> None:
+    """Give a QOS just made its description, unlogged: part of its making (slurmdbd makes
+    QOS ``normal`` with the description ``Normal QOS default``)."""
+    row = require_qos(admin, name)
+    if row.description is None:
+        row.description = text
+        admin.s.flush()
 
 
 def require_qos(admin: Admin, name: str) -> m.Qos:
@@ -110,6 +121,8 @@ def delete_qos(admin: Admin, names: list[str]) -> list[str]:
             .where(m.Association.default_qos == row.name)
             .values(default_qos=None)
         )
+        for other in admin.s.scalars(select(m.Qos).where(m.Qos.preempt.contains(row.name))):
+            other.preempt = ",".join(q for q in qos_list(other.preempt) if q != row.name) or None
         admin.s.delete(row)
         admin.log("delete qos", row.name)
         lines.append(f"deleted QOS {row.name}")

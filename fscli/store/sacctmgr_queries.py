@@ -249,6 +249,11 @@ def qos_rows(conn) -> list:
     return [by_name[n] for n in names]
 
 
+def qos_ids(conn) -> list[int]:
+    """The QOS ids, in the order of :func:`qos_rows`."""
+    return list(conn.execute(select(t.qos.c.id).order_by(t.qos.c.id)).scalars())
+
+
 def history(conn) -> list[tuple]:
     """Every logged change: (at, actor, action, target, detail), oldest first."""
     log = t.transaction_log.c

@@ -146,9 +146,11 @@ def load_qos(conn) -> dict[str, Qos]:
     for row in rows(
         conn,
         "SELECT name, priority, flags, usage_factor, limit_factor, usage_threshold, "
-        f"grace_time, {_QOS_COLS} FROM qos",
+        "grace_time, preempt, preempt_mode, preempt_exempt_time, min_prio_thresh, "
+        f"description, {_QOS_COLS} FROM qos",
     ):
         name, prio, flags, uf, lf, ut, grace = row[:7]
+        preempt, mode, exempt, thresh, description = row[7:12]
         out[name] = Qos(
             name=name,
             priority=prio or 0,
@@ -157,7 +159,12 @@ def load_qos(conn) -> dict[str, Qos]:
             limit_factor=lf,
             usage_threshold=ut,
             grace_time=grace,
-            limits=loaded_limits(limitdefs.QOS_LIMITS, row[7:]),
+            limits=loaded_limits(limitdefs.QOS_LIMITS, row[12:]),
+            description=description,
+            preempt=tuple(q for q in (preempt or "").split(",") if q),
+            preempt_mode=mode or None,
+            preempt_exempt_time=exempt,
+            min_prio_thresh=thresh,
         )
     return out
 

@@ -99,6 +99,13 @@ qos = Table(
     Column("usage_threshold", Double),
     Column("grace_time", BigInteger),
     *_limit_columns(QOS_LIMITS),
+    # Slurm's preemption settings and MinPrioThresh (migration 0008): the QOS names this
+    # one preempts (a comma list), PreemptMode as sacctmgr lists it ("gang,requeue"; NULL
+    # is the cluster's), PreemptExemptTime in seconds
+    Column("preempt", Text),
+    Column("preempt_mode", Text),
+    Column("preempt_exempt_time", BigInteger),
+    Column("min_prio_thresh", BigInteger),
 )
 
 partition = Table(

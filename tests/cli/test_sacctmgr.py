@@ -406,7 +406,8 @@ def test_coordinators(sm):
 def test_qos_add_modify_delete(sm):
     assert (
         sm.ok("sacctmgr", "-i", "add", "qos", "gold", "priority=7", "maxwall=1-0").stdout
-        == " Adding QOS(s)\n  gold\n Settings\n  Description    = QOS Name\n"
+        == " Adding QOS(s)\n  gold\n Settings\n  Description    = gold\n"
+        "  MaxWall                  = 1-00:00:00\n  Priority                 = 7\n"
     )
     refused(sm, "-i", "add", "qos", "gold", stdout=" Nothing new added.\n", stderr="")
     assert (

@@ -234,6 +234,8 @@ class Generator:
                     f"usagefactor={self.pick(['0.25', '3'])}",
                     f"maxwall={self.pick(['4:00:00', '-1'])}",
                     f"grptres=cpu={self.pick(['100', '-1'])}",
+                    f"flags-={self.pick(QOS_FLAGS)}",
+                    f"preempt-={self.qos_name()}",
                 ]
             )
             for _ in range(self.pick([1, 1, 2, 3]))

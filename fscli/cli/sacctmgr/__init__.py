@@ -126,7 +126,7 @@ def command(run: Run, words: list[str]) -> int:
 
 
 def _dispatch(run: Run, verb: str, rest: list[str]) -> int:
-    from fscli.cli.sacctmgr import add, delete, files, modify, show
+    from fscli.cli.sacctmgr import add, delete, files, modify, qos, show
 
     flags = {"readonly": "readonly", "associations": "with_assoc"}
     if verb in flags:
@@ -161,15 +161,16 @@ def _dispatch(run: Run, verb: str, rest: list[str]) -> int:
         ("add", "account"): add.add_account,
         ("add", "user"): add.add_user,
         ("add", "coordinator"): add.add_coordinator,
-        ("add", "qos"): add.add_qos,
+        ("add", "qos"): qos.add_qos,
         ("add", "cluster"): add.add_cluster,
         ("modify", "account"): modify.modify_account,
         ("modify", "user"): modify.modify_user,
-        ("modify", "qos"): modify.modify_qos,
+        ("modify", "qos"): qos.modify_qos,
         ("delete", "account"): delete.delete_account,
         ("delete", "user"): delete.delete_user,
         ("delete", "coordinator"): delete.delete_coordinator,
-        ("delete", "qos"): delete.delete_qos,
+        ("delete", "qos"): qos.delete_qos,
+        ("list", "qos"): qos.list_qos,
         ("delete", "cluster"): delete.delete_cluster,
     }
     handler = handlers.get((verb, entity))

@@ -16,7 +16,6 @@ from fscli.cli.sacctmgr.values import (
     Settings,
     add_qos_items,
     assoc_setting,
-    get_uint,
     sticky,
 )
 from fscli.render.sacctmgr import settings_lines
@@ -377,71 +376,9 @@ def add_coordinator(run: Run, words: list[str]) -> int:
     return run.write(body)
 
 
-QOS_KEYS: tuple[tuple[str, Names], ...] = (
-    ("name", (("Names", 1),)),
-    ("description", (("Description", 1),)),
-    ("priority", (("Priority", 3),)),
-    ("usagefactor", (("UsageFactor", 6),)),
-    ("flags", (("Flags", 2),)),
-)
-
-
-def qos_changes(raw_words, problems: Problems, names: list[str]):
-    """QOS words: their own keys and the QOS limits (fscli's registry of them)."""
-    from fscli.api.sacctmgr import QosChanges, parse_flags, parse_float
-    from fscli.engine.limits import definitions as limitdefs
-
-    changes = QosChanges()
-    for w in raw_words:
-        key = "name" if w.bare else first(w.key, QOS_KEYS)
-        defn = None if w.bare or key else limitdefs.lookup(w.key)
-        if key == "name":
-            names += [n.lower() for n in names_of(w.raw if w.bare else w.value)]
-        elif key == "description":
-            changes.values["description"] = w.value.strip("'\"")
-        elif key == "priority":
-            prio = get_uint("Priority", w.value, problems)
-            changes.values["priority"] = 0 if prio is limitdefs.CLEAR else (prio or 0)
-        elif key == "usagefactor":
-            changes.values["usage_factor"] = parse_float("UsageFactor", w.value)
-        elif key == "flags":
-            changes.flags = (w.op or "=", parse_flags(w.value))
-        elif defn is not None and limitdefs.QOS in defn.scopes:
-            changes.limits[defn.name] = limitdefs.parse_limit(defn, w.value)
-        else:
-            problems.unknown(w.raw)
-    return changes
-
-
-def add_qos(run: Run, words: list[str]) -> int:
-    def body(session) -> None:
-        from fscli.api.sacctmgr import Admin
-        from fscli.api.sacctmgr import add_qos as store_add
-
-        problems = Problems()
-        names: list[str] = []
-        changes = qos_changes(plain(words), problems, names)
-        problems.settle(run)
-        if not names:
-            raise run.refuse(" Need name of qos to add.\n")
-        known = set(_known_qos(session))
-        new = [n for n in dict.fromkeys(names) if n not in known]
-        if not new:
-            run.out(" Nothing new added.\n")
-            raise run.refuse("")
-        desc = changes.values.get("description")
-        run.out(
-            " Adding QOS(s)\n" + "".join(f"  {n}\n" for n in new) + " Settings\n"
-            f"  Description    = {desc if desc is not None else 'QOS Name'}\n"
-        )
-        store_add(Admin(session, run.app.now, run.app.actor), new, changes)
-
-    return run.write(body)
-
-
 def add_cluster(run: Run, words: list[str]) -> int:
     def body(session) -> None:
-        from fscli.api.sacctmgr import Admin, AssocChanges, queries
+        from fscli.api.sacctmgr import Admin, AssocChanges, describe_new_qos, queries
 
         names = [
             n.lower()
@@ -474,6 +411,7 @@ def add_cluster(run: Run, words: list[str]) -> int:
         run.out(" Adding Cluster(s)\n" + "".join(f"  Name           = {n}\n" for n in new))
         admin = Admin(session, run.app.now, run.app.actor)
         root_known = "root" in queries.users(session.connection())
+        normal_known = any(q.name == "normal" for q in queries.qos_rows(session.connection()))
         for name in new:
             admin.add_cluster(name)
             # as slurmdbd does: root's user association in account root, root an
@@ -488,5 +426,7 @@ def add_cluster(run: Run, words: list[str]) -> int:
                 AssocChanges(),
             )
             root_known = True
+        if not normal_known:  # slurmdbd's QOS normal
+            describe_new_qos(admin, "normal", "Normal QOS default")
 
     return run.write(body)

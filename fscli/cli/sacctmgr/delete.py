@@ -8,7 +8,6 @@ users went with their last one (``Deleting users (No Associations)...``).
 
 from __future__ import annotations
 
-from fscli.cli.sacctmgr.add import _known_qos
 from fscli.cli.sacctmgr.context import Run
 from fscli.cli.sacctmgr.grammar import ASSOC_COND, LIST_FLAGS, first, plain, split_list
 from fscli.cli.sacctmgr.modify import (
@@ -256,22 +255,6 @@ def delete_coordinator(run: Run, words: list[str]) -> int:
             " Removed Coordinators (sub accounts not listed)...\n"
             + "".join(f"  {line}\n" for line in removed)
         )
-
-    return run.write(body)
-
-
-def delete_qos(run: Run, words: list[str]) -> int:
-    def body(session) -> None:
-        from fscli.api.sacctmgr import Admin
-        from fscli.api.sacctmgr import delete_qos as store_delete
-
-        found = _conditions(run, words, (("name", (("Names", 1),)),))
-        names = [n for n in _known_qos(session) if n in found.get("name", [])]
-        if not names:
-            run.out(" Nothing deleted\n")
-            raise run.refuse("")
-        store_delete(Admin(session, run.app.now, run.app.actor), names)
-        run.out(" Deleting QOS(s)...\n" + "".join(f"  {n}\n" for n in names))
 
     return run.write(body)
 

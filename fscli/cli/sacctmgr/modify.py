@@ -8,7 +8,7 @@ says `` Nothing modified`` (exit 1) only when nothing matched.
 
 from __future__ import annotations
 
-from fscli.cli.sacctmgr.add import QOS_KEYS, _known_qos, qos_changes
+from fscli.cli.sacctmgr.add import _known_qos
 from fscli.cli.sacctmgr.context import Run
 from fscli.cli.sacctmgr.grammar import (
     ASSOC_COND,
@@ -508,32 +508,5 @@ def modify_user(run: Run, words: list[str]) -> int:
                     admin.cluster(cluster), [user], account, part, None, None, values.changes()
                 )
         run.out("".join(said))
-
-    return run.write(body)
-
-
-def modify_qos(run: Run, words: list[str]) -> int:
-    def body(session) -> None:
-        from fscli.api.sacctmgr import Admin
-        from fscli.api.sacctmgr import modify_qos as store_modify
-
-        cond, rec = sections(words)
-        problems = Problems()
-        names: list[str] = []
-        for w in cond:
-            key = "name" if w.bare else first(w.key, QOS_KEYS[:1])
-            if key is None:
-                problems.say(f" Unknown condition: {w.raw}\n{CONDITION_HINT}")
-            else:
-                names += [n.lower() for n in split_list(w.raw if w.bare else w.value)]
-        changes = qos_changes(rec, problems, [])
-        problems.settle(run)
-        if changes.empty():
-            raise run.refuse(" You didn't give me anything to set\n")
-        known = _known_qos(session)
-        picked = [n for n in known if not names or n in names]
-        modified = report(run, [("Modified qos...", picked)])
-        store_modify(Admin(session, run.app.now, run.app.actor), picked, changes)
-        run.out(modified)
 
     return run.write(body)

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from fscli.cli.sacctmgr.columns import (
-    LIMITS,
     UnknownField,
     assoc_getter,
     columns,
@@ -20,7 +19,7 @@ from fscli.cli.sacctmgr.columns import (
 )
 from fscli.cli.sacctmgr.context import Run
 from fscli.cli.sacctmgr.grammar import ASSOC_COND, LIST_FLAGS, Names, first, plain, split_list
-from fscli.render.sacctmgr import Column, limit_text, table
+from fscli.render.sacctmgr import Column, table
 
 ASSOC_DEFAULT = (
     "Cluster,Account,User,Part,Share,Priority,GrpJ,GrpTRES,GrpS,GrpWall,"
@@ -32,12 +31,6 @@ ACCOUNT_ASSOC = (
     "GrpCPUMins,MaxJ,MaxN,MaxCPUs,MaxS,MaxW,MaxCPUMins,QOS,DefaultQOS"
 )
 USER_ASSOC = "Cl,Acc,Part,Share,Priority,MaxJ,MaxN,MaxCPUs,MaxS,MaxW,MaxCPUMins,QOS,DefaultQOS"
-QOS_DEFAULT = (
-    "Name,Prio,GraceT,Preempt,PreemptE,PreemptM,Flags%40,UsageThres,UsageFactor,"
-    "GrpTRES,GrpTRESMins,GrpTRESRunMins,GrpJ,GrpS,GrpW,MaxTRES,MaxTRESPerN,"
-    "MaxTRESMins,MaxW,MaxTRESPerUser,MaxJobsPerUser,MaxSubmitJobsPerUser,"
-    "MaxTRESPerAcct,MaxJobsPerAcct,MaxSubmitJobsPerAcct,MinTRES"
-)
 CLUSTER_DEFAULT = (
     "Cl,Controlh,Controlp,RPC,Fa,GrpJ,GrpTRES,GrpS,MaxJ,MaxTRES,MaxS,MaxW,QOS,DefaultQOS"
 )
@@ -55,7 +48,6 @@ OWN_KEYS: dict[str, tuple[tuple[str, Names], ...]] = {
         ("cluster", (("Clusters", 1),)),
         ("defaultaccount", (("DefaultAccount", 8),)),
     ),
-    "qos": (("name", (("Names", 1),)), ("id", (("Ids", 1),))),
     "cluster": (("name", (("Names", 1), ("Clusters", 1))),),
     "tres": (("name", (("Names", 2),)), ("type", (("Type", 2),)), ("id", (("Ids", 1),))),
     "transaction": (),
@@ -251,46 +243,6 @@ def list_user(run: Run, query: Query, conn) -> int:
     return _emit(run, cols, rows)
 
 
-QOS_LIMITS = {
-    "MaxTRESPU": "MaxTRESPerUser",
-    "MaxJobsPU": "MaxJobsPerUser",
-    "MaxSubmitPU": "MaxSubmitJobsPerUser",
-    "MaxTRESPA": "MaxTRESPerAccount",
-    "MaxJobsPA": "MaxJobsPerAccount",
-    "MaxSubmitPA": "MaxSubmitJobsPerAccount",
-    "MinTRES": "MinTRESPerJob",
-}
-
-
-def list_qos(run: Run, query: Query, conn) -> int:
-    from fscli.api.sacctmgr import queries as q
-    from fscli.engine.timestr import format_secs
-
-    cols = columns(format_items(query.format or [QOS_DEFAULT]))
-
-    def value(title: str, qos) -> str:
-        name = QOS_LIMITS.get(title) or LIMITS.get(title)
-        if name:
-            return limit_text(name, qos.limits.get(name))
-        return {
-            "Name": qos.name,
-            "Priority": str(qos.priority),
-            "GraceTime": format_secs(qos.grace_time or 0),
-            "PreemptMode": "cluster",
-            "Flags": ",".join(sorted(qos.flags)),
-            "UsageThres": "" if qos.usage_threshold is None else f"{qos.usage_threshold:f}",
-            "UsageFactor": f"{qos.usage_factor:f}",
-            "LimitFactor": "" if qos.limit_factor is None else f"{qos.limit_factor:f}",
-        }.get(title, "")
-
-    rows = [
-        [value(c.title, qos) for c in cols]
-        for qos in q.qos_rows(conn)
-        if query.allows("name", qos.name)
-    ]
-    return _emit(run, cols, rows)
-
-
 def list_cluster(run: Run, query: Query, conn) -> int:
     """Clusters with their root association's settings. fscli runs no slurmctld, so the
     controller's host, port and RPC version are empty and 0."""
@@ -355,7 +307,6 @@ LISTERS: dict[str, Callable] = {
     "association": list_assoc,
     "account": list_account,
     "user": list_user,
-    "qos": list_qos,
     "cluster": list_cluster,
     "tres": list_tres,
     "transaction": list_transaction,
