@@ -45,13 +45,13 @@ class Admin:
     def known_qos(self) -> set[str]:
         return set(self.s.scalars(select(m.Qos.name)))
 
-    def cluster(self, name: str | None, create_default: bool = False) -> m.Cluster:
-        """The cluster a command works on (:func:`snapshot.cluster_id_for`); with
-        ``create_default``, a first command on an empty store makes one named ``default``."""
+    def has_cluster(self) -> bool:
+        return self.s.scalar(select(m.Cluster.id).limit(1)) is not None
+
+    def cluster(self, name: str | None) -> m.Cluster:
+        """The cluster a command works on (:func:`snapshot.cluster_id_for`)."""
         from fscli.store.snapshot import cluster_id_for
 
-        if create_default and not name and self.s.scalar(select(m.Cluster.id).limit(1)) is None:
-            self.add_cluster("default")
         return self.s.get(m.Cluster, cluster_id_for(self.s, name, demo_hint=False))
 
     def account_assoc(self, cluster: m.Cluster, account: str) -> m.Association | None:
