@@ -26,6 +26,9 @@ from fscli.cli.main import (
     interrupted,
 )
 
+PATH_KEY = "fscli.command_path"
+"""``ctx.meta`` key: the words of the command being run, after ``fscli``."""
+
 
 class CliError(click.ClickException):
     """One line on stderr, ``fscli: error: ...``, and the error's exit code."""
@@ -38,6 +41,18 @@ class CliError(click.ClickException):
         # One line, whatever the input: line breaks and control characters are escaped.
         line = "".join(c if c.isprintable() else ascii(c)[1:-1] for c in self.message)
         click.echo(f"fscli: error: {line}", err=True)
+
+
+def usage_line(exc: click.UsageError, words: list[str] | None = None) -> CliError:
+    """click's usage error (three lines: usage, a hint, the error) as one line, exit 2:
+    ``fscli: error: No such option '--x' (see 'fscli user add --help')``. ``words``: the
+    command's path after ``fscli`` when the error does not say (click's option parser
+    raises some without a context)."""
+    message = exc.format_message().rstrip(".")
+    if exc.ctx is not None:
+        words = exc.ctx.command_path.split(" ")[1:]
+    path = " ".join([PROG, *(words or ())])
+    return CliError(f"{message} (see '{path} --help')", exc.exit_code)
 
 
 class LazyGroup(click.Group):
@@ -60,6 +75,8 @@ class LazyGroup(click.Group):
 
         try:
             return super().invoke(ctx)
+        except click.UsageError as exc:
+            raise usage_line(exc, ctx.meta.get(PATH_KEY)) from None
         except (click.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
         except FscliError as exc:
@@ -78,6 +95,25 @@ class LazyGroup(click.Group):
                 "(run with --debug for the traceback)",
                 70,
             ) from None
+
+    def resolve_command(self, ctx: click.Context, args: list[str]):
+        """click's, noting the command's path (``user add``) for :func:`usage_line`."""
+        name, cmd, rest = super().resolve_command(ctx, args)
+        path, inner, after = [name], cmd, rest
+        while isinstance(inner, click.Group) and after:
+            inner = inner.get_command(ctx, after[0])
+            if inner is None:
+                break
+            path.append(after[0])
+            after = after[1:]
+        ctx.meta[PATH_KEY] = path
+        return name, cmd, rest
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as exc:
+            raise usage_line(exc) from None
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         with formatter.section("Commands"):

@@ -222,6 +222,21 @@ def test_read_only_store_as_root(fscli, db_path, monkeypatch):
 def test_unknown_command_and_internal_errors_have_no_traceback(fscli):
     result = fscli("nosuchcommand")
     assert result.exit_code == 2
-    assert "Error: No such command 'nosuchcommand'." in result.stderr
+    assert result.stderr == ("fscli: error: No such command 'nosuchcommand' (see 'fscli --help')\n")
     assert "Traceback" not in result.stderr
     # internal errors: test_finish.test_internal_error_is_one_line_and_debug_shows_it
+
+
+@pytest.mark.parametrize(
+    ("words", "line"),
+    [
+        (["--nosuch"], "No such option '--nosuch' (see 'fscli --help')"),
+        (["user", "list", "--bogus"], "No such option '--bogus' (see 'fscli user list --help')"),
+        (["sshare", "-A"], "Option '-A' requires an argument (see 'fscli sshare --help')"),
+        (["user", "nosuch"], "No such command 'nosuch' (see 'fscli user --help')"),
+    ],
+)
+def test_a_usage_error_is_one_line(fscli, words, line):
+    """Issue 35: click printed three lines (usage, a hint, the error) for these."""
+    result = fscli.fails(*words, code=2)
+    assert result.stderr == f"fscli: error: {line}\n"
