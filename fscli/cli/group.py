@@ -10,6 +10,7 @@ shows the traceback that is otherwise hidden; Ctrl-C exits 130 with one line.
 from __future__ import annotations
 
 import os
+import re
 import sys
 
 import click
@@ -55,6 +56,33 @@ def usage_line(exc: click.UsageError, words: list[str] | None = None) -> CliErro
     return CliError(f"{message} (see '{path} --help')", exc.exit_code)
 
 
+NOT_FOUND = re.compile(
+    r"\b(account|user|QOS|partition|cluster) '([^']+)' does not exist( on cluster [^\s:;,]+)?"
+    r"|\bno (association) '([^']+)'( on cluster [^\s:;,]+)?"
+)
+"""The part of a not-found message that names the missing object and its kind."""
+
+
+def with_name_hint(ctx: click.Context, exc) -> str:
+    """``exc``'s message, with "did you mean" and the closest name of the store when it
+    says that an account, user, QOS, partition or cluster does not exist (as a mistyped
+    key gets one): ``account 'phsics' does not exist on cluster c1 (did you mean
+    'physics'?)``."""
+    from fscli.errors import NotFound, did_you_mean
+
+    message = exc.message
+    found = NOT_FOUND.search(message) if isinstance(exc, NotFound) else None
+    if found is None or "did you mean" in message or "(known:" in message:
+        return message
+    from fscli.api.names import complete
+
+    db = ctx.find_root().params.get("db")
+    kind, name = (found.group(1), found.group(2)) if found.group(1) else found.group(4, 5)
+    kind = {"association": "assoc"}.get(kind, kind.lower())
+    hint = did_you_mean(name, complete(db, kind, ""))
+    return message[: found.end()] + hint + message[found.end() :]
+
+
 class LazyGroup(click.Group):
     """A group that imports a subcommand's module only when that subcommand runs."""
 
@@ -82,7 +110,7 @@ class LazyGroup(click.Group):
         except FscliError as exc:
             if _debug(ctx):
                 raise
-            raise CliError(exc.message, exc.exit_code) from None
+            raise CliError(with_name_hint(ctx, exc), exc.exit_code) from None
         except KeyboardInterrupt:
             interrupted()
         except BrokenPipeError:

@@ -185,7 +185,7 @@ KEYS: dict[str, tuple[str, object]] = {
     "PriorityWeightTRES": ("", _tres_weights),
     "PriorityCalcAnchor": ("0", _anchor),
     "TRESBillingWeights": ("", _tres_weights),
-    "AccountingStorageEnforce": ("", _text),
+    "AccountingStorageEnforce": (",".join(sorted(DEFAULT_ENFORCE)), _text),  # in force unset
     "AccountingStorageTRES": ("", _accounting_tres),
     "ClusterName": ("", _text),
     "EnforcePartLimits": ("NO", _part_enforce),

@@ -39,6 +39,8 @@ def test_set_and_show(fscli):
     values = {row["Key"]: (row["Value"], row["Source"]) for row in doc["config"]}
     assert values["PriorityCalcPeriod"] == (5, "default")  # minutes, a number
     assert values["PriorityFlags"] == ("NO_FAIR_TREE", "set")
+    # issue 35: unset, it is enforced as associations,limits,qos: shown so, not blank
+    assert values["AccountingStorageEnforce"] == ("associations,limits,qos", "default")
     history = fscli.ok("history", "-P").stdout
     assert "config set|PriorityFlags@default|NO_FAIR_TREE" in history
 
