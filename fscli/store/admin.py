@@ -17,7 +17,7 @@ from fscli.errors import Conflict, NotFound, UsageProblem
 from fscli.store import models as m
 from fscli.store.assoc_fields import apply_changes
 from fscli.store.bulk import log_many
-from fscli.store.checks import active_jobs, check_name
+from fscli.store.checks import active_job_ids, check_name, named
 from fscli.store.sql import chunked
 
 
@@ -91,10 +91,11 @@ class Admin:
         return ids
 
     def refuse_active_jobs(self, assoc_ids: list[int]) -> None:
-        count = active_jobs(self.s, assoc_ids)
+        count, first = active_job_ids(self.s, assoc_ids)
         if count:
             raise Conflict(
-                f"Job(s) active, cancel job(s) before remove ({count} pending or running)"
+                f"Job(s) active, cancel job(s) before remove ({count} pending or running: "
+                f"{named(count, first, 'job', 'jobs')})"
             )
 
     # -- clusters ----------------------------------------------------------------
@@ -300,11 +301,15 @@ class Admin:
         for assoc in assocs:
             kids = self.children(assoc.id)
             if kids and not recursive:
-                subs = sum(1 for k in kids if k.user is None)
-                users = len(kids) - subs
+                subs = sorted(k.account for k in kids if k.user is None)
+                users = sorted(k.user for k in kids if k.user is not None)
+                held = [
+                    f"{len(found)} {kind}(s)" + (f" ({named(len(found), found)})" if found else "")
+                    for kind, found in (("sub-account", subs), ("user association", users))
+                ]
                 raise Conflict(
-                    f"account '{assoc.account}' still has {subs} sub-account(s) and "
-                    f"{users} user association(s): delete them first or use --recursive"
+                    f"account '{assoc.account}' still has {held[0]} and {held[1]}: "
+                    "delete them first or use --recursive"
                 )
             doomed += self.subtree_ids(assoc.id)
         self.refuse_active_jobs(doomed)
