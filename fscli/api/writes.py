@@ -52,6 +52,11 @@ def _qos_changes(changes: QosChanges | None, settings: dict[str, Any]) -> QosCha
 class Writes:
     """One transaction's changes (see the module's docstring)."""
 
+    implicit_cluster: str | None = None
+    """The cluster a first write without ``cluster=`` makes on a store that has none (the
+    command line's ``default``, and its lines say so); None, the library's default: such a
+    write is refused, as a cluster is never made up silently."""
+
     def __init__(self, admin: UsageAdmin):
         self._admin = admin
 
@@ -60,8 +65,24 @@ class Writes:
         """The moment the changes are recorded at (epoch seconds)."""
         return self._admin.now
 
-    def _cluster(self, name: str | None, create_default: bool = False):
-        return self._admin.cluster(name, create_default=create_default)
+    def _cluster(self, name: str | None):
+        return self._admin.cluster(name)
+
+    def _first_cluster(self, name: str | None) -> tuple[Any, list[str]]:
+        """(the cluster a write that may be a store's first works on, the lines saying
+        that :attr:`implicit_cluster` was made for it)."""
+        made: list[str] = []
+        if not name and not self._admin.has_cluster():
+            if self.implicit_cluster is None:
+                from fscli.errors import NotFound
+
+                raise NotFound(
+                    "the store holds no cluster yet: add one first "
+                    "(tx.add_cluster(NAME); on the command line 'fscli cluster add NAME')"
+                )
+            made = self._admin.add_cluster(self.implicit_cluster)
+            name = self.implicit_cluster
+        return self._admin.cluster(name), made
 
     # -- clusters ---------------------------------------------------------------------
     def add_cluster(
@@ -100,8 +121,8 @@ class Writes:
     ) -> list[str]:
         """Accounts under ``parent`` (default root), with their association settings."""
         changes = _assoc_changes(changes, settings)
-        target = self._cluster(cluster, create_default=True)
-        return self._admin.add_accounts(
+        target, made = self._first_cluster(cluster)
+        return made + self._admin.add_accounts(
             target, _names(names), parent, description, organization, changes
         )
 
@@ -142,8 +163,8 @@ class Writes:
     ) -> list[str]:
         """Users with an association in each of ``accounts``."""
         changes = _assoc_changes(changes, settings)
-        target = self._cluster(cluster, create_default=True)
-        return self._admin.add_users(
+        target, made = self._first_cluster(cluster)
+        return made + self._admin.add_users(
             target,
             _names(names),
             _names(accounts),
@@ -215,7 +236,8 @@ class Writes:
         minutes, MB, TRES dicts)."""
         from fscli.store.resources import add_partition
 
-        return add_partition(self._admin, self._cluster(cluster, create_default=True), name, values)
+        target, made = self._first_cluster(cluster)
+        return made + add_partition(self._admin, target, name, values)
 
     def modify_partition(self, name: str, cluster: str | None = None, **values: Any) -> list[str]:
         """Change a partition's settings."""
@@ -260,9 +282,8 @@ class Writes:
         from fscli.engine.config import validate
 
         checked = dict(validate(key, str(value)) for key, value in values.items())
-        return self._admin.set_config(
-            self._cluster(cluster, create_default=True), checked, source=source
-        )
+        target, made = self._first_cluster(cluster)
+        return made + self._admin.set_config(target, checked, source=source)
 
     def import_config(
         self, values: dict[str, str], origin: str, cluster: str | None = None
@@ -271,8 +292,9 @@ class Writes:
         checked and canonical), recorded as imported from ``origin``."""
         if not values:
             return [f"no priority setting found in {origin}"]
-        return self._admin.set_config(
-            self._cluster(cluster, create_default=True),
+        target, made = self._first_cluster(cluster)
+        return made + self._admin.set_config(
+            target,
             values,
             source="config import",
             origin=f" (from {origin})",

@@ -73,6 +73,7 @@ class App:
         """The API's write surface (:class:`fscli.api.writes.Writes`) in one transaction
         recorded at "now"; committed at the end unless ``dry_run``."""
         with self.store.transaction(at=self.now, dry_run=dry_run) as tx:
+            tx.implicit_cluster = "default"  # a first add on an empty store: said, not silent
             yield tx
 
     @contextmanager

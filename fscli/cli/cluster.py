@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from fscli.cli.complete import words_completer
 from fscli.cli.output import (
     NOTHING_DELETED,
     NOTHING_MODIFIED,
@@ -16,7 +17,7 @@ from fscli.cli.words import count_value, delete_words, key_table, parse_words
 KEYS = key_table(
     {"name": ("names", "cluster", "clusters"), "nodes": (), "cpus": (), "tres": ()}, None
 )
-WORDS = click.argument("words", nargs=-1)
+WORDS = click.argument("words", nargs=-1, shell_complete=words_completer("cluster", KEYS))
 SETTINGS = {"context_settings": {"ignore_unknown_options": True}}
 
 

@@ -4,9 +4,31 @@ from __future__ import annotations
 
 import click
 
+from fscli.cli.complete import words_completer
 from fscli.cli.output import dry_run_option, output_options, report
 
 SETTINGS = {"context_settings": {"ignore_unknown_options": True}}
+
+
+def config_keys() -> dict[str, str]:
+    """The keys ``config set`` takes (lower case -> slurm.conf's spelling), for a TAB."""
+    from fscli.engine.config import KEYS
+
+    return {k.lower(): k for k in KEYS}
+
+
+def config_values() -> dict[str, tuple[str, ...]]:
+    """The values of the keys that take one of a fixed set, for a TAB."""
+    from fscli.engine.config import PRIORITY_FLAGS, RESET_PERIODS
+
+    return {
+        "PriorityType": ("priority/multifactor", "priority/basic"),
+        "PriorityFlags": PRIORITY_FLAGS,
+        "PriorityUsageResetPeriod": RESET_PERIODS,
+        "PriorityFavorSmall": ("YES", "NO"),
+        "EnforcePartLimits": ("NO", "ANY", "ALL"),
+        "AccountingStorageEnforce": ("associations", "limits", "qos", "safe", "wckeys"),
+    }
 
 
 @click.group()
@@ -21,7 +43,12 @@ def config() -> None:
 
 
 @config.command("set", **SETTINGS)
-@click.argument("words", nargs=-1, required=True)
+@click.argument(
+    "words",
+    nargs=-1,
+    required=True,
+    shell_complete=words_completer(None, config_keys, config_values),
+)
 @dry_run_option
 @click.pass_obj
 def set_(app, words, dry_run) -> None:

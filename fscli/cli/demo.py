@@ -39,13 +39,7 @@ def demo(app) -> None:
     app.cluster_name = DEMO_CLUSTER
     for section in show_sections():
         section(app)
-    if own_store:
-        import shlex
-
-        app.say(
-            f"the demo store is {app.db} (your own store is untouched); to explore it:\n"
-            f"      export FSCLI_DB={shlex.quote(app.db)}"
-        )
+    show_hint(app, own_store)
 
 
 def show_tree(app) -> None:
@@ -84,11 +78,23 @@ def show_sprio(app) -> None:
     )
 
 
-def show_hint(app) -> None:
+def show_hint(app, own_store: bool) -> None:
+    """Commands to go on with, that work as printed (pasted in any shell, in any order):
+    they name the demo store, and its cluster when the store may hold others."""
+    import shlex
+
+    from fscli.api.names import shown_location
+
+    rows = app.store.priorities(DEMO_CLUSTER, app.now).rows
+    job = rows[0].job_id if rows else "JOBID"
+    where = shlex.quote(shown_location(app.db))
+    prefix = f"fscli --db {where}" + ("" if own_store else f" --cluster {DEMO_CLUSTER}")
+    if own_store:
+        app.say(f"the demo store is {app.db} (your own store is untouched)")
     app.say(
-        f"next: fscli --cluster {DEMO_CLUSTER} sshare --explain user2/accountc\n"
-        f"      fscli --cluster {DEMO_CLUSTER} sprio --explain JOBID\n"
-        f"      fscli --cluster {DEMO_CLUSTER} tree"
+        f"next: {prefix} sshare --explain user2/accountc\n"
+        f"      {prefix} sprio --explain {job}\n"
+        f"      {prefix} tree"
     )
 
 
@@ -98,5 +104,4 @@ def show_sections() -> list:
         show_tree,
         show_sshare,
         show_sprio,
-        show_hint,
     ]

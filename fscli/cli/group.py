@@ -10,6 +10,7 @@ shows the traceback that is otherwise hidden; Ctrl-C exits 130 with one line.
 from __future__ import annotations
 
 import os
+import re
 import sys
 
 import click
@@ -27,6 +28,9 @@ from fscli.cli.main import (
     interrupted,
 )
 
+PATH_KEY = "fscli.command_path"
+"""``ctx.meta`` key: the words of the command being run, after ``fscli``."""
+
 
 class CliError(click.ClickException):
     """One line on stderr, ``fscli: error: ...``, and the error's exit code."""
@@ -39,6 +43,45 @@ class CliError(click.ClickException):
         # One line, whatever the input: line breaks and control characters are escaped.
         line = "".join(c if c.isprintable() else ascii(c)[1:-1] for c in self.message)
         click.echo(f"fscli: error: {line}", err=True)
+
+
+def usage_line(exc: click.UsageError, words: list[str] | None = None) -> CliError:
+    """click's usage error (three lines: usage, a hint, the error) as one line, exit 2:
+    ``fscli: error: No such option '--x' (see 'fscli user add --help')``. ``words``: the
+    command's path after ``fscli`` when the error does not say (click's option parser
+    raises some without a context)."""
+    message = exc.format_message().rstrip(".")
+    if exc.ctx is not None:
+        words = exc.ctx.command_path.split(" ")[1:]
+    path = " ".join([PROG, *(words or ())])
+    return CliError(f"{message} (see '{path} --help')", exc.exit_code)
+
+
+NOT_FOUND = re.compile(
+    r"\b(account|user|QOS|partition|cluster) '([^']+)' does not exist( on cluster [^\s:;,]+)?"
+    r"|\bno (association) '([^']+)'( on cluster [^\s:;,]+)?"
+)
+"""The part of a not-found message that names the missing object and its kind."""
+
+
+def with_name_hint(ctx: click.Context, exc) -> str:
+    """``exc``'s message, with "did you mean" and the closest name of the store when it
+    says that an account, user, QOS, partition or cluster does not exist (as a mistyped
+    key gets one): ``account 'phsics' does not exist on cluster c1 (did you mean
+    'physics'?)``."""
+    from fscli.errors import NotFound, did_you_mean
+
+    message = exc.message
+    found = NOT_FOUND.search(message) if isinstance(exc, NotFound) else None
+    if found is None or "did you mean" in message or "(known:" in message:
+        return message
+    from fscli.api.names import complete
+
+    db = ctx.find_root().params.get("db")
+    kind, name = (found.group(1), found.group(2)) if found.group(1) else found.group(4, 5)
+    kind = {"association": "assoc"}.get(kind, kind.lower())
+    hint = did_you_mean(name, complete(db, kind, ""))
+    return message[: found.end()] + hint + message[found.end() :]
 
 
 class LazyGroup(click.Group):
@@ -61,12 +104,14 @@ class LazyGroup(click.Group):
 
         try:
             return super().invoke(ctx)
+        except click.UsageError as exc:
+            raise usage_line(exc, ctx.meta.get(PATH_KEY)) from None
         except (click.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
         except FscliError as exc:
             if _debug(ctx):
                 raise
-            raise CliError(exc.message, exc.exit_code) from None
+            raise CliError(with_name_hint(ctx, exc), exc.exit_code) from None
         except KeyboardInterrupt:
             interrupted()
         except BrokenPipeError:
@@ -79,6 +124,25 @@ class LazyGroup(click.Group):
                 "(run with --debug for the traceback)",
                 70,
             ) from None
+
+    def resolve_command(self, ctx: click.Context, args: list[str]):
+        """click's, noting the command's path (``user add``) for :func:`usage_line`."""
+        name, cmd, rest = super().resolve_command(ctx, args)
+        path, inner, after = [name], cmd, rest
+        while isinstance(inner, click.Group) and after:
+            inner = inner.get_command(ctx, after[0])
+            if inner is None:
+                break
+            path.append(after[0])
+            after = after[1:]
+        ctx.meta[PATH_KEY] = path
+        return name, cmd, rest
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as exc:
+            raise usage_line(exc) from None
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         with formatter.section("Commands"):

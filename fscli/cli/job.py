@@ -178,7 +178,7 @@ def _job_input(parsed, now: int):
 
 
 @job.command("submit", **SETTINGS)
-@click.argument("words", nargs=-1)
+@click.argument("words", nargs=-1, shell_complete=words_completer(None, SUBMIT_KEYS))
 @dry_run_option
 @click.pass_obj
 def submit(app, words, dry_run) -> None:
@@ -222,7 +222,7 @@ def submit(app, words, dry_run) -> None:
 
 
 @job.command("list", **SETTINGS)
-@click.argument("words", nargs=-1)
+@click.argument("words", nargs=-1, shell_complete=words_completer(None, LIST_KEYS))
 @output_options
 @click.pass_obj
 def list_(app, words, out) -> None:

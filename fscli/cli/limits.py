@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import click
 
+from fscli.cli.complete import words_completer
 from fscli.cli.output import (
     NOTHING_MODIFIED,
     dry_run_option,
@@ -194,7 +195,7 @@ def _write(app, words, dry_run: bool, command: str) -> None:
 
 
 @limits.command("set", **SETTINGS)
-@click.argument("words", nargs=-1)
+@click.argument("words", nargs=-1, shell_complete=words_completer(None, KEYS))
 @dry_run_option
 @click.pass_obj
 def set_(app, words, dry_run) -> None:
@@ -213,7 +214,7 @@ def set_(app, words, dry_run) -> None:
 
 
 @limits.command("unset", **SETTINGS)
-@click.argument("words", nargs=-1)
+@click.argument("words", nargs=-1, shell_complete=words_completer(None, KEYS))
 @dry_run_option
 @click.pass_obj
 def unset(app, words, dry_run) -> None:
@@ -261,7 +262,7 @@ def _emit(out, entries, used: list | None = None) -> None:
 
 
 @limits.command("show", **SETTINGS)
-@click.argument("words", nargs=-1)
+@click.argument("words", nargs=-1, shell_complete=words_completer(None, KEYS))
 @click.option(
     "--effective",
     is_flag=True,
@@ -339,7 +340,7 @@ def _job_tres(parsed) -> tuple[dict[str, int], int | None]:
 
 
 @limits.command("check", **SETTINGS)
-@click.argument("words", nargs=-1)
+@click.argument("words", nargs=-1, shell_complete=words_completer(None, CHECK_KEYS))
 @click.option(
     "--with",
     "whatif",

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import click
 
+from fscli.cli.complete import ALGORITHM_NAMES, ChoicesCompleter, NamesCompleter
+
 # option -> the kinds it applies to
 OWN_OPTIONS = {
     "start": ("usage",),
@@ -23,7 +25,9 @@ OWN_OPTIONS = {
 
 
 @click.command()
-@click.argument("kind", metavar="KIND")
+@click.argument(
+    "kind", metavar="KIND", shell_complete=ChoicesCompleter(("usage", "shares", "sprio", "lsf"))
+)
 @click.option("-o", "--output", "path", metavar="FILE", help="The picture: FILE.svg or FILE.png.")
 @click.option(
     "--from",
@@ -43,15 +47,33 @@ OWN_OPTIONS = {
     show_default=True,
     help="usage: moments drawn.",
 )
-@click.option("-A", "--accounts", metavar="LIST", help="usage: only these accounts.")
-@click.option("-u", "--users", metavar="LIST", help="usage: these users' associations.")
+@click.option(
+    "-A",
+    "--accounts",
+    metavar="LIST",
+    shell_complete=NamesCompleter("account", many=True),
+    help="usage: only these accounts.",
+)
+@click.option(
+    "-u",
+    "--users",
+    metavar="LIST",
+    shell_complete=NamesCompleter("user", many=True),
+    help="usage: these users' associations.",
+)
 @click.option("-a", "--all-users", is_flag=True, help="shares: users too, not only accounts.")
 @click.option(
     "--algorithm",
     metavar="NAME",
+    shell_complete=ChoicesCompleter(ALGORITHM_NAMES),
     help="shares, sprio: fair_tree|classic|depth_oblivious|linear (default: PriorityFlags).",
 )
-@click.option("--queue", metavar="QUEUE", help="lsf: the queue (default: the first fairshare one).")
+@click.option(
+    "--queue",
+    metavar="QUEUE",
+    shell_complete=NamesCompleter("queue"),
+    help="lsf: the queue (default: the first fairshare one).",
+)
 @click.pass_context
 def plot(ctx, kind, path, **options) -> None:
     """Draw KIND as a chart in FILE (.svg or .png; needs 'pip install fscli[plot]').

@@ -15,6 +15,8 @@ import sys
 
 import click
 
+from fscli.cli.complete import ALGORITHM_NAMES, ChoicesCompleter, NamesCompleter
+
 
 def _ids(texts: tuple[str, ...]) -> list[int]:
     from fscli.errors import InvalidValue
@@ -38,7 +40,15 @@ def _names(texts: tuple[str, ...]) -> list[str] | None:
 @click.option("-l", "--long", "long_", is_flag=True, help="Every factor, and the user (sprio -l).")
 @click.option("-n", "--norm", is_flag=True, help="Normalized factors instead of weighted ones.")
 @click.option("-w", "--weights", is_flag=True, help="Print the weights, no jobs.")
-@click.option("-j", "--jobs", "jobs", multiple=True, metavar="LIST", help="Only these job ids.")
+@click.option(
+    "-j",
+    "--jobs",
+    "jobs",
+    multiple=True,
+    metavar="LIST",
+    shell_complete=NamesCompleter("job", many=True),
+    help="Only these job ids.",
+)
 @click.option(
     "-u",
     "--user",
@@ -46,6 +56,7 @@ def _names(texts: tuple[str, ...]) -> list[str] | None:
     "users",
     multiple=True,
     metavar="LIST",
+    shell_complete=NamesCompleter("user", many=True),
     help="Only these users' jobs (adds the USER column).",
 )
 @click.option(
@@ -54,6 +65,7 @@ def _names(texts: tuple[str, ...]) -> list[str] | None:
     "partitions",
     multiple=True,
     metavar="LIST",
+    shell_complete=NamesCompleter("partition", many=True),
     help="Only rows of these partitions.",
 )
 @click.option(
@@ -67,10 +79,17 @@ def _names(texts: tuple[str, ...]) -> list[str] | None:
 @click.option("-S", "--sort", metavar="SPEC", help="Sort letters, '-' for descending (default i).")
 @click.option("-h", "--noheader", is_flag=True, help="No header line.")
 @click.option("--json", "as_json", is_flag=True, help="Every factor of every row as JSON.")
-@click.option("--explain", metavar="JOB", type=int, help="How the job's priority is made up.")
+@click.option(
+    "--explain",
+    metavar="JOB",
+    type=int,
+    shell_complete=NamesCompleter("job"),
+    help="How the job's priority is made up.",
+)
 @click.option(
     "--algorithm",
     metavar="NAME",
+    shell_complete=ChoicesCompleter(ALGORITHM_NAMES),
     help="Fair-share algorithm for this call: fair_tree, classic, depth_oblivious, linear.",
 )
 @click.pass_obj

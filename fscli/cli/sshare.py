@@ -10,7 +10,12 @@ from __future__ import annotations
 
 import click
 
-from fscli.cli.complete import skipped_while_completing
+from fscli.cli.complete import (
+    ALGORITHM_NAMES,
+    ChoicesCompleter,
+    NamesCompleter,
+    skipped_while_completing,
+)
 from fscli.cli.output import output_options, svg_option
 
 
@@ -51,8 +56,20 @@ def _print_fields(ctx: click.Context, _param, given: bool) -> None:
     is_flag=True,
     help="Long format (NormUsage, LevelFS, GrpTRESMins, TRESRunMins).",
 )
-@click.option("-A", "--accounts", metavar="ACCOUNTS", help="Only these accounts' rows.")
-@click.option("-u", "--users", metavar="USERS", help="Add these users' rows (-1 = all).")
+@click.option(
+    "-A",
+    "--accounts",
+    metavar="ACCOUNTS",
+    shell_complete=NamesCompleter("account", many=True),
+    help="Only these accounts' rows.",
+)
+@click.option(
+    "-u",
+    "--users",
+    metavar="USERS",
+    shell_complete=NamesCompleter("user", many=True),
+    help="Add these users' rows (-1 = all).",
+)
 @click.option("-U", "--Users", "users_only", is_flag=True, help="Only user rows (with -a or -u).")
 @click.option("-m", "--partition", is_flag=True, help="Add the Partition column.")
 @click.option(
@@ -65,10 +82,14 @@ def _print_fields(ctx: click.Context, _param, given: bool) -> None:
 @click.option(
     "--algorithm",
     metavar="NAME",
+    shell_complete=ChoicesCompleter(ALGORITHM_NAMES),
     help="fair_tree|classic|depth_oblivious|linear (default: from PriorityFlags).",
 )
 @click.option(
-    "--explain", metavar="ASSOC", help="Explain one association (ACCOUNT or USER/ACCOUNT)."
+    "--explain",
+    metavar="ASSOC",
+    shell_complete=NamesCompleter("assoc"),
+    help="Explain one association (ACCOUNT or USER/ACCOUNT).",
 )
 @click.option(
     "-e",

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import click
 
+from fscli.cli.complete import ALGORITHM_NAMES, ChoicesCompleter, NamesCompleter
 from fscli.cli.output import svg_option
 
 
 @click.command()
-@click.argument("account", required=False)
+@click.argument("account", required=False, shell_complete=NamesCompleter("account"))
 @click.option(
     "--algorithm",
     metavar="NAME",
+    shell_complete=ChoicesCompleter(ALGORITHM_NAMES),
     help="fair_tree|classic|depth_oblivious|linear (default: from PriorityFlags).",
 )
 @svg_option

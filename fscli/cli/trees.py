@@ -290,6 +290,8 @@ def dump(app, words) -> None:
         path = f"./{spec.cluster.name}.cfg"
         app.say(f"No filename given, using {path}.")
     _write(path, text)
+    if path != "-":  # issue 35: a dump that succeeded said nothing
+        app.say(f"dumped cluster {spec.cluster.name} to {path}")
 
 
 LOAD_KEYS = key_table({"file": ("name",), "cluster": ()}, None)

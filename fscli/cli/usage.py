@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from fscli.cli.complete import words_completer
 from fscli.cli.output import dry_run_option, report
 from fscli.cli.words import key_table
 
@@ -70,7 +71,7 @@ def usage() -> None:
 
 
 @usage.command("add", **SETTINGS)
-@click.argument("words", nargs=-1)
+@click.argument("words", nargs=-1, shell_complete=words_completer(None, KEYS))
 @dry_run_option
 @click.pass_obj
 def add(app, words, dry_run) -> None:
@@ -85,7 +86,7 @@ def add(app, words, dry_run) -> None:
 
 
 @usage.command("set", **SETTINGS)
-@click.argument("words", nargs=-1)
+@click.argument("words", nargs=-1, shell_complete=words_completer(None, KEYS))
 @dry_run_option
 @click.pass_obj
 def set_(app, words, dry_run) -> None:

@@ -90,9 +90,12 @@ def _flags(key: str, text: str) -> str:
 
 
 def _choice(choices: tuple[str, ...]):
+    """One of ``choices``, in any case, stored as the choice is spelled."""
+    spelled = {c.upper(): c for c in choices}
+
     def check(key: str, text: str) -> str:
-        value = str(text).strip().upper()
-        if value not in choices:
+        value = spelled.get(str(text).strip().upper())
+        if value is None:
             raise InvalidValue(f"invalid {key} '{text}': expected one of {', '.join(choices)}")
         return value
 
@@ -174,7 +177,7 @@ def megabytes(key: str, text: str) -> str:
 
 # canonical key -> (default text, validator)
 KEYS: dict[str, tuple[str, object]] = {
-    "PriorityType": ("priority/multifactor", _choice(("PRIORITY/MULTIFACTOR", "PRIORITY/BASIC"))),
+    "PriorityType": ("priority/multifactor", _choice(("priority/multifactor", "priority/basic"))),
     "PriorityFlags": ("", _flags),
     "PriorityDecayHalfLife": ("10080", _duration),
     "PriorityCalcPeriod": ("5", _positive_minutes),
@@ -191,7 +194,7 @@ KEYS: dict[str, tuple[str, object]] = {
     "PriorityWeightTRES": ("", _tres_weights),
     "PriorityCalcAnchor": ("0", _anchor),
     "TRESBillingWeights": ("", _tres_weights),
-    "AccountingStorageEnforce": ("", _text),
+    "AccountingStorageEnforce": (",".join(sorted(DEFAULT_ENFORCE)), _text),  # in force unset
     "AccountingStorageTRES": ("", _accounting_tres),
     "ClusterName": ("", _text),
     "EnforcePartLimits": ("NO", _part_enforce),
@@ -204,6 +207,18 @@ MINUTE_KEYS = frozenset(
     k for k, (_, check) in KEYS.items() if check in (_duration, _positive_minutes)
 )
 """Keys stored in minutes, which people read as Slurm prints them (D-HH:MM:SS)."""
+
+
+def written(key: str, stored: str) -> str:
+    """A stored value as slurm.conf writes it and ``config set`` takes it: durations as
+    D-HH:MM:SS (``14-00:00:00``, not the minutes stored), PriorityType in lower case."""
+    from fscli.engine.timestr import format_mins
+
+    if key in MINUTE_KEYS and str(stored).isdigit():
+        return format_mins(int(stored))
+    if key == "PriorityType":
+        return str(stored).lower()
+    return stored
 
 
 def canonical_key(key: str) -> str:

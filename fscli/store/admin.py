@@ -18,7 +18,7 @@ from fscli.store import models as m
 from fscli.store import nest
 from fscli.store.assoc_fields import apply_changes
 from fscli.store.bulk import log_many
-from fscli.store.checks import active_jobs, check_name
+from fscli.store.checks import active_job_ids, check_name, named
 from fscli.store.sql import chunked
 
 
@@ -46,13 +46,13 @@ class Admin:
     def known_qos(self) -> set[str]:
         return set(self.s.scalars(select(m.Qos.name)))
 
-    def cluster(self, name: str | None, create_default: bool = False) -> m.Cluster:
-        """The cluster a command works on (:func:`snapshot.cluster_id_for`); with
-        ``create_default``, a first command on an empty store makes one named ``default``."""
+    def has_cluster(self) -> bool:
+        return self.s.scalar(select(m.Cluster.id).limit(1)) is not None
+
+    def cluster(self, name: str | None) -> m.Cluster:
+        """The cluster a command works on (:func:`snapshot.cluster_id_for`)."""
         from fscli.store.snapshot import cluster_id_for
 
-        if create_default and not name and self.s.scalar(select(m.Cluster.id).limit(1)) is None:
-            self.add_cluster("default")
         return self.s.get(m.Cluster, cluster_id_for(self.s, name, demo_hint=False))
 
     def account_assoc(self, cluster: m.Cluster, account: str) -> m.Association | None:
@@ -92,10 +92,11 @@ class Admin:
         return ids
 
     def refuse_active_jobs(self, assoc_ids: list[int]) -> None:
-        count = active_jobs(self.s, assoc_ids)
+        count, first = active_job_ids(self.s, assoc_ids)
         if count:
             raise Conflict(
-                f"Job(s) active, cancel job(s) before remove ({count} pending or running)"
+                f"Job(s) active, cancel job(s) before remove ({count} pending or running: "
+                f"{named(count, first, 'job', 'jobs')})"
             )
 
     # -- clusters ----------------------------------------------------------------
@@ -309,11 +310,15 @@ class Admin:
         for assoc in assocs:
             kids = self.children(assoc.id)
             if kids and not recursive:
-                subs = sum(1 for k in kids if k.user is None)
-                users = len(kids) - subs
+                subs = sorted(k.account for k in kids if k.user is None)
+                users = sorted(k.user for k in kids if k.user is not None)
+                held = [
+                    f"{len(found)} {kind}(s)" + (f" ({named(len(found), found)})" if found else "")
+                    for kind, found in (("sub-account", subs), ("user association", users))
+                ]
                 raise Conflict(
-                    f"account '{assoc.account}' still has {subs} sub-account(s) and "
-                    f"{users} user association(s): delete them first or use --recursive"
+                    f"account '{assoc.account}' still has {held[0]} and {held[1]}: "
+                    "delete them first or use --recursive"
                 )
             doomed += self.subtree_ids(assoc.id)
         self.refuse_active_jobs(doomed)

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from fscli.errors import InvalidValue
 from fscli.store.job_states import ACTIVE_STATES
-from fscli.store.sql import chunked, in_list, scalar
+from fscli.store.sql import chunked, in_list, rows, scalar
 
 NAME_RE = re.compile(r"[a-z0-9_][a-z0-9_.@+-]*")
 MAX_NAME = 64  # the name columns' width; servers refuse longer values, SQLite would not
@@ -36,3 +36,31 @@ def active_jobs(conn, assoc_ids: Sequence[int]) -> int:
         ids, more = in_list("assoc_id", "id", part)
         total += scalar(conn, f"SELECT count(*) FROM job WHERE {ids} AND {states}", params | more)
     return total
+
+
+SHOWN = 3
+"""How many blockers a refusal names before it counts the rest."""
+
+
+def active_job_ids(conn, assoc_ids: Sequence[int]) -> tuple[int, list[int]]:
+    """(how many pending or running jobs the associations have, the first :data:`SHOWN`
+    of their ids, lowest first)."""
+    states, params = in_list("state", "state", ACTIVE_STATES)
+    total, first = 0, []
+    for part in chunked(assoc_ids):
+        ids, more = in_list("assoc_id", "id", part)
+        where = f"FROM job WHERE {ids} AND {states}"
+        total += scalar(conn, f"SELECT count(*) {where}", params | more)
+        first += [
+            r[0] for r in rows(conn, f"SELECT id {where} ORDER BY id LIMIT {SHOWN}", params | more)
+        ]
+    return total, sorted(first)[:SHOWN]
+
+
+def named(count: int, names: Sequence, one: str = "", many: str = "") -> str:
+    """Blockers as a refusal names them: ``job 7``, ``jobs 7, 9``, ``jobs 1, 2, 3 and 9
+    more`` (``one``/``many``: the noun, none when empty)."""
+    shown = ", ".join(str(n) for n in names[:SHOWN])
+    rest = count - min(len(names), SHOWN)
+    noun = one if count == 1 else many
+    return f"{noun} {shown}".strip() + (f" and {rest} more" if rest > 0 else "")

@@ -22,6 +22,10 @@ QUERIES = {
     "partition": "SELECT DISTINCT name FROM partition WHERE name >= ? AND name < ? ORDER BY name",
     "cluster": "SELECT name FROM cluster WHERE name >= ? AND name < ? ORDER BY name",
     "queue": "SELECT name FROM lsf_queue WHERE name >= ? AND name < ? ORDER BY name",
+    # sshare --explain: ACCOUNT or USER/ACCOUNT
+    "assoc": "SELECT name FROM account WHERE name >= ?1 AND name < ?2 UNION "
+    "SELECT user || '/' || account FROM association WHERE user IS NOT NULL "
+    "AND user || '/' || account >= ?1 AND user || '/' || account < ?2 ORDER BY 1",
     "job": "SELECT CAST(id AS TEXT) FROM job WHERE CAST(id AS TEXT) >= ? AND CAST(id AS TEXT) < ? "
     f"AND state IN ({', '.join(repr(s) for s in ACTIVE_STATES)}) ORDER BY id",
 }

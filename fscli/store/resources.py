@@ -13,7 +13,7 @@ from fscli.errors import Conflict, InvalidValue, NotFound, UsageProblem
 from fscli.store import models as m
 from fscli.store.admin import Admin
 from fscli.store.assoc_fields import loaded_limit, qos_list, stored_limit
-from fscli.store.checks import check_name
+from fscli.store.checks import SHOWN, check_name, named
 from fscli.store.tables import ACTIVE_STATES
 
 
@@ -98,13 +98,16 @@ def delete_qos(admin: Admin, names: list[str]) -> list[str]:
     ]
     lines = []
     for row in rows:
-        busy = admin.s.scalar(
-            select(func.count())
-            .select_from(m.Job)
-            .where(m.Job.qos == row.name, m.Job.state.in_(ACTIVE_STATES))
-        )
+        active = (m.Job.qos == row.name, m.Job.state.in_(ACTIVE_STATES))
+        busy = admin.s.scalar(select(func.count()).select_from(m.Job).where(*active))
         if busy:
-            raise Conflict(f"QOS '{row.name}' is used by {busy} pending or running job(s)")
+            first = list(
+                admin.s.scalars(select(m.Job.id).where(*active).order_by(m.Job.id).limit(SHOWN))
+            )
+            raise Conflict(
+                f"QOS '{row.name}' is used by {busy} pending or running job(s): "
+                f"{named(busy, first, 'job', 'jobs')}"
+            )
         used_by = admin.s.scalar(
             select(m.Partition.name).where(m.Partition.qos == row.name).limit(1)
         )

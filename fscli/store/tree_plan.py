@@ -43,7 +43,7 @@ from fscli.errors import Conflict
 from fscli.heap import keep_until_exit
 from fscli.store import snapshot
 from fscli.store.assoc_fields import qos_list
-from fscli.store.checks import active_jobs, check_name
+from fscli.store.checks import active_job_ids, check_name, named
 from fscli.store.job_states import ACTIVE_STATES
 from fscli.store.sql import in_list, rows, scalar
 
@@ -369,10 +369,10 @@ def _removed_ids(conn, cid: int, changes: list[Change]) -> list[int]:
         )
         if (user is None and acct in gone_accounts) or (user, acct, part) in gone_assocs
     ]
-    busy = active_jobs(conn, ids)
+    busy, first = active_job_ids(conn, ids)
     if busy:
         raise Conflict(
             f"Job(s) active, cancel job(s) before remove ({busy} pending or running "
-            "in associations the plan removes)"
+            f"in associations the plan removes: {named(busy, first, 'job', 'jobs')})"
         )
     return ids

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from sqlalchemy import delete, func, select
 
-from fscli.engine.config import RESET_AT_KEY
+from fscli.engine.config import RESET_AT_KEY, written
 from fscli.engine.imported import JobRecord, ShareUsage
 from fscli.engine.timestr import utc_iso
 from fscli.engine.tres import format_tres
@@ -62,7 +62,7 @@ class UsageAdmin(Admin):
                 continue
             self._put(cluster, key, value)
             self.log(source, f"{key}@{cluster.name}", f"{value}{origin}")
-            lines.append(f"set {key}={value} on {cluster.name}")
+            lines.append(f"set {key}={written(key, value)} on {cluster.name}")
             if key == "PriorityUsageResetPeriod" and value == "NOW":
                 self._put(cluster, RESET_AT_KEY, str(self.now))
                 self.log(source, f"{RESET_AT_KEY}@{cluster.name}", str(self.now))

@@ -1,7 +1,9 @@
-"""docs/api.md's examples run, in order, as one program in an empty directory."""
+"""docs/api.md's examples run, in order, as one program in an empty directory, with a
+fresh home (no XDG or FSCLI variables): on a new store, as a new user runs them."""
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -17,7 +19,11 @@ def test_the_examples_in_docs_api_md_run(tmp_path, monkeypatch):
     blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(), re.DOTALL)
     assert len(blocks) >= 5
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    for name in [n for n in os.environ if n.startswith(("XDG_", "FSCLI_"))]:
+        monkeypatch.delenv(name)
     namespace: dict = {}
     for block in blocks:
         exec(compile(block, str(DOC), "exec"), namespace)  # noqa: S102 - our own docs
     assert (tmp_path / "site.db").exists()
+    assert not (tmp_path / "home").exists()  # nothing written anywhere else

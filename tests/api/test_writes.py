@@ -118,3 +118,31 @@ def test_moving_an_account_is_refused_when_its_default_qos_leaves_the_list(api, 
         assert tx.modify_account("physics", parent="other") == [
             "modified account physics on c1: parent=other"
         ]
+
+
+@pytest.mark.parametrize(
+    "write",
+    [
+        lambda tx: tx.add_account("bio", parent="root"),
+        lambda tx: tx.add_user("dana", "root"),
+        lambda tx: tx.add_partition("batch"),
+        lambda tx: tx.set_config({"PriorityWeightAge": "10"}),
+    ],
+    ids=["account", "user", "partition", "config"],
+)
+def test_a_write_on_a_store_without_clusters_makes_none_up(tmp_path, write):
+    """Issue 35: ``tx.add_account("bio", parent="root")`` on a new store made a cluster
+    named ``default`` without a word; the library refuses, saying how to add one."""
+    with open_store(str(tmp_path / "site.db")) as store:
+        with pytest.raises(FscliError, match=r"no cluster yet: add one first \(tx.add_cluster"):
+            with store.transaction(at=AT) as tx:
+                write(tx)
+        with store.transaction(at=AT) as tx:
+            tx.add_cluster("c1")
+            assert write(tx) != []
+        assert store.clusters() == ["c1"]
+
+
+def test_the_command_line_says_it_made_the_default_cluster(fscli):
+    result = fscli.ok("account", "add", "a1")
+    assert result.stderr == "added cluster default\nadded account a1 on default: parent=root\n"

@@ -251,7 +251,8 @@ def test_deletes_of_thousands_of_associations_go_in_slices(fscli, tmp_path):
     fscli.ok("-Q", "job", "submit", f"user=u{users - 1}", "account=big", "state=running")
     err = fscli.fails("account", "delete", "big", "--recursive", code=1).stderr
     assert (
-        err == "fscli: error: Job(s) active, cancel job(s) before remove (1 pending or running)\n"
+        err
+        == "fscli: error: Job(s) active, cancel job(s) before remove (1 pending or running: job 1)\n"
     )
     fscli.ok("-Q", "job", "cancel", "1")
     out = fscli.ok("account", "delete", "big", "--recursive").stderr
@@ -300,3 +301,27 @@ def test_assoc_list_json_keeps_numbers_numbers(science):
             "MaxWall": None,
         },
     ]
+
+
+def test_refusals_name_their_blockers(science):
+    """Issue 35: a refusal said how many jobs or associations stood in the way, not which:
+    the first few by name, and how many more."""
+    for _ in range(5):
+        science.ok("-Q", "job", "submit", "user=alice")
+    err = science.fails("account", "delete", "physics", "--recursive", code=1).stderr
+    assert err == (
+        "fscli: error: Job(s) active, cancel job(s) before remove "
+        "(5 pending or running: jobs 1, 2, 3 and 2 more)\n"
+    )
+    err = science.fails("account", "delete", "science", code=1).stderr
+    assert err == (
+        "fscli: error: account 'science' still has 2 sub-account(s) (chem, physics) and 0 user "
+        "association(s): delete them first or use --recursive\n"
+    )
+    err = science.fails("account", "delete", "chem", code=1).stderr
+    assert "0 sub-account(s) and 2 user association(s) (bob, carol):" in err
+    err = science.fails("qos", "delete", "normal", code=1).stderr
+    assert err == (
+        "fscli: error: QOS 'normal' is used by 5 pending or running job(s): "
+        "jobs 1, 2, 3 and 2 more\n"
+    )

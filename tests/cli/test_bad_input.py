@@ -222,6 +222,63 @@ def test_read_only_store_as_root(fscli, db_path, monkeypatch):
 def test_unknown_command_and_internal_errors_have_no_traceback(fscli):
     result = fscli("nosuchcommand")
     assert result.exit_code == 2
-    assert "Error: No such command 'nosuchcommand'." in result.stderr
+    assert result.stderr == ("fscli: error: No such command 'nosuchcommand' (see 'fscli --help')\n")
     assert "Traceback" not in result.stderr
     # internal errors: test_finish.test_internal_error_is_one_line_and_debug_shows_it
+
+
+@pytest.mark.parametrize(
+    ("words", "line"),
+    [
+        (["--nosuch"], "No such option '--nosuch' (see 'fscli --help')"),
+        (["user", "list", "--bogus"], "No such option '--bogus' (see 'fscli user list --help')"),
+        (["sshare", "-A"], "Option '-A' requires an argument (see 'fscli sshare --help')"),
+        (["user", "nosuch"], "No such command 'nosuch' (see 'fscli user --help')"),
+    ],
+)
+def test_a_usage_error_is_one_line(fscli, words, line):
+    """Issue 35: click printed three lines (usage, a hint, the error) for these."""
+    result = fscli.fails(*words, code=2)
+    assert result.stderr == f"fscli: error: {line}\n"
+
+
+@pytest.mark.parametrize(
+    ("words", "line"),
+    [
+        (
+            ["user", "add", "dave", "account=phisics"],
+            "account 'phisics' does not exist on cluster c1 (did you mean 'physics'?)",
+        ),
+        (
+            ["account", "add", "x", "parent=sciense"],
+            "parent account 'sciense' does not exist on cluster c1 (did you mean 'science'?)",
+        ),
+        (
+            ["user", "modify", "alise", "set", "fairshare=2"],
+            "user 'alise' does not exist (did you mean 'alice'?)",
+        ),
+        (
+            ["limits", "set", "qos=hihg", "MaxJobsPerUser=2"],
+            "QOS 'hihg' does not exist (did you mean 'high'?)",
+        ),
+        (
+            ["limits", "show", "partition=bach"],
+            "partition 'bach' does not exist (did you mean 'batch'?)",
+        ),
+        (
+            ["sshare", "--explain", "alice/physic"],
+            "no association 'alice/physic' on cluster c1 (did you mean 'alice/physics'?) "
+            "(use ACCOUNT or USER/ACCOUNT)",
+        ),
+        (
+            ["--cluster", "c11", "sshare"],
+            "cluster 'c11' does not exist (did you mean 'c1'?): add it with 'fscli cluster add c11'",
+        ),
+    ],
+)
+def test_a_mistyped_name_gets_the_closest_one(science, words, line):
+    """Issue 35: key typos got "did you mean", names of store objects did not."""
+    science.ok("qos", "add", "high")
+    science.ok("partition", "add", "batch")
+    result = science.fails(*words)
+    assert result.stderr == f"fscli: error: {line}\n"

@@ -106,3 +106,171 @@ def test_job_ids_and_the_cluster_option_complete(science, db_path):
 def test_a_tab_after_sshare_e_completes_instead_of_printing_the_fields(science, db_path):
     """``-e`` prints sshare's field list and exits, but not while a TAB parses the words."""
     assert complete(db_path, "sshare -e --al") == ["--all", "--algorithm"]
+
+
+@pytest.fixture
+def site(science):
+    science.ok("qos", "add", "high")
+    science.ok("partition", "add", "batch")
+    science.ok("user", "add", "charlie", "account=physics")
+    science.ok("job", "submit", "user=alice", "id=41")
+    return science
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        # issue 35: the TABs a new admin tried, that completed nothing
+        ("limits set qos=h", ["qos=high"]),
+        ("limits show ", None),  # keys: checked below
+        ("tree ph", ["physics"]),
+        ("usage add user=ch", ["user=charlie"]),
+        ("plot u", ["usage"]),
+        ("config set PriorityW", None),
+        ("sshare --explain ch", ["charlie/physics", "chem"]),
+        ("sshare -A ", ["chem", "physics", "root", "science"]),
+        ("sshare -A chem,ph", ["chem,physics"]),
+        ("sprio --explain ", ["41"]),
+        ("sacctmgr show a", ["account", "association"]),
+        # more of the same kinds
+        ("sshare -u al", ["alice"]),
+        ("sshare --algorithm c", ["classic"]),
+        ("sprio -p b", ["batch"]),
+        ("plot usage -A sc", ["science"]),
+        ("limits check user=b", ["user=bob"]),
+        ("limits set account = ch", ["chem"]),
+        ("config set PriorityType=priority/m", ["PriorityType=priority/multifactor"]),
+        ("config set PriorityFlags=NO_FAIR_TREE,MAX", ["PriorityFlags=NO_FAIR_TREE,MAX_TRES"]),
+        ("cluster delete c", ["c1", "cpus="]),
+        ("job list user=a", ["user=alice"]),
+        ("sacctmgr ", ["add", "create", "modify", "update", "delete", "remove"]),
+        ("sacctmgr -i add ", ["account", "cluster", "coordinator", "qos", "user"]),
+        ("sacctmgr show account ph", ["physics"]),
+        ("sacctmgr -i add user dana account=ph", ["account=physics"]),
+        ("sacctmgr -i modify user where name=al", ["name=alice"]),
+        ("sacctmgr -i modify user where name=alice set qos+=h", ["qos+=high"]),
+        ("sacctmgr -i modify account physics set pa", ["Parent=", "Partition="]),
+        ("sacctmgr show assoc tr", ["tree"]),
+        ("sacctmgr -i dump ", ["c1"]),
+        ("sacctmgr -M ", ["c1"]),
+        ("sacctmgr -i delete qos h", ["high"]),
+        ("sacctmgr -i modify qos high set MaxJobsPerU", ["MaxJobsPerUser="]),
+    ],
+)
+def test_every_name_and_fixed_value_completes(site, db_path, line, expected):
+    got = complete(db_path, line)
+    if expected is None:
+        return
+    if line.startswith("sacctmgr ") and line.endswith(" "):
+        assert got[: len(expected)] == expected or set(expected) <= set(got), got
+    else:
+        assert got == expected
+
+
+def test_keys_complete_where_a_command_takes_key_words(site, db_path):
+    assert {"account=", "user=", "qos=", "partition=", "GrpTRES="} <= set(
+        complete(db_path, "limits show ")
+    )
+    assert complete(db_path, "config set PriorityW") == [
+        "PriorityWeightAge=",
+        "PriorityWeightAssoc=",
+        "PriorityWeightFairshare=",
+        "PriorityWeightJobSize=",
+        "PriorityWeightPartition=",
+        "PriorityWeightQOS=",
+        "PriorityWeightTRES=",
+    ]
+    assert complete(db_path, "sacctmgr -i add account bio f") == ["FairShare=", "Format="]
+
+
+def test_the_algorithm_names_are_the_engines():
+    from fscli.cli.complete import ALGORITHM_NAMES
+    from fscli.engine.config import ALGORITHMS
+
+    assert ALGORITHM_NAMES == ALGORITHMS
+
+
+def test_the_plot_kinds_are_the_charts():
+    from fscli.api.charts import KINDS
+    from fscli.cli.fast import grammar
+
+    assert grammar.NODES[("plot",)]["arguments"][0]["complete"] == ["fixed", list(KINDS), False]
+
+
+def _bash_reply(db_path: str, words: list[str]) -> list[str]:
+    """COMPREPLY of completions/fscli.bash for ``fscli WORDS`` (the last word under the
+    cursor), with the installed fscli: bash's own protocol, end to end."""
+    script = ROOT / "completions" / "fscli.bash"
+    array = " ".join(f"'{w}'" for w in ["fscli", *words])
+    cmd = (
+        f"source {script}; COMP_WORDS=({array}); COMP_CWORD={len(words)}; "
+        "_fscli_completion fscli; printf '%s\\n' \"${COMPREPLY[@]}\""
+    )
+    out = subprocess.run(
+        ["bash", "-c", cmd],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env={**os.environ, "FSCLI_DB": db_path},
+    )
+    assert out.stderr == ""
+    return out.stdout.split()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    shutil.which("fscli") is None or shutil.which("bash") is None,
+    reason="needs the installed fscli and bash",
+)
+def test_real_bash_completes_names_keys_and_sacctmgr_words(site, db_path):
+    assert _bash_reply(db_path, ["limits", "set", "qos", "=", "h"]) == ["high"]
+    assert _bash_reply(db_path, ["sshare", "--explain", "ch"]) == ["charlie/physics", "chem"]
+    assert _bash_reply(db_path, ["sprio", "--explain", ""]) == ["41"]
+    assert _bash_reply(db_path, ["sacctmgr", "show", "a"]) == ["account", "association"]
+    assert _bash_reply(db_path, ["sacctmgr", "-i", "add", "user", "x", "account", "=", "ph"]) == [
+        "physics"
+    ]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    shutil.which("fscli") is None or shutil.which("bash") is None,
+    reason="needs the installed fscli and bash",
+)
+def test_a_tab_in_an_interactive_bash_completes(site, db_path, tmp_path):
+    """A real interactive bash in a pty, the completion script sourced as installed:
+    ``fscli tree ph<TAB>`` becomes ``fscli tree physics``."""
+    import pty
+    import select
+    import time
+
+    rc = tmp_path / "rc"
+    rc.write_text(f"PS1='$ '\nsource {ROOT / 'completions' / 'fscli.bash'}\n")
+    env = {**os.environ, "FSCLI_DB": db_path, "TERM": "dumb", "HOME": str(tmp_path)}
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: an interactive bash
+        os.execvpe("bash", ["bash", "--noprofile", "--rcfile", str(rc), "-i"], env)
+    seen = b""
+
+    def read_until(marker: bytes, timeout: float = 20) -> bytes:
+        nonlocal seen
+        end = time.monotonic() + timeout
+        while marker not in seen and time.monotonic() < end:
+            ready, _, _ = select.select([fd], [], [], 0.2)
+            if ready:
+                try:
+                    seen += os.read(fd, 4096)
+                except OSError:
+                    break
+        return seen
+
+    try:
+        read_until(b"$ ")
+        os.write(fd, b"fscli tree ph\t")
+        assert b"fscli tree physics" in read_until(b"physics"), seen
+        os.write(fd, b"\x15fscli sshare -A chem,ph\t")  # ^U: a new line
+        assert b"chem,physics" in read_until(b"chem,physics"), seen
+    finally:
+        os.write(fd, b"\x15exit\n")
+        os.close(fd)
+        os.waitpid(pid, 0)

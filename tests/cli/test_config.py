@@ -39,6 +39,8 @@ def test_set_and_show(fscli):
     values = {row["Key"]: (row["Value"], row["Source"]) for row in doc["config"]}
     assert values["PriorityCalcPeriod"] == (5, "default")  # minutes, a number
     assert values["PriorityFlags"] == ("NO_FAIR_TREE", "set")
+    # issue 35: unset, it is enforced as associations,limits,qos: shown so, not blank
+    assert values["AccountingStorageEnforce"] == ("associations,limits,qos", "default")
     history = fscli.ok("history", "-P").stdout
     assert "config set|PriorityFlags@default|NO_FAIR_TREE" in history
 
@@ -108,7 +110,7 @@ def test_import_reports_used_and_ignored(fscli, tmp_path):
     out = fscli.ok("config", "import", str(conf)).stdout.splitlines()
     assert out[0] == (
         "used: ClusterName=oracle, AccountingStorageTRES=gres/gpu, "
-        "PriorityType=PRIORITY/MULTIFACTOR, PriorityFlags=NO_FAIR_TREE, "
+        "PriorityType=priority/multifactor, PriorityFlags=NO_FAIR_TREE, "
         "PriorityDecayHalfLife=4, PriorityCalcPeriod=1, "
         "PriorityWeightFairshare=10000, PriorityWeightAge=1000, PriorityMaxAge=1440"
     )
@@ -169,3 +171,19 @@ def test_accounting_tres_names_are_checked_when_set_or_imported(fscli, tmp_path)
     assert root.endswith(
         "|cpu=0,mem=0,energy=0,node=0,billing=0,fs/disk=0,vmem=0,pages=0,gres/gpu=0,license/x=0"
     )
+
+
+def test_export_writes_settings_as_the_admin_wrote_them(fscli, tmp_path):
+    """Issue 35: export wrote PriorityDecayHalfLife: 20160 and PRIORITY/MULTIFACTOR for
+    14-0 and priority/multifactor; now slurm.conf's forms, which apply reads back."""
+    fscli.ok("-Q", "cluster", "add", "c1")
+    result = fscli.ok(
+        "config", "set", "PriorityDecayHalfLife=14-0", "PriorityType=priority/multifactor"
+    )
+    assert result.stderr == (
+        "set PriorityDecayHalfLife=14-00:00:00 on c1\nset PriorityType=priority/multifactor on c1\n"
+    )
+    text = fscli.ok("export").stdout
+    assert "  PriorityDecayHalfLife: 14-00:00:00\n  PriorityType: priority/multifactor\n" in text
+    (tmp_path / "site.yaml").write_text(text)
+    assert fscli.ok("apply", str(tmp_path / "site.yaml")).stderr.startswith("no changes")

@@ -282,3 +282,30 @@ def test_every_listed_command_is_a_click_command_of_that_name():
     for name, (module, attr, _) in COMMANDS.items():
         command = getattr(importlib.import_module(module), attr)
         assert isinstance(command, click.Command) and command.name == name, name
+
+
+ISSUE_35_TABS = [
+    "limits set qos=h",
+    "limits show ",
+    "tree ph",
+    "usage add user=ch",
+    "plot u",
+    "config set PriorityW",
+    "config set PriorityType=priority/m",
+    "sshare --explain ch",
+    "sshare -A chem,ph",
+    "sprio --explain ",
+    "sprio -u a",
+    "sacctmgr show a",
+    "sacctmgr show account ph",
+    "sacctmgr add user dana account = ph",
+    "sacctmgr modify user where name=alice set qos+=n",
+]
+
+
+@pytest.mark.parametrize("line", ISSUE_35_TABS)
+@pytest.mark.parametrize("shell", SHELLS)
+def test_names_and_fixed_values_complete_without_click(line, shell, science, db_path, monkeypatch):
+    """The TABs issue 35 found empty answer on the fast path, as click answers them."""
+    words = line.split(" ")
+    assert same_as_click(protocol(shell, ["--db", db_path, *words]), monkeypatch), line

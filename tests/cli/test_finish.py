@@ -73,7 +73,8 @@ def test_demo_fits_a_100_column_terminal(fscli, monkeypatch):
     text = ANSI.sub("", result.stdout)
     assert "\x1b[" in result.stdout  # a terminal gets colour
     lines = text.splitlines() + result.stderr.splitlines()
-    assert max(len(line) for line in lines) <= 100
+    # the closing hints name the store: a path as long as the user made it
+    assert max(len(line) for line in lines if fscli.db not in line) <= 100
     assert "…" not in text
     for word in ("accountb", "user5", "LevelFS", "EffectvUsage", "FAIRSHARE", "JOBSIZE"):
         assert word in text

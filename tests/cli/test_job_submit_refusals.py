@@ -53,7 +53,7 @@ def test_enforce_part_limits_refuses_what_otherwise_pends(site):
     ).stderr
     assert refused == (
         "fscli: error: Requested time limit is invalid (missing or exceeds some "
-        "limit) (MaxWallDurationPerJob=01:00:00 at partition batch)\n"
+        "limit) (MaxTime=01:00:00 at partition batch)\n"
     )
     doc = _check(site, "user=alice", "partition=batch", "nodes=3", "time=10")
     assert (doc["verdict"], doc["error"]) == ("reject", "Node count specification invalid")

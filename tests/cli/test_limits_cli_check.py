@@ -95,6 +95,10 @@ def test_account_effective_and_partition_time_cap_with_flag(science):
     ]
     pend = _check(science, "user=alice", "partition=short", "time=2:00:00")
     assert pend["reason"] == "PartitionTimeLimit"
+    # issue 35: the partition's limit by its own name, not MaxWallDurationPerJob
+    assert (pend["limit"], pend["level"], pend["source"]) == ("MaxTime", "partition", "short")
+    line = science.ok("limits", "check", "user=alice", "partition=short", "time=2:00:00")
+    assert line.stdout == "pend: PartitionTimeLimit (MaxTime=01:00:00 at partition short)\n"
     assert (
         _check(science, "user=alice", "partition=short", "qos=long", "time=2:00:00")["verdict"]
         == "run"

@@ -448,10 +448,15 @@ def test_the_readme_works_in_order_on_a_fresh_machine(tmp_path):
     demo = run("--at", AT, "demo")  # the demo rebuilds its cluster, jobs and all
     assert demo.stdout == first.stdout
     store_dir = tmp_path / "fscli"
+    where = store_dir / "demo.db"
     assert demo.stderr.endswith(
-        f"the demo store is {store_dir / 'demo.db'} (your own store is untouched); to explore "
-        f"it:\n      export FSCLI_DB={store_dir / 'demo.db'}\n"
+        f"the demo store is {where} (your own store is untouched)\n"
+        f"next: fscli --db {where} sshare --explain user2/accountc\n"
+        f"      fscli --db {where} sprio --explain 1\n"
+        f"      fscli --db {where} tree\n"
     )
+    for hint in demo.stderr.splitlines()[-3:]:  # they work as printed
+        run(*hint.removeprefix("next:").split()[1:])
     for line in (
         "cluster add c1",
         "account add science fairshare=40",

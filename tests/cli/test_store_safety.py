@@ -202,7 +202,8 @@ APPLIED = "would apply 2 change(s) to cluster c1: 2 to add, 0 to change, 0 to re
             ["account", "add", "chem"],
             0,
             "",
-            "would have added account chem on default: parent=root\n",
+            "would have added cluster default\nwould have added account chem on default: "
+            "parent=root\n",
         ),
         (["cluster", "add", "c1"], 0, "", "would have added cluster c1\n"),
         (["qos", "add", "high", "priority=10"], 0, "", "would have added QOS high: priority=10\n"),
@@ -210,7 +211,7 @@ APPLIED = "would apply 2 change(s) to cluster c1: 2 to add, 0 to change, 0 to re
             ["config", "set", "PriorityWeightAge=10"],
             0,
             "",
-            "would have set PriorityWeightAge=10 on default\n",
+            "would have added cluster default\nwould have set PriorityWeightAge=10 on default\n",
         ),
         (
             ["lsf", "queue", "add", "normal", "priority=30"],

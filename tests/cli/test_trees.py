@@ -262,7 +262,7 @@ def test_dump_default_file_name(fscli, tmp_path, monkeypatch):
     fscli.ok("cluster", "add", "c1")
     monkeypatch.chdir(tmp_path)
     result = fscli.ok("dump")
-    assert result.stderr == "No filename given, using ./c1.cfg.\n"
+    assert result.stderr == ("No filename given, using ./c1.cfg.\ndumped cluster c1 to ./c1.cfg\n")
     assert (tmp_path / "c1.cfg").read_text().endswith("Cluster - 'c1':Fairshare=1:QOS='normal'\n")
 
 

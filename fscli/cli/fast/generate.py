@@ -20,7 +20,12 @@ import sys
 
 import click
 
-from fscli.cli.complete import NamesCompleter, WordsCompleter
+from fscli.cli.complete import (
+    ChoicesCompleter,
+    NamesCompleter,
+    SacctmgrCompleter,
+    WordsCompleter,
+)
 from fscli.cli.main import PROG
 
 REGENERATE = (
@@ -104,9 +109,13 @@ def _completion(param: click.Parameter, ctx: click.Context) -> list | None:
     custom = param._custom_shell_complete
     kind = param.type
     if isinstance(custom, WordsCompleter) and param.nargs == -1:
-        return ["words", custom.name_kind, custom.keys]
+        return ["words", custom.name_kind, custom.keys, custom.fixed]
+    if isinstance(custom, SacctmgrCompleter) and param.nargs == -1:
+        return ["sacctmgr", custom.table]
     if isinstance(custom, NamesCompleter):
-        return ["names", custom.kind]
+        return ["names", custom.kind, custom.many]
+    if isinstance(custom, ChoicesCompleter):
+        return ["fixed", custom.choices, custom.many]
     if custom is not None:
         return None
     if type(kind).shell_complete is click.ParamType.shell_complete:

@@ -126,15 +126,25 @@ def _values(spec: list | None, incomplete: str, before: list[str], db: str | Non
         choices, case_sensitive = spec[1], spec[2]
         fold = (lambda s: s) if case_sensitive else str.lower
         return [(c, "plain", None) for c in choices if fold(c).startswith(fold(incomplete))]
-    from fscli.cli.complete import WordsCompleter, store_names
+    from fscli.cli.complete import (
+        WordsCompleter,
+        fixed_values,
+        listed,
+        sacctmgr_values,
+        store_names,
+    )
 
     def lookup(name_kind: str, prefix: str) -> list[str]:
         return store_names(db, name_kind, prefix)
 
     if kind == "names":
-        found = lookup(spec[1], incomplete)
+        found = listed(lambda prefix: lookup(spec[1], prefix), incomplete, spec[2])
+    elif kind == "fixed":
+        found = listed(lambda prefix: fixed_values(spec[1], prefix), incomplete, spec[2])
+    elif kind == "sacctmgr":
+        found = sacctmgr_values(spec[1], before, incomplete, lookup)
     else:
-        found = WordsCompleter(spec[1], spec[2]).values(before, incomplete, lookup)
+        found = WordsCompleter(spec[1], spec[2], spec[3]).values(before, incomplete, lookup)
     return [(value, "plain", None) for value in found]
 
 

@@ -15,6 +15,7 @@ import sys
 
 import click
 
+from fscli.cli.complete import SacctmgrCompleter
 from fscli.cli.sacctmgr.context import Refused, Run
 from fscli.cli.sacctmgr.grammar import ENTITIES, NO_ENTITY, VERBS, OptionError, first, options
 
@@ -56,7 +57,7 @@ VERSION = "slurm 22.05.8 (fscli sacctmgr)\n"
         "help_option_names": [],
     }
 )
-@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+@click.argument("args", nargs=-1, type=click.UNPROCESSED, shell_complete=SacctmgrCompleter())
 @click.pass_obj
 def sacctmgr(app, args) -> None:
     """Run a sacctmgr command line (sacctmgr 22.05's grammar, output and exit codes).

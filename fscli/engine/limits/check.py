@@ -653,7 +653,7 @@ class _Checker:
                 self.found.append(
                     Violation(
                         reason,
-                        e.name,
+                        e.own_name,  # a partition's MaxTime, as the partition names it
                         e.value,
                         e.level,
                         e.source,

@@ -231,14 +231,14 @@ def _assoc_entries(
 def _partition_entries(partition: Partition | None, job_qos: Qos | None) -> list[LimitEntry]:
     if partition is None:
         return []
-    caps = (
-        ("MaxWallDurationPerJob", None, partition.max_time, "PartitionTimeLimit"),
-        ("MaxTRESPerJob", "node", partition.max_nodes, "PartitionMaxNodes"),
-        ("MinTRESPerJob", "node", partition.min_nodes or None, "PartitionMinNodes"),
+    caps = (  # (as the association's limit, TRES, value, the QOS flag lifting it, own name)
+        ("MaxWallDurationPerJob", None, partition.max_time, "PartitionTimeLimit", "MaxTime"),
+        ("MaxTRESPerJob", "node", partition.max_nodes, "PartitionMaxNodes", None),
+        ("MinTRESPerJob", "node", partition.min_nodes or None, "PartitionMinNodes", None),
     )
     return [
-        LimitEntry(name, value, PARTITION, partition.name, tres, None, partition.name)
-        for name, tres, value, flag in caps
+        LimitEntry(name, value, PARTITION, partition.name, tres, own, partition.name)
+        for name, tres, value, flag, own in caps
         if value is not None and not has_flag(job_qos, flag)
     ]
 

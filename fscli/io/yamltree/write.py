@@ -6,6 +6,7 @@ from typing import Any
 
 import yaml
 
+from fscli.engine.config import written
 from fscli.engine.limits import definitions as limitdefs
 from fscli.engine.model import Partition
 from fscli.engine.timestr import format_mins
@@ -44,7 +45,9 @@ def document(spec: TreeSpec) -> dict[str, Any]:
     """The tree as plain YAML data: names sorted, accounts nested, defaults left out."""
     doc: dict[str, Any] = {"cluster": _cluster_doc(spec.cluster)}
     if spec.priority:
-        doc["priority"] = {k: _number_or_text(spec.priority[k]) for k in sorted(spec.priority)}
+        doc["priority"] = {
+            k: _number_or_text(written(k, spec.priority[k])) for k in sorted(spec.priority)
+        }
     if spec.qos:
         doc["qos"] = {n: _qos_doc(spec.qos[n]) for n in sorted(spec.qos)}
     if spec.partitions:
