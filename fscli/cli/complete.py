@@ -251,7 +251,7 @@ def sacctmgr_table() -> dict:
     """The words ``fscli sacctmgr`` takes, from its own tables: per entity, its keys as
     ``[shown name, canonical key, [[alias, shortest abbreviation], ...]]`` (what sacctmgr
     reads as each key), and the bare words of each verb."""
-    from fscli.cli.sacctmgr import add, modify, show
+    from fscli.cli.sacctmgr import add, modify, qos, show
     from fscli.cli.sacctmgr import grammar as g
     from fscli.engine.limits import definitions as limitdefs
 
@@ -270,7 +270,7 @@ def sacctmgr_table() -> dict:
         ),
         "user": (add.USER_KEYS, modify.USER_COND, modify.USER_REC, g.ASSOC_COND, g.ASSOC_REC),
         "association": (g.ASSOC_COND,),
-        "qos": (add.QOS_KEYS, show.OWN_KEYS["qos"], qos_limits),
+        "qos": (qos.QOS_REC, qos.QOS_COND, qos_limits),
         "cluster": (show.OWN_KEYS["cluster"], g.ASSOC_REC),
         "coordinator": (add.COORD_KEYS,),
         "tres": (show.OWN_KEYS["tres"],),

@@ -22,8 +22,15 @@ from fscli.cli.sacctmgr.grammar import Names, Word, first, plain, sections, spli
 from fscli.cli.sacctmgr.values import get_uint, minutes, tres_amounts
 from fscli.engine import tres as tresmod
 from fscli.engine.limits import definitions as limitdefs
+from fscli.engine.treespec import check_qos_number
 
 CLEAR = limitdefs.CLEAR
+RANGE_FIELD = {
+    "usagefactor": "usage_factor",
+    "limitfactor": "limit_factor",
+    "usagethreshold": "usage_threshold",
+}
+"""The QOS field whose range (``treespec.QOS_RANGES``) each number keyword is held to."""
 
 # _set_rec's keys in Slurm's order. A limit is named by its registry name; "Limit:tres"
 # is one TRES of a TRES limit (the pre-TRES keys GrpCPUs= and the like).
@@ -198,6 +205,12 @@ def get_double(name: str, text: str, out: Out) -> Any:
     """sacctmgr's ``get_double``: strtod's number, CLEAR if negative, None (after an
     error line, the command going on) if there is none."""
     meat = text.strip().strip("'\"").lower()
+    try:
+        number = float(meat)  # strtod's inf and nan too
+    except ValueError:
+        pass
+    else:
+        return CLEAR if number < 0 else number
     match = _DOUBLE.match(meat)
     number = float(match.group()) if match else 0.0
     if number == 0 and (meat[match.end() :] if match else meat):
@@ -354,6 +367,10 @@ def _rec_word(key: str, w: Word, rec: Rec, known: list[str], out: Out, option: s
     elif key in ("usagefactor", "usagethreshold", "limitfactor"):
         label = {"usagefactor": "UsageFactor", "usagethreshold": "UsageThreshold"}
         number = get_double(label.get(key, "LimitFactor"), value, out)
+        if number is not None and number is not CLEAR:
+            # slurmdbd stores nothing for inf and garbage past ~1e13: fscli refuses what is
+            # out of the field's range, for every front end (one line, nothing written)
+            check_qos_number(RANGE_FIELD[key], number, value)
         if number is not None:
             attr = {"usagefactor": "usage_factor", "usagethreshold": "usage_thres"}
             setattr(rec, attr.get(key, "limit_factor"), number)
