@@ -12,6 +12,7 @@ from __future__ import annotations
 from fscli.engine.assoc_changes import AssocChanges, QosEdit
 from fscli.engine.qos_changes import QosChanges, parse_flags, parse_float
 from fscli.store import sacctmgr_queries as queries
+from fscli.store import slurmdbd_txn
 from fscli.store.admin import Admin
 from fscli.store.checks import check_name
 from fscli.store.resources import add_qos, delete_qos, describe_new_qos, modify_qos
@@ -33,4 +34,5 @@ __all__ = [
     "parse_flags",
     "parse_float",
     "queries",
+    "slurmdbd_txn",
 ]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import re
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 from fscli.errors import InvalidValue
 
@@ -198,3 +198,49 @@ def format_when(epoch: int | None) -> str:
 def utc_iso(epoch: int) -> str:
     """Epoch seconds as a UTC ISO string (JSON output, history)."""
     return datetime.fromtimestamp(int(epoch), tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+_SLURM_DATE = re.compile(
+    r"(?:(\d{4})-(\d\d)-(\d\d)|(\d\d?)/(\d\d?)(?:/(\d\d(?:\d\d)?))?)"
+    r"(?:T(\d\d?):(\d\d)(?::(\d\d))?)?"
+)
+
+
+def parse_slurm_time(text: str, now: int) -> int | None:
+    """Slurm's ``parse_time`` for the forms sacctmgr's Start=/End= take: ``now[+-N
+    units]``, ``today``/``midnight``, ``noon``, ``tomorrow``, ``MM/DD[/YY[YY]]``,
+    ``YYYY-MM-DD`` (each with ``THH:MM[:SS]``), ``HH:MM[:SS]`` (today) and epoch seconds;
+    local time. None for what Slurm calls an invalid time specification."""
+    low = text.strip().lower()
+    try:
+        match = _relative(low)
+        if match:
+            return _when(low, now)
+    except InvalidValue:
+        return None
+    base = datetime.fromtimestamp(now)
+    day = base.replace(hour=0, minute=0, second=0, microsecond=0)
+    named = {"today": day, "midnight": day + timedelta(days=1)}
+    named["noon"] = day.replace(hour=12)
+    named["tomorrow"] = day + timedelta(days=1)
+    if low in named:
+        return int(named[low].timestamp())
+    clock = re.fullmatch(r"(\d\d?):(\d\d)(?::(\d\d))?", low)
+    date = _SLURM_DATE.fullmatch(low)
+    try:
+        if clock:
+            hour, minute, sec = (int(x or 0) for x in clock.groups())
+            return int(day.replace(hour=hour, minute=minute, second=sec).timestamp())
+        if date:
+            y, mo, d, um, ud, uy, h, mi, s = date.groups()
+            if y is None:
+                y, mo, d = uy or str(base.year), um, ud
+                if len(y) == 2:
+                    y = "20" + y
+            moment = datetime(int(y), int(mo), int(d), int(h or 0), int(mi or 0), int(s or 0))
+            return int(moment.timestamp())
+    except (ValueError, OverflowError):
+        return None
+    if re.fullmatch(r"\d{9,11}", low):
+        return int(low)
+    return None

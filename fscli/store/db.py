@@ -19,7 +19,9 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 # migrations/versions, oldest first
-KNOWN_REVISIONS = ("0001", "0002", "0003", "0004", "0005", "0006", "0007", "0008", "0009", "0010")
+KNOWN_REVISIONS = (
+    "0001", "0002", "0003", "0004", "0005", "0006", "0007", "0008", "0009", "0010", "0011"
+)
 HEAD = KNOWN_REVISIONS[-1]
 BUSY_TIMEOUT = 30.0
 """Seconds a connection waits for another process's lock before "database is locked"

@@ -244,6 +244,20 @@ transaction_log = Table(
     Column("detail", Text, nullable=False, default=""),
 )
 
+slurmdbd_txn = Table(
+    "slurmdbd_txn",
+    metadata,
+    _id(),
+    Column("at", BigInteger, nullable=False),
+    Column("actor", String(64), nullable=False),
+    Column("action", String(64), nullable=False),
+    Column("name", Text, nullable=False),
+    Column("cluster", String(64), nullable=False, default=""),
+    Column("info", Text, nullable=False, default=""),
+)
+"""slurmdbd's txn_table as ``fscli sacctmgr`` writes it (:mod:`fscli.store.slurmdbd_txn`):
+what ``sacctmgr list transactions`` lists, in slurmdbd's words."""
+
 lsf_param = Table(
     "lsf_param",
     metadata,

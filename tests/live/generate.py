@@ -318,9 +318,23 @@ class Generator:
         return f"sacctmgr {opts} show {' '.join(words)}".replace("  ", " ")
 
     def transactions(self) -> str:
-        fmt = self.pick(["Action,Where", "Action,Actor,Where", "Where,TimeStamp,Action"])
+        fmt = self.pick(
+            ["Action,Where", "Action,Actor,Where", "Where,TimeStamp,Action", "ID,ActionRaw,Cluster"]
+        )
         action = self.pick(["", ' Action="Add Users"', " Action=Add Accounts"])
-        return f"sacctmgr -P list transactions{action} format={fmt}"
+        cond = self.pick(
+            [
+                "",
+                "",
+                " Start=10/29/26",
+                " Start=now-1days End=now+1days",
+                f" Users={self.user()}",
+                f" Accounts={self.account()}",
+                " Action=Add",
+                " Ids=1,3",
+            ]
+        )
+        return f"sacctmgr -P list transactions{action}{cond} format={fmt}"
 
     def mistake(self) -> str:
         return self.pick(

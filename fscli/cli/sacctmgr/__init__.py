@@ -176,6 +176,7 @@ def _dispatch(run: Run, verb: str, rest: list[str]) -> int:
     }
     handler = handlers.get((verb, entity))
     if handler is not None:
+        run.kind = (verb, entity)
         return handler(run, rest[1:])
     if verb == "list" and entity in show.LISTERS:
         return show.show(run, entity, rest[1:])

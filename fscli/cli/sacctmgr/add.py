@@ -195,6 +195,7 @@ def add_user(run: Run, words: list[str]) -> int:
         problems.settle(run)
         names = _checked("user", own, run)
         default = _text(own, "defaultaccount")
+        run.default_given = bool(default)  # slurmdbd's is_def=1 is written only then
         accounts = [a.lower() for v in own.get("account", []) for a in names_of(v)]
         if default:
             accounts.append(default)

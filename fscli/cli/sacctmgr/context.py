@@ -33,6 +33,9 @@ class Run:
         self.app = app
         self.opts = opts
         self.failed = False  # an error was said, but what could be done is still done
+        self.kind: tuple[str, str] | None = None  # (verb, entity) of the write command
+        self.txns: list = []  # slurmdbd's rows a modify matched (slurmdbd_txn.Txn)
+        self.default_given = False  # add user named DefaultAccount= (slurmdbd's is_def)
 
     def out(self, text: str) -> None:
         if text:
@@ -74,7 +77,18 @@ class Run:
             return 1
         try:
             with self.app.transaction() as session:
+                from fscli.api.sacctmgr import slurmdbd_txn
+
+                self.txns = []
+                before = slurmdbd_txn.state(session.connection()) if self.kind else None
                 body(session)
+                if before is not None and self.kind is not None:
+                    session.flush()
+                    after = slurmdbd_txn.state(session.connection())
+                    rows = slurmdbd_txn.diff_rows(
+                        *self.kind, before, after, self.app.now, self.default_given
+                    )
+                    slurmdbd_txn.record(session, self.app.now, self.app.actor, self.txns + rows)
                 if not self.confirm():
                     raise _Discarded
         except Refused as stop:

@@ -248,6 +248,10 @@ def delete_coordinator(run: Run, words: list[str]) -> int:
         else:
             run.out(" Removing all users from Accounts\n" + "".join(f"  {a}\n" for a in accts))
         removed = q.remove_coordinators(session, users, accts)
+        if removed:
+            from fscli.api.sacctmgr import slurmdbd_txn
+
+            run.txns.append(slurmdbd_txn.remove_coords(users, accts))
         if not removed:
             run.out(" Nothing removed\n")
             raise run.refuse("")

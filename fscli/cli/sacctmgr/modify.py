@@ -330,6 +330,7 @@ def modify_account(run: Run, words: list[str]) -> int:
             run.out("".join(said))
             raise run.refuse("", 1 if run.failed else 0)
         admin = Admin(session, run.app.now, run.app.actor)
+        _note_account_txns(run, named, desc, org, values, changed)
         if named:
             for cluster in clusters:
                 here = {v.account for v in view if v.cluster == cluster and v.user is None}
@@ -490,6 +491,7 @@ def modify_user(run: Run, words: list[str]) -> int:
             run.out("".join(said))
             raise run.refuse("", 1 if run.failed else 0)
         admin = Admin(session, run.app.now, run.app.actor)
+        _note_user_txns(run, view, user_changes, lacking_users, default, level, values, picked)
         for user in sorted(user_changes):
             mine = default if default and user not in lacking_users else None
             if mine or level:
@@ -510,3 +512,45 @@ def modify_user(run: Run, words: list[str]) -> int:
         run.out("".join(said))
 
     return run.write(body)
+
+
+def _assoc_info(values: Settings, is_def: bool = False) -> str:
+    from fscli.api.sacctmgr import slurmdbd_txn
+
+    return slurmdbd_txn.modify_assoc_info(values.shares, values.priority, values.limits, is_def)
+
+
+def _note_account_txns(run: Run, named, desc, org, values: Settings, changed) -> None:
+    """slurmdbd's rows of a modify account: Modify Accounts for the accounts matched,
+    Modify Associations for the associations matched (a move alone writes none)."""
+    from fscli.api.sacctmgr import slurmdbd_txn
+
+    if named:
+        info = ", ".join(
+            f"{key}='{value.lower()}'"
+            for key, value in (("description", desc), ("organization", org))
+            if value is not None
+        )
+        run.txns.append(slurmdbd_txn.modify_named("Accounts", sorted(named), info))
+    if changed and not values.changes().empty():
+        run.txns += slurmdbd_txn.modify_assocs(changed, _assoc_info(values))
+
+
+def _note_user_txns(
+    run: Run, view, users, lacking, default, level, values: Settings, picked
+) -> None:
+    """slurmdbd's rows of a modify user: Modify Users for a new admin level, Modify
+    Associations (is_def=1) for the new default account's associations, then Modify
+    Associations for the associations matched."""
+    from fscli.api.sacctmgr import slurmdbd_txn
+    from fscli.engine.treespec import ADMIN_LEVELS
+
+    users = sorted(users)
+    if users and level and not lacking:
+        number = ADMIN_LEVELS.index(level) + 1
+        run.txns.append(slurmdbd_txn.modify_named("Users", users, f"admin_level={number}"))
+    if users and default and not lacking:
+        defaults = [v for v in view if v.user in users and v.account == default]
+        run.txns += slurmdbd_txn.modify_assocs(defaults, "is_def=1")
+    if picked and not values.changes().empty():
+        run.txns += slurmdbd_txn.modify_assocs(picked, _assoc_info(values))

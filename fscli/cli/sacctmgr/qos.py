@@ -807,6 +807,9 @@ def modify_qos(run: Run, words: list[str]) -> int:
             run.out(" Nothing modified\n")
             raise run.refuse("")
         run.out(" Modified qos...\n" + "".join(f"  {q.name}\n" for q in picked))
+        from fscli.api.sacctmgr import slurmdbd_txn
+
+        run.txns.append(slurmdbd_txn.modify_named("QOS", [q.name for q in picked], ""))
         store_modify(Admin(session, run.app.now, run.app.actor), [q.name for q in picked], changes)
 
     return run.write(body)

@@ -8,6 +8,7 @@ Events and WCKeys are listed empty with a note: fscli keeps neither.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from fscli.cli.sacctmgr.columns import (
@@ -89,6 +90,8 @@ class Query:
 
 
 def show(run: Run, entity: str, words: list[str]) -> int:
+    if entity == "transaction":
+        return list_transaction(run, words)
     query = Query(entity, words, run)
     if query.bad:
         run.err("".join(f" Unknown condition: {b}\n" for b in query.bad))
@@ -284,20 +287,148 @@ def list_tres(run: Run, query: Query, conn) -> int:
     return _emit(run, cols, rows)
 
 
-def list_transaction(run: Run, query: Query, conn) -> int:
-    """fscli's change history as sacctmgr's transactions (fscli's own action words)."""
-    from fscli.api.sacctmgr import queries
-    from fscli.engine.timestr import format_when
+TXN_KEYS: tuple[tuple[str, Names], ...] = (
+    ("id", (("Ids", 1), ("Txn", 1))),
+    ("account", (("Accounts", 3),)),
+    ("action", (("Action", 4),)),
+    ("actor", (("Actors", 4),)),
+    ("cluster", (("Clusters", 3),)),
+    ("end", (("End", 1),)),
+    ("format", (("Format", 1),)),
+    ("start", (("Start", 1),)),
+    ("user", (("Users", 1),)),
+)
+ACTION_RAW = {
+    "Add Accounts": 1402, "Add Account Coord": 1403, "Add Associations": 1404,
+    "Add Clusters": 1405, "Add Users": 1406, "Modify Accounts": 1428,
+    "Modify Associations": 1429, "Modify Clusters": 1430, "Modify Users": 1431,
+    "Remove Accounts": 1435, "Remove Account Coords": 1436, "Remove Associations": 1437,
+    "Remove Clusters": 1438, "Remove Users": 1439, "Add QOS": 1447, "Remove QOS": 1450,
+    "Modify QOS": 1451,
+}  # fmt: skip
 
-    cols = columns(format_items(query.format or ["Time,Action,Actor,Where,Info"]))
+
+def list_transaction(run: Run, words: list[str]) -> int:
+    """As ``sacctmgr_list_txn`` and slurmdbd's ``as_mysql_get_txn``: slurmdbd's rows (the
+    ones ``fscli sacctmgr`` wrote) by time stamp, picked by the conditions as slurmdbd's
+    query picks them: Accounts= and Users= match the rows naming the associations they
+    name (``id_assoc=N``) or whose Where or Info names them, and the other conditions
+    hold only for the latter (MySQL's ``||`` binds looser than ``&&``)."""
+    from fscli.api.sacctmgr import slurmdbd_txn
+    from fscli.engine.timestr import format_when, parse_slurm_time
+
+    conds: dict[str, list[str]] = {}
+    fmt: list[str] = []
+    with_assoc = run.opts.with_assoc
+    bad = False
+    times: dict[str, int] = {}
+    for w in plain(words):
+        if w.bare and first(w.raw, (("where", (("where", 5),)),)):
+            continue
+        if w.bare and first(w.raw, (("withassoc", (("withassocinfo", 5),)),)):
+            with_assoc = True
+            continue
+        key = "id" if w.bare else first(w.key, TXN_KEYS)
+        value = w.raw if w.bare else w.value
+        if key is None:
+            run.err(f" Unknown condition: {w.raw}\n")
+            bad = True
+        elif key == "format":
+            fmt += split_list(value)
+        elif key in ("start", "end"):
+            when = parse_slurm_time(value, run.app.now)
+            if when is None:
+                run.err(f"Invalid time specification (pos=0): {value}\n")
+            times[key] = when or 0
+        elif key == "id":
+            for item in split_list(value):
+                if item.isdigit():
+                    conds.setdefault("id", []).append(item)
+                else:
+                    run.err(f"sacctmgr: error: Invalid value for Transaction ID ({item})\n")
+                    bad = True
+        elif key == "action":
+            for item in split_list(value):
+                if item.lower() in slurmdbd_txn.ACTIONS:
+                    conds.setdefault("action", []).append(slurmdbd_txn.ACTIONS[item.lower()])
+                else:
+                    run.err(f"sacctmgr: error: You gave a bad action '{item}'.\n")
+                    bad = True
+        else:
+            conds.setdefault(key, []).extend(v.lower() for v in split_list(value))
+    if bad:
+        return 1
+    if not fmt:
+        fmt = ["Time,Action,Actor,Where,Info"] + (["User,Account,Cluster"] if with_assoc else [])
+    try:
+        cols = columns(format_items(fmt))
+    except UnknownField as exc:
+        run.err(str(exc))
+        return 1
+    with run.app.reading() as conn:
+        from fscli.api.sacctmgr import queries as q
+
+        view = q.load_view(conn)
+        txns = slurmdbd_txn.read(conn)
+    accts, users, clus = conds.get("account"), conds.get("user"), conds.get("cluster")
+    ids: dict[str, list[int]] = {}
+    if accts or users:
+        for v in view:
+            if (
+                (not clus or v.cluster in clus)
+                and (not accts or v.assoc.account in accts)
+                and (not users or (v.assoc.user or "") in users)
+            ):
+                ids.setdefault(v.cluster, []).append(v.assoc.id)
+    by_id = {v.assoc.id: v for v in view}
+
+    def named(txn_name: str, info: str, cluster: str) -> bool:
+        name, info = txn_name.lower(), info.lower()
+        groups = [
+            (accts, lambda a: f"'{a}'" in name or name == a or f"acct='{a}'" in info),
+            (users, lambda u: f"'{u}'" in name or name == u or f"user='{u}'" in info),
+            (
+                clus,
+                lambda c: cluster == c or f"'{c}'" in name or name == c
+                or f"cluster='{c}'" in info,
+            ),
+        ]  # fmt: skip
+        return all(any(test(x) for x in given) for given, test in groups if given)
+
     rows = []
-    for at, actor, action, target, detail in queries.history(conn):
+    for ident, at, action, name, actor, info, cluster in txns:
+        rest = (
+            ("action" not in conds or action in conds["action"])
+            and ("actor" not in conds or actor.lower() in conds["actor"])
+            and ("id" not in conds or str(ident) in {str(int(i)) for i in conds["id"]})
+            and ("start" not in times or at >= times["start"])
+            and ("end" not in times or at < times["end"])
+        )
+        by_assoc = any(
+            f"id_assoc={i} " in name or f"id_assoc={i})" in name for i in ids.get(cluster, [])
+        )
+        if accts or users or clus:
+            keep = (ids and by_assoc) or (named(name, info, cluster) and rest)
+        else:
+            keep = rest
+        if not keep:
+            continue
+        members = [
+            by_id[int(i)]
+            for i in re.findall(r"id_assoc=(\d+)", name)
+            if int(i) in by_id and by_id[int(i)].cluster == cluster
+        ] if action.endswith("Associations") and with_assoc else []  # fmt: skip
         cells = {
+            "ID": str(ident),
             "Time": format_when(at),
             "Action": action,
+            "ActionRaw": str(ACTION_RAW.get(action, "")),
             "Actor": actor,
-            "Where": target,
-            "Info": detail,
+            "Where": name,
+            "Info": info,
+            "Cluster": cluster,
+            "User": ",".join(sorted({v.assoc.user for v in members if v.assoc.user})),
+            "Account": ",".join(sorted({v.assoc.account for v in members})),
         }
         rows.append([cells.get(c.title, "") for c in cols])
     return _emit(run, cols, rows)
@@ -309,7 +440,7 @@ LISTERS: dict[str, Callable] = {
     "user": list_user,
     "cluster": list_cluster,
     "tres": list_tres,
-    "transaction": list_transaction,
+    "transaction": list_transaction,  # its own words: show() hands them over first
 }
 
 EMPTY = {
