@@ -23,10 +23,14 @@ from fscli.store.sql import chunked
 
 
 class Admin:
-    def __init__(self, session, now: int, actor: str):
+    def __init__(self, session, now: int, actor: str, slurmdbd_rules: bool = False):
+        """``slurmdbd_rules``: check only what slurmdbd checks (``fscli sacctmgr``): an
+        association added with a DefaultQOS outside its QOS list is taken (its jobs then
+        need --qos); fscli's own commands refuse it."""
         self.s = session
         self.now = now
         self.actor = actor
+        self.slurmdbd_rules = slurmdbd_rules
 
     # -- helpers -----------------------------------------------------------------
     def log(self, action: str, target: str, detail: str = "") -> None:
@@ -224,7 +228,7 @@ class Admin:
             lines.append(f"added account {name} on {cluster.name}: {detail}")
         self.s.flush()
         nest.place(self.s.connection(), [a.id for a in added])
-        if changes.touches_qos():
+        if changes.touches_qos() and not self.slurmdbd_rules:
             self.check_default_qos(cluster, [self.account_assoc(cluster, n).id for n in names])
         return lines
 
@@ -415,7 +419,7 @@ class Admin:
                 )
         self.s.flush()
         nest.place(self.s.connection(), [a.id for a in added])
-        if changes.touches_qos():
+        if changes.touches_qos() and not self.slurmdbd_rules:
             self.check_default_qos(
                 cluster,
                 [self._user_assoc(cluster, n, a, partition).id for n in names for a in accounts],

@@ -446,7 +446,7 @@ def test_cluster_add_and_show(sm):
         "add",
         "cluster",
         "c2",
-        stdout=" This cluster c2 already exists.  Not adding.\n Nothing new added.\n",
+        stdout=" This cluster c2 already exists.  Not adding.\n",
         stderr="",
     )
     assert sm.ok("sacctmgr", "show", "cluster", "format=cluster,share,qos").stdout == (

@@ -63,3 +63,34 @@ def test_delete_cluster_asks_and_discards(two):
         "",
     )
     assert "c2|" in answer(two, "-P", "show", "cluster")[1]
+
+
+def test_adding_only_clusters_there_are_says_so_once_each(two):
+    assert answer(two, "-i", "add", "cluster", "live,c2") == (
+        1,
+        " This cluster live already exists.  Not adding.\n"
+        " This cluster c2 already exists.  Not adding.\n",
+        "",
+    )
+
+
+def test_a_listing_of_an_unknown_cluster_is_empty(two):
+    assert answer(two, "-P", "show", "assoc", "cluster=nosuch", "format=Account") == (
+        0,
+        "Account\n",
+        "",
+    )
+    listing = answer(two, "-P", "show", "assoc", "cluster=c2", "format=Cluster,Account,User")
+    assert listing == (0, "Cluster|Account|User\nc2|root|\nc2|root|root\nc2|a1|\nc2|a1|alice\n", "")
+
+
+def test_an_added_default_qos_outside_the_list_is_taken_as_slurmdbd_takes_it(two):
+    """sacctmgr adds it (jobs then need --qos); fscli's own ``account add`` refuses it."""
+    two.ok("sacctmgr", "-i", "add", "qos", "high")
+    code, out, err = answer(two, "-i", "add", "account", "bio", "defaultqos=high", "cluster=live")
+    assert (code, err) == (0, "")
+    assert out.endswith(" Settings\n  Parent        = root\n  DefQOS        = high\n")
+    listing = answer(two, "-P", "show", "assoc", "account=bio", "format=Account,QOS,DefaultQOS")
+    assert listing == (0, "Account|QOS|Def QOS\nbio|normal|high\n", "")
+    refused = two("--cluster", "live", "account", "add", "chem", "defaultqos=high")
+    assert refused.exit_code == 1 and "not in its QOS list" in refused.stderr

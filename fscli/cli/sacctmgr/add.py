@@ -97,7 +97,6 @@ def _known_qos(session) -> list[str]:
 
 def add_account(run: Run, words: list[str]) -> int:
     def body(session) -> None:
-        from fscli.api.sacctmgr import Admin
         from fscli.api.sacctmgr import queries as q
 
         problems = Problems()
@@ -156,7 +155,7 @@ def add_account(run: Run, words: list[str]) -> int:
                 settings.default_qos,
             )
         run.out(text)
-        admin = Admin(session, run.app.now, run.app.actor)
+        admin = run.admin(session)
         for cluster, accts in plan.items():
             admin.add_accounts(admin.cluster(cluster), accts, parent, desc, org, settings.changes())
         # slurmdbd adds the new accounts' associations in one call, then the others'
@@ -181,7 +180,6 @@ def _text(own: dict[str, list[str]], key: str) -> str | None:
 
 def add_user(run: Run, words: list[str]) -> int:
     def body(session) -> None:
-        from fscli.api.sacctmgr import Admin
         from fscli.api.sacctmgr import queries as q
         from fscli.engine.treespec import parse_admin_level
         from fscli.errors import FscliError
@@ -281,7 +279,7 @@ def add_user(run: Run, words: list[str]) -> int:
                 settings.default_qos,
             )
         run.out(text)
-        admin = Admin(session, run.app.now, run.app.actor)
+        admin = run.admin(session)
         groups: dict[tuple[str, str, str | None], list[str]] = {}
         for u, a, c, p in plan:
             groups.setdefault((u, c, p), []).append(a)
@@ -379,7 +377,7 @@ def add_coordinator(run: Run, words: list[str]) -> int:
 
 def add_cluster(run: Run, words: list[str]) -> int:
     def body(session) -> None:
-        from fscli.api.sacctmgr import Admin, AssocChanges, describe_new_qos, queries
+        from fscli.api.sacctmgr import AssocChanges, describe_new_qos, queries
 
         names = [
             n.lower()
@@ -406,11 +404,10 @@ def add_cluster(run: Run, words: list[str]) -> int:
             if name in known:
                 run.out(f" This cluster {name} already exists.  Not adding.\n")
         new = [n for n in dict.fromkeys(names) if n not in known]
-        if not new:
-            run.out(" Nothing new added.\n")
+        if not new:  # sacctmgr says no more than the lines above
             raise run.refuse("")
         run.out(" Adding Cluster(s)\n" + "".join(f"  Name           = {n}\n" for n in new))
-        admin = Admin(session, run.app.now, run.app.actor)
+        admin = run.admin(session)
         root_known = "root" in queries.users(session.connection())
         normal_known = any(q.name == "normal" for q in queries.qos_rows(session.connection()))
         for name in new:

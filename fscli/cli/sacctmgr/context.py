@@ -50,6 +50,21 @@ class Run:
         self.err(text)
         return Refused(code)
 
+    def admin(self, session):
+        """The store's write surface, checking what slurmdbd checks."""
+        from fscli.api.sacctmgr import Admin
+
+        return Admin(session, self.app.now, self.app.actor, slurmdbd_rules=True)
+
+    def listed_clusters(self, conn, given: list[str]) -> list[str]:
+        """The clusters a listing shows: as :meth:`clusters`, but an unknown cluster is
+        not refused: sacctmgr lists what it has of it, nothing."""
+        from fscli.api.sacctmgr import queries
+
+        known = queries.cluster_names(conn)
+        wanted = [c.lower() for c in given]
+        return [c for c in wanted if c in known] if wanted else self.clusters(conn, [])
+
     def clusters(self, conn, given: list[str]) -> list[str]:
         """The clusters a command works on: those named (cluster=, -M, --cluster), else
         all of them; an unknown one is refused in sacctmgr's words."""

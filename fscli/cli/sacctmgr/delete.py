@@ -82,7 +82,6 @@ def _assoc_line(item) -> str:
 
 def delete_account(run: Run, words: list[str]) -> int:
     def body(session) -> None:
-        from fscli.api.sacctmgr import Admin
         from fscli.api.sacctmgr import queries as q
 
         found = _conditions(run, words, ACCOUNT_COND)
@@ -115,7 +114,7 @@ def delete_account(run: Run, words: list[str]) -> int:
         refused = default_refused(checked, users)
         if refused:
             raise run.refuse(DEFAULT_ACCOUNT.format("".join(refused)))
-        admin = Admin(session, run.app.now, run.app.actor)
+        admin = run.admin(session)
         gone = set() if by_cluster else {v.account for v in picked}
         with q.keep_bare_records(session, accounts_gone=gone):
             for cluster in dict.fromkeys(v.cluster for v in picked):
@@ -148,7 +147,6 @@ def _subtrees(view, picked) -> list:
 
 def delete_user(run: Run, words: list[str]) -> int:
     def body(session) -> None:
-        from fscli.api.sacctmgr import Admin
         from fscli.api.sacctmgr import queries as q
 
         found = _conditions(run, words, USER_COND)
@@ -170,7 +168,7 @@ def delete_user(run: Run, words: list[str]) -> int:
         if not picked and not gone:
             run.out(" Nothing deleted\n")
             raise run.refuse("")
-        admin = Admin(session, run.app.now, run.app.actor)
+        admin = run.admin(session)
         with q.keep_bare_records(session, users_gone=set(gone)):
             for cluster, user, account, part in admin_targets(picked):
                 admin.delete_users(admin.cluster(cluster), [user], account, part, False)
@@ -268,7 +266,6 @@ def delete_cluster(run: Run, words: list[str]) -> int:
     accounts keep their records (a user left with no association has no default)."""
 
     def body(session) -> None:
-        from fscli.api.sacctmgr import Admin
         from fscli.api.sacctmgr import queries as q
 
         found = _conditions(run, words, (("name", (("Names", 1), ("Clusters", 1))),))
@@ -277,7 +274,7 @@ def delete_cluster(run: Run, words: list[str]) -> int:
         if not names:
             run.out(" Nothing deleted\n")
             raise run.refuse("")
-        admin = Admin(session, run.app.now, run.app.actor)
+        admin = run.admin(session)
         with q.keep_bare_records(session):
             for name in names:
                 admin.delete_cluster(name)

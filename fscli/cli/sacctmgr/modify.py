@@ -264,7 +264,6 @@ def modify_account(run: Run, words: list[str]) -> int:
     its own sub-accounts first moves that one up to the account's parent."""
 
     def body(session) -> None:
-        from fscli.api.sacctmgr import Admin
         from fscli.api.sacctmgr import queries as q
 
         found, own, values = read_modify(run, session, words, ACCOUNT_COND, ACCOUNT_REC)
@@ -329,7 +328,7 @@ def modify_account(run: Run, words: list[str]) -> int:
         if not commit:
             run.out("".join(said))
             raise run.refuse("", 1 if run.failed else 0)
-        admin = Admin(session, run.app.now, run.app.actor)
+        admin = run.admin(session)
         _note_account_txns(run, named, desc, org, values, changed)
         if named:
             for cluster in clusters:
@@ -402,7 +401,6 @@ def modify_user(run: Run, words: list[str]) -> int:
     association part then has no account condition left."""
 
     def body(session) -> None:
-        from fscli.api.sacctmgr import Admin
         from fscli.api.sacctmgr import queries as q
         from fscli.engine.treespec import parse_admin_level
         from fscli.errors import FscliError
@@ -490,7 +488,7 @@ def modify_user(run: Run, words: list[str]) -> int:
         if not commit:
             run.out("".join(said))
             raise run.refuse("", 1 if run.failed else 0)
-        admin = Admin(session, run.app.now, run.app.actor)
+        admin = run.admin(session)
         _note_user_txns(run, view, user_changes, lacking_users, default, level, values, picked)
         for user in sorted(user_changes):
             mine = default if default and user not in lacking_users else None

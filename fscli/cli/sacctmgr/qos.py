@@ -620,8 +620,8 @@ def known_qos(session) -> list[str]:
 # -- add ------------------------------------------------------------------------------
 def add_qos(run: Run, words: list[str]) -> int:
     def body(session) -> None:
-        from fscli.api.sacctmgr import Admin, check_name
         from fscli.api.sacctmgr import add_qos as store_add
+        from fscli.api.sacctmgr import check_name
         from fscli.errors import InvalidValue
 
         known = known_qos(session)
@@ -650,7 +650,7 @@ def add_qos(run: Run, words: list[str]) -> int:
         )
         if rec.broken_preempt():  # slurmdbd's INSERT fails, unreported: nothing added
             return
-        admin = Admin(session, run.app.now, run.app.actor)
+        admin = run.admin(session)
         changes = rec.changes()
         for name in new:
             changes.values["description"] = rec.description if rec.description is not None else name
@@ -758,7 +758,6 @@ def matched(rows: list, cond: Cond) -> list:
 # -- modify ---------------------------------------------------------------------------
 def modify_qos(run: Run, words: list[str]) -> int:
     def body(session) -> None:
-        from fscli.api.sacctmgr import Admin
         from fscli.api.sacctmgr import modify_qos as store_modify
 
         known = known_qos(session)
@@ -810,7 +809,7 @@ def modify_qos(run: Run, words: list[str]) -> int:
         from fscli.api.sacctmgr import slurmdbd_txn
 
         run.txns.append(slurmdbd_txn.modify_named("QOS", [q.name for q in picked], ""))
-        store_modify(Admin(session, run.app.now, run.app.actor), [q.name for q in picked], changes)
+        store_modify(run.admin(session), [q.name for q in picked], changes)
 
     return run.write(body)
 
@@ -838,8 +837,8 @@ def _loops(name: str, added: list[str], rows) -> bool:
 # -- delete ---------------------------------------------------------------------------
 def delete_qos(run: Run, words: list[str]) -> int:
     def body(session) -> None:
-        from fscli.api.sacctmgr import Admin, queries
         from fscli.api.sacctmgr import delete_qos as store_delete
+        from fscli.api.sacctmgr import queries
 
         out = Out()
         cond = read_cond(plain(words), out)
@@ -874,7 +873,7 @@ def delete_qos(run: Run, words: list[str]) -> int:
                 " or change the default qos to remove the qos.\n"
                 " Changes Discarded\n"
             )
-        store_delete(Admin(session, run.app.now, run.app.actor), picked)
+        store_delete(run.admin(session), picked)
         run.out(" Deleting QOS(s)...\n" + "".join(f"  {n}\n" for n in picked))
 
     return run.write(body)

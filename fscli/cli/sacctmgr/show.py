@@ -113,8 +113,8 @@ def _assocs(query: Query, conn, run: Run) -> list:
     """The associations a listing's filters pick, in sacctmgr's order."""
     from fscli.api.sacctmgr import queries as q
 
-    clusters = run.clusters(conn, query.filters.get("cluster", []))
-    view = q.load_view(conn, clusters, own_only="woplimits" in query.flags)
+    clusters = run.listed_clusters(conn, query.filters.get("cluster", []))
+    view = q.load_view(conn, clusters, own_only="woplimits" in query.flags) if clusters else []
     accounts = query.filters.get("account")
     if accounts and "withsubaccounts" in query.flags:
         spans = [
