@@ -165,7 +165,7 @@ def settings_lines(
     given, cleared ones as NONE; ``qos`` as given (``+name`` for ``qos+=``)."""
     out = []
     if shares is not None:
-        out.append(f"  Fairshare     = {shares}")
+        out.append(f"  Fairshare     = {'NONE' if shares is limitdefs.CLEAR else shares}")
     for name, label in SETTING_LINES:
         if name in limits:
             value = limits[name]

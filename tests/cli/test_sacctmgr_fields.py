@@ -54,3 +54,19 @@ def test_a_field_named_twice_is_one_column(live):
 def test_an_unknown_field_is_named_in_lower_case(live):
     result = live("sacctmgr", "show", "assoc", "format=Account,XyZ%5")
     assert (result.exit_code, result.stdout, result.stderr) == (1, "", "Unknown field 'xyz'\n")
+
+
+def test_add_user_puts_the_default_account_last_and_a_cleared_share_is_none(live):
+    live.ok("sacctmgr", "-i", "add", "account", "a,b,c")
+    out = live.ok("sacctmgr", "-i", "add", "user", "bob", "account=a,b,c", "defaultaccount=a")
+    assert out.stdout == (
+        " Adding User(s)\n  bob\n Settings =\n  Default Account = a\n Associations =\n"
+        "  U = bob       A = b          C = live      \n"
+        "  U = bob       A = c          C = live      \n"
+        "  U = bob       A = a          C = live      \n"
+        " Non Default Settings\n"
+    )
+    out = live.ok("sacctmgr", "-i", "add", "user", "alice", "account=c,b", "fairshare=-1")
+    assert out.stdout.endswith(" Non Default Settings\n  Fairshare     = NONE\n")
+    shares = live.ok("sacctmgr", "-P", "show", "assoc", "user=alice", "format=Account,Share")
+    assert shares.stdout == "Account|Share\nb|1\nc|1\n"

@@ -195,9 +195,10 @@ def add_user(run: Run, words: list[str]) -> int:
         default = _text(own, "defaultaccount")
         run.default_given = bool(default)  # slurmdbd's is_def=1 is written only then
         accounts = [a.lower() for v in own.get("account", []) for a in names_of(v)]
-        if default:
-            accounts.append(default)
-        accounts = list(dict.fromkeys(accounts))
+        # sacctmgr's list keeps each account once, the default account last
+        accounts = [a for a in dict.fromkeys(accounts) if a != default] + (
+            [default] if default else []
+        )
         if not accounts:
             raise run.refuse(" Need name of account to add user to.\n")
         level = None

@@ -515,7 +515,9 @@ def modify_user(run: Run, words: list[str]) -> int:
 def _assoc_info(values: Settings, is_def: bool = False) -> str:
     from fscli.api.sacctmgr import slurmdbd_txn
 
-    return slurmdbd_txn.modify_assoc_info(values.shares, values.priority, values.limits, is_def)
+    return slurmdbd_txn.modify_assoc_info(
+        values.changes().shares, values.priority, values.limits, is_def
+    )
 
 
 def _note_account_txns(run: Run, named, desc, org, values: Settings, changed) -> None:

@@ -70,7 +70,8 @@ class Settings:
 
     def changes(self) -> AssocChanges:
         return AssocChanges(
-            shares=self.shares,
+            # a cleared FairShare (-1: printed NONE) is slurmdbd's default share, 1
+            shares=1 if self.shares is limitdefs.CLEAR else self.shares,
             priority=self.priority,
             qos=self.qos,
             default_qos=self.default_qos,
@@ -218,7 +219,7 @@ def assoc_setting(
         number = get_uint("FairShare", value, problems)
         if number is None:
             return False
-        settings.shares = 1 if number is limitdefs.CLEAR else number
+        settings.shares = number
         return True
     if canon == "Parent":
         settings.parent = value.strip().strip("'\"").lower()
