@@ -15,6 +15,18 @@ from tests.live.test_sacctmgr_differential import LENGTH
 
 
 def main(argv: list[str]) -> int:
+    """Holds the live cluster's lock, as the live tests do, so that neither resets it
+    under the other."""
+    import fcntl
+    import os
+    from pathlib import Path
+
+    with open(Path(os.environ["FSCLI_LIVE_SLURM"]) / "lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return survey(argv)
+
+
+def survey(argv: list[str]) -> int:
     verbose = "-v" in argv
     every = "-a" in argv
     first, last = (int(a) for a in argv if not a.startswith("-"))
