@@ -116,8 +116,13 @@ class Admin:
             self.s.add(
                 m.Account(name="root", description="default root account", organization="root")
             )
-        if self.s.scalar(select(m.Qos).where(m.Qos.name == "normal")) is None:
+        normal = self.s.scalar(select(m.Qos).where(m.Qos.name == "normal")) is not None
+        # slurmdbd makes QOS normal with its database, not with a cluster: deleted, it
+        # stays deleted (fscli's own first cluster of a store makes it, as the database)
+        first = self.s.scalar(select(m.Cluster.id).where(m.Cluster.name != name)) is None
+        if not normal and (first or not self.slurmdbd_rules):
             self.s.add(m.Qos(name="normal", priority=0, usage_factor=1.0))
+            normal = True
         self.s.flush()
         self.s.add(
             m.Association(
@@ -126,7 +131,7 @@ class Admin:
                 parent_id=None,
                 shares_raw=1,
                 shares_parent=False,
-                qos="normal",
+                qos="normal" if normal else None,
                 nest_order=0,
             )
         )

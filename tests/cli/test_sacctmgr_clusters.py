@@ -94,3 +94,27 @@ def test_an_added_default_qos_outside_the_list_is_taken_as_slurmdbd_takes_it(two
     assert listing == (0, "Account|QOS|Def QOS\nbio|normal|high\n", "")
     refused = two("--cluster", "live", "account", "add", "chem", "defaultqos=high")
     assert refused.exit_code == 1 and "not in its QOS list" in refused.stderr
+
+
+def test_a_deleted_normal_qos_stays_deleted_when_a_cluster_is_added(fscli):
+    """slurmdbd makes QOS normal with its database, not with each cluster."""
+    fscli.ok("sacctmgr", "-i", "add", "cluster", "live")
+    fscli.ok("sacctmgr", "-i", "delete", "qos", "normal")
+    fscli.ok("sacctmgr", "-i", "add", "cluster", "c2")
+    assert answer(fscli, "-P", "show", "qos", "format=Name") == (0, "Name\n", "")
+    listing = answer(fscli, "-P", "show", "assoc", "format=Cluster,Account,User,QOS")
+    assert listing == (
+        0,
+        "Cluster|Account|User|QOS\nc2|root||\nc2|root|root|\nlive|root||\nlive|root|root|\n",
+        "",
+    )
+
+
+def test_accounts_added_on_two_clusters_are_listed_account_by_account(two):
+    out = answer(two, "-i", "add", "account", "phys,chem")
+    assert out[0] == 0
+    assert (
+        " Associations\n  A = phys       C = c2        \n  A = phys       C = live      \n"
+        in out[1]
+    )
+    assert "  A = chem       C = c2        \n  A = chem       C = live      \n" in out[1]

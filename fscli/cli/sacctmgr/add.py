@@ -142,8 +142,10 @@ def add_account(run: Run, words: list[str]) -> int:
                 f"  Description     = {desc if desc is not None else 'Account Name'}\n"
                 f"  Organization    = {org if org is not None else 'Parent/Account Name'}\n"
             )
+        # each account's associations in turn, as slurmdbd lists them
+        order = [(c, n, None, None) for n in dict.fromkeys(names) for c in plan if n in plan[c]]
         text += " Associations\n" + "".join(
-            f"  A = {n[:10]:<10} C = {c[:10]:<10}\n" for c, ns in plan.items() for n in ns
+            f"  A = {n[:10]:<10} C = {c[:10]:<10}\n" for c, n, _, _ in order
         )
         if touched or desc is not None or org is not None:
             text += " Settings\n" + settings_lines(
@@ -160,7 +162,6 @@ def add_account(run: Run, words: list[str]) -> int:
             admin.add_accounts(admin.cluster(cluster), accts, parent, desc, org, settings.changes())
         # slurmdbd adds the new accounts' associations in one call, then the others'
         # (accounts given a new cluster), each account's clusters in turn
-        order = [(c, n, None, None) for n in dict.fromkeys(names) for c in plan if n in plan[c]]
         q.place_added(
             session,
             [
@@ -425,7 +426,10 @@ def add_cluster(run: Run, words: list[str]) -> int:
                 AssocChanges(),
             )
             root_known = True
-        if not normal_known:  # slurmdbd's QOS normal
+        made_normal = not normal_known and any(
+            q.name == "normal" for q in queries.qos_rows(session.connection())
+        )
+        if made_normal:  # slurmdbd's QOS normal, made with its database
             describe_new_qos(admin, "normal", "Normal QOS default")
 
     return run.write(body)
