@@ -20,6 +20,11 @@ LENGTH = 25
 SEEDS = int(os.environ.get("FSCLI_LIVE_SEEDS", "80"))
 FIRST_SEED = int(os.environ.get("FSCLI_LIVE_FIRST_SEED", "0"))
 ONCE_FAILED: list[int] = []
+KNOWN_DIFFERENT: dict[int, str] = {}
+"""Seeds whose sequence still differs from sacctmgr, with the call where it first does:
+each one is work left (the issue's note lists them). Such a seed is an expected failure
+while it differs, and an unexpected pass (reported, not failed) once fixed: then take it
+out of here. A seed not listed must match."""
 SHRUNK_AT_MOST = 3
 """Failing seeds whose sequence is shortened (each costs up to 40 more sequences); the
 others report their first differing call as it stands."""
@@ -34,6 +39,8 @@ def test_sequence_answers_as_sacctmgr(live_slurm, seed):
     difference = first_difference(calls)
     if difference is None:
         return
+    if seed in KNOWN_DIFFERENT:
+        pytest.xfail(f"known difference at call {difference.index + 1}: {difference.call}")
     FAILED.append(seed)
     if len(FAILED) <= SHRUNK_AT_MOST:
         calls, difference = shortest(calls)
