@@ -334,6 +334,19 @@ COORD_KEYS: tuple[tuple[str, Names], ...] = (
 )
 
 
+def refuse_unknown(run: Run, conn, users: list[str], accts: list[str]) -> None:
+    """A coordinator command naming an account or user there is not: each said, exit 1."""
+    from fscli.api.sacctmgr import queries as q
+
+    known_accounts, known_users = q.accounts(conn), q.users(conn)
+    bad = [
+        f" You specified a non-existent account '{a}'.\n" for a in accts if a not in known_accounts
+    ]
+    bad += [f" You specified a non-existent user '{u}'.\n" for u in users if u not in known_users]
+    if bad:
+        raise run.refuse("".join(bad))
+
+
 def add_coordinator(run: Run, words: list[str]) -> int:
     def body(session) -> None:
         from fscli.api.sacctmgr import queries as q
@@ -355,17 +368,7 @@ def add_coordinator(run: Run, words: list[str]) -> int:
         if not accts:
             raise run.refuse(" You need to specify an account list here.\n")
         conn = session.connection()
-        known_accounts, known_users = q.accounts(conn), q.users(conn)
-        bad = [
-            f" You specified a non-existent account '{a}'.\n"
-            for a in accts
-            if a not in known_accounts
-        ]
-        bad += [
-            f" You specified a non-existent user '{u}'.\n" for u in users if u not in known_users
-        ]
-        if bad:
-            raise run.refuse("".join(bad))
+        refuse_unknown(run, conn, users, accts)
         run.out(
             " Adding Coordinator User(s)\n"
             + "".join(f"  {u}\n" for u in users)

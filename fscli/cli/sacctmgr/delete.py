@@ -8,6 +8,7 @@ users went with their last one (``Deleting users (No Associations)...``).
 
 from __future__ import annotations
 
+from fscli.cli.sacctmgr.add import refuse_unknown
 from fscli.cli.sacctmgr.context import Run
 from fscli.cli.sacctmgr.grammar import ASSOC_COND, LIST_FLAGS, first, plain, split_list
 from fscli.cli.sacctmgr.modify import (
@@ -220,17 +221,7 @@ def delete_coordinator(run: Run, words: list[str]) -> int:
         if not given:
             raise run.refuse(" You need to specify a user list or account list here.\n")
         conn = session.connection()
-        known_accounts, known_users = q.accounts(conn), q.users(conn)
-        bad = [
-            f" You specified a non-existent account '{a}'.\n"
-            for a in accts
-            if a not in known_accounts
-        ]
-        bad += [
-            f" You specified a non-existent user '{u}'.\n" for u in users if u not in known_users
-        ]
-        if bad:
-            raise run.refuse("".join(bad))
+        refuse_unknown(run, conn, users, accts)
         if not users and not accts:
             raise run.refuse(" You need to specify a user list or an account list here.\n")
         if users:
