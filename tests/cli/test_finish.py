@@ -16,6 +16,7 @@ from fscli.cli.main import cli, main
 from fscli.cli.output import output_options
 from fscli.cli.reference import commands
 from fscli.store.db import display_url
+from tests.backends import BACKEND
 
 AT = "2026-05-01T00:00:00"
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -61,6 +62,9 @@ def test_svg_unwritable_file_is_one_line(science, tmp_path):
 # the demo on a 100-column terminal -----------------------------------------------------
 
 
+@pytest.mark.skipif(
+    BACKEND != "sqlite", reason="the demo's hints carry the store's --db, a long server URL"
+)
 def test_demo_fits_a_100_column_terminal(fscli, monkeypatch):
     monkeypatch.setattr("fscli.render.tables.is_terminal", lambda stream: True)
     result = fscli.runner.invoke(

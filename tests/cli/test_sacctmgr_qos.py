@@ -17,6 +17,7 @@ import shlex
 
 import pytest
 
+from tests.backends import BACKEND
 from tests.conftest import DATA
 
 CASES = json.loads((DATA / "live" / "sacctmgr_qos.json").read_text())
@@ -36,6 +37,11 @@ def replay(fscli, calls: list[dict]) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
+@pytest.mark.skipif(
+    BACKEND != "sqlite",
+    reason="the recorded calls name QOS by slurmdbd's ids, which follow a fresh database; "
+    "the server test database keeps its sequences from test to test",
+)
 def test_qos_sequences_answer_as_real_sacctmgr(fscli, name):
     replay(fscli, CASES[name])
 

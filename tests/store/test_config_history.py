@@ -26,7 +26,9 @@ def history(store: str) -> list[tuple[str, int, str]]:
     engine = open_engine(store)
     try:
         with engine.connect() as conn:
-            return sorted(load_config_history(conn, 1))
+            # cluster c's id as the store gave it (a server's sequences run on)
+            cid = conn.exec_driver_sql("SELECT id FROM cluster WHERE name = 'c'").scalar()
+            return sorted(load_config_history(conn, cid))
     finally:
         engine.dispose()
 
@@ -124,11 +126,14 @@ def test_usage_before_counts_charges_of_the_cluster_only(one, store):
     engine = open_engine(store)
     try:
         with engine.begin() as conn:
-            assert usage_before(conn, 1, epoch(f"{D}10:00:01"))
-            assert not usage_before(conn, 1, epoch(f"{D}10:00:00"))
-            assert not usage_before(conn, 2, epoch(f"{D}12:00:00"))
-            keep_replaced(conn, 2, epoch(f"{D}12:00:00"), {"TRESBillingWeights": "CPU=9"})
-            keep_replaced(conn, 1, epoch(f"{D}12:00:00"), {"PriorityMaxAge": "1"})
+            # the clusters' ids as the store gave them (a server's sequences run on)
+            ids = dict(conn.exec_driver_sql("SELECT name, id FROM cluster").all())
+            first, other = ids["c"], ids["other"]
+            assert usage_before(conn, first, epoch(f"{D}10:00:01"))
+            assert not usage_before(conn, first, epoch(f"{D}10:00:00"))
+            assert not usage_before(conn, other, epoch(f"{D}12:00:00"))
+            keep_replaced(conn, other, epoch(f"{D}12:00:00"), {"TRESBillingWeights": "CPU=9"})
+            keep_replaced(conn, first, epoch(f"{D}12:00:00"), {"PriorityMaxAge": "1"})
     finally:
         engine.dispose()
     assert history(store) == []

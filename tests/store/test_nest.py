@@ -7,7 +7,7 @@ import json
 import pytest
 
 from fscli.store import nest
-from tests.backends import EVERY_BACKEND, store_for
+from tests.backends import EVERY_BACKEND, once, store_for
 
 
 def test_each_run_of_one_parent_goes_first_in_its_own_order():
@@ -22,6 +22,7 @@ def test_siblings_without_an_order_come_last_newest_first():
     assert sorted([1, 2, 3, 4], key=key) == [3, 1, 4, 2]
 
 
+@once
 @pytest.mark.parametrize("backend", EVERY_BACKEND)
 def test_0009_keeps_the_order_the_ids_and_the_batches_gave(backend, tmp_path):
     """Newest first, except ids added together (the setting it replaces), which keep
