@@ -289,12 +289,7 @@ def modify_account(run: Run, words: list[str]) -> int:
                     and d.lower() in found.get("description", [d.lower()])
                     and o.lower() in found.get("organization", [o.lower()])
                 ]
-                if named:
-                    commit = True
-                    said.append(" Modified accounts...\n" + "".join(f"  {a}\n" for a in named))
-                else:
-                    said.append(" Nothing modified\n")
-                    run.failed = True
+                commit = _part(run, said, " Modified accounts...", named) or commit
         moves: list[tuple[str, str, str | None]] = []  # (cluster, account, below first)
         changed: list = []
         if values.given():
@@ -316,15 +311,7 @@ def modify_account(run: Run, words: list[str]) -> int:
                     changed.append(v)
                     lines.append(f"C = {v.cluster:<10} A = {v.account} of {v.parent_account}")
                     lines += unset_lines(view, v, pushed)
-                if lines:
-                    commit = True
-                    said.append(
-                        " Modified account associations...\n"
-                        + "".join(f"  {line}\n" for line in lines)
-                    )
-                else:
-                    said.append(" Nothing modified\n")
-                    run.failed = True
+                commit = _part(run, said, " Modified account associations...", lines) or commit
         if not commit:
             run.out("".join(said))
             raise run.refuse("", 1 if run.failed else 0)
@@ -362,6 +349,17 @@ def modify_account(run: Run, words: list[str]) -> int:
         run.out("".join(said))
 
     return run.write(body)
+
+
+def _part(run: Run, said: list[str], header: str, lines: list[str]) -> bool:
+    """One part of a modify, as sacctmgr reports it: ``header`` and its lines, else
+    `` Nothing modified`` (and exit 1); whether the part changes anything."""
+    if not lines:
+        said.append(" Nothing modified\n")
+        run.failed = True
+        return False
+    said.append(header + "\n" + "".join(f"  {line}\n" for line in lines))
+    return True
 
 
 def _move(view: list, item, parent: str):
@@ -476,15 +474,8 @@ def modify_user(run: Run, words: list[str]) -> int:
                 run.err(WHERE_PROBLEM)
             else:
                 picked = _selected(view, found, users=True)
-                if picked:
-                    commit = True
-                    said.append(
-                        " Modified user associations...\n"
-                        + "".join(f"  {user_assoc_line(v)}\n" for v in picked)
-                    )
-                else:
-                    said.append(" Nothing modified\n")
-                    run.failed = True
+                lines = [user_assoc_line(v) for v in picked]
+                commit = _part(run, said, " Modified user associations...", lines) or commit
         if not commit:
             run.out("".join(said))
             raise run.refuse("", 1 if run.failed else 0)
