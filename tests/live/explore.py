@@ -21,6 +21,10 @@ def main(argv: list[str]) -> int:
     import os
     from pathlib import Path
 
+    from tests.live.conftest import NO_CLUSTER
+
+    if not os.environ.get("FSCLI_LIVE_SLURM") or not os.environ.get("SLURM_CONF"):
+        sys.exit(f"explore: {NO_CLUSTER}")
     with open(Path(os.environ["FSCLI_LIVE_SLURM"]) / "lock", "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         return survey(argv)
