@@ -2,7 +2,8 @@
 
 Run on a node of the cluster (as root or a Slurm administrator, so that sacct and sshare
 see every user). Each command's standard output goes to a file named after the command
-(``sshare -a -l -P`` -> ``sshare_a_l_P.txt``); ``collect.json`` records the moment, the
+without its option values (``sshare -a -l -P`` -> ``sshare_a_l_P.txt``, ``sacctmgr -P show
+qos format=...`` -> ``sacctmgr_show_qos.txt``); ``collect.json`` records the moment, the
 version (``sacctmgr --version``), the cluster name, the host, the moment of slurmctld's
 last priority pass, and each command's exit status and error text. A missing tool or a
 failing command is recorded there, not fatal: ``import slurm`` imports what was saved.
@@ -26,18 +27,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from fscli.io.capture import CONFIG, DUMP, JOBS, META, NODES, PARTITIONS, SACCT
+
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%S%z"
 TIMEOUT = 300  # seconds a command may take (sacct over a long history is the slowest)
 ATTEMPTS = 3
-META = "collect.json"
-CONFIG = "scontrol_show_config.txt"
-DUMP = "sacctmgr_dump.cfg"
-SSHARE_LONG = "sshare_a_l_P.txt"
-PARTITIONS = "scontrol_show_partition.txt"
-NODES = "scontrol_show_node.txt"
-JOBS = "scontrol_show_job.txt"
-ASSOC_MGR = "scontrol_show_assoc_mgr.txt"
-SACCT = "sacct_a_X_P.txt"
 
 ASSOC_FIELDS = {  # sacctmgr show assoc format=: 23.11 replaced Lft/Rgt by Lineage
     "old": "Cluster,Account,User,Partition,ParentID,ParentName,ID,LFT,RGT,Fairshare,"
@@ -84,7 +78,7 @@ def commands(version: str, start: str) -> list[tuple[str, list[str]]]:
         ("sacctmgr_show_qos.txt", ["sacctmgr", "-P", "show", "qos", "format=" + QOS_FIELDS]),
         ("sacctmgr_show_user.txt", ["sacctmgr", "-P", "show", "user", "withassoc"]),
         ("sacctmgr_show_account.txt", ["sacctmgr", "-P", "show", "account", "withcoord"]),
-        (SSHARE_LONG, ["sshare", "-a", "-l", "-P"]),
+        ("sshare_a_l_P.txt", ["sshare", "-a", "-l", "-P"]),
         ("sshare_a_P.txt", ["sshare", "-a", "-P"]),
         ("sprio_l.txt", ["sprio", "-l"]),
         ("sprio_l_n.txt", ["sprio", "-l", "-n"]),
@@ -92,7 +86,7 @@ def commands(version: str, start: str) -> list[tuple[str, list[str]]]:
         (PARTITIONS, ["scontrol", "show", "partition"]),
         (NODES, ["scontrol", "show", "node"]),
         (JOBS, ["scontrol", "show", "job"]),
-        (ASSOC_MGR, ["scontrol", "show", "assoc_mgr", "flags=assoc,qos"]),
+        ("scontrol_show_assoc_mgr.txt", ["scontrol", "show", "assoc_mgr", "flags=assoc,qos"]),
         (SACCT, ["sacct", "-a", "-X", "-P", "-S", start, "-E", "now", "--format=" + SACCT_FIELDS]),
     ]
 

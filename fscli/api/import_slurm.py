@@ -47,7 +47,8 @@ def import_slurm(
 
     capture = read(folder)
     when = capture.moment if capture.moment is not None else moment(at)
-    result = Imported(capture.cluster, capture.last_pass or when, missing=list(capture.missing))
+    last_pass = capture.last_pass or when
+    result = Imported(capture.cluster, last_pass, missing=list(capture.missing))
     if capture.last_pass is None:
         result.missing.append(
             "collect.json has no last priority pass: passes anchored at the collect's moment"
@@ -57,7 +58,7 @@ def import_slurm(
         result.lines.append(f"cluster {capture.cluster} already holds {capture.folder}: unchanged")
         return result
     with store.transaction(at=when, dry_run=dry_run) as tx:
-        result.lines += _replace(tx, capture, result.at)
+        result.lines += _replace(tx, capture, last_pass)
     return result
 
 
@@ -80,6 +81,10 @@ def _detail(capture: Capture) -> str:
 def _replace(tx, capture: Capture, last_pass: int) -> list[str]:
     name = capture.cluster
     lines = tx.delete_cluster(name, active_jobs_too=True)
+    known = tx.qos_names()
+    for qos, changes in capture.qos.items():
+        write = tx.modify_qos if qos in known else tx.add_qos
+        lines += write(qos, changes=changes)
     plan = tx.apply_tree(capture.tree, loading=True)
     lines.append(f"cluster {name}: {len(plan.changes)} change(s) of the tree")
     if capture.size:

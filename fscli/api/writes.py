@@ -244,6 +244,10 @@ class Writes:
 
         return modify_qos(self._admin, _names(names), _qos_changes(changes, settings))
 
+    def qos_names(self) -> set[str]:
+        """The names of the store's QOS (global: every cluster's)."""
+        return self._admin.known_qos()
+
     def delete_qos(self, names: str | list[str]) -> list[str]:
         """Delete QOS (refused while anything uses them)."""
         from fscli.store.resources import delete_qos

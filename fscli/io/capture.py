@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from fscli.engine.imported import JobRecord
+from fscli.engine.qos_changes import QosChanges
 from fscli.engine.submit import JobInput
 from fscli.engine.treespec import TreeSpec
 from fscli.errors import FscliError, InvalidValue
@@ -33,6 +34,7 @@ PARTITIONS = "scontrol_show_partition.txt"
 NODES = "scontrol_show_node.txt"
 JOBS = "scontrol_show_job.txt"
 SACCT = "sacct_a_X_P.txt"
+QOS = "sacctmgr_show_qos.txt"
 _NAIVE = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$")
 _SACCT_TIMES = ("submit", "start", "end", "eligible")
 
@@ -48,6 +50,7 @@ class Capture:
     settings: dict[str, str] = field(default_factory=dict)
     partitions: dict[str, dict] = field(default_factory=dict)
     size: dict = field(default_factory=dict)  # the cluster's nodes, cpus, tres
+    qos: dict[str, QosChanges] = field(default_factory=dict)
     completed: list[JobRecord] = field(default_factory=list)
     jobs: list[JobInput] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)
@@ -84,6 +87,7 @@ def read(folder: str | Path) -> Capture:
     capture = Capture(where, meta, _digest(where), flatfile.parse(text, source=str(where / DUMP)))
     for reader, name in (
         (_settings, CONFIG),
+        (_qos, QOS),
         (_partitions, PARTITIONS),
         (_size, NODES),
         (_jobs, JOBS),
@@ -102,6 +106,7 @@ def read(folder: str | Path) -> Capture:
 
 _WHAT = {
     CONFIG: "priority settings",
+    QOS: "QOS settings (QOS the tree names are added at their defaults)",
     PARTITIONS: "partitions",
     NODES: "the cluster's nodes and CPUs",
     JOBS: "pending and running jobs",
@@ -146,6 +151,14 @@ def _settings(capture: Capture, text: str) -> None:
     capture.missing += [
         f"{CONFIG}: {key}={value} not taken: {why}" for key, value, why in settings.refused
     ]
+
+
+def _qos(capture: Capture, text: str) -> None:
+    from fscli.io.sacctmgr_qos import parse_show_qos
+
+    settings = parse_show_qos(text)
+    capture.qos = settings.qos
+    capture.missing += [f"{QOS}: column {title} not imported" for title in settings.unread]
 
 
 def _partitions(capture: Capture, text: str) -> None:
