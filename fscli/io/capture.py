@@ -6,11 +6,13 @@ Each file is read by the importer fscli already has for that tool's text: the tr
 job`` (:mod:`fscli.io.scontrol`, jobs read back by :mod:`fscli.io.squeue_import`), the
 usage from sacct's job records (:mod:`fscli.io.usage_import`). A file that is missing or
 that its command failed to write is skipped, and named in :attr:`Capture.missing` with
-what could not be filled; only the tree is required.
+what could not be filled; so is one its reader cannot take (a column it needs is
+missing, a value is bad), with the reason. Only the tree is required.
 
 Times: ``collect`` runs the tools in UTC with the offset printed where Slurm allows
-(``SLURM_TIME_FORMAT``); sacct ignores that format, so its times get the offset of the
-capture's ``time_zone`` (UTC) here, before they are read.
+(``SLURM_TIME_FORMAT``) and says ``"time_zone": "UTC"``; times printed without an offset
+(sacct ignores that format; captures taken by hand) are then read as UTC, else as this
+machine's local time.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass, field
+from datetime import timezone, tzinfo
 from pathlib import Path
 
 from fscli.engine.imported import JobRecord
@@ -74,7 +77,7 @@ class Capture:
 
 def read(folder: str | Path) -> Capture:
     """The capture in ``folder``; see the module docstring. Raises :class:`InvalidValue`
-    for a folder without a readable dump, naming the file of any other bad content."""
+    for a folder without a readable dump."""
     where = Path(folder)
     if not where.is_dir():
         raise InvalidValue(f"{folder}: not a folder (expected what 'fscli collect' wrote)")
@@ -100,7 +103,7 @@ def read(folder: str | Path) -> Capture:
         try:
             reader(capture, body)
         except FscliError as exc:
-            raise InvalidValue(f"{where / name}: {exc.message}") from None
+            capture.missing.append(f"{name}: {exc.message}: {_WHAT[name]} not imported")
     return capture
 
 
@@ -186,7 +189,7 @@ def _jobs(capture: Capture, text: str) -> None:
     from fscli.io.squeue_import import parse_squeue
 
     lines = [squeue_line(r) for r in records(text) if r.get("JobId")]
-    jobs = parse_squeue("\n".join(lines) + "\n")
+    jobs = parse_squeue("\n".join(lines) + "\n", _zone(capture))
     capture.jobs = [j for j in jobs if j.state in ("pending", "running")]
 
 
@@ -196,7 +199,7 @@ def _completed(capture: Capture, text: str) -> None:
     from fscli.io.usage_import import parse_sacct
 
     active = {j.job_id for j in capture.jobs}
-    if capture.meta.get("time_zone") == "UTC":
+    if _zone(capture) is not None:
         text = _with_offset(text)
     records = parse_sacct(text).jobs
     capture.completed = [
@@ -204,6 +207,12 @@ def _completed(capture: Capture, text: str) -> None:
         for j in records
         if j.end is not None and not (j.job_id and j.job_id.isdigit() and int(j.job_id) in active)
     ]
+
+
+def _zone(capture: Capture) -> tzinfo | None:
+    """The time zone of the capture's times without an offset: UTC when collect.json says
+    so (``collect`` runs the tools in UTC), else this machine's local time."""
+    return timezone.utc if capture.meta.get("time_zone") == "UTC" else None
 
 
 def _with_offset(text: str) -> str:

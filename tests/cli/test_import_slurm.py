@@ -78,3 +78,68 @@ def test_a_folder_without_a_dump_is_refused_whole(fscli, tmp_path):
 def test_folder_and_live_go_alone(fscli):
     done = fscli.fails("import", "slurm", code=2)
     assert "import slurm takes a FOLDER or --live, not both" in done.stderr
+
+
+def test_qos_come_with_their_settings_and_unread_columns_are_named(fscli, tmp_path):
+    folder = tmp_path / "capture"
+    shutil.copytree(CAPTURES / "fair_tree", folder)
+    qos = folder / "sacctmgr_show_qos.txt"
+    head = qos.read_text().splitlines()[0].split("|")
+    row = dict.fromkeys(head, "")
+    row.update(Name="high", ID="2", Descr="urgent work", Flags="DenyOnLimit")
+    row.update(GraceTime="00:05:00", GrpTRES="cpu=128", MaxWall="1-00:00:00")
+    row.update(MaxTRESPU="cpu=32", PreemptMode="cluster", Priority="100")
+    row.update(UsageFactor="2.000000", Preempt="normal")
+    qos.write_text(qos.read_text() + "|".join(row[h] for h in head) + "\n")
+    done = fscli.ok("import", "slurm", str(folder))
+    assert "not imported: sacctmgr_show_qos.txt: column Preempt not imported\n" in done.stderr
+    shown = fscli.ok(
+        "sacctmgr", "-P", "show", "qos",
+        "format=name,descr,flags,gracetime,grptres,maxwall,maxtrespu,priority,usagefactor",
+    ).stdout  # fmt: skip
+    assert shown.splitlines()[1:] == [
+        "normal|Normal QOS default||00:00:00||||0|1.000000",
+        "high|urgent work|DenyOnLimit|00:05:00|cpu=128|1-00:00:00|cpu=32|100|2.000000",
+    ]
+
+
+def _columns(text: str, names: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """The named columns of sprio's fixed-width text, found by header (the PARTITION
+    factor is the second PARTITION column)."""
+    lines = text.splitlines()
+    head = lines[0].split()
+    where = [
+        len(head) - 1 - head[::-1].index(n) if n == "PARTITION" else head.index(n) for n in names
+    ]
+    return [tuple(line.split()[i] for i in where) for line in lines[1:]]
+
+
+def test_a_slurm_24_11_capture_imports_its_jobs_partitions_and_qos(fscli, monkeypatch):
+    """Files of Slurm 24.11.5 (the golden sprio capture: ReqTRES/AllocTRES and TresPerTask
+    in scontrol show job, ExclusiveTopo in show partition, sprio -l with ACCOUNT and
+    QOSNAME): the jobs, partition factors and QOS priorities give 24.11's JOBSIZE,
+    PARTITION, QOS and NICE columns. (It has no sacct file: FAIRSHARE, from usage, and
+    AGE, from the pass moment it did not save, are not compared.)"""
+    monkeypatch.setenv("TZ", "Asia/Tokyo")  # its times are UTC, as collect.json says
+    folder = CAPTURES / "slurm-24.11-sprio"
+    done = fscli.ok("import", "slurm", str(folder))
+    assert "imported 9 jobs (8 pending, 1 running)\n" in done.stderr
+    assert "not imported: sacct_a_X_P.txt missing or empty: usage of finished jobs" in done.stderr
+    got = fscli.ok("slurm-sprio", "-l", at="2026-11-28T06:49:04Z").stdout
+    names = ("JOBID", "USER", "JOBSIZE", "PARTITION", "QOS", "NICE")
+    assert _columns(got, names) == _columns((folder / "sprio_l.txt").read_text(), names)
+
+
+def test_a_file_its_reader_cannot_take_is_skipped_with_the_reason(fscli, tmp_path):
+    folder = tmp_path / "capture"
+    shutil.copytree(CAPTURES / "fair_tree", folder)
+    sacct = folder / "sacct_a_X_P.txt"
+    lines = [line.split("|") for line in sacct.read_text().splitlines()]
+    cut = lines[0].index("AllocTRES")
+    sacct.write_text("".join("|".join(c[: cut - 1] + c[cut + 1 :]) + "\n" for c in lines))
+    done = fscli.ok("import", "slurm", str(folder))
+    assert (
+        "not imported: sacct_a_X_P.txt: sacct header lacks column(s): AllocTRES or AllocCPUS: "
+        "usage of finished jobs not imported\n"
+    ) in done.stderr
+    assert "imported 5 jobs (4 pending, 1 running)\n" in done.stderr

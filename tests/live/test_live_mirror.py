@@ -8,40 +8,35 @@ capture (time limit 30 minutes), four jobs pending behind it in the three partit
 with a nice value. After the next priority pass (PriorityCalcPeriod=1: at most a minute)
 the cluster is collected, and the collect imported into a new store: ``sshare -a -l -P``,
 ``sshare -a -P``, ``sprio -l``, ``sprio -l -n`` and ``sprio -w`` are compared whole. A
-second import of the folder changes nothing. About a minute and a half per scenario.
+second import of the folder changes nothing, and ``import slurm --live`` gives the same
+sshare as the cluster's. About a minute and a half per scenario.
 """
 
 from __future__ import annotations
 
-import os
-import shutil
+import re
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
 
 from tests.capture import views
 from tests.conftest import Fscli
-from tests.live.test_live_shares import ACCOUNTS, PENDING, USERS, run, sbatch
+from tests.live.conftest import jobs_cluster
+from tests.live.test_live_shares import ACCOUNTS, PENDING, USERS, _wait, run, sbatch
 
 SCRIPT = Path(__file__).parent / "slurm"
 
 
 @pytest.fixture
 def cluster():
-    where = os.environ.get("FSCLI_LIVE_SLURM")
-    if not where or not os.environ.get("SLURM_CONF") or not shutil.which("sbatch"):
-        pytest.skip("no live Slurm: start one with `tests/live/slurm up DIR --jobs`")
-    ping = subprocess.run(["scontrol", "ping"], capture_output=True, text=True, timeout=30)
-    if ping.returncode != 0 or "UP" not in ping.stdout:
-        pytest.skip("the live Slurm runs without slurmctld: start it with `up DIR --jobs`")
+    where = jobs_cluster()
     import fcntl
 
-    with open(Path(where) / "lock", "a") as lock:
+    with open(where / "lock", "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        yield Path(where)
-        subprocess.run([str(SCRIPT), "fresh", where], capture_output=True, timeout=300)
+        yield where
+        subprocess.run([str(SCRIPT), "fresh", str(where)], capture_output=True, timeout=300)
 
 
 def _scenario(where: Path, flags: str) -> None:
@@ -71,14 +66,6 @@ def _scenario(where: Path, flags: str) -> None:
     _wait(aged, 75)
 
 
-def _wait(ready, seconds: float) -> None:
-    end = time.monotonic() + seconds
-    while not ready():
-        if time.monotonic() > end:
-            raise AssertionError(f"the live cluster was not ready within {seconds} s")
-        time.sleep(1)
-
-
 @pytest.mark.parametrize("flags", ["", "NO_FAIR_TREE"], ids=["fair_tree", "classic"])
 def test_import_of_a_collect_prints_what_the_cluster_printed(cluster, flags, tmp_path):
     _scenario(cluster, flags)
@@ -89,3 +76,22 @@ def test_import_of_a_collect_prints_what_the_cluster_printed(cluster, flags, tmp
         assert got == want, name
     again = fscli.ok("import", "slurm", str(folder))
     assert "unchanged" in again.stderr
+    _import_live_is_the_same(cluster, tmp_path)
+
+
+def _import_live_is_the_same(where: Path, tmp_path: Path) -> None:
+    """``import slurm --live`` (collect to a temporary folder, import it): sshare at the
+    pass it printed is the cluster's sshare, read while no pass ran."""
+    from fscli.api.collect import last_pass
+
+    for _ in range(3):
+        before = last_pass(str(where / "state"))
+        store = Fscli(str(tmp_path / f"live-{before}.db"))
+        done = store.ok("import", "slurm", "--live")
+        want = run("sshare", "-a", "-l", "-P")
+        if last_pass(str(where / "state")) == before:
+            break
+    else:
+        raise AssertionError("a priority pass ran during every import")
+    at = re.search(r"last priority pass: (\S+) ", done.stderr).group(1)
+    assert store.ok("slurm-sshare", "-a", "-l", "-P", at=at).stdout == want
