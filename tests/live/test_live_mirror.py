@@ -66,7 +66,11 @@ def _scenario(where: Path, flags: str) -> None:
     _wait(aged, 75)
 
 
-@pytest.mark.parametrize("flags", ["", "NO_FAIR_TREE"], ids=["fair_tree", "classic"])
+@pytest.mark.parametrize(
+    "flags",
+    ["", "NO_FAIR_TREE", "DEPTH_OBLIVIOUS"],
+    ids=["fair_tree", "classic", "depth_oblivious"],
+)
 def test_import_of_a_collect_prints_what_the_cluster_printed(cluster, flags, tmp_path):
     _scenario(cluster, flags)
     folder = tmp_path / "capture"
