@@ -1,6 +1,6 @@
 """``fscli import slurm DIR``: the real captures of tests/data/capture/ (``fscli collect``
-on the live 22.05.8 cluster of tests/live/test_live_mirror.py, a 64-CPU job running, four
-pending) give back, at the capture's last pass, what the cluster's sshare and sprio
+on the live 22.05.8 cluster of tests/live/test_live_mirror.py under Fair Tree, classic and
+depth-oblivious fair share, a 64-CPU job running, four pending) give back, at the capture's last pass, what the cluster's sshare and sprio
 printed; a second import changes nothing, a newer one replaces the cluster alone, and a
 capture with fewer files imports what it has."""
 
@@ -16,7 +16,7 @@ from tests.capture import last_pass, views
 CAPTURES = Path(__file__).parent.parent / "data" / "capture"
 
 
-@pytest.mark.parametrize("name", ["fair_tree", "classic"])
+@pytest.mark.parametrize("name", ["fair_tree", "classic", "depth_oblivious"])
 def test_the_views_print_what_the_cluster_printed(fscli, name):
     for view, (got, want) in views(fscli, CAPTURES / name).items():
         assert got == want, view
@@ -143,3 +143,37 @@ def test_a_file_its_reader_cannot_take_is_skipped_with_the_reason(fscli, tmp_pat
         "usage of finished jobs not imported\n"
     ) in done.stderr
     assert "imported 5 jobs (4 pending, 1 running)\n" in done.stderr
+
+
+def _assoc_mgr_wall(folder: Path) -> dict[tuple[str, str], str]:
+    """(account, user or '') -> the GrpWall minutes used that ``scontrol show assoc_mgr``
+    printed (``GrpWall=N(0.85)``), for every association but root's."""
+    import re
+
+    text = (folder / "scontrol_show_assoc_mgr.txt").read_text()
+    found = {}
+    for account, user, used in re.findall(
+        r"Account=(\S+) UserName=(\S*?)(?:\(\d+\))? .*?GrpWall=[^(\s]*\(([\d.]+)\)", text, re.S
+    ):
+        if account != "root":
+            found[(account, user)] = used
+    return found
+
+
+@pytest.mark.parametrize("name", ["fair_tree", "classic"])
+def test_grp_wall_used_is_what_assoc_mgr_printed(fscli, name):
+    """The imported jobs charge the GrpWall minutes slurmctld counted, on every user and
+    account association (a GrpWall limit set on each shows them in the Used column)."""
+    folder = CAPTURES / name
+    fscli.ok("-Q", "import", "slurm", str(folder))
+    at = last_pass(folder)
+    want = _assoc_mgr_wall(folder)
+    assert len(want) == 8 and want[("shy", "carl")] not in ("0.00", "")
+    got = {}
+    for account, user in want:
+        who = ("user=" + user, "account=" + account) if user else ("account=" + account,)
+        fscli.ok("-Q", "limits", "set", *who, "grpwall=100", at=at)
+        shown = fscli.ok("limits", "show", "--effective", *who, "-P", at=at).stdout
+        row = next(line for line in shown.splitlines() if line.startswith("GrpWall|"))
+        got[(account, user)] = row.split("|")[-1]
+    assert got == want
