@@ -101,7 +101,13 @@ def _replace(tx, capture: Capture, last_pass: int) -> list[str]:
         lines += tx.import_usage(
             SacctImport(jobs=capture.completed), str(capture.folder), cluster=name
         )
-    if capture.jobs:
-        lines += tx.import_jobs(capture.jobs, cluster=name)
+    jobs = [j for j in capture.jobs if set(j.partitions) <= set(capture.partitions)]
+    if len(jobs) < len(capture.jobs):
+        lines.append(
+            f"left out {len(capture.jobs) - len(jobs)} job(s) in partitions the capture "
+            "does not describe"
+        )
+    if jobs:
+        lines += tx.import_jobs(jobs, cluster=name)
     tx.record(ACTION, name, _detail(capture))
     return lines

@@ -177,3 +177,13 @@ def test_grp_wall_used_is_what_assoc_mgr_printed(fscli, name):
         row = next(line for line in shown.splitlines() if line.startswith("GrpWall|"))
         got[(account, user)] = row.split("|")[-1]
     assert got == want
+
+
+def test_without_partitions_the_jobs_in_them_are_left_out_and_said(fscli, tmp_path):
+    folder = tmp_path / "capture"
+    shutil.copytree(CAPTURES / "fair_tree", folder)
+    (folder / "scontrol_show_partition.txt").unlink()
+    done = fscli.ok("import", "slurm", str(folder))
+    assert "not imported: scontrol_show_partition.txt missing or empty: partitions " in done.stderr
+    assert "left out 5 job(s) in partitions the capture does not describe\n" in done.stderr
+    assert "imported 1 job(s) on live (1 completed, 0 running)\n" in done.stderr
