@@ -187,3 +187,17 @@ def test_without_partitions_the_jobs_in_them_are_left_out_and_said(fscli, tmp_pa
     assert "not imported: scontrol_show_partition.txt missing or empty: partitions " in done.stderr
     assert "left out 5 job(s) in partitions the capture does not describe\n" in done.stderr
     assert "imported 1 job(s) on live (1 completed, 0 running)\n" in done.stderr
+
+
+@pytest.mark.parametrize("mode", ["classic", "fairtree", "depth_oblivious"])
+def test_slurm_24_11_captures_give_its_sshare_byte_for_byte(fscli, mode):
+    """The golden 24.11.5 classic_doc captures (dump, scontrol show config, the sacct table
+    of their notes, no decay) as collect folders: sshare -a -l -P and -a -P are 24.11's, in
+    the three modes, at the capture's moment (collect.json's, no pass saved)."""
+    folder = CAPTURES / "slurm-24.11-classic_doc" / mode
+    done = fscli.ok("import", "slurm", str(folder))
+    assert "imported 3 job(s) on oracle (3 completed, 0 running)\n" in done.stderr
+    at = "2026-11-28T" + {"classic": "06:38:57", "fairtree": "06:41:21"}.get(mode, "06:44:53")
+    for name, argv in (("sshare_a_l_P.txt", ("-a", "-l", "-P")), ("sshare_a_P.txt", ("-a", "-P"))):
+        got = fscli.ok("slurm-sshare", *argv, at=at + "Z").stdout
+        assert got == (folder / name).read_text(), name
