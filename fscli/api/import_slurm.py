@@ -47,11 +47,16 @@ def import_slurm(
 
     capture = read(folder)
     when = capture.moment if capture.moment is not None else moment(at)
-    last_pass = capture.last_pass or when
+    last_pass = capture.last_pass or capture.estimated_pass() or when
     result = Imported(capture.cluster, last_pass, missing=list(capture.missing))
     if capture.last_pass is None:
         result.missing.append(
-            "collect.json has no last priority pass: passes anchored at the collect's moment"
+            "collect.json has no last priority pass: "
+            + (
+                "passes anchored at the collect's moment"
+                if last_pass == when
+                else "passes counted from slurmctld's BOOT_TIME"
+            )
         )
     if _unchanged(store, capture, when, dry_run):
         result.changed = False

@@ -68,11 +68,25 @@ class Capture:
         value = self.meta.get("moment")
         return int(value) if isinstance(value, int) else None
 
+    boot: int | None = None  # slurmctld's start (scontrol show config's BOOT_TIME)
+    calc_period: int | None = None  # PriorityCalcPeriod, seconds
+
     @property
     def last_pass(self) -> int | None:
         """The moment of slurmctld's last priority pass before the collect, if known."""
         value = self.meta.get("last_pass")
         return int(value) if isinstance(value, int) else None
+
+    def estimated_pass(self) -> int | None:
+        """The last pass as slurmctld's timer places it when the state file could not be
+        read: its start plus whole PriorityCalcPeriods up to the collect's moment (the
+        decay thread starts with slurmctld and wakes every period: on the live cluster the
+        passes fell on BOOT_TIME's second)."""
+        if self.boot is None or not self.calc_period or self.moment is None:
+            return None
+        if self.moment < self.boot:
+            return None
+        return self.boot + (self.moment - self.boot) // self.calc_period * self.calc_period
 
 
 def read(folder: str | Path) -> Capture:
@@ -149,8 +163,15 @@ def _digest(where: Path) -> str:
 def _settings(capture: Capture, text: str) -> None:
     from fscli.io.scontrol import priority_settings, show_config
 
-    settings = priority_settings(show_config(text))
+    values = show_config(text)
+    settings = priority_settings(values)
     capture.settings = settings.used
+    if "PriorityCalcPeriod" in settings.used:
+        capture.calc_period = 60 * int(settings.used["PriorityCalcPeriod"])
+    if values.get("BOOT_TIME"):
+        from fscli.engine.timestr import parse_date
+
+        capture.boot = parse_date(values["BOOT_TIME"], "BOOT_TIME")
     capture.missing += [
         f"{CONFIG}: {key}={value} not taken: {why}" for key, value, why in settings.refused
     ]

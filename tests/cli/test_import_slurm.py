@@ -6,6 +6,7 @@ capture with fewer files imports what it has."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -201,3 +202,23 @@ def test_slurm_24_11_captures_give_its_sshare_byte_for_byte(fscli, mode):
     for name, argv in (("sshare_a_l_P.txt", ("-a", "-l", "-P")), ("sshare_a_P.txt", ("-a", "-P"))):
         got = fscli.ok("slurm-sshare", *argv, at=at + "Z").stdout
         assert got == (folder / name).read_text(), name
+
+
+def test_without_the_state_file_passes_are_counted_from_boot_time(fscli, tmp_path):
+    """A collect that could not read priority_last_decay_ran: slurmctld's passes are
+    counted from scontrol show config's BOOT_TIME, whole PriorityCalcPeriods up to the
+    collect's moment, and land on the pass the state file held."""
+    folder = tmp_path / "capture"
+    shutil.copytree(CAPTURES / "fair_tree", folder)
+    meta = json.loads((folder / "collect.json").read_text())
+    want = last_pass(folder)
+    meta["last_pass"] = meta["last_reset"] = None
+    (folder / "collect.json").write_text(json.dumps(meta))
+    done = fscli.ok("import", "slurm", str(folder))
+    assert (
+        "not imported: collect.json has no last priority pass: passes counted from "
+        "slurmctld's BOOT_TIME\n"
+    ) in done.stderr
+    assert f"last priority pass: {want} (ask with --at this moment)\n" in done.stderr
+    got = fscli.ok("slurm-sprio", "-l", "-n", at=want).stdout
+    assert got == (CAPTURES / "fair_tree" / "sprio_l_n.txt").read_text()
