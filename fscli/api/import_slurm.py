@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from fscli.api.store import Store, When
+    from fscli.api.writes import Writes
     from fscli.io.capture import Capture
 
 ACTION = "import slurm"
@@ -83,7 +84,10 @@ def _detail(capture: Capture) -> str:
     return f"digest={capture.digest} version={capture.meta.get('version', '?')}"
 
 
-def _replace(tx, capture: Capture, last_pass: int) -> list[str]:
+def _replace(tx: Writes, capture: Capture, last_pass: int) -> list[str]:
+    """The cluster deleted and written again from ``capture``: QOS first (the tree names
+    them), the tree, its size, settings, partitions, usage, then the jobs (checked as
+    submissions against all of that)."""
     name = capture.cluster
     lines = tx.delete_cluster(name, active_jobs_too=True)
     known = tx.qos_names()
@@ -93,7 +97,7 @@ def _replace(tx, capture: Capture, last_pass: int) -> list[str]:
     plan = tx.apply_tree(capture.tree, loading=True)
     lines.append(f"cluster {name}: {len(plan.changes)} change(s) of the tree")
     if capture.size:
-        tx.modify_cluster(name, **capture.size)
+        lines += tx.modify_cluster(name, **capture.size)
     settings = dict(capture.settings)
     settings.pop("ClusterName", None)
     settings["PriorityCalcAnchor"] = str(last_pass)
