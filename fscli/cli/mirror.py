@@ -41,7 +41,12 @@ def collect(app, folder, start) -> None:
 
 @click.group("import")
 def import_() -> None:
-    """Build a cluster of the store from what a live cluster prints."""
+    """Build a cluster of the store from what a live cluster prints.
+
+    \b
+    Example:
+      fscli collect /tmp/hpc1 && fscli import slurm /tmp/hpc1
+    """
 
 
 @import_.command("slurm")
