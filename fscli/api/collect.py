@@ -23,7 +23,6 @@ import os
 import shutil
 import socket
 import subprocess
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -96,13 +95,12 @@ def _at_least(version: str, wanted: tuple[int, int]) -> bool:
     return len(parts) == 2 and (parts[0], parts[1]) >= wanted
 
 
-def collect(folder: str | Path, start: str | None = None, now: Callable[[], float] | None = None):
+def collect(folder: str | Path, start: str | None = None) -> Collected:
     """Run every command into ``folder`` (made if missing); see the module docstring.
     ``start`` is sacct's ``-S`` (default: ten decay half-lives back, or the epoch when
-    usage does not decay). ``now`` is the clock (for tests)."""
+    usage does not decay)."""
     import time
 
-    clock = now or time.time
     target = Path(folder)
     target.mkdir(parents=True, exist_ok=True)
     env = {**os.environ, "TZ": "UTC", "SLURM_TIME_FORMAT": TIME_FORMAT}
@@ -110,13 +108,15 @@ def collect(folder: str | Path, start: str | None = None, now: Callable[[], floa
     runs: dict[str, dict] = {}
     said = _run("sacctmgr_version", ["sacctmgr", "--version"], env, runs, problems)
     version = said.strip().split()[-1:] or [""]
+    first = list(problems)
     for _attempt in range(ATTEMPTS):
+        problems[:] = first  # a run again reports its own failures
         config_text = _save(CONFIG, ["scontrol", "show", "config"], target, env, runs, problems)
         from fscli.io.scontrol import show_config
 
         conf = show_config(config_text)
         before = last_pass(conf.get("StateSaveLocation"))
-        moment = clock()
+        moment = time.time()
         cluster = conf.get("ClusterName", "")
         _dump(cluster, target, env, runs, problems)
         for name, argv in commands(version[0], start or _sacct_start(conf, moment)):
@@ -124,7 +124,6 @@ def collect(folder: str | Path, start: str | None = None, now: Callable[[], floa
         after = last_pass(conf.get("StateSaveLocation"))
         if before == after:
             break
-        problems.clear()
     meta = {
         "moment": int(moment),
         "version": version[0],

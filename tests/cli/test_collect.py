@@ -99,3 +99,26 @@ def test_version_23_11_asks_for_lineage_not_lft():
     new = dict(commands("23.11.4", "now"))["sacctmgr_show_assoc.txt"][-1]
     assert ",LFT,RGT," in old and "Lineage" not in old
     assert ",Lineage," in new and "LFT" not in new
+
+
+def test_a_pass_during_the_collect_makes_it_collect_again(fscli, fake_slurm):
+    """The first sacct run stands for a priority pass that ran meanwhile (it rewrites
+    priority_last_decay_ran): every command runs again, so the files show one pass."""
+    state, bin_dir = fake_slurm / "state", fake_slurm / "bin"
+    (bin_dir / "sacct").write_text(
+        "#!/bin/sh\n"
+        f'if [ ! -e "{state}/passed" ]; then\n'
+        f'  : > "{state}/passed"\n'
+        f'  printf "\\000\\000\\000\\000\\153\\012\\255\\015\\000\\000\\000\\000\\153\\012\\252\\121"'
+        f' > "{state}/priority_last_decay_ran"\n'
+        "fi\n"
+        'echo "sacct run"\n'
+    )
+    (bin_dir / "sshare").write_text(
+        f'#!/bin/sh\nif [ -e "{state}/passed" ]; then echo after; else echo before; fi\n'
+    )
+    folder = fake_slurm / "capture"
+    fscli.ok("-Q", "collect", str(folder))
+    assert (folder / "sshare_a_l_P.txt").read_text() == "after\n"
+    meta = json.loads((folder / "collect.json").read_text())
+    assert (meta["last_pass"], meta["last_reset"]) == (0x6B0AAD0D, 0x6B0AAA51)
