@@ -10,13 +10,17 @@ from pathlib import Path
 
 from tests.conftest import Fscli
 
-VIEWS = {  # file collect wrote -> the shims' command printing the same text
-    "sshare_a_l_P.txt": ("slurm-sshare", "-a", "-l", "-P"),
-    "sshare_a_P.txt": ("slurm-sshare", "-a", "-P"),
-    "sprio_l.txt": ("slurm-sprio", "-l"),
-    "sprio_l_n.txt": ("slurm-sprio", "-l", "-n"),
-    "sprio_w.txt": ("slurm-sprio", "-w"),
-}
+VIEWS = [  # (file collect wrote, an fscli command printing the same text): its own, the shims'
+    (name, (prefix + tool, *argv))
+    for name, tool, argv in (
+        ("sshare_a_l_P.txt", "sshare", ("-a", "-l", "-P")),
+        ("sshare_a_P.txt", "sshare", ("-a", "-P")),
+        ("sprio_l.txt", "sprio", ("-l",)),
+        ("sprio_l_n.txt", "sprio", ("-l", "-n")),
+        ("sprio_w.txt", "sprio", ("-w",)),
+    )
+    for prefix in ("", "slurm-")
+]
 
 
 def last_pass(folder: Path) -> str:
@@ -26,11 +30,15 @@ def last_pass(folder: Path) -> str:
 
 
 def views(fscli: Fscli, folder: Path) -> dict[str, tuple[str, str]]:
-    """file -> (what fscli prints after importing ``folder``, what the cluster printed)."""
+    """``fscli COMMAND`` -> (what it prints after importing ``folder``, what the cluster
+    printed)."""
     fscli.ok("-Q", "import", "slurm", str(folder))
     at = last_pass(folder)
     cluster = json.loads((folder / "collect.json").read_text())["cluster"]
     return {
-        name: (fscli.ok("--cluster", cluster, *argv, at=at).stdout, (folder / name).read_text())
-        for name, argv in VIEWS.items()
+        " ".join(argv): (
+            fscli.ok("--cluster", cluster, *argv, at=at).stdout,
+            (folder / name).read_text(),
+        )
+        for name, argv in VIEWS
     }
