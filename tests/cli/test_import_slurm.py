@@ -76,9 +76,13 @@ def test_a_folder_without_a_dump_is_refused_whole(fscli, tmp_path):
     assert not Path(fscli.db).exists()  # refused before a store was made
 
 
-def test_folder_and_live_go_alone(fscli):
+def test_folder_and_live_go_alone(fscli, tmp_path):
     done = fscli.fails("import", "slurm", code=2)
     assert "import slurm takes a FOLDER or --live, not both" in done.stderr
+    done = fscli.fails("import", "slurm", str(tmp_path / "nowhere"), code=1)
+    assert done.stderr == (
+        f"fscli: error: {tmp_path}/nowhere: not a folder (expected what 'fscli collect' wrote)\n"
+    )
 
 
 def test_qos_come_with_their_settings_and_unread_columns_are_named(fscli, tmp_path):
