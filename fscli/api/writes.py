@@ -24,6 +24,8 @@ if TYPE_CHECKING:
     from fscli.engine.limits.target import Target
     from fscli.engine.qos_changes import QosChanges
     from fscli.engine.submit import JobInput
+    from fscli.engine.treediff import Plan
+    from fscli.engine.treespec import TreeSpec
     from fscli.io.usage_import import SacctImport
     from fscli.store.progress import Progress
     from fscli.store.usage_admin import UsageAdmin
@@ -107,6 +109,24 @@ class Writes:
             for name in _names(names)
             for line in self._admin.delete_cluster(name, active_jobs_too)
         ]
+
+    def apply_tree(self, spec: TreeSpec, loading: bool = False) -> Plan:
+        """Make the spec's cluster match ``spec`` (a tree as ``fscli apply``/``load`` read
+        it) inside this transaction; ``loading``: as ``load`` of a sacctmgr dump (QOS and
+        partitions it names are added, a DefaultQOS outside a QOS list is kept)."""
+        from fscli.engine.treespec import lower_names
+        from fscli.store.tree_plan import make_plan
+        from fscli.store.tree_sync import apply_plan
+
+        session = self._admin.s
+        plan = make_plan(session.connection(), lower_names(spec), create_missing=loading)
+        if plan.changes:
+            apply_plan(session, plan, self.now, self._admin.actor, check_default_qos=not loading)
+        return plan
+
+    def record(self, action: str, target: str, detail: str = "") -> None:
+        """A line of ``fscli history`` for a change made of several writes (an import)."""
+        self._admin.log(action, target, detail)
 
     # -- accounts ---------------------------------------------------------------------
     def add_account(
@@ -223,6 +243,10 @@ class Writes:
         from fscli.store.resources import modify_qos
 
         return modify_qos(self._admin, _names(names), _qos_changes(changes, settings))
+
+    def qos_names(self) -> set[str]:
+        """The names of the store's QOS (global: every cluster's)."""
+        return self._admin.known_qos()
 
     def delete_qos(self, names: str | list[str]) -> list[str]:
         """Delete QOS (refused while anything uses them)."""

@@ -37,6 +37,20 @@ def live_slurm():
         yield Path(where)
 
 
+def jobs_cluster() -> Path:
+    """The live cluster's folder, when it runs slurmctld too (``up DIR --jobs``: sbatch,
+    sshare, sprio); else the test is skipped, saying why."""
+    import subprocess
+
+    where = os.environ.get("FSCLI_LIVE_SLURM")
+    if not where or not os.environ.get("SLURM_CONF") or not shutil.which("sbatch"):
+        pytest.skip("no live Slurm: start one with `tests/live/slurm up DIR --jobs`")
+    ping = subprocess.run(["scontrol", "ping"], capture_output=True, text=True, timeout=30)
+    if ping.returncode != 0 or "UP" not in ping.stdout:
+        pytest.skip("the live Slurm runs without slurmctld: start it with `up DIR --jobs`")
+    return Path(where)
+
+
 def pytest_terminal_summary(terminalreporter, config):
     """How much of sacctmgr's vocabulary the differential sequences that ran covered."""
     from tests.live import test_sacctmgr_differential as differential

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import time
 from pathlib import Path
@@ -39,6 +38,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import Fscli
+from tests.live.conftest import jobs_cluster
 
 ACCOUNTS = [("shx", "root", 30), ("shy", "root", 70), ("shz", "shy", 5)]
 USERS = [("alice", "shx", 1), ("bob", "shx", 1), ("carl", "shy", 1), ("dana", "shz", 1)]
@@ -87,15 +87,10 @@ def sbatch(user: str, account: str, partition: str, cpus: int, *extra: str) -> s
 
 @pytest.fixture(scope="module")
 def scenario(tmp_path_factory):
-    where = os.environ.get("FSCLI_LIVE_SLURM")
-    if not where or not os.environ.get("SLURM_CONF") or not shutil.which("sbatch"):
-        pytest.skip("no live Slurm: start one with `tests/live/slurm up DIR --jobs`")
-    ping = subprocess.run(["scontrol", "ping"], capture_output=True, text=True, timeout=30)
-    if ping.returncode != 0 or "UP" not in ping.stdout:
-        pytest.skip("the live Slurm runs without slurmctld: start it with `up DIR --jobs`")
+    where = jobs_cluster()
     import fcntl
 
-    with open(Path(where) / "lock", "a") as lock:
+    with open(where / "lock", "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         jobs: list[str] = []
         try:

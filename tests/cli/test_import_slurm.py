@@ -1,0 +1,228 @@
+"""``fscli import slurm DIR``: the real captures of tests/data/capture/ (``fscli collect``
+on the live 22.05.8 cluster of tests/live/test_live_mirror.py under Fair Tree, classic and
+depth-oblivious fair share, a 64-CPU job running, four pending) give back, at the capture's last pass, what the cluster's sshare and sprio
+printed; a second import changes nothing, a newer one replaces the cluster alone, and a
+capture with fewer files imports what it has."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.capture import last_pass, views
+
+CAPTURES = Path(__file__).parent.parent / "data" / "capture"
+
+
+@pytest.mark.parametrize("name", ["fair_tree", "classic", "depth_oblivious"])
+def test_the_views_print_what_the_cluster_printed(fscli, name):
+    for view, (got, want) in views(fscli, CAPTURES / name).items():
+        assert got == want, view
+
+
+def test_a_second_import_of_the_same_folder_changes_nothing(fscli):
+    folder = CAPTURES / "fair_tree"
+    fscli.ok("import", "slurm", str(folder))
+    before = fscli.ok("history").stdout
+    again = fscli.ok("import", "slurm", str(folder))
+    assert again.stderr == f"cluster live already holds {folder}: unchanged\n" + (
+        f"last priority pass: {last_pass(folder)} (ask with --at this moment)\n"
+    )
+    assert fscli.ok("history").stdout == before
+
+
+def test_a_newer_capture_replaces_its_cluster_and_no_other(fscli):
+    fscli.ok("-Q", "cluster", "add", "other", "nodes=2", "cpus=8")
+    fscli.ok("-Q", "account", "add", "chem", "cluster=other", "fairshare=3")
+    fscli.ok("-Q", "user", "add", "alice", "account=chem", "cluster=other")
+    other = fscli.ok("--cluster", "other", "assoc", "list", "-P").stdout
+    fscli.ok("-Q", "import", "slurm", str(CAPTURES / "fair_tree"))
+    for view, (got, want) in views(fscli, CAPTURES / "classic").items():
+        assert got == want, view  # nothing of the Fair Tree snapshot is left
+    assert fscli.ok("--cluster", "other", "assoc", "list", "-P").stdout == other
+    settings = fscli.ok("--cluster", "live", "config", "show", "-P").stdout.splitlines()
+    assert "PriorityFlags|NO_FAIR_TREE|set" in settings
+
+
+def test_fewer_files_import_what_they_have_and_say_what_is_missing(fscli, tmp_path):
+    folder = tmp_path / "capture"
+    shutil.copytree(CAPTURES / "fair_tree", folder)
+    (folder / "scontrol_show_job.txt").unlink()
+    (folder / "sacct_a_X_P.txt").write_text("")
+    done = fscli.ok("import", "slurm", str(folder))
+    assert "not imported: scontrol_show_job.txt missing or empty: pending and running jobs " in (
+        done.stderr
+    )
+    assert "not imported: sacct_a_X_P.txt missing or empty: usage of finished jobs" in done.stderr
+    assert fscli.ok("job", "list", "-P", "-n").stdout == ""
+    got = fscli.ok("slurm-sshare", "-a", "-P", at=last_pass(folder)).stdout
+    assert (
+        got.splitlines()[0] == "Account|User|RawShares|NormShares|RawUsage|EffectvUsage|FairShare"
+    )
+    assert [line.split("|")[4] for line in got.splitlines()[1:]] == ["0"] * 10
+
+
+def test_a_folder_without_a_dump_is_refused_whole(fscli, tmp_path):
+    folder = tmp_path / "capture"
+    shutil.copytree(CAPTURES / "fair_tree", folder)
+    (folder / "sacctmgr_dump.cfg").unlink()
+    done = fscli.fails("import", "slurm", str(folder), code=1)
+    assert done.stderr == (
+        f"fscli: error: {folder}/sacctmgr_dump.cfg: missing or empty: the tree cannot be built\n"
+    )
+    assert not Path(fscli.db).exists()  # refused before a store was made
+
+
+def test_folder_and_live_go_alone(fscli, tmp_path):
+    done = fscli.fails("import", "slurm", code=2)
+    assert "import slurm takes a FOLDER or --live, not both" in done.stderr
+    done = fscli.fails("import", "slurm", str(tmp_path / "nowhere"), code=1)
+    assert done.stderr == (
+        f"fscli: error: {tmp_path}/nowhere: not a folder (expected what 'fscli collect' wrote)\n"
+    )
+
+
+def test_qos_come_with_their_settings_and_unread_columns_are_named(fscli, tmp_path):
+    folder = tmp_path / "capture"
+    shutil.copytree(CAPTURES / "fair_tree", folder)
+    qos = folder / "sacctmgr_show_qos.txt"
+    head = qos.read_text().splitlines()[0].split("|")
+    row = dict.fromkeys(head, "")
+    row.update(Name="high", ID="2", Descr="urgent work", Flags="DenyOnLimit")
+    row.update(GraceTime="00:05:00", GrpTRES="cpu=128", MaxWall="1-00:00:00")
+    row.update(MaxTRESPU="cpu=32", PreemptMode="cluster", Priority="100")
+    row.update(UsageFactor="2.000000", Preempt="normal")
+    qos.write_text(qos.read_text() + "|".join(row[h] for h in head) + "\n")
+    done = fscli.ok("import", "slurm", str(folder))
+    assert "not imported: sacctmgr_show_qos.txt: column Preempt not imported\n" in done.stderr
+    shown = fscli.ok(
+        "sacctmgr", "-P", "show", "qos",
+        "format=name,descr,flags,gracetime,grptres,maxwall,maxtrespu,priority,usagefactor",
+    ).stdout  # fmt: skip
+    assert shown.splitlines()[1:] == [
+        "normal|Normal QOS default||00:00:00||||0|1.000000",
+        "high|urgent work|DenyOnLimit|00:05:00|cpu=128|1-00:00:00|cpu=32|100|2.000000",
+    ]
+
+
+def _columns(text: str, names: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """The named columns of sprio's fixed-width text, found by header (the PARTITION
+    factor is the second PARTITION column)."""
+    lines = text.splitlines()
+    head = lines[0].split()
+    where = [
+        len(head) - 1 - head[::-1].index(n) if n == "PARTITION" else head.index(n) for n in names
+    ]
+    return [tuple(line.split()[i] for i in where) for line in lines[1:]]
+
+
+def test_a_slurm_24_11_capture_imports_its_jobs_partitions_and_qos(fscli, monkeypatch):
+    """Files of Slurm 24.11.5 (the golden sprio capture: ReqTRES/AllocTRES and TresPerTask
+    in scontrol show job, ExclusiveTopo in show partition, sprio -l with ACCOUNT and
+    QOSNAME): the jobs, partition factors and QOS priorities give 24.11's JOBSIZE,
+    PARTITION, QOS and NICE columns. (It has no sacct file: FAIRSHARE, from usage, and
+    AGE, from the pass moment it did not save, are not compared.)"""
+    monkeypatch.setenv("TZ", "Asia/Tokyo")  # its times are UTC, as collect.json says
+    folder = CAPTURES / "slurm-24.11-sprio"
+    done = fscli.ok("import", "slurm", str(folder))
+    assert "imported 9 jobs (8 pending, 1 running)\n" in done.stderr
+    assert "not imported: sacct_a_X_P.txt missing or empty: usage of finished jobs" in done.stderr
+    got = fscli.ok("slurm-sprio", "-l", at="2026-11-28T06:49:04Z").stdout
+    names = ("JOBID", "USER", "JOBSIZE", "PARTITION", "QOS", "NICE")
+    assert _columns(got, names) == _columns((folder / "sprio_l.txt").read_text(), names)
+
+
+def test_a_file_its_reader_cannot_take_is_skipped_with_the_reason(fscli, tmp_path):
+    folder = tmp_path / "capture"
+    shutil.copytree(CAPTURES / "fair_tree", folder)
+    sacct = folder / "sacct_a_X_P.txt"
+    lines = [line.split("|") for line in sacct.read_text().splitlines()]
+    cut = lines[0].index("AllocTRES")
+    sacct.write_text("".join("|".join(c[: cut - 1] + c[cut + 1 :]) + "\n" for c in lines))
+    done = fscli.ok("import", "slurm", str(folder))
+    assert (
+        "not imported: sacct_a_X_P.txt: sacct header lacks column(s): AllocTRES or AllocCPUS: "
+        "usage of finished jobs not imported\n"
+    ) in done.stderr
+    assert "imported 5 jobs (4 pending, 1 running)\n" in done.stderr
+
+
+def _assoc_mgr_wall(folder: Path) -> dict[tuple[str, str], str]:
+    """(account, user or '') -> the GrpWall minutes used that ``scontrol show assoc_mgr``
+    printed (``GrpWall=N(0.85)``), for every association but root's."""
+    import re
+
+    text = (folder / "scontrol_show_assoc_mgr.txt").read_text()
+    found = {}
+    for account, user, used in re.findall(
+        r"Account=(\S+) UserName=(\S*?)(?:\(\d+\))? .*?GrpWall=[^(\s]*\(([\d.]+)\)", text, re.S
+    ):
+        if account != "root":
+            found[(account, user)] = used
+    return found
+
+
+@pytest.mark.parametrize("name", ["fair_tree", "classic"])
+def test_grp_wall_used_is_what_assoc_mgr_printed(fscli, name):
+    """The imported jobs charge the GrpWall minutes slurmctld counted, on every user and
+    account association (a GrpWall limit set on each shows them in the Used column)."""
+    folder = CAPTURES / name
+    fscli.ok("-Q", "import", "slurm", str(folder))
+    at = last_pass(folder)
+    want = _assoc_mgr_wall(folder)
+    assert len(want) == 8 and want[("shy", "carl")] not in ("0.00", "")
+    got = {}
+    for account, user in want:
+        who = ("user=" + user, "account=" + account) if user else ("account=" + account,)
+        fscli.ok("-Q", "limits", "set", *who, "grpwall=100", at=at)
+        shown = fscli.ok("limits", "show", "--effective", *who, "-P", at=at).stdout
+        row = next(line for line in shown.splitlines() if line.startswith("GrpWall|"))
+        got[(account, user)] = row.split("|")[-1]
+    assert got == want
+
+
+def test_without_partitions_the_jobs_in_them_are_left_out_and_said(fscli, tmp_path):
+    folder = tmp_path / "capture"
+    shutil.copytree(CAPTURES / "fair_tree", folder)
+    (folder / "scontrol_show_partition.txt").unlink()
+    done = fscli.ok("import", "slurm", str(folder))
+    assert "not imported: scontrol_show_partition.txt missing or empty: partitions " in done.stderr
+    assert "left out 5 job(s) in partitions the capture does not describe\n" in done.stderr
+    assert "imported 1 job(s) on live (1 completed, 0 running)\n" in done.stderr
+
+
+@pytest.mark.parametrize("mode", ["classic", "fairtree", "depth_oblivious"])
+def test_slurm_24_11_captures_give_its_sshare_byte_for_byte(fscli, mode):
+    """The golden 24.11.5 classic_doc captures (dump, scontrol show config, the sacct table
+    of their notes, no decay) as collect folders: sshare -a -l -P and -a -P are 24.11's, in
+    the three modes, at the capture's moment (collect.json's, no pass saved)."""
+    folder = CAPTURES / "slurm-24.11-classic_doc" / mode
+    done = fscli.ok("import", "slurm", str(folder))
+    assert "imported 3 job(s) on oracle (3 completed, 0 running)\n" in done.stderr
+    at = "2026-11-28T" + {"classic": "06:38:57", "fairtree": "06:41:21"}.get(mode, "06:44:53")
+    for name, argv in (("sshare_a_l_P.txt", ("-a", "-l", "-P")), ("sshare_a_P.txt", ("-a", "-P"))):
+        got = fscli.ok("slurm-sshare", *argv, at=at + "Z").stdout
+        assert got == (folder / name).read_text(), name
+
+
+def test_without_the_state_file_passes_are_counted_from_boot_time(fscli, tmp_path):
+    """A collect that could not read priority_last_decay_ran: slurmctld's passes are
+    counted from scontrol show config's BOOT_TIME, whole PriorityCalcPeriods up to the
+    collect's moment, and land on the pass the state file held."""
+    folder = tmp_path / "capture"
+    shutil.copytree(CAPTURES / "fair_tree", folder)
+    meta = json.loads((folder / "collect.json").read_text())
+    want = last_pass(folder)
+    meta["last_pass"] = meta["last_reset"] = None
+    (folder / "collect.json").write_text(json.dumps(meta))
+    done = fscli.ok("import", "slurm", str(folder))
+    assert (
+        "not imported: collect.json has no last priority pass: passes counted from "
+        "slurmctld's BOOT_TIME\n"
+    ) in done.stderr
+    assert f"last priority pass: {want} (ask with --at this moment)\n" in done.stderr
+    got = fscli.ok("slurm-sprio", "-l", "-n", at=want).stdout
+    assert got == (CAPTURES / "fair_tree" / "sprio_l_n.txt").read_text()
