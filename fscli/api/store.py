@@ -537,11 +537,11 @@ class Store:
     def chart(self, kind: str, cluster: str | None = None, at: When = None, **options):
         """:func:`fscli.api.charts.chart`: the numbers of ``fscli plot KIND`` as plain
         series; a usage chart's ``start`` and ``end`` are moments (Slurm's words count
-        from ``at``: ``now-28days``)."""
+        from ``at``: ``now-28days``; no ``start``: the first usage charged)."""
         from fscli.api.charts import chart
 
         now = moment(at)
         for key in ("start", "end"):
-            if key in options:
+            if options.get(key) is not None:
                 options[key] = moment(options[key], now)
         return chart(self, kind, cluster, now, **options)
