@@ -34,7 +34,8 @@ CHARTS = {
     "usage-level2": ["usage", "--level", "2"],  # the top 10 departments and "others (30)"
     "usage-all40": ["usage", "--level", "2", "--top", "0"],  # all 40: 40 colours
     "sprio": ["sprio", "--top", "30"],
-    "shares": ["shares", "-a"],
+    "shares": ["shares"],  # the 44 accounts
+    "shares-users": ["shares", "-a"],  # and their users, partition associations named
 }
 
 

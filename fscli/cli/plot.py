@@ -103,6 +103,7 @@ def plot(ctx, kind, path, **options) -> None:
     \b
     Example:
       fscli --at 2026-05-01T00:00:00 plot usage --from now-28days -o usage.svg
+      fscli plot usage --level 2 --top 8 -o departments.png
       fscli plot shares -a -o shares.png
       fscli plot sprio -o sprio.svg
       fscli plot lsf --queue normal -o lsf.svg
