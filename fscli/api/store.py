@@ -39,6 +39,10 @@ def open_store(
     return Store(path_or_url, read_only=read_only, actor=actor)
 
 
+def _frozen(changes: list | None) -> tuple | None:
+    return None if changes is None else tuple(changes)
+
+
 def moment(at: When, wall: int | None = None) -> int:
     """``at`` as epoch seconds (now when None)."""
     from fscli.engine.timestr import parse_when
@@ -344,14 +348,36 @@ class Store:
         with self.viewing() as conn:
             return [User(n, d or "", a) for n, d, a in lists.users(conn)]
 
-    def history(self, since: When = None) -> list[Change]:
-        """Every recorded change (at or after ``since``), oldest first."""
+    def history(
+        self,
+        since: When = None,
+        until: When = None,
+        *,
+        cluster: str | None = None,
+        target: str | None = None,
+        actor: str | None = None,
+        action: str | None = None,
+    ) -> list[Change]:
+        """The recorded changes, oldest first: those at or after ``since`` and at or before
+        ``until``, made on ``cluster`` (and, for a cluster's own rows, to it), to an object
+        named ``target`` (any part of ``USER/ACCOUNT/PARTITION``), by ``actor``, whose
+        action has every word of ``action`` (``modify``, ``delete qos``)."""
         from fscli.api.results import Change
         from fscli.store import lists
+        from fscli.store.audit import decode
 
-        start = None if since is None else moment(since)
+        start, end = (None if t is None else moment(t) for t in (since, until))
         with self.viewing() as conn:
-            return [Change(*row) for row in lists.changes(conn, start)]
+            found = lists.changes(conn, start, end, cluster=cluster, actor=actor)
+        rows = [
+            Change(at, who, what, name, detail, where, _frozen(decode(kept)))
+            for at, who, what, name, detail, where, kept in found
+        ]
+        if target is not None:
+            rows = [c for c in rows if target.lower() in c.names()]
+        if action is not None:
+            rows = [c for c in rows if c.is_action(action)]
+        return rows
 
     def settings(self, cluster: str | None = None) -> dict[str, str]:
         """The cluster's stored priority settings (slurm.conf names -> text); what is not
@@ -511,11 +537,11 @@ class Store:
     def chart(self, kind: str, cluster: str | None = None, at: When = None, **options):
         """:func:`fscli.api.charts.chart`: the numbers of ``fscli plot KIND`` as plain
         series; a usage chart's ``start`` and ``end`` are moments (Slurm's words count
-        from ``at``: ``now-28days``)."""
+        from ``at``: ``now-28days``; no ``start``: the first usage charged)."""
         from fscli.api.charts import chart
 
         now = moment(at)
         for key in ("start", "end"):
-            if key in options:
+            if options.get(key) is not None:
                 options[key] = moment(options[key], now)
         return chart(self, kind, cluster, now, **options)

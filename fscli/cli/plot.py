@@ -18,6 +18,8 @@ OWN_OPTIONS = {
     "points": ("usage",),
     "accounts": ("usage",),
     "users": ("usage",),
+    "top": ("usage", "sprio"),
+    "level": ("usage",),
     "all_users": ("shares",),
     "algorithm": ("shares", "sprio"),
     "queue": ("lsf",),
@@ -33,9 +35,7 @@ OWN_OPTIONS = {
     "--from",
     "start",
     metavar="TIME",
-    default="now-28days",
-    show_default=True,
-    help="usage: first moment.",
+    help="usage: first moment (default: the first usage charged, or now-28days).",
 )
 @click.option(
     "--to", "end", metavar="TIME", default="now", show_default=True, help="usage: last moment."
@@ -61,6 +61,20 @@ OWN_OPTIONS = {
     shell_complete=NamesCompleter("user", many=True),
     help="usage: these users' associations.",
 )
+@click.option(
+    "--top",
+    type=click.IntRange(0),
+    help="usage: the N largest accounts, the rest as 'others' (default 10); "
+    "sprio: the N highest-priority jobs (default 40); 0: all.",
+)
+@click.option(
+    "--level",
+    type=click.IntRange(1),
+    default=1,
+    show_default=True,
+    help="usage: the accounts at this depth (1: the root's children); a parent's "
+    "usage holds its children's, so levels are not mixed.",
+)
 @click.option("-a", "--all-users", is_flag=True, help="shares: users too, not only accounts.")
 @click.option(
     "--algorithm",
@@ -80,14 +94,16 @@ def plot(ctx, kind, path, **options) -> None:
 
     \b
     KIND:
-      usage   RawUsage over time per account (-A, -u: which), from --from to --to
+      usage   RawUsage over time of the accounts at --level (-A, -u: which), the
+              --top largest and 'others', from the first usage (--from) to --to
       shares  NormShares vs usage of every account (-a: users too), tree order
-      sprio   the pending jobs' weighted priority factors, stacked
+      sprio   the --top pending jobs' weighted priority factors, stacked, by priority
       lsf     an LSF queue's share holders: shares vs dynamic priority
 
     \b
     Example:
       fscli --at 2026-05-01T00:00:00 plot usage --from now-28days -o usage.svg
+      fscli plot usage --level 2 --top 8 -o departments.png
       fscli plot shares -a -o shares.png
       fscli plot sprio -o sprio.svg
       fscli plot lsf --queue normal -o lsf.svg
@@ -119,6 +135,8 @@ def plot(ctx, kind, path, **options) -> None:
             wanted[name] = split_list(wanted[name] or "")
     if "all_users" in wanted:
         wanted["users"] = wanted.pop("all_users")
+    if wanted.get("top") is None:
+        wanted.pop("top", None)  # each kind's own default
     chart = app.store.chart(kind, app.cluster_name, app.now, **wanted)
     draw.save(chart, path)
     app.say(f"wrote {path}: {chart.title}, {len(chart.labels)} points")

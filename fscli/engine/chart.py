@@ -14,13 +14,15 @@ class Series:
     name: str
     values: tuple[float, ...]
     right: bool = False
+    other: bool = False  # the sum of the series left out ("others"): drawn in grey
 
 
 @dataclass(frozen=True)
 class Chart:
     """A chart as data. ``style``: ``lines`` (one line per series over ``labels``),
     ``pairs`` (the series' bars side by side per label) or ``stacked`` (the series' bars
-    on top of each other per label)."""
+    on top of each other per label). Values are drawn divided by ``scale`` (RawUsage in
+    TRES-seconds is drawn in hours: 3600), the axis numbered with k/M/G suffixes."""
 
     kind: str
     style: str
@@ -29,6 +31,7 @@ class Chart:
     series: tuple[Series, ...]
     y_label: str
     y2_label: str = ""
+    scale: float = 1.0
 
     def values(self, name: str) -> dict[str, float]:
         """``{label: value}`` of the series ``name``."""

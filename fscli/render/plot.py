@@ -77,36 +77,109 @@ def figure(chart: Chart) -> Figure:
 
 
 def _lines(ax: Axes, chart: Chart) -> None:
-    for series in chart.series:
-        ax.plot(range(len(chart.labels)), series.values, marker="o", label=series.name)
+    for series, colour in zip(chart.series, palette(chart.series)):
+        ax.plot(
+            range(len(chart.labels)),
+            _scaled(series, chart),
+            marker="o",
+            markersize=3,
+            label=series.name,
+            color=colour,
+            linestyle="--" if series.other else "-",
+        )
     _ticks(ax, chart)
     ax.set_ylabel(chart.y_label)
     ax.set_ylim(bottom=0)
-    ax.legend(fontsize="small")
+    _human(ax.yaxis)
+    _legend(ax, chart)
 
 
 def _stacked(ax: Axes, chart: Chart) -> None:
     bottom = [0.0] * len(chart.labels)
-    for series in chart.series:
-        ax.bar(range(len(chart.labels)), series.values, bottom=bottom, label=series.name)
-        bottom = [b + v for b, v in zip(bottom, series.values)]
+    for series, colour in zip(chart.series, palette(chart.series)):
+        values = _scaled(series, chart)
+        ax.bar(range(len(chart.labels)), values, bottom=bottom, label=series.name, color=colour)
+        bottom = [b + v for b, v in zip(bottom, values)]
     _ticks(ax, chart)
     ax.set_ylabel(chart.y_label)
-    ax.legend(fontsize="small")
+    _human(ax.yaxis)
+    _legend(ax, chart)
+
+
+def _legend(ax: Axes, chart: Chart) -> None:
+    """Inside the axes for a few series; beside them, in columns, for many."""
+    if len(chart.series) <= 6:
+        ax.legend(fontsize="small")
+    else:
+        ax.legend(
+            fontsize="small",
+            loc="upper left",
+            bbox_to_anchor=(1.01, 1.0),
+            ncols=1 + len(chart.series) // 25,
+        )
+
+
+OTHERS_GREY = "#9a9a9a"
+
+
+def palette(series) -> list:
+    """A colour per series, none twice: matplotlib's ten (tab10) up to 10 series, its
+    twenty paired ones (tab20) up to 20, beyond that hues spread evenly around the colour
+    wheel at two lightnesses; "others" in grey."""
+    from matplotlib import colormaps
+    from matplotlib.colors import hsv_to_rgb
+
+    own = [s for s in series if not s.other]
+    n = len(own)
+    if n <= 10:
+        colours = [colormaps["tab10"](i) for i in range(n)]
+    elif n <= 20:
+        colours = [colormaps["tab20"](i) for i in range(n)]
+    else:
+        colours = [
+            tuple(hsv_to_rgb((i / n, 0.75, 0.95 if i % 2 else 0.6))) + (1.0,) for i in range(n)
+        ]
+    found = iter(colours)
+    return [OTHERS_GREY if s.other else next(found) for s in series]
+
+
+def human(value: float) -> str:
+    """An axis number as people read it: 950, 1.5k, 12k, 3.4M, 2G (no ``1e8``)."""
+    for size, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if abs(value) >= size:
+            return f"{value / size:.3g}{suffix}"
+    return f"{value:.3g}"
+
+
+def _human(axis) -> None:
+    """Ticks of ``axis`` read as :func:`human` numbers."""
+    from matplotlib.ticker import FuncFormatter
+
+    axis.set_major_formatter(FuncFormatter(lambda value, _: human(value)))
+
+
+def _scaled(series, chart: Chart) -> list[float]:
+    """A series' values in the axis' unit (``chart.scale``: seconds drawn as hours), so
+    that the ticks fall on round numbers of that unit."""
+    return [v / chart.scale for v in series.values]
 
 
 def _pairs(ax: Axes, chart: Chart) -> None:
     """Horizontal bars side by side per label, first label on top; a ``right`` series is
     measured on a second axis along the top."""
     height = 0.8 / len(chart.series)
+    colours = palette(chart.series)
     handles = []
     for i, series in enumerate(chart.series):
         target = ax.twiny() if series.right else ax
         offset = (i - (len(chart.series) - 1) / 2) * height
         places = [y + offset for y in range(len(chart.labels))]
-        colour = f"C{i}"
-        handles.append(target.barh(places, series.values, height, label=series.name, color=colour))
+        colour = colours[i]
+        handles.append(
+            target.barh(places, _scaled(series, chart), height, label=series.name, color=colour)
+        )
         target.set_xlabel(chart.y2_label if series.right else chart.y_label)
+        _human(target.xaxis)
     ax.set_yticks(range(len(chart.labels)), chart.labels, fontsize="small")
     ax.set_ylim(len(chart.labels) - 0.5, -0.5)
     ax.legend(handles=handles, fontsize="small", loc="lower right")

@@ -8,7 +8,7 @@ what changed, which the CLI prints on stderr.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from sqlalchemy import delete, select
 
@@ -17,6 +17,7 @@ from fscli.errors import Conflict, NotFound, UsageProblem
 from fscli.store import models as m
 from fscli.store import nest
 from fscli.store.assoc_fields import apply_changes
+from fscli.store.audit import Triple, changed, describe, encode, settings, target_cluster
 from fscli.store.bulk import log_many
 from fscli.store.checks import active_job_ids, check_name, named
 from fscli.store.sql import chunked
@@ -33,15 +34,29 @@ class Admin:
         self.slurmdbd_rules = slurmdbd_rules
 
     # -- helpers -----------------------------------------------------------------
-    def log(self, action: str, target: str, detail: str = "") -> None:
+    def log(
+        self,
+        action: str,
+        target: str,
+        detail: str = "",
+        changes: Sequence[Triple] | None = None,
+    ) -> None:
+        """One history line; ``changes``: the (key, old, new) settings it changed, which
+        the line keeps and shows as its detail when it gives none (:mod:`fscli.store.audit`)."""
         self.s.add(
             m.Transaction(
-                at=self.now, actor=self.actor, action=action, target=target, detail=detail
+                at=self.now,
+                actor=self.actor,
+                action=action,
+                target=target,
+                detail=detail or (describe(changes) if changes else ""),
+                cluster=target_cluster(action, target),
+                changes=encode(changes),
             )
         )
 
-    def log_many(self, entries: Iterable[tuple[str, str, str]]) -> None:
-        """:meth:`log` for many (action, target, detail) lines in one executemany: an ORM
+    def log_many(self, entries: Iterable[tuple]) -> None:
+        """:meth:`log` for many (action, target, detail[, changes]) lines in one executemany: an ORM
         object per line costs more than the change itself when 100,000 jobs are imported
         or a tree of 100,000 associations is applied. No lines write nothing (an
         executemany of none would insert a row of defaults)."""
@@ -141,13 +156,14 @@ class Admin:
     def modify_cluster(self, name: str, values: dict) -> list[str]:
         """[] when every value is already set (nothing is written or logged)."""
         cluster = self.cluster(name)
-        changed = {k: v for k, v in values.items() if getattr(cluster, k) != v}
-        for key, value in changed.items():
+        given = {k: v for k, v in values.items() if getattr(cluster, k) != v}
+        before = settings(cluster)
+        for key, value in given.items():
             setattr(cluster, key, value)
-        if not changed:
+        if not given:
             return []
-        self.log("modify cluster", cluster.name, _kv(**changed))
-        return [f"modified cluster {cluster.name}: {_kv(**changed)}"]
+        self.log("modify cluster", cluster.name, changes=changed(before, settings(cluster)))
+        return [f"modified cluster {cluster.name}: {_kv(**given)}"]
 
     def delete_cluster(self, name: str, active_jobs_too: bool = False) -> list[str]:
         """[] when there is no such cluster (a delete that matches nothing). Refused while
@@ -171,10 +187,11 @@ class Admin:
         )
         self.s.execute(delete(m.Association).where(m.Association.cluster_id == cluster.id))
         self.s.execute(delete(m.Partition).where(m.Partition.cluster_id == cluster.id))
+        gone = changed(settings(cluster), {})
         self.s.delete(cluster)
         self.s.flush()
         self._drop_orphans()
-        self.log("delete cluster", cluster.name)
+        self.log("delete cluster", cluster.name, changes=gone)
         return [f"deleted cluster {cluster.name} and its {len(ids)} associations"]
 
     # -- accounts ----------------------------------------------------------------
@@ -268,7 +285,7 @@ class Admin:
         moved: set[int] = set()
         for assoc in assocs:
             account = self.s.scalar(select(m.Account).where(m.Account.name == assoc.account))
-            before = (account.description, account.organization, assoc.parent_id)
+            before = self._account_settings(account, assoc)
             if description is not None:
                 account.description = description
             if organization is not None:
@@ -276,12 +293,9 @@ class Admin:
             if new_parent is not None and assoc.parent_id != new_parent.id:
                 assoc.parent_id = new_parent.id
                 moved.add(assoc.id)
-            changed = apply_changes(assoc, changes)
-            if not changed and before == (
-                account.description,
-                account.organization,
-                assoc.parent_id,
-            ):
+            apply_changes(assoc, changes)
+            diff = changed(before, self._account_settings(account, assoc))
+            if not diff:
                 continue
             detail = " ".join(
                 filter(
@@ -292,7 +306,7 @@ class Admin:
                     ],
                 )
             )
-            self.log("modify account", f"{assoc.account}@{cluster.name}", detail)
+            self.log("modify account", f"{assoc.account}@{cluster.name}", changes=diff)
             lines.append(f"modified account {assoc.account} on {cluster.name}: {detail}")
         self.s.flush()
         if new_parent is not None:
@@ -301,6 +315,17 @@ class Admin:
             # a move changes the QOS list the subtree inherits
             self.check_default_qos(cluster, [a.id for a in assocs])
         return lines
+
+    def _account_settings(self, account: m.Account, assoc: m.Association) -> dict[str, str]:
+        """An account's settings on a cluster (:func:`fscli.store.audit.settings`): its
+        parent, description and organization, then its association's."""
+        self.s.flush()
+        parent = self.s.get(m.Association, assoc.parent_id) if assoc.parent_id else None
+        return {
+            **({"parent": parent.account} if parent else {}),
+            **settings(account),
+            **settings(assoc),
+        }
 
     def delete_accounts(self, cluster: m.Cluster, names: list[str], recursive: bool) -> list[str]:
         """[] when none of the accounts exists on the cluster (a delete that matches
@@ -332,19 +357,21 @@ class Admin:
             doomed += self.subtree_ids(assoc.id)
         self.refuse_active_jobs(doomed)
         rows = [
-            row
+            (row, changed(settings(row), {}))
             for part in chunked(doomed)
             for row in self.s.scalars(select(m.Association).where(m.Association.id.in_(part)))
         ]
         self._delete_assocs(doomed)
         self._fix_defaults_and_orphans()
         lines = []
-        for row in rows:
+        for row, gone in rows:
             what = f"user {row.user} in {row.account}" if row.user else f"account {row.account}"
+            where = f"partition={row.partition} " if row.partition else ""
             self.log(
                 "delete association",
                 f"{row.account}/{row.user or ''}@{cluster.name}",
-                f"partition={row.partition}" if row.partition else "",
+                where + describe(gone),
+                gone,
             )
             lines.append(f"deleted {what} on {cluster.name}")
         return lines
@@ -503,7 +530,7 @@ class Admin:
             user = self.s.scalar(select(m.User).where(m.User.name == name))
             if user is None:
                 raise NotFound(f"user '{name}' does not exist")
-            before = (user.default_account, user.admin_level)
+            before = settings(user)
             if default_account is not None:
                 target = default_account.lower()
                 has = self.s.scalar(
@@ -519,22 +546,28 @@ class Admin:
                 user.default_account = target
             if admin_level is not None:
                 user.admin_level = admin_level
-            if before != (user.default_account, user.admin_level):
+            diff = changed(before, settings(user))
+            if diff:
                 detail = _kv(defaultaccount=default_account, adminlevel=admin_level)
-                self.log("modify user", name, detail)
+                self.log("modify user", name, changes=diff)
                 lines.append(f"modified user {name}: {detail}")
-        changed = []
+        modified = []
         for assoc in assocs:
+            before = settings(assoc)
             if not apply_changes(assoc, changes):
                 continue
-            changed.append(assoc.id)
+            modified.append(assoc.id)
             detail = " ".join(changes.describe())
             where = _user_assoc_name(assoc)
-            self.log("modify association", f"{where}@{cluster.name}", detail)
+            self.log(
+                "modify association",
+                f"{where}@{cluster.name}",
+                changes=changed(before, settings(assoc)),
+            )
             lines.append(f"modified user {where} on {cluster.name}: {detail}")
         self.s.flush()
-        if changed and changes.touches_qos():
-            self.check_default_qos(cluster, changed)
+        if modified and changes.touches_qos():
+            self.check_default_qos(cluster, modified)
         return lines
 
     def delete_users(
@@ -572,12 +605,13 @@ class Admin:
                     f"{name}'s default; change it first (fscli user modify {name} set "
                     f"defaultaccount={min(a.account for a in remaining)})"
                 )
+        gone = {a.id: changed(settings(a), {}) for a in assocs}
         self._delete_assocs(list(doomed))
         self._drop_orphans()
         lines = []
         for assoc in assocs:
             where = _user_assoc_name(assoc)
-            self.log("delete user association", f"{where}@{cluster.name}")
+            self.log("delete user association", f"{where}@{cluster.name}", changes=gone[assoc.id])
             lines.append(f"deleted user {where} on {cluster.name}")
         return lines
 

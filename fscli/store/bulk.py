@@ -21,16 +21,22 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from sqlalchemy import Table
 
-LOG_COLUMNS = ("at", "actor", "action", "target", "detail")
+LOG_COLUMNS = ("at", "actor", "action", "target", "detail", "cluster", "changes")
 """The columns of a history line that a writer gives."""
 
 
-def log_many(conn, at: int, actor: str, entries: Iterable[tuple[str, str, str]]) -> None:
-    """History lines (action, target, detail) at ``at`` by ``actor``, in one executemany:
-    an ORM object per line costs more than the change itself when 100,000 jobs are
-    imported or a tree of 100,000 associations is applied. ``conn``: as
-    :func:`insert_many`'s."""
-    rows = [(at, actor, action, target, detail) for action, target, detail in entries]
+def log_many(conn, at: int, actor: str, entries: Iterable[tuple]) -> None:
+    """History lines (action, target, detail[, changes]) at ``at`` by ``actor``, in one
+    executemany: an ORM object per line costs more than the change itself when 100,000
+    jobs are imported or a tree of 100,000 associations is applied. ``changes``: the
+    (key, old, new) settings the line changed (:mod:`fscli.store.audit`); the cluster
+    is the target's. ``conn``: as :func:`insert_many`'s."""
+    from fscli.store.audit import encode, target_cluster
+
+    rows = [
+        (at, actor, e[0], e[1], e[2], target_cluster(e[0], e[1]), encode(e[3] if e[3:] else None))
+        for e in entries
+    ]
     insert_many(conn, "transaction_log", LOG_COLUMNS, rows)
 
 

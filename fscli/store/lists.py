@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fscli.engine.model import ClusterInfo
 from fscli.engine.tres import parse_tres
-from fscli.store.sql import rows
+from fscli.store.sql import in_list, rows, scalar
 
 
 def accounts(conn) -> list[tuple[str, str, str]]:
@@ -28,14 +28,57 @@ def clusters(conn) -> list[ClusterInfo]:
     ]
 
 
-def changes(conn, since: int | None = None) -> list[tuple[int, str, str, str, str]]:
-    """(at, actor, action, target, detail) of every recorded change, oldest first."""
-    sql = "SELECT at, actor, action, target, detail FROM transaction_log"
-    if since is None:
-        return rows(conn, sql + " ORDER BY id")
-    return rows(conn, sql + " WHERE at >= :since ORDER BY id", {"since": since})
+def changes(
+    conn,
+    since: int | None = None,
+    until: int | None = None,
+    cluster: str | None = None,
+    actor: str | None = None,
+) -> list[tuple]:
+    """(at, actor, action, target, detail, cluster, changes) of every recorded change in
+    the bounds (``changes``: the JSON of :mod:`fscli.store.audit`), oldest first."""
+    where, params = [], {}
+    for name, sql, value in (
+        ("since", "at >= :since", since),
+        ("until", "at <= :until", until),
+        ("cluster", "cluster = :cluster", None if cluster is None else cluster.lower()),
+        ("actor", "actor = :actor", actor),
+    ):
+        if value is not None:
+            where.append(sql)
+            params[name] = value
+    return rows(
+        conn,
+        "SELECT at, actor, action, target, detail, cluster, changes FROM transaction_log"
+        + (" WHERE " + " AND ".join(where) if where else "")
+        + " ORDER BY id",
+        params,
+    )
 
 
 def qos_names(conn) -> list[str]:
     """Every QOS name, sorted."""
     return [r[0] for r in rows(conn, "SELECT name FROM qos ORDER BY name")]
+
+
+def first_usage(conn, cluster_id: int) -> int | None:
+    """The first moment the cluster was charged usage: its earliest charge, or the start
+    of its earliest charged job (:data:`fscli.store.state.CHARGED`); None: none."""
+    from fscli.store.state import CHARGED
+
+    states, params = in_list("state", "state", CHARGED)
+    found = [
+        scalar(
+            conn,
+            'SELECT min(at) FROM "usage" WHERE assoc_id IN '
+            "(SELECT id FROM association WHERE cluster_id = :cid)",
+            {"cid": cluster_id},
+        ),
+        scalar(
+            conn,
+            f"SELECT min(start) FROM job WHERE cluster_id = :cid AND {states}",
+            {"cid": cluster_id, **params},
+        ),
+    ]
+    known = [int(f) for f in found if f is not None]
+    return min(known) if known else None

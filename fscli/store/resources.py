@@ -13,6 +13,7 @@ from fscli.errors import Conflict, InvalidValue, NotFound, UsageProblem
 from fscli.store import models as m
 from fscli.store.admin import Admin
 from fscli.store.assoc_fields import loaded_limit, qos_list, stored_limit
+from fscli.store.audit import FIELDS, changed, settings
 from fscli.store.checks import SHOWN, check_name, named
 from fscli.store.tables import ACTIVE_STATES
 
@@ -82,11 +83,13 @@ def modify_qos(admin: Admin, names: list[str], changes: QosChanges) -> list[str]
     if changes.empty():
         raise UsageProblem("nothing to set: give KEY=VALUE words after 'set'")
     rows = [require_qos(admin, n) for n in names]
-    changed = [row for row in rows if _apply_qos(row, changes)]  # [] when all are so already
-    for row in changed:
-        admin.log("modify qos", row.name, changes.describe())
+    befores = [settings(row) for row in rows]
+    modified = [row for row in rows if _apply_qos(row, changes)]  # [] when all are so already
+    for row, before in zip(rows, befores):
+        if row in modified:
+            admin.log("modify qos", row.name, changes=changed(before, settings(row)))
     admin.s.flush()
-    return [f"modified QOS {row.name}: {changes.describe()}" for row in changed]
+    return [f"modified QOS {row.name}: {changes.describe()}" for row in modified]
 
 
 def delete_qos(admin: Admin, names: list[str]) -> list[str]:
@@ -126,8 +129,9 @@ def delete_qos(admin: Admin, names: list[str]) -> list[str]:
         )
         for other in admin.s.scalars(select(m.Qos).where(m.Qos.preempt.contains(row.name))):
             other.preempt = ",".join(q for q in qos_list(other.preempt) if q != row.name) or None
+        gone = changed(settings(row), {})
         admin.s.delete(row)
-        admin.log("delete qos", row.name)
+        admin.log("delete qos", row.name, changes=gone)
         lines.append(f"deleted QOS {row.name}")
     admin.s.flush()
     return lines
@@ -162,7 +166,7 @@ def modify_partition(
         raise UsageProblem("nothing to set: give KEY=VALUE words after 'set'")
     if values.get("qos"):
         require_qos(admin, values["qos"])
-    before = _columns(row)
+    before = settings(row)
     if "billing_weights" in values and values["billing_weights"] != row.billing_weights:
         from fscli.store.config_history import keep_job_billing
 
@@ -170,10 +174,11 @@ def modify_partition(
         keep_job_billing(admin.s, cluster.id, [row.name], admin.now)
     for key, value in values.items():
         setattr(row, key, value)
-    if before == _columns(row):
+    diff = changed(before, settings(row))
+    if not diff:
         return []
     detail = _partition_detail(values)
-    admin.log("modify partition", f"{name}@{cluster.name}", detail)
+    admin.log("modify partition", f"{name}@{cluster.name}", changes=diff)
     admin.s.flush()
     return [f"modified partition {name} on {cluster.name}: {detail}"]
 
@@ -196,23 +201,17 @@ def delete_partition(admin: Admin, cluster: m.Cluster, name: str) -> list[str]:
         from fscli.store.config_history import keep_job_billing
 
         keep_job_billing(admin.s, cluster.id, [name], admin.now)
+    gone = changed(settings(row), {})
     admin.s.delete(row)
-    admin.log("delete partition", f"{name}@{cluster.name}")
+    admin.log("delete partition", f"{name}@{cluster.name}", changes=gone)
     admin.s.flush()
     return [f"deleted partition {name} on {cluster.name}"]
 
 
 def _partition_detail(values: dict[str, Any]) -> str:
-    """Partition settings as people read them (and the history keeps them): times as
-    D-HH:MM:SS, TRES with units, as ``partition list`` prints them."""
-    from fscli.engine.timestr import format_mins
-    from fscli.engine.tres import format_tres, parse_tres
-
-    def text(key: str, value: Any) -> Any:
-        if key == "max_time" and value is not None:
-            return format_mins(value)
-        if key == "tres" and value:
-            return format_tres(parse_tres(value))
-        return value
-
-    return " ".join(f"{k}={text(k, v)}" for k, v in values.items())
+    """Partition settings (column -> value) as the commands take them, as the history's
+    old and new values read (:data:`fscli.store.audit.FIELDS`): ``maxtime=1-00:00:00``."""
+    fields = {column: (key, show) for column, key, show in FIELDS["partition"]}
+    return " ".join(
+        f"{fields[k][0]}={'-1' if v is None else fields[k][1](v)}" for k, v in values.items()
+    )

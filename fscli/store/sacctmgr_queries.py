@@ -281,12 +281,29 @@ def dump_spec(conn, cluster: str):
     return read_spec(conn, cluster_id(conn, cluster))
 
 
-def add_coordinators(session, names: list[str], accts: list[str]) -> None:
-    """Make the users coordinators of the accounts (kept as given; sub-accounts follow)."""
+def add_coordinators(admin, names: list[str], accts: list[str]) -> None:
+    """Make the users coordinators of the accounts (kept as given; sub-accounts follow),
+    each user's change in the history (``admin``: the command's :class:`Admin`)."""
+    session = admin.s
     have = read_coordinators(session.connection())
     rows = [{"user": u, "account": a} for u in names for a in accts if a not in have.get(u, [])]
     if rows:
         session.execute(insert(m.Coordinator.__table__), rows)
+        log_coordinators(admin, "add coordinator", have)
+
+
+def log_coordinators(admin, action: str, before: dict[str, list[str]]) -> None:
+    """One history line per user whose coordinated accounts differ from ``before``
+    (``coordinator=OLD -> NEW``, accounts by name)."""
+    after = read_coordinators(admin.s.connection())
+    for user in sorted(set(before) | set(after)):
+        old, new = sorted(before.get(user, [])), sorted(after.get(user, []))
+        if old != new:
+            admin.log(
+                action,
+                user,
+                changes=[("coordinator", ",".join(old) or None, ",".join(new) or None)],
+            )
 
 
 def place_added(session, calls: list[list[tuple[str, str, str | None, str | None]]]) -> None:
@@ -337,12 +354,15 @@ def drop_users(session, names: list[str]) -> None:
         session.execute(delete(m.User).where(m.User.name.in_(names)))
 
 
-def remove_coordinators(session, names: list[str], accts: list[str]) -> list[str]:
+def remove_coordinators(admin, names: list[str], accts: list[str]) -> list[str]:
     """Take the users (all if none named) off the accounts (all if none named); the
-    ``U = user A = account`` pairs removed, as sacctmgr lists them."""
+    ``U = user A = account`` pairs removed, as sacctmgr lists them (``admin``: the
+    command's :class:`Admin`, which logs each user's change)."""
+    session = admin.s
     table = m.Coordinator.__table__
     removed = []
-    for user, coordinated in read_coordinators(session.connection()).items():
+    before = read_coordinators(session.connection())
+    for user, coordinated in before.items():
         if names and user not in names:
             continue
         for account in coordinated:
@@ -351,6 +371,8 @@ def remove_coordinators(session, names: list[str], accts: list[str]) -> list[str
                     delete(table).where(table.c.user == user, table.c.account == account)
                 )
                 removed.append(f"U = {user:<9} A = {account:<10}")
+    if removed:
+        log_coordinators(admin, "remove coordinator", before)
     return removed
 
 

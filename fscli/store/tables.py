@@ -242,6 +242,10 @@ transaction_log = Table(
     Column("action", String(64), nullable=False),
     Column("target", Text, nullable=False),
     Column("detail", Text, nullable=False, default=""),
+    # migration 0012: the cluster the change was made on (NULL: a global object) and the
+    # settings it changed as JSON [key, old, new] triples (NULL: written before 0012)
+    Column("cluster", String(64)),
+    Column("changes", Text),
 )
 
 slurmdbd_txn = Table(

@@ -23,6 +23,7 @@ from fscli.store import models as m
 from fscli.store import nest
 from fscli.store.admin import Admin
 from fscli.store.assoc_fields import stored_limit
+from fscli.store.audit import describe
 from fscli.store.bulk import insert_rows, insert_tuples
 from fscli.store.db import ids_given
 from fscli.store.sql import chunked
@@ -457,11 +458,20 @@ class _Writer:
             (
                 f"{verbs[c.op]} {'association' if c.kind == 'assoc' else c.kind}",
                 c.name if c.kind in ("qos", "priority") else f"{c.name}@{cluster}",
-                c.detail(),
+                *_logged(c),
             )
             for c in self.plan.changes
             if not (c.op == "-" and c.kind in ("qos", "partition"))
         )
+
+
+def _logged(change) -> tuple:
+    """A plan change's history (detail[, changes]): a modification keeps its old and new
+    values, read as :mod:`fscli.store.audit` writes them (``-``: unset)."""
+    if change.op != "~":
+        return (change.detail(),)
+    diff = [(k, None if o == "-" else o, None if n == "-" else n) for k, o, n in change.diff]
+    return describe(diff), diff
 
 
 def apply_plan(

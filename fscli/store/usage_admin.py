@@ -16,13 +16,14 @@ from dataclasses import dataclass, field
 
 from sqlalchemy import delete, func, select
 
-from fscli.engine.config import RESET_AT_KEY, written
+from fscli.engine.config import KEYS, RESET_AT_KEY, written
 from fscli.engine.imported import JobRecord, ShareUsage
 from fscli.engine.timestr import utc_iso
 from fscli.engine.tres import format_tres
 from fscli.errors import Conflict, InvalidValue, NotFound
 from fscli.store import models as m
 from fscli.store.admin import Admin, chunked
+from fscli.store.audit import describe
 from fscli.store.config_history import keep_replaced
 from fscli.store.progress import Progress, tick
 from fscli.store.tables import MAX_JOB_ID
@@ -61,11 +62,13 @@ class UsageAdmin(Admin):
             if key not in replaced:
                 continue
             self._put(cluster, key, value)
-            self.log(source, f"{key}@{cluster.name}", f"{value}{origin}")
+            old = replaced[key] if replaced[key] is not None else KEYS.get(key, ("",))[0]
+            diff = [(key, written(key, old) if old else None, written(key, value))]
+            self.log(source, f"{key}@{cluster.name}", describe(diff) + origin, diff)
             lines.append(f"set {key}={written(key, value)} on {cluster.name}")
             if key == "PriorityUsageResetPeriod" and value == "NOW":
                 self._put(cluster, RESET_AT_KEY, str(self.now))
-                self.log(source, f"{RESET_AT_KEY}@{cluster.name}", str(self.now))
+                self.log(source, f"{RESET_AT_KEY}@{cluster.name}", utc_iso(self.now))
                 lines.append(f"usage reset at {utc_iso(self.now)}")
         self.s.flush()
         return lines or [f"nothing changed: every value was already set on {cluster.name}"]

@@ -57,7 +57,12 @@ def test_history_records_every_change(science):
         "add user",
         "modify association",
     ]
-    assert rows[-1][1:] == [process_user(), "modify association", "bob/chem@c1", "fairshare=parent"]
+    assert rows[-1][1:] == [
+        process_user(),
+        "modify association",
+        "bob/chem@c1",
+        "fairshare=1 -> parent",
+    ]
     assert rows[3][4] == "parent=science fairshare=10 GrpTRES=cpu=128"
 
 

@@ -42,7 +42,7 @@ def test_set_and_show(fscli):
     # issue 35: unset, it is enforced as associations,limits,qos: shown so, not blank
     assert values["AccountingStorageEnforce"] == ("associations,limits,qos", "default")
     history = fscli.ok("history", "-P").stdout
-    assert "config set|PriorityFlags@default|NO_FAIR_TREE" in history
+    assert "config set|PriorityFlags@default|PriorityFlags=- -> NO_FAIR_TREE" in history
 
 
 def test_flags_choose_the_default_algorithm(fscli):

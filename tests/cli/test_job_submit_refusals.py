@@ -133,7 +133,7 @@ def test_partition_memory_defaults_end_to_end(fscli, tmp_path):
     assert fscli.ok("apply", str(copy)).stderr.startswith("no changes")
     assert (
         fscli.ok("partition", "modify", "big", "set", "DefMemPerCPU=-1").stderr
-        == "modified partition big on c1: def_mem_per_cpu=None\n"
+        == "modified partition big on c1: defmempercpu=-1\n"
     )
     assert (
         fscli.ok("limits", "check", "user=ann", "partition=big", "cpus=8", "-P")

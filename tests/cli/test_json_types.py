@@ -13,8 +13,19 @@ from fscli.cli.reference import JSON_EXAMPLES, json_store
 NUMBER = re.compile(r"-?\d+(\.\d+)?")
 DURATION = re.compile(r"(\d+-)?\d\d:\d\d:\d\d|UNLIMITED")
 TRES_TEXT = re.compile(r"[\w/:]+=[^,\s]+(,[\w/:]+=[^,\s]+)*")
-TEXT_KEYS = {"Target", "Detail", "TRESBillingWeights", "fairshare", "Fairshare", "Flags", "QOSRaw"}
-"""Keys whose values are text by nature (a history line and its target, Slurm's weights,
+TEXT_KEYS = {
+    "Target",
+    "Detail",
+    "Old",
+    "New",
+    "TRESBillingWeights",
+    "fairshare",
+    "Fairshare",
+    "Flags",
+    "QOSRaw",
+}
+"""Keys whose values are text by nature (a history line, its target and the old and new
+values it keeps as the commands take them, Slurm's weights,
 an LSF share list): a number or ``key=value`` there is no number in disguise."""
 
 

@@ -192,7 +192,7 @@ def test_rich_table_and_history(science):
     table = science.ok("limits", "show", "account=chem").stdout
     assert "GrpTRES" in table and "cpu" in table and "MaxJobs" in table and "As" not in table
     last = science.ok("history", "-P").stdout.splitlines()[-1].split("|")
-    assert last[2:] == ["modify account", "chem@c1", "MaxJobs=4"]
+    assert last[2:] == ["modify account", "chem@c1", "MaxJobs=- -> 4"]
 
 
 def test_dry_run_changes_nothing(science):

@@ -103,19 +103,19 @@ def test_plot_usage_draws_sshare_rawusage_at_each_moment(site, drawn, tmp_path):
     ax = fig.axes[0]
     assert ticks(ax) == ["2026-04-17 00:00", "2026-04-24 00:00", "2026-05-01 00:00"]
     lines = {line.get_label(): list(line.get_ydata()) for line in ax.get_lines()}
-    assert list(lines) == ["chem", "physics"]  # sshare's order
+    assert list(lines) == ["physics", "chem"]  # the largest first
     for i, when in enumerate(("2026-04-17T00:00:00", "2026-04-24T00:00:00", AT)):
         printed = {
             r["Account"].strip(): int(r["RawUsage"])
             for r in parsable(site.ok("sshare", "-P", at=when).stdout)
         }
-        assert {name: int(values[i]) for name, values in lines.items()} == {
+        assert {name: int(values[i] * 3600) for name, values in lines.items()} == {
             "chem": printed["chem"],
             "physics": printed["physics"],
         }
     # the half-life at work: alice's 36000 s of 2026-04-20 after 4 and 11 days of a 7-day
     # half-life: 36000 * 0.5 ** (4 / 7) and 36000 * 0.5 ** (11 / 7)
-    assert [int(v) for v in lines["physics"]] == [0, 24228, 12115]
+    assert [int(v * 3600) for v in lines["physics"]] == [0, 24228, 12115]  # drawn in hours
 
 
 def test_plot_usage_of_users(site, drawn, tmp_path):
@@ -123,20 +123,28 @@ def test_plot_usage_of_users(site, drawn, tmp_path):
     assert [line.get_label() for line in drawn[0].axes[0].get_lines()] == ["bob/chem"]
 
 
-def test_plot_sprio_stacks_what_sprio_prints(site, drawn, tmp_path):
+def test_plot_sprio_stacks_what_sprio_prints_by_priority_with_users(site, drawn, tmp_path):
+    site.ok("job", "modify", "1", "nice=5000", at=AT)  # alice's job 1 now below carol's 2
     path = tmp_path / "sprio.svg"
     site.ok("plot", "sprio", "-o", str(path), at=AT)
     ET.parse(path)
-    printed = site.ok("sprio", "-h", "-o", "%i|%r|%A|%F|%Q", at=AT).stdout.splitlines()
+    printed = site.ok("sprio", "-h", "-o", "%Y|%i|%u|%r|%A|%F|%Q", at=AT).stdout.splitlines()
+    by_priority = sorted(printed, key=lambda line: -int(line.split("|")[0]))
     (fig,) = drawn
     ax = fig.axes[0]
     stacks = bars(fig)
     assert list(stacks) == ["AGE", "FAIRSHARE", "QOS"]
+    assert ticks(ax) == ["2 carol (p1)", "1 alice (p1)"]
     drawn_lines = [
-        "|".join([*label.split("/"), *(f"{stacks[n][i]:.0f}" for n in stacks)])
+        "|".join(
+            [
+                *label.replace("(", "").replace(")", "").split(),
+                *(f"{stacks[n][i]:.0f}" for n in stacks),
+            ]
+        )
         for i, label in enumerate(ticks(ax))
     ]
-    assert drawn_lines == [" ".join(line.split()) for line in printed]
+    assert drawn_lines == [" ".join(line.split("|", 1)[1].split()) for line in by_priority]
     assert len(printed) == 2
 
 

@@ -107,7 +107,7 @@ def test_priority_settings_belong_to_one_cluster(two):
         doc = json.loads(two.ok("--cluster", cluster, "sshare", "--json", at=AT).stdout)
         assert doc["meta"]["algorithm"] == algorithm
     history = two.ok("history", "-P").stdout
-    assert "|config set|PriorityFlags@other|NO_FAIR_TREE" in history
+    assert "|config set|PriorityFlags@other|PriorityFlags=- -> NO_FAIR_TREE" in history
 
 
 def test_export_and_prune_apply_move_settings_between_clusters_only(two, tmp_path):
@@ -388,7 +388,7 @@ def test_a_real_change_is_still_reported_and_logged(hep):
     assert (
         hep.ok("history", "-P")
         .stdout.splitlines()[-1]
-        .endswith("|modify association|bob/hep@c1|fairshare=5")
+        .endswith("|modify association|bob/hep@c1|fairshare=1 -> 5")
     )
 
 

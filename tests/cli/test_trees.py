@@ -131,7 +131,7 @@ def test_apply_changes_and_prune(fscli, tmp_path):
     fscli.ok("apply", path, "--prune")
     assert "bob" not in fscli.ok("user", "list", "-P").stdout
     history = fscli.ok("history", "-P").stdout.splitlines()
-    assert any("|modify account|physics@c1|fairshare: 30 -> 35" in h for h in history)
+    assert any("|modify account|physics@c1|fairshare=30 -> 35" in h for h in history)
     assert any("|delete association|bob/chem@c1|" in h for h in history)
 
 

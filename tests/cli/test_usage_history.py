@@ -70,7 +70,10 @@ def test_billing_weights_change_leaves_past_usage_as_it_was(one):
     new_billing = 4 * 1.0 + 8 * 0.5  # 8 GB at 0.5 per GB
     assert raw(one, f"{D}14:00:00") == old + new_billing * 1800
     # the history holds the replaced value
-    assert "config set|TRESBillingWeights@c|CPU=1.0,Mem=0.5G" in one.ok("history", "-P").stdout
+    assert (
+        "config set|TRESBillingWeights@c|TRESBillingWeights=- -> CPU=1.0,Mem=0.5G"
+        in one.ok("history", "-P").stdout
+    )
 
 
 def test_half_life_change_decays_the_past_under_the_old_one_up_to_it(one):

@@ -375,7 +375,7 @@ def add_coordinator(run: Run, words: list[str]) -> int:
             + " To Account(s) and all sub-accounts\n"
             + "".join(f"  {a}\n" for a in accts)
         )
-        q.add_coordinators(session, users, accts)
+        q.add_coordinators(run.admin(session), users, accts)
 
     return run.write(body)
 

@@ -236,7 +236,7 @@ def delete_coordinator(run: Run, words: list[str]) -> int:
             )
         else:
             run.out(" Removing all users from Accounts\n" + "".join(f"  {a}\n" for a in accts))
-        removed = q.remove_coordinators(session, users, accts)
+        removed = q.remove_coordinators(run.admin(session), users, accts)
         if removed:
             from fscli.api.sacctmgr import slurmdbd_txn
 
