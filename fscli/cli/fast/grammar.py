@@ -533,6 +533,29 @@ NODES = {
                 "complete": ["none"],
             },
             {
+                "name": "emit",
+                "opts": ["--emit"],
+                "secondary": [],
+                "value": True,
+                "multiple": False,
+                "hidden": False,
+                "help": "Print the sacctmgr commands that make a live cluster as fscli "
+                "holds it match the file, in an order real sacctmgr accepts; "
+                "change nothing.",
+                "complete": ["choice", ["sacctmgr"], True],
+            },
+            {
+                "name": "as_json",
+                "opts": ["--json"],
+                "secondary": [],
+                "value": False,
+                "multiple": False,
+                "hidden": False,
+                "help": "With --emit: the plan's operations, each with its sacctmgr "
+                "commands, as JSON.",
+                "complete": ["none"],
+            },
+            {
                 "name": "_click_default_help",
                 "opts": ["--help"],
                 "secondary": [],
@@ -2261,6 +2284,29 @@ NODES = {
                 "multiple": False,
                 "hidden": False,
                 "help": "Print every line of a plan longer than 50 lines (else a summary).",
+                "complete": ["none"],
+            },
+            {
+                "name": "emit",
+                "opts": ["--emit"],
+                "secondary": [],
+                "value": True,
+                "multiple": False,
+                "hidden": False,
+                "help": "Print the sacctmgr commands that make a live cluster as fscli "
+                "holds it match the file, in an order real sacctmgr accepts; "
+                "change nothing.",
+                "complete": ["choice", ["sacctmgr"], True],
+            },
+            {
+                "name": "as_json",
+                "opts": ["--json"],
+                "secondary": [],
+                "value": False,
+                "multiple": False,
+                "hidden": False,
+                "help": "With --emit: the plan's operations, each with its sacctmgr "
+                "commands, as JSON.",
                 "complete": ["none"],
             },
             {
