@@ -106,7 +106,11 @@ def _operation(change: Change) -> dict[str, Any]:
         "op": change.op,
         "kind": change.kind,
         "name": change.name,
-        "changes": [{"field": k, "old": old, "new": new} for k, old, new in change.diff],
+        "changes": [
+            {"field": k, "old": old, "new": new}
+            for k, old, new in change.diff
+            if change.op != "+" or new not in ("-", "")  # an add's unset fields: none
+        ],
         "commands": [],
     }
 
@@ -136,6 +140,14 @@ class _Renderer:
     def emit(self, change: Change, *words: str) -> None:
         self.out.append(Command(tuple(words), change))
 
+    def modify(self, change: Change, entity: str, where: list[str], words: list[str]) -> None:
+        """``modify ENTITY where ... set ...``, unless there is nothing to set."""
+        if words:
+            self.emit(change, "modify", entity, "where", *where, "set", *words)
+
+    def delete(self, change: Change, entity: str, where: list[str]) -> None:
+        self.emit(change, "delete", entity, "where", *where)
+
     def render(self) -> Script:
         self.qos()
         self.widen_user_lists()
@@ -153,16 +165,8 @@ class _Renderer:
         for change in self.by.get(("+", "qos"), []):
             self.emit(change, "add", "qos", change.name, *_qos_words(change.item, None))
         for change in self.by.get(("~", "qos"), []):
-            fields = {k: old for k, old, _ in change.diff}
-            self.emit(
-                change,
-                "modify",
-                "qos",
-                "where",
-                f"name={change.name}",
-                "set",
-                *_qos_words(change.item, fields),
-            )
+            words = _qos_words(change.item, _changed(change))
+            self.modify(change, "qos", [f"name={change.name}"], words)
 
     # ------------------------------------------------------------ 2. accounts
     def widen_user_lists(self) -> None:
@@ -182,24 +186,16 @@ class _Renderer:
             wanted = defaults.get(assoc.account)
             if wanted and wanted in assoc.qos and old and wanted not in old:
                 both = ",".join(sorted({*old, *assoc.qos}))
-                where = self.assoc_where(uname, assoc)
-                self.emit(change, "modify", "user", "where", *where, "set", f"qos={both}")
+                self.modify(change, "user", self.assoc_where(uname, assoc), [f"qos={both}"])
 
     def accounts(self) -> None:
         where = f"cluster={self.cluster}"
+        root = [f"name={ROOT}", where]
         for change in self.by.get(("+", "cluster"), []):  # with its root association
             self.emit(change, "add", "cluster", self.cluster)
-            words = _assoc_words(change.item, None)
-            if words:
-                self.emit(
-                    change, "modify", "account", "where", f"name={ROOT}", where, "set", *words
-                )
+            self.modify(change, "account", root, _assoc_words(change.item, None))
         for change in self.by.get(("~", "cluster"), []):
-            words = _assoc_words(change.item, _changed(change))
-            if words:
-                self.emit(
-                    change, "modify", "account", "where", f"name={ROOT}", where, "set", *words
-                )
+            self.modify(change, "account", root, _assoc_words(change.item, _changed(change)))
         changes = {c.name: c for op in "+~" for c in self.by.get((op, "account"), [])}
         for name in self.plan.spec.account_order()[1:]:
             change = changes.get(name)
@@ -223,18 +219,14 @@ class _Renderer:
                     "description": acct.description,
                     "organization": acct.organization,
                 }:  # sacctmgr keeps an existing account's texts
-                    self.emit(change, "modify", "account", "where", f"name={name}", "set", *texts)
+                    self.modify(change, "account", [f"name={name}"], texts)
                 continue
             changed = _changed(change)
             words = [f"parent={acct.parent}"] if "parent" in changed else []
             words += _assoc_words(acct, changed)
-            if words:
-                self.emit(
-                    change, "modify", "account", "where", f"name={name}", where, "set", *words
-                )
+            self.modify(change, "account", [f"name={name}", where], words)
             texts = [w for w in texts if w.partition("=")[0] in changed]
-            if texts:
-                self.emit(change, "modify", "account", "where", f"name={name}", "set", *texts)
+            self.modify(change, "account", [f"name={name}"], texts)
 
     # ------------------------------------------------------------ 3. associations
     def user_assocs(self) -> None:
@@ -260,9 +252,7 @@ class _Renderer:
         for change in self.by.get(("~", "assoc"), []):
             uname, assoc = change.item
             words = _assoc_words(assoc, _changed(change))
-            self.emit(
-                change, "modify", "user", "where", *self.assoc_where(uname, assoc), "set", *words
-            )
+            self.modify(change, "user", self.assoc_where(uname, assoc), words)
 
     def stored(self, kind: str, name: str) -> dict[str, str] | None:
         """The global record of an account or user the plan adds to or removes from the
@@ -298,15 +288,9 @@ class _Renderer:
         for change in self.by.get(("~", "user"), []):
             changed = _changed(change)
             if "default_account" in changed:
-                self.emit(
-                    change,
-                    "modify",
-                    "user",
-                    "where",
-                    f"name={change.name}",
-                    f"cluster={self.cluster}",
-                    "set",
-                    f"defaultaccount={change.item.default_account}",
+                where = [f"name={change.name}", f"cluster={self.cluster}"]
+                self.modify(
+                    change, "user", where, [f"defaultaccount={change.item.default_account}"]
                 )
             if "admin_level" in changed:
                 self.admin_level(change)
@@ -316,14 +300,8 @@ class _Renderer:
                 self.admin_level(change)  # sacctmgr's add keeps an existing user's
 
     def admin_level(self, change: Change) -> None:
-        self.emit(
-            change,
-            "modify",
-            "user",
-            "where",
-            f"name={change.name}",
-            "set",
-            f"adminlevel={change.item.admin_level}",
+        self.modify(
+            change, "user", [f"name={change.name}"], [f"adminlevel={change.item.admin_level}"]
         )
 
     # ------------------------------------------------------------ 5. coordinators
@@ -339,13 +317,8 @@ class _Renderer:
                         )
                 for acct in old:
                     if acct not in new:
-                        self.emit(
-                            change,
-                            "delete",
-                            "coordinator",
-                            "where",
-                            f"names={change.name}",
-                            f"accounts={acct}",
+                        self.delete(
+                            change, "coordinator", [f"names={change.name}", f"accounts={acct}"]
                         )
 
     # ------------------------------------------------------------ 6. deletions
@@ -367,18 +340,17 @@ class _Renderer:
             ):
                 last[uname] = change
                 continue
-            self.emit(change, "delete", "user", "where", *self.assoc_where(uname, assoc))
+            self.delete(change, "user", self.assoc_where(uname, assoc))
         for uname, change in leaving.items():
             if self.stored("user", uname) is None:
-                self.emit(change, "delete", "user", "where", f"name={uname}")
+                self.delete(change, "user", [f"name={uname}"])
             elif uname in last:
-                default = last[uname]
-                self.emit(default, "delete", "user", "where", *self.assoc_where(*default.item))
+                self.delete(last[uname], "user", self.assoc_where(*last[uname].item))
         for change in self.by.get(("-", "account"), []):  # leaves first (the plan's order)
             scope = [where] if self.stored("account", change.name) else []
-            self.emit(change, "delete", "account", "where", f"name={change.name}", *scope)
+            self.delete(change, "account", [f"name={change.name}", *scope])
         for change in self.by.get(("-", "qos"), []):
-            self.emit(change, "delete", "qos", "where", f"name={change.name}")
+            self.delete(change, "qos", [f"name={change.name}"])
 
 
 def _changed(change: Change) -> dict[str, str]:
