@@ -6,28 +6,30 @@ command lines, each argument quoted for a POSIX shell. The order is the one in w
 sacctmgr 22.05 accepts every line (tested on a live slurmdbd, ``tests/live``):
 
 1. QOS added and modified (associations may name them next);
-2. (where an account's new DefaultQOS needs it) its users' own QOS lists widened; the
-   root association, then accounts in the new tree's order, parents before children:
-   added, moved (``set parent=``) and modified; processing in the new tree's order means a
-   new parent is already where it ends up, never below the account it takes in;
-3. users' associations added (a new user's first line is its default account's, with
-   ``DefaultAccount=``: sacctmgr also adds the default account's association when it is
-   another) and modified;
-4. default accounts moved and admin levels set: before any association is deleted, since
-   sacctmgr deletes a user's default association without a word and leaves the user with
-   none (``DefaultAccount='(null)'`` in its dump);
-5. coordinators added and removed;
-6. deletions, leaves first: user associations (a user leaving the cluster: one line for
-   all of its associations), then accounts children first (sacctmgr deletes an account's
-   whole subtree, so a parent first would leave its children's lines nothing to delete),
-   then QOS.
+2. where an account's new DefaultQOS needs it, its users' own QOS lists widened first
+   (sacctmgr takes back, exit code 0, an account DefaultQOS a user's own list lacks);
+3. the root association, then accounts in the new tree's order, parents before children:
+   added, moved (``set parent=``) and modified; in the new tree's order a new parent is
+   already where it ends up, never below the account it takes in;
+4. users' associations added (a new user's first line is its default account's, with
+   ``defaultaccount=``) and modified;
+5. default accounts moved and admin levels set, before any association is deleted:
+   sacctmgr deletes a user's default association silently when it is the only one a
+   command deletes, and leaves the user with none (``DefaultAccount='(null)'``);
+6. coordinators added and removed;
+7. deletions: user associations one per line, a user's default one alone and last
+   (slurmdbd refuses a delete that takes a default association along with any other),
+   then accounts leaves first (sacctmgr deletes an account's whole subtree, so a parent
+   first would leave its children's lines nothing to delete), then QOS.
 
-Every line that names an association says ``cluster=``: a script for one cluster never
-touches another's associations. Users, accounts and QOS are global in Slurm: a user or
-account leaving this cluster loses only this cluster's associations, and the plan only
-removes a QOS nothing else uses (``Plan.kept``). The records an added association's
-account or user already has elsewhere (``Plan.records``) decide whether its texts or
-admin level need a line of their own, as sacctmgr's ``add`` keeps an existing record's.
+Every line that names an association says ``cluster=`` (and ``partition=''`` for one
+without a partition, which sacctmgr otherwise reads as all of the account's): a script
+for one cluster never touches another's associations. Users, accounts and QOS are global
+in Slurm: a user or account leaving this cluster loses only this cluster's associations
+while another cluster has it, and the plan only removes a QOS nothing else uses
+(``Plan.kept``). The records an account or user has elsewhere (``Plan.records``) decide
+whether an added one's texts or admin level need a line of their own, as sacctmgr's
+``add`` keeps an existing record's, and whether a leaving one's record goes too.
 
 What sacctmgr does not hold (partitions, priority settings: slurm.conf; a cluster's size)
 is listed as comments at the end. A plan that changes nothing renders as nothing.
@@ -149,13 +151,16 @@ class _Renderer:
         self.emit(change, "delete", entity, "where", *where)
 
     def render(self) -> Script:
+        if self.plan.clean:  # load ... clean: what the cluster had goes, then comes back
+            self.deletions()
         self.qos()
         self.widen_user_lists()
         self.accounts()
         self.user_assocs()
         self.user_settings()
         self.coordinators()
-        self.deletions()
+        if not self.plan.clean:
+            self.deletions()
         size = [c for c in self.by.get(("~", "cluster"), []) if _size_only(c)]
         skipped = [c for c in self.plan.changes if c.kind in NOT_SACCTMGR] + size
         return Script(self.cluster, self.out, skipped, list(self.plan.kept))

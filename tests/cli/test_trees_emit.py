@@ -116,3 +116,23 @@ def test_load_emit_prints_the_script_of_the_flat_file(fscli, tmp_path):
         "organization=lab fairshare=3\n"
     )
     assert fscli.ok("account", "list", "-P", "-n").stdout == "root|default root account|root\n"
+
+
+def test_load_clean_emit_deletes_first_then_adds_back(fscli, tmp_path):
+    fscli.ok("-Q", "apply", write(tmp_path, TREE))
+    flat = write(
+        tmp_path,
+        "Cluster - 'c1':Fairshare=1:QOS='normal'\n"
+        "Parent - 'root'\n"
+        "Account - 'lab':Description='Big Lab':Organization='lab':Fairshare=3\n"
+        "Parent - 'lab'\n"
+        "User - 'alice':DefaultAccount='lab':Fairshare=1\n",
+        "c1.cfg",
+    )
+    assert fscli.ok("load", flat, "clean", "--emit", "sacctmgr").stdout == (
+        "sacctmgr -i delete user where name=alice\n"
+        "sacctmgr -i delete account where name=lab\n"
+        "sacctmgr -i add account lab cluster=c1 parent=root description='Big Lab' "
+        "organization=lab fairshare=3\n"
+        "sacctmgr -i add user alice account=lab cluster=c1 defaultaccount=lab\n"
+    )
