@@ -177,20 +177,23 @@ class _Renderer:
     def widen_user_lists(self) -> None:
         """sacctmgr takes back an account's new DefaultQOS (exit code 0, a message on
         stderr) while a user association of the account has a QOS list of its own
-        without it. Where the plan gives such a list that QOS too, the list first takes
-        the old and new QOS together (which also keeps the old DefaultQOS allowed); the
-        user's own line later sets the list the plan asks for."""
+        without it. Such a list first takes that QOS (and the plan's new list, which
+        also keeps the old DefaultQOS allowed) where the plan gives the list the QOS or
+        removes the association later; the user's own line then sets the planned list."""
         defaults = {
             c.name: c.item.default_qos
             for c in self.by.get(("~", "account"), [])
             if "default_qos" in _changed(c) and c.item.default_qos
         }
-        for change in self.by.get(("~", "assoc"), []):
+        if not defaults:
+            return
+        for change in [*self.by.get(("~", "assoc"), []), *self.by.get(("-", "assoc"), [])]:
             uname, assoc = change.item
-            old = _old_list(change, "qos")
             wanted = defaults.get(assoc.account)
-            if wanted and wanted in assoc.qos and old and wanted not in old:
-                both = ",".join(sorted({*old, *assoc.qos}))
+            old = _old_list(change, "qos") if change.op == "~" else assoc.qos
+            new = assoc.qos if change.op == "~" else [wanted]
+            if wanted and old and wanted not in old and wanted in new:
+                both = ",".join(sorted({*old, *new}))
                 self.modify(change, "user", self.assoc_where(uname, assoc), [f"qos={both}"])
 
     def accounts(self) -> None:

@@ -232,3 +232,24 @@ def test_what_sacctmgr_does_not_hold_is_a_comment(open_store):
 def test_a_plan_without_changes_is_no_script(open_store):
     same = "accounts: {a: {description: A b}}\nusers: {alice: {associations: [a]}}\n"
     assert emit(open_store, same, same) == ""
+
+
+def test_an_accounts_new_default_qos_waits_for_a_leaving_users_list(open_store):
+    before = """\
+qos: {normal: {}, low: {}}
+accounts: {a: {}}
+users:
+  alice: {associations: [{account: a, qos: [low], default_qos: low}]}
+  bob: {associations: [a]}
+"""
+    after = """\
+qos: {normal: {}, low: {}}
+accounts: {a: {qos: [normal], default_qos: normal}}
+users: {bob: {associations: [a]}}
+"""
+    assert emit(open_store, before, after) == (
+        "sacctmgr -i modify user where name=alice account=a partition='' cluster=c1 "
+        "set qos=low,normal\n"
+        "sacctmgr -i modify account where name=a cluster=c1 set qos=normal defaultqos=normal\n"
+        "sacctmgr -i delete user where name=alice\n"
+    )
