@@ -1,4 +1,4 @@
-"""``fscli apply/load --emit sacctmgr`` through the CLI: the script, its JSON, and that
+"""``fscli apply/load --emit sacctmgr|json`` through the CLI: the script, its JSON, and that
 nothing is written. The scripts' lines themselves: tests/render/test_sacctmgr_script.py."""
 
 from __future__ import annotations
@@ -43,9 +43,7 @@ def test_emit_of_a_tree_the_store_matches_prints_nothing(fscli, tmp_path):
 
 def test_emit_json_gives_each_operation_with_its_commands(fscli, tmp_path):
     fscli.ok("cluster", "add", "c1")
-    doc = json.loads(
-        fscli.ok("apply", write(tmp_path, TREE), "--emit", "sacctmgr", "--json").stdout
-    )
+    doc = json.loads(fscli.ok("apply", write(tmp_path, TREE), "--emit", "json").stdout)
     assert [(o["op"], o["kind"], o["name"], o["commands"]) for o in doc["operations"]] == [
         (
             "+",
@@ -88,11 +86,6 @@ def test_emit_json_gives_each_operation_with_its_commands(fscli, tmp_path):
         {"field": "description", "old": "", "new": "Big Lab"},
     ]
     assert (doc["cluster"], doc["not_sacctmgr"], doc["kept"]) == ("c1", [], [])
-
-
-def test_json_without_emit_is_a_usage_error(fscli, tmp_path):
-    result = fscli.fails("apply", write(tmp_path, TREE), "--json", code=2)
-    assert "--json goes with --emit sacctmgr" in result.stderr
 
 
 def test_emit_refuses_what_apply_refuses(fscli, tmp_path):

@@ -4,12 +4,13 @@ One chain of seeded trees (``tests/live/emit_trees.py``): the live cluster holds
 (the previous pair's B), with a second cluster ``other`` beside it that shares a QOS, an
 account and users. Each pair imports the live accounting database into a new fscli store
 (:func:`import_live`), emits the script that takes it to the next tree B, and runs every
-line with the real sacctmgr: each must exit 0. Then the real ``sacctmgr dump`` of both
+line with the real sacctmgr: each must exit 0 and say nothing on stderr. Then the real ``sacctmgr dump`` of both
 clusters and the QOS must be what fscli holds once it applies B itself, and B planned
 against the database imported again must change nothing.
 
 ``FSCLI_LIVE_PAIRS`` sets how many pairs run (100 by default), ``FSCLI_LIVE_EMIT_SEED``
-the chain's seed.
+the chain's seed. A chain of 100 pairs or more must have run every kind of line in
+:data:`TRAPS`.
 """
 
 from __future__ import annotations
@@ -36,6 +37,26 @@ PAIRS = int(os.environ.get("FSCLI_LIVE_PAIRS", "100"))
 SEED = int(os.environ.get("FSCLI_LIVE_EMIT_SEED", "0"))
 QOS_FORMAT = "name,description,priority,maxjobspu"
 AT = "2026-05-01T00:00:00"
+TRAPS = {
+    "default account moved": re.compile(r"set defaultaccount="),
+    "account moved": re.compile(r"set parent="),
+    "user association deleted": re.compile(r"delete user where name=\S+ account="),
+    "user deleted from this cluster only": re.compile(
+        r"delete user where name=frank account=common .*cluster=live"
+    ),
+    "user deleted": re.compile(r"delete user where name=\S+$"),
+    "account deleted from this cluster only": re.compile(r"delete account .*cluster=live"),
+    "account deleted": re.compile(r"delete account where name=\S+$"),
+    "QOS deleted": re.compile(r"delete qos"),
+    "QOS kept for the other cluster": re.compile(r"# qos shared: kept"),
+    "texts of an account the other cluster has": re.compile(
+        r"modify account where name=common set"
+    ),
+    "text with spaces": re.compile(r"='[^']* [^']*'"),
+    "coordinator removed": re.compile(r"delete coordinator"),
+    "a limit or setting cleared": re.compile(r"=-1"),
+}
+"""Lines the chain must have run: the traps of a hand-written script."""
 
 
 def sacctmgr(*words: str) -> subprocess.CompletedProcess:
@@ -146,6 +167,7 @@ def _chain() -> None:
         real = read_real(where)
         other = real.other
         lines = 0
+        seen = dict.fromkeys(TRAPS, 0)
         before: Path | None = None  # the last pair's tree, which the cluster now holds
         context = ""
         for pair in range(PAIRS + 1):
@@ -166,6 +188,8 @@ def _chain() -> None:
             failed = run_script(text)
             assert not failed, context + "failed:\n" + "\n".join(failed)
             lines += text.count("\n")
+            for trap, pattern in TRAPS.items():
+                seen[trap] += sum(1 for line in text.splitlines() if pattern.search(line))
             with fscli.open_store(str(db)) as store:
                 store.apply_tree(tree_file.read_text(), prune=True, at=AT)
                 want = Real(
@@ -178,4 +202,6 @@ def _chain() -> None:
             assert associations(real.other) == associations(other), context
             db.unlink()
             tree, before = new, tree_file
-    print(f"{PAIRS} pairs, {lines} script lines")
+    print(f"{PAIRS} pairs, {lines} script lines; " + ", ".join(f"{n} {k}" for k, n in seen.items()))
+    if PAIRS >= 100:
+        assert all(seen.values()), seen
