@@ -540,20 +540,10 @@ NODES = {
                 "multiple": False,
                 "hidden": False,
                 "help": "Print the sacctmgr commands that make a live cluster as fscli "
-                "holds it match the file, in an order real sacctmgr accepts; "
-                "change nothing.",
-                "complete": ["choice", ["sacctmgr"], True],
-            },
-            {
-                "name": "as_json",
-                "opts": ["--json"],
-                "secondary": [],
-                "value": False,
-                "multiple": False,
-                "hidden": False,
-                "help": "With --emit: the plan's operations, each with its sacctmgr "
-                "commands, as JSON.",
-                "complete": ["none"],
+                "holds it match the file, in an order real sacctmgr accepts "
+                "(json: the plan's operations, each with its commands); change "
+                "nothing.",
+                "complete": ["choice", ["sacctmgr", "json"], True],
             },
             {
                 "name": "_click_default_help",
@@ -2294,20 +2284,10 @@ NODES = {
                 "multiple": False,
                 "hidden": False,
                 "help": "Print the sacctmgr commands that make a live cluster as fscli "
-                "holds it match the file, in an order real sacctmgr accepts; "
-                "change nothing.",
-                "complete": ["choice", ["sacctmgr"], True],
-            },
-            {
-                "name": "as_json",
-                "opts": ["--json"],
-                "secondary": [],
-                "value": False,
-                "multiple": False,
-                "hidden": False,
-                "help": "With --emit: the plan's operations, each with its sacctmgr "
-                "commands, as JSON.",
-                "complete": ["none"],
+                "holds it match the file, in an order real sacctmgr accepts "
+                "(json: the plan's operations, each with its commands); change "
+                "nothing.",
+                "complete": ["choice", ["sacctmgr", "json"], True],
             },
             {
                 "name": "_click_default_help",
