@@ -46,6 +46,7 @@ def apply_tree(
     source: str = "tree.yaml",
     cluster: str | None = None,
     quick: bool = False,
+    records: bool = False,
 ) -> Plan:
     """Make the cluster match ``spec`` in one transaction and return the plan applied.
 
@@ -61,6 +62,8 @@ def apply_tree(
     returned then holds only the cluster's name as its spec. An apply that finds nothing
     to change, or writes its changes, is remembered for that; a pruning one that keeps
     nothing back (``Plan.kept``) also for applying the text with or without pruning.
+    ``records``: the plan also holds the stored records of the accounts and users it adds
+    or removes that other clusters have (``Plan.records``, for a sacctmgr script).
     """
     text = spec if quick and isinstance(spec, str) and not (loading or clean) else None
     if text is not None:
@@ -71,13 +74,15 @@ def apply_tree(
             return plan
     from fscli.api.store import moment
     from fscli.engine.treespec import lower_names
-    from fscli.store.tree_plan import make_plan
+    from fscli.store.tree_plan import make_plan, read_records
 
     spec = lower_names(as_spec(spec, source))
     if cluster and cluster.lower() != spec.cluster.name:
         raise InvalidValue(f"{source} is for cluster '{spec.cluster.name}', not '{cluster}'")
     with store.writing(dry_run) as write:
         plan = make_plan(write.conn, spec, prune=prune, create_missing=loading, clean=clean)
+        if records:
+            read_records(write.conn, plan)
         if on_plan is not None:
             on_plan(plan)
         if plan.changes:  # SQLAlchemy writes them: a plan without any needs none of it

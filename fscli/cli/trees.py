@@ -137,6 +137,39 @@ def _print_plan(plan, full: bool = False, quiet: bool = False) -> None:
     console().print(tree)
 
 
+def emit_option(func):
+    """``--emit sacctmgr|json``: the plan as a sacctmgr script, or its operations with
+    their commands as JSON, written nowhere."""
+    return click.option(
+        "--emit",
+        type=click.Choice(["sacctmgr", "json"]),
+        help="Print the sacctmgr commands that make a live cluster as fscli holds it "
+        "match the file, in an order real sacctmgr accepts (json: the plan's operations, "
+        "each with its commands); change nothing.",
+    )(func)
+
+
+def _emit(app, emit: str | None, spec, source: str, **options) -> bool:
+    """With ``--emit``: print the script of the plan ``apply``/``load`` would commit, as
+    a dry run checks it (every check of the real run, then rolled back), and return True;
+    else False."""
+    if emit is None:
+        return False
+    import json
+
+    from fscli.render.sacctmgr_script import script
+
+    plan = app.store.apply_tree(
+        spec, dry_run=True, at=app.now, records=True, source=source, **options
+    )
+    rendered = script(plan)
+    if emit == "json":
+        click.echo(json.dumps(rendered.as_json(), indent=2))
+    else:
+        click.echo(rendered.text(), nl=False)
+    return True
+
+
 def full_plan_option(func):
     return click.option(
         "--full-plan",
@@ -200,23 +233,29 @@ def _run_plan(
     help="Also remove what the file does not name (accounts, users, QOS, ...).",
 )
 @full_plan_option
+@emit_option
 @click.pass_obj
-def apply(app, file, dry_run, prune, full_plan) -> None:
+def apply(app, file, dry_run, prune, full_plan, emit) -> None:
     """Make the store match a YAML tree: print the plan (+ add, ~ change, - remove), apply it.
 
     Without --prune, what the file leaves out is kept. One transaction: on any error
     nothing is applied. A file applied, or found to change nothing, is noted in
     ~/.cache/fscli: while it and the store stay the same, applying it again does not read it.
+    --emit sacctmgr prints the plan as `sacctmgr -i` lines for the live cluster instead
+    (docs/yaml-tree.md), --emit json its operations with their commands; nothing is applied.
 
     \b
     Example:
       fscli apply examples/tree.yaml --dry-run
       fscli apply tree.yaml --prune
+      fscli apply tree.yaml --prune --emit sacctmgr > to-tree.sh
     """
     from fscli.cli.usage import read_text
     from fscli.heap import bulk
 
     text = read_text(file)
+    if _emit(app, emit, text, file, prune=prune, cluster=app.cluster_name):
+        return
     with bulk():
         _run_plan(
             app,
@@ -309,8 +348,9 @@ def _load_target(app, wanted: str | None, dry_run: bool) -> str | None:
 @click.argument("words", nargs=-1)
 @dry_run_option
 @full_plan_option
+@emit_option
 @click.pass_obj
-def load(app, words, dry_run, full_plan) -> None:
+def load(app, words, dry_run, full_plan, emit) -> None:
     """Read a sacctmgr dump flat file into the store (existing objects are modified).
 
     The file's cluster must be the store's cluster (or --cluster); cluster=NAME loads
@@ -323,6 +363,7 @@ def load(app, words, dry_run, full_plan) -> None:
       fscli load c1.cfg --dry-run
       fscli load file=old.cfg cluster=c2
       fscli load c1.cfg clean
+      fscli load c1.cfg --emit sacctmgr
     """
     from fscli.cli.usage import read_text
     from fscli.errors import UsageProblem
@@ -344,4 +385,6 @@ def load(app, words, dry_run, full_plan) -> None:
         spec = flatfile.parse(read_text(paths[0]), cluster=wanted, source=paths[0])
         if override:
             spec.cluster.name = override.lower()
+        if _emit(app, emit, spec, paths[0], loading=True, clean=clean):
+            return
         _run_plan(app, spec, paths[0], dry_run, loading=True, clean=clean, full_plan=full_plan)

@@ -202,6 +202,11 @@ class Plan:
     clean: bool = False  # every association of the cluster is removed, then re-added
     removed_assoc_ids: list[int] = field(default_factory=list)
     kept: list[str] = field(default_factory=list)  # what pruning leaves, and why
+    # (kind, name) -> fields of the global record ("account": description, organization;
+    # "user": admin_level) of an account or user the plan adds to or removes from this
+    # cluster that another cluster also has: read only for a sacctmgr script
+    # (store.tree_plan.read_records)
+    records: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict)
 
     def counts(self) -> dict[str, int]:
         out = {"+": 0, "~": 0, "-": 0}

@@ -45,7 +45,7 @@ from fscli.store import snapshot
 from fscli.store.assoc_fields import qos_list
 from fscli.store.checks import active_job_ids, check_name, named
 from fscli.store.job_states import ACTIVE_STATES
-from fscli.store.sql import in_list, rows, scalar
+from fscli.store.sql import chunked, in_list, rows, scalar
 
 # ---------------------------------------------------------------- store -> TreeSpec
 
@@ -280,6 +280,37 @@ def make_plan(
     if cid is not None and (prune or clean):
         plan.removed_assoc_ids = _removed_ids(conn, cid, plan.changes)
     return plan
+
+
+def read_records(conn, plan: Plan) -> None:
+    """Fill ``plan.records``: the stored records of the accounts and users the plan adds
+    to or removes from its cluster that other clusters also have. sacctmgr's ``add``
+    keeps such a record's texts and admin level, and a sacctmgr script removes the
+    record itself only with the last cluster's associations (as the store then does)."""
+    cid = cluster_id(conn, plan.spec.cluster.name)
+    queries = {
+        "account": ("SELECT name, description, organization FROM account", "account"),
+        "user": ("SELECT name, admin_level FROM user_account", '"user"'),
+    }
+    for kind, (query, column) in queries.items():
+        names = sorted(c.name for c in plan.changes if c.kind == kind and c.op != "~")
+        for chunk in chunked(names):
+            where, params = in_list("name", "name", chunk)
+            elsewhere = (
+                f"SELECT {column} FROM association WHERE cluster_id != :cid AND "
+                + where.replace("name", column, 1)
+            )
+            found = rows(
+                conn,
+                f"{query} WHERE name IN ({elsewhere})",
+                {"cid": -1 if cid is None else cid, **params},
+            )
+            for name, *values in found:
+                plan.records[kind, name] = (
+                    {"description": values[0] or "", "organization": values[1] or ""}
+                    if kind == "account"
+                    else {"admin_level": values[0] or "None"}
+                )
 
 
 def _keep_used_qos(conn, cid: int | None, plan: Plan) -> None:

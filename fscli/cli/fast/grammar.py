@@ -535,6 +535,19 @@ NODES = {
                 "complete": ["none"],
             },
             {
+                "name": "emit",
+                "opts": ["--emit"],
+                "secondary": [],
+                "value": True,
+                "multiple": False,
+                "hidden": False,
+                "help": "Print the sacctmgr commands that make a live cluster as fscli "
+                "holds it match the file, in an order real sacctmgr accepts "
+                "(json: the plan's operations, each with its commands); change "
+                "nothing.",
+                "complete": ["choice", ["sacctmgr", "json"], True],
+            },
+            {
                 "name": "_click_default_help",
                 "opts": ["--help"],
                 "secondary": [],
@@ -2401,6 +2414,19 @@ NODES = {
                 "hidden": False,
                 "help": "Print every line of a plan longer than 50 lines (else a summary).",
                 "complete": ["none"],
+            },
+            {
+                "name": "emit",
+                "opts": ["--emit"],
+                "secondary": [],
+                "value": True,
+                "multiple": False,
+                "hidden": False,
+                "help": "Print the sacctmgr commands that make a live cluster as fscli "
+                "holds it match the file, in an order real sacctmgr accepts "
+                "(json: the plan's operations, each with its commands); change "
+                "nothing.",
+                "complete": ["choice", ["sacctmgr", "json"], True],
             },
             {
                 "name": "_click_default_help",
