@@ -20,7 +20,14 @@ from fscli.cli.sacctmgr.grammar import (
     sections,
     split_list,
 )
-from fscli.cli.sacctmgr.values import Problems, Settings, assoc_setting, sticky
+from fscli.cli.sacctmgr.values import (
+    Problems,
+    Settings,
+    assoc_setting,
+    no_change,
+    slurm_admin_level,
+    sticky,
+)
 
 CONDITION_HINT = " Use keyword 'set' to modify value"
 ACCOUNT_COND: tuple[tuple[str, Names], ...] = (
@@ -120,6 +127,32 @@ def named_users(users: dict[str, tuple[str, str]], found: dict[str, list[str]]) 
         and default in found.get("defaultaccount", [default])
         and level.lower() in found.get("adminlevel", [level.lower()])
     ]
+
+
+def modified_users(
+    users: dict[str, tuple[str, str]], found: dict[str, list[str]]
+) -> tuple[list[str], list[str]] | None:
+    """The users a modify picks, as slurmdbd's ``as_mysql_modify_users`` picks them: those
+    of the user table matching name= and adminlevel= (by name), joined by the users whose
+    default account is one of defaultaccount= (among the names, if given), these first.
+    Returns (all picked, those of the user table: only they take a new admin level), or
+    None when neither names, an admin level nor default accounts were given."""
+    names = found.get("name")
+    level = slurm_admin_level(found["adminlevel"][-1]) if "adminlevel" in found else None
+    defaults = found.get("defaultaccount")
+    if not names and level is None and defaults is None:
+        return None
+    table = (
+        [u for u, (_, have) in users.items() if u in (names or [u]) and level in (None, have)]
+        if names or level
+        else []
+    )
+    by_default = [
+        u
+        for u, (default, _) in users.items()
+        if defaults is not None and default in defaults and u in (names or [u])
+    ]
+    return [u for u in by_default if u not in table] + sorted(table), sorted(table)
 
 
 def admin_targets(picked: list) -> list[tuple[str, str, str, str | None]]:
@@ -400,8 +433,6 @@ def modify_user(run: Run, words: list[str]) -> int:
 
     def body(session) -> None:
         from fscli.api.sacctmgr import queries as q
-        from fscli.engine.treespec import parse_admin_level
-        from fscli.errors import FscliError
 
         wckeys = any(
             w.key and first(w.key, USER_COND) in ("defaultwckey", "wckeys")
@@ -415,12 +446,7 @@ def modify_user(run: Run, words: list[str]) -> int:
             USER_REC,
             [" fscli keeps no WCKeys: leave out DefaultWCKey= and WCKeys=\n"] if wckeys else [],
         )
-        level = None
-        if "adminlevel" in own:
-            try:
-                level = parse_admin_level(own["adminlevel"])
-            except FscliError:
-                raise run.refuse(f" Unknown admin level '{own['adminlevel']}'\n") from None
+        level = slurm_admin_level(own["adminlevel"]) if "adminlevel" in own else None
         default = own.get("defaultaccount", "").lower() or None
         by_user = {k for k in found if k in USER_KEYS}
         by_assoc = {k for k in found if k not in USER_KEYS}
@@ -431,6 +457,7 @@ def modify_user(run: Run, words: list[str]) -> int:
         commit = False
         said: list[str] = []  # stdout, printed once the store took the change
         user_changes: list[str] = []
+        leveled: list[str] = []  # the users a new admin level reaches
         lacking_users: set[str] = set()
         if "defaultaccount" in own or "adminlevel" in own:
             if by_assoc and not by_user:
@@ -440,8 +467,14 @@ def modify_user(run: Run, words: list[str]) -> int:
                 if found.get("account"):
                     if run.confirm(ACCOUNTS_QUESTION):
                         found.setdefault("defaultaccount", []).extend(found.pop("account"))
-                named = sorted(named_users(users, found))
-                if not named:
+                picked_users = modified_users(users, found)
+                named, leveled = picked_users or ([], [])
+                if picked_users is None or (level is None and "defaultaccount" not in own):
+                    # slurmdbd: nothing to change, or nothing to pick users by
+                    said.append(" Nothing modified\n")
+                    run.failed = True
+                    run.err(no_change("users"))
+                elif not named:
                     said.append(" Nothing modified\n")
                     run.failed = True
                 else:
@@ -480,17 +513,20 @@ def modify_user(run: Run, words: list[str]) -> int:
             run.out("".join(said))
             raise run.refuse("", 1 if run.failed else 0)
         admin = run.admin(session)
-        _note_user_txns(run, view, user_changes, lacking_users, default, level, values, picked)
+        _note_user_txns(
+            run, view, (user_changes, leveled), lacking_users, default, level, values, picked
+        )
         for user in sorted(user_changes):
             mine = default if default and user not in lacking_users else None
-            if mine or level:
+            mine_level = level if user in leveled else None
+            if mine or mine_level:
                 admin.modify_users(
                     admin.cluster(clusters[0]),
                     [user],
                     None,
                     None,
                     mine,
-                    level,
+                    mine_level,
                     Settings().changes(),
                 )
         if values.given():
@@ -528,18 +564,18 @@ def _note_account_txns(run: Run, named, desc, org, values: Settings, changed) ->
 
 
 def _note_user_txns(
-    run: Run, view, users, lacking, default, level, values: Settings, picked
+    run: Run, view, picked_users, lacking, default, level, values: Settings, picked
 ) -> None:
-    """slurmdbd's rows of a modify user: Modify Users for a new admin level, Modify
-    Associations (is_def=1) for the new default account's associations, then Modify
-    Associations for the associations matched."""
+    """slurmdbd's rows of a modify user: Modify Users for a new admin level (the users
+    the level reaches), Modify Associations (is_def=1) for the new default account's
+    associations, then Modify Associations for the associations matched."""
     from fscli.api.sacctmgr import slurmdbd_txn
     from fscli.engine.treespec import ADMIN_LEVELS
 
-    users = sorted(users)
-    if users and level and not lacking:
+    users, leveled = sorted(picked_users[0]), picked_users[1]
+    if leveled and level and not lacking:
         number = ADMIN_LEVELS.index(level) + 1
-        run.txns.append(slurmdbd_txn.modify_named("Users", users, f"admin_level={number}"))
+        run.txns.append(slurmdbd_txn.modify_named("Users", leveled, f"admin_level={number}"))
     if users and default and not lacking:
         defaults = [v for v in view if v.user in users and v.account == default]
         run.txns += slurmdbd_txn.modify_assocs(defaults, "is_def=1")

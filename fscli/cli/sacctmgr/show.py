@@ -341,7 +341,7 @@ def list_transaction(run: Run, words: list[str]) -> int:
                 run.err(f"Invalid time specification (pos=0): {value}\n")
             times[key] = when or 0
         elif key == "id":
-            for item in split_list(value):
+            for item in (i.lower() for i in split_list(value)):  # slurm_addto_char_list
                 if item.isdigit():
                     conds.setdefault("id", []).append(item)
                 else:

@@ -273,3 +273,20 @@ def assoc_setting(
         return False
     settings.limits[name] = number
     return True
+
+
+def slurm_admin_level(text: str) -> str | None:
+    """An admin level as ``str_2_slurmdb_admin_level`` reads it: by its first letter
+    alone (``n``one, ``o``perator, ``s``uperuser or ``a``dmin); anything else is "not
+    set" (None), which leaves the level as it is rather than failing the command."""
+    levels = {"n": "None", "o": "Operator", "s": "Administrator", "a": "Administrator"}
+    return levels.get(text.strip("'\"")[:1].lower())
+
+
+def no_change(what: str) -> str:
+    """slurmdbd's "nothing to change" (``SLURM_NO_CHANGE_IN_DATA``) for a modify of
+    ``what`` (users, qos), as sacctmgr's accounting_storage plugin reports it."""
+    return (
+        f"sacctmgr: accounting_storage/slurmdbd: acct_storage_p_modify_{what}: Request "
+        "didn't affect anything or your user doesn't have privilege to perform this action\n"
+    )
