@@ -194,15 +194,19 @@ def _ask_without_where(run: Run, found: dict) -> bool:
     return False
 
 
-def _selected(view, found: dict[str, list[str]], users: bool) -> list:
-    """The associations of ``view`` the conditions pick (account or user ones)."""
+def _selected(view, found: dict[str, list[str]], users: bool | None) -> list:
+    """The associations of ``view`` the conditions pick: user ones (True), account ones
+    but the root (False), or, as slurmdbd's get reads an account modify's conditions
+    (None), all those of the accounts named."""
 
     def ok(key: str, value) -> bool:
         return key not in found or (value or "") in found[key]
 
     picked = []
     for item in view:
-        if (item.user is not None) != users or item.assoc.parent_id is None and not users:
+        if users is not None and (
+            (item.user is not None) != users or item.assoc.parent_id is None and not users
+        ):
             continue
         if users:
             if not (ok("name", item.user) and ok("account", item.account)):
@@ -288,6 +292,47 @@ def unset_lines(view: list, account, pushed: dict[str, object]) -> list[str]:
     return lines
 
 
+NO_DEFAULT_ACCESS = (
+    " These associations don't have access to their default qos.\n"
+    " Please give them access before they the default can be set to this.\n"
+)
+
+
+def default_qos_refused(view, found: dict[str, list[str]], users: bool, values: Settings) -> str:
+    """sacctmgr's ``sacctmgr_check_default_qos`` after a modify that sets DefaultQOS= or a
+    QOS list, on the associations as changed: each association the modify's conditions
+    get (an account's user associations too) must have in its QOS list the DefaultQOS
+    given, else its own. The text that refuses the change (nothing is written; exit 0),
+    or "" when all have access."""
+    if values.default_qos is None and values.qos is None:
+        return ""
+    lines = []
+    for v in _selected(view, found, True if users else None):
+        wanted = values.default_qos if values.default_qos is not None else v.default_qos
+        if not wanted or wanted in v.qos:
+            continue
+        line = (
+            f"  DefQOS = {v.default_qos or '(null)':<10} C = {v.cluster:<10} A = {v.account:<20} "
+        )
+        if v.user is not None:
+            line += f"U = {v.user:<9}" + (f" P = {v.assoc.partition}" if v.assoc.partition else "")
+        lines.append(line + "\n")
+    return NO_DEFAULT_ACCESS + "".join(lines) if lines else ""
+
+
+def _check_default_qos(run: Run, session, clusters, found, users: bool, values, said) -> None:
+    """End the modify unwritten, as sacctmgr does when :func:`default_qos_refused` says
+    so: what was said before the association part, then the refusal (exit 0 unless an
+    earlier part failed)."""
+    from fscli.api.sacctmgr import queries as q
+
+    session.flush()
+    refused = default_qos_refused(q.load_view(session.connection(), clusters), found, users, values)
+    if refused:
+        run.out("".join(said))
+        raise run.refuse(refused, 1 if run.failed else 0)
+
+
 def modify_account(run: Run, words: list[str]) -> int:
     """As ``sacctmgr_modify_account``: Description=/Organization= go to the accounts
     picked by name, description and organization; association values to the account
@@ -325,6 +370,7 @@ def modify_account(run: Run, words: list[str]) -> int:
                 commit = _part(run, said, " Modified accounts...", named) or commit
         moves: list[tuple[str, str, str | None]] = []  # (cluster, account, below first)
         changed: list = []
+        assoc_part = len(said)
         if values.given():
             if by_account and not by_assoc and not found.get("name"):
                 run.failed = True
@@ -379,6 +425,7 @@ def modify_account(run: Run, words: list[str]) -> int:
                 admin.modify_accounts(
                     admin.cluster(v.cluster), [v.account], None, None, None, values.changes()
                 )
+        _check_default_qos(run, session, clusters, found, False, values, said[:assoc_part])
         run.out("".join(said))
 
     return run.write(body)
@@ -501,6 +548,7 @@ def modify_user(run: Run, words: list[str]) -> int:
                     user_changes = named
                     lacking_users = {u for u, _ in lacking}
         picked: list = []
+        assoc_part = len(said)
         if values.given():
             if by_user and not by_assoc and not found.get("name"):
                 run.failed = True
@@ -534,6 +582,8 @@ def modify_user(run: Run, words: list[str]) -> int:
                 admin.modify_users(
                     admin.cluster(cluster), [user], account, part, None, None, values.changes()
                 )
+        if picked:
+            _check_default_qos(run, session, clusters, found, True, values, said[:assoc_part])
         run.out("".join(said))
 
     return run.write(body)
