@@ -28,6 +28,7 @@ from fscli.cli.sacctmgr.values import (
     slurm_admin_level,
     sticky,
 )
+from fscli.engine import tres as tresmod
 
 CONDITION_HINT = " Use keyword 'set' to modify value"
 ACCOUNT_COND: tuple[tuple[str, Names], ...] = (
@@ -229,10 +230,16 @@ PUSHED_SCALARS = (
 PUSHED_TRES = ("MaxTRESPerJob", "MaxTRESPerNode", "MaxTRESMinsPerJob", "MaxTRESRunMins")
 
 
-def _pushed(values: Settings) -> dict[str, object]:
-    """What a change of an account hands down to associations that inherit it
-    (slurmdbd's ``_modify_unset_users``): the Max* limits, priority, default QOS, QOS."""
-    out: dict[str, object] = {k: True for k in PUSHED_SCALARS + PUSHED_TRES if k in values.limits}
+def _pushed(values: Settings, account) -> dict[str, object]:
+    """What a change of ``account`` hands down to associations that inherit it
+    (slurmdbd's ``_modify_unset_users``): the Max* limits, priority, default QOS, QOS; a
+    Max TRES limit only when it changes the account's own (``mod_tres_str``)."""
+    out: dict[str, object] = {k: True for k in PUSHED_SCALARS if k in values.limits}
+    for key in PUSHED_TRES:
+        if key in values.limits and _tres_changes(
+            values.limits[key], account.assoc.limits.get(key)
+        ):
+            out[key] = True
     if values.priority is not None:
         out["priority"] = True
     if values.default_qos is not None:
@@ -240,6 +247,16 @@ def _pushed(values: Settings) -> dict[str, object]:
     if values.qos is not None:
         out["qos"] = list(values.qos_items)
     return out
+
+
+def _tres_changes(given: dict, own: dict | None) -> bool:
+    """Whether TRES amounts ``given`` change an association's own ``own`` (a cleared TRES
+    changes only one that was set)."""
+    own = own or {}
+    return any(
+        tres in own if amount is tresmod.CLEAR else own.get(tres) != amount
+        for tres, amount in given.items()
+    )
 
 
 def _pushed_to(child, pushed: dict[str, object]) -> dict[str, object]:
@@ -380,7 +397,6 @@ def modify_account(run: Run, words: list[str]) -> int:
                 run.err(f" Parent Account {values.parent} doesn't exist.\n")
             else:
                 lines: list[str] = []
-                pushed = _pushed(values)
                 for v in _selected(view, found, users=False):
                     if values.parent is not None:
                         move = _move(view, v, values.parent)
@@ -389,7 +405,7 @@ def modify_account(run: Run, words: list[str]) -> int:
                         moves.append((v.cluster, v.account, move))
                     changed.append(v)
                     lines.append(f"C = {v.cluster:<10} A = {v.account} of {v.parent_account}")
-                    lines += unset_lines(view, v, pushed)
+                    lines += unset_lines(view, v, _pushed(values, v))
                 commit = _part(run, said, " Modified account associations...", lines) or commit
         if not commit:
             run.out("".join(said))
