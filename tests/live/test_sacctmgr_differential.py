@@ -28,7 +28,6 @@ KNOWN_DIFFERENT: dict[int, str] = {
     22: "call 26: sacctmgr -i dump live file=$RUNDIR/x.cfg",
     24: "call 15: sacctmgr -i modify user where name=frank account=hep set defaultaccount=hep maxwall=2-00:00:00 MaxTRES=cpu=4",
     41: "call 26: sacctmgr -i dump live file=$RUNDIR/x.cfg",
-    59: "call 12: sacctmgr -i delete account where parent=ml",
     61: "call 22: sacctmgr -i delete account chem",
     66: "call 26: sacctmgr -i dump live file=$RUNDIR/x.cfg",
     68: "call 14: sacctmgr -i modify user where name=erin set defaultaccount=cosmo maxsubmitjobs=100 adminlevel=bogus maxjobs=5",
