@@ -99,3 +99,26 @@ def test_no_user_condition_is_nothing_to_change(live):
         " Nothing modified\n",
         NO_CHANGE,
     )
+
+
+def test_add_user_takes_a_refused_qos_word_as_a_condition_and_goes_on(fscli):
+    fscli.ok("sacctmgr", "-i", "add", "cluster", "live")
+    fscli.ok("sacctmgr", "-i", "add", "account", "astro,hep")
+    result = fscli(
+        "sacctmgr", "-i", "add", "user", "name=erin", "account=astro", "qos+=normal",
+        "qos+=normal", "maxjobs=4",
+    )  # fmt: skip
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        0,
+        " Adding User(s)\n  erin\n Associations =\n  U = erin      A = astro      C = live      \n"
+        " Non Default Settings\n  MaxJobs       = 4\n  QOS           = +normal\n",
+        "sacctmgr: error: You gave me an empty qos list\n",
+    )
+    # an account takes no conditions: the word is unknown there
+    result = fscli("sacctmgr", "-i", "add", "account", "chem", "qos+=normal", "qos+=normal")
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        1,
+        "",
+        "sacctmgr: error: You gave me an empty qos list\n"
+        " Unknown option: qos+=normal\n Use keyword 'where' to modify condition\n",
+    )

@@ -23,7 +23,7 @@ ONCE_FAILED: list[int] = []
 KNOWN_DIFFERENT: dict[int, str] = {
     2: "call 15: sacctmgr -i delete qos long",
     4: "call 26: sacctmgr -i dump live file=$RUNDIR/x.cfg",
-    8: "call 17: sacctmgr -i add user name=carl account=astro,hep qos+=normal qos+=normal",
+    8: "call 26: sacctmgr -i dump live file=$RUNDIR/x.cfg",
     16: "call 26: sacctmgr -i dump live file=$RUNDIR/x.cfg",
     22: "call 26: sacctmgr -i dump live file=$RUNDIR/x.cfg",
     24: "call 15: sacctmgr -i modify user where name=frank account=hep set defaultaccount=hep maxwall=2-00:00:00 MaxTRES=cpu=4",

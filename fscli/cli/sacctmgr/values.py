@@ -150,7 +150,9 @@ def add_qos_items(
     """``slurmdb_addto_qos_char_list``: add the names of one word to the list the words
     of a command share (``+name``/``-name`` with ``option`` or their own sign); how many
     were new, or -1 (the list emptied) for an unknown QOS or ``=`` mixed with ``+``/``-``
-    in one word. An empty value is the empty list (``qos=``)."""
+    in one word. An empty value is the empty list (``qos=``). Its errors do not fail the
+    command by themselves: the word they make unknown does (add user takes it as a
+    condition instead, and goes on)."""
     if text == "":
         items.append("")
         return 1
@@ -161,13 +163,13 @@ def add_qos_items(
         if name[:1] in ("+", "-"):
             sign, name = name[0], name[1:]
         if name not in known:
-            problems.error(
+            problems.warn(
                 f"You gave a bad qos '{name}'. Valid QOS's are {','.join(known) or '(null)'}"
             )
             items.clear()
             return -1
         if (sign and plain) or (not sign and signed):
-            problems.error(
+            problems.warn(
                 "You can't set qos equal to something and then add or subtract from it "
                 "in the same line"
             )
@@ -179,7 +181,7 @@ def add_qos_items(
             items.append(item)
             count += 1
     if count == 0:
-        problems.error("You gave me an empty qos list")
+        problems.warn("You gave me an empty qos list")
     return count
 
 
