@@ -21,7 +21,6 @@ SEEDS = int(os.environ.get("FSCLI_LIVE_SEEDS", "80"))
 FIRST_SEED = int(os.environ.get("FSCLI_LIVE_FIRST_SEED", "0"))
 ONCE_FAILED: list[int] = []
 KNOWN_DIFFERENT: dict[int, str] = {
-    2: "call 15: sacctmgr -i delete qos long",
     4: "call 26: sacctmgr -i dump live file=$RUNDIR/x.cfg",
     8: "call 26: sacctmgr -i dump live file=$RUNDIR/x.cfg",
     16: "call 26: sacctmgr -i dump live file=$RUNDIR/x.cfg",
