@@ -20,15 +20,14 @@ ALICE = "  DefQOS = low        C = live       A = chem                 U = alice
 @pytest.fixture
 def chem(fscli) -> Fscli:
     """chem (QOS high,normal) with alice (low,normal, default low) and bob in batch."""
-    for line in (
+    fscli.sacctmgr_i(
         "add cluster live",
         "add qos low",
         "add qos high",
         "add account chem,bio qos=normal,high",
         "add user alice account=chem qos=normal,low defaultqos=low",
         "add user bob account=chem partition=batch",
-    ):
-        fscli.ok("sacctmgr", "-i", *line.split())
+    )
     return fscli
 
 

@@ -12,7 +12,7 @@ from tests.conftest import Fscli
 def tree(fscli) -> Fscli:
     """ml (hep (sub), chem) and bio; alice in bio, and in sub and hep on batch; bob in
     bio and hep (default bio for both)."""
-    for line in (
+    fscli.sacctmgr_i(
         "add cluster live",
         "add account ml,bio",
         "add account hep,chem parent=ml",
@@ -21,8 +21,7 @@ def tree(fscli) -> Fscli:
         "add user alice account=sub,hep partition=batch",
         "add user bob account=bio",
         "add user bob account=hep",
-    ):
-        fscli.ok("sacctmgr", "-i", *line.split())
+    )
     return fscli
 
 

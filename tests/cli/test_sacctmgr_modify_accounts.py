@@ -17,14 +17,13 @@ EVERYONE = (
 @pytest.fixture
 def nucl(fscli) -> Fscli:
     """nucl (MaxTRES node=2) with frank, and sub below it with bob."""
-    for line in (
+    fscli.sacctmgr_i(
         "add cluster live",
         "add account nucl MaxTRES=node=2",
         "add account sub parent=nucl",
         "add user frank account=nucl",
         "add user bob account=sub",
-    ):
-        fscli.ok("sacctmgr", "-i", *line.split())
+    )
     return fscli
 
 
