@@ -122,3 +122,25 @@ def test_add_user_takes_a_refused_qos_word_as_a_condition_and_goes_on(fscli):
         "sacctmgr: error: You gave me an empty qos list\n"
         " Unknown option: qos+=normal\n Use keyword 'where' to modify condition\n",
     )
+
+
+def test_a_default_account_nobody_has_rolls_the_new_admin_level_back(fscli):
+    fscli.sacctmgr_i("add cluster live", "add account cosmo,astro", "add user frank account=cosmo")
+    result = fscli(
+        "sacctmgr", "-i", "modify", "user", "where", "name=frank", "account=astro", "set",
+        "defaultaccount=astro", "adminlevel=Operator", "fairshare=40",
+    )  # fmt: skip
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        1,
+        " Can't modify because these users aren't associated with new default account "
+        "'astro'...\n  U = frank C = live\n"
+        " Modified user associations...\n  C = live       A = cosmo                U = frank    \n",
+        "",
+    )
+    assert fscli.ok("sacctmgr", "-nP", "show", "user", "frank").stdout == "frank|cosmo|None\n"
+    assert (
+        fscli.ok(
+            "sacctmgr", "-nP", "show", "assoc", "user=frank", "format=account,user,share"
+        ).stdout
+        == "cosmo|frank|40\n"
+    )

@@ -563,6 +563,10 @@ def modify_user(run: Run, words: list[str]) -> int:
                         said.append(" Modified users...\n" + "".join(f"  {u}\n" for u in named))
                     user_changes = named
                     lacking_users = {u for u, _ in lacking}
+                    if default and not any(
+                        v.user in named and v.account == default for v in view
+                    ):  # slurmdbd's is_def update matched nothing: it rolls back the level
+                        leveled = []
         picked: list = []
         assoc_part = len(said)
         if values.given():
@@ -613,6 +617,21 @@ def _assoc_info(values: Settings, is_def: bool = False) -> str:
     )
 
 
+def _writes(values: Settings, matched) -> bool:
+    """Whether slurmdbd writes a Modify Associations row: its SQL has something to set,
+    which a TRES limit gives only where it changes an association's own string
+    (``mod_tres_str``); every other setting always does."""
+    changes = values.changes()
+    if changes.empty():
+        return False
+    tres = {k: v for k, v in changes.limits.items() if isinstance(v, dict)}
+    if len(tres) < len(changes.limits) or changes.shares is not None:
+        return True
+    if changes.priority is not None or changes.touches_qos():
+        return True
+    return any(_tres_changes(v, m.assoc.limits.get(k)) for k, v in tres.items() for m in matched)
+
+
 def _note_account_txns(run: Run, named, desc, org, values: Settings, changed) -> None:
     """slurmdbd's rows of a modify account: Modify Accounts for the accounts matched,
     Modify Associations for the associations matched (a move alone writes none)."""
@@ -625,7 +644,7 @@ def _note_account_txns(run: Run, named, desc, org, values: Settings, changed) ->
             if value is not None
         )
         run.txns.append(slurmdbd_txn.modify_named("Accounts", sorted(named), info))
-    if changed and not values.changes().empty():
+    if changed and _writes(values, changed):
         run.txns += slurmdbd_txn.modify_assocs(changed, _assoc_info(values))
 
 
@@ -645,5 +664,5 @@ def _note_user_txns(
     if users and default and not lacking:
         defaults = [v for v in view if v.user in users and v.account == default]
         run.txns += slurmdbd_txn.modify_assocs(defaults, "is_def=1")
-    if picked and not values.changes().empty():
+    if picked and _writes(values, picked):
         run.txns += slurmdbd_txn.modify_assocs(picked, _assoc_info(values))

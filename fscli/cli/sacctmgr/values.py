@@ -260,7 +260,8 @@ def assoc_setting(
         amounts = tres_amounts(value, problems)
         if amounts is None:
             return False
-        settings.limits[name] = amounts
+        # a second word for one limit is merged into the first (slurmdb_combine_tres_strings)
+        settings.limits[name] = {**settings.limits.get(name, {}), **amounts}
         return True
     if defn.kind == "minutes":
         mins = minutes(value)
