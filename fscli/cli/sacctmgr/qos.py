@@ -785,18 +785,19 @@ def modify_qos(run: Run, words: list[str]) -> int:
         if changes.empty():  # LimitFactor=0 alone: slurmdbd has nothing to write
             run.out(" Nothing modified\n")
             raise run.refuse(no_change("qos"))
-        if rec.broken_preempt():
-            run.out(" Nothing modified\n")
-            raise run.refuse(
-                "sacctmgr: accounting_storage/slurmdbd: acct_storage_p_modify_qos: No error\n"
-            )
         rows = _rows(session)
         picked = [q for q, _ in matched(rows, cond)]
         added = [i.lstrip("+") for i in rec.preempt or [] if i and i[0] != "-"]
         if added and any(_loops(q.name, added, rows) for q in picked):
+            # checked QOS by QOS before slurmdbd runs its (maybe broken) SQL
             raise run.refuse(
                 "sacctmgr: error: QOS Preemption loop detected\n"
                 " Error with request: QOS Preemption loop detected\n"
+            )
+        if rec.broken_preempt():
+            run.out(" Nothing modified\n")
+            raise run.refuse(
+                "sacctmgr: accounting_storage/slurmdbd: acct_storage_p_modify_qos: No error\n"
             )
         if not picked:
             run.out(" Nothing modified\n")
