@@ -25,11 +25,10 @@ KNOWN_DIFFERENT: dict[int, str] = {
     8: "call 26: sacctmgr -i dump live file=$RUNDIR/x.cfg",
     16: "call 26: sacctmgr -i dump live file=$RUNDIR/x.cfg",
     22: "call 26: sacctmgr -i dump live file=$RUNDIR/x.cfg",
-    24: "call 15: sacctmgr -i modify user where name=frank account=hep set defaultaccount=hep maxwall=2-00:00:00 MaxTRES=cpu=4",
+    24: "call 26: sacctmgr -i dump live file=$RUNDIR/x.cfg",
     41: "call 26: sacctmgr -i dump live file=$RUNDIR/x.cfg",
     61: "call 22: sacctmgr -i delete account chem",
     66: "call 26: sacctmgr -i dump live file=$RUNDIR/x.cfg",
-    68: "call 14: sacctmgr -i modify user where name=erin set defaultaccount=cosmo maxsubmitjobs=100 adminlevel=bogus maxjobs=5",
     # found past the 80 default seeds (FSCLI_LIVE_SEEDS=160)
     87: "call 26: sacctmgr -i dump live file=$RUNDIR/x.cfg",
     92: "call 26: sacctmgr -i dump live file=$RUNDIR/x.cfg",
