@@ -48,6 +48,11 @@ class Fscli:
         assert result.exit_code == 0, (args, result.stdout, result.stderr)
         return result
 
+    def sacctmgr_i(self, *lines: str) -> None:
+        """Each line run as ``sacctmgr -i LINE`` (words split on spaces); each must succeed."""
+        for line in lines:
+            self.ok("sacctmgr", "-i", *line.split())
+
     def fails(self, *args: str, code: int | None = None, **kw):
         result = self(*args, **kw)
         assert result.exit_code != 0, (args, result.stdout)

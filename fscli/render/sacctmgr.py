@@ -24,16 +24,19 @@ UNITS = "MGTPE"
 
 @dataclass(frozen=True)
 class Column:
-    """One output field: its title and width (negative: left-justified)."""
+    """One output field: its title and width (negative: left-justified); ``cut``: a
+    value too long is cut (Slurm's strings), else printed whole (its numbers, ``%*u``)."""
 
     title: str
     width: int
+    cut: bool = True
 
 
-def fixed_cell(text: str, width: int) -> str:
-    """A value padded to ``width``; one too long is cut to ``width - 1`` and a ``+``."""
+def fixed_cell(text: str, width: int, cut: bool = True) -> str:
+    """A value padded to ``width``; one too long is cut to ``width - 1`` and a ``+``
+    (unless not ``cut``: then it overflows the column)."""
     size = abs(width)
-    if len(text) > size:
+    if cut and len(text) > size:
         text = text[: size - 1] + "+"
     return text.ljust(size) if width < 0 else text.rjust(size)
 
@@ -62,7 +65,8 @@ def table(
             lines.append("".join(title_cell(c.title, c.width) + " " for c in columns))
             lines.append("".join("-" * abs(c.width) + " " for c in columns))
         lines += [
-            "".join(fixed_cell(v, c.width) + " " for c, v in zip(columns, row)) for row in rows
+            "".join(fixed_cell(v, c.width, c.cut) + " " for c, v in zip(columns, row))
+            for row in rows
         ]
     return "".join(line + "\n" for line in lines)
 

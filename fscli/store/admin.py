@@ -311,8 +311,8 @@ class Admin:
         self.s.flush()
         if new_parent is not None:
             nest.place_each_first(self.s.connection(), [a.id for a in assocs if a.id in moved])
-        if lines and (changes.touches_qos() or new_parent is not None):
-            # a move changes the QOS list the subtree inherits
+        if lines and (changes.touches_qos() or new_parent is not None) and not self.slurmdbd_rules:
+            # a move changes the QOS list the subtree inherits (sacctmgr checks its own way)
             self.check_default_qos(cluster, [a.id for a in assocs])
         return lines
 
@@ -566,7 +566,7 @@ class Admin:
             )
             lines.append(f"modified user {where} on {cluster.name}: {detail}")
         self.s.flush()
-        if modified and changes.touches_qos():
+        if modified and changes.touches_qos() and not self.slurmdbd_rules:
             self.check_default_qos(cluster, modified)
         return lines
 

@@ -308,14 +308,17 @@ def log_coordinators(admin, action: str, before: dict[str, list[str]]) -> None:
 
 def place_added(session, calls: list[list[tuple[str, str, str | None, str | None]]]) -> None:
     """Put the associations just added, ``(cluster, account, user, partition)`` each, where
-    slurmdbd puts them: each list is one add call, in its order (:func:`nest.place`)."""
+    slurmdbd puts them: each list is one add call, in its order once sorted by cluster
+    name (``as_mysql_add_assocs`` sorts the call's list so, a stable sort, before it
+    numbers it: frank,alice on two clusters are frank then alice on each), then
+    :func:`nest.place`."""
     conn = session.connection()
     session.flush()
     a = t.association.c
     cids = dict(conn.execute(select(t.cluster.c.name, t.cluster.c.id)).all())
     for keys in calls:
         ids = []
-        for cluster, account, user, partition in keys:
+        for cluster, account, user, partition in sorted(keys, key=lambda k: k[0]):
             found = conn.execute(
                 select(a.id).where(
                     a.cluster_id == cids.get(cluster),

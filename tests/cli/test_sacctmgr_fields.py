@@ -70,3 +70,23 @@ def test_add_user_puts_the_default_account_last_and_a_cleared_share_is_none(live
     assert out.stdout.endswith(" Non Default Settings\n  Fairshare     = NONE\n")
     shares = live.ok("sacctmgr", "-P", "show", "assoc", "user=alice", "format=Account,Share")
     assert shares.stdout == "Account|Share\nb|1\nc|1\n"
+
+
+def test_numbers_and_times_wider_than_their_column_are_printed_whole(live):
+    live.ok(
+        "sacctmgr", "-i", "add", "account", "hep", "grpjobs=2000000000", "maxwall=100-00:00:00",
+        "MaxTRES=cpu=2000000000",
+    )  # fmt: skip
+    live.ok("sacctmgr", "-i", "add", "account", "ml", "parent=hep", "maxsubmit=99999999")
+    out = live.ok(
+        "sacctmgr", "show", "assoc",
+        "format=Account,GrpJobs,MaxWall%5,Share%3,MaxTRES%5,LFT%1,MaxSubmit%3",
+    ).stdout  # fmt: skip
+    assert out == (
+        "   Account GrpJobs MaxWa Sha MaxTR L Max \n"
+        "---------- ------- ----- --- ----- - --- \n"
+        "      root                 1       1     \n"
+        "      root                 1       6     \n"
+        "       hep 2000000000 100-00:00:00   1 cpu=+ 2     \n"
+        "        ml         100-00:00:00   1 cpu=+ 3 99999999 \n"
+    )

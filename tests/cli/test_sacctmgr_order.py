@@ -260,3 +260,19 @@ def test_load_adds_the_accounts_then_the_users_in_the_file_order(live, tmp_path)
         "         m        bob     15     16 \n"
         "        zz                18     19 \n"
     )
+
+
+def test_an_add_on_two_clusters_numbers_each_cluster_in_the_order_given(live):
+    calls(
+        live,
+        "-i add cluster c2",
+        "-i add account bio",
+        "-i add user name=frank,alice account=bio",
+        "-i add user name=erin,bob account=bio cluster=live",
+        "-i add account x2,x1 parent=bio",
+    )
+    assert out(live, "-nP show assoc format=cluster,account,user,lft") == (
+        "c2|root||1\nc2|root|root|12\nc2|bio||2\nc2|bio|alice|9\nc2|bio|frank|7\nc2|x1||5\n"
+        "c2|x2||3\nlive|root||1\nlive|root|root|16\nlive|bio||2\nlive|bio|alice|13\n"
+        "live|bio|bob|9\nlive|bio|erin|7\nlive|bio|frank|11\nlive|x1||5\nlive|x2||3\n"
+    )

@@ -101,3 +101,18 @@ def test_modify_qos_refuses_a_preemption_loop(fscli):
         " Modified qos...\n  high\n",
         "sacctmgr: error: Invalid value for GraceTime (abc)\n",
     )
+
+
+def test_a_preemption_loop_is_found_before_the_broken_preempt_sql(fscli):
+    # live, on a fresh cluster: the loop check comes first, QOS by QOS
+    fscli.sacctmgr_i("add cluster live")
+    result = fscli(
+        "sacctmgr", "-i", "modify", "qos", "where", "name=normal", "set", "gracetime=1:00",
+        "preempt=normal", "preempt-=normal",
+    )  # fmt: skip
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        1,
+        "",
+        "sacctmgr: error: QOS Preemption loop detected\n"
+        " Error with request: QOS Preemption loop detected\n",
+    )

@@ -167,3 +167,14 @@ def test_refusals(fscli):
         "ID\n1\n2\n",
         "Invalid time specification (pos=0): garbage\n",
     )
+
+
+def test_bare_words_are_transaction_ids_lowercased(fscli):
+    fscli.ok("sacctmgr", "-i", "add", "cluster", "live")
+    result = fscli("sacctmgr", "-P", "list", "transactions", "Action=Add", "Accounts")
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        1,
+        "",
+        "sacctmgr: error: You gave a bad action 'Add'.\n"
+        "sacctmgr: error: Invalid value for Transaction ID (accounts)\n",
+    )

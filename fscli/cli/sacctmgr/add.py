@@ -16,6 +16,7 @@ from fscli.cli.sacctmgr.values import (
     Settings,
     add_qos_items,
     assoc_setting,
+    slurm_admin_level,
     sticky,
 )
 from fscli.render.sacctmgr import settings_lines
@@ -182,8 +183,6 @@ def _text(own: dict[str, list[str]], key: str) -> str | None:
 def add_user(run: Run, words: list[str]) -> int:
     def body(session) -> None:
         from fscli.api.sacctmgr import queries as q
-        from fscli.engine.treespec import parse_admin_level
-        from fscli.errors import FscliError
 
         problems = Problems()
         own, settings, touched = _settings(
@@ -202,12 +201,7 @@ def add_user(run: Run, words: list[str]) -> int:
         )
         if not accounts:
             raise run.refuse(" Need name of account to add user to.\n")
-        level = None
-        if own.get("adminlevel"):
-            try:
-                level = parse_admin_level(own["adminlevel"][-1])
-            except FscliError:  # sacctmgr: an unknown level is "not set"
-                level = None
+        level = slurm_admin_level(own["adminlevel"][-1]) if own.get("adminlevel") else None
         conn = session.connection()
         clusters = run.clusters(conn, [c for v in own.get("cluster", []) for c in names_of(v)])
         partitions = [p for v in own.get("partition", []) for p in names_of(v)] or [None]

@@ -282,6 +282,22 @@ MAX_WIDTH = 10_000
 column would only pad with spaces, gigabytes of them."""
 
 
+WHOLE = frozenset(
+    (
+        "ActionRaw", "% Allowed", "ControlPort", "Count", "# Allowed", "# Used", "Duration",
+        "EventRaw", "FedStateRaw", "GraceTime", "GrpCPUs", "GrpCPUMins", "GrpCPURunMins",
+        "GrpJobs", "GrpJobsAccrue", "GrpMem", "GrpNodes", "GrpSubmit", "GrpWall", "ID", "LFT",
+        "MaxCPUMins", "MaxCPURunMinsPU", "MaxCPUs", "MaxCPUsPU", "MaxJobs", "MaxJobsAccrue",
+        "MaxJobsAccruePA", "MaxJobsAccruePU", "MaxJobsPA", "MaxJobsPU", "MaxNodes",
+        "MaxNodesPU", "MinPrioThres", "MaxSubmit", "MaxSubmitPA", "MaxSubmitPU", "MaxWall",
+        "MinCPUs", "NodeCount", "ParentID", "PluginIDSelect", "PreemptExemptTime", "Priority",
+        "RGT", "RPC", "Share", "StateRaw", "% Allocated",
+    )
+)  # fmt: skip
+"""The fields sacctmgr prints with ``print_fields_uint*`` or ``print_fields_time*``
+(``%*u``, ``%*s``): a value wider than its column is printed whole, not cut."""
+
+
 class UnknownField(Exception):
     """A ``format=`` item no field answers to (sacctmgr: ``Unknown field 'X'``), or
     one whose width cannot be printed."""
@@ -300,7 +316,8 @@ def columns(items: list[str], tree: bool = False) -> list[Column]:
                     raise UnknownField(
                         f"Invalid width '{width}' for field '{name}': at most {MAX_WIDTH}\n"
                     )
-                out.append(Column(title, int(width) if _number(width) else size))
+                chosen = int(width) if _number(width) else size
+                out.append(Column(title, chosen, title not in WHOLE))
                 break
         else:
             # format= items are lower-cased as sacctmgr's slurm_addto_char_list reads them

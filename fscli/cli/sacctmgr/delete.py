@@ -13,6 +13,7 @@ from fscli.cli.sacctmgr.context import Run
 from fscli.cli.sacctmgr.grammar import ASSOC_COND, LIST_FLAGS, first, plain, split_list
 from fscli.cli.sacctmgr.modify import (
     ACCOUNT_COND,
+    ACCOUNT_KEYS,
     USER_COND,
     _selected,
     admin_targets,
@@ -68,69 +69,68 @@ def _conditions(run: Run, words: list[str], table) -> dict[str, list[str]]:
 
 
 def _assoc_line(item) -> str:
+    """An association as slurmdbd's ``_process_remove_assoc_results`` names it."""
+    if item.user is None:
+        parent = f" of {item.parent_account}" if item.parent_account else ""
+        return f"  C = {item.cluster:<10} A = {item.account}{parent}\n"
     part = f" P = {item.assoc.partition}" if item.assoc.partition else ""
     return f"  C = {item.cluster:<10} A = {item.account:<10} U = {item.user:<9}{part}\n"
 
 
-def _assoc_line(item) -> str:
-    part = item.assoc.partition
-    return (
-        f"  C = {item.cluster:<10} A = {item.account:<10} U = {item.user:<9}"
-        + (f" P = {part}" if part else "")
-        + "\n"
-    )
-
-
 def delete_account(run: Run, words: list[str]) -> int:
+    """As ``sacctmgr_delete_account``: conditions on the account records alone (names,
+    descriptions, organizations) delete the accounts; any association condition
+    (cluster=, parent=, partition=, ...) deletes the associations they pick, with their
+    subtrees, and lists each one (``Deleting account associations...``), the account
+    records staying."""
+
     def body(session) -> None:
         from fscli.api.sacctmgr import queries as q
 
         found = _conditions(run, words, ACCOUNT_COND)
         conn = session.connection()
-        by_cluster = "cluster" in found
+        by_assoc = any(k not in ACCOUNT_KEYS for k in found)
         clusters = run.clusters(conn, found.pop("cluster", []))
         view = q.load_view(conn, clusters)
-        picked = _selected(view, found, users=False)
-        if any(v.account == "root" for v in picked) or "root" in found.get("name", []):
+        picked = _selected(view, found, users=None if by_assoc else False)
+        if "root" in found.get("name", []):
             raise run.refuse(ROOT)
         # Account records left without associations (their parent was deleted) go by name.
         with_assocs = {v.account for v in view}
         bare = (
             []
-            if by_cluster or "name" not in found
+            if by_assoc or "name" not in found
             else [a for a in q.accounts(conn) if a in found["name"] and a not in with_assocs]
         )
         if not picked and not bare:
             run.out(" Nothing deleted\n")
             raise run.refuse("")
         users = q.users(conn)
-        # by name slurmdbd looks at the accounts' own user associations; by cluster, at
-        # every association it removes
+        # by name slurmdbd looks at the accounts' own user associations; by association,
+        # at every association it removes
         names = {v.account for v in picked}
+        removed = _subtrees(view, picked)
         checked = (
-            _subtrees(view, picked)
-            if by_cluster
-            else [v for v in view if v.user is not None and v.account in names]
+            removed if by_assoc else [v for v in view if v.user is not None and v.account in names]
         )
         refused = default_refused(checked, users)
         if refused:
             raise run.refuse(DEFAULT_ACCOUNT.format("".join(refused)))
         admin = run.admin(session)
-        gone = set() if by_cluster else {v.account for v in picked}
-        with q.keep_bare_records(session, accounts_gone=gone):
-            for cluster in dict.fromkeys(v.cluster for v in picked):
-                admin.delete_accounts(
-                    admin.cluster(cluster),
-                    [v.account for v in picked if v.cluster == cluster],
-                    recursive=True,
-                )
-        q.drop_accounts(session, [a for a in bare if a not in {v.account for v in picked}])
+        tops = _subtrees_tops(picked)
+        with q.keep_bare_records(session, accounts_gone=set() if by_assoc else names):
+            for cluster in dict.fromkeys(v.cluster for v in tops):
+                accounts = [v.account for v in tops if v.cluster == cluster and v.user is None]
+                if accounts:
+                    admin.delete_accounts(admin.cluster(cluster), accounts, recursive=True)
+            for cluster, user, account, part in admin_targets([v for v in tops if v.user]):
+                admin.delete_users(admin.cluster(cluster), [user], account, part, False)
+        q.drop_accounts(session, [a for a in bare if a not in names])
         q.lose_defaults(session, users)
-        if by_cluster:
-            run.out(
-                " Deleting account associations...\n"
-                + "".join(f"  C = {v.cluster:<10} A = {v.account:<10}\n" for v in picked)
-            )
+        if by_assoc:
+            order = {c: i for i, c in enumerate(dict.fromkeys(v.cluster for v in view))}
+            removed.sort(key=lambda v: (order[v.cluster], v.lft))
+            run.out(" Deleting account associations...\n" + "".join(map(_assoc_line, removed)))
         else:
             run.out(
                 " Deleting accounts...\n"
@@ -138,6 +138,15 @@ def delete_account(run: Run, words: list[str]) -> int:
             )
 
     return run.write(body)
+
+
+def _subtrees_tops(picked) -> list:
+    """The associations of ``picked`` that are not inside another one's subtree."""
+    return [
+        v
+        for v in picked
+        if not any(o is not v and o.cluster == v.cluster and o.lft < v.lft < o.rgt for o in picked)
+    ]
 
 
 def _subtrees(view, picked) -> list:

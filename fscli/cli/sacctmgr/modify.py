@@ -20,7 +20,15 @@ from fscli.cli.sacctmgr.grammar import (
     sections,
     split_list,
 )
-from fscli.cli.sacctmgr.values import Problems, Settings, assoc_setting, sticky
+from fscli.cli.sacctmgr.values import (
+    Problems,
+    Settings,
+    assoc_setting,
+    no_change,
+    slurm_admin_level,
+    sticky,
+)
+from fscli.engine import tres as tresmod
 
 CONDITION_HINT = " Use keyword 'set' to modify value"
 ACCOUNT_COND: tuple[tuple[str, Names], ...] = (
@@ -122,6 +130,32 @@ def named_users(users: dict[str, tuple[str, str]], found: dict[str, list[str]]) 
     ]
 
 
+def modified_users(
+    users: dict[str, tuple[str, str]], found: dict[str, list[str]]
+) -> tuple[list[str], list[str]] | None:
+    """The users a modify picks, as slurmdbd's ``as_mysql_modify_users`` picks them: those
+    of the user table matching name= and adminlevel= (by name), joined by the users whose
+    default account is one of defaultaccount= (among the names, if given), these first.
+    Returns (all picked, those of the user table: only they take a new admin level), or
+    None when neither names, an admin level nor default accounts were given."""
+    names = found.get("name")
+    level = slurm_admin_level(found["adminlevel"][-1]) if "adminlevel" in found else None
+    defaults = found.get("defaultaccount")
+    if not names and level is None and defaults is None:
+        return None
+    table = (
+        [u for u, (_, have) in users.items() if u in (names or [u]) and level in (None, have)]
+        if names or level
+        else []
+    )
+    by_default = [
+        u
+        for u, (default, _) in users.items()
+        if defaults is not None and default in defaults and u in (names or [u])
+    ]
+    return [u for u in by_default if u not in table] + sorted(table), sorted(table)
+
+
 def admin_targets(picked: list) -> list[tuple[str, str, str, str | None]]:
     """User associations as ``Admin`` names them: (cluster, user, account, partition),
     where partition None means all of that user's associations in the account. No
@@ -161,15 +195,19 @@ def _ask_without_where(run: Run, found: dict) -> bool:
     return False
 
 
-def _selected(view, found: dict[str, list[str]], users: bool) -> list:
-    """The associations of ``view`` the conditions pick (account or user ones)."""
+def _selected(view, found: dict[str, list[str]], users: bool | None) -> list:
+    """The associations of ``view`` the conditions pick: user ones (True), account ones
+    but the root (False), or, as slurmdbd's get reads an account modify's conditions
+    (None), all those of the accounts named."""
 
     def ok(key: str, value) -> bool:
         return key not in found or (value or "") in found[key]
 
     picked = []
     for item in view:
-        if (item.user is not None) != users or item.assoc.parent_id is None and not users:
+        if users is not None and (
+            (item.user is not None) != users or item.assoc.parent_id is None and not users
+        ):
             continue
         if users:
             if not (ok("name", item.user) and ok("account", item.account)):
@@ -192,10 +230,16 @@ PUSHED_SCALARS = (
 PUSHED_TRES = ("MaxTRESPerJob", "MaxTRESPerNode", "MaxTRESMinsPerJob", "MaxTRESRunMins")
 
 
-def _pushed(values: Settings) -> dict[str, object]:
-    """What a change of an account hands down to associations that inherit it
-    (slurmdbd's ``_modify_unset_users``): the Max* limits, priority, default QOS, QOS."""
-    out: dict[str, object] = {k: True for k in PUSHED_SCALARS + PUSHED_TRES if k in values.limits}
+def _pushed(values: Settings, account) -> dict[str, object]:
+    """What a change of ``account`` hands down to associations that inherit it
+    (slurmdbd's ``_modify_unset_users``): the Max* limits, priority, default QOS, QOS; a
+    Max TRES limit only when it changes the account's own (``mod_tres_str``)."""
+    out: dict[str, object] = {k: True for k in PUSHED_SCALARS if k in values.limits}
+    for key in PUSHED_TRES:
+        if key in values.limits and _tres_changes(
+            values.limits[key], account.assoc.limits.get(key)
+        ):
+            out[key] = True
     if values.priority is not None:
         out["priority"] = True
     if values.default_qos is not None:
@@ -203,6 +247,16 @@ def _pushed(values: Settings) -> dict[str, object]:
     if values.qos is not None:
         out["qos"] = list(values.qos_items)
     return out
+
+
+def _tres_changes(given: dict, own: dict | None) -> bool:
+    """Whether TRES amounts ``given`` change an association's own ``own`` (a cleared TRES
+    changes only one that was set)."""
+    own = own or {}
+    return any(
+        tres in own if amount is tresmod.CLEAR else own.get(tres) != amount
+        for tres, amount in given.items()
+    )
 
 
 def _pushed_to(child, pushed: dict[str, object]) -> dict[str, object]:
@@ -255,6 +309,47 @@ def unset_lines(view: list, account, pushed: dict[str, object]) -> list[str]:
     return lines
 
 
+NO_DEFAULT_ACCESS = (
+    " These associations don't have access to their default qos.\n"
+    " Please give them access before they the default can be set to this.\n"
+)
+
+
+def default_qos_refused(view, found: dict[str, list[str]], users: bool, values: Settings) -> str:
+    """sacctmgr's ``sacctmgr_check_default_qos`` after a modify that sets DefaultQOS= or a
+    QOS list, on the associations as changed: each association the modify's conditions
+    get (an account's user associations too) must have in its QOS list the DefaultQOS
+    given, else its own. The text that refuses the change (nothing is written; exit 0),
+    or "" when all have access."""
+    if values.default_qos is None and values.qos is None:
+        return ""
+    lines = []
+    for v in _selected(view, found, True if users else None):
+        wanted = values.default_qos if values.default_qos is not None else v.default_qos
+        if not wanted or wanted in v.qos:
+            continue
+        line = (
+            f"  DefQOS = {v.default_qos or '(null)':<10} C = {v.cluster:<10} A = {v.account:<20} "
+        )
+        if v.user is not None:
+            line += f"U = {v.user:<9}" + (f" P = {v.assoc.partition}" if v.assoc.partition else "")
+        lines.append(line + "\n")
+    return NO_DEFAULT_ACCESS + "".join(lines) if lines else ""
+
+
+def _check_default_qos(run: Run, session, clusters, found, users: bool, values, said) -> None:
+    """End the modify unwritten, as sacctmgr does when :func:`default_qos_refused` says
+    so: what was said before the association part, then the refusal (exit 0 unless an
+    earlier part failed)."""
+    from fscli.api.sacctmgr import queries as q
+
+    session.flush()
+    refused = default_qos_refused(q.load_view(session.connection(), clusters), found, users, values)
+    if refused:
+        run.out("".join(said))
+        raise run.refuse(refused, 1 if run.failed else 0)
+
+
 def modify_account(run: Run, words: list[str]) -> int:
     """As ``sacctmgr_modify_account``: Description=/Organization= go to the accounts
     picked by name, description and organization; association values to the account
@@ -292,6 +387,7 @@ def modify_account(run: Run, words: list[str]) -> int:
                 commit = _part(run, said, " Modified accounts...", named) or commit
         moves: list[tuple[str, str, str | None]] = []  # (cluster, account, below first)
         changed: list = []
+        assoc_part = len(said)
         if values.given():
             if by_account and not by_assoc and not found.get("name"):
                 run.failed = True
@@ -301,7 +397,6 @@ def modify_account(run: Run, words: list[str]) -> int:
                 run.err(f" Parent Account {values.parent} doesn't exist.\n")
             else:
                 lines: list[str] = []
-                pushed = _pushed(values)
                 for v in _selected(view, found, users=False):
                     if values.parent is not None:
                         move = _move(view, v, values.parent)
@@ -310,7 +405,7 @@ def modify_account(run: Run, words: list[str]) -> int:
                         moves.append((v.cluster, v.account, move))
                     changed.append(v)
                     lines.append(f"C = {v.cluster:<10} A = {v.account} of {v.parent_account}")
-                    lines += unset_lines(view, v, pushed)
+                    lines += unset_lines(view, v, _pushed(values, v))
                 commit = _part(run, said, " Modified account associations...", lines) or commit
         if not commit:
             run.out("".join(said))
@@ -346,6 +441,7 @@ def modify_account(run: Run, words: list[str]) -> int:
                 admin.modify_accounts(
                     admin.cluster(v.cluster), [v.account], None, None, None, values.changes()
                 )
+        _check_default_qos(run, session, clusters, found, False, values, said[:assoc_part])
         run.out("".join(said))
 
     return run.write(body)
@@ -400,8 +496,6 @@ def modify_user(run: Run, words: list[str]) -> int:
 
     def body(session) -> None:
         from fscli.api.sacctmgr import queries as q
-        from fscli.engine.treespec import parse_admin_level
-        from fscli.errors import FscliError
 
         wckeys = any(
             w.key and first(w.key, USER_COND) in ("defaultwckey", "wckeys")
@@ -415,12 +509,7 @@ def modify_user(run: Run, words: list[str]) -> int:
             USER_REC,
             [" fscli keeps no WCKeys: leave out DefaultWCKey= and WCKeys=\n"] if wckeys else [],
         )
-        level = None
-        if "adminlevel" in own:
-            try:
-                level = parse_admin_level(own["adminlevel"])
-            except FscliError:
-                raise run.refuse(f" Unknown admin level '{own['adminlevel']}'\n") from None
+        level = slurm_admin_level(own["adminlevel"]) if "adminlevel" in own else None
         default = own.get("defaultaccount", "").lower() or None
         by_user = {k for k in found if k in USER_KEYS}
         by_assoc = {k for k in found if k not in USER_KEYS}
@@ -431,6 +520,7 @@ def modify_user(run: Run, words: list[str]) -> int:
         commit = False
         said: list[str] = []  # stdout, printed once the store took the change
         user_changes: list[str] = []
+        leveled: list[str] = []  # the users a new admin level reaches
         lacking_users: set[str] = set()
         if "defaultaccount" in own or "adminlevel" in own:
             if by_assoc and not by_user:
@@ -440,8 +530,14 @@ def modify_user(run: Run, words: list[str]) -> int:
                 if found.get("account"):
                     if run.confirm(ACCOUNTS_QUESTION):
                         found.setdefault("defaultaccount", []).extend(found.pop("account"))
-                named = sorted(named_users(users, found))
-                if not named:
+                picked_users = modified_users(users, found)
+                named, leveled = picked_users or ([], [])
+                if picked_users is None or (level is None and "defaultaccount" not in own):
+                    # slurmdbd: nothing to change, or nothing to pick users by
+                    said.append(" Nothing modified\n")
+                    run.failed = True
+                    run.err(no_change("users"))
+                elif not named:
                     said.append(" Nothing modified\n")
                     run.failed = True
                 else:
@@ -467,7 +563,12 @@ def modify_user(run: Run, words: list[str]) -> int:
                         said.append(" Modified users...\n" + "".join(f"  {u}\n" for u in named))
                     user_changes = named
                     lacking_users = {u for u, _ in lacking}
+                    if default and not any(
+                        v.user in named and v.account == default for v in view
+                    ):  # slurmdbd's is_def update matched nothing: it rolls back the level
+                        leveled = []
         picked: list = []
+        assoc_part = len(said)
         if values.given():
             if by_user and not by_assoc and not found.get("name"):
                 run.failed = True
@@ -480,17 +581,20 @@ def modify_user(run: Run, words: list[str]) -> int:
             run.out("".join(said))
             raise run.refuse("", 1 if run.failed else 0)
         admin = run.admin(session)
-        _note_user_txns(run, view, user_changes, lacking_users, default, level, values, picked)
+        _note_user_txns(
+            run, view, (user_changes, leveled), lacking_users, default, level, values, picked
+        )
         for user in sorted(user_changes):
             mine = default if default and user not in lacking_users else None
-            if mine or level:
+            mine_level = level if user in leveled else None
+            if mine or mine_level:
                 admin.modify_users(
                     admin.cluster(clusters[0]),
                     [user],
                     None,
                     None,
                     mine,
-                    level,
+                    mine_level,
                     Settings().changes(),
                 )
         if values.given():
@@ -498,6 +602,8 @@ def modify_user(run: Run, words: list[str]) -> int:
                 admin.modify_users(
                     admin.cluster(cluster), [user], account, part, None, None, values.changes()
                 )
+        if picked:
+            _check_default_qos(run, session, clusters, found, True, values, said[:assoc_part])
         run.out("".join(said))
 
     return run.write(body)
@@ -509,6 +615,21 @@ def _assoc_info(values: Settings, is_def: bool = False) -> str:
     return slurmdbd_txn.modify_assoc_info(
         values.changes().shares, values.priority, values.limits, is_def
     )
+
+
+def _writes(values: Settings, matched) -> bool:
+    """Whether slurmdbd writes a Modify Associations row: its SQL has something to set,
+    which a TRES limit gives only where it changes an association's own string
+    (``mod_tres_str``); every other setting always does."""
+    changes = values.changes()
+    if changes.empty():
+        return False
+    tres = {k: v for k, v in changes.limits.items() if isinstance(v, dict)}
+    if len(tres) < len(changes.limits) or changes.shares is not None:
+        return True
+    if changes.priority is not None or changes.touches_qos():
+        return True
+    return any(_tres_changes(v, m.assoc.limits.get(k)) for k, v in tres.items() for m in matched)
 
 
 def _note_account_txns(run: Run, named, desc, org, values: Settings, changed) -> None:
@@ -523,25 +644,25 @@ def _note_account_txns(run: Run, named, desc, org, values: Settings, changed) ->
             if value is not None
         )
         run.txns.append(slurmdbd_txn.modify_named("Accounts", sorted(named), info))
-    if changed and not values.changes().empty():
+    if changed and _writes(values, changed):
         run.txns += slurmdbd_txn.modify_assocs(changed, _assoc_info(values))
 
 
 def _note_user_txns(
-    run: Run, view, users, lacking, default, level, values: Settings, picked
+    run: Run, view, picked_users, lacking, default, level, values: Settings, picked
 ) -> None:
-    """slurmdbd's rows of a modify user: Modify Users for a new admin level, Modify
-    Associations (is_def=1) for the new default account's associations, then Modify
-    Associations for the associations matched."""
+    """slurmdbd's rows of a modify user: Modify Users for a new admin level (the users
+    the level reaches), Modify Associations (is_def=1) for the new default account's
+    associations, then Modify Associations for the associations matched."""
     from fscli.api.sacctmgr import slurmdbd_txn
     from fscli.engine.treespec import ADMIN_LEVELS
 
-    users = sorted(users)
-    if users and level and not lacking:
+    users, leveled = sorted(picked_users[0]), picked_users[1]
+    if leveled and level and not lacking:
         number = ADMIN_LEVELS.index(level) + 1
-        run.txns.append(slurmdbd_txn.modify_named("Users", users, f"admin_level={number}"))
+        run.txns.append(slurmdbd_txn.modify_named("Users", leveled, f"admin_level={number}"))
     if users and default and not lacking:
         defaults = [v for v in view if v.user in users and v.account == default]
         run.txns += slurmdbd_txn.modify_assocs(defaults, "is_def=1")
-    if picked and not values.changes().empty():
+    if picked and _writes(values, picked):
         run.txns += slurmdbd_txn.modify_assocs(picked, _assoc_info(values))

@@ -19,7 +19,7 @@ from typing import Any
 
 from fscli.cli.sacctmgr.context import Run
 from fscli.cli.sacctmgr.grammar import Names, Word, first, plain, sections, split_list
-from fscli.cli.sacctmgr.values import get_uint, minutes, tres_amounts
+from fscli.cli.sacctmgr.values import get_uint, minutes, no_change, tres_amounts
 from fscli.engine import tres as tresmod
 from fscli.engine.limits import definitions as limitdefs
 from fscli.engine.treespec import check_qos_number
@@ -784,23 +784,20 @@ def modify_qos(run: Run, words: list[str]) -> int:
         changes = rec.changes()
         if changes.empty():  # LimitFactor=0 alone: slurmdbd has nothing to write
             run.out(" Nothing modified\n")
+            raise run.refuse(no_change("qos"))
+        rows = _rows(session)
+        picked = [q for q, _ in matched(rows, cond)]
+        added = [i.lstrip("+") for i in rec.preempt or [] if i and i[0] != "-"]
+        if added and any(_loops(q.name, added, rows) for q in picked):
+            # checked QOS by QOS before slurmdbd runs its (maybe broken) SQL
             raise run.refuse(
-                "sacctmgr: accounting_storage/slurmdbd: acct_storage_p_modify_qos: Request "
-                "didn't affect anything or your user doesn't have privilege to perform this "
-                "action\n"
+                "sacctmgr: error: QOS Preemption loop detected\n"
+                " Error with request: QOS Preemption loop detected\n"
             )
         if rec.broken_preempt():
             run.out(" Nothing modified\n")
             raise run.refuse(
                 "sacctmgr: accounting_storage/slurmdbd: acct_storage_p_modify_qos: No error\n"
-            )
-        rows = _rows(session)
-        picked = [q for q, _ in matched(rows, cond)]
-        added = [i.lstrip("+") for i in rec.preempt or [] if i and i[0] != "-"]
-        if added and any(_loops(q.name, added, rows) for q in picked):
-            raise run.refuse(
-                "sacctmgr: error: QOS Preemption loop detected\n"
-                " Error with request: QOS Preemption loop detected\n"
             )
         if not picked:
             run.out(" Nothing modified\n")

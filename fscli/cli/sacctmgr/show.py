@@ -192,8 +192,8 @@ def list_account(run: Run, query: Query, conn) -> int:
         by_account: dict[str, list] = {}
         for v in sorted(_assocs(query, conn, run), key=lambda v: (v.cluster, v.lft)):
             by_account.setdefault(v.account, []).append(v)
-        for name in names:
-            rows += [[g(name, v) for g in getters] for v in by_account.get(name, [])]
+        for name in names:  # an account without associations: its zeroed record's row
+            rows += [[g(name, v) for g in getters] for v in by_account.get(name, [None])]
     else:
         rows = [[g(name, None) for g in getters] for name in names]
     return _emit(run, cols, rows)
@@ -341,7 +341,7 @@ def list_transaction(run: Run, words: list[str]) -> int:
                 run.err(f"Invalid time specification (pos=0): {value}\n")
             times[key] = when or 0
         elif key == "id":
-            for item in split_list(value):
+            for item in (i.lower() for i in split_list(value)):  # slurm_addto_char_list
                 if item.isdigit():
                     conds.setdefault("id", []).append(item)
                 else:

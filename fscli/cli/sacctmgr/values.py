@@ -150,7 +150,9 @@ def add_qos_items(
     """``slurmdb_addto_qos_char_list``: add the names of one word to the list the words
     of a command share (``+name``/``-name`` with ``option`` or their own sign); how many
     were new, or -1 (the list emptied) for an unknown QOS or ``=`` mixed with ``+``/``-``
-    in one word. An empty value is the empty list (``qos=``)."""
+    in one word. An empty value is the empty list (``qos=``). Its errors do not fail the
+    command by themselves: the word they make unknown does (add user takes it as a
+    condition instead, and goes on)."""
     if text == "":
         items.append("")
         return 1
@@ -161,13 +163,13 @@ def add_qos_items(
         if name[:1] in ("+", "-"):
             sign, name = name[0], name[1:]
         if name not in known:
-            problems.error(
+            problems.warn(
                 f"You gave a bad qos '{name}'. Valid QOS's are {','.join(known) or '(null)'}"
             )
             items.clear()
             return -1
         if (sign and plain) or (not sign and signed):
-            problems.error(
+            problems.warn(
                 "You can't set qos equal to something and then add or subtract from it "
                 "in the same line"
             )
@@ -179,7 +181,7 @@ def add_qos_items(
             items.append(item)
             count += 1
     if count == 0:
-        problems.error("You gave me an empty qos list")
+        problems.warn("You gave me an empty qos list")
     return count
 
 
@@ -258,7 +260,8 @@ def assoc_setting(
         amounts = tres_amounts(value, problems)
         if amounts is None:
             return False
-        settings.limits[name] = amounts
+        # a second word for one limit is merged into the first (slurmdb_combine_tres_strings)
+        settings.limits[name] = {**settings.limits.get(name, {}), **amounts}
         return True
     if defn.kind == "minutes":
         mins = minutes(value)
@@ -273,3 +276,20 @@ def assoc_setting(
         return False
     settings.limits[name] = number
     return True
+
+
+def slurm_admin_level(text: str) -> str | None:
+    """An admin level as ``str_2_slurmdb_admin_level`` reads it: by its first letter
+    alone (``n``one, ``o``perator, ``s``uperuser or ``a``dmin); anything else is "not
+    set" (None), which leaves the level as it is rather than failing the command."""
+    levels = {"n": "None", "o": "Operator", "s": "Administrator", "a": "Administrator"}
+    return levels.get(text.strip("'\"")[:1].lower())
+
+
+def no_change(what: str) -> str:
+    """slurmdbd's "nothing to change" (``SLURM_NO_CHANGE_IN_DATA``) for a modify of
+    ``what`` (users, qos), as sacctmgr's accounting_storage plugin reports it."""
+    return (
+        f"sacctmgr: accounting_storage/slurmdbd: acct_storage_p_modify_{what}: Request "
+        "didn't affect anything or your user doesn't have privilege to perform this action\n"
+    )
