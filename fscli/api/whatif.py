@@ -64,7 +64,7 @@ def changed_state(conn, state: ClusterState, whatif: WhatIf, at: int) -> Cluster
                 f"--with names cluster '{change.target.cluster}', but the view is of cluster "
                 f"'{state.cluster.name}' (use --cluster {change.target.cluster})"
             )
-        apply_change(assocs, qos, partitions, change)
+        apply_change(assocs, qos, partitions, change, state.cluster.name)
     config = state.config
     if whatif.config:
         values = load_config(conn, state.cluster_id)

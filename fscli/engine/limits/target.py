@@ -44,6 +44,18 @@ class Target:
         )
         return f"no association for user {self.user}{where}"
 
+    def not_on(self, cluster: str) -> str:
+        """The error of a write (``limits set``) whose association target names none on
+        ``cluster``, in the write's words, which a what-if of it repeats."""
+        if self.user is None:
+            return f"account '{self.account}' does not exist on cluster {cluster}"
+        where = "".join(
+            f" {prefix}{value}"
+            for prefix, value in (("in account ", self.account), ("partition ", self.partition))
+            if value
+        )
+        return f"no association of user(s) {self.user}{where} on cluster {cluster}"
+
     def matches(self, assoc: Assoc) -> bool:
         if self.user is None:
             return assoc.user is None and assoc.account == self.account

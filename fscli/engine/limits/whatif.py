@@ -45,11 +45,16 @@ def apply_whatif(state: LimitsState, target: Target, changes: Any) -> None:
 
 
 def apply_change(
-    assocs: list[Assoc], qos: list[Qos], partitions: list[Partition], change: Change
+    assocs: list[Assoc],
+    qos: list[Qos],
+    partitions: list[Partition],
+    change: Change,
+    cluster: str | None = None,
 ) -> None:
     """Apply ``change`` to the objects it names. Each changed object is replaced in its
     list by a changed copy: the objects themselves (which another answer may hold) stay
-    as they were."""
+    as they were. ``cluster``: the associations' cluster, named as the write names it when
+    the target names none of them."""
     known_qos = {q.name for q in qos}
     target, changes = change.target, change.changes
     if target.kind == QOS:
@@ -72,7 +77,7 @@ def apply_change(
         return
     found = [k for k, a in enumerate(assocs) if target.matches(a)]
     if not found:
-        raise NotFound(target.missing())
+        raise NotFound(target.missing() if cluster is None else target.not_on(cluster))
     for k in found:
         assoc = assocs[k] = copy.copy(assocs[k])
         _assoc_whatif(assoc, _absolute(changes, change.relative, assoc), known_qos)
