@@ -417,11 +417,14 @@ class Store:
         cluster: str | None = None,
         at: When = None,
         algorithm: str | None = None,
+        *,
+        settings: bool = True,
     ) -> ShareComparison:
-        """sshare's rows at ``at`` as they are and with ``whatif`` (nothing is written)."""
+        """sshare's rows at ``at`` as they are and with ``whatif`` (nothing is written);
+        ``settings`` as for :meth:`shares`."""
         from fscli.api.whatif import shares_whatif
 
-        return shares_whatif(self, cluster, moment(at), whatif, algorithm)
+        return shares_whatif(self, cluster, moment(at), whatif, algorithm, settings=settings)
 
     def priorities_whatif(
         self,

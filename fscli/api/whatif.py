@@ -46,20 +46,21 @@ class PriorityComparison:
     rank_after: Sequence[int]
 
 
-def changed_state(conn, state: ClusterState, whatif: WhatIf, at: int) -> ClusterState:
+def changed_state(
+    state: ClusterState, whatif: WhatIf, at: int, settings: tuple | None = None
+) -> ClusterState:
     """A copy of ``state`` with ``whatif`` applied (``state`` itself unchanged: the changed
-    associations, QOS and partitions are copies)."""
+    associations, QOS and partitions are copies). ``settings``: the cluster's stored
+    settings and their history (:func:`stored_settings`), when ``whatif`` sets any."""
     from fscli.engine.limits.whatif import apply_change
     from fscli.engine.whatif import changed_config
-    from fscli.store.snapshot import load_config, load_config_history
+    from fscli.errors import UsageProblem
 
     assocs = list(state.assocs)
     qos = list(state.qos.values())
     partitions = list(state.partitions.values())
     for change in whatif.changes:
         if change.target.cluster and change.target.cluster.lower() != state.cluster.name.lower():
-            from fscli.errors import UsageProblem
-
             raise UsageProblem(
                 f"--with names cluster '{change.target.cluster}', but the view is of cluster "
                 f"'{state.cluster.name}' (use --cluster {change.target.cluster})"
@@ -67,9 +68,8 @@ def changed_state(conn, state: ClusterState, whatif: WhatIf, at: int) -> Cluster
         apply_change(assocs, qos, partitions, change, state.cluster.name)
     config = state.config
     if whatif.config:
-        values = load_config(conn, state.cluster_id)
-        history = load_config_history(conn, state.cluster_id)
-        config = changed_config(values, history, whatif.config, at, whatif.always)
+        assert settings is not None, "a what-if that sets settings is given the stored ones"
+        config = changed_config(*settings, whatif.config, at, whatif.always)
     return dataclasses.replace(
         state,
         assocs=assocs,
@@ -79,30 +79,50 @@ def changed_state(conn, state: ClusterState, whatif: WhatIf, at: int) -> Cluster
     )
 
 
+def stored_settings(conn, state: ClusterState, whatif: WhatIf) -> tuple | None:
+    """(the cluster's stored settings, their history) when ``whatif`` sets any."""
+    from fscli.store.snapshot import load_config, load_config_history
+
+    if not whatif.config:
+        return None
+    return load_config(conn, state.cluster_id), load_config_history(conn, state.cluster_id)
+
+
 def shares_whatif(
-    store: Store, cluster: str | None, at: int, whatif: WhatIf, algorithm: str | None = None
+    store: Store,
+    cluster: str | None,
+    at: int,
+    whatif: WhatIf,
+    algorithm: str | None = None,
+    *,
+    settings: bool = True,
 ) -> ShareComparison:
-    """sshare at ``at`` as it is and as it would be with ``whatif``."""
+    """sshare at ``at`` as it is and as it would be with ``whatif``. Without ``settings``
+    the associations are read without their limits and QOS (as
+    :func:`fscli.api.shares.shares_over` reads them): the rows' GrpTRESMins are blank.
+    The side before is computed first, from the associations as read (columns: the fast
+    path), before the what-if makes them objects."""
     from fscli.heap import bulk
     from fscli.store.state import fairshare, load_state
 
     algorithm = algorithm_name(algorithm)
     with store.viewing() as conn:
-        state = load_state(conn, cluster, at, settings=True)
-        after = changed_state(conn, state, whatif, at)
-    answers = []
+        state = load_state(conn, cluster, at, settings=settings)
+        stored = stored_settings(conn, state, whatif)
     with bulk():
-        for k, side in enumerate((state, after)):
-            chosen = algorithm or side.config.algorithm
-            result = fairshare(side, at, chosen, last=k == 1)
-            answers.append(Shares(side.cluster.name, chosen, at, result, tres_names(side), side))
-    before, changed = answers
+        chosen = algorithm or state.config.algorithm
+        result = fairshare(state, at, chosen)
+        before = Shares(state.cluster.name, chosen, at, result, tres_names(state), state)
+        side = changed_state(state, whatif, at, stored)
+        chosen = algorithm or side.config.algorithm
+        result = fairshare(side, at, chosen, last=True)
+        after = Shares(side.cluster.name, chosen, at, result, tres_names(side), side)
     return ShareComparison(
         before,
-        changed,
+        after,
         whatif.describe(),
         ranks(before.result.fs_factor),
-        ranks(changed.result.fs_factor),
+        ranks(after.result.fs_factor),
     )
 
 
@@ -128,7 +148,7 @@ def priorities_whatif(
     algorithm = algorithm_name(algorithm)
     with store.viewing() as conn:
         state = load_state(conn, cluster, at, settings=True)
-        after = changed_state(conn, state, whatif, at)
+        after = changed_state(state, whatif, at, stored_settings(conn, state, whatif))
         queues = [load_queue(conn, s.cluster_id, listed_states(s.config)) for s in (state, after)]
     answers = []
     with bulk():

@@ -208,14 +208,18 @@ def emit_json(rows, algorithm: str, extras, now: int) -> None:
 
 
 def _show_whatif(app, whatif, algorithm, keep, fmt, long_, partition, out) -> None:
-    """sshare before and after ``whatif``, side by side (:mod:`fscli.render.whatif`)."""
-    from fscli.render.sshare import select_fields
+    """sshare before and after ``whatif``, side by side (:mod:`fscli.render.whatif`).
+    Both sides have the same associations in the same order (a what-if changes no tree),
+    so one filter keeps the same rows of each; without one the rows are never made: the
+    text comes a piece at a time from the engine's columns, as plain sshare -P's does."""
+    from fscli.api.shares import column_pieces
+    from fscli.render.sshare import CHUNK, select_fields
 
-    answer = app.store.shares_whatif(whatif, app.cluster_name, app.now, algorithm)
-    after_ids = {r.assoc_id for r in keep(answer.after.rows)}
-    after = [r for r in answer.after.rows if r.assoc_id in after_ids]
-    before_by_id = {r.assoc_id: r for r in answer.before.rows if r.assoc_id in after_ids}
-    before = [before_by_id[r.assoc_id] for r in after]
+    fields = select_fields(fmt, algorithm or "fair_tree", long_, partition)
+    settings = out.json or "GrpTRESMins" in {f.name for f in fields}
+    answer = app.store.shares_whatif(
+        whatif, app.cluster_name, app.now, algorithm, settings=settings
+    )
     fields = select_fields(fmt, answer.after.algorithm, long_, partition)
     shown = None if out.json else {f.name for f in fields}
     extras = (extras_of(answer.before, shown), extras_of(answer.after, shown))
@@ -235,13 +239,18 @@ def _show_whatif(app, whatif, algorithm, keep, fmt, long_, partition, out) -> No
                 "with": answer.changes,
                 "as_if_always": whatif.always,
             },
-            "shares": share_json(before, after, extras, ranks),
+            "shares": share_json(keep(answer.before.rows), keep(answer.after.rows), extras, ranks),
         }
         click.echo(json.dumps(doc, indent=2))
         return
+    from fscli.heap import bulk
     from fscli.render.whatif import share_lines
 
     for line in answer.changes:
         app.say(f"with {line}")
-    for text in share_lines(before, after, fields, out.parsable, not out.noheader, extras, ranks):
-        click.echo(text, nl=False)
+    pieces = zip(
+        column_pieces(answer.before, CHUNK, keep), column_pieces(answer.after, CHUNK, keep)
+    )
+    with bulk():
+        for text in share_lines(pieces, fields, out.parsable, not out.noheader, extras, ranks):
+            click.echo(text, nl=False)

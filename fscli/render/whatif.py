@@ -9,9 +9,9 @@ whose association or job has a rank also show ``Rank``, ``Rank(after)`` and
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 
-from fscli.engine.fairshare import ShareRow, share_columns
+from fscli.engine.fairshare import ShareRow
 from fscli.render.sshare import Extras, Field, field_values, fixed_cell, json_rows, parsable_lines
 
 SAME = frozenset({"Account", "User", "Partition", "Cluster", "ID"})
@@ -27,61 +27,52 @@ def rank_change(before: int | None, after: int | None) -> str | None:
 
 
 def share_lines(
-    before: Sequence[ShareRow],
-    after: Sequence[ShareRow],
+    pieces: Iterable[tuple[Mapping[str, Sequence], Mapping[str, Sequence]]],
     fields: Sequence[Field],
     parsable: str | None,
     header: bool,
     extras: tuple[Extras, Extras],
     ranks: tuple[Mapping[int, int], Mapping[int, int]],
 ) -> Iterator[str]:
-    """sshare's ``before`` and ``after`` rows (the same associations, in order) side by
-    side: fixed-width text, ``-p`` or ``-P``."""
-    old, new = share_columns(before), share_columns(after)
+    """sshare's rows before and after side by side: fixed-width text, ``-p`` or ``-P``.
+    ``pieces``: the rows a piece at a time, as columns (:func:`share_columns`), before
+    and after (the same associations, in the same order: a what-if changes no tree)."""
     names: list[str] = []  # the sshare field each column formats as
     headers: list[str] = []
     widths: list[int] = []
-    values: list[Sequence[object]] = []
+    sides: list[tuple[str, int]] = []  # (field, 0 before / 1 after)
     for f in fields:
-        sides = [(f.name, old, extras[0])]
-        if f.name not in SAME:
-            sides.append((f.name + AFTER, new, extras[1]))
-        for title, columns, extra in sides:
+        for side in (0,) if f.name in SAME else (0, 1):
+            title = f.name + (AFTER if side else "")
             names.append(f.name)
             headers.append(title)
-            widths.append(
-                -max(abs(f.width), len(title)) if f.width < 0 else max(f.width, len(title))
-            )
-            values.append(field_values(f.name, columns, extra))
-    ids = new["assoc_id"]
-    rank_old = [ranks[0].get(i) for i in ids]
-    rank_new = [ranks[1].get(i) for i in ids]
-    for title, column in (
-        ("Rank", rank_old),
-        ("Rank" + AFTER, rank_new),
-        ("RankChange", list(map(rank_change, rank_old, rank_new))),
-    ):
+            size = max(abs(f.width), len(title))
+            widths.append(-size if f.width < 0 else size)
+            sides.append((f.name, side))
+    for title in ("Rank", "Rank" + AFTER, "RankChange"):
         names.append(title)
         headers.append(title)
         widths.append(max(len(title), 6))
-        values.append(column)
     end = "|\n" if parsable == "p" else "\n"
-    if parsable:
-        if header:
-            yield "|".join(headers) + end
-        if ids:
-            yield parsable_lines(names, values, end)
-        return
     cells = [Field(n, w) for n, w in zip(names, widths)]
-    if header:
-        yield (
-            "".join((h.ljust(-w) if w < 0 else h.rjust(w)) + " " for h, w in zip(headers, widths))
-            + "\n"
-        )
-        yield "".join("-" * abs(w) + " " for w in widths) + "\n"
-    texts = [[fixed_cell(c, v) + " " for v in column] for c, column in zip(cells, values)]
-    if ids:
-        yield "\n".join(map("".join, zip(*texts))) + "\n"
+    if header and parsable:
+        yield "|".join(headers) + end
+    elif header:
+        yield "".join((h.ljust(-w) if w < 0 else h.rjust(w)) + " " for h, w in zip(headers, widths))
+        yield "\n" + "".join("-" * abs(w) + " " for w in widths) + "\n"
+    for piece in pieces:
+        ids = piece[1]["assoc_id"]
+        if not ids:
+            continue
+        values = [field_values(name, piece[side], extras[side]) for name, side in sides]
+        rank_old = list(map(ranks[0].get, ids))
+        rank_new = list(map(ranks[1].get, ids))
+        values += [rank_old, rank_new, list(map(rank_change, rank_old, rank_new))]
+        if parsable:
+            yield parsable_lines(names, values, end)
+        else:
+            texts = [[fixed_cell(c, v) + " " for v in column] for c, column in zip(cells, values)]
+            yield "\n".join(map("".join, zip(*texts))) + "\n"
 
 
 def share_json(
