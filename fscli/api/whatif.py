@@ -46,8 +46,12 @@ class PriorityComparison:
     rank_after: Sequence[int]
 
 
+Settings = tuple[Mapping[str, str], Sequence[tuple[str, int, str]]]
+"""A cluster's stored settings and their history (:func:`stored_settings`)."""
+
+
 def changed_state(
-    state: ClusterState, whatif: WhatIf, at: int, settings: tuple | None = None
+    state: ClusterState, whatif: WhatIf, at: int, settings: Settings | None = None
 ) -> ClusterState:
     """A copy of ``state`` with ``whatif`` applied (``state`` itself unchanged: the changed
     associations, QOS and partitions are copies). ``settings``: the cluster's stored
@@ -69,7 +73,8 @@ def changed_state(
     config = state.config
     if whatif.config:
         assert settings is not None, "a what-if that sets settings is given the stored ones"
-        config = changed_config(*settings, whatif.config, at, whatif.always)
+        values, history = settings
+        config = changed_config(values, history, whatif.config, at, whatif.always)
     return dataclasses.replace(
         state,
         assocs=assocs,
@@ -79,7 +84,7 @@ def changed_state(
     )
 
 
-def stored_settings(conn, state: ClusterState, whatif: WhatIf) -> tuple | None:
+def stored_settings(conn, state: ClusterState, whatif: WhatIf) -> Settings | None:
     """(the cluster's stored settings, their history) when ``whatif`` sets any."""
     from fscli.store.snapshot import load_config, load_config_history
 
@@ -117,13 +122,8 @@ def shares_whatif(
         chosen = algorithm or side.config.algorithm
         result = fairshare(side, at, chosen, last=True)
         after = Shares(side.cluster.name, chosen, at, result, tres_names(side), side)
-    return ShareComparison(
-        before,
-        after,
-        whatif.describe(),
-        ranks(before.result.fs_factor),
-        ranks(after.result.fs_factor),
-    )
+    rank = (ranks(before.result.fs_factor), ranks(after.result.fs_factor))
+    return ShareComparison(before, after, whatif.describe(), *rank)
 
 
 def ranks(values: Mapping[int, float]) -> dict[int, int]:
@@ -148,11 +148,12 @@ def priorities_whatif(
     algorithm = algorithm_name(algorithm)
     with store.viewing() as conn:
         state = load_state(conn, cluster, at, settings=True)
-        after = changed_state(state, whatif, at, stored_settings(conn, state, whatif))
-        queues = [load_queue(conn, s.cluster_id, listed_states(s.config)) for s in (state, after)]
+        changed = changed_state(state, whatif, at, stored_settings(conn, state, whatif))
+        sides = (state, changed)
+        queues = [load_queue(conn, s.cluster_id, listed_states(s.config)) for s in sides]
     answers = []
     with bulk():
-        for side, queue in zip((state, after), queues):
+        for side, queue in zip(sides, queues):
             if side.config.priority_type == "priority/basic":
                 raise InvalidValue("You are not running a supported priority plugin")
             chosen = algorithm or side.config.algorithm
@@ -177,14 +178,9 @@ def priorities_whatif(
                     list(result.warnings),
                 )
             )
-    before, changed = answers
-    return PriorityComparison(
-        before,
-        changed,
-        whatif.describe(),
-        _job_ranks(before.columns.priority),
-        _job_ranks(changed.columns.priority),
-    )
+    before, after = answers
+    rank = (_job_ranks(before.columns.priority), _job_ranks(after.columns.priority))
+    return PriorityComparison(before, after, whatif.describe(), *rank)
 
 
 def _job_ranks(priority: Sequence[int]) -> list[int]:

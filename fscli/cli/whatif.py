@@ -57,23 +57,15 @@ def shares(app, assoc, target, out) -> None:
     """
     key, value = _target(target, ("FairShare", "LevelFS"))
     answer = app.store.solve_shares(assoc, key, value, app.cluster_name, app.now)
-    below = "" if answer.below is None else f"{answer.below:f}"
-    out.emit(
-        ["Assoc", "Algorithm", "Target", "RawShares", "Now", "Needed", "Reached", "OneLess"],
-        [
-            [
-                answer.assoc,
-                answer.algorithm,
-                f"{answer.field}={value:g}",
-                answer.current_shares,
-                "" if answer.current is None else f"{answer.current:f}",
-                answer.shares,
-                f"{answer.reached:f}",
-                below,
-            ]
-        ],
-        "shares",
-    )
+    row = [answer.assoc, answer.algorithm, f"{answer.field}={value:g}", answer.current_shares]
+    row += [_double(answer.current), answer.shares, _double(answer.reached), _double(answer.below)]
+    columns = ["Assoc", "Algorithm", "Target", "RawShares", "Now", "Needed", "Reached", "OneLess"]
+    out.emit(columns, [row], "shares")
+
+
+def _double(value: float | None) -> str:
+    """A fair-share number as sshare prints it (``%f``); blank for none."""
+    return "" if value is None else f"{value:f}"
 
 
 @whatif.command("decay")
@@ -93,17 +85,6 @@ def decay(app, assoc, target, out) -> None:
 
     _, value = _target(target, ("RawUsage",))
     answer = app.store.solve_decay(assoc, value, app.cluster_name, app.now)
-    out.emit(
-        ["Assoc", "RawUsage", "Target", "When", "In", "Then"],
-        [
-            [
-                answer.assoc,
-                int(answer.current),
-                f"RawUsage={value:g}",
-                utc_iso(answer.when),
-                format_secs(answer.when - answer.at),
-                int(answer.usage),
-            ]
-        ],
-        "decay",
-    )
+    row = [answer.assoc, int(answer.current), f"RawUsage={value:g}", utc_iso(answer.when)]
+    row += [format_secs(answer.when - answer.at), int(answer.usage)]
+    out.emit(["Assoc", "RawUsage", "Target", "When", "In", "Then"], [row], "decay")
