@@ -340,3 +340,29 @@ def test_whatif_decay_answer_is_the_first_moment_at_the_target(site):
         "In": "27-06:20:00",
         "Then": str(int(shares_row(site, "chem", when).raw_usage)),
     }
+
+
+def test_tree_with_draws_as_it_is_then_what_the_real_change_draws(site, tmp_path):
+    copy = copy_of(site, tmp_path)
+    copy.ok("limits", "set", "account=chem", "fairshare=60", at=AT)
+    before = store_bytes(site)
+    lines = site.ok("tree", "science", "--with", "account=chem fairshare=+50", at=AT).stdout
+    assert store_bytes(site) == before
+    as_is = site.ok("tree", "science", at=AT).stdout.splitlines()
+    real = copy.ok("tree", "science", at=AT).stdout.splitlines()
+    assert as_is[0] == "cluster c1, fair_tree, bar: usage █ vs share |"
+    assert lines.splitlines() == [
+        "cluster c1, fair_tree, as it is, bar: usage █ vs share |",
+        *as_is[1:],
+        "cluster c1, fair_tree, with account=chem fairshare=+50, bar: usage █ vs share |",
+        *real[1:],
+    ]
+    assert real != as_is
+
+
+def test_limits_check_with_takes_the_same_words(site):
+    """limits check --with reads the words every --with reads (fairshare= included)."""
+    args = ("limits", "check", "user=bob", "account=chem", "cpus=200", "--json")
+    plain = json.loads(site.ok(*args, at=AT).stdout)
+    changed = json.loads(site.ok(*args, "--with", "account=chem GrpTRES=cpu=500", at=AT).stdout)
+    assert (plain["verdict"], changed["verdict"]) == ("pend", "run")
