@@ -14,8 +14,8 @@ from fscli.cli.change_words import (
     KEYS,
     TARGET_HELP,
     parse_target,
-    split_shell,
     target_and_changes,
+    whatif_change,
 )
 from fscli.cli.complete import words_completer
 from fscli.cli.output import (
@@ -272,7 +272,7 @@ def check(app, words, whatif, out) -> None:
             "[tres=..|cpus=N] [nodes=N] [mem=M] [time=T]"
         )
     tres, time = _job_tres(parsed)
-    changes = [target_and_changes(split_shell(text), "limits check --with") for text in whatif]
+    changes = [whatif_change(text, "limits check --with") for text in whatif]
     with progress(app, "checking limits"):  # a big store: a second or more of counting
         result = app.store.check_job(
             **_who(parsed),

@@ -18,7 +18,6 @@ from fscli.engine import qoslist
 from fscli.engine.assoc_changes import AssocChanges, validate
 from fscli.engine.assoc_changes import set_word as assoc_word
 from fscli.engine.limits import definitions as limitdefs
-from fscli.engine.limits.check import LimitsState
 from fscli.engine.limits.target import PARTITION, QOS, Target
 from fscli.engine.model import SHARES_PARENT, Assoc, Partition, Qos
 from fscli.engine.qos_changes import QosChanges, edited
@@ -37,11 +36,6 @@ class Change:
     changes: Any
     relative: Mapping[str, Relative] = field(default_factory=dict)
     text: str = ""  # as given, for the output
-
-
-def apply_whatif(state: LimitsState, target: Target, changes: Any) -> None:
-    """Apply a ``limits set`` change to the checker's loaded plain data."""
-    apply_change(state.assocs, state.qos, state.partitions, Change(target, changes))
 
 
 def apply_change(
