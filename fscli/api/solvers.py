@@ -164,9 +164,10 @@ def solve_decay(
     else:
         high = first_bound(fallen, last_end, state.config.decay_half_life or 86400, horizon)
         if high is None:
+            never = " (PriorityDecayHalfLife=0: usage never decays)"
             raise NotFound(
-                f"the RawUsage of {assoc} stays above {target:g} for {MAX_YEARS} years "
-                "(PriorityDecayHalfLife=0: usage never decays)"
+                f"the RawUsage of {assoc} stays above {target:g} for {MAX_YEARS} years"
+                + ("" if state.config.decay_half_life else never)
             )
         when = least(fallen, last_end, high) or high
     return DecayAnswer(
