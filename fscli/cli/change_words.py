@@ -175,9 +175,9 @@ def whatif(with_texts, config_texts, always: bool, command: str):
     from fscli.engine.whatif import WhatIf
     from fscli.errors import UsageProblem
 
+    if always and not config_texts:
+        raise UsageProblem("--as-if-always needs --with-config")
     if not with_texts and not config_texts:
-        if always:
-            raise UsageProblem("--as-if-always needs --with-config")
         return None
     changes = [whatif_change(text, f"{command} --with") for text in with_texts]
     return WhatIf(changes, dict(map(whatif_config, config_texts)), always)
