@@ -58,14 +58,18 @@ def shares(app, assoc, target, out) -> None:
     key, value = _target(target, ("FairShare", "LevelFS"))
     answer = app.store.solve_shares(assoc, key, value, app.cluster_name, app.now)
     row = [answer.assoc, answer.algorithm, f"{answer.field}={value:g}", answer.current_shares]
-    row += [_double(answer.current), answer.shares, _double(answer.reached), _double(answer.below)]
+    numbers = [answer.current, answer.shares, answer.reached, answer.below]
+    row += numbers if out.json else [_double(n) for n in numbers]
     columns = ["Assoc", "Algorithm", "Target", "RawShares", "Now", "Needed", "Reached", "OneLess"]
     out.emit(columns, [row], "shares")
 
 
 def _double(value: float | None) -> str:
-    """A fair-share number as sshare prints it (``%f``); blank for none."""
-    return "" if value is None else f"{value:f}"
+    """A fair-share number as sshare prints it (``%f``; a share count as is); blank for
+    none."""
+    if value is None:
+        return ""
+    return str(value) if isinstance(value, int) else f"{value:f}"
 
 
 @whatif.command("decay")
@@ -86,5 +90,6 @@ def decay(app, assoc, target, out) -> None:
     _, value = _target(target, ("RawUsage",))
     answer = app.store.solve_decay(assoc, value, app.cluster_name, app.now)
     row = [answer.assoc, int(answer.current), f"RawUsage={value:g}", utc_iso(answer.when)]
-    row += [format_secs(answer.when - answer.at), int(answer.usage)]
+    wait = answer.when - answer.at  # --json: seconds, as a number
+    row += [wait if out.json else format_secs(wait), int(answer.usage)]
     out.emit(["Assoc", "RawUsage", "Target", "When", "In", "Then"], [row], "decay")
