@@ -4,13 +4,14 @@ run, pend (with Slurm's reason) or be refused at submission."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from fscli.api.store import Store
     from fscli.engine.limits.check import CheckResult
     from fscli.engine.limits.precedence import LimitEntry
     from fscli.engine.limits.target import Target
+    from fscli.engine.limits.whatif import Change
 
 
 def own_limits(store: Store, target: Target, cluster: str | None = None) -> list[LimitEntry]:
@@ -54,13 +55,14 @@ def check_job(
     qos: str | None = None,
     tres: dict[str, int] | None = None,
     time_limit: int | None = None,
-    whatif: Sequence[tuple[Target, Any]] = (),
+    whatif: Sequence[Change] = (),
     cluster: str | None = None,
     at: int = 0,
 ) -> CheckResult:
     """Would the job start now (``run``), pend (with Slurm's reason) or be refused at
     submission (``reject``, with sbatch's message)? ``whatif``: ``limits set`` changes made
-    to the loaded data only, never to the store."""
+    to the loaded data only, never to the store
+    (:class:`fscli.engine.limits.whatif.Change`)."""
     from fscli.engine.limits.check import check
     from fscli.store.limits.state import attach_jobs
 
@@ -74,15 +76,15 @@ def check_job(
             qos,
             tres,
             time_limit,
-            [t for t, _ in whatif],
+            [c.target for c in whatif],
             as_sbatch=True,
         )
         if whatif:  # the what-if code (and the change parsers it needs) only for --with
-            from fscli.engine.limits.whatif import apply_whatif
+            from fscli.engine.limits.whatif import apply_change
 
-            _same_cluster(conn, cluster, [t for t, _ in whatif])
-            for target, change in whatif:
-                apply_whatif(state, target, change)
+            _same_cluster(conn, cluster, [c.target for c in whatif])
+            for change in whatif:
+                apply_change(state.assocs, state.qos, state.partitions, change)
         attach_jobs(conn, cluster, state, at)
         return check(req, state, at)
 

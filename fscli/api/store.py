@@ -20,8 +20,11 @@ if TYPE_CHECKING:
     from datetime import datetime
 
     from fscli.api.results import Account, Associations, Change, Priorities, Shares, User
+    from fscli.api.solvers import DecayAnswer, SharesAnswer
+    from fscli.api.whatif import PriorityComparison, ShareComparison
     from fscli.api.writes import Writes
     from fscli.engine.submit import JobInput
+    from fscli.engine.whatif import WhatIf
     from fscli.store.progress import Progress
     from fscli.store.session import Write
 
@@ -432,6 +435,52 @@ class Store:
         from fscli.api.priorities import priorities
 
         return priorities(self, cluster, moment(at), algorithm)
+
+    # -- what-if ------------------------------------------------------------------------
+    def shares_whatif(
+        self,
+        whatif: WhatIf,
+        cluster: str | None = None,
+        at: When = None,
+        algorithm: str | None = None,
+        *,
+        settings: bool = True,
+    ) -> ShareComparison:
+        """sshare's rows at ``at`` as they are and with ``whatif`` (nothing is written);
+        ``settings`` as for :meth:`shares`."""
+        from fscli.api.whatif import shares_whatif
+
+        return shares_whatif(self, cluster, moment(at), whatif, algorithm, settings=settings)
+
+    def priorities_whatif(
+        self,
+        whatif: WhatIf,
+        cluster: str | None = None,
+        at: When = None,
+        algorithm: str | None = None,
+    ) -> PriorityComparison:
+        """sprio's rows at ``at`` as they are and with ``whatif`` (nothing is written)."""
+        from fscli.api.whatif import priorities_whatif
+
+        return priorities_whatif(self, cluster, moment(at), whatif, algorithm)
+
+    def solve_shares(
+        self, assoc: str, field: str, target: float, cluster: str | None = None, at: When = None
+    ) -> SharesAnswer:
+        """The smallest RawShares of ``assoc`` that brings its ``field`` (FairShare or
+        LevelFS) to ``target`` (:func:`fscli.api.solvers.solve_shares`)."""
+        from fscli.api.solvers import solve_shares
+
+        return solve_shares(self, cluster, moment(at), assoc, field, target)
+
+    def solve_decay(
+        self, assoc: str, target: float, cluster: str | None = None, at: When = None
+    ) -> DecayAnswer:
+        """When ``assoc``'s RawUsage falls to ``target`` with no new jobs
+        (:func:`fscli.api.solvers.solve_decay`)."""
+        from fscli.api.solvers import solve_decay
+
+        return solve_decay(self, cluster, moment(at), assoc, target)
 
     # -- LSF ----------------------------------------------------------------------------
     def lsf_setup(self):

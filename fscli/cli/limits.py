@@ -10,6 +10,13 @@ from __future__ import annotations
 
 import click
 
+from fscli.cli.change_words import (
+    KEYS,
+    TARGET_HELP,
+    parse_target,
+    target_and_changes,
+    whatif_change,
+)
 from fscli.cli.complete import words_completer
 from fscli.cli.output import (
     NOTHING_MODIFIED,
@@ -20,24 +27,6 @@ from fscli.cli.output import (
 from fscli.cli.words import key_table, parse_words, split_list
 from fscli.engine.limits.definitions import limit_text
 
-BASE_KEYS = {
-    "cluster": ("clusters",),
-    "account": ("accounts", "acct"),
-    "user": ("users",),
-    "partition": ("partitions",),
-    "qos": ("qoslevel",),
-    "defaultqos": ("defqos",),
-    "priority": (),
-    "flags": (),
-    "usagefactor": (),
-    "limitfactor": (),
-    "usagethreshold": ("usagethres",),
-    "gracetime": (),
-    "maxtime": (),
-    "maxnodes": (),
-    "minnodes": (),
-}
-KEYS = {**key_table(BASE_KEYS, "assoc"), **key_table({}, "qos")}
 CHECK_KEYS = key_table(
     {
         "user": ("users",),
@@ -53,12 +42,6 @@ CHECK_KEYS = key_table(
     None,
 )
 SETTINGS = {"context_settings": {"ignore_unknown_options": True}}
-TARGET_HELP = "account=A | user=U [account=A] [partition=P] | qos=Q | partition=P | cluster=C"
-SETTABLE = {
-    "assoc": ("qos", "defaultqos", "priority"),
-    "qos": ("priority", "flags", "usagefactor", "limitfactor", "usagethreshold", "gracetime"),
-    "partition": ("maxtime", "maxnodes", "minnodes", "qos"),
-}
 UNSET_VALUE = {"usagefactor": "1"}  # what "unset" writes; everything else is cleared by -1
 COLUMNS = ["Name", "TRES", "Value", "Level", "Source", "As"]
 
@@ -76,91 +59,6 @@ def limits() -> None:
 
 
 # -- parsing ------------------------------------------------------------------------
-def _target_and_changes(words, command: str):
-    """(Target, changes) from ``limits set`` words: changes as the target's writer takes them."""
-    from fscli.cli.assoc_words import assoc_changes
-    from fscli.cli.partition import partition_values
-    from fscli.cli.qos import qos_changes
-    from fscli.errors import UsageProblem
-
-    parsed = parse_words(words, KEYS, command)
-    if parsed.names:
-        raise UsageProblem(
-            f"unexpected word '{parsed.names[0]}' in {command}: "
-            f"expected KEY=VALUE (target: {TARGET_HELP})"
-        )
-    target = _target(parsed, command)
-    _check_settable(parsed, target.kind, target.describe())
-    if not parsed.values:
-        raise UsageProblem(f"nothing to set on {target.describe()}: give LIMIT=VALUE words")
-    if target.kind == "qos":
-        return target, qos_changes(parsed, command)
-    if target.kind == "partition":
-        return target, partition_values(parsed)
-    return target, assoc_changes(parsed, command)
-
-
-def _target(parsed, command: str):
-    from fscli.engine.limits.target import ASSOC, PARTITION, QOS, Target
-    from fscli.errors import UsageProblem
-
-    get = parsed.select.get
-    value = {key: word.value.strip() for key, word in parsed.select.items()}
-    for key, text in value.items():
-        if not text:  # "account=" would name an account called ""
-            raise UsageProblem(f"'{key}=' needs a name in {command} (target: {TARGET_HELP})")
-    cluster = value.get("cluster")
-    if get("user"):
-        return Target(
-            ASSOC,
-            cluster,
-            value.get("account", "").lower() or None,
-            value["user"].lower(),
-            value.get("partition"),
-        )
-    if get("partition") and get("account"):
-        raise UsageProblem(
-            f"partition= needs user= in {command}: partition limits on an "
-            "account are not an association (use the partition's own limits)"
-        )
-    if get("account"):
-        return Target(ASSOC, cluster, value["account"].lower())
-    if get("partition"):
-        return Target(PARTITION, cluster, partition=value["partition"])
-    qos = parsed.values.get("qos")
-    if qos is not None and cluster is None:
-        del parsed.values["qos"]
-        if qos.op != "=":
-            raise UsageProblem(f"'qos{qos.op}' cannot name the target of {command}: use qos=NAME")
-        names = [q.lower() for q in split_list(qos.value)]
-        if not names:
-            raise UsageProblem(f"'qos=' needs a name in {command} (target: {TARGET_HELP})")
-        return Target(QOS, qos=names)
-    if cluster:
-        return Target(ASSOC, cluster, "root")
-    raise UsageProblem(f"name the target of {command}: {TARGET_HELP}")
-
-
-def _check_settable(parsed, kind: str, what: str) -> None:
-    from fscli.engine.limits import definitions as limitdefs
-    from fscli.errors import UsageProblem
-
-    for key in parsed.values:
-        if key in SETTABLE[kind]:
-            continue
-        defn = limitdefs.lookup(key)
-        if defn is not None and kind in defn.scopes:
-            continue
-        if defn is not None and kind != "partition":
-            other = "an association" if limitdefs.ASSOC in defn.scopes else "a QOS"
-            raise UsageProblem(f"{defn.name} is {other} limit; it cannot be set on {what}")
-        allowed = ", ".join(SETTABLE[kind])
-        raise UsageProblem(
-            f"'{defn.name if defn else key}' cannot be set on {what}; "
-            f"allowed there: {allowed}" + (" and the limits" if kind != "partition" else "")
-        )
-
-
 def _unset_words(words) -> list[str]:
     """``unset`` words as ``set`` words: ``MaxJobs`` → ``MaxJobs=-1``, ``GrpTRES=cpu,mem`` →
     ``GrpTRES=cpu=-1,mem=-1``; target words pass through."""
@@ -188,7 +86,7 @@ def _unset_words(words) -> list[str]:
 
 # -- set / unset ----------------------------------------------------------------------
 def _write(app, words, dry_run: bool, command: str) -> None:
-    target, changes = _target_and_changes(words, command)
+    target, changes = target_and_changes(words, command)
     with app.changes(dry_run) as tx:
         lines = tx.set_limits(target, changes, app.cluster_name)
     report(app, lines, dry_run, NOTHING_MODIFIED)
@@ -294,7 +192,7 @@ def show(app, words, effective, out) -> None:
     if effective:
         entries, used = _effective(app, parsed)
     else:
-        target = _target(parsed, "limits show")
+        target = parse_target(parsed, "limits show")
         if parsed.values:
             raise UsageProblem(f"limits show takes only the target ({TARGET_HELP})")
         entries = app.store.own_limits(target, app.cluster_name)
@@ -374,7 +272,7 @@ def check(app, words, whatif, out) -> None:
             "[tres=..|cpus=N] [nodes=N] [mem=M] [time=T]"
         )
     tres, time = _job_tres(parsed)
-    changes = [_target_and_changes(_split(text), "limits check --with") for text in whatif]
+    changes = [whatif_change(text, "limits check --with") for text in whatif]
     with progress(app, "checking limits"):  # a big store: a second or more of counting
         result = app.store.check_job(
             **_who(parsed),
@@ -385,18 +283,6 @@ def check(app, words, whatif, out) -> None:
             at=app.now,
         )
     _emit_check(out, result)
-
-
-def _split(text: str) -> list[str]:
-    """A ``--with`` value as shell words; unbalanced quotes are the user's error, not ours."""
-    import shlex
-
-    from fscli.errors import UsageProblem
-
-    try:
-        return shlex.split(text)
-    except ValueError as exc:
-        raise UsageProblem(f"--with {text!r}: {exc}") from None
 
 
 def _emit_check(out, result) -> None:

@@ -66,6 +66,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "tree": ("fscli.cli.tree", "tree", "The account tree with shares, usage and fair-share."),
     "usage": ("fscli.cli.usage", "usage", "Charge, set and import usage."),
     "user": ("fscli.cli.user", "user", "Add, modify, delete and list users."),
+    "whatif": (
+        "fscli.cli.whatif",
+        "whatif",
+        "Solve for a target: the shares that reach a FairShare, when usage decays.",
+    ),
 }
 
 HIDDEN: dict[str, tuple[str, str]] = {

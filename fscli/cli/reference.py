@@ -81,6 +81,8 @@ JSON_EXAMPLES = [
     ["sprio"],
     ["sshare", "-a"],
     ["user", "list"],
+    ["whatif", "decay", "accounta", "--target", "RawUsage=1000"],
+    ["whatif", "shares", "accounta", "--target", "LevelFS=1"],
 ]
 JSON_TYPES = {
     str: "string",

@@ -15,6 +15,7 @@ import sys
 
 import click
 
+from fscli.cli.change_words import whatif_options
 from fscli.cli.complete import ALGORITHM_NAMES, ChoicesCompleter, NamesCompleter
 
 
@@ -92,6 +93,10 @@ def _names(texts: tuple[str, ...]) -> list[str] | None:
     shell_complete=ChoicesCompleter(ALGORITHM_NAMES),
     help="Fair-share algorithm for this call: fair_tree, classic, depth_oblivious, linear.",
 )
+@whatif_options
+@click.option(
+    "-P", "--parsable2", "parsable", is_flag=True, help="With --with: '|' between fields."
+)
 @click.pass_obj
 def sprio(
     app,
@@ -108,6 +113,8 @@ def sprio(
     as_json,
     explain,
     algorithm,
+    whatif,
+    parsable,
 ) -> None:
     """Priority factors of the pending jobs, one row per job and partition (like sprio).
 
@@ -120,6 +127,7 @@ def sprio(
       fscli sprio -l
       fscli --at 2026-11-21T15:38:38 sprio -j 4,5 -o '%.15i %9r %.10Y %.10F'
       fscli sprio --explain 4
+      fscli sprio --with 'qos=high priority=+1000' --with-config PriorityWeightAge=0
     """
     from fscli.engine.priority import explain as explain_row
     from fscli.engine.priority import filter_columns
@@ -140,6 +148,12 @@ def sprio(
         fmt = os.environ.get("SPRIO_FORMAT") or None
     job_ids = _ids(jobs + job_args) or None
     user_list = _names(users)
+    if whatif is not None or parsable:
+        if whatif is None or explain is not None or fmt or long_ or norm or weights:
+            raise InvalidValue("-P goes with --with; --with leaves out --explain, -o, -l, -n, -w")
+        selection = (job_ids, user_list, _names(partitions))
+        _show_whatif(app, whatif, algorithm, selection, parsable, noheader, as_json)
+        return
     result = app.store.priorities(app.cluster_name, app.now, algorithm)
     keep_until_exit(result)
     for warning in result.warnings:
@@ -176,3 +190,43 @@ def sprio(
     show_table(
         rows, result.config, default_format(result.config, users=user_list is not None), sort=sort
     )
+
+
+def _show_whatif(app, whatif, algorithm, selection, parsable, noheader, as_json) -> None:
+    """sprio's priorities before and after ``whatif``, job by job, with the rank change."""
+    from fscli.engine.priority import filter_columns
+
+    answer = app.store.priorities_whatif(whatif, app.cluster_name, app.now, algorithm)
+    before, after = answer.before.columns, answer.after.columns
+    old = {(j, p): k for k, (j, p) in enumerate(zip(before.job_id, before.partition))}
+    new = {(j, p): k for k, (j, p) in enumerate(zip(after.job_id, after.partition))}
+    kept = filter_columns(after, *selection)
+    rows = []
+    for key in zip(kept.job_id, kept.partition):
+        k, j = new[key], old[key]
+        rows.append(
+            (
+                *key,
+                after.user[k],
+                before.priority[j],
+                after.priority[k],
+                answer.rank_before[j],
+                answer.rank_after[k],
+            )
+        )
+    if as_json:
+        import json
+
+        from fscli.engine.timestr import utc_iso
+
+        keys = ("job_id", "partition", "user", "priority", "priority_after", "rank", "rank_after")
+        jobs = [dict(zip(keys, row), rank_change=row[5] - row[6]) for row in rows]
+        meta = {"cluster": answer.after.cluster, "at": utc_iso(app.now), "with": answer.changes}
+        click.echo(json.dumps({"meta": meta, "jobs": jobs}, indent=2))
+        return
+    from fscli.render.whatif import priority_lines
+
+    for line in answer.changes:
+        app.say(f"with {line}")
+    for text in priority_lines(rows, "P" if parsable else None, not noheader):
+        click.echo(text, nl=False)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import click
 
+from fscli.cli.change_words import whatif_options
 from fscli.cli.complete import (
     ALGORITHM_NAMES,
     ChoicesCompleter,
@@ -100,11 +101,24 @@ def _print_fields(ctx: click.Context, _param, given: bool) -> None:
     callback=_print_fields,
     help="List the fields -o takes, and exit.",
 )
+@whatif_options
 @output_options
 @svg_option
 @click.pass_obj
 def sshare(
-    app, all_users, long_, accounts, users, users_only, partition, fmt, algorithm, explain, out, svg
+    app,
+    all_users,
+    long_,
+    accounts,
+    users,
+    users_only,
+    partition,
+    fmt,
+    algorithm,
+    explain,
+    whatif,
+    out,
+    svg,
 ) -> None:
     """Fair-share of every association as of --at (default now), like Slurm's sshare.
 
@@ -114,6 +128,8 @@ def sshare(
       fscli sshare -a -P --algorithm classic
       fscli --at now-1day sshare --explain alice/physics
       fscli sshare -a --svg shares.svg
+      fscli sshare -a --with 'account=physics fairshare=+50'
+      fscli sshare -a --with-config PriorityDecayHalfLife=14-0 --as-if-always
     """
     from fscli.render.sshare import LONG, SHORT, select_fields
 
@@ -127,6 +143,16 @@ def sshare(
 
     fields = select_fields(fmt) if fmt else None  # a bad -o fails before the store is read
     algorithm = algorithm_name(algorithm)
+    if whatif is not None:
+        if explain is not None or svg is not None:
+            from fscli.errors import UsageProblem
+
+            raise UsageProblem("--with and --with-config leave out --explain and --svg")
+        keep = row_filter(
+            all_users, split_list(accounts or ""), split_list(users or ""), users_only
+        )
+        _show_whatif(app, whatif, algorithm, keep, fmt, long_, partition, out)
+        return
     if explain is not None:  # "--explain ''" names no association: an error, not the table
         from fscli.engine.fsexplain import explain as derive
 
@@ -179,3 +205,52 @@ def emit_json(rows, algorithm: str, extras, now: int) -> None:
         "shares": json_rows(rows, extras),
     }
     click.echo(json.dumps(doc, indent=2))
+
+
+def _show_whatif(app, whatif, algorithm, keep, fmt, long_, partition, out) -> None:
+    """sshare before and after ``whatif``, side by side (:mod:`fscli.render.whatif`).
+    Both sides have the same associations in the same order (a what-if changes no tree),
+    so one filter keeps the same rows of each; without one the rows are never made: the
+    text comes a piece at a time from the engine's columns, as plain sshare -P's does."""
+    from fscli.api.shares import column_pieces
+    from fscli.render.sshare import CHUNK, select_fields
+
+    fields = select_fields(fmt, algorithm or "fair_tree", long_, partition)
+    settings = out.json or "GrpTRESMins" in {f.name for f in fields}
+    answer = app.store.shares_whatif(
+        whatif, app.cluster_name, app.now, algorithm, settings=settings
+    )
+    fields = select_fields(fmt, answer.after.algorithm, long_, partition)
+    shown = None if out.json else {f.name for f in fields}
+    extras = (extras_of(answer.before, shown), extras_of(answer.after, shown))
+    ranks = (answer.rank_before, answer.rank_after)
+    if out.json:
+        import json
+
+        from fscli.engine.timestr import utc_iso
+        from fscli.render.whatif import share_json
+
+        doc = {
+            "meta": {
+                "cluster": answer.after.cluster,
+                "algorithm": answer.before.algorithm,
+                "algorithm_after": answer.after.algorithm,
+                "at": utc_iso(app.now),
+                "with": answer.changes,
+                "as_if_always": whatif.always,
+            },
+            "shares": share_json(keep(answer.before.rows), keep(answer.after.rows), extras, ranks),
+        }
+        click.echo(json.dumps(doc, indent=2))
+        return
+    from fscli.heap import bulk
+    from fscli.render.whatif import share_lines
+
+    for line in answer.changes:
+        app.say(f"with {line}")
+    pieces = zip(
+        column_pieces(answer.before, CHUNK, keep), column_pieces(answer.after, CHUNK, keep)
+    )
+    with bulk():
+        for text in share_lines(pieces, fields, out.parsable, not out.noheader, extras, ranks):
+            click.echo(text, nl=False)

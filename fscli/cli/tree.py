@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import click
 
+from fscli.cli.change_words import whatif_options
 from fscli.cli.complete import ALGORITHM_NAMES, ChoicesCompleter, NamesCompleter
 from fscli.cli.output import svg_option
 
@@ -17,9 +18,10 @@ from fscli.cli.output import svg_option
     shell_complete=ChoicesCompleter(ALGORITHM_NAMES),
     help="fair_tree|classic|depth_oblivious|linear (default: from PriorityFlags).",
 )
+@whatif_options
 @svg_option
 @click.pass_obj
-def tree(app, account, algorithm, svg) -> None:
+def tree(app, account, algorithm, whatif, svg) -> None:
     """Draw the account tree (or ACCOUNT's subtree) with shares, usage and fair-share.
 
     \b
@@ -27,30 +29,43 @@ def tree(app, account, algorithm, svg) -> None:
       fscli tree
       fscli --at now-7days tree physics
       fscli tree --svg tree.svg
+      fscli tree physics --with 'account=physics fairshare=+50'
     """
     from fscli.heap import keep_until_exit
     from fscli.render import tables
+
+    if whatif is None:
+        answers = [("", app.store.shares(app.cluster_name, app.now, algorithm))]
+    else:  # the tree as it is, then as it would be: one snapshot, nothing written
+        both = app.store.shares_whatif(whatif, app.cluster_name, app.now, algorithm)
+        answers = [(", as it is", both.before), (", with " + "; ".join(both.changes), both.after)]
+    keep_until_exit(answers)
+    console = tables.console(record=svg is not None)
+    for label, answer in answers:
+        _draw(console, answer, account, label)
+    if svg is not None:
+        from fscli.cli.output import command_line
+
+        tables.save_svg(console, svg, command_line(click.get_current_context()))
+
+
+def _draw(console, answer, account: str | None, label: str) -> None:
+    """One answer's tree (ACCOUNT's subtree if given) on ``console``, under its title."""
+    from fscli.render import tables
     from fscli.render.tree import share_tree
 
-    answer = app.store.shares(app.cluster_name, app.now, algorithm)
-    keep_until_exit(answer)
     # "tree ''" names no account: an error, not the whole tree
     rows = answer.subtree(account) if account is not None else answer.rows
     algorithm = answer.algorithm
-    console = tables.console(record=svg is not None)
     terminal = tables.is_terminal(console.file)
     shown = terminal or console.record  # styles to show (else plain lines)
     drawn, width = share_tree(rows, algorithm, console.width if terminal else None, shown)
     if not terminal:  # a pipe or a file: every line whole, whatever $COLUMNS says
         console.width = max(console.width, width)
-    console.print(f"cluster {answer.cluster}, {algorithm}, bar: usage █ vs share |")
+    console.print(f"cluster {answer.cluster}, {algorithm}{label}, bar: usage █ vs share |")
     if shown:
         # soft wrap: a line wider than the terminal folds there, whole (rich's wrapping of
         # 100,000 lines would cost seconds)
         console.print(drawn.text(), soft_wrap=True)
     else:  # no style to show: the lines as they are (rich's rendering costs seconds too)
         console.file.write(drawn.plain + "\n")
-    if svg is not None:
-        from fscli.cli.output import command_line
-
-        tables.save_svg(console, svg, command_line(click.get_current_context()))

@@ -344,7 +344,7 @@ def _c_special(value: float) -> str:
     return "inf" if value > 0 else "-inf"
 
 
-def _fixed(field: Field, value: object) -> str:
+def fixed_cell(field: Field, value: object) -> str:
     """One fixed-width cell and its trailing blank: strings cut to the width with ``+``
     (print_fields_str, TRES lists), numbers never cut (``%*u``, ``%*f``)."""
     width = abs(field.width)
@@ -378,7 +378,7 @@ class _LineTemplates(dict):
         return template
 
 
-def _parsable_lines(names: Sequence[str], values: Sequence[Sequence[object]], end: str) -> str:
+def parsable_lines(names: Sequence[str], values: Sequence[Sequence[object]], end: str) -> str:
     """The parsable lines of a piece's ``values`` (a column per field of ``names``), each
     formatted by one ``%`` template: half the cost of a text made per cell and joined.
     A line with a blank cell takes the template of its pattern of blanks, picked by
@@ -455,9 +455,9 @@ def render_pieces(
             continue
         values = [field_values(f.name, part, extras) for f in fields]
         if parsable:
-            yield _parsable_lines([f.name for f in fields], values, end)
+            yield parsable_lines([f.name for f in fields], values, end)
         else:
-            texts = [[_fixed(f, v) + " " for v in column] for f, column in zip(fields, values)]
+            texts = [[fixed_cell(f, v) + " " for v in column] for f, column in zip(fields, values)]
             yield "\n".join(map("".join, zip(*texts))) + "\n"
 
 

@@ -37,12 +37,19 @@ class Target:
         chem``, ``... for user bob account chem partition gpu``."""
         if self.user is None:
             return f"no association for {self.describe()}"
-        where = "".join(
-            f" {key} {value}"
-            for key, value in (("account", self.account), ("partition", self.partition))
-            if value
-        )
-        return f"no association for user {self.user}{where}"
+        return f"no association for user {self.user}{self._where('account ')}"
+
+    def not_on(self, cluster: str) -> str:
+        """The error of a write (``limits set``) whose association target names none on
+        ``cluster``, in the write's words, which a what-if of it repeats."""
+        if self.user is None:
+            return f"account '{self.account}' does not exist on cluster {cluster}"
+        return f"no association of user(s) {self.user}{self._where('in account ')} on cluster {cluster}"
+
+    def _where(self, account: str) -> str:
+        """`` account chem partition gpu``: the parts a user target names."""
+        parts = ((account, self.account), ("partition ", self.partition))
+        return "".join(f" {prefix}{value}" for prefix, value in parts if value)
 
     def matches(self, assoc: Assoc) -> bool:
         if self.user is None:
