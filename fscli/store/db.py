@@ -31,6 +31,7 @@ KNOWN_REVISIONS = (
     "0009",
     "0010",
     "0011",
+    "0012",
 )
 HEAD = KNOWN_REVISIONS[-1]
 BUSY_TIMEOUT = 30.0

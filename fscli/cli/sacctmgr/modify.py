@@ -482,17 +482,16 @@ def modify_user(run: Run, words: list[str]) -> int:
         admin = run.admin(session)
         _note_user_txns(run, view, user_changes, lacking_users, default, level, values, picked)
         for user in sorted(user_changes):
-            mine = default if default and user not in lacking_users else None
-            if mine or level:
+            unchanged = Settings().changes()
+            if level:  # global: any cluster will do
                 admin.modify_users(
-                    admin.cluster(clusters[0]),
-                    [user],
-                    None,
-                    None,
-                    mine,
-                    level,
-                    Settings().changes(),
+                    admin.cluster(clusters[0]), [user], None, None, None, level, unchanged
                 )
+            if default and user not in lacking_users:
+                for cluster in clusters:  # the default is per cluster, as slurmdbd's is_def
+                    admin.modify_users(
+                        admin.cluster(cluster), [user], None, None, default, None, unchanged
+                    )
         if values.given():
             for cluster, user, account, part in admin_targets(picked):
                 admin.modify_users(
