@@ -43,7 +43,9 @@ def flagged_ids(conn) -> set[int]:
     """The ids of the associations flagged default (``sacctmgr show assoc onlydefaults``)."""
     return {
         aid
-        for (aid,) in rows(conn, "SELECT id FROM association WHERE is_default = :yes", {"yes": True})
+        for (aid,) in rows(
+            conn, "SELECT id FROM association WHERE is_default = :yes", {"yes": True}
+        )
     }
 
 

@@ -112,14 +112,25 @@ def read_modify(run: Run, session, words: list[str], cond_table, rec_table, extr
 
 
 def named_users(users: dict[str, tuple[str, str]], found: dict[str, list[str]]) -> list[str]:
-    """The users the conditions name (name=, defaultaccount=, adminlevel=)."""
-    return [
-        u
-        for u, (default, level) in users.items()
-        if u in found.get("name", [u])
-        and default in found.get("defaultaccount", [default])
-        and level.lower() in found.get("adminlevel", [level.lower()])
+    """The users the conditions name, as slurmdbd's ``as_mysql_modify_users`` finds them:
+    those whose default account is among defaultaccount= (within name= if given) and, when
+    name= or adminlevel= is given, those the user table matches by both; the union, not
+    the intersection: ``where name=frank defaultaccount=hep`` picks frank whatever his
+    default. No condition at all picks every user."""
+    names, levels, defaults = (found.get(k) for k in ("name", "adminlevel", "defaultaccount"))
+    if not (names or levels or defaults):
+        return list(users)
+    by_default = [
+        u for u, (d, _) in users.items() if defaults and d in defaults and u in (names or [u])
     ]
+    by_table = [
+        u
+        for u, (_, level) in users.items()
+        if (names or levels)
+        and u in (names or [u])
+        and level.lower() in (levels or [level.lower()])
+    ]
+    return list(dict.fromkeys(by_default + by_table))
 
 
 def admin_targets(picked: list) -> list[tuple[str, str, str, str | None]]:
@@ -416,12 +427,15 @@ def modify_user(run: Run, words: list[str]) -> int:
             [" fscli keeps no WCKeys: leave out DefaultWCKey= and WCKeys=\n"] if wckeys else [],
         )
         level = None
+        default = own.get("defaultaccount", "").lower() or None
         if "adminlevel" in own:
             try:
                 level = parse_admin_level(own["adminlevel"])
             except FscliError:
-                raise run.refuse(f" Unknown admin level '{own['adminlevel']}'\n") from None
-        default = own.get("defaultaccount", "").lower() or None
+                # sacctmgr reads an unknown level as "not set": beside DefaultAccount=
+                # the user part goes on without it
+                if not default:
+                    raise run.refuse(f" Unknown admin level '{own['adminlevel']}'\n") from None
         by_user = {k for k in found if k in USER_KEYS}
         by_assoc = {k for k in found if k not in USER_KEYS}
         conn = session.connection()
