@@ -56,13 +56,12 @@ def test_a_user_whose_default_association_goes_keeps_no_default(partitions, tmp_
         "",
     )
     partitions.ok("sacctmgr", "-i", "add", "user", "chen", "account=ml")
-    assert run(partitions, "-i", "delete", "user", "where", "account=astro") == (
-        0,
+    deleted = (
         " Deleting user associations...\n"
         "  C = live       A = astro      U = dana      P = p3\n"
-        "  C = live       A = astro      U = chen     \n",
-        "",
+        "  C = live       A = astro      U = chen     \n"
     )
+    assert run(partitions, "-i", "delete", "user", "where", "account=astro") == (0, deleted, "")
     assert partitions.ok("sacctmgr", "show", "user", "-P").stdout == (
         "User|Def Acct|Admin\nchen||None\ndana||None\nroot|root|Administrator\n"
     )
@@ -139,6 +138,13 @@ def test_create_user_naming_a_new_default_switches_it(live):
     assert defaults(live) == "User|Account|Partition\nkevin|phys|\nroot|root|\n"
 
 
+FRANKS_CHEM = (
+    "  C = live       A = chem                 U = frank     P = nosuchpart\n"
+    "  C = live       A = chem                 U = frank     P = high\n"
+)
+"""frank's associations in chem, as a modify lists them."""
+
+
 @pytest.fixture
 def frank(live) -> Fscli:
     live.ok("sacctmgr", "-i", "add", "account", "hep,chem,cosmo")
@@ -156,8 +162,7 @@ def test_a_default_the_user_lacks_is_refused_and_the_other_settings_made(frank):
         1,
         " Can't modify because these users aren't associated with new default account "
         "'hep'...\n  U = frank C = live\n Modified user associations...\n"
-        "  C = live       A = chem                 U = frank     P = nosuchpart\n"
-        "  C = live       A = chem                 U = frank     P = high\n",
+        + FRANKS_CHEM,
         "",
     )  # fmt: skip
     listed = frank.ok(
@@ -174,9 +179,8 @@ def test_an_unknown_admin_level_beside_a_default_is_not_set(frank):
     ) == (
         0,
         " Modified users...\n  frank\n Modified user associations...\n"
-        "  C = live       A = chem                 U = frank     P = nosuchpart\n"
-        "  C = live       A = chem                 U = frank     P = high\n"
-        "  C = live       A = cosmo                U = frank    \n",
+        + FRANKS_CHEM
+        + "  C = live       A = cosmo                U = frank    \n",
         "",
     )  # fmt: skip
     assert frank.ok("sacctmgr", "-nP", "show", "user", "frank").stdout == "frank|cosmo|None\n"
