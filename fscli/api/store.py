@@ -339,7 +339,7 @@ class Store:
     def users(self, cluster: str | None = None) -> list[User]:
         """Every user with its default account on ``cluster`` and admin level, by name.
         A user's default account is per cluster, as in Slurm: without ``cluster``, the
-        store's only cluster's; in a store of several, the first (by name) where the user
+        store's only cluster's; in a store of several, the first added where the user
         has one, as ``sacctmgr show user`` reports it."""
         from fscli.api.results import User
         from fscli.store import lists

@@ -16,7 +16,8 @@ def accounts(conn) -> list[tuple[str, str, str]]:
 def users(conn, cluster_id: int | None) -> list[tuple[str, str | None, str]]:
     """(name, default account, admin level) of every user, by name. The default is the
     user's on the cluster; with no cluster (a store of several), as ``sacctmgr show user``
-    reports it, the user's on the first cluster by name where it has one."""
+    reports it, the user's on the first cluster (in the order they were added) where it has
+    one."""
     from fscli.store import user_defaults
 
     defaults = (

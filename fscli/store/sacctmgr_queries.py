@@ -215,7 +215,8 @@ def accounts(conn) -> dict[str, tuple[str, str]]:
 def users(conn, clusters: list[str] | None = None) -> dict[str, tuple[str, str]]:
     """User name → (default account or "", admin level). The default is per cluster (as
     slurmdbd's ``is_def``): as ``sacctmgr show user`` reports it, the user's on the first
-    of ``clusters`` (all if None), by name, where it has one."""
+    of ``clusters`` (in the order given; all if None, in the order they were added) where
+    it has one."""
     u = t.user_account.c
     found = user_defaults.first_defaults(conn, clusters)
     return {

@@ -31,11 +31,16 @@ def defaults(conn, cluster_id: int) -> dict[str, str]:
 
 def first_defaults(conn, clusters: list[str] | None = None) -> dict[str, str]:
     """Each user's default as ``sacctmgr show user`` reports it: the user's on the first
-    of ``clusters`` (all if None), by name, where it has one."""
+    of ``clusters`` (in the order given; all if None, in the order they were added:
+    slurmdbd's cluster list, to which a running slurmdbd appends each new cluster) where
+    it has one."""
+    every = all_defaults(conn)
+    order = clusters if clusters is not None else list(dict.fromkeys(c for c, _ in every))
     found: dict[str, str] = {}
-    for (cluster, user), account in all_defaults(conn).items():
-        if clusters is None or cluster in clusters:
-            found.setdefault(user, account)
+    for cluster in order:
+        for (where, user), account in every.items():
+            if where == cluster:
+                found.setdefault(user, account)
     return found
 
 
@@ -101,13 +106,14 @@ def give_defaults(conn, cluster_id: int) -> None:
 
 
 def all_defaults(conn) -> dict[tuple[str, str], str]:
-    """(cluster name, user) -> default account, for every cluster."""
+    """(cluster name, user) -> default account, for every cluster, clusters in the order
+    they were added."""
     out: dict[tuple[str, str], str] = {}
     for cluster, user, account in rows(
         conn,
         'SELECT c.name, a."user", a.account FROM association a JOIN cluster c ON '
         'c.id = a.cluster_id WHERE a."user" IS NOT NULL AND a.is_default = :yes '
-        'ORDER BY c.name, a."user", a.account',
+        'ORDER BY c.id, a."user", a.account',
         {"yes": True},
     ):
         out.setdefault((cluster, user), account)

@@ -184,3 +184,28 @@ def test_an_unknown_admin_level_beside_a_default_is_not_set(frank):
         "",
     )  # fmt: skip
     assert frank.ok("sacctmgr", "-nP", "show", "user", "frank").stdout == "frank|cosmo|None\n"
+
+
+def test_show_user_reports_the_default_of_the_first_cluster(live):
+    """slurmdbd's cluster list: the clusters in the order they were added, or as listed."""
+    live.ok("sacctmgr", "-i", "add", "cluster", "hpc2")
+    live.ok("sacctmgr", "-i", "add", "account", "astro", "cluster=live")
+    live.ok("sacctmgr", "-i", "add", "account", "ml", "cluster=hpc2")
+    live.ok("sacctmgr", "-i", "add", "user", "chen", "account=astro", "cluster=live")
+    live.ok("sacctmgr", "-i", "add", "user", "chen", "account=ml", "cluster=hpc2")
+    shown = {
+        where: live.ok("sacctmgr", "show", "user", "-P", *where).stdout.splitlines()[1]
+        for where in ((), ("cluster=hpc2",), ("cluster=HPC2,live",))
+    }
+    assert shown == {
+        (): "chen|astro|None",
+        ("cluster=hpc2",): "chen|ml|None",
+        ("cluster=HPC2,live",): "chen|ml|None",
+    }
+    listed = live.ok(
+        "sacctmgr", "show", "assoc", "onlydefaults", "format=cluster,user,account,partition", "-P"
+    )
+    assert listed.stdout == (
+        "Cluster|User|Account|Partition\n"
+        "hpc2|chen|ml|\nlive|chen|astro|\nhpc2|root|root|\nlive|root|root|\n"
+    )

@@ -215,7 +215,8 @@ def list_user(run: Run, query: Query, conn) -> int:
         + ("," + USER_ASSOC if with_assoc else "")
     )
     cols = columns(format_items(query.format or [default]))
-    users = q.users(conn)
+    listed = [c.lower() for c in query.filters.get("cluster", [])]
+    users = q.users(conn, listed or None)  # the default of the first cluster listed
     names = [
         u
         for u, (default_acct, level) in users.items()
