@@ -57,12 +57,13 @@ def build(db: Path) -> int:
     ).fetchone()
     accounts = [f"{FIELDS[i % len(FIELDS)]}{i:05d}" for i in range(ACCOUNTS)]
     users = [f"{PEOPLE[i % len(PEOPLE)]}{i:05d}" for i in range(USERS)]
-    assocs = [(root_id + 1 + i, cid, name, None, root_id) for i, name in enumerate(accounts)]
+    assocs = [(root_id + 1 + i, cid, name, None, root_id, False) for i, name in enumerate(accounts)]
     next_id = root_id + 1 + len(assocs)
     for i, name in enumerate(users):
         for k in range(2):
             index = (i * 7 + k * 3) % ACCOUNTS
-            assocs.append((next_id, cid, accounts[index], name, root_id + 1 + index))
+            # a user's first association is its default
+            assocs.append((next_id, cid, accounts[index], name, root_id + 1 + index, k == 0))
             next_id += 1
     jobs = [
         (
@@ -81,12 +82,13 @@ def build(db: Path) -> int:
             [(a, a, "bench") for a in accounts],
         )
         con.executemany(
-            "INSERT INTO user_account (name, default_account, admin_level) VALUES (?, ?, 'None')",
-            [(u, accounts[(i * 7) % ACCOUNTS]) for i, u in enumerate(users)],
+            "INSERT INTO user_account (name, admin_level) VALUES (?, 'None')",
+            [(u,) for u in users],
         )
         con.executemany(
             "INSERT INTO association (id, cluster_id, account, user, parent_id, "
-            "shares_raw, shares_parent, qos) VALUES (?, ?, ?, ?, ?, 1, 0, 'normal')",
+            "shares_raw, shares_parent, qos, is_default) "
+            "VALUES (?, ?, ?, ?, ?, 1, 0, 'normal', ?)",
             assocs,
         )
         con.executemany(

@@ -95,13 +95,13 @@ def build(db: Path, shuffled: bool = False) -> tuple[int, int, int]:
             [(a[0], a[0], "bench") for a in accounts],
         )
         con.executemany(
-            "INSERT INTO user_account (name, default_account, admin_level) VALUES (?, ?, 'None')",
-            users,
+            "INSERT INTO user_account (name, admin_level) VALUES (?, 'None')",
+            [(name,) for name, _ in users],
         )
-        con.executemany(
+        con.executemany(  # each user has one association: its default
             "INSERT INTO association (id, cluster_id, account, user, parent_id, "
-            "shares_raw, shares_parent, qos) VALUES (?, ?, ?, ?, ?, ?, 0, 'normal')",
-            assocs,
+            "shares_raw, shares_parent, qos, is_default) VALUES (?, ?, ?, ?, ?, ?, 0, 'normal', ?)",
+            [(*a, a[3] is not None) for a in assocs],
         )
         con.executemany("INSERT INTO usage (assoc_id, at, amount) VALUES (?, ?, ?)", usage)
     con.close()

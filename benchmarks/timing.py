@@ -90,6 +90,7 @@ def insert_tree(conn, users: int, root: dict, account, user) -> tuple[int, int]:
                 "account": f"a{u % accounts:04d}",
                 "user": f"u{u:06d}",
                 "parent_id": 2 + u % accounts,
+                "is_default": True,  # each user's one association
                 **user(u),
             }
             for u in range(users)
@@ -97,10 +98,7 @@ def insert_tree(conn, users: int, root: dict, account, user) -> tuple[int, int]:
     )
     conn.execute(
         insert(m.User),
-        [
-            {"name": f"u{u:06d}", "default_account": f"a{u % accounts:04d}", "admin_level": "None"}
-            for u in range(users)
-        ],
+        [{"name": f"u{u:06d}", "admin_level": "None"} for u in range(users)],
     )
     return accounts, first_user
 

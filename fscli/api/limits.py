@@ -129,7 +129,7 @@ def _request(
     user = (user or "").strip().lower() or None
     account = (account or "").strip().lower() or None
     if user is not None:
-        account = account or default_account(conn, user)
+        account = account or default_account(conn, cluster, user)
     state = limit_state.load(conn, cluster, user, account, targets)
     qos = (qos or "").strip().lower() or None
     if not as_sbatch:

@@ -343,13 +343,19 @@ class Store:
         with self.viewing() as conn:
             return [Account(n, d or "", o or "") for n, d, o in lists.accounts(conn)]
 
-    def users(self) -> list[User]:
-        """Every user with its default account and admin level, by name."""
+    def users(self, cluster: str | None = None) -> list[User]:
+        """Every user with its default account on ``cluster`` and admin level, by name.
+        A user's default account is per cluster, as in Slurm: without ``cluster``, the
+        store's only cluster's; in a store of several, the first added where the user
+        has one, as ``sacctmgr show user`` reports it."""
         from fscli.api.results import User
         from fscli.store import lists
+        from fscli.store.snapshot import cluster_id_for
 
         with self.viewing() as conn:
-            return [User(n, d or "", a) for n, d, a in lists.users(conn)]
+            chosen = cluster is not None or len(lists.clusters(conn)) == 1
+            cid = cluster_id_for(conn, cluster) if chosen else None
+            return [User(n, d or "", a) for n, d, a in lists.users(conn, cid)]
 
     def history(
         self,

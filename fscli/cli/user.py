@@ -139,7 +139,8 @@ def delete(app, words, dry_run) -> None:
 @output_options
 @click.pass_obj
 def list_(app, out) -> None:
-    """List users with their default account and admin level.
+    """List users with their default account (on --cluster: it is per cluster, as in
+    Slurm) and admin level.
 
     \b
     Example:
@@ -147,6 +148,6 @@ def list_(app, out) -> None:
     """
     out.emit(
         ["User", "Def Acct", "Admin"],
-        [[u.name, u.default_account, u.admin_level] for u in app.store.users()],
+        [[u.name, u.default_account, u.admin_level] for u in app.store.users(app.cluster_name)],
         "users",
     )

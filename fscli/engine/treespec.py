@@ -119,6 +119,11 @@ _ASSOC_KEY = vars(UserAssocSpec)["key"].fget
 (100,000 in a big tree: half the cost of a lambda that reads the property)."""
 
 
+NO_DEFAULT = "(null)"
+"""A user's ``default_account`` on a cluster where it has none (its default's association
+was deleted, as sacctmgr allows): what ``sacctmgr dump`` writes for it."""
+
+
 @dataclass(kw_only=True)
 class UserSpec:
     name: str
@@ -287,7 +292,7 @@ class TreeSpec:
         assocs = user.associations
         accounts = {a.account for a in assocs}
         if (  # most users: no problem, found without building the list below
-            user.default_account in accounts
+            (user.default_account in accounts or user.default_account == NO_DEFAULT)
             and known.issuperset(accounts)
             and known.issuperset(user.coordinator_of)
             and (len(accounts) == len(assocs) or len({a.key for a in assocs}) == len(assocs))
@@ -315,7 +320,7 @@ class TreeSpec:
             seen.add(assoc.key)
         if not user.associations:
             found.append(Problem((*base, "associations"), "a user needs at least one association"))
-        elif user.default_account not in {a.account for a in user.associations}:
+        elif user.default_account not in {a.account for a in user.associations} | {NO_DEFAULT}:
             found.append(
                 Problem(
                     (*base, "default_account"),

@@ -147,13 +147,18 @@ def parse(text: str, *, cluster: str | None = None, source: str = "") -> TreeSpe
     raise InvalidValue(f"{prefix}{where}{message}")
 
 
-def write(spec: TreeSpec) -> str:
-    """The flat-file text of a tree, as ``sacctmgr dump`` lays it out."""
+def write(spec: TreeSpec, places: dict[tuple[str, str, str | None], int] | None = None) -> str:
+    """The flat-file text of a tree, as ``sacctmgr dump`` lays it out. ``places``: where
+    each (user, account, partition) stands among its siblings (the store's nested set);
+    sacctmgr lists a user's associations under one account in that order (its newest
+    partition first), not by partition name."""
     out = [HEADER, f"Cluster - {_quote(spec.cluster.name)}{_settings(spec.cluster)}\n"]
     kids = spec.children_map()
     assocs = spec.user_assocs_by_account()
     for acct in spec.account_order():
         rows = assocs.get(acct, [])
+        if places:
+            rows = sorted(rows, key=lambda r: (r[0], places.get((r[0], acct, r[1].partition), 0)))
         subs = kids.get(acct, [])
         if not rows and not subs:
             continue

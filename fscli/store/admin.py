@@ -15,7 +15,7 @@ from sqlalchemy import delete, select
 from fscli.engine.assoc_changes import AssocChanges, validate
 from fscli.errors import Conflict, NotFound, UsageProblem
 from fscli.store import models as m
-from fscli.store import nest
+from fscli.store import nest, user_defaults
 from fscli.store.assoc_fields import apply_changes
 from fscli.store.audit import Triple, changed, describe, encode, settings, target_cluster
 from fscli.store.bulk import log_many
@@ -362,7 +362,7 @@ class Admin:
             for row in self.s.scalars(select(m.Association).where(m.Association.id.in_(part)))
         ]
         self._delete_assocs(doomed)
-        self._fix_defaults_and_orphans()
+        self._fix_defaults_and_orphans(cluster)
         lines = []
         for row, gone in rows:
             what = f"user {row.user} in {row.account}" if row.user else f"account {row.account}"
@@ -417,17 +417,10 @@ class Admin:
         for name in names:
             user = self.s.scalar(select(m.User).where(m.User.name == name))
             if user is None:
-                user = m.User(
-                    name=name,
-                    default_account=default_account or accounts[0],
-                    admin_level=admin_level or "None",
-                )
+                user = m.User(name=name, admin_level=admin_level or "None")
                 self.s.add(user)
-            else:
-                if default_account:
-                    user.default_account = default_account
-                if admin_level:
-                    user.admin_level = admin_level
+            elif admin_level:
+                user.admin_level = admin_level
             for account in accounts:
                 assoc = m.Association(
                     cluster_id=cluster.id,
@@ -450,7 +443,13 @@ class Admin:
                     + (f": {detail}" if detail else "")
                 )
         self.s.flush()
-        nest.place(self.s.connection(), [a.id for a in added])
+        conn = self.s.connection()
+        for name in names:
+            if default_account:
+                user_defaults.set_default(conn, cluster.id, name, default_account)
+            elif user_defaults.default_of(conn, cluster.id, name) is None:
+                user_defaults.set_default(conn, cluster.id, name, accounts[0])
+        nest.place(conn, [a.id for a in added])
         if changes.touches_qos() and not self.slurmdbd_rules:
             self.check_default_qos(
                 cluster,
@@ -505,6 +504,13 @@ class Admin:
             )
         return found
 
+    @staticmethod
+    def _user_settings(conn, cluster: m.Cluster, user: m.User) -> dict[str, str]:
+        """The user's settings on ``cluster`` as history shows them: its default account
+        there (kept per cluster) and its admin level (global)."""
+        default = user_defaults.default_of(conn, cluster.id, user.name)
+        return ({"defaultaccount": default} if default else {}) | settings(user)
+
     def modify_users(
         self,
         cluster: m.Cluster,
@@ -530,23 +536,29 @@ class Admin:
             user = self.s.scalar(select(m.User).where(m.User.name == name))
             if user is None:
                 raise NotFound(f"user '{name}' does not exist")
-            before = settings(user)
+            conn = self.s.connection()
+            before = self._user_settings(conn, cluster, user)
             if default_account is not None:
                 target = default_account.lower()
                 has = self.s.scalar(
                     select(m.Association.id)
-                    .where(m.Association.user == name, m.Association.account == target)
+                    .where(
+                        m.Association.cluster_id == cluster.id,
+                        m.Association.user == name,
+                        m.Association.account == target,
+                    )
                     .limit(1)
                 )
                 if has is None:
                     raise Conflict(
-                        f"user '{name}' has no association with account '{target}': "
-                        f"add it first (fscli user add {name} account={target})"
+                        f"user '{name}' has no association with account '{target}' on "
+                        f"cluster {cluster.name}: add it first "
+                        f"(fscli user add {name} account={target})"
                     )
-                user.default_account = target
+                user_defaults.set_default(conn, cluster.id, name, target)
             if admin_level is not None:
                 user.admin_level = admin_level
-            diff = changed(before, settings(user))
+            diff = changed(before, self._user_settings(conn, cluster, user))
             if diff:
                 detail = _kv(defaultaccount=default_account, adminlevel=admin_level)
                 self.log("modify user", name, changes=diff)
@@ -589,21 +601,21 @@ class Admin:
         self.refuse_active_jobs([a.id for a in assocs])
         doomed = {a.id for a in assocs}
         for name in sorted({a.user for a in assocs}):
-            user = self.s.scalar(select(m.User).where(m.User.name == name))
+            default = user_defaults.default_of(self.s.connection(), cluster.id, name)
             remaining = [
                 a
-                for a in self.s.scalars(select(m.Association).where(m.Association.user == name))
+                for a in self.s.scalars(
+                    select(m.Association).where(
+                        m.Association.cluster_id == cluster.id, m.Association.user == name
+                    )
+                )
                 if a.id not in doomed
             ]
-            if (
-                keep_default
-                and remaining
-                and user.default_account not in {a.account for a in remaining}
-            ):
+            if keep_default and remaining and default not in {a.account for a in remaining}:
                 raise Conflict(
-                    f"You can not remove the default account of a user: '{user.default_account}' is "
-                    f"{name}'s default; change it first (fscli user modify {name} set "
-                    f"defaultaccount={min(a.account for a in remaining)})"
+                    f"You can not remove the default account of a user: '{default}' is "
+                    f"{name}'s default on cluster {cluster.name}; change it first (fscli "
+                    f"user modify {name} set defaultaccount={min(a.account for a in remaining)})"
                 )
         gone = {a.id: changed(settings(a), {}) for a in assocs}
         self._delete_assocs(list(doomed))
@@ -680,20 +692,12 @@ class Admin:
             delete(m.Account).where(m.Account.name.not_in(used_accounts), m.Account.name != "root")
         )
 
-    def _fix_defaults_and_orphans(self) -> None:
-        """After a recursive delete: a user whose default account went away gets the
-        alphabetically first account it still has (documented, deterministic)."""
+    def _fix_defaults_and_orphans(self, cluster: m.Cluster) -> None:
+        """After a recursive delete: a user whose default account on the cluster went
+        away gets the alphabetically first account it still has there (documented,
+        deterministic)."""
         self._drop_orphans()
-        for user in self.s.scalars(select(m.User)):
-            accounts = sorted(
-                set(
-                    self.s.scalars(
-                        select(m.Association.account).where(m.Association.user == user.name)
-                    )
-                )
-            )
-            if accounts and user.default_account not in accounts:
-                user.default_account = accounts[0]
+        user_defaults.give_defaults(self.s.connection(), cluster.id)
 
 
 def _kv(**values) -> str:

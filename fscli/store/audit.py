@@ -47,7 +47,7 @@ def _limits(defs) -> list[tuple[str, str, Callable[[Any], str]]]:
 FIELDS: dict[str, list[tuple[str, str, Callable[[Any], str]]]] = {
     "cluster": _columns(("nodes", "nodes"), ("cpus", "cpus"), ("tres", "tres"), tres=_tres),
     "account": _columns(("description", "description"), ("organization", "organization")),
-    "user_account": _columns(("default_account", "defaultaccount"), ("admin_level", "adminlevel")),
+    "user_account": _columns(("admin_level", "adminlevel")),
     "association": _columns(("priority", "priority"), ("qos", "qos"), ("default_qos", "defaultqos"))
     + _limits(limitdefs.ASSOC_LIMITS),
     "qos": _columns(

@@ -32,6 +32,7 @@ KNOWN_REVISIONS = (
     "0010",
     "0011",
     "0012",
+    "0013",
 )
 HEAD = KNOWN_REVISIONS[-1]
 BUSY_TIMEOUT = 30.0

@@ -393,11 +393,20 @@ class _Lookup:
         self.every_qos = sorted(self.known_qos)  # what a chain without QOS lists allows
         self.checked_partitions: dict[tuple[str, ...], list[str]] = {}  # Jobs._slurm_row's
         users = sorted({j.user.lower() for j in jobs if not j.account})
-        self._defaults = dict(
+        self._defaults: dict[str, str] = {}
+        for user, account in sorted(  # the default on this cluster (store.user_defaults)
             _matching(
-                s, "name, default_account", "user_account", "", ("name", "user_account"), users
-            )
-        )
+                s,
+                '"user", account',
+                "association",
+                "cluster_id = :cluster AND is_default = :yes",
+                ('"user"', "user_account"),
+                users,
+                {"cluster": cluster_id, "yes": True},
+            ),
+            reverse=True,
+        ):
+            self._defaults[user] = account
         accounts = sorted(
             {j.account.lower() for j in jobs if j.account}
             | {d for u in users if (d := self._defaults.get(u))}  # it may hold every user

@@ -13,9 +13,22 @@ def accounts(conn) -> list[tuple[str, str, str]]:
     return rows(conn, "SELECT name, description, organization FROM account ORDER BY name")
 
 
-def users(conn) -> list[tuple[str, str | None, str]]:
-    """(name, default account, admin level) of every user, by name."""
-    return rows(conn, "SELECT name, default_account, admin_level FROM user_account ORDER BY name")
+def users(conn, cluster_id: int | None) -> list[tuple[str, str | None, str]]:
+    """(name, default account, admin level) of every user, by name. The default is the
+    user's on the cluster; with no cluster (a store of several), as ``sacctmgr show user``
+    reports it, the user's on the first cluster (in the order they were added) where it has
+    one."""
+    from fscli.store import user_defaults
+
+    defaults = (
+        user_defaults.first_defaults(conn)
+        if cluster_id is None
+        else user_defaults.defaults(conn, cluster_id)
+    )
+    return [
+        (name, defaults.get(name), level)
+        for name, level in rows(conn, "SELECT name, admin_level FROM user_account ORDER BY name")
+    ]
 
 
 def clusters(conn) -> list[ClusterInfo]:

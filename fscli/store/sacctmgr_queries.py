@@ -26,7 +26,7 @@ from sqlalchemy import delete, insert, select
 from fscli.engine.model import Assoc
 from fscli.engine.tres import merge_tres, parse_tres
 from fscli.store import models as m
-from fscli.store import nest, snapshot
+from fscli.store import nest, snapshot, user_defaults
 from fscli.store import tables as t
 from fscli.store.tree_plan import read_coordinators
 
@@ -212,15 +212,23 @@ def accounts(conn) -> dict[str, tuple[str, str]]:
     }
 
 
-def users(conn) -> dict[str, tuple[str, str]]:
-    """User name → (default account or "", admin level)."""
+def users(conn, clusters: list[str] | None = None) -> dict[str, tuple[str, str]]:
+    """User name → (default account or "", admin level). The default is per cluster (as
+    slurmdbd's ``is_def``): as ``sacctmgr show user`` reports it, the user's on the first
+    of ``clusters`` (in the order given; all if None, in the order they were added) where
+    it has one."""
     u = t.user_account.c
+    found = user_defaults.first_defaults(conn, clusters)
     return {
-        n: (d or "", level or "None")
-        for n, d, level in conn.execute(
-            select(u.name, u.default_account, u.admin_level).order_by(u.name)
-        )
+        n: (found.get(n, ""), level or "None")
+        for n, level in conn.execute(select(u.name, u.admin_level).order_by(u.name))
     }
+
+
+def defaults(conn, cluster: str) -> dict[str, str]:
+    """Each user's default account on ``cluster`` (users without one are absent)."""
+    cid = conn.execute(select(t.cluster.c.id).where(t.cluster.c.name == cluster)).scalar()
+    return {} if cid is None else user_defaults.defaults(conn, cid)
 
 
 def coordinators(conn, view: list[AssocView]) -> dict[str, list[str]]:
@@ -279,6 +287,15 @@ def dump_spec(conn, cluster: str):
     from fscli.store.tree_plan import cluster_id, read_spec
 
     return read_spec(conn, cluster_id(conn, cluster))
+
+
+def places(conn, cluster: str) -> dict[tuple[str, str, str | None], int]:
+    """(user, account, partition) → its place in the cluster's nested set (``lft``)."""
+    return {
+        (v.user, v.account, v.assoc.partition): v.lft
+        for v in load_view(conn, [cluster])
+        if v.user is not None
+    }
 
 
 def add_coordinators(admin, names: list[str], accts: list[str]) -> None:
@@ -395,7 +412,7 @@ def keep_bare_records(
     accts_now = set(session.scalars(select(m.Account.name)))
     for name, level in users.items():
         if name not in users_now and name not in users_gone:
-            session.add(m.User(name=name, default_account=None, admin_level=level))
+            session.add(m.User(name=name, admin_level=level))
     for name, (desc, org) in accts.items():
         if name not in accts_now and name not in accounts_gone:
             session.add(m.Account(name=name, description=desc, organization=org))
@@ -420,18 +437,25 @@ def drop_accounts(session, names: list[str]) -> None:
         session.execute(delete(m.Account).where(m.Account.name.in_(names)))
 
 
-def lose_defaults(session, before: dict[str, tuple[str, str]]) -> None:
-    """After a delete: a user whose default account (``before``, from :func:`users`) has
-    no association of its left keeps no default account, as slurmdbd leaves it (no
-    association is made the default in its place); one that had none keeps none."""
+def default_ids(conn) -> set[int]:
+    """The ids of the user associations flagged default (slurmdbd's ``is_def=1``)."""
+    return user_defaults.flagged_ids(conn)
+
+
+def all_defaults(conn) -> dict[tuple[str, str], str]:
+    """(cluster, user) → the user's default account there."""
+    return user_defaults.all_defaults(conn)
+
+
+def lose_defaults(session, before: dict[tuple[str, str], str]) -> None:
+    """After a delete: a user whose default account on a cluster (``before``, from
+    :func:`all_defaults`) has no association of its left there keeps no default there, as
+    slurmdbd leaves it (no association is made the default in its place); one that had
+    none keeps none."""
     session.flush()
-    have = set(
-        session.execute(
-            select(m.Association.user, m.Association.account).where(m.Association.user.is_not(None))
-        ).all()
-    )
-    for user in session.scalars(select(m.User)):
-        default = before.get(user.name, ("", ""))[0]
-        if (user.name, default) not in have:
-            user.default_account = None
+    conn = session.connection()
+    ids = dict(conn.execute(select(t.cluster.c.name, t.cluster.c.id)).all())
+    for (cluster, user), account in user_defaults.all_defaults(conn).items():
+        if before.get((cluster, user)) != account:
+            user_defaults.set_default(conn, ids[cluster], user, None)
     session.flush()

@@ -94,7 +94,7 @@ class State:
     clusters: list[str] = field(default_factory=list)
     accounts: dict[str, tuple[str, str]] = field(default_factory=dict)
     users: dict[str, str] = field(default_factory=dict)  # name -> admin level
-    defaults: dict[str, str] = field(default_factory=dict)  # user -> default account
+    defaults: dict[tuple[str, str], str] = field(default_factory=dict)  # (cluster, user) -> default
     assocs: dict[int, Any] = field(default_factory=dict)  # id -> AssocView
     qos: dict[str, int] = field(default_factory=dict)  # name -> id
     coords: list[tuple[str, str]] = field(default_factory=list)  # (user, account)
@@ -102,6 +102,7 @@ class State:
 
 def state(conn) -> State:
     from fscli.store.sacctmgr_queries import load_view
+    from fscli.store.user_defaults import all_defaults
 
     u, a, q, c = t.user_account.c, t.account.c, t.qos.c, t.coordinator.c
     out = State()
@@ -110,11 +111,9 @@ def state(conn) -> State:
         select(a.name, a.description, a.organization).order_by(a.id)
     ):
         out.accounts[name] = (desc or "", org or "")
-    for name, level, default in conn.execute(
-        select(u.name, u.admin_level, u.default_account).order_by(u.id)
-    ):
+    for name, level in conn.execute(select(u.name, u.admin_level).order_by(u.id)):
         out.users[name] = level or "None"
-        out.defaults[name] = default or ""
+    out.defaults = all_defaults(conn)
     out.assocs = {v.assoc.id: v for v in load_view(conn)}
     out.qos = dict(conn.execute(select(q.name, q.id).order_by(q.id)).all())
     order = [c.user, c.account]
@@ -204,7 +203,7 @@ def diff_rows(
             is_def = (
                 user is not None
                 and (default_given or entity == "cluster")
-                and after.defaults.get(user) == v.assoc.account
+                and after.defaults.get((v.cluster, user)) == v.assoc.account
             )
             out.append(
                 Txn(

@@ -23,6 +23,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    false,
     text,
 )
 
@@ -82,7 +83,6 @@ user_account = Table(
     metadata,
     _id(),
     _name(),
-    Column("default_account", String(64)),
     Column("admin_level", String(16), nullable=False, default="None"),
 )
 
@@ -147,6 +147,9 @@ association = Table(
     *_limit_columns(ASSOC_LIMITS),
     # slurmdbd's nested set: siblings in this order, lowest first (store.nest)
     Column("nest_order", BigInteger),
+    # slurmdbd's is_def: a user association of the user's default account on this
+    # cluster (migration 0012; the default is per user and cluster, as in Slurm)
+    Column("is_default", Boolean, nullable=False, default=False, server_default=false()),
     Index("ix_association_key", "cluster_id", "account", "user", "partition"),
     Index("ix_association_parent", "parent_id"),
     # partial: MariaDB has none, and an index of every row there would only cost writes

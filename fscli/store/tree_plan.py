@@ -21,7 +21,6 @@ QOS that is still used is kept, and the plan says why (``Plan.kept``).
 
 from __future__ import annotations
 
-from operator import itemgetter
 from typing import Any
 
 from fscli.engine import config as configmod
@@ -29,6 +28,7 @@ from fscli.engine import treediff
 from fscli.engine.model import SHARES_PARENT, Assoc
 from fscli.engine.treediff import Change, Plan
 from fscli.engine.treespec import (
+    NO_DEFAULT,
     ROOT,
     AccountSpec,
     ClusterSpec,
@@ -41,7 +41,7 @@ from fscli.engine.treespec import (
 )
 from fscli.errors import Conflict
 from fscli.heap import keep_until_exit
-from fscli.store import snapshot
+from fscli.store import snapshot, user_defaults
 from fscli.store.assoc_fields import qos_list
 from fscli.store.checks import active_job_ids, check_name, named
 from fscli.store.job_states import ACTIVE_STATES
@@ -151,9 +151,9 @@ class _Users:
             group.append(row)
         coords = read_coordinators(self.conn)
         users = {}
-        for name, default, level in rows(
-            self.conn, "SELECT name, default_account, admin_level FROM user_account"
-        ):
+        defaults = user_defaults.defaults(self.conn, self.cid)
+        for name, level in rows(self.conn, "SELECT name, admin_level FROM user_account"):
+            default = defaults.get(name, NO_DEFAULT)
             group = groups.get(name)
             if group is None:
                 continue
@@ -162,15 +162,11 @@ class _Users:
             if user is None or not self.same(user, default, level, coordinated, group):
                 user = UserSpec(
                     name=name,
-                    default_account=default or "",
+                    default_account=default,
                     admin_level=level or "None",
                     coordinator_of=coordinated,
-                    # by key, then id: what UserSpec's stable sort makes of them by id;
-                    # without a default account it takes the first one given: by id
-                    associations=[
-                        self.assoc(row)
-                        for row in (group if default else sorted(group, key=itemgetter(0)))
-                    ],
+                    # by key, then id: what UserSpec's stable sort makes of them by id
+                    associations=[self.assoc(row) for row in group],
                 )
             users[name] = user
         return users
@@ -182,8 +178,7 @@ class _Users:
         in the order it sorts them into (in a server's collation, maybe not)."""
         assocs = user.associations
         if not (
-            default  # else UserSpec takes the first association's account
-            and user.default_account == default
+            user.default_account == default
             and user.admin_level == (level or "None")
             and user.coordinator_of == coordinated
             and len(assocs) == len(group)

@@ -141,6 +141,7 @@ class _Writer:
         ids = self.accounts(cid)
         self.users()
         self.user_assocs(cid, ids)
+        self.user_defaults(cid)
         if not self.plan.clean:  # after the moves: an account's row takes its subtree along
             self.remove_assocs()
         self.removals(cid)
@@ -327,11 +328,7 @@ class _Writer:
         self.insert(
             table,
             [
-                {
-                    "name": c.name,
-                    "default_account": c.item.default_account,
-                    "admin_level": c.item.admin_level,
-                }
+                {"name": c.name, "admin_level": c.item.admin_level}
                 for c in added
                 if c.name not in known
             ],
@@ -339,13 +336,22 @@ class _Writer:
         self.execute(
             update(table).where(table.c.name == bindparam("b_name")),
             [
-                {
-                    "b_name": c.name,
-                    "default_account": c.item.default_account,
-                    "admin_level": c.item.admin_level,
-                }
+                {"b_name": c.name, "admin_level": c.item.admin_level}
                 for c in [*self.by("~", "user"), *[c for c in added if c.name in known]]
             ],
+        )
+
+    def user_defaults(self, cid: int) -> None:
+        """The changed users' default accounts, on this cluster only (a default is per
+        cluster): new associations came flagged (:meth:`user_assocs`), these users' others
+        here are set to match."""
+        account, user = _T.c.account, _T.c.user
+        self.execute(
+            update(_T)
+            .where(_T.c.cluster_id == cid, user == bindparam("b_user"))
+            .values(is_default=account == bindparam("b_default")),
+            [{"b_user": c.name, "b_default": c.item.default_account} for c in self.by("~", "user")],
+            tick=False,
         )
 
     def user_assocs(self, cid: int, ids: dict[str, int]) -> None:
@@ -373,12 +379,13 @@ class _Writer:
                 columns = (tuple(values), tuple(values.values()))
                 if kind is not None:
                     kinds[kind] = columns
+            default = a.account == self.spec.users[u].default_account
             groups.setdefault(columns[0], []).append(
-                (cid, a.account, u, a.partition, ids[a.account], order, *columns[1])
+                (cid, a.account, u, a.partition, ids[a.account], order, default, *columns[1])
             )
         for keys, rows in groups.items():
             rows.sort(key=itemgetter(1))
-            self.insert_tuples(_T, (*_ASSOC_KEY, "nest_order", *keys), rows)
+            self.insert_tuples(_T, (*_ASSOC_KEY, "nest_order", "is_default", *keys), rows)
         changed = self.by("~", "assoc")
         if not changed:
             return

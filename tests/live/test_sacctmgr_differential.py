@@ -21,14 +21,8 @@ SEEDS = int(os.environ.get("FSCLI_LIVE_SEEDS", "80"))
 FIRST_SEED = int(os.environ.get("FSCLI_LIVE_FIRST_SEED", "0"))
 ONCE_FAILED: list[int] = []
 KNOWN_DIFFERENT: dict[int, str] = {
-    4: "call 26: sacctmgr -i dump live file=$RUNDIR/x.cfg",
     8: "call 26: sacctmgr -i dump live file=$RUNDIR/x.cfg",
-    16: "call 26: sacctmgr -i dump live file=$RUNDIR/x.cfg",
-    22: "call 26: sacctmgr -i dump live file=$RUNDIR/x.cfg",
-    24: "call 26: sacctmgr -i dump live file=$RUNDIR/x.cfg",
-    41: "call 26: sacctmgr -i dump live file=$RUNDIR/x.cfg",
     61: "call 22: sacctmgr -i delete account chem",
-    66: "call 26: sacctmgr -i dump live file=$RUNDIR/x.cfg",
     # found past the 80 default seeds (FSCLI_LIVE_SEEDS=160)
     87: "call 26: sacctmgr -i dump live file=$RUNDIR/x.cfg",
     92: "call 26: sacctmgr -i dump live file=$RUNDIR/x.cfg",

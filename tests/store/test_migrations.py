@@ -98,6 +98,8 @@ def test_first_version_store_upgrades_with_every_row(backend, tmp_path):
 
     engine = open_engine(db)  # what any fscli command does: migrate to head
     settings = written.pop("config")  # 0004: one set of settings per cluster
+    for row in written["user_account"]:  # 0012: the default went to the associations
+        del row["default_account"]
     try:
         assert current_revision(engine) == HEAD
         with engine.connect() as conn:
@@ -234,3 +236,65 @@ def test_0004_keeps_settings_of_a_store_without_clusters_in_cluster_default(back
         fscli.ok("assoc", "list", "-P", "format=Cluster,Account,QOS").stdout
         == "Cluster|Account|QOS\ndefault|root|normal\n"
     )
+
+
+@pytest.mark.parametrize("backend", EVERY_BACKEND)
+def test_0013_makes_each_users_default_one_per_cluster(backend, tmp_path):
+    """A user's single default becomes its default on every cluster where it has that
+    account (every association of it there, partitions too); where it has not, the
+    first account it has there by name."""
+    from sqlalchemy import text
+
+    from fscli.store.db import create_engine_for, open_engine, resolve_url, upgrade
+    from tests.conftest import Fscli
+
+    db = store_for(backend, tmp_path / "old.db")
+    engine = create_engine_for(resolve_url(db))
+    upgrade(engine, "0011")
+    q = "`" if engine.dialect.name == "mysql" else '"'
+    assocs = [  # id, cluster, account, user, partition, parent
+        (1, 1, "root", None, None, None),
+        (2, 1, "astro", None, None, 1),
+        (3, 1, "astro", "chen", None, 2),
+        (4, 1, "astro", "chen", "gpu", 2),
+        (5, 1, "ml", None, None, 1),
+        (6, 1, "ml", "chen", None, 5),
+        (7, 2, "root", None, None, None),
+        (8, 2, "ml", None, None, 7),
+        (9, 2, "ml", "chen", None, 8),
+        (10, 2, "zoo", None, None, 7),
+        (11, 2, "zoo", "chen", None, 10),
+    ]
+    with engine.begin() as conn:
+        conn.execute(text("INSERT INTO cluster (id, name) VALUES (1, 'hpc1'), (2, 'hpc2')"))
+        conn.execute(text("INSERT INTO account (name) VALUES ('root'), ('astro'), ('ml'), ('zoo')"))
+        conn.execute(
+            text(
+                "INSERT INTO user_account (name, default_account, admin_level) "
+                "VALUES ('chen', 'astro', 'Operator')"
+            )
+        )
+        for row in assocs:
+            conn.execute(
+                text(
+                    f"INSERT INTO association (id, cluster_id, account, {q}user{q}, "
+                    f"{q}partition{q}, parent_id, shares_raw, shares_parent) "
+                    "VALUES (:i, :c, :a, :u, :p, :parent, 1, :no)"
+                ),
+                dict(zip(("i", "c", "a", "u", "p", "parent"), row), no=False),
+            )
+    engine.dispose()
+    engine = open_engine(db)
+    try:
+        with engine.connect() as conn:
+            flagged = conn.execute(
+                text("SELECT id FROM association WHERE is_default = :yes ORDER BY id"),
+                {"yes": True},
+            ).scalars()
+            assert list(flagged) == [3, 4, 9]
+    finally:
+        engine.dispose()
+    fscli = Fscli(db)
+    for cluster, default in (("hpc1", "astro"), ("hpc2", "ml")):
+        listed = fscli.ok("--cluster", cluster, "user", "list", "-P", "-n").stdout
+        assert listed == f"chen|{default}|Operator\n"

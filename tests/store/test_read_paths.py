@@ -48,7 +48,7 @@ def everything(conn) -> dict:
         "clusters": snapshot.cluster_names(conn),
         "cluster_info": lists.clusters(conn),
         "accounts": lists.accounts(conn),
-        "users": lists.users(conn),
+        "users": lists.users(conn, None),
         "history": lists.changes(conn),
         "qos_names": lists.qos_names(conn),
         "all_jobs": snapshot.load_jobs(conn),
@@ -65,6 +65,7 @@ def everything(conn) -> dict:
             for user, part, qos in (("ann", "gpu", None), ("bob", None, "high"))
         ]
         out[name] = {
+            "users": lists.users(conn, cid),
             "state": state,
             "tree": snapshot.load_assocs(conn, cid, settings=False),
             "charges": snapshot.load_charges(conn, cid),

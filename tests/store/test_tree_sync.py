@@ -180,7 +180,7 @@ def test_the_store_read_beside_a_tree_takes_only_users_it_matches(fscli, tmp_pat
             "UPDATE association SET qos = 'b,a' WHERE \"user\" = 'qos' AND qos IS NOT NULL"
         )
         conn.execute("UPDATE association SET shares_raw = NULL WHERE \"user\" = 'share'")
-        conn.execute("UPDATE user_account SET default_account = NULL WHERE name = 'nodefault'")
+        conn.execute("UPDATE association SET is_default = 0 WHERE \"user\" = 'nodefault'")
         conn.execute("UPDATE association SET priority = 3 WHERE \"user\" = 'other'")
     spec = yamltree.load(text)
     with open_store(fscli.db) as store, store.reading() as conn:
@@ -189,5 +189,7 @@ def test_the_store_read_beside_a_tree_takes_only_users_it_matches(fscli, tmp_pat
     assert beside == alone
     taken = [name for name, user in beside.users.items() if user is spec.users[name]]
     assert sorted(taken) == ["qos", "same", "share"]
-    assert beside.users["nodefault"] == spec.users["nodefault"]  # equal, read from its rows
+    # none on the cluster (sacctmgr deleted its association): read as none, not equal
+    assert beside.users["nodefault"].default_account == "(null)"
+    assert beside.users["nodefault"] != spec.users["nodefault"]
     assert beside.users["other"] != spec.users["other"]

@@ -4759,7 +4759,7 @@ NODES = {
         "commands": [
             ["add", "Add user(s) to account(s); adding an...", False],
             ["delete", "Delete one association (account=A...", False],
-            ["list", "List users with their default account and...", False],
+            ["list", "List users with their default account (on...", False],
             ["modify", "Change a user's associations (shares, QOS,...", False],
         ],
     },

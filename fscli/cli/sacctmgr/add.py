@@ -279,9 +279,9 @@ def add_user(run: Run, words: list[str]) -> int:
         groups: dict[tuple[str, str, str | None], list[str]] = {}
         for u, a, c, p in plan:
             groups.setdefault((u, c, p), []).append(a)
-        defaults = _new_defaults(plan, default, known_users)
+        defaults = _new_defaults(plan, default, q.all_defaults(conn))
         for (user, cluster, part), accts in groups.items():
-            mine = defaults.get(user)
+            mine = defaults.get((user, cluster))
             admin.add_users(
                 admin.cluster(cluster),
                 [user],
@@ -305,20 +305,21 @@ def add_user(run: Run, words: list[str]) -> int:
 def _new_defaults(
     plan: list[tuple[str, str, str, str | None]],
     default: str | None,
-    known_users: dict[str, tuple[str, str]],
-) -> dict[str, str]:
-    """The default account each user of an add ends with, when the add changes it. A new
-    association in ``DefaultAccount=`` becomes the default (an existing user's too); a
-    user left without one (new, or whose default went) gets, as slurmdbd's
+    before: dict[tuple[str, str], str],
+) -> dict[tuple[str, str], str]:
+    """The default account each (user, cluster) of an add ends with, when the add changes
+    it: the default is per cluster (slurmdbd's ``is_def``). A new association in
+    ``DefaultAccount=`` becomes the default (an existing user's too); a user without one
+    on the cluster (new there, or whose default went) gets, as slurmdbd's
     ``_make_sure_users_have_default`` picks among associations made in the same second,
-    the alphabetically first account added."""
-    out: dict[str, str] = {}
-    for user in dict.fromkeys(u for u, _, _, _ in plan):
-        accts = sorted({a for u, a, _, _ in plan if u == user})
+    the alphabetically first account added there."""
+    out: dict[tuple[str, str], str] = {}
+    for user, cluster in dict.fromkeys((u, c) for u, _, c, _ in plan):
+        accts = sorted({a for u, a, c, _ in plan if (u, c) == (user, cluster)})
         if default in accts:
-            out[user] = default
-        elif not known_users.get(user, ("", ""))[0]:
-            out[user] = accts[0]
+            out[user, cluster] = default
+        elif (cluster, user) not in before:
+            out[user, cluster] = accts[0]
     return out
 
 

@@ -37,7 +37,7 @@ DEFAULT_ACCOUNT = (
 )
 
 
-def default_refused(removed: list, users: dict[str, tuple[str, str]]) -> list[str]:
+def default_refused(removed: list, defaults: dict[tuple[str, str], str]) -> list[str]:
     """slurmdbd's ``_check_is_def_acct_before_remove``: the user associations to remove,
     by user and default last, are walked once; a default association is refused once any
     other (of any user: the flag is never reset) has gone by. So a user whose default
@@ -46,12 +46,12 @@ def default_refused(removed: list, users: dict[str, tuple[str, str]]) -> list[st
     one. The lines name what was refused."""
     rows = sorted(
         (v for v in removed if v.user is not None),
-        key=lambda v: (v.user, v.account == users.get(v.user, ("", ""))[0]),
+        key=lambda v: (v.user, v.account == defaults.get((v.cluster, v.user))),
     )
     other = False
     lines = []
     for v in rows:
-        if v.account != users.get(v.user, ("", ""))[0]:
+        if v.account != defaults.get((v.cluster, v.user)):
             other = True
         elif other:
             lines.append(f"  C = {v.cluster:<15} A = {v.account:<10} U = {v.user:<9}\n")
@@ -105,7 +105,7 @@ def delete_account(run: Run, words: list[str]) -> int:
         if not picked and not bare:
             run.out(" Nothing deleted\n")
             raise run.refuse("")
-        users = q.users(conn)
+        defaults = q.all_defaults(conn)
         # by name slurmdbd looks at the accounts' own user associations; by association,
         # at every association it removes
         names = {v.account for v in picked}
@@ -113,7 +113,7 @@ def delete_account(run: Run, words: list[str]) -> int:
         checked = (
             removed if by_assoc else [v for v in view if v.user is not None and v.account in names]
         )
-        refused = default_refused(checked, users)
+        refused = default_refused(checked, defaults)
         if refused:
             raise run.refuse(DEFAULT_ACCOUNT.format("".join(refused)))
         admin = run.admin(session)
@@ -126,7 +126,7 @@ def delete_account(run: Run, words: list[str]) -> int:
             for cluster, user, account, part in admin_targets([v for v in tops if v.user]):
                 admin.delete_users(admin.cluster(cluster), [user], account, part, False)
         q.drop_accounts(session, [a for a in bare if a not in names])
-        q.lose_defaults(session, users)
+        q.lose_defaults(session, defaults)
         if by_assoc:
             order = {c: i for i, c in enumerate(dict.fromkeys(v.cluster for v in view))}
             removed.sort(key=lambda v: (order[v.cluster], v.lft))
@@ -164,6 +164,7 @@ def delete_user(run: Run, words: list[str]) -> int:
         by_assoc = any(k in found for k in ("cluster", "account", "partition"))
         clusters = run.clusters(conn, found.pop("cluster", []))
         users = q.users(conn)
+        defaults = q.all_defaults(conn)
         named = named_users(users, found)
         view = q.load_view(conn, clusters)
         picked = [v for v in _selected(view, found, users=True) if v.user in named]
@@ -172,7 +173,7 @@ def delete_user(run: Run, words: list[str]) -> int:
         else:
             left = {v.user for v in view if v.user in named and v not in picked}
             gone = sorted({v.user for v in picked} - left)
-            refused = default_refused(picked, users)
+            refused = default_refused(picked, defaults)
             if refused:
                 raise run.refuse(DEFAULT.format("".join(refused)))
         if not picked and not gone:
@@ -183,7 +184,7 @@ def delete_user(run: Run, words: list[str]) -> int:
             for cluster, user, account, part in admin_targets(picked):
                 admin.delete_users(admin.cluster(cluster), [user], account, part, False)
             q.drop_users(session, [u for u in gone if u not in {v.user for v in picked}])
-        q.lose_defaults(session, users)
+        q.lose_defaults(session, defaults)
         if by_assoc:
             text = " Deleting user associations...\n" + "".join(_assoc_line(v) for v in picked)
             if gone:

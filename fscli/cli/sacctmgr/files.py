@@ -57,7 +57,8 @@ def dump(run: Run, words: list[str]) -> int:
         if name.lower() not in queries.cluster_names(conn):
             run.err(f" Cluster {name} doesn't exist.\n")
             return 1
-        text = flatfile.write(queries.dump_spec(conn, name.lower()))
+        cluster = name.lower()
+        text = flatfile.write(queries.dump_spec(conn, cluster), queries.places(conn, cluster))
     path = values.get("file")
     if not path:
         path = f"./{name}.cfg"

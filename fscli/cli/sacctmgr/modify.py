@@ -585,18 +585,16 @@ def modify_user(run: Run, words: list[str]) -> int:
             run, view, (user_changes, leveled), lacking_users, default, level, values, picked
         )
         for user in sorted(user_changes):
-            mine = default if default and user not in lacking_users else None
-            mine_level = level if user in leveled else None
-            if mine or mine_level:
+            unchanged = Settings().changes()
+            if level and user in leveled:  # global: any cluster will do
                 admin.modify_users(
-                    admin.cluster(clusters[0]),
-                    [user],
-                    None,
-                    None,
-                    mine,
-                    mine_level,
-                    Settings().changes(),
+                    admin.cluster(clusters[0]), [user], None, None, None, level, unchanged
                 )
+            if default and user not in lacking_users:
+                for cluster in clusters:  # the default is per cluster, as slurmdbd's is_def
+                    admin.modify_users(
+                        admin.cluster(cluster), [user], None, None, default, None, unchanged
+                    )
         if values.given():
             for cluster, user, account, part in admin_targets(picked):
                 admin.modify_users(

@@ -123,7 +123,7 @@ def _assocs(query: Query, conn, run: Run) -> list:
         view = [v for v in view if any(c == v.cluster and lo <= v.lft <= hi for c, lo, hi in spans)]
     elif accounts:
         view = [v for v in view if v.account in accounts]
-    users = q.users(conn)
+    flagged = q.default_ids(conn) if "onlydefaults" in query.flags else set()
     picked = []
     for v in view:
         if "user" in query.filters and (v.user is None or v.user not in query.filters["user"]):
@@ -137,9 +137,7 @@ def _assocs(query: Query, conn, run: Run) -> list:
             continue
         if "qos" in query.filters and not set(v.qos) & set(query.filters["qos"]):
             continue
-        if "onlydefaults" in query.flags and (
-            v.user is None or users.get(v.user, ("", ""))[0] != v.account
-        ):
+        if "onlydefaults" in query.flags and v.assoc.id not in flagged:
             continue
         picked.append(v)
     return q.hierarchical(picked)
@@ -217,7 +215,8 @@ def list_user(run: Run, query: Query, conn) -> int:
         + ("," + USER_ASSOC if with_assoc else "")
     )
     cols = columns(format_items(query.format or [default]))
-    users = q.users(conn)
+    listed = [c.lower() for c in query.filters.get("cluster", [])]
+    users = q.users(conn, listed or None)  # the default of the first cluster listed
     names = [
         u
         for u, (default_acct, level) in users.items()

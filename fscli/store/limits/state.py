@@ -397,10 +397,8 @@ def _decayed_minutes(cs, now: int):
     return per_assoc, {qos_names[key]: usage for key, usage in per_qos.items()}
 
 
-def default_account(conn, user: str) -> str | None:
-    """The user's default account (what sbatch uses without ``-A``)."""
-    from fscli.store.sql import scalar
+def default_account(conn, cluster: str | None, user: str) -> str | None:
+    """The user's default account on the cluster (what sbatch uses without ``-A``)."""
+    from fscli.store.user_defaults import default_of
 
-    return scalar(
-        conn, "SELECT default_account FROM user_account WHERE name = :name", {"name": user}
-    )
+    return default_of(conn, snapshot.cluster_id_for(conn, cluster), user)
