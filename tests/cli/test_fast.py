@@ -277,7 +277,7 @@ def test_every_listed_command_is_a_click_command_of_that_name():
 
     import click
 
-    from fscli.cli.main import COMMANDS
+    from fscli.cli.program import COMMANDS
 
     for name, (module, attr, _) in COMMANDS.items():
         command = getattr(importlib.import_module(module), attr)
