@@ -20,7 +20,7 @@ def history(app, since, out) -> None:
     Example:
       fscli history --since now-7days -P
     """
-    from fscli.api.store import moment
+    from fscli.api.when import moment
     from fscli.engine.timestr import format_when
 
     start = moment(since, app.now) if since else None
