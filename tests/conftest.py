@@ -22,10 +22,17 @@ os.environ.pop("FSCLI_DB", None)
 os.environ.pop("FSCLI_CLUSTER", None)
 os.environ["USER"] = "tester"  # not the history's actor: that is the uid's user
 os.environ.pop("SUDO_USER", None)
-# the terminal's size must not shape the output tests compare (pytest-xdist workers get
-# COLUMNS=80 from their spawner; a plain run gets none, and tables then take 160 columns)
-os.environ.pop("COLUMNS", None)
-os.environ.pop("LINES", None)
+# The caller's terminal, colour and locale settings must not shape the output the tests
+# compare (pytest-xdist workers get COLUMNS=80 from their spawner; a plain run gets none,
+# and tables then take 160 columns). Tests that need one set it themselves; the product's
+# answers to them are tested there. tests/test_environment.py runs the suite under hostile
+# values of each.
+for _name in ("COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR", "CLICOLOR", "CLICOLOR_FORCE"):
+    os.environ.pop(_name, None)
+for _name in ("LC_ALL", "LC_CTYPE", "LC_MESSAGES", "LC_TIME", "LANGUAGE"):
+    os.environ.pop(_name, None)
+os.environ["LANG"] = "C.UTF-8"
+os.environ["TERM"] = "xterm"  # a terminal with colours, where a test pretends to be one
 
 DATA = Path(__file__).parent / "data"
 
@@ -61,10 +68,15 @@ class Fscli:
 
 
 @pytest.fixture(autouse=True)
-def _own_cache(tmp_path_factory, monkeypatch):
-    """Each test its own cache directory (``fscli apply`` notes the trees it found
-    unchanged there): nothing from the user's, nothing left in it."""
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
+def _own_home(tmp_path_factory, monkeypatch):
+    """Each test its own home and cache directories (``fscli apply`` notes the trees it
+    found unchanged in the cache; the default store lives in the home): nothing from the
+    user's, nothing left in them, whether the caller's HOME is unset or unwritable."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
+    for name in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"):
+        monkeypatch.delenv(name, raising=False)
 
 
 @pytest.fixture(autouse=True)
