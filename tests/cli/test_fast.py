@@ -206,6 +206,7 @@ def cases() -> list[list[str]]:
     return out
 
 
+@pytest.mark.slow  # every command of the tree
 def test_every_command_completes_as_click_does(science, db_path, monkeypatch):
     fell = []
     for words in cases():
