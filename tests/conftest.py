@@ -176,3 +176,9 @@ def build_science(fscli: Fscli) -> None:
 def science(fscli, template) -> Fscli:
     """The issue's example tree (:func:`build_science`)."""
     return template(fscli, build_science)
+
+
+def pytest_collection_modifyitems(items):
+    """The tests marked slow run first: under pytest-xdist their files then start at once
+    instead of last, where one worker would finish them alone while the other waits."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)

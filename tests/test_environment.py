@@ -17,7 +17,6 @@ PART = [
     "tests/cli/test_trees.py",
     "tests/cli/test_tree.py",
     "tests/cli/test_finish.py",
-    "tests/cli/test_sshare.py",
     "tests/cli/test_usage_history.py",
     "tests/render",
     "tests/io/test_usage_import.py",
