@@ -33,7 +33,7 @@ HOSTILE = {
         "TZ": "Pacific/Chatham",  # +12:45/+13:45
         "LANG": "tr_TR.ISO-8859-9",
         "LC_ALL": "C",
-        "HOME": "/nonexistent/unwritable",
+        "HOME": "/dev/null",  # unwritable even for root: not a directory
     },
     "wide-colour-newfoundland": {
         "CLICOLOR_FORCE": "1",
