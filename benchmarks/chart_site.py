@@ -42,7 +42,7 @@ CHARTS = {
 def build(path: str) -> None:
     """The site in the store at ``path`` (a new file)."""
     import fscli
-    from fscli.api.store import moment
+    from fscli.api.when import moment
 
     end = moment(AT)
     with fscli.open_store(path) as store, store.transaction(at=end - 15 * DAY) as tx:

@@ -6,6 +6,8 @@ Time zone is pinned to UTC so that moments without an offset read the same every
 from __future__ import annotations
 
 import os
+import shutil
+import sqlite3
 import time
 from pathlib import Path
 
@@ -20,10 +22,17 @@ os.environ.pop("FSCLI_DB", None)
 os.environ.pop("FSCLI_CLUSTER", None)
 os.environ["USER"] = "tester"  # not the history's actor: that is the uid's user
 os.environ.pop("SUDO_USER", None)
-# the terminal's size must not shape the output tests compare (pytest-xdist workers get
-# COLUMNS=80 from their spawner; a plain run gets none, and tables then take 160 columns)
-os.environ.pop("COLUMNS", None)
-os.environ.pop("LINES", None)
+# The caller's terminal, colour and locale settings must not shape the output the tests
+# compare (pytest-xdist workers get COLUMNS=80 from their spawner; a plain run gets none,
+# and tables then take 160 columns). Tests that need one set it themselves; the product's
+# answers to them are tested there. tests/test_environment.py runs the suite under hostile
+# values of each.
+for _name in ("COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR", "CLICOLOR", "CLICOLOR_FORCE"):
+    os.environ.pop(_name, None)
+for _name in ("LC_ALL", "LC_CTYPE", "LC_MESSAGES", "LC_TIME", "LANGUAGE"):
+    os.environ.pop(_name, None)
+os.environ["LANG"] = "C.UTF-8"
+os.environ["TERM"] = "xterm"  # a terminal with colours, where a test pretends to be one
 
 DATA = Path(__file__).parent / "data"
 
@@ -64,10 +73,15 @@ class Fscli:
 
 
 @pytest.fixture(autouse=True)
-def _own_cache(tmp_path_factory, monkeypatch):
-    """Each test its own cache directory (``fscli apply`` notes the trees it found
-    unchanged there): nothing from the user's, nothing left in it."""
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
+def _own_home(tmp_path_factory, monkeypatch):
+    """Each test its own home and cache directories (``fscli apply`` notes the trees it
+    found unchanged in the cache; the default store lives in the home): nothing from the
+    user's, nothing left in them, whether the caller's HOME is unset or unwritable."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
+    for name in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"):
+        monkeypatch.delenv(name, raising=False)
 
 
 @pytest.fixture(autouse=True)
@@ -111,8 +125,49 @@ def fscli(store) -> Fscli:
     return Fscli(store)
 
 
-@pytest.fixture
-def science(fscli) -> Fscli:
+class Templates:
+    """Stores built once per test process and copied into each test that asks for one.
+
+    ``template(fscli, build)`` leaves in ``fscli``'s store what ``build(fscli)`` would:
+    on SQLite the first call builds it in a template file and every call copies that file
+    (a command costs 20-30 ms, and a fixture such as ``fscli demo`` a second); on a
+    database server ``build`` runs each time. ``build`` must not depend on the test (its
+    tmp_path, the clock) and is known by its qualified name.
+    """
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.built: dict[str, Path] = {}
+
+    def __call__(self, fscli: Fscli, build) -> Fscli:
+        if BACKEND != "sqlite":
+            build(fscli)
+            return fscli
+        key = f"{build.__module__}.{build.__qualname__}"
+        if key not in self.built:
+            path = self.folder / f"{len(self.built)}.db"
+            build(Fscli(str(path)))
+            _checkpoint(path)
+            self.built[key] = path
+        shutil.copyfile(self.built[key], fscli.db)
+        return fscli
+
+
+def _checkpoint(path: Path) -> None:
+    """Everything of the WAL in the file itself, so that the file alone is the store."""
+    conn = sqlite3.connect(path)
+    try:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        conn.close()
+
+
+@pytest.fixture(scope="session")
+def template(tmp_path_factory) -> Templates:
+    return Templates(tmp_path_factory.mktemp("templates"))
+
+
+def build_science(fscli: Fscli) -> None:
     """The issue's example tree."""
     fscli.ok("cluster", "add", "c1")
     fscli.ok("account", "add", "science", "fairshare=40")
@@ -120,4 +175,15 @@ def science(fscli) -> Fscli:
     fscli.ok("account", "add", "chem", "parent=science", "fairshare=10", "GrpTRES=cpu=128")
     fscli.ok("user", "add", "alice", "account=physics")
     fscli.ok("user", "add", "bob,carol", "account=chem", "fairshare=1")
-    return fscli
+
+
+@pytest.fixture
+def science(fscli, template) -> Fscli:
+    """The issue's example tree (:func:`build_science`)."""
+    return template(fscli, build_science)
+
+
+def pytest_collection_modifyitems(items):
+    """The tests marked slow run first: under pytest-xdist their files then start at once
+    instead of last, where one worker would finish them alone while the other waits."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from fscli.api.store import Store, When, moment
+from fscli.api.store import Store
+from fscli.api.when import When, moment
 
 if TYPE_CHECKING:
     from fscli.api.writes import Writes

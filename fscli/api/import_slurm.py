@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from fscli.api.store import Store, When
+    from fscli.api.store import Store
+    from fscli.api.when import When
     from fscli.api.writes import Writes
     from fscli.io.capture import Capture
 
@@ -43,7 +44,7 @@ def import_slurm(
 ) -> Imported:
     """Read ``folder`` (:func:`fscli.io.capture.read`) and make its cluster match it; see
     the module docstring. ``at`` stands in for the moment of a capture without one."""
-    from fscli.api.store import moment
+    from fscli.api.when import moment
     from fscli.io.capture import read
 
     capture = read(folder)

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from fscli.errors import NotFound
+
 if TYPE_CHECKING:  # the engine modules load when a view computes, not with the API
     from fscli.engine.config import PriorityConfig
     from fscli.engine.fairshare import ShareRow
@@ -70,8 +72,6 @@ class Shares:
 
     def subtree(self, account: str) -> list[ShareRow]:
         """The rows of ``account`` and everything below it, in sshare's order."""
-        from fscli.errors import NotFound
-
         rows = self.rows
         start = next(
             (i for i, r in enumerate(rows) if r.user is None and r.account == account.lower()), None
@@ -86,9 +86,25 @@ class Shares:
 
     def row(self, name: str) -> ShareRow:
         """The row of ``ACCOUNT``, ``USER/ACCOUNT``, ``root`` or an association id."""
-        from fscli.api.shares import find_row
-
-        return find_row(self, name)
+        key = name.strip().lower()
+        rows = self.rows
+        if key.isascii() and key.isdigit() and any(r.assoc_id == int(key) for r in rows):
+            return next(r for r in rows if r.assoc_id == int(key))
+        user, sep, account = key.partition("/")
+        if sep:
+            matches = [r for r in rows if r.user == user and r.account == account]
+        else:
+            matches = [r for r in rows if r.user is None and r.account == key]
+            if not matches:
+                matches = [r for r in rows if r.user == key]
+                if len(matches) > 1:
+                    choices = ", ".join(f"{r.user}/{r.account}" for r in matches)
+                    raise NotFound(f"user '{key}' has several associations: name one of {choices}")
+        if not matches:
+            raise NotFound(
+                f"no association '{name}' on cluster {self.cluster} (use ACCOUNT or USER/ACCOUNT)"
+            )
+        return min(matches, key=lambda r: r.assoc_id)  # the one without a partition came first
 
 
 @dataclass

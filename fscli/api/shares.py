@@ -6,7 +6,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, S
 from typing import TYPE_CHECKING
 
 from fscli.api.results import Shares
-from fscli.errors import NotFound, UsageProblem
+from fscli.errors import UsageProblem
 
 if TYPE_CHECKING:
     from fscli.api.store import Store
@@ -75,11 +75,9 @@ def shares_over(
 
 def tres_names(state) -> tuple[str, ...]:
     """Slurm's tracked TRES: the defaults plus AccountingStorageTRES additions."""
-    from fscli.engine.config import accounting_tres
-    from fscli.render.sshare import DEFAULT_TRES
+    from fscli.engine.config import tracked_tres
 
-    extra = accounting_tres(state.config.accounting_tres)
-    return DEFAULT_TRES + tuple(dict.fromkeys(n for n in extra if n not in DEFAULT_TRES))
+    return tracked_tres(state.config.accounting_tres)
 
 
 def row_filter(
@@ -123,26 +121,3 @@ def column_pieces(
     if keep is list:  # row_filter's "every row"
         return answer.column_chunks(size)
     return map(share_columns, map(keep, answer.row_chunks(size)))
-
-
-def find_row(answer: Shares, text: str) -> ShareRow:
-    """The row of ``ACCOUNT``, ``USER/ACCOUNT``, ``root`` or a numeric association id."""
-    name = text.strip().lower()
-    rows = answer.rows
-    if name.isascii() and name.isdigit() and any(r.assoc_id == int(name) for r in rows):
-        return next(r for r in rows if r.assoc_id == int(name))
-    user, sep, account = name.partition("/")
-    if sep:
-        matches = [r for r in rows if r.user == user and r.account == account]
-    else:
-        matches = [r for r in rows if r.user is None and r.account == name]
-        if not matches:
-            matches = [r for r in rows if r.user == name]
-            if len(matches) > 1:
-                choices = ", ".join(f"{r.user}/{r.account}" for r in matches)
-                raise NotFound(f"user '{name}' has several associations: name one of {choices}")
-    if not matches:
-        raise NotFound(
-            f"no association '{text}' on cluster {answer.cluster} (use ACCOUNT or USER/ACCOUNT)"
-        )
-    return min(matches, key=lambda r: r.assoc_id)  # the one without a partition came first

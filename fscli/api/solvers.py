@@ -67,7 +67,6 @@ def solve_shares(
     """The least RawShares of ``assoc`` at which its ``field`` is at least ``target``.
     A higher share never lowers an association's FairShare or LevelFS (its normalized
     shares only grow), so the least one is found by bisection."""
-    from fscli.api.shares import find_row
     from fscli.engine.search import first_bound, least
     from fscli.engine.treespec import MAX_SHARES
     from fscli.store.state import fairshare, load_state
@@ -82,7 +81,7 @@ def solve_shares(
     first = fairshare(state, at, algorithm)
     from fscli.api.results import Shares
 
-    row = find_row(Shares(state.cluster.name, algorithm, at, first), assoc)
+    row = Shares(state.cluster.name, algorithm, at, first).row(assoc)
     k = next(k for k, a in enumerate(assocs) if a.id == row.assoc_id)
     attr = _ROW_FIELD[field]
     if getattr(row, attr) is None:
@@ -130,7 +129,6 @@ def solve_decay(
     bisection over the seconds after the last of them ends (or, when it is below already
     by then, over the seconds before)."""
     from fscli.api.results import Shares
-    from fscli.api.shares import find_row
     from fscli.engine.search import first_bound, least
     from fscli.store.state import fairshare, job_end, load_state
 
@@ -141,7 +139,7 @@ def solve_decay(
     state.jobs = [j for j in state.jobs if j.start is not None and j.start <= at]
     algorithm = state.config.algorithm
     now = fairshare(state, at, algorithm)
-    row = find_row(Shares(state.cluster.name, algorithm, at, now), assoc)
+    row = Shares(state.cluster.name, algorithm, at, now).row(assoc)
     ends = [job_end(state, j) for j in state.jobs if j.state == "running"]
     if None in ends:
         raise InvalidValue(

@@ -9,16 +9,14 @@ nothing.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING
 
+from fscli.api.when import When, moment
 from fscli.errors import StoreError
 
 if TYPE_CHECKING:
-    from datetime import datetime
-
     from fscli.api.results import Account, Associations, Change, Priorities, Shares, User
     from fscli.api.solvers import DecayAnswer, SharesAnswer
     from fscli.api.whatif import PriorityComparison, ShareComparison
@@ -27,10 +25,6 @@ if TYPE_CHECKING:
     from fscli.engine.whatif import WhatIf
     from fscli.store.progress import Progress
     from fscli.store.session import Write
-
-When = Union[int, float, str, "datetime", None]
-"""A moment: epoch seconds, a datetime, Slurm's time words (``now-1day``,
-``2026-05-01T12:00:00``), or None for now."""
 
 
 def open_store(
@@ -44,20 +38,6 @@ def open_store(
 
 def _frozen(changes: list | None) -> tuple | None:
     return None if changes is None else tuple(changes)
-
-
-def moment(at: When, wall: int | None = None) -> int:
-    """``at`` as epoch seconds (now when None)."""
-    from fscli.engine.timestr import parse_when
-
-    now = int(time.time()) if wall is None else wall
-    if at is None:
-        return now
-    if hasattr(at, "timestamp"):  # a datetime
-        return int(at.timestamp())
-    if isinstance(at, (int, float)):
-        return int(at)
-    return parse_when(at, now)
 
 
 def process_user() -> str:

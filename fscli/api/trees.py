@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 from fscli.errors import InvalidValue
 
 if TYPE_CHECKING:
-    from fscli.api.store import Store, When
+    from fscli.api.store import Store
+    from fscli.api.when import When
     from fscli.engine.treediff import Plan
     from fscli.engine.treespec import TreeSpec
     from fscli.store.session import Write
@@ -72,7 +73,7 @@ def apply_tree(
             if on_plan is not None:
                 on_plan(plan)
             return plan
-    from fscli.api.store import moment
+    from fscli.api.when import moment
     from fscli.engine.treespec import lower_names
     from fscli.store.tree_plan import make_plan, read_records
 

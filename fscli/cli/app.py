@@ -38,7 +38,7 @@ class App:
     def now(self) -> int:
         """ "Now" for this command: ``--at`` or the wall clock, fixed once per run."""
         if self._now is None:
-            from fscli.api.store import moment
+            from fscli.api.when import moment
 
             self._now = moment(self.at_text or None, int(time.time()))
         return self._now

@@ -12,6 +12,7 @@ asks the same :meth:`WordsCompleter.values` for the answer click would get.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 ALGORITHM_NAMES = ("fair_tree", "classic", "depth_oblivious", "linear")
 """``--algorithm``'s values (:data:`fscli.engine.config.ALGORITHMS`, a test holds them equal)."""
@@ -231,87 +232,24 @@ SACCTMGR_VALUE_KINDS = {
     "partition": "partition",
 }
 SACCTMGR_OWN = {"account": "account", "user": "user", "qos": "qos", "cluster": "cluster"}
-_PLURALS = {
-    "Accounts",
-    "Associations",
-    "Clusters",
-    "Coordinators",
-    "Descriptions",
-    "Ids",
-    "Names",
-    "Organizations",
-    "Parents",
-    "Partitions",
-    "QOSs",
-    "Users",
-}
-
-
-def sacctmgr_table() -> dict:
-    """The words ``fscli sacctmgr`` takes, from its own tables: per entity, its keys as
-    ``[shown name, canonical key, [[alias, shortest abbreviation], ...]]`` (what sacctmgr
-    reads as each key), and the bare words of each verb."""
-    from fscli.cli.sacctmgr import add, modify, qos, show
-    from fscli.cli.sacctmgr import grammar as g
-    from fscli.engine.limits import definitions as limitdefs
-
-    qos_limits = tuple(
-        (d.name, tuple((a, len(a)) for a in (d.name, *d.aliases)))
-        for d in limitdefs.LIMITS
-        if "qos" in d.scopes
-    )
-    sources = {
-        "account": (
-            add.ACCOUNT_KEYS,
-            modify.ACCOUNT_COND,
-            modify.ACCOUNT_REC,
-            g.ASSOC_COND,
-            g.ASSOC_REC,
-        ),
-        "user": (add.USER_KEYS, modify.USER_COND, modify.USER_REC, g.ASSOC_COND, g.ASSOC_REC),
-        "association": (g.ASSOC_COND,),
-        "qos": (qos.QOS_REC, qos.QOS_COND, qos_limits),
-        "cluster": (show.OWN_KEYS["cluster"], g.ASSOC_REC),
-        "coordinator": (add.COORD_KEYS,),
-        "tres": (show.OWN_KEYS["tres"],),
-        "transaction": (),
-        "event": (),
-        "wckey": (),
-    }
-    keys: dict[str, list] = {}
-    for entity, tables in sources.items():
-        seen: dict[str, list] = {}
-        for table in (*tables, show.FORMAT):
-            for canon, aliases in table:
-                shown = aliases[0][0]
-                if shown in _PLURALS and len(shown) - 1 >= aliases[0][1]:
-                    shown = shown[:-1]
-                shown = {"QosLevel": "QOS"}.get(shown, shown)
-                if shown.lower() not in seen:
-                    canon = canon.partition(":")[0]  # GrpCPUMins: GrpTRESMins' cpu
-                    seen[shown.lower()] = [shown, canon, [[a.lower(), n] for a, n in aliases]]
-        keys[entity] = [seen[k] for k in sorted(seen)]
-    flags = [names[0][0].lower() for _, names in g.LIST_FLAGS]
-    return {
-        "keys": keys,
-        "bare": {"add": [], "list": ["where", *flags], "modify": ["where", "set"], "delete": []},
-    }
 
 
 class SacctmgrCompleter:
     """The ``shell_complete`` callback of ``fscli sacctmgr``'s words: its verbs, the
     entities of each verb, each entity's keys (as sacctmgr spells them) and bare words,
     and the store's names after a key that names something (``account=ph``), after an
-    entity (``show account ph``), after ``dump`` and ``-M``. ``table``:
-    :func:`sacctmgr_table` (the fast path's grammar holds its result)."""
+    entity (``show account ph``), after ``dump`` and ``-M``. ``make_table``: what
+    makes the words' table (:func:`fscli.cli.sacctmgr.words.sacctmgr_table`; the fast
+    path's grammar holds its result), called on first use."""
 
-    def __init__(self, table=None):
-        self._table = table
+    def __init__(self, make_table: Callable[[], dict]):
+        self._make_table = make_table
+        self._table: dict | None = None
 
     @property
     def table(self) -> dict:
         if self._table is None:
-            self._table = sacctmgr_table()
+            self._table = self._make_table()
         return self._table
 
     def __call__(self, ctx, param, incomplete: str):

@@ -17,7 +17,7 @@ import click
 
 from fscli import __version__
 from fscli.cli.complete import NamesCompleter
-from fscli.cli.main import (
+from fscli.cli.program import (
     COMMANDS,
     HELP_OPTIONS,
     HIDDEN,

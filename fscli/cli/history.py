@@ -47,7 +47,7 @@ def history(app, since, until, cluster, target, actor, action, out) -> None:
       fscli history --object chem --action modify
       fscli history --cluster c1 --actor root --until 2026-05-01T00:00:00 --json
     """
-    from fscli.api.store import moment
+    from fscli.api.when import moment
     from fscli.engine.timestr import format_when
 
     found = app.store.history(

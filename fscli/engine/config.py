@@ -117,6 +117,14 @@ def accounting_tres(text: str) -> list[str]:
     return [tresmod.normalize_name(part) for part in str(text or "").split(",") if part.strip()]
 
 
+def tracked_tres(text: str) -> tuple[str, ...]:
+    """Slurm's tracked TRES: the defaults, then what AccountingStorageTRES (``text``) adds."""
+    extra = accounting_tres(text)
+    return tresmod.DEFAULT_TRES + tuple(
+        dict.fromkeys(n for n in extra if n not in tresmod.DEFAULT_TRES)
+    )
+
+
 def _accounting_tres(key: str, text: str) -> str:
     """Checked when set or imported: a stored name fscli does not know would make every
     sshare fail later."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from fscli.engine.config import PriorityConfig
-from fscli.engine.usage import _geometric, decay_factor, last_pass
+from fscli.engine.passes import decay_factor, geometric, last_pass
 
 
 class DecayHistory:
@@ -93,7 +93,7 @@ class DecayHistory:
                 b = last if hi is None else min(last, hi)
                 if b > a:
                     q = d**period
-                    total += period * q * self.between(b, top) * _geometric(q, (b - a) // period)
+                    total += period * q * self.between(b, top) * geometric(q, (b - a) // period)
         if ended and charged_end:
             x = stop - max(start, last)
             if x > 0:

@@ -9,7 +9,7 @@ passes the figure stands still, and at time ``T`` a job holds
     alloc x (trunc(limit x UF) - sum over passes of trunc(seconds run x UF))
 
 where the passes are those after its start up to ``P(T)``, the last pass at or before
-``T`` (:func:`fscli.engine.usage.last_pass`), as for usage charges. The truncations are
+``T`` (:func:`fscli.engine.passes.last_pass`), as for usage charges. The truncations are
 Slurm's integer arithmetic (the counters are ``uint64``); sshare prints the sum over an
 association's subtree divided by 60, an integer division too.
 """
@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
+from fscli.engine.passes import last_pass
 from fscli.engine.timestr import INFINITE_MINUTES
 from fscli.engine.tree import subtree_totals
-from fscli.engine.usage import last_pass
 
 NOT_HELD = frozenset({"energy"})
 """TRES a job never holds run time of (Slurm skips energy), in sshare and in limits alike."""

@@ -14,7 +14,9 @@ import re
 from fscli.errors import InvalidValue
 
 CLEAR = -1
-PLAIN_TYPES = ("cpu", "mem", "node", "energy", "billing", "fs/disk", "vmem", "pages")
+DEFAULT_TRES = ("cpu", "mem", "energy", "node", "billing", "fs/disk", "vmem", "pages")
+"""Slurm's always-tracked TRES, in the order of their ids (1 to 8): the names a TRES list
+(sshare's TRESRunMins, GrpTRESRaw) shows, zeros included, before AccountingStorageTRES's."""
 PREFIX_TYPES = ("gres/", "license/", "bb/")
 KNOWN_HELP = (
     "cpu, mem, node, energy, billing, fs/disk, vmem, pages, gres/NAME[:TYPE], license/NAME, bb/NAME"
@@ -30,7 +32,7 @@ _NAME = re.compile(r"[a-z0-9_.+-]+(?::[a-z0-9_.+-]+)?")
 def normalize_name(name: str) -> str:
     """Canonical TRES name, or :class:`InvalidValue` listing the known names."""
     key = name.strip().lower()
-    if key in PLAIN_TYPES:
+    if key in DEFAULT_TRES:
         return key
     for prefix in PREFIX_TYPES:
         if key.startswith(prefix) and _NAME.fullmatch(key[len(prefix) :]):

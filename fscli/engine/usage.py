@@ -18,7 +18,6 @@ run ``billing * x * D**x * UsageFactor`` with ``x`` the seconds since the previo
 from __future__ import annotations
 
 import itertools
-import math
 import operator
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -27,6 +26,7 @@ from typing import NamedTuple
 
 from fscli.engine.config import PriorityConfig
 from fscli.engine.model import Charge
+from fscli.engine.passes import decay_factor, geometric, last_pass
 from fscli.errors import InvalidValue
 
 _NODE_TRES = ("cpu", "mem", "node")
@@ -92,16 +92,6 @@ def _decay_history(cfg: PriorityConfig):
     from fscli.engine.decay_history import DecayHistory
 
     return DecayHistory.of(cfg)
-
-
-def decay_factor(half_life: int) -> float:
-    """Slurm's per-second decay ``1 - 0.693 / H`` (a first-order 2**(-1/H)); 1.0 when H = 0."""
-    return 1.0 - 0.693 / half_life if half_life > 0 else 1.0
-
-
-def last_pass(t: int, period: int, anchor: int = 0) -> int:
-    """The last decay pass at or before ``t``."""
-    return anchor + (t - anchor) // period * period
 
 
 def reset_boundary(period: str, at: int, reset_at: int | None = None) -> int | None:
@@ -265,11 +255,6 @@ def run_charges(run: Run, at: int, cfg: PriorityConfig) -> list[Charge]:
     return charges
 
 
-def _geometric(q: float, m: int) -> float:
-    """1 + q + ... + q**(m-1)."""
-    return float(m) if q == 1.0 else -math.expm1(m * math.log(q)) / (1.0 - q)
-
-
 class _RunCharger:
     """:func:`run_usage` for many jobs at one moment: what depends only on the moment and
     the configuration (decay factor, passes, reset boundary) is worked out once, not once
@@ -329,7 +314,7 @@ class _RunCharger:
             more = (last - first) // period
             if more:
                 total += (
-                    period * self.d_period * d ** (p_at - last) * _geometric(self.d_period, more)
+                    period * self.d_period * d ** (p_at - last) * geometric(self.d_period, more)
                 )
         if ended and (cutoff is None or stop > cutoff):
             x = stop - max(run.start, last)

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from fscli.engine.fairshare import ShareRow, share_columns
 from fscli.engine.model import SHARES_PARENT
-from fscli.engine.tres import format_tres
+from fscli.engine.tres import DEFAULT_TRES, format_tres
 from fscli.errors import InvalidValue
 
 # (name, width): negative = left-justified. Order matters for -o prefix matching.
@@ -61,8 +61,6 @@ LONG = (
     "TRESRunMins",
 )
 LONG_FAIR_TREE = LONG[:8] + ("LevelFS",) + LONG[8:]
-DEFAULT_TRES = ("cpu", "mem", "energy", "node", "billing", "fs/disk", "vmem", "pages")
-"""Slurm's always-tracked TRES, the names TRESRunMins/GrpTRESRaw list (zeros included)."""
 
 MAX_WIDTH = 10_000
 _WIDTH = dict(FIELD_TABLE)

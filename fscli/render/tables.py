@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import os
+import shutil
 import sys
 from collections.abc import Sequence
 from itertools import repeat
@@ -58,7 +59,8 @@ def is_terminal(stream) -> bool:
 
 
 def console(stderr: bool = False, record: bool = False):
-    """A rich console: colour off with NO_COLOR or when not a terminal; wide when piped.
+    """A rich console: colour off with NO_COLOR, on a dumb terminal or when not a
+    terminal; as wide as the terminal (``COLUMNS`` first), 160 columns when piped.
 
     ``record=True`` keeps what is printed for :func:`save_svg` (with its colours even
     when they are not shown).
@@ -68,9 +70,14 @@ def console(stderr: bool = False, record: bool = False):
     stream = sys.stderr if stderr else sys.stdout
     tty = is_terminal(stream)
     width = None if tty else int(os.environ.get("COLUMNS", "160"))
+    height = None
+    if tty and os.environ.get("TERM", "").lower() in ("dumb", "unknown"):
+        # rich sizes a dumb terminal 80x25 whatever COLUMNS says (Emacs' shell sets both)
+        width, height = shutil.get_terminal_size()
     return Console(
         file=stream,
         width=width,
+        height=height,
         force_terminal=tty,
         record=record,
         no_color=bool(os.environ.get("NO_COLOR")) or not tty,

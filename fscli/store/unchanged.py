@@ -181,10 +181,8 @@ def _code() -> bytes | None:
     source files cannot be read (then nothing is noted)."""
     from importlib.util import find_spec
 
-    import fscli
-
     digest = hashlib.blake2b(repr([sys.version, sqlite3.sqlite_version]).encode(), digest_size=32)
-    root = Path(fscli.__file__).parent
+    root = Path(__file__).parents[1]  # the fscli package
     sources = sorted(root.rglob("*.py"))
     if not sources:  # not run from its files (a zip archive)
         return None

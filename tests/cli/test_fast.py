@@ -206,6 +206,7 @@ def cases() -> list[list[str]]:
     return out
 
 
+@pytest.mark.slow  # every command of the tree
 def test_every_command_completes_as_click_does(science, db_path, monkeypatch):
     fell = []
     for words in cases():
@@ -277,7 +278,7 @@ def test_every_listed_command_is_a_click_command_of_that_name():
 
     import click
 
-    from fscli.cli.main import COMMANDS
+    from fscli.cli.program import COMMANDS
 
     for name, (module, attr, _) in COMMANDS.items():
         command = getattr(importlib.import_module(module), attr)

@@ -38,12 +38,16 @@ COMMANDS = [
 ]
 
 
-@pytest.fixture
-def txn(fscli) -> Fscli:
+def build_txn(fscli: Fscli) -> None:
     fscli.ok("sacctmgr", "-i", "add", "cluster", "live")
     for line in COMMANDS:
         fscli.ok("sacctmgr", "-i", *line.split())
-    return fscli
+
+
+@pytest.fixture
+def txn(fscli, template) -> Fscli:
+    """The store after :data:`COMMANDS`, each a transaction."""
+    return template(fscli, build_txn)
 
 
 def listing(fscli: Fscli, *words: str) -> str:

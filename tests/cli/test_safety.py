@@ -1,7 +1,7 @@
 """Issue 16: one cluster's change never touches another's, no change is faked or lost.
 
 Each case runs end to end through the command line, and every refused command leaves the
-store unchanged row for row (:func:`store_rows`).
+store unchanged row for row (:func:`tests.rows.store_rows`).
 """
 
 from __future__ import annotations
@@ -13,33 +13,9 @@ from click.testing import CliRunner
 
 from fscli.api.store import process_user
 from tests.backends import BACKEND
+from tests.rows import store_rows
 
 AT = "2026-05-01T00:00:00"
-
-
-def store_rows(db: str) -> dict[str, list[tuple]]:
-    """Every row of every table, in primary-key order."""
-    from sqlalchemy import MetaData, create_engine, select
-    from sqlalchemy.pool import NullPool
-
-    from fscli.store.db import resolve_url
-
-    engine = create_engine(resolve_url(db).url, poolclass=NullPool)
-    try:
-        with engine.connect() as conn:
-            meta = MetaData()
-            meta.reflect(conn)
-            return {
-                name: [
-                    tuple(r)
-                    for r in conn.execute(
-                        select(table).order_by(*(table.primary_key.columns or table.columns))
-                    )
-                ]
-                for name, table in sorted(meta.tables.items())
-            }
-    finally:
-        engine.dispose()
 
 
 def refused(fscli, *args, code: int = 1, text: str = "", **kw):

@@ -273,7 +273,7 @@ def test_demo_helpers(fscli, monkeypatch, capsys):
     """The demo's jobs (fscli.api.demo) and sprio -l for people (render.sprio.show_table)."""
     from fscli.api import open_store
     from fscli.api.demo import build_demo, demo_jobs
-    from fscli.api.store import moment
+    from fscli.api.when import moment
     from fscli.render.sprio import default_format, show_table
 
     store = open_store(fscli.db)

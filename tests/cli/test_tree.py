@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from fscli.render.tree import usage_bar
 
 AT = "2026-05-01T12:00:00"
@@ -117,3 +119,27 @@ def test_styles_mark_guides_names_and_bars_and_only_when_shown(science):
     text = styled.plain
     assert [(text[a:b], style) for a, b, style in styled.styles] == expected
     assert {style for _, style in expected} >= {"dim", "bold", "cyan", "green", "red"}
+
+
+@pytest.mark.parametrize(
+    "env",
+    [{"NO_COLOR": "1"}, {"TERM": "dumb"}, {"TERM": "dumb", "FORCE_COLOR": "1", "LINES": "5"}],
+)
+def test_no_colour_and_a_dumb_terminal_keep_the_width(science, monkeypatch, env):
+    """NO_COLOR, or a dumb terminal (Emacs' shell: TERM=dumb with COLUMNS), prints no
+    colour (NO_COLOR leaves bold and dim: no-color.org), and the bars still end in the
+    terminal's last column."""
+    from fscli.render import tables
+
+    science.ok("-Q", "usage", "add", "user=alice", "account=physics", "raw=300", f"at={AT}")
+    monkeypatch.setattr(tables, "is_terminal", lambda stream: True)
+    monkeypatch.setenv("COLUMNS", "120")
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    out = science.ok("tree", at=AT).stdout
+    codes = {int(c) for sgr in re.findall(r"\x1b\[([0-9;]*)m", out) for c in sgr.split(";") if c}
+    assert [c for c in codes if 30 <= c <= 49 or 90 <= c <= 107] == []
+    if env.get("TERM") == "dumb":
+        assert "\x1b[" not in out
+    out = re.sub(r"\x1b\[[0-9;]*m", "", out)
+    assert bar_columns(out.splitlines()[2:]) == {(78, 41)}

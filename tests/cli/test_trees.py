@@ -89,6 +89,7 @@ def test_an_apply_dry_run_that_changes_things_keeps_the_store_as_it_was(fscli, t
     assert fscli.ok("export").stdout != before[0]
 
 
+@pytest.mark.slow  # a process that imports afresh
 def test_an_apply_that_changes_nothing_loads_no_sqlalchemy(fscli, tmp_path):
     """The plan of an SQLite file is read on a plain ``sqlite3`` connection: SQLAlchemy
     (0.25 s to import) only writes, when the plan has changes."""

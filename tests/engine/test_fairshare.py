@@ -308,9 +308,13 @@ def test_rows_are_built_on_first_use() -> None:
     assert result.rows[0].account == "root" and result.row(4) is result.by_index[3]
 
 
-@pytest.mark.parametrize("size", [1, 2, 7, 20_001, 30_000])
+CHUNKED = (200, 9)
+"""The tree the chunk tests cut: 1 + 200 + 1,800 = 2,001 associations."""
+
+
+@pytest.mark.parametrize("size", [1, 2, 7, 2_001, 3_000])  # the last two: all rows at once
 def test_row_chunks_are_the_rows_in_pieces_made_as_they_come(size: int) -> None:
-    assocs, usage = synthetic(2000, 9)
+    assocs, usage = synthetic(*CHUNKED)
     assocs.insert(0, assocs.pop(1))  # the root is not the first position: blanked where it is
     result = compute(assocs, usage, "classic")
     pieces = result.row_chunks(size)
@@ -320,6 +324,7 @@ def test_row_chunks_are_the_rows_in_pieces_made_as_they_come(size: int) -> None:
     assert [len(c) for c in chunks[:-1]] == [size] * (len(chunks) - 1)
     assert 0 < len(chunks[-1]) <= size
     assert [row for chunk in chunks for row in chunk] == result.rows
+    assert len(result.rows) == 2_001
     assert result.rows[0].raw_shares is None and result.rows[0].norm_usage is None
     assert sum(r.raw_shares is None or r.norm_usage is None for r in result.rows) == 1
     # once the rows are made, the pieces are slices of them (the same objects)
@@ -327,10 +332,10 @@ def test_row_chunks_are_the_rows_in_pieces_made_as_they_come(size: int) -> None:
     assert all(map(operator.is_, again, result.rows))
 
 
-@pytest.mark.parametrize("size", [1, 2, 7, 20_001, 30_000])
+@pytest.mark.parametrize("size", [1, 2, 7, 2_001, 3_000])
 def test_column_chunks_are_the_row_chunks_as_columns(size: int) -> None:
     """sshare -P's pieces come as columns, made without rows: field for field the rows'."""
-    assocs, usage = synthetic(2000, 9)
+    assocs, usage = synthetic(*CHUNKED)
     assocs.insert(0, assocs.pop(1))  # the root is not the first position: blanked where it is
     assocs[5].limits = {"GrpTRESMins": {"cpu": 60}}
     result = compute(assocs, usage, "fair_tree")

@@ -14,12 +14,11 @@ from hypothesis import strategies as st
 
 from fscli.engine.config import PriorityConfig, parse_tres_weights
 from fscli.engine.model import Charge
+from fscli.engine.passes import decay_factor, last_pass
 from fscli.engine.usage import (
     Charges,
     Run,
     billable,
-    decay_factor,
-    last_pass,
     raw_usage,
     reset_boundary,
     run_charges,

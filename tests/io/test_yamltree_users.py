@@ -259,7 +259,7 @@ def _exported(text: str):
         return Unusual
 
 
-@settings(deadline=None, max_examples=200)
+@settings(deadline=None, max_examples=50)
 @given(exported_trees())
 def test_the_writers_users_read_by_expressions_as_the_nodes_read_them(text):
     """And taken by the expressions, but where the writer quotes a name or writes one

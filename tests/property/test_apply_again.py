@@ -44,7 +44,7 @@ def revalued(draw) -> str:
     return "".join(lines)
 
 
-@settings(deadline=None, max_examples=60)
+@settings(deadline=None, max_examples=30)
 @given(
     st.sampled_from(BASES),
     st.one_of(revalued(), near(st.sampled_from(BASES))),
@@ -65,7 +65,7 @@ def test_a_tree_applied_plans_nothing_more(base, text, over, prune):
             assert [change.text() for change in plan.changes] == [], again
 
 
-@settings(deadline=None, max_examples=60)
+@settings(deadline=None, max_examples=30)
 @given(st.sampled_from(BASES), st.one_of(revalued(), near(st.sampled_from(BASES))))
 def test_the_store_read_beside_a_tree_is_the_store_read_alone(base, text):
     """A plan reads the store beside the tree it compares with: a user whose rows match

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from fscli.cli import account, limits, user
 from fscli.engine import config
 from tests.property.strategies import hostile, mutated, near, values, word
+from tests.rows import store_rows
 
 CLI = settings(
     deadline=None, max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture]
@@ -53,21 +54,7 @@ SQUEUE = (
 
 def snapshot(fscli) -> dict[str, list[str]]:
     """Every row of every table of the store, on any backend."""
-    from sqlalchemy import MetaData, select
-
-    from fscli.store.db import create_engine_for, resolve_url
-
-    engine = create_engine_for(resolve_url(fscli.db))
-    try:
-        with engine.connect() as conn:
-            meta = MetaData()
-            meta.reflect(conn)
-            return {
-                name: sorted(repr(tuple(row)) for row in conn.execute(select(table)))
-                for name, table in meta.tables.items()
-            }
-    finally:
-        engine.dispose()
+    return store_rows(fscli.db)
 
 
 def check(fscli, *args: str) -> None:

@@ -14,7 +14,7 @@ from tests.property.strategies import failed, hostile, near, outcome
 FAST = settings(deadline=None, max_examples=150)
 
 TRES_NAMES = st.one_of(
-    st.sampled_from(tres.PLAIN_TYPES),
+    st.sampled_from(tres.DEFAULT_TRES),
     st.builds(
         "{}{}".format,
         st.sampled_from(tres.PREFIX_TYPES),

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 WORKERS = 8
 COMMANDS = 12  # per worker: two rounds of the six kinds of command
 
-pytestmark = once
+pytestmark = [pytest.mark.slow, once]  # 8 processes at once
 
 
 @pytest.fixture(scope="module")

@@ -129,6 +129,7 @@ def test_a_migrated_store_works_from_the_command_line(fscli, db_path):
     assert "physics" in fscli.ok("assoc", "list", "-P").stdout
 
 
+@pytest.mark.slow  # 3 rounds of 4 processes
 @pytest.mark.parametrize("backend", EVERY_BACKEND)
 def test_processes_finding_the_same_old_store_all_work(backend, tmp_path):
     """After an fscli upgrade, the first commands may start at once on an old store (or a

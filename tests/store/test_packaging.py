@@ -125,6 +125,7 @@ def _borrow_dependencies(python: Path) -> None:
     Path(site_dir, "zz_test_deps.pth").write_text("".join(f"{p}\n" for p in ours))
 
 
+@pytest.mark.slow  # seven processes
 def test_console_exits_at_once_with_the_status_and_all_output(tmp_path):
     """``console`` skips interpreter teardown: the exit status and every line must survive."""
     store = str(tmp_path / "s.db")

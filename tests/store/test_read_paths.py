@@ -24,8 +24,7 @@ from fscli.store.tables import ACTIVE_STATES
 AT = 1_798_761_600  # 2027-01-01T00:00:00Z, after every job and charge below
 
 
-@pytest.fixture
-def busy(db_path, fscli):
+def build_busy(fscli) -> None:
     """The demo cluster (jobs pending, running and done, usage, partitions, QOS, limits)
     and a second cluster with QOS deltas, a partition association, FairShare=parent,
     limits on every level, usage and a job."""
@@ -39,6 +38,12 @@ def busy(db_path, fscli):
     fscli.ok(*c2, "user", "add", "bob", "account=chem", "fairshare=parent", "defaultqos=normal")
     fscli.ok(*c2, "usage", "add", "account=chem", "raw=1000", "at=2026-01-01T00:00:00")
     fscli.ok(*c2, "job", "submit", "user=ann", "cpus=4")
+
+
+@pytest.fixture
+def busy(db_path, fscli, template):
+    """:func:`build_busy`'s store, as a file path."""
+    template(fscli, build_busy)
     return db_path
 
 

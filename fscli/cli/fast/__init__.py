@@ -1,7 +1,7 @@
 """Answers given before click is imported (issue 21: 40 ms, and click alone takes 25).
 
 ``fscli --version``, ``fscli --help`` and a TAB (click's shell-completion protocol) are
-answered here, from :mod:`fscli.cli.main` and the grammar generated from the click tree
+answered here, from :mod:`fscli.cli.program` and the grammar generated from the click tree
 (:mod:`fscli.cli.fast.grammar`), exactly as click would answer them; anything else, and
 anything these modules do not understand, returns None and click runs as before.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 
-from fscli.cli.main import HELP_OPTIONS, PROG, VERSION_MESSAGE, VERSION_OPTIONS
+from fscli.cli.program import HELP_OPTIONS, PROG, VERSION_MESSAGE, VERSION_OPTIONS
 
 COMPLETE_VAR = f"_{PROG.replace('-', '_').replace('.', '_')}_COMPLETE".upper()
 """The variable click's completion protocol sets (``_FSCLI_COMPLETE=bash_complete``)."""

@@ -26,7 +26,7 @@ from fscli.cli.complete import (
     SacctmgrCompleter,
     WordsCompleter,
 )
-from fscli.cli.main import PROG
+from fscli.cli.program import PROG
 
 REGENERATE = (
     "python -m fscli.cli.fast.generate > fscli/cli/fast/grammar.py && "

@@ -1,6 +1,6 @@
 """``fscli --help`` without click: the text click's ``HelpFormatter`` makes of the same
 parts (:data:`fscli.cli.fast.grammar.HELP`, generated from the group, and the commands
-of :mod:`fscli.cli.main`), at the width click would use.
+of :mod:`fscli.cli.program`), at the width click would use.
 
 This follows click's formatter (``click/formatting.py``, ``click/_textwrap.py``) for
 what the top-level help holds: a usage line, text with ``\\b`` blocks, definition lists.
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import textwrap
 
-from fscli.cli.main import PROG, command_rows
+from fscli.cli.program import PROG, command_rows
 
 
 def top_help() -> str | None:

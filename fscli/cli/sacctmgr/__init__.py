@@ -18,6 +18,7 @@ import click
 from fscli.cli.complete import SacctmgrCompleter
 from fscli.cli.sacctmgr.context import Refused, Run
 from fscli.cli.sacctmgr.grammar import ENTITIES, NO_ENTITY, VERBS, OptionError, first, options
+from fscli.cli.sacctmgr.words import sacctmgr_table
 
 USAGE = """\
 sacctmgr [<OPTION>] [<COMMAND>]
@@ -57,7 +58,9 @@ VERSION = "slurm 22.05.8 (fscli sacctmgr)\n"
         "help_option_names": [],
     }
 )
-@click.argument("args", nargs=-1, type=click.UNPROCESSED, shell_complete=SacctmgrCompleter())
+@click.argument(
+    "args", nargs=-1, type=click.UNPROCESSED, shell_complete=SacctmgrCompleter(sacctmgr_table)
+)
 @click.pass_obj
 def sacctmgr(app, args) -> None:
     """Run a sacctmgr command line (sacctmgr 22.05's grammar, output and exit codes).

@@ -43,11 +43,11 @@ from fscli.engine.limits.counting import (
 )
 from fscli.engine.limits.precedence import LimitEntry, Resolution, has_flag, resolve, resolve_detail
 from fscli.engine.model import Assoc, Job, Partition, Qos
+from fscli.engine.passes import last_pass
 from fscli.engine.submit import MemoryDefaults, fill_memory
 from fscli.engine.timestr import INFINITE_MINUTES
 from fscli.engine.tree import ancestors
 from fscli.engine.tres import request_tres
-from fscli.engine.usage import last_pass
 from fscli.errors import InvalidValue, UsageProblem
 
 INF = math.inf
