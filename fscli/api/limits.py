@@ -57,10 +57,12 @@ def check_job(
     whatif: Sequence[tuple[Target, Any]] = (),
     cluster: str | None = None,
     at: int = 0,
+    submitted: bool = False,
 ) -> CheckResult:
     """Would the job start now (``run``), pend (with Slurm's reason) or be refused at
     submission (``reject``, with sbatch's message)? ``whatif``: ``limits set`` changes made
-    to the loaded data only, never to the store."""
+    to the loaded data only, never to the store. ``submitted``: a job already accepted
+    (:func:`check_stored_job`), checked for what holds it before a start only."""
     from fscli.engine.limits.check import check
     from fscli.store.limits.state import attach_jobs
 
@@ -84,7 +86,44 @@ def check_job(
             for target, change in whatif:
                 apply_whatif(state, target, change)
         attach_jobs(conn, cluster, state, at)
-        return check(req, state, at)
+        return check(req, state, at, submitted)
+
+
+def check_stored_job(
+    store: Store,
+    job_id: int,
+    whatif: Sequence[tuple[Target, Any]] = (),
+    cluster: str | None = None,
+    at: int = 0,
+) -> CheckResult:
+    """``limits check job=N``: :func:`check_job` for the stored pending job ``job_id``,
+    its size, partition, QOS and time limit as stored."""
+    from fscli.engine.tres import request_tres
+    from fscli.errors import NotFound, UsageProblem
+    from fscli.store import snapshot
+
+    with store.viewing() as conn:
+        cid = snapshot.cluster_id_for(conn, cluster)
+        found = snapshot.load_jobs(conn, cid, job_id=job_id)
+    if not found:
+        raise NotFound(f"job {job_id} does not exist on this cluster")
+    job = found[0]
+    if job.state != "pending" or job.queue is not None:
+        what = "an LSF job" if job.queue is not None else job.state
+        raise UsageProblem(f"job {job_id} is {what}: limits check job= takes a pending Slurm job")
+    return check_job(
+        store,
+        job.user,
+        job.account,
+        job.partitions[0] if job.partitions else None,
+        job.qos,
+        request_tres(job.cpus, job.nodes, job.tres),
+        job.time_limit,
+        whatif,
+        cluster,
+        at,
+        submitted=True,
+    )
 
 
 def _same_cluster(conn, cluster, targets) -> None:

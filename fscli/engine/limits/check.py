@@ -901,11 +901,16 @@ def _billed(req: JobRequest, partition: Partition | None, state: LimitsState) ->
     return tres
 
 
-def check(req: JobRequest, state: LimitsState, now: int) -> CheckResult:
+def check(
+    req: JobRequest, state: LimitsState, now: int, submitted: bool = False
+) -> CheckResult:
     """Whether ``req`` would run now, pend (with Slurm's reason) or be rejected at submit.
 
     ``now`` (epoch seconds) dates the running jobs' remaining time for GrpTRESRunMins (as
-    of the last decay pass before it).
+    of the last decay pass before it). ``submitted``: ``req`` is a pending job Slurm
+    already accepted (``job why``): the submission checks are behind it (its own place in
+    the submit counts would refuse it again), so only what holds it before a start is
+    checked, and a limit that would have refused it makes it pend.
     """
     part_name = req.partition or state.default_partition
     try:
@@ -937,7 +942,11 @@ def check(req: JobRequest, state: LimitsState, now: int) -> CheckResult:
     checker = _Checker(res, chain, counters, job, strict, state)
     checker.partition(partition)
     part_found, checker.found = checker.found, []
-    checker.validate()
+    if submitted:
+        for v in part_found:
+            v.rejects, v.error = False, None
+    else:
+        checker.validate()
     checker.found = (
         [v for v in part_found if v.rejects]
         + checker.found
