@@ -81,7 +81,13 @@ def schedule(store: Store, cluster: str | None, at: int, rows: bool = True) -> S
         running = [
             j
             for j in jobs
-            if runs_at(j.state, j.start, j.time_limit, parts.get(j.partitions[0] if j.partitions else ""), at)
+            if runs_at(
+                j.state,
+                j.start,
+                j.time_limit,
+                parts.get(j.partitions[0] if j.partitions else ""),
+                at,
+            )
         ]
         queue = []
         for j in jobs:

@@ -258,9 +258,7 @@ def list_(app, words, out) -> None:
     cluster = parsed.get("cluster") or app.cluster_name
     jobs = app.store.jobs(cluster, **filters)
     reasons = (
-        app.store.job_reasons(cluster, app.now)
-        if any(j.state == "pending" and j.queue is None for j in jobs)
-        else {}
+        _reasons(app, cluster) if any(j.state == "pending" and not j.queue for j in jobs) else {}
     )
     rows = [
         [
@@ -293,6 +291,18 @@ def list_(app, words, out) -> None:
         numeric=("JobID", "CPUs", "Nodes", "Slots", "Nice", "Priority"),
         keep=("JobID", "User", "State", "Submit"),
     )
+
+
+def _reasons(app, cluster: str | None) -> dict[int, str]:
+    """The pending jobs' Reasons; a store whose cluster cannot be scheduled (no root
+    association) still lists its jobs, with a warning instead of Reasons."""
+    from fscli.errors import FscliError
+
+    try:
+        return app.store.job_reasons(cluster, app.now)
+    except FscliError as exc:
+        click.echo(f"fscli: warning: no Reason column: {exc}", err=True)
+        return {}
 
 
 @job.command("why")

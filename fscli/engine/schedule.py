@@ -62,7 +62,7 @@ class Queued:
 class Outcome:
     """What the pass did with one job. ``kind``: start, limit, priority, resources, nodes,
     held, begin or refused. ``blocked_by``: the job whose failure closed the partition
-    (``priority``); ``free_cpus``: the CPUs it found free (None: unknown)."""
+    (``priority``), or the last one that took nodes (``nodes``); ``free_cpus``: the CPUs it found free (None: unknown)."""
 
     job: Job
     partition: str | None
@@ -128,6 +128,7 @@ def schedule_pass(
         room.take(job.partitions[0] if job.partitions else None, job.cpus)
     ordered = sorted(queue, key=lambda q: (-(q.priority or 0), q.job.id))
     failed: dict[str | None, int] = {}
+    last_failed: int | None = None
     started: list[Job] = []
     out: list[Outcome] = []
     for order, q in enumerate(ordered, 1):
@@ -157,13 +158,14 @@ def schedule_pass(
         outcome.free_cpus = room.free_cpus(part)
         if nodes is not None and job.nodes > nodes:
             outcome.reason, outcome.kind = NODES_TAKEN, "nodes"
+            outcome.blocked_by = last_failed
         elif outcome.free_cpus is not None and job.cpus > outcome.free_cpus:
             outcome.reason, outcome.kind = RESOURCES, "resources"
         else:
             room.take(part, job.cpus)
             started.append(job)
             continue
-        failed[part] = job.id
+        failed[part] = last_failed = job.id
         room.fail(part)
     return out
 

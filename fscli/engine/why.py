@@ -257,9 +257,7 @@ def _limit_unblock(
         ending = _first_to_end(counted, need, amount, parts) if need > 0 else None
         if ending:
             out.append(
-                Unblock(
-                    "jobs_end", f"when jobs {', '.join(map(str, ending))} end", jobs=ending
-                )
+                Unblock("jobs_end", f"when jobs {', '.join(map(str, ending))} end", jobs=ending)
             )
     if v.limit in ("TotalCPUs", "TotalNodes"):
         what = "CPUs" if v.limit == "TotalCPUs" else "nodes"
@@ -300,7 +298,7 @@ def _resource_unblock(
     ending = _first_to_end(running, job.cpus - free, lambda r: r.cpus, parts)
     if not ending:
         return []
-    text = f"when jobs {', '.join(map(str, ending))} end ({free} of {job.cpus} CPUs free now)"
+    text = f"when jobs {', '.join(map(str, ending))} end (it asks {job.cpus} CPUs, {free} free now)"
     return [Unblock("jobs_end", text, jobs=ending)]
 
 
@@ -341,10 +339,12 @@ def explain(
         why.unblock = _resource_unblock(outcome, pool, parts)
     elif outcome.kind in ("priority", "nodes"):
         first = outcome.blocked_by
-        if outcome.kind == "priority" and first is not None:
+        if first is None:
+            text = "when the jobs of higher-priority partitions ahead of it have started"
+        elif outcome.kind == "priority":
             text = f"after job {first} starts (first in partition {outcome.partition})"
         else:
-            text = "when the jobs of higher-priority partitions ahead of it have started"
+            text = f"after job {first} starts (its partition holds the nodes)"
         why.unblock = [Unblock("jobs_ahead", text, jobs=[first] if first else [])]
     elif outcome.kind == "held":
         why.unblock = [Unblock("release", f"when released: fscli job modify {job.id} priority=-1")]

@@ -459,7 +459,7 @@ def account_parents(conn, cluster_id: int) -> dict[str, str | None]:
     """Each account association of the cluster: its account name and its parent's."""
     found = rows(
         conn,
-        'SELECT a.account, p.account FROM association AS a LEFT JOIN association AS p '
+        "SELECT a.account, p.account FROM association AS a LEFT JOIN association AS p "
         'ON p.id = a.parent_id WHERE a.cluster_id = :cid AND a."user" IS NULL',
         {"cid": cluster_id},
     )

@@ -15,9 +15,14 @@ import pytest
 
 from tests.cli import test_limits_cli_golden as limits_golden
 from tests.cli import test_sprio_capture as sprio_capture
-from tests.cli.test_sprio_capture import oracle as sprio_store  # noqa: F401 (a fixture)
+from tests.cli.test_sprio_capture import oracle  # noqa: F401 (the capture's store, a fixture)
 
 SUBMITTED = "2026-11-21T15:38:05"
+
+
+@pytest.fixture(scope="module")
+def sprio_store(oracle):  # noqa: F811
+    return oracle
 
 
 def _squeue_reasons() -> dict[int, str]:
@@ -65,7 +70,7 @@ def test_why_resources_names_the_blocker_and_rank(sprio_store):
         "Reason: Resources",
         "priority 9600, rank 1 of 4 in partition low",
         "costs it most: fairshare 0.8 x 10000 = 8000.00 (2000.00 below its weight)",
-        "would run: when jobs 3 end (0 of 64 CPUs free now)",
+        "would run: when jobs 3 end (it asks 64 CPUs, 0 free now)",
     ]
 
 

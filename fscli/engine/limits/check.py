@@ -901,9 +901,7 @@ def _billed(req: JobRequest, partition: Partition | None, state: LimitsState) ->
     return tres
 
 
-def check(
-    req: JobRequest, state: LimitsState, now: int, submitted: bool = False
-) -> CheckResult:
+def check(req: JobRequest, state: LimitsState, now: int, submitted: bool = False) -> CheckResult:
     """Whether ``req`` would run now, pend (with Slurm's reason) or be rejected at submit.
 
     ``now`` (epoch seconds) dates the running jobs' remaining time for GrpTRESRunMins (as

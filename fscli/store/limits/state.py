@@ -173,9 +173,7 @@ class _Tree:
         if aid is None:
             return None
         if aid not in self.parents:
-            found = rows(
-                self.conn, "SELECT parent_id FROM association WHERE id = :id", {"id": aid}
-            )
+            found = rows(self.conn, "SELECT parent_id FROM association WHERE id = :id", {"id": aid})
             self.parents[aid] = found[0][0] if found else None
         return self.parents[aid]
 
