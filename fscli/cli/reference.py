@@ -70,7 +70,9 @@ JSON_EXAMPLES = [
     ["config", "show"],
     ["history"],
     ["job", "list"],
+    ["job", "why", "3"],
     ["limits", "check", "user=user1", "cpus=512"],
+    ["limits", "check", "job=3"],
     ["limits", "show", "account=accounta"],
     ["lsf", "dispatch", "normal", "slots=4"],
     ["lsf", "group", "list"],
@@ -79,7 +81,10 @@ JSON_EXAMPLES = [
     ["partition", "list"],
     ["qos", "list"],
     ["sprio"],
+    ["sprio", "--explain", "3"],
     ["sshare", "-a"],
+    ["sshare", "--explain", "user1/accountb"],
+    ["tree", "accountb"],
     ["user", "list"],
 ]
 JSON_TYPES = {

@@ -121,6 +121,10 @@ def sshare(
         from fscli.errors import UsageProblem
 
         raise UsageProblem("--svg saves the table: leave out -p, -P, --json and --explain")
+    if explain is not None and out.parsable:
+        from fscli.errors import UsageProblem
+
+        raise UsageProblem("--explain prints a derivation: leave out -p and -P (or use --json)")
     from fscli.api.shares import algorithm_name, column_pieces, row_filter
     from fscli.cli.words import split_list
     from fscli.heap import keep_until_exit
@@ -130,8 +134,13 @@ def sshare(
     if explain is not None:  # "--explain ''" names no association: an error, not the table
         from fscli.engine.fsexplain import explain as derive
 
-        answer = app.store.shares(app.cluster_name, app.now, algorithm, settings=False)
-        click.echo("\n".join(derive(answer.result, answer.row(explain).assoc_id)))
+        answer = app.store.shares(app.cluster_name, app.now, algorithm, settings=out.json)
+        row = answer.row(explain)
+        lines = derive(answer.result, row.assoc_id)
+        if out.json:
+            emit_json([row], answer.algorithm, extras_of(answer), app.now, explain=lines)
+        else:
+            click.echo("\n".join(lines))
         return
     # the associations' limits are read only for the one column that shows them
     shown = [f.name for f in fields] if fields else LONG if long_ else SHORT
@@ -168,14 +177,17 @@ def sshare(
             tables.save_svg(picture, svg, command_line(click.get_current_context()))
 
 
-def emit_json(rows, algorithm: str, extras, now: int) -> None:
+def emit_json(rows, algorithm: str, extras, now: int, explain: list[str] | None = None) -> None:
+    """``--json``: the rows; with ``--explain``, the one row and its derivation's lines."""
     import json
 
     from fscli.engine.timestr import utc_iso
     from fscli.render.sshare import json_rows
 
-    doc = {
+    doc: dict = {
         "meta": {"cluster": extras.cluster, "algorithm": algorithm, "at": utc_iso(now)},
         "shares": json_rows(rows, extras),
     }
+    if explain is not None:
+        doc["explain"] = explain
     click.echo(json.dumps(doc, indent=2))

@@ -17,10 +17,15 @@ from fscli.cli.output import svg_option
     shell_complete=ChoicesCompleter(ALGORITHM_NAMES),
     help="fair_tree|classic|depth_oblivious|linear (default: from PriorityFlags).",
 )
+@click.option(
+    "--json", "as_json", is_flag=True, help="The tree as nested JSON (sshare --json's rows)."
+)
 @svg_option
 @click.pass_obj
-def tree(app, account, algorithm, svg) -> None:
+def tree(app, account, algorithm, as_json, svg) -> None:
     """Draw the account tree (or ACCOUNT's subtree) with shares, usage and fair-share.
+
+    --json gives each association as sshare --json does, its children under "children".
 
     \b
     Example:
@@ -32,11 +37,18 @@ def tree(app, account, algorithm, svg) -> None:
     from fscli.render import tables
     from fscli.render.tree import share_tree
 
-    answer = app.store.shares(app.cluster_name, app.now, algorithm)
+    if as_json and svg is not None:
+        from fscli.errors import UsageProblem
+
+        raise UsageProblem("--svg saves the drawing: leave out --json")
+    answer = app.store.shares(app.cluster_name, app.now, algorithm, settings=as_json)
     keep_until_exit(answer)
     # "tree ''" names no account: an error, not the whole tree
     rows = answer.subtree(account) if account is not None else answer.rows
     algorithm = answer.algorithm
+    if as_json:
+        _emit_json(answer, rows, app.now)
+        return
     console = tables.console(record=svg is not None)
     terminal = tables.is_terminal(console.file)
     shown = terminal or console.record  # styles to show (else plain lines)
@@ -54,3 +66,22 @@ def tree(app, account, algorithm, svg) -> None:
         from fscli.cli.output import command_line
 
         tables.save_svg(console, svg, command_line(click.get_current_context()))
+
+
+def _emit_json(answer, rows, now: int) -> None:
+    """The rows of sshare --json, nested: each under its parent's ``children``."""
+    import json
+
+    from fscli.cli.sshare import extras_of
+    from fscli.engine.timestr import utc_iso
+    from fscli.render.sshare import json_rows
+
+    top: list[dict] = []
+    path: list[dict] = []
+    for doc in json_rows(rows, extras_of(answer)):
+        doc["children"] = []
+        del path[doc["depth"] - (rows[0].depth if rows else 0) :]
+        (path[-1]["children"] if path else top).append(doc)
+        path.append(doc)
+    meta = {"cluster": answer.cluster, "algorithm": answer.algorithm, "at": utc_iso(now)}
+    click.echo(json.dumps({"meta": meta, "tree": top}, indent=2))
