@@ -92,6 +92,17 @@ def _print_fields(ctx: click.Context, _param, given: bool) -> None:
     help="Explain one association (ACCOUNT or USER/ACCOUNT).",
 )
 @click.option(
+    "--over",
+    is_flag=True,
+    help="Only associations over their share: LevelFS < 1 (usage among siblings above shares).",
+)
+@click.option(
+    "--sort",
+    "sort_spec",
+    metavar="FIELD",
+    help="Sort rows by a column (RawUsage, FairShare, LevelFS...; -FIELD: descending).",
+)
+@click.option(
     "-e",
     "--helpformat",
     is_flag=True,
@@ -104,12 +115,30 @@ def _print_fields(ctx: click.Context, _param, given: bool) -> None:
 @svg_option
 @click.pass_obj
 def sshare(
-    app, all_users, long_, accounts, users, users_only, partition, fmt, algorithm, explain, out, svg
+    app,
+    all_users,
+    long_,
+    accounts,
+    users,
+    users_only,
+    partition,
+    fmt,
+    algorithm,
+    explain,
+    over,
+    sort_spec,
+    out,
+    svg,
 ) -> None:
     """Fair-share of every association as of --at (default now), like Slurm's sshare.
 
+    --over keeps the associations using more than their share at their level: LevelFS < 1
+    (Fair Tree's LevelFS; under the other algorithms computed the same way from RawShares
+    and RawUsage among siblings). --sort orders the rows by a column (-FIELD: descending).
+
     \b
     Example:
+      fscli sshare -a --over --sort -RawUsage
       fscli sshare -a -l
       fscli sshare -a -P --algorithm classic
       fscli --at now-1day sshare --explain alice/physics
@@ -151,7 +180,7 @@ def sshare(
     fields = fields or select_fields(None, algorithm, long_, partition)
     keep = row_filter(all_users, split_list(accounts or ""), split_list(users or ""), users_only)
     extras = extras_of(answer, None if out.json else {f.name for f in fields})
-    if out.parsable and not out.json:  # the rows made and written a piece at a time
+    if out.parsable and not out.json and not (over or sort_spec):  # a piece at a time
         from fscli.heap import bulk
         from fscli.render.sshare import CHUNK, render_pieces
 
@@ -161,6 +190,13 @@ def sshare(
                 click.echo(text, nl=False)
         return
     rows = keep(answer.rows)
+    if over or sort_spec:
+        rows = _over_sorted(answer.rows, keep, over, sort_spec)
+    if out.parsable and not out.json:
+        from fscli.render.sshare import render_text
+
+        click.echo(render_text(rows, fields, out.parsable, not out.noheader, extras), nl=False)
+        return
     if out.json:
         emit_json(rows, algorithm, extras, app.now)
     else:
@@ -175,6 +211,18 @@ def sshare(
 
             picture = tables.picture(columns, cells, title, not out.noheader, right)
             tables.save_svg(picture, svg, command_line(click.get_current_context()))
+
+
+def _over_sorted(rows, keep, over: bool, sort_spec: str | None):
+    """The rows ``keep`` keeps, with ``--over`` (judged on the whole tree) and ``--sort``."""
+    from fscli.engine.over import over as over_rows
+    from fscli.engine.over import sort_rows
+
+    if over:
+        wanted = {row.assoc_id for row in over_rows(rows)}
+        rows = [row for row in rows if row.assoc_id in wanted]
+    rows = keep(rows)
+    return sort_rows(rows, sort_spec) if sort_spec else rows
 
 
 def emit_json(rows, algorithm: str, extras, now: int, explain: list[str] | None = None) -> None:
