@@ -62,7 +62,7 @@ def _priority_rows(store: Store, cluster: str | None, at: int, config) -> dict:
 def schedule(store: Store, cluster: str | None, at: int, rows: bool = True) -> Schedule:
     """The pass at ``at`` over the cluster's pending jobs (``rows``: keep their sprio rows,
     which ``job why`` explains)."""
-    from fscli.engine.limits.check import JobRequest, check
+    from fscli.engine.limits.check import JobRequest, LimitsState, check
     from fscli.engine.limits.counting import runs_at
     from fscli.engine.schedule import Queued, schedule_pass
     from fscli.engine.tres import request_tres
@@ -96,7 +96,7 @@ def schedule(store: Store, cluster: str | None, at: int, rows: bool = True) -> S
             part = j.partitions[0] if j.partitions else None
             row = prio.get((j.id, part or ""))
             queue.append(Queued(j, part, row.priority if row else None))
-        states: dict[tuple, object] = {}
+        states: dict[tuple, LimitsState] = {}
 
         def check_job(job: Job, partition: str | None, started: list[Job]):
             key = (job.user, job.account)
@@ -112,7 +112,7 @@ def schedule(store: Store, cluster: str | None, at: int, rows: bool = True) -> S
                 request_tres(job.cpus, job.nodes, job.tres),
                 job.time_limit,
             )
-            return check(req, states[key], at, submitted=True)  # type: ignore[arg-type]
+            return check(req, states[key], at, submitted=True)
 
         outcomes = schedule_pass(queue, running, info, parts.values(), check_job, at)
     started = [o.job for o in outcomes if o.kind == "start"]
@@ -120,7 +120,7 @@ def schedule(store: Store, cluster: str | None, at: int, rows: bool = True) -> S
         outcomes,
         running + started,
         sorted(parts.values(), key=lambda p: p.name),
-        {k: v for k, v in prio.items()} if rows else {},
+        prio if rows else {},
         below,
     )
 

@@ -42,8 +42,9 @@ def level_fs(rows: Sequence[ShareRow]) -> list[float | None]:
     shares: dict[int | None, float] = {}
     usage: dict[int | None, float] = {}
     for i, row in enumerate(rows):
-        if _own_shares(row):
-            shares[parent[i]] = shares.get(parent[i], 0) + row.raw_shares
+        own = _own_shares(row)
+        if own is not None:
+            shares[parent[i]] = shares.get(parent[i], 0) + own
         usage[parent[i]] = usage.get(parent[i], 0.0) + row.raw_usage
     out: list[float | None] = []
     for i, row in enumerate(rows):
@@ -51,17 +52,20 @@ def level_fs(rows: Sequence[ShareRow]) -> list[float | None]:
             out.append(row.level_fs)
             continue
         total_shares, total_usage = shares.get(parent[i], 0), usage.get(parent[i], 0.0)
-        if parent[i] is None or not _own_shares(row):
+        own = _own_shares(row)
+        if parent[i] is None or own is None:
             out.append(None)
         elif row.raw_usage == 0 or total_shares == 0:
             out.append(math.inf)
         else:
-            out.append((row.raw_shares / total_shares) / (row.raw_usage / total_usage))
+            out.append((own / total_shares) / (row.raw_usage / total_usage))
     return out
 
 
-def _own_shares(row: ShareRow) -> bool:
-    return isinstance(row.raw_shares, int) and 0 <= row.raw_shares != SHARES_PARENT
+def _own_shares(row: ShareRow) -> int | None:
+    """The row's RawShares, None when it has none of its own (root, FairShare=parent)."""
+    shares = row.raw_shares
+    return shares if shares is not None and 0 <= shares != SHARES_PARENT else None
 
 
 def over(rows: Sequence[ShareRow]) -> list[ShareRow]:
