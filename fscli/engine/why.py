@@ -291,15 +291,30 @@ def _limit_unblock(
 def _resource_unblock(
     outcome: Outcome, running: Sequence[Job], parts: Mapping[str, Partition]
 ) -> list[Unblock]:
-    job, free = outcome.job, outcome.free_cpus or 0
+    """The running jobs whose end frees the CPUs and memory the job lacks."""
+    job = outcome.job
     part = parts.get(outcome.partition or "")
     if part is not None and part.cpus is not None and job.cpus > part.cpus:
         return [Unblock("never", f"never: partition {part.name} has {part.cpus} CPUs")]
-    ending = _first_to_end(running, job.cpus - free, lambda r: r.cpus, parts)
-    if not ending:
+    short = {"cpu": job.cpus - (outcome.free_cpus or 0)} if outcome.free_cpus is not None else {}
+    if outcome.free_mem is not None:
+        short["mem"] = job.tres.get("mem", 0) - outcome.free_mem
+    short = {name: need for name, need in short.items() if need > 0}
+    picked: list[int] = []
+    for name, need in short.items():
+        amount = (lambda r: r.cpus) if name == "cpu" else (lambda r: r.tres.get("mem", 0))
+        freed = sum(amount(r) for r in running if r.id in picked)
+        more = _first_to_end(
+            [r for r in running if r.id not in picked], need - freed, amount, parts
+        )
+        if more is None:
+            return []
+        picked += more
+    if not picked:
         return []
-    text = f"when jobs {', '.join(map(str, ending))} end (it asks {job.cpus} CPUs, {free} free now)"
-    return [Unblock("jobs_end", text, jobs=ending)]
+    what = " and ".join("CPUs" if name == "cpu" else "memory" for name in short)
+    text = f"when jobs {', '.join(map(str, picked))} end (not enough {what} free now)"
+    return [Unblock("jobs_end", text, jobs=picked)]
 
 
 def explain(

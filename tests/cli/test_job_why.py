@@ -70,7 +70,7 @@ def test_why_resources_names_the_blocker_and_rank(sprio_store):
         "Reason: Resources",
         "priority 9600, rank 1 of 4 in partition low",
         "costs it most: fairshare 0.8 x 10000 = 8000.00 (2000.00 below its weight)",
-        "would run: when jobs 3 end (it asks 64 CPUs, 0 free now)",
+        "would run: when jobs 3 end (not enough CPUs free now)",
     ]
 
 
