@@ -304,8 +304,11 @@ class _Counters:
             state.calc_anchor,
             now,
         )
+        reads = counted_qos or any(_reads_jobs(e, job) for e in res.assoc_entries)
         groups = (
-            state.count_jobs(scope)
+            []  # no limit here counts jobs: nothing to count
+            if not reads
+            else state.count_jobs(scope)
             if state.count_jobs
             else job_groups(
                 state.jobs,

@@ -105,9 +105,15 @@ def attach_jobs(
     cluster_id = snapshot.cluster_id_for(conn, cluster)
     tree = _Tree(conn, cluster_id, state.assocs)
 
+    as_running: dict[int, Job] = {}
+
     def count(scope: JobScope) -> list[JobGroup]:
         found = _count_jobs(conn, cluster_id, tree, scope, state)
-        return found + _started_groups(tree, scope, state, started) if started else found
+        if not started:
+            return found
+        for job in started[len(as_running) :]:  # the list only grows
+            as_running[job.id] = replace(job, state="running")
+        return found + _started_groups(tree, scope, state, list(as_running.values()))
 
     state.count_jobs = count
     holders = [x.limits for x in state.assocs] + [q.limits for q in state.qos]
@@ -126,11 +132,11 @@ def attach_jobs(
 def _started_groups(
     tree: _Tree, scope: JobScope, state: LimitsState, started: Sequence[Job]
 ) -> list[JobGroup]:
-    """``started`` as :func:`job_groups` counts them, each under its own association when
-    that is the checked user's, else under its account (as :func:`_count_jobs` groups)."""
-    running = [replace(job, state="running") for job in started]
+    """``started`` (as running) as :func:`job_groups` counts them, each under its own
+    association when that is the checked user's, else under its account (as
+    :func:`_count_jobs` groups)."""
     groups = job_groups(
-        running,
+        started,
         scope,
         assocs=state.assocs,
         partitions=state.partitions,
