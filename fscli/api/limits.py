@@ -98,16 +98,11 @@ def check_stored_job(
 ) -> CheckResult:
     """``limits check job=N``: :func:`check_job` for the stored pending job ``job_id``,
     its size, partition, QOS and time limit as stored."""
+    from fscli.api.jobs import stored_job
     from fscli.engine.tres import request_tres
-    from fscli.errors import NotFound, UsageProblem
-    from fscli.store import snapshot
+    from fscli.errors import UsageProblem
 
-    with store.viewing() as conn:
-        cid = snapshot.cluster_id_for(conn, cluster)
-        found = snapshot.load_jobs(conn, cid, job_id=job_id)
-    if not found:
-        raise NotFound(f"job {job_id} does not exist on this cluster")
-    job = found[0]
+    job = stored_job(store, job_id, cluster)
     if job.state != "pending" or job.queue is not None:
         what = "an LSF job" if job.queue is not None else job.state
         raise UsageProblem(f"job {job_id} is {what}: limits check job= takes a pending Slurm job")

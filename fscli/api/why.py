@@ -127,16 +127,10 @@ def schedule(store: Store, cluster: str | None, at: int, rows: bool = True) -> S
 
 def why(store: Store, job_id: int, cluster: str | None, at: int) -> Why:
     """Why job ``job_id`` waits at ``at`` (a running or finished job: its state)."""
+    from fscli.api.jobs import stored_job
     from fscli.engine.why import Why, explain
-    from fscli.errors import NotFound
-    from fscli.store import snapshot
 
-    with store.viewing() as conn:
-        cid = snapshot.cluster_id_for(conn, cluster)
-        found = snapshot.load_jobs(conn, cid, job_id=job_id)
-    if not found:
-        raise NotFound(f"job {job_id} does not exist on this cluster")
-    job = found[0]
+    job = stored_job(store, job_id, cluster)
     if job.state != "pending":
         return Why(job, job.state, "None", job.state, job.partitions[0] if job.partitions else None)
     plan = schedule(store, cluster, at)
