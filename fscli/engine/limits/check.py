@@ -101,6 +101,19 @@ class LimitsState:
     memory: MemoryDefaults = field(default_factory=MemoryDefaults)
     """DefMemPerCPU/DefMemPerNode/MaxMemPerCPU: the memory of a job that gives none."""
 
+    def groups_of(self, jobs: Iterable[Job], scope: JobScope) -> list[JobGroup]:
+        """``jobs`` counted for ``scope`` (:func:`job_groups`) with this state's
+        associations, partitions, QOS and billing."""
+        return job_groups(
+            jobs,
+            scope,
+            assocs=self.assocs,
+            partitions=self.partitions,
+            qos=self.qos,
+            billing_weights=self.billing_weights,
+            priority_flags=self.priority_flags,
+        )
+
 
 @dataclass(slots=True)
 class Violation:
@@ -310,15 +323,7 @@ class _Counters:
             if not reads
             else state.count_jobs(scope)
             if state.count_jobs
-            else job_groups(
-                state.jobs,
-                scope,
-                assocs=state.assocs,
-                partitions=state.partitions,
-                qos=state.qos,
-                billing_weights=state.billing_weights,
-                priority_flags=state.priority_flags,
-            )
+            else state.groups_of(state.jobs, scope)
         )
         parent = {a.id: a.parent_id for a in state.assocs}
         ancestors = _climber(parent, counted)

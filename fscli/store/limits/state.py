@@ -21,7 +21,6 @@ from fscli.engine.limits.counting import (
     JobScope,
     held_run_seconds,
     job_billable,
-    job_groups,
     usage_factor,
 )
 from fscli.engine.limits.target import ASSOC, Target
@@ -135,15 +134,7 @@ def _started_groups(
     """``started`` (as running) as :func:`job_groups` counts them, each under its own
     association when that is the checked user's, else under its account (as
     :func:`_count_jobs` groups)."""
-    groups = job_groups(
-        started,
-        scope,
-        assocs=state.assocs,
-        partitions=state.partitions,
-        qos=state.qos,
-        billing_weights=state.billing_weights,
-        priority_flags=state.priority_flags,
-    )
+    groups = state.groups_of(started, scope)
     for group in groups:
         own = group.user == scope.user and group.assoc_id in tree.loaded
         group.assoc_id = tree.nearest(group.assoc_id if own else tree.parent(group.assoc_id))
