@@ -59,16 +59,19 @@ def _scenario(tmp: Path, jobs: list[str]) -> dict:
     run("sacctmgr", "-i", "add", "user", "alice,bob", "account=wphys", check=False)
     run("sacctmgr", "-i", "modify", "user", "alice", "where", "account=wphys", "set", "MaxJobs=1")
     run("scontrol", "reconfigure")
-    for user, account, cpus in JOBS:
+    for n, (user, account, cpus) in enumerate(JOBS):
         jobs.append(
             sbatch(user, account, "batch", 1, "-c", str(cpus), "-t", "20", "--wrap", "sleep 600")
         )
+        if n == 0:  # alice's first job runs before the others come (it holds the memory)
+            _wait(lambda: run("squeue", "-h", "-j", jobs[0], "-o", "%T").strip() == "RUNNING", 60)
 
-    def settled() -> bool:  # the backfill scheduler has checked alice's second job
-        reasons = run("squeue", "-h", "-o", "%i|%r").split("\n")
-        return f"{jobs[3]}|AssocMaxJobsLimit" in reasons
+    def settled() -> bool:  # a main pass saw every job, backfill checked alice's second
+        lines = run("squeue", "-h", "-t", "PD", "-o", "%i|%r").split()
+        reasons = dict(line.split("|", 1) for line in lines)
+        return reasons.get(jobs[3]) == "AssocMaxJobsLimit" and "None" not in reasons.values()
 
-    _wait(settled, 90)
+    _wait(settled, 120)
     out = _read(tmp)
     out["reasons"] = dict(
         line.split("|", 1) for line in run("squeue", "-h", "-o", "%i|%r").splitlines()
