@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from fscli.cli.complete import words_completer
+from fscli.cli.complete import NamesCompleter, words_completer
 from fscli.cli.output import dry_run_option, output_options, report
 from fscli.cli.words import (
     key_table,
@@ -306,7 +306,7 @@ def _reasons(app, cluster: str | None) -> dict[int, str]:
 
 
 @job.command("why")
-@click.argument("job_id", metavar="JOBID", shell_complete=words_completer("job", {}))
+@click.argument("job_id", metavar="JOBID", shell_complete=NamesCompleter("job"))
 @output_options
 @click.pass_obj
 def why(app, job_id, out) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import click
 
 from fscli.cli.complete import ALGORITHM_NAMES, ChoicesCompleter, NamesCompleter
-from fscli.cli.output import svg_option
+from fscli.cli.output import output_options, svg_option
 
 
 @click.command()
@@ -17,15 +17,14 @@ from fscli.cli.output import svg_option
     shell_complete=ChoicesCompleter(ALGORITHM_NAMES),
     help="fair_tree|classic|depth_oblivious|linear (default: from PriorityFlags).",
 )
-@click.option(
-    "--json", "as_json", is_flag=True, help="The tree as nested JSON (sshare --json's rows)."
-)
+@output_options
 @svg_option
 @click.pass_obj
-def tree(app, account, algorithm, as_json, svg) -> None:
+def tree(app, account, algorithm, out, svg) -> None:
     """Draw the account tree (or ACCOUNT's subtree) with shares, usage and fair-share.
 
-    --json gives each association as sshare --json does, its children under "children".
+    --json gives each association as sshare --json does, its children under "children";
+    -p, -P and -n do not apply to a drawing (sshare -a -P gives the rows as text).
 
     \b
     Example:
@@ -33,13 +32,15 @@ def tree(app, account, algorithm, as_json, svg) -> None:
       fscli --at now-7days tree physics
       fscli tree --svg tree.svg
     """
+    from fscli.errors import UsageProblem
     from fscli.heap import keep_until_exit
     from fscli.render import tables
     from fscli.render.tree import share_tree
 
+    if out.parsable or out.noheader:
+        raise UsageProblem("tree draws the tree: -p, -P and -n do not apply (use --json)")
+    as_json = out.json
     if as_json and svg is not None:
-        from fscli.errors import UsageProblem
-
         raise UsageProblem("--svg saves the drawing: leave out --json")
     answer = app.store.shares(app.cluster_name, app.now, algorithm, settings=as_json)
     keep_until_exit(answer)

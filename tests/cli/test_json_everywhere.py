@@ -116,5 +116,8 @@ def test_tree_json_nests_the_sshare_rows(run):
     assert [(n["Account"], [c["User"] for c in n["children"]]) for n in sub] == [
         ("accountb", ["user1"])
     ]
+    code, _, stderr = run(["tree", "-P"])
+    assert code == 2
+    assert stderr == "fscli: error: tree draws the tree: -p, -P and -n do not apply (use --json)\n"
     code, _, stderr = run(["tree", "--json", "--svg", "x.svg"])
     assert code == 2 and stderr == "fscli: error: --svg saves the drawing: leave out --json\n"
