@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from fscli.api.store import Store
     from fscli.engine.model import Job
 
-__all__ = ["JOB_STATES", "MAX_JOB_ID", "list_jobs"]
+__all__ = ["JOB_STATES", "MAX_JOB_ID", "list_jobs", "stored_job"]
 
 
 def list_jobs(store: Store, cluster: str | None, filters: dict[str, set[str]]) -> list[Job]:
@@ -25,3 +25,15 @@ def list_jobs(store: Store, cluster: str | None, filters: dict[str, set[str]]) -
 
     with store.viewing() as conn:
         return load_listed_jobs(conn, cluster, filters)
+
+
+def stored_job(store: Store, job_id: int, cluster: str | None) -> Job:
+    """Job ``job_id`` of the cluster, or :class:`~fscli.errors.NotFound`."""
+    from fscli.errors import NotFound
+    from fscli.store import snapshot
+
+    with store.viewing() as conn:
+        found = snapshot.load_jobs(conn, snapshot.cluster_id_for(conn, cluster), job_id=job_id)
+    if not found:
+        raise NotFound(f"job {job_id} does not exist on this cluster")
+    return found[0]

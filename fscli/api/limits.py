@@ -58,11 +58,13 @@ def check_job(
     whatif: Sequence[Change] = (),
     cluster: str | None = None,
     at: int = 0,
+    submitted: bool = False,
 ) -> CheckResult:
     """Would the job start now (``run``), pend (with Slurm's reason) or be refused at
     submission (``reject``, with sbatch's message)? ``whatif``: ``limits set`` changes made
     to the loaded data only, never to the store
-    (:class:`fscli.engine.limits.whatif.Change`)."""
+    (:class:`fscli.engine.limits.whatif.Change`). ``submitted``: a job already accepted
+    (:func:`check_stored_job`), checked for what holds it before a start only."""
     from fscli.engine.limits.check import check
     from fscli.store.limits.state import attach_jobs
 
@@ -86,7 +88,39 @@ def check_job(
             for change in whatif:
                 apply_change(state.assocs, state.qos, state.partitions, change)
         attach_jobs(conn, cluster, state, at)
-        return check(req, state, at)
+        return check(req, state, at, submitted)
+
+
+def check_stored_job(
+    store: Store,
+    job_id: int,
+    whatif: Sequence[Change] = (),
+    cluster: str | None = None,
+    at: int = 0,
+) -> CheckResult:
+    """``limits check job=N``: :func:`check_job` for the stored pending job ``job_id``,
+    its size, partition, QOS and time limit as stored."""
+    from fscli.api.jobs import stored_job
+    from fscli.engine.tres import request_tres
+    from fscli.errors import UsageProblem
+
+    job = stored_job(store, job_id, cluster)
+    if job.state != "pending" or job.queue is not None:
+        what = "an LSF job" if job.queue is not None else job.state
+        raise UsageProblem(f"job {job_id} is {what}: limits check job= takes a pending Slurm job")
+    return check_job(
+        store,
+        job.user,
+        job.account,
+        job.partitions[0] if job.partitions else None,
+        job.qos,
+        request_tres(job.cpus, job.nodes, job.tres),
+        job.time_limit,
+        whatif,
+        cluster,
+        at,
+        submitted=True,
+    )
 
 
 def _same_cluster(conn, cluster, targets) -> None:

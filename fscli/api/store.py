@@ -547,6 +547,24 @@ class Store:
 
         return check_job(self, user, at=moment(at), **request)
 
+    def check_stored_job(self, job_id: int, at: When = None, **options):
+        """:func:`fscli.api.limits.check_stored_job`: a stored pending job's limits now."""
+        from fscli.api.limits import check_stored_job
+
+        return check_stored_job(self, job_id, at=moment(at), **options)
+
+    def why(self, job_id: int, cluster: str | None = None, at: When = None):
+        """:func:`fscli.api.why.why`: why job ``job_id`` waits (squeue's Reason and more)."""
+        from fscli.api.why import why
+
+        return why(self, job_id, cluster, moment(at))
+
+    def job_reasons(self, cluster: str | None = None, at: When = None) -> dict[int, str]:
+        """Every pending job's Reason at ``at`` (:func:`fscli.api.why.schedule`)."""
+        from fscli.api.why import schedule
+
+        return schedule(self, cluster, moment(at), rows=False).reasons()
+
     # -- trees as code ----------------------------------------------------------------
     def plan_tree(self, spec, prune: bool = False):
         """:func:`fscli.api.trees.plan_tree`: what applying ``spec`` would change."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from fscli.cli.complete import words_completer
+from fscli.cli.complete import NamesCompleter, words_completer
 from fscli.cli.output import dry_run_option, output_options, report
 from fscli.cli.words import (
     key_table,
@@ -74,6 +74,7 @@ LIST_COLUMNS = [
     "Nice",
     "CPUTime",
     "Priority",
+    "Reason",
 ]
 
 
@@ -229,7 +230,9 @@ def list_(app, words, out) -> None:
     """List the jobs of the cluster (and LSF jobs), oldest id first.
 
     Priority is the one an admin fixed with 'job modify ID priority=N' (0 = held);
-    blank when the multifactor plugin computes it (see fscli sprio).
+    blank when the multifactor plugin computes it (see fscli sprio). Reason is what
+    squeue's %r would print for a pending job at --at (see 'fscli job why'), None for a
+    running one.
 
     \b
     Filters: user=U account=A state=pending,running partition=P queue=Q
@@ -252,7 +255,11 @@ def list_(app, words, out) -> None:
         raise UsageProblem(
             f"unknown job state '{unknown[0]}' in job list: expected {', '.join(JOB_STATES)}"
         )
-    jobs = app.store.jobs(parsed.get("cluster") or app.cluster_name, **filters)
+    cluster = parsed.get("cluster") or app.cluster_name
+    jobs = app.store.jobs(cluster, **filters)
+    reasons = (
+        _reasons(app, cluster) if any(j.state == "pending" and not j.queue for j in jobs) else {}
+    )
     rows = [
         [
             j.id,
@@ -273,6 +280,7 @@ def list_(app, words, out) -> None:
             j.nice,
             j.cputime,
             j.admin_priority,
+            reasons.get(j.id, "None" if j.state == "running" and j.queue is None else None),
         ]
         for j in jobs
     ]
@@ -283,6 +291,49 @@ def list_(app, words, out) -> None:
         numeric=("JobID", "CPUs", "Nodes", "Slots", "Nice", "Priority"),
         keep=("JobID", "User", "State", "Submit"),
     )
+
+
+def _reasons(app, cluster: str | None) -> dict[int, str]:
+    """The pending jobs' Reasons; a store whose cluster cannot be scheduled (no root
+    association) still lists its jobs, with a warning instead of Reasons."""
+    from fscli.errors import FscliError
+
+    try:
+        return app.store.job_reasons(cluster, app.now)
+    except FscliError as exc:
+        click.echo(f"fscli: warning: no Reason column: {exc}", err=True)
+        return {}
+
+
+@job.command("why")
+@click.argument("job_id", metavar="JOBID", shell_complete=NamesCompleter("job"))
+@output_options
+@click.pass_obj
+def why(app, job_id, out) -> None:
+    """Why a pending job waits: squeue's Reason, the limit that holds it (at which level),
+    its priority and rank in its partition with the jobs ahead, the priority factor that
+    costs it most, and what would let it run.
+
+    The Reason is the one slurmctld's scheduling pass at --at would leave: jobs taken by
+    priority; a limit holds a job with the limit's reason; the first job of a partition
+    whose CPUs are not free waits for Resources and every later job there for Priority.
+    Slurm sets reasons when its scheduler runs (a submission, a job's end): ask at that
+    moment (--at) to see what squeue printed then. -P prints one line: JobID|Reason.
+
+    \b
+    Example:
+      fscli job why 12
+      fscli --at 2026-11-21T15:38:05 job why 10 --json
+    """
+    answer = app.store.why(_job_id(job_id), app.cluster_name, app.now)
+    if out.json:
+        import json
+
+        click.echo(json.dumps(answer.to_dict(), indent=2))
+    elif out.parsable:
+        out.emit(["JobID", "Reason"], [[answer.job.id, answer.reason]], "why")
+    else:
+        click.echo("\n".join(answer.lines()))
 
 
 @job.command("cancel")

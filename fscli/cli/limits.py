@@ -29,6 +29,7 @@ from fscli.engine.limits.definitions import limit_text
 
 CHECK_KEYS = key_table(
     {
+        "job": ("jobid", "id"),
         "user": ("users",),
         "account": ("acct",),
         "partition": (),
@@ -256,9 +257,13 @@ def check(app, words, whatif, out) -> None:
     else the cluster's, else the CPUs); tres=billing=N bills the job N instead. Exit 0 for
     all three verdicts.
 
+    job=N checks a stored pending job as it stands (its size, partition, QOS and time
+    limit as stored; submission limits are behind it): the limit it pends on now.
+
     \b
     Example:
       fscli limits check user=bob account=chem cpus=64 time=2:00:00
+      fscli limits check job=12
       fscli limits check user=bob tres=cpu=4,mem=8G,gres/gpu=1 partition=gpu --json
       fscli limits check user=bob cpus=200 --with 'account=chem GrpTRES=cpu=256'
     """
@@ -266,13 +271,29 @@ def check(app, words, whatif, out) -> None:
     from fscli.errors import UsageProblem
 
     parsed = parse_words(words, CHECK_KEYS, "limits check")
-    if parsed.names or not parsed.get("user"):
+    stored = parsed.get("job")
+    if stored is not None and (parsed.names or len(parsed.values) > 1):
+        raise UsageProblem("limits check job=N takes no other words: the job's are stored")
+    if stored is None and (parsed.names or not parsed.get("user")):
         raise UsageProblem(
             "limits check needs user=U [account=A] [partition=P] [qos=Q] "
-            "[tres=..|cpus=N] [nodes=N] [mem=M] [time=T]"
+            "[tres=..|cpus=N] [nodes=N] [mem=M] [time=T], or job=N"
         )
-    tres, time = _job_tres(parsed)
     changes = [whatif_change(text, "limits check --with") for text in whatif]
+    if stored is not None:
+        from fscli.api.jobs import MAX_JOB_ID
+        from fscli.cli.words import whole_number
+
+        with progress(app, "checking limits"):
+            result = app.store.check_stored_job(
+                whole_number("job", stored, 1, MAX_JOB_ID),
+                whatif=changes,
+                cluster=app.cluster_name,
+                at=app.now,
+            )
+        _emit_check(out, result)
+        return
+    tres, time = _job_tres(parsed)
     with progress(app, "checking limits"):  # a big store: a second or more of counting
         result = app.store.check_job(
             **_who(parsed),

@@ -165,7 +165,16 @@ def sprio(
             from fscli.api.priorities import why_not_listed
 
             raise NotFound(why_not_listed(app.store, explain))
-        click.echo("\n\n".join("\n".join(explain_row(r)) for r in chosen))
+        if as_json:
+            import json
+
+            from fscli.render.sprio import row_dict, weights_dict
+
+            jobs = [{**row_dict(r), "explain": explain_row(r)} for r in chosen]
+            doc = {"cluster": result.cluster, "weights": weights_dict(result.config)}
+            click.echo(json.dumps({**doc, "jobs": jobs, "warnings": result.warnings}, indent=2))
+        else:
+            click.echo("\n\n".join("\n".join(explain_row(r)) for r in chosen))
         return
     if as_json:
         with bulk():

@@ -93,6 +93,17 @@ def _print_fields(ctx: click.Context, _param, given: bool) -> None:
     help="Explain one association (ACCOUNT or USER/ACCOUNT).",
 )
 @click.option(
+    "--over",
+    is_flag=True,
+    help="Only associations over their share: LevelFS < 1 (usage among siblings above shares).",
+)
+@click.option(
+    "--sort",
+    "sort_spec",
+    metavar="FIELD",
+    help="Sort rows by a column (RawUsage, FairShare, LevelFS...; -FIELD: descending).",
+)
+@click.option(
     "-e",
     "--helpformat",
     is_flag=True,
@@ -117,13 +128,20 @@ def sshare(
     algorithm,
     explain,
     whatif,
+    over,
+    sort_spec,
     out,
     svg,
 ) -> None:
     """Fair-share of every association as of --at (default now), like Slurm's sshare.
 
+    --over keeps the associations using more than their share at their level: LevelFS < 1
+    (Fair Tree's LevelFS; under the other algorithms computed the same way from RawShares
+    and RawUsage among siblings). --sort orders the rows by a column (-FIELD: descending).
+
     \b
     Example:
+      fscli sshare -a --over --sort -RawUsage
       fscli sshare -a -l
       fscli sshare -a -P --algorithm classic
       fscli --at now-1day sshare --explain alice/physics
@@ -137,6 +155,10 @@ def sshare(
         from fscli.errors import UsageProblem
 
         raise UsageProblem("--svg saves the table: leave out -p, -P, --json and --explain")
+    if explain is not None and out.parsable:
+        from fscli.errors import UsageProblem
+
+        raise UsageProblem("--explain prints a derivation: leave out -p and -P (or use --json)")
     from fscli.api.shares import algorithm_name, column_pieces, row_filter
     from fscli.cli.words import split_list
     from fscli.heap import keep_until_exit
@@ -144,10 +166,12 @@ def sshare(
     fields = select_fields(fmt) if fmt else None  # a bad -o fails before the store is read
     algorithm = algorithm_name(algorithm)
     if whatif is not None:
-        if explain is not None or svg is not None:
+        if explain is not None or svg is not None or over or sort_spec:
             from fscli.errors import UsageProblem
 
-            raise UsageProblem("--with and --with-config leave out --explain and --svg")
+            raise UsageProblem(
+                "--with and --with-config leave out --explain, --svg, --over and --sort"
+            )
         keep = row_filter(
             all_users, split_list(accounts or ""), split_list(users or ""), users_only
         )
@@ -156,8 +180,13 @@ def sshare(
     if explain is not None:  # "--explain ''" names no association: an error, not the table
         from fscli.engine.fsexplain import explain as derive
 
-        answer = app.store.shares(app.cluster_name, app.now, algorithm, settings=False)
-        click.echo("\n".join(derive(answer.result, answer.row(explain).assoc_id)))
+        answer = app.store.shares(app.cluster_name, app.now, algorithm, settings=out.json)
+        row = answer.row(explain)
+        lines = derive(answer.result, row.assoc_id)
+        if out.json:
+            emit_json([row], answer.algorithm, extras_of(answer), app.now, explain=lines)
+        else:
+            click.echo("\n".join(lines))
         return
     # the associations' limits are read only for the one column that shows them
     shown = [f.name for f in fields] if fields else LONG if long_ else SHORT
@@ -168,7 +197,7 @@ def sshare(
     fields = fields or select_fields(None, algorithm, long_, partition)
     keep = row_filter(all_users, split_list(accounts or ""), split_list(users or ""), users_only)
     extras = extras_of(answer, None if out.json else {f.name for f in fields})
-    if out.parsable and not out.json:  # the rows made and written a piece at a time
+    if out.parsable and not out.json and not (over or sort_spec):  # a piece at a time
         from fscli.heap import bulk
         from fscli.render.sshare import CHUNK, render_pieces
 
@@ -178,6 +207,13 @@ def sshare(
                 click.echo(text, nl=False)
         return
     rows = keep(answer.rows)
+    if over or sort_spec:
+        rows = _over_sorted(answer.rows, keep, over, sort_spec)
+    if out.parsable and not out.json:
+        from fscli.render.sshare import render_text
+
+        click.echo(render_text(rows, fields, out.parsable, not out.noheader, extras), nl=False)
+        return
     if out.json:
         emit_json(rows, algorithm, extras, app.now)
     else:
@@ -194,16 +230,31 @@ def sshare(
             tables.save_svg(picture, svg, command_line(click.get_current_context()))
 
 
-def emit_json(rows, algorithm: str, extras, now: int) -> None:
+def _over_sorted(rows, keep, over: bool, sort_spec: str | None):
+    """The rows ``keep`` keeps, with ``--over`` (judged on the whole tree) and ``--sort``."""
+    from fscli.engine.over import over as over_rows
+    from fscli.engine.over import sort_rows
+
+    if over:
+        wanted = {row.assoc_id for row in over_rows(rows)}
+        rows = [row for row in rows if row.assoc_id in wanted]
+    rows = keep(rows)
+    return sort_rows(rows, sort_spec) if sort_spec else rows
+
+
+def emit_json(rows, algorithm: str, extras, now: int, explain: list[str] | None = None) -> None:
+    """``--json``: the rows; with ``--explain``, the one row and its derivation's lines."""
     import json
 
     from fscli.engine.timestr import utc_iso
     from fscli.render.sshare import json_rows
 
-    doc = {
+    doc: dict = {
         "meta": {"cluster": extras.cluster, "algorithm": algorithm, "at": utc_iso(now)},
         "shares": json_rows(rows, extras),
     }
+    if explain is not None:
+        doc["explain"] = explain
     click.echo(json.dumps(doc, indent=2))
 
 

@@ -7,7 +7,7 @@ import click
 
 from fscli.cli.change_words import whatif_options
 from fscli.cli.complete import ALGORITHM_NAMES, ChoicesCompleter, NamesCompleter
-from fscli.cli.output import svg_option
+from fscli.cli.output import output_options, svg_option
 
 
 @click.command()
@@ -19,10 +19,14 @@ from fscli.cli.output import svg_option
     help="fair_tree|classic|depth_oblivious|linear (default: from PriorityFlags).",
 )
 @whatif_options
+@output_options
 @svg_option
 @click.pass_obj
-def tree(app, account, algorithm, whatif, svg) -> None:
+def tree(app, account, algorithm, whatif, out, svg) -> None:
     """Draw the account tree (or ACCOUNT's subtree) with shares, usage and fair-share.
+
+    --json gives each association as sshare --json does, its children under "children";
+    -p, -P and -n do not apply to a drawing (sshare -a -P gives the rows as text).
 
     \b
     Example:
@@ -31,15 +35,28 @@ def tree(app, account, algorithm, whatif, svg) -> None:
       fscli tree --svg tree.svg
       fscli tree physics --with 'account=physics fairshare=+50'
     """
+    from fscli.errors import UsageProblem
     from fscli.heap import keep_until_exit
     from fscli.render import tables
 
+    if out.parsable or out.noheader:
+        raise UsageProblem("tree draws the tree: -p, -P and -n do not apply (use --json)")
+    if out.json and (svg is not None or whatif is not None):
+        raise UsageProblem(
+            "tree --json gives the rows as they are: leave out "
+            + ("--svg" if svg is not None else "--with (sshare --with --json compares them)")
+        )
     if whatif is None:
-        answers = [("", app.store.shares(app.cluster_name, app.now, algorithm))]
+        answers = [("", app.store.shares(app.cluster_name, app.now, algorithm, settings=out.json))]
     else:  # the tree as it is, then as it would be: one snapshot, nothing written
         both = app.store.shares_whatif(whatif, app.cluster_name, app.now, algorithm)
         answers = [(", as it is", both.before), (", with " + "; ".join(both.changes), both.after)]
     keep_until_exit(answers)
+    if out.json:
+        answer = answers[0][1]
+        # "tree ''" names no account: an error, not the whole tree
+        _emit_json(answer, answer.subtree(account) if account is not None else answer.rows, app.now)
+        return
     console = tables.console(record=svg is not None)
     for label, answer in answers:
         _draw(console, answer, account, label)
@@ -69,3 +86,22 @@ def _draw(console, answer, account: str | None, label: str) -> None:
         console.print(drawn.text(), soft_wrap=True)
     else:  # no style to show: the lines as they are (rich's rendering costs seconds too)
         console.file.write(drawn.plain + "\n")
+
+
+def _emit_json(answer, rows, now: int) -> None:
+    """The rows of sshare --json, nested: each under its parent's ``children``."""
+    import json
+
+    from fscli.cli.sshare import extras_of
+    from fscli.engine.timestr import utc_iso
+    from fscli.render.sshare import json_rows
+
+    top: list[dict] = []
+    path: list[dict] = []
+    for doc in json_rows(rows, extras_of(answer)):
+        doc["children"] = []
+        del path[doc["depth"] - (rows[0].depth if rows else 0) :]
+        (path[-1]["children"] if path else top).append(doc)
+        path.append(doc)
+    meta = {"cluster": answer.cluster, "algorithm": answer.algorithm, "at": utc_iso(now)}
+    click.echo(json.dumps({"meta": meta, "tree": top}, indent=2))

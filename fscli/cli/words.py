@@ -188,6 +188,9 @@ def delete_words(
     """The words of a ``delete``: only ``select`` keys and names, never a value to set, so
     that a mistyped delete is refused instead of deleting what its names alone pick."""
     words = parse_words(args, keys, command, modify=modify)
+    option = next((name for name in words.names if name.startswith("-")), None)
+    if option is not None:  # no name starts with '-': an option (--json) the command lacks
+        raise UsageProblem(f"No such option '{option}' (see 'fscli {command} --help')")
     reject_unused(words, select, command)
     reject_changes(words, command)
     return words

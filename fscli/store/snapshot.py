@@ -297,11 +297,19 @@ def load_charge_table(conn, cluster_id: int, until: int | None = None) -> Charge
 
 
 def load_jobs(
-    conn, cluster_id: int | None = None, states: tuple[str, ...] | None = None, loose: bool = False
+    conn,
+    cluster_id: int | None = None,
+    states: tuple[str, ...] | None = None,
+    loose: bool = False,
+    job_id: int | None = None,
 ) -> list[Job]:
     """Jobs by id: the cluster's (all when ``cluster_id`` is None), with ``loose`` also
-    those stored without a cluster (LSF jobs), in ``states`` if given."""
+    those stored without a cluster (LSF jobs), in ``states`` if given (``job_id``: that
+    job only)."""
     where, params = [], {}
+    if job_id is not None:
+        where.append("id = :job_id")
+        params["job_id"] = job_id
     if cluster_id is not None:
         here = "cluster_id = :cid"
         where.append(f"({here} OR cluster_id IS NULL)" if loose else here)
@@ -445,3 +453,14 @@ def cluster_names(conn) -> list[str]:
 def job_state(conn, job_id: int) -> str | None:
     """The job's state, None when the store has no such job."""
     return scalar(conn, "SELECT state FROM job WHERE id = :id", {"id": job_id})
+
+
+def account_parents(conn, cluster_id: int) -> dict[str, str | None]:
+    """Each account association of the cluster: its account name and its parent's."""
+    found = rows(
+        conn,
+        "SELECT a.account, p.account FROM association AS a LEFT JOIN association AS p "
+        'ON p.id = a.parent_id WHERE a.cluster_id = :cid AND a."user" IS NULL',
+        {"cid": cluster_id},
+    )
+    return dict(found)

@@ -101,6 +101,19 @@ class LimitsState:
     memory: MemoryDefaults = field(default_factory=MemoryDefaults)
     """DefMemPerCPU/DefMemPerNode/MaxMemPerCPU: the memory of a job that gives none."""
 
+    def groups_of(self, jobs: Iterable[Job], scope: JobScope) -> list[JobGroup]:
+        """``jobs`` counted for ``scope`` (:func:`job_groups`) with this state's
+        associations, partitions, QOS and billing."""
+        return job_groups(
+            jobs,
+            scope,
+            assocs=self.assocs,
+            partitions=self.partitions,
+            qos=self.qos,
+            billing_weights=self.billing_weights,
+            priority_flags=self.priority_flags,
+        )
+
 
 @dataclass(slots=True)
 class Violation:
@@ -304,18 +317,13 @@ class _Counters:
             state.calc_anchor,
             now,
         )
+        reads = counted_qos or any(_reads_jobs(e, job) for e in res.assoc_entries)
         groups = (
-            state.count_jobs(scope)
+            []  # no limit here counts jobs: nothing to count
+            if not reads
+            else state.count_jobs(scope)
             if state.count_jobs
-            else job_groups(
-                state.jobs,
-                scope,
-                assocs=state.assocs,
-                partitions=state.partitions,
-                qos=state.qos,
-                billing_weights=state.billing_weights,
-                priority_flags=state.priority_flags,
-            )
+            else state.groups_of(state.jobs, scope)
         )
         parent = {a.id: a.parent_id for a in state.assocs}
         ancestors = _climber(parent, counted)
@@ -901,11 +909,14 @@ def _billed(req: JobRequest, partition: Partition | None, state: LimitsState) ->
     return tres
 
 
-def check(req: JobRequest, state: LimitsState, now: int) -> CheckResult:
+def check(req: JobRequest, state: LimitsState, now: int, submitted: bool = False) -> CheckResult:
     """Whether ``req`` would run now, pend (with Slurm's reason) or be rejected at submit.
 
     ``now`` (epoch seconds) dates the running jobs' remaining time for GrpTRESRunMins (as
-    of the last decay pass before it).
+    of the last decay pass before it). ``submitted``: ``req`` is a pending job Slurm
+    already accepted (``job why``): the submission checks are behind it (its own place in
+    the submit counts would refuse it again), so only what holds it before a start is
+    checked, and a limit that would have refused it makes it pend.
     """
     part_name = req.partition or state.default_partition
     try:
@@ -937,7 +948,11 @@ def check(req: JobRequest, state: LimitsState, now: int) -> CheckResult:
     checker = _Checker(res, chain, counters, job, strict, state)
     checker.partition(partition)
     part_found, checker.found = checker.found, []
-    checker.validate()
+    if submitted:
+        for v in part_found:
+            v.rejects, v.error = False, None
+    else:
+        checker.validate()
     checker.found = (
         [v for v in part_found if v.rejects]
         + checker.found

@@ -11,7 +11,8 @@ usage only when a GrpTRESMins or GrpWall limit is in force.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
 from fscli.engine.config import PriorityConfig
 from fscli.engine.limits.check import WALL, LimitsState
@@ -23,7 +24,7 @@ from fscli.engine.limits.counting import (
     usage_factor,
 )
 from fscli.engine.limits.target import ASSOC, Target
-from fscli.engine.model import Assoc, Partition, Qos
+from fscli.engine.model import Assoc, Job, Partition, Qos
 from fscli.engine.runmins import NOT_HELD
 from fscli.engine.submit import MemoryDefaults
 from fscli.engine.timestr import INFINITE_MINUTES
@@ -90,14 +91,30 @@ def load(
     )
 
 
-def attach_jobs(conn, cluster: str | None, state: LimitsState, now: int) -> None:
+def attach_jobs(
+    conn, cluster: str | None, state: LimitsState, now: int, started: Sequence[Job] = ()
+) -> None:
     """Let ``state`` count the store's jobs while ``conn`` is open (call after any what-if:
-    the usage limits then in force decide whether decayed usage is computed)."""
+    the usage limits then in force decide whether decayed usage is computed).
+
+    ``started``: pending jobs a scheduling pass starts before this check (``job why``),
+    counted as running from ``now``; the caller may add to the list between checks."""
     from fscli.store.state import load_state
 
     cluster_id = snapshot.cluster_id_for(conn, cluster)
     tree = _Tree(conn, cluster_id, state.assocs)
-    state.count_jobs = lambda scope: _count_jobs(conn, cluster_id, tree, scope, state)
+
+    as_running: dict[int, Job] = {}
+
+    def count(scope: JobScope) -> list[JobGroup]:
+        found = _count_jobs(conn, cluster_id, tree, scope, state)
+        if not started:
+            return found
+        for job in started[len(as_running) :]:  # the list only grows
+            as_running[job.id] = replace(job, state="running")
+        return found + _started_groups(tree, scope, state, list(as_running.values()))
+
+    state.count_jobs = count
     holders = [x.limits for x in state.assocs] + [q.limits for q in state.qos]
     if not any(name in limits for limits in holders for name in USAGE_LIMITS):
         return
@@ -109,6 +126,19 @@ def attach_jobs(conn, cluster: str | None, state: LimitsState, now: int) -> None
         into = state.usage_mins.setdefault(tree.nearest(aid), {})
         for name, amount in mins.items():
             into[name] = into.get(name, 0.0) + amount
+
+
+def _started_groups(
+    tree: _Tree, scope: JobScope, state: LimitsState, started: Sequence[Job]
+) -> list[JobGroup]:
+    """``started`` (as running) as :func:`job_groups` counts them, each under its own
+    association when that is the checked user's, else under its account (as
+    :func:`_count_jobs` groups)."""
+    groups = state.groups_of(started, scope)
+    for group in groups:
+        own = group.user == scope.user and group.assoc_id in tree.loaded
+        group.assoc_id = tree.nearest(group.assoc_id if own else tree.parent(group.assoc_id))
+    return groups
 
 
 class _Tree:
@@ -134,6 +164,15 @@ class _Tree:
                 **{x.id: x.parent_id for x in self.loaded.values()},
             }
         return self._parents
+
+    def parent(self, aid: int | None) -> int | None:
+        """The parent of any association of the store (one query, remembered)."""
+        if aid is None:
+            return None
+        if aid not in self.parents:
+            found = rows(self.conn, "SELECT parent_id FROM association WHERE id = :id", {"id": aid})
+            self.parents[aid] = found[0][0] if found else None
+        return self.parents[aid]
 
     def nearest(self, aid: int | None) -> int | None:
         """``aid`` if loaded, else its nearest loaded ancestor (None: none known)."""
