@@ -41,11 +41,10 @@ def tree(app, account, algorithm, whatif, out, svg) -> None:
 
     if out.parsable or out.noheader:
         raise UsageProblem("tree draws the tree: -p, -P and -n do not apply (use --json)")
-    if out.json and (svg is not None or whatif is not None):
-        raise UsageProblem(
-            "tree --json gives the rows as they are: leave out "
-            + ("--svg" if svg is not None else "--with (sshare --with --json compares them)")
-        )
+    if out.json and svg is not None:
+        raise UsageProblem("--svg saves the drawing: leave out --json")
+    if out.json and whatif is not None:
+        raise UsageProblem("tree --json leaves out --with: sshare --with --json compares the rows")
     if whatif is None:
         answers = [("", app.store.shares(app.cluster_name, app.now, algorithm, settings=out.json))]
     else:  # the tree as it is, then as it would be: one snapshot, nothing written

@@ -121,3 +121,8 @@ def test_tree_json_nests_the_sshare_rows(run):
     assert stderr == "fscli: error: tree draws the tree: -p, -P and -n do not apply (use --json)\n"
     code, _, stderr = run(["tree", "--json", "--svg", "x.svg"])
     assert code == 2 and stderr == "fscli: error: --svg saves the drawing: leave out --json\n"
+    code, out, stderr = run(["tree", "--json", "--with", "account=accountb fairshare=+5"])
+    assert (code, out) == (2, "")
+    assert stderr == (
+        "fscli: error: tree --json leaves out --with: sshare --with --json compares the rows\n"
+    )

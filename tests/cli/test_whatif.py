@@ -366,3 +366,11 @@ def test_limits_check_with_takes_the_same_words(site):
     plain = json.loads(site.ok(*args, at=AT).stdout)
     changed = json.loads(site.ok(*args, "--with", "account=chem GrpTRES=cpu=500", at=AT).stdout)
     assert (plain["verdict"], changed["verdict"]) == ("pend", "run")
+
+
+def test_with_leaves_out_over_and_sort(site):
+    for extra in (["--over"], ["--sort", "RawUsage"]):
+        result = site.fails("sshare", "-a", "--with", "account=chem fairshare=+5", *extra, code=2)
+        assert result.stderr == (
+            "fscli: error: --with and --with-config leave out --explain, --svg, --over and --sort\n"
+        )
