@@ -10,6 +10,8 @@ from __future__ import annotations
 import fcntl
 import os
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -49,6 +51,23 @@ def jobs_cluster() -> Path:
     if ping.returncode != 0 or "UP" not in ping.stdout:
         pytest.skip("the live Slurm runs without slurmctld: start it with `up DIR --jobs`")
     return Path(where)
+
+
+@contextmanager
+def held_jobs_cluster() -> Iterator[list[str]]:
+    """:func:`jobs_cluster`, held for one scenario: the list it gives collects the ids of
+    the jobs the scenario submits, cancelled when it ends (passed or not)."""
+    import subprocess
+
+    where = jobs_cluster()
+    with open(where / "lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        jobs: list[str] = []
+        try:
+            yield jobs
+        finally:
+            if jobs:
+                subprocess.run(["scancel", *jobs], capture_output=True, timeout=60)
 
 
 def pytest_terminal_summary(terminalreporter, config):

@@ -38,7 +38,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import Fscli
-from tests.live.conftest import jobs_cluster
+from tests.live.conftest import held_jobs_cluster
 
 ACCOUNTS = [("shx", "root", 30), ("shy", "root", 70), ("shz", "shy", 5)]
 USERS = [("alice", "shx", 1), ("bob", "shx", 1), ("carl", "shy", 1), ("dana", "shz", 1)]
@@ -87,17 +87,8 @@ def sbatch(user: str, account: str, partition: str, cpus: int, *extra: str) -> s
 
 @pytest.fixture(scope="module")
 def scenario(tmp_path_factory):
-    where = jobs_cluster()
-    import fcntl
-
-    with open(where / "lock", "a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        jobs: list[str] = []
-        try:
-            yield _run_scenario(tmp_path_factory.mktemp("live-shares"), jobs)
-        finally:
-            if jobs:
-                run("scancel", *jobs, check=False)
+    with held_jobs_cluster() as jobs:
+        yield _run_scenario(tmp_path_factory.mktemp("live-shares"), jobs)
 
 
 def _run_scenario(tmp: Path, jobs: list[str]) -> dict:
