@@ -4,6 +4,7 @@ memory. One parser for both, so that a what-if refuses what the write would refu
 
 from __future__ import annotations
 
+from fscli.cli.qos import QOS_SETTINGS
 from fscli.cli.words import key_table, parse_words, split_list
 
 BASE_KEYS = {
@@ -14,12 +15,7 @@ BASE_KEYS = {
     "qos": ("qoslevel",),
     "defaultqos": ("defqos",),
     "fairshare": ("shares",),
-    "priority": (),
-    "flags": (),
-    "usagefactor": (),
-    "limitfactor": (),
-    "usagethreshold": ("usagethres",),
-    "gracetime": (),
+    **QOS_SETTINGS,
     "maxtime": (),
     "maxnodes": (),
     "minnodes": (),

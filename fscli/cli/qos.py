@@ -14,16 +14,17 @@ from fscli.cli.output import (
 )
 from fscli.cli.words import delete_words, key_table, parse_words, reject_unused
 
-BASE_KEYS = {
-    "name": ("names",),
+QOS_SETTINGS = {
     "priority": (),
     "flags": (),
     "usagefactor": (),
     "limitfactor": (),
     "usagethreshold": ("usagethres",),
     "gracetime": (),
-    "description": ("descr",),
 }
+"""The QOS settings besides limits (with their aliases): `qos add/modify` and `limits set
+qos=` (and every `--with qos=`) take the same words."""
+BASE_KEYS = {"name": ("names",), **QOS_SETTINGS, "description": ("descr",)}
 KEYS = key_table(BASE_KEYS, "qos")
 SETTINGS = {"context_settings": {"ignore_unknown_options": True}}
 
