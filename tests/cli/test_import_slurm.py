@@ -108,31 +108,46 @@ def test_qos_come_with_their_settings_and_unread_columns_are_named(fscli, tmp_pa
     ]
 
 
-def _columns(text: str, names: tuple[str, ...]) -> list[tuple[str, ...]]:
-    """The named columns of sprio's fixed-width text, found by header (the PARTITION
-    factor is the second PARTITION column)."""
-    lines = text.splitlines()
-    head = lines[0].split()
-    where = [
-        len(head) - 1 - head[::-1].index(n) if n == "PARTITION" else head.index(n) for n in names
-    ]
-    return [tuple(line.split()[i] for i in where) for line in lines[1:]]
+SPRIO_24_11_PASS = "2026-11-28T06:48:25Z"
+"""The last pass before the golden 24.11 sprio capture, which saved none: its ``-l -n`` AGE
+0.0004282 is 37 s of PriorityMaxAge 1-0 after the jobs' submission at 06:47:48."""
 
 
-def test_a_slurm_24_11_capture_imports_its_jobs_partitions_and_qos(fscli, monkeypatch):
+@pytest.mark.parametrize(
+    ("argv", "name"),
+    [
+        (("-l",), "sprio_l.txt"),
+        (("-l", "-n"), "sprio_l_n.txt"),
+        (("-w",), "sprio_w.txt"),
+        ((), "sprio_default.txt"),
+    ],
+)
+def test_a_slurm_24_11_capture_gives_its_sprio_byte_for_byte(fscli, monkeypatch, argv, name):
     """Files of Slurm 24.11.5 (the golden sprio capture: ReqTRES/AllocTRES and TresPerTask
-    in scontrol show job, ExclusiveTopo in show partition, sprio -l with ACCOUNT and
-    QOSNAME): the jobs, partition factors and QOS priorities give 24.11's JOBSIZE,
-    PARTITION, QOS and NICE columns. (It has no sacct file: FAIRSHARE, from usage, and
-    AGE, from the pass moment it did not save, are not compared.)"""
+    in scontrol show job, ExclusiveTopo in show partition, sacct from its notes): sprio's
+    text is 24.11's, whose ``-l`` has ACCOUNT and QOSNAME (collect.json's version)."""
     monkeypatch.setenv("TZ", "Asia/Tokyo")  # its times are UTC, as collect.json says
     folder = CAPTURES / "slurm-24.11-sprio"
     done = fscli.ok("import", "slurm", str(folder))
     assert "imported 9 jobs (8 pending, 1 running)\n" in done.stderr
-    assert "not imported: sacct_a_X_P.txt missing or empty: usage of finished jobs" in done.stderr
-    got = fscli.ok("slurm-sprio", "-l", at="2026-11-28T06:49:04Z").stdout
-    names = ("JOBID", "USER", "JOBSIZE", "PARTITION", "QOS", "NICE")
-    assert _columns(got, names) == _columns((folder / "sprio_l.txt").read_text(), names)
+    assert "imported 2 job(s) on oracle (2 completed, 0 running)\n" in done.stderr
+    got = fscli.ok("slurm-sprio", *argv, at=SPRIO_24_11_PASS).stdout
+    assert got == (folder / name).read_text()
+
+
+def test_slurm_version_picks_sprio_long_text(fscli):
+    """``--slurm-version`` overrides the imported version: 22.05's ``-l`` has no ACCOUNT
+    or QOSNAME; a version fscli does not print is refused in one line."""
+    fscli.ok("-Q", "import", "slurm", str(CAPTURES / "slurm-24.11-sprio"))
+    got = fscli.ok("slurm-sprio", "-l", "--slurm-version=22.05.8", at=SPRIO_24_11_PASS).stdout
+    assert got.splitlines()[0].split() == [
+        "JOBID", "PARTITION", "USER", "PRIORITY", "SITE", "AGE", "ASSOC", "FAIRSHARE",
+        "JOBSIZE", "PARTITION", "QOS", "NICE", "TRES",
+    ]  # fmt: skip
+    assert got.splitlines()[1].split() == "4 low user1 6631 0 0 0 6000 531 100 0 0".split()
+    bad = fscli("slurm-sprio", "-l", "--slurm-version", "21.08")
+    assert (bad.exit_code, bad.stdout) == (1, "")
+    assert bad.stderr == "sprio: error: Slurm version '21.08' is not one of 22.05 to 25.11\n"
 
 
 def test_a_file_its_reader_cannot_take_is_skipped_with_the_reason(fscli, tmp_path):
