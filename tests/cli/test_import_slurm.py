@@ -85,7 +85,7 @@ def test_folder_and_live_go_alone(fscli, tmp_path):
     )
 
 
-def test_qos_come_with_their_settings_and_unread_columns_are_named(fscli, tmp_path):
+def test_qos_come_with_their_settings_preemption_and_unread_columns_named(fscli, tmp_path):
     folder = tmp_path / "capture"
     shutil.copytree(CAPTURES / "fair_tree", folder)
     qos = folder / "sacctmgr_show_qos.txt"
@@ -96,8 +96,24 @@ def test_qos_come_with_their_settings_and_unread_columns_are_named(fscli, tmp_pa
     row.update(MaxTRESPU="cpu=32", PreemptMode="cluster", Priority="100")
     row.update(UsageFactor="2.000000", Preempt="normal")
     qos.write_text(qos.read_text() + "|".join(row[h] for h in head) + "\n")
+    row.update(Name="low", ID="3", Descr="", Flags="", GraceTime="", GrpTRES="", MaxWall="")
+    row.update(MaxTRESPU="", PreemptMode="requeue", Priority="1", Preempt="", UsageFactor="1")
+    row.update(PreemptExemptTime="00:10:00", MinPrioThres="50", MaxJobsAccruePU="2")
+    qos.write_text(qos.read_text() + "|".join(row[h] for h in head) + "\n")
     done = fscli.ok("import", "slurm", str(folder))
-    assert "not imported: sacctmgr_show_qos.txt: column Preempt not imported\n" in done.stderr
+    assert "not imported: sacctmgr_show_qos.txt: column MaxJobsAccruePU not imported\n" in (
+        done.stderr
+    )
+    shown = fscli.ok(
+        "sacctmgr", "-P", "show", "qos",
+        "format=name,preempt,preemptmode,preemptexempttime,minpriothresh",
+    ).stdout  # fmt: skip
+    assert shown.splitlines() == [
+        "Name|Preempt|PreemptMode|PreemptExemptTime|MinPrioThres",
+        "normal||cluster||",
+        "high|normal|cluster||",
+        "low||requeue|00:10:00|50",
+    ]
     shown = fscli.ok(
         "sacctmgr", "-P", "show", "qos",
         "format=name,descr,flags,gracetime,grptres,maxwall,maxtrespu,priority,usagefactor",
@@ -105,7 +121,37 @@ def test_qos_come_with_their_settings_and_unread_columns_are_named(fscli, tmp_pa
     assert shown.splitlines()[1:] == [
         "normal|Normal QOS default||00:00:00||||0|1.000000",
         "high|urgent work|DenyOnLimit|00:05:00|cpu=128|1-00:00:00|cpu=32|100|2.000000",
+        "low|||00:00:00||||1|1.000000",
     ]
+
+
+@pytest.mark.parametrize(
+    ("column", "value", "why"),
+    [
+        ("PreemptMode", "sometimes", "unknown preempt mode 'sometimes'"),
+        ("MinPrioThres", "-3", "MinPrioThreshold must be a whole number, not '-3'"),
+        (
+            "PreemptExemptTime",
+            "soon",
+            "invalid PreemptExemptTime 'soon': expected minutes, MM:SS, HH:MM:SS, D-HH, "
+            "D-HH:MM or D-HH:MM:SS",
+        ),
+    ],
+)
+def test_a_bad_preemption_cell_skips_the_qos_file_with_the_reason(
+    fscli, tmp_path, column, value, why
+):
+    folder = tmp_path / "capture"
+    shutil.copytree(CAPTURES / "fair_tree", folder)
+    qos = folder / "sacctmgr_show_qos.txt"
+    head = qos.read_text().splitlines()[0].split("|")
+    row = dict.fromkeys(head, "") | {"Name": "odd", "ID": "2", column: value}
+    qos.write_text(qos.read_text() + "|".join(row[h] for h in head) + "\n")
+    done = fscli.ok("import", "slurm", str(folder))
+    assert (
+        f"not imported: sacctmgr_show_qos.txt: line 3, {column}: {why}: QOS settings "
+        "(QOS the tree names are added at their defaults) not imported\n"
+    ) in done.stderr
 
 
 SPRIO_24_11_PASS = "2026-11-28T06:48:25Z"
