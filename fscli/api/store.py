@@ -545,7 +545,7 @@ class Store:
         at: When = None,
     ):
         """:func:`fscli.api.limits.effective_limits`: every limit in force for a job there,
-        with the wall minutes each GrpWall has used."""
+        with what each GrpWall, GrpTRESMins and GrpTRESRunMins has used."""
         from fscli.api.limits import effective_limits
 
         return effective_limits(self, user, account, partition, qos, cluster, moment(at))

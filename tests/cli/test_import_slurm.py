@@ -211,37 +211,64 @@ def test_a_file_its_reader_cannot_take_is_skipped_with_the_reason(fscli, tmp_pat
     assert "imported 5 jobs (4 pending, 1 running)\n" in done.stderr
 
 
-def _assoc_mgr_wall(folder: Path) -> dict[tuple[str, str], str]:
-    """(account, user or '') -> the GrpWall minutes used that ``scontrol show assoc_mgr``
-    printed (``GrpWall=N(0.85)``), for every association but root's."""
+USED_TRES = ("cpu", "mem", "node", "billing")
+"""The TRES fscli counts of those assoc_mgr lists (energy, fs/disk, vmem, pages: always 0)."""
+
+
+def _assoc_mgr_used(folder: Path) -> dict[tuple[str, ...], list[str]]:
+    """(account, user or '') of every association but root's, and ('qos', name) of every
+    QOS -> what ``scontrol show assoc_mgr`` printed in brackets: GrpWall's minutes, then
+    GrpTRESMins' and GrpTRESRunMins' of :data:`USED_TRES`."""
     import re
 
     text = (folder / "scontrol_show_assoc_mgr.txt").read_text()
     found = {}
-    for account, user, used in re.findall(
-        r"Account=(\S+) UserName=(\S*?)(?:\(\d+\))? .*?GrpWall=[^(\s]*\(([\d.]+)\)", text, re.S
-    ):
-        if account != "root":
-            found[(account, user)] = used
+    for record in re.split(r"\n(?=ClusterName=|QOS=)", text):
+        head = re.match(r"ClusterName=\S+ Account=(\S+) UserName=(\S*?)(?:\(\d+\))? ", record)
+        qos = re.match(r"QOS=(\S+)\(\d+\)", record)
+        if not (head or qos) or (head and head[1] == "root"):
+            continue
+        used = [re.search(r"GrpWall=[^(\s]*\(([\d.]+)\)", record)[1]]
+        for name in ("GrpTRESMins", "GrpTRESRunMins"):
+            cells = dict(
+                re.findall(r"([\w/]+)=[^(,\s]*\((\d+)\)", re.search(name + r"=(\S+)", record)[1])
+            )
+            used += [cells[t] for t in USED_TRES]
+        found[(head[1], head[2]) if head else ("qos", qos[1])] = used
     return found
 
 
-@pytest.mark.parametrize("name", ["fair_tree", "classic"])
-def test_grp_wall_used_is_what_assoc_mgr_printed(fscli, name):
-    """The imported jobs charge the GrpWall minutes slurmctld counted, on every user and
-    account association (a GrpWall limit set on each shows them in the Used column)."""
+@pytest.mark.parametrize("name", ["fair_tree", "classic", "depth_oblivious"])
+def test_used_counters_are_what_assoc_mgr_printed(fscli, name):
+    """The imported jobs give the GrpWall, GrpTRESMins and GrpTRESRunMins slurmctld
+    counted, on every user and account association and the QOS (limits set on each, one
+    at a time, show them in limits show --effective's Used column)."""
     folder = CAPTURES / name
     fscli.ok("-Q", "import", "slurm", str(folder))
     at = last_pass(folder)
-    want = _assoc_mgr_wall(folder)
-    assert len(want) == 8 and want[("shy", "carl")] not in ("0.00", "")
+    want = _assoc_mgr_used(folder)
+    assert len(want) == 9 and want[("shy", "carl")][0] not in ("0.00", "")
+    assert want[("shy", "carl")][5:] != ["0"] * 4  # a job runs: run minutes held
+    tres = ",".join(f"{t}=999999999" for t in USED_TRES)
+    limits = ("grpwall=100000", f"grptresmins={tres}", f"grptresrunmins={tres}")
     got = {}
-    for account, user in want:
-        who = ("user=" + user, "account=" + account) if user else ("account=" + account,)
-        fscli.ok("-Q", "limits", "set", *who, "grpwall=100", at=at)
+    for key in want:
+        account, user = key
+        if account == "qos":
+            holder, who = ("qos=" + user,), ("user=carl", "account=shy", "qos=" + user)
+        elif user:
+            holder = who = ("user=" + user, "account=" + account)
+        else:
+            holder = who = ("account=" + account,)
+        fscli.ok("-Q", "limits", "set", *holder, *limits, at=at)
         shown = fscli.ok("limits", "show", "--effective", *who, "-P", at=at).stdout
-        row = next(line for line in shown.splitlines() if line.startswith("GrpWall|"))
-        got[(account, user)] = row.split("|")[-1]
+        rows = {tuple(r.split("|")[:2]): r.split("|")[-1] for r in shown.splitlines()[1:]}
+        got[key] = [rows[("GrpWall", "")]] + [
+            rows[(limit, t)] for limit in ("GrpTRESMins", "GrpTRESRunMins") for t in USED_TRES
+        ]
+        fscli.ok(
+            "-Q", "limits", "unset", *holder, "GrpWall", "GrpTRESMins", "GrpTRESRunMins", at=at
+        )
     assert got == want
 
 
