@@ -238,28 +238,41 @@ def _assoc_mgr_used(folder: Path) -> dict[tuple[str, ...], list[str]]:
     return found
 
 
-@pytest.mark.parametrize("name", ["fair_tree", "classic", "depth_oblivious"])
-def test_used_counters_are_what_assoc_mgr_printed(fscli, name):
+@pytest.mark.parametrize(
+    ("name", "user", "account", "running"),
+    [
+        ("fair_tree", "carl", "shy", True),
+        ("classic", "carl", "shy", True),
+        ("depth_oblivious", "carl", "shy", True),
+        ("slurm-24.11-classic_doc/classic", "user1", "b", False),
+        ("slurm-24.11-classic_doc/fairtree", "user1", "b", False),
+        ("slurm-24.11-classic_doc/depth_oblivious", "user1", "b", False),
+    ],
+)
+def test_used_counters_are_what_assoc_mgr_printed(fscli, name, user, account, running):
     """The imported jobs give the GrpWall, GrpTRESMins and GrpTRESRunMins slurmctld
     counted, on every user and account association and the QOS (limits set on each, one
-    at a time, show them in limits show --effective's Used column)."""
+    at a time, show them in limits show --effective's Used column): the live 22.05.8
+    captures with a job running, and the golden 24.11.5 ones (at their moment: no pass
+    saved, no decay)."""
     folder = CAPTURES / name
     fscli.ok("-Q", "import", "slurm", str(folder))
-    at = last_pass(folder)
+    meta = json.loads((folder / "collect.json").read_text())
+    at = last_pass(folder) if meta.get("last_pass") else str(meta["moment"])
     want = _assoc_mgr_used(folder)
-    assert len(want) == 9 and want[("shy", "carl")][0] not in ("0.00", "")
-    assert want[("shy", "carl")][5:] != ["0"] * 4  # a job runs: run minutes held
+    assert want[(account, user)][0] not in ("0.00", "")
+    assert (want[(account, user)][5:] != ["0"] * 4) == running  # run minutes held
     tres = ",".join(f"{t}=999999999" for t in USED_TRES)
     limits = ("grpwall=100000", f"grptresmins={tres}", f"grptresrunmins={tres}")
     got = {}
     for key in want:
-        account, user = key
-        if account == "qos":
-            holder, who = ("qos=" + user,), ("user=carl", "account=shy", "qos=" + user)
-        elif user:
-            holder = who = ("user=" + user, "account=" + account)
+        owner, held = key
+        if owner == "qos":
+            holder, who = ("qos=" + held,), ("user=" + user, "account=" + account, "qos=" + held)
+        elif held:
+            holder = who = ("user=" + held, "account=" + owner)
         else:
-            holder = who = ("account=" + account,)
+            holder = who = ("account=" + owner,)
         fscli.ok("-Q", "limits", "set", *holder, *limits, at=at)
         shown = fscli.ok("limits", "show", "--effective", *who, "-P", at=at).stdout
         rows = {tuple(r.split("|")[:2]): r.split("|")[-1] for r in shown.splitlines()[1:]}
@@ -285,13 +298,19 @@ def test_without_partitions_the_jobs_in_them_are_left_out_and_said(fscli, tmp_pa
 @pytest.mark.parametrize("mode", ["classic", "fairtree", "depth_oblivious"])
 def test_slurm_24_11_captures_give_its_sshare_byte_for_byte(fscli, mode):
     """The golden 24.11.5 classic_doc captures (dump, scontrol show config, the sacct table
-    of their notes, no decay) as collect folders: sshare -a -l -P and -a -P are 24.11's, in
+    of their notes, no decay) as collect folders: sshare -a -l -P, -a -P and the
+    fixed-width -a -l and -a are 24.11's, in
     the three modes, at the capture's moment (collect.json's, no pass saved)."""
     folder = CAPTURES / "slurm-24.11-classic_doc" / mode
     done = fscli.ok("import", "slurm", str(folder))
     assert "imported 3 job(s) on oracle (3 completed, 0 running)\n" in done.stderr
     at = "2026-11-28T" + {"classic": "06:38:57", "fairtree": "06:41:21"}.get(mode, "06:44:53")
-    for name, argv in (("sshare_a_l_P.txt", ("-a", "-l", "-P")), ("sshare_a_P.txt", ("-a", "-P"))):
+    for name, argv in (
+        ("sshare_a_l_P.txt", ("-a", "-l", "-P")),
+        ("sshare_a_P.txt", ("-a", "-P")),
+        ("sshare_a_l.txt", ("-a", "-l")),
+        ("sshare_a.txt", ("-a",)),
+    ):
         got = fscli.ok("slurm-sshare", *argv, at=at + "Z").stdout
         assert got == (folder / name).read_text(), name
 
