@@ -35,7 +35,7 @@ def used_counters(
     qos: set[str] = {e.origin for e in shown if isinstance(e.origin, str)}
     mins = _decayed(state, assocs)
     run = (
-        _held_run_mins(state, assocs, qos, now)
+        _held_run_secs(state, assocs, qos, now)
         if any(e.own_name == "GrpTRESRunMins" for e in shown)
         else {}
     )
@@ -71,7 +71,7 @@ def _decayed(state: LimitsState, holders: set[int]) -> dict[int, dict[str, float
     return below
 
 
-def _held_run_mins(
+def _held_run_secs(
     state: LimitsState, assocs: set[int], qos: set[str], now: int
 ) -> dict[int | str, dict[str, int]]:
     """TRES-seconds of run time the running jobs under each association holder (itself
