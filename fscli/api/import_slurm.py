@@ -85,6 +85,15 @@ def _detail(capture: Capture) -> str:
     return f"digest={capture.digest} version={capture.meta.get('version', '?')}"
 
 
+def imported_version(detail: str | None) -> str | None:
+    """The Slurm version in an import's recorded detail (:func:`_detail`); None: unknown."""
+    for word in (detail or "").split():
+        key, _, value = word.partition("=")
+        if key == "version" and value not in ("", "?"):
+            return value
+    return None
+
+
 def _replace(tx: Writes, capture: Capture, last_pass: int) -> list[str]:
     """The cluster deleted and written again from ``capture``: QOS first (the tree names
     them), the tree, its size, settings, partitions, usage, then the jobs (checked as

@@ -35,16 +35,19 @@ def effective_limits(
     at: int = 0,
 ) -> tuple[list[LimitEntry], list[float | None]]:
     """(every limit in force for a job of ``user`` in ``account`` [partition, QOS], in
-    Slurm's precedence order; the wall minutes each GrpWall among them has used at ``at``)."""
-    from fscli.engine.limits.check import effective, used_wall
+    Slurm's precedence order; what each GrpWall, GrpTRESMins and GrpTRESRunMins among
+    them has used at ``at``: :func:`fscli.engine.limits.used.used_counters`)."""
+    from fscli.engine.limits.check import effective
+    from fscli.engine.limits.used import USED, used_counters
     from fscli.store.limits.state import attach_jobs
 
     with store.viewing() as conn:
         req, state = _request(conn, cluster, user, account, partition, qos)
         entries = effective(req, state)
-        if any(e.own_name == "GrpWall" for e in entries):
+        if any(e.own_name in USED for e in entries):
             attach_jobs(conn, cluster, state, at)
-    return entries, used_wall(state, entries)
+            return entries, used_counters(state, entries, at)
+    return entries, [None] * len(entries)
 
 
 def check_job(

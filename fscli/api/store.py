@@ -292,6 +292,15 @@ class Store:
         with self.reading(create, dry_run) as conn:
             return cluster_names(conn)
 
+    def slurm_version(self, cluster: str) -> str | None:
+        """The Slurm version ``cluster`` was last imported from (``import slurm``, the
+        version its collect.json recorded); None: never imported, or no version known."""
+        from fscli.api.import_slurm import imported_version
+        from fscli.store import lists
+
+        with self.viewing() as conn:
+            return imported_version(lists.last_detail(conn, "import slurm", cluster))
+
     def associations(self, cluster: str | None = None) -> Associations:
         """The cluster's associations (``cluster`` None: the store's only cluster)."""
         from fscli.api.results import Associations
@@ -536,7 +545,7 @@ class Store:
         at: When = None,
     ):
         """:func:`fscli.api.limits.effective_limits`: every limit in force for a job there,
-        with the wall minutes each GrpWall has used."""
+        with what each GrpWall, GrpTRESMins and GrpTRESRunMins has used."""
         from fscli.api.limits import effective_limits
 
         return effective_limits(self, user, account, partition, qos, cluster, moment(at))

@@ -129,8 +129,9 @@ def unset(app, words, dry_run) -> None:
 
 # -- show -------------------------------------------------------------------------------
 def _emit(out, entries, used: list | None = None) -> None:
-    """The entries; ``used`` (from ``--effective``): the wall minutes each GrpWall has
-    used, shown in a Used column (``used`` in JSON) when some entry is a GrpWall."""
+    """The entries; ``used`` (from ``--effective``): what each GrpWall (wall minutes, 2
+    decimals), GrpTRESMins and GrpTRESRunMins (whole TRES-minutes) has used, shown in a
+    Used column (``used`` in JSON) when some entry is one of them."""
     used = used if used and any(u is not None for u in used) else None
     if out.json:
         import json
@@ -138,7 +139,7 @@ def _emit(out, entries, used: list | None = None) -> None:
         docs = [e.to_dict() for e in entries]
         for doc, minutes in zip(docs, used or ()):
             if minutes is not None:
-                doc["used"] = round(minutes, 2)
+                doc["used"] = minutes if isinstance(minutes, int) else round(minutes, 2)
         click.echo(json.dumps({"limits": docs}, indent=2))
         return
     rows = [
@@ -156,7 +157,13 @@ def _emit(out, entries, used: list | None = None) -> None:
     if used:
         columns = [*COLUMNS, "Used"]
         for row, minutes in zip(rows, used):
-            row.append("" if minutes is None else f"{minutes:.2f}")
+            row.append(
+                ""
+                if minutes is None
+                else str(minutes)
+                if isinstance(minutes, int)
+                else f"{minutes:.2f}"
+            )
     out.emit(columns, rows, "limits", keep=("Name", "Value", "Level", "Source"))
 
 
@@ -201,7 +208,7 @@ def show(app, words, effective, out) -> None:
 
 
 def _effective(app, parsed) -> tuple[list, list]:
-    """(the limits in force, the wall minutes each GrpWall among them has used)."""
+    """(the limits in force, what each group limit among them has used)."""
     from fscli.errors import UsageProblem
 
     extra = set(parsed.values) - {"qos"}

@@ -99,6 +99,7 @@ SPRIO_LONG = [
     LongOption("local", NO, "local"),
     LongOption("sib", NO, "sibling"),
     LongOption("sibling", NO, "sibling"),
+    LongOption("slurm-version", REQUIRED, "slurm-version"),
     LongOption("usage", NO, "usage"),
 ]
 SPRIO_USAGE = """\
@@ -378,11 +379,15 @@ def _indented(rows, keep):
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
 @click.pass_obj
 def slurm_sprio(app, args) -> None:
-    """sprio 22.05's command line and text over the store (what the sprio shim runs).
+    """sprio's command line and text over the store (what the sprio shim runs).
+
+    The text is that of the Slurm the cluster was imported from (``import slurm``), else
+    22.05's; ``--slurm-version=24.11`` picks another (22.05 to 25.11: ``-l`` has ACCOUNT
+    and QOSNAME from 23.02).
 
     \b
     Example:
-      fscli slurm-sprio -l
+      fscli slurm-sprio -l --slurm-version=24.11
     """
     raise SystemExit(sprio_main(app, args))
 
@@ -391,7 +396,7 @@ def sprio_main(app, args) -> int:
     """One sprio invocation; its exit code."""
     found, rest = _parse("sprio", args, SPRIO_OPTSTRING, SPRIO_LONG)
     noheader = long_ = norm = weights = job_flag = False
-    fmt = sort = None
+    fmt = sort = version = None
     jobs: list[int] | None = None
     users: list[str] | None = None
     partitions: list[str] | None = None
@@ -434,6 +439,10 @@ def sprio_main(app, args) -> int:
         elif key == "usage":
             _out(SPRIO_USAGE)
             return 0
+        elif key == "slurm-version":
+            version = _release(value or "")
+            if version is None:
+                return 1
         # -v, --federation, --local, --sibling: one cluster, nothing to show more of
     from fscli.render.sprio import LONG_WITH_FORMAT
 
@@ -451,8 +460,27 @@ def sprio_main(app, args) -> int:
         _out(SPRIO_USAGE)
         return 1
     return _sprio_text(
-        app, cluster, fmt, long_, norm, weights, not noheader, sort, jobs, users, partitions
+        app,
+        cluster,
+        fmt,
+        (long_, norm, weights, not noheader),
+        sort,
+        (jobs, users, partitions),
+        version,
     )
+
+
+def _release(version: str) -> str | None:
+    """``--slurm-version``'s value when fscli prints that Slurm's text, else None, said."""
+    from fscli.errors import InvalidValue
+    from fscli.render.sprio import slurm_release
+
+    try:
+        slurm_release(version)
+    except InvalidValue as exc:
+        _err(f"sprio: error: {exc.message}\n")
+        return None
+    return version
 
 
 def _job_list(text: str) -> list[int] | None:
@@ -467,9 +495,10 @@ def _job_list(text: str) -> list[int] | None:
     return ids
 
 
-def _sprio_text(
-    app, cluster, fmt, long_, norm, weights, header, sort, jobs, users, partitions
-) -> int:
+def _sprio_text(app, cluster, fmt, flags, sort, chosen, version) -> int:
+    """sprio's text: ``flags`` are -l, -n, -w and the header, ``chosen`` the jobs, users
+    and partitions asked for; ``version`` the Slurm whose text it is (None: the version
+    the cluster was imported from, else 22.05)."""
     from fscli.engine.priority import filter_columns
     from fscli.errors import FscliError, InvalidValue, NotFound
     from fscli.heap import bulk, keep_until_exit
@@ -484,6 +513,9 @@ def _sprio_text(
     except FscliError as exc:
         _store_error("sprio", exc)
     keep_until_exit(result)
+    long_, norm, weights, header = flags
+    jobs, users, partitions = chosen
+    version = version or app.store.slurm_version(result.cluster) or "22.05"
     try:
         rows = filter_columns(result.columns, jobs, users, partitions)
     except NotFound:
@@ -503,6 +535,7 @@ def _sprio_text(
                 header=header,
                 sort=sort,
                 users=users is not None,
+                version=version,
             ):
                 _out(text)
     except InvalidValue as exc:

@@ -35,16 +35,41 @@ LONG_WITH_FORMAT = (
 )
 
 LONG_FORMATS = {
-    "22.05": (
+    (22, 5): (
         "%.15i %9r %.8u %.10Y %.10S %.10A %.10B %.10F %.10J %.10P %.10Q %.11N %.20T",
         "%.15i %9r %.8u %10y %10a %10b %10f %10j %10p %10q %20t",
     ),
-    "25.11": (
+    (23, 2): (
         ("%.15i %9r %.8u %.8o %.10Y %.10S %.10A %.10B %.10F %.10J %.10P %.10n %.10Q %.11N %.20T"),
         "%.15i %9r %.8u %.8o %10y %10a %10b %10f %10j %10p %10n %10q %20t",
     ),
 }
-"""sprio -l (weighted, normalized) per Slurm version; 25.11 adds ACCOUNT and QOSNAME."""
+"""sprio -l (weighted, normalized) from each Slurm release on: 23.02 added ACCOUNT and
+QOSNAME (src/sprio/sprio.c, unchanged from 23.02 through 25.11)."""
+SLURM_RELEASES = ((22, 5), (25, 11))
+"""The first and last Slurm release whose sprio text fscli prints."""
+
+
+def slurm_release(version: str) -> tuple[int, int]:
+    """``24.11.5`` (or ``24.11``) as (24, 11); a version outside :data:`SLURM_RELEASES`
+    or not of that form is refused."""
+    parts = version.strip().split(".")
+    first, last = (f"{a}.{b:02d}" for a, b in SLURM_RELEASES)
+    try:
+        release = (int(parts[0]), int(parts[1]))
+    except (IndexError, ValueError):
+        release = (0, 0)
+    if not (SLURM_RELEASES[0] <= release <= SLURM_RELEASES[1]) or len(parts) > 3:
+        raise InvalidValue(f"Slurm version '{version}' is not one of {first} to {last}")
+    return release
+
+
+def long_format(version: str, normalized: bool) -> str:
+    """sprio -l's format in Slurm ``version`` (:func:`slurm_release`)."""
+    release = slurm_release(version)
+    since = max(r for r in LONG_FORMATS if r <= release)
+    return LONG_FORMATS[since][1 if normalized else 0]
+
 
 # factor letter (lower case = normalized) -> factor name
 _FACTOR_LETTERS = {
@@ -128,9 +153,7 @@ def default_format(
 ) -> str:
     """sprio's format when no ``-o``: depends on -l, -n, -u and the non-zero weights."""
     if long:
-        if version not in LONG_FORMATS:
-            raise InvalidValue(f"unknown sprio version '{version}': use {', '.join(LONG_FORMATS)}")
-        return LONG_FORMATS[version][1 if normalized else 0]
+        return long_format(version, normalized)
     parts = ["%.15i %9r"]
     if users:
         parts.append(" %.8u")

@@ -69,6 +69,16 @@ def changes(
     )
 
 
+def last_detail(conn, action: str, target: str) -> str | None:
+    """The detail of the newest change recorded as ``action`` on ``target``; None: none."""
+    return scalar(
+        conn,
+        "SELECT detail FROM transaction_log WHERE action = :action AND target = :target"
+        " ORDER BY id DESC LIMIT 1",
+        {"action": action, "target": target},
+    )
+
+
 def qos_names(conn) -> list[str]:
     """Every QOS name, sorted."""
     return [r[0] for r in rows(conn, "SELECT name FROM qos ORDER BY name")]

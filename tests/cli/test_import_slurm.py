@@ -85,7 +85,7 @@ def test_folder_and_live_go_alone(fscli, tmp_path):
     )
 
 
-def test_qos_come_with_their_settings_and_unread_columns_are_named(fscli, tmp_path):
+def test_qos_come_with_their_settings_preemption_and_unread_columns_named(fscli, tmp_path):
     folder = tmp_path / "capture"
     shutil.copytree(CAPTURES / "fair_tree", folder)
     qos = folder / "sacctmgr_show_qos.txt"
@@ -96,8 +96,24 @@ def test_qos_come_with_their_settings_and_unread_columns_are_named(fscli, tmp_pa
     row.update(MaxTRESPU="cpu=32", PreemptMode="cluster", Priority="100")
     row.update(UsageFactor="2.000000", Preempt="normal")
     qos.write_text(qos.read_text() + "|".join(row[h] for h in head) + "\n")
+    row.update(Name="low", ID="3", Descr="", Flags="", GraceTime="", GrpTRES="", MaxWall="")
+    row.update(MaxTRESPU="", PreemptMode="requeue", Priority="1", Preempt="", UsageFactor="1")
+    row.update(PreemptExemptTime="00:10:00", MinPrioThres="50", MaxJobsAccruePU="2")
+    qos.write_text(qos.read_text() + "|".join(row[h] for h in head) + "\n")
     done = fscli.ok("import", "slurm", str(folder))
-    assert "not imported: sacctmgr_show_qos.txt: column Preempt not imported\n" in done.stderr
+    assert "not imported: sacctmgr_show_qos.txt: column MaxJobsAccruePU not imported\n" in (
+        done.stderr
+    )
+    shown = fscli.ok(
+        "sacctmgr", "-P", "show", "qos",
+        "format=name,preempt,preemptmode,preemptexempttime,minpriothresh",
+    ).stdout  # fmt: skip
+    assert shown.splitlines() == [
+        "Name|Preempt|PreemptMode|PreemptExemptTime|MinPrioThres",
+        "normal||cluster||",
+        "high|normal|cluster||",
+        "low||requeue|00:10:00|50",
+    ]
     shown = fscli.ok(
         "sacctmgr", "-P", "show", "qos",
         "format=name,descr,flags,gracetime,grptres,maxwall,maxtrespu,priority,usagefactor",
@@ -105,34 +121,79 @@ def test_qos_come_with_their_settings_and_unread_columns_are_named(fscli, tmp_pa
     assert shown.splitlines()[1:] == [
         "normal|Normal QOS default||00:00:00||||0|1.000000",
         "high|urgent work|DenyOnLimit|00:05:00|cpu=128|1-00:00:00|cpu=32|100|2.000000",
+        "low|||00:00:00||||1|1.000000",
     ]
 
 
-def _columns(text: str, names: tuple[str, ...]) -> list[tuple[str, ...]]:
-    """The named columns of sprio's fixed-width text, found by header (the PARTITION
-    factor is the second PARTITION column)."""
-    lines = text.splitlines()
-    head = lines[0].split()
-    where = [
-        len(head) - 1 - head[::-1].index(n) if n == "PARTITION" else head.index(n) for n in names
-    ]
-    return [tuple(line.split()[i] for i in where) for line in lines[1:]]
+@pytest.mark.parametrize(
+    ("column", "value", "why"),
+    [
+        ("PreemptMode", "sometimes", "unknown preempt mode 'sometimes'"),
+        ("MinPrioThres", "-3", "MinPrioThreshold must be a whole number, not '-3'"),
+        (
+            "PreemptExemptTime",
+            "soon",
+            "invalid PreemptExemptTime 'soon': expected minutes, MM:SS, HH:MM:SS, D-HH, "
+            "D-HH:MM or D-HH:MM:SS",
+        ),
+    ],
+)
+def test_a_bad_preemption_cell_skips_the_qos_file_with_the_reason(
+    fscli, tmp_path, column, value, why
+):
+    folder = tmp_path / "capture"
+    shutil.copytree(CAPTURES / "fair_tree", folder)
+    qos = folder / "sacctmgr_show_qos.txt"
+    head = qos.read_text().splitlines()[0].split("|")
+    row = dict.fromkeys(head, "") | {"Name": "odd", "ID": "2", column: value}
+    qos.write_text(qos.read_text() + "|".join(row[h] for h in head) + "\n")
+    done = fscli.ok("import", "slurm", str(folder))
+    assert (
+        f"not imported: sacctmgr_show_qos.txt: line 3, {column}: {why}: QOS settings "
+        "(QOS the tree names are added at their defaults) not imported\n"
+    ) in done.stderr
 
 
-def test_a_slurm_24_11_capture_imports_its_jobs_partitions_and_qos(fscli, monkeypatch):
+SPRIO_24_11_PASS = "2026-11-28T06:48:25Z"
+"""The last pass before the golden 24.11 sprio capture, which saved none: its ``-l -n`` AGE
+0.0004282 is 37 s of PriorityMaxAge 1-0 after the jobs' submission at 06:47:48."""
+
+
+@pytest.mark.parametrize(
+    ("argv", "name"),
+    [
+        (("-l",), "sprio_l.txt"),
+        (("-l", "-n"), "sprio_l_n.txt"),
+        (("-w",), "sprio_w.txt"),
+        ((), "sprio_default.txt"),
+    ],
+)
+def test_a_slurm_24_11_capture_gives_its_sprio_byte_for_byte(fscli, monkeypatch, argv, name):
     """Files of Slurm 24.11.5 (the golden sprio capture: ReqTRES/AllocTRES and TresPerTask
-    in scontrol show job, ExclusiveTopo in show partition, sprio -l with ACCOUNT and
-    QOSNAME): the jobs, partition factors and QOS priorities give 24.11's JOBSIZE,
-    PARTITION, QOS and NICE columns. (It has no sacct file: FAIRSHARE, from usage, and
-    AGE, from the pass moment it did not save, are not compared.)"""
+    in scontrol show job, ExclusiveTopo in show partition, sacct from its notes): sprio's
+    text is 24.11's, whose ``-l`` has ACCOUNT and QOSNAME (collect.json's version)."""
     monkeypatch.setenv("TZ", "Asia/Tokyo")  # its times are UTC, as collect.json says
     folder = CAPTURES / "slurm-24.11-sprio"
     done = fscli.ok("import", "slurm", str(folder))
     assert "imported 9 jobs (8 pending, 1 running)\n" in done.stderr
-    assert "not imported: sacct_a_X_P.txt missing or empty: usage of finished jobs" in done.stderr
-    got = fscli.ok("slurm-sprio", "-l", at="2026-11-28T06:49:04Z").stdout
-    names = ("JOBID", "USER", "JOBSIZE", "PARTITION", "QOS", "NICE")
-    assert _columns(got, names) == _columns((folder / "sprio_l.txt").read_text(), names)
+    assert "imported 2 job(s) on oracle (2 completed, 0 running)\n" in done.stderr
+    got = fscli.ok("slurm-sprio", *argv, at=SPRIO_24_11_PASS).stdout
+    assert got == (folder / name).read_text()
+
+
+def test_slurm_version_picks_sprio_long_text(fscli):
+    """``--slurm-version`` overrides the imported version: 22.05's ``-l`` has no ACCOUNT
+    or QOSNAME; a version fscli does not print is refused in one line."""
+    fscli.ok("-Q", "import", "slurm", str(CAPTURES / "slurm-24.11-sprio"))
+    got = fscli.ok("slurm-sprio", "-l", "--slurm-version=22.05.8", at=SPRIO_24_11_PASS).stdout
+    assert got.splitlines()[0].split() == [
+        "JOBID", "PARTITION", "USER", "PRIORITY", "SITE", "AGE", "ASSOC", "FAIRSHARE",
+        "JOBSIZE", "PARTITION", "QOS", "NICE", "TRES",
+    ]  # fmt: skip
+    assert got.splitlines()[1].split() == "4 low user1 6631 0 0 0 6000 531 100 0 0".split()
+    bad = fscli("slurm-sprio", "-l", "--slurm-version", "21.08")
+    assert (bad.exit_code, bad.stdout) == (1, "")
+    assert bad.stderr == "sprio: error: Slurm version '21.08' is not one of 22.05 to 25.11\n"
 
 
 def test_a_file_its_reader_cannot_take_is_skipped_with_the_reason(fscli, tmp_path):
@@ -150,37 +211,77 @@ def test_a_file_its_reader_cannot_take_is_skipped_with_the_reason(fscli, tmp_pat
     assert "imported 5 jobs (4 pending, 1 running)\n" in done.stderr
 
 
-def _assoc_mgr_wall(folder: Path) -> dict[tuple[str, str], str]:
-    """(account, user or '') -> the GrpWall minutes used that ``scontrol show assoc_mgr``
-    printed (``GrpWall=N(0.85)``), for every association but root's."""
+USED_TRES = ("cpu", "mem", "node", "billing")
+"""The TRES fscli counts of those assoc_mgr lists (energy, fs/disk, vmem, pages: always 0)."""
+
+
+def _assoc_mgr_used(folder: Path) -> dict[tuple[str, ...], list[str]]:
+    """(account, user or '') of every association but root's, and ('qos', name) of every
+    QOS -> what ``scontrol show assoc_mgr`` printed in brackets: GrpWall's minutes, then
+    GrpTRESMins' and GrpTRESRunMins' of :data:`USED_TRES`."""
     import re
 
     text = (folder / "scontrol_show_assoc_mgr.txt").read_text()
     found = {}
-    for account, user, used in re.findall(
-        r"Account=(\S+) UserName=(\S*?)(?:\(\d+\))? .*?GrpWall=[^(\s]*\(([\d.]+)\)", text, re.S
-    ):
-        if account != "root":
-            found[(account, user)] = used
+    for record in re.split(r"\n(?=ClusterName=|QOS=)", text):
+        head = re.match(r"ClusterName=\S+ Account=(\S+) UserName=(\S*?)(?:\(\d+\))? ", record)
+        qos = re.match(r"QOS=(\S+)\(\d+\)", record)
+        if not (head or qos) or (head and head[1] == "root"):
+            continue
+        used = [re.search(r"GrpWall=[^(\s]*\(([\d.]+)\)", record)[1]]
+        for name in ("GrpTRESMins", "GrpTRESRunMins"):
+            cells = dict(
+                re.findall(r"([\w/]+)=[^(,\s]*\((\d+)\)", re.search(name + r"=(\S+)", record)[1])
+            )
+            used += [cells[t] for t in USED_TRES]
+        found[(head[1], head[2]) if head else ("qos", qos[1])] = used
     return found
 
 
-@pytest.mark.parametrize("name", ["fair_tree", "classic"])
-def test_grp_wall_used_is_what_assoc_mgr_printed(fscli, name):
-    """The imported jobs charge the GrpWall minutes slurmctld counted, on every user and
-    account association (a GrpWall limit set on each shows them in the Used column)."""
+@pytest.mark.parametrize(
+    ("name", "user", "account", "running"),
+    [
+        ("fair_tree", "carl", "shy", True),
+        ("classic", "carl", "shy", True),
+        ("depth_oblivious", "carl", "shy", True),
+        ("slurm-24.11-classic_doc/classic", "user1", "b", False),
+        ("slurm-24.11-classic_doc/fairtree", "user1", "b", False),
+        ("slurm-24.11-classic_doc/depth_oblivious", "user1", "b", False),
+    ],
+)
+def test_used_counters_are_what_assoc_mgr_printed(fscli, name, user, account, running):
+    """The imported jobs give the GrpWall, GrpTRESMins and GrpTRESRunMins slurmctld
+    counted, on every user and account association and the QOS (limits set on each, one
+    at a time, show them in limits show --effective's Used column): the live 22.05.8
+    captures with a job running, and the golden 24.11.5 ones (at their moment: no pass
+    saved, no decay)."""
     folder = CAPTURES / name
     fscli.ok("-Q", "import", "slurm", str(folder))
-    at = last_pass(folder)
-    want = _assoc_mgr_wall(folder)
-    assert len(want) == 8 and want[("shy", "carl")] not in ("0.00", "")
+    meta = json.loads((folder / "collect.json").read_text())
+    at = last_pass(folder) if meta.get("last_pass") else str(meta["moment"])
+    want = _assoc_mgr_used(folder)
+    assert want[(account, user)][0] not in ("0.00", "")
+    assert (want[(account, user)][5:] != ["0"] * 4) == running  # run minutes held
+    tres = ",".join(f"{t}=999999999" for t in USED_TRES)
+    limits = ("grpwall=100000", f"grptresmins={tres}", f"grptresrunmins={tres}")
     got = {}
-    for account, user in want:
-        who = ("user=" + user, "account=" + account) if user else ("account=" + account,)
-        fscli.ok("-Q", "limits", "set", *who, "grpwall=100", at=at)
+    for key in want:
+        owner, held = key
+        if owner == "qos":
+            holder, who = ("qos=" + held,), ("user=" + user, "account=" + account, "qos=" + held)
+        elif held:
+            holder = who = ("user=" + held, "account=" + owner)
+        else:
+            holder = who = ("account=" + owner,)
+        fscli.ok("-Q", "limits", "set", *holder, *limits, at=at)
         shown = fscli.ok("limits", "show", "--effective", *who, "-P", at=at).stdout
-        row = next(line for line in shown.splitlines() if line.startswith("GrpWall|"))
-        got[(account, user)] = row.split("|")[-1]
+        rows = {tuple(r.split("|")[:2]): r.split("|")[-1] for r in shown.splitlines()[1:]}
+        got[key] = [rows[("GrpWall", "")]] + [
+            rows[(limit, t)] for limit in ("GrpTRESMins", "GrpTRESRunMins") for t in USED_TRES
+        ]
+        fscli.ok(
+            "-Q", "limits", "unset", *holder, "GrpWall", "GrpTRESMins", "GrpTRESRunMins", at=at
+        )
     assert got == want
 
 
@@ -197,13 +298,19 @@ def test_without_partitions_the_jobs_in_them_are_left_out_and_said(fscli, tmp_pa
 @pytest.mark.parametrize("mode", ["classic", "fairtree", "depth_oblivious"])
 def test_slurm_24_11_captures_give_its_sshare_byte_for_byte(fscli, mode):
     """The golden 24.11.5 classic_doc captures (dump, scontrol show config, the sacct table
-    of their notes, no decay) as collect folders: sshare -a -l -P and -a -P are 24.11's, in
+    of their notes, no decay) as collect folders: sshare -a -l -P, -a -P and the
+    fixed-width -a -l and -a are 24.11's, in
     the three modes, at the capture's moment (collect.json's, no pass saved)."""
     folder = CAPTURES / "slurm-24.11-classic_doc" / mode
     done = fscli.ok("import", "slurm", str(folder))
     assert "imported 3 job(s) on oracle (3 completed, 0 running)\n" in done.stderr
     at = "2026-11-28T" + {"classic": "06:38:57", "fairtree": "06:41:21"}.get(mode, "06:44:53")
-    for name, argv in (("sshare_a_l_P.txt", ("-a", "-l", "-P")), ("sshare_a_P.txt", ("-a", "-P"))):
+    for name, argv in (
+        ("sshare_a_l_P.txt", ("-a", "-l", "-P")),
+        ("sshare_a_P.txt", ("-a", "-P")),
+        ("sshare_a_l.txt", ("-a", "-l")),
+        ("sshare_a.txt", ("-a",)),
+    ):
         got = fscli.ok("slurm-sshare", *argv, at=at + "Z").stdout
         assert got == (folder / name).read_text(), name
 

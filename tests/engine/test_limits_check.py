@@ -334,7 +334,7 @@ def test_effective_limits_refuse_what_check_rejects():
 def test_used_wall_sums_each_holder_s_subtree_and_its_qos():
     """GrpWall on phys and root, and on the job QOS: an association's used minutes are its
     own and its descendants' (alice 4 + phys's own 1 = 5); the QOS's are its own."""
-    from fscli.engine.limits.check import used_wall
+    from fscli.engine.limits.used import used_counters
 
     state = _state(acct_limits={"GrpWall": 60}, qos=[Qos("big", limits={"GrpWall": 30})])
     state.assocs[0].limits["GrpWall"] = 600
@@ -347,7 +347,7 @@ def test_used_wall_sums_each_holder_s_subtree_and_its_qos():
         ("GrpWall", "root"),
         ("MaxJobs", "root"),
     ]
-    assert used_wall(state, entries)[:3] == [5.0, 5.0, None]
+    assert used_counters(state, entries, 0)[:3] == [5.0, 5.0, None]
     capped = effective(JobRequest("alice", "phys", qos="big"), state)
     assert [(e.name, e.level) for e in capped][:1] == [("GrpWall", "job-qos")]
-    assert used_wall(state, capped)[0] == 7.5
+    assert used_counters(state, capped, 0)[0] == 7.5

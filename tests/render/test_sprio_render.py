@@ -88,8 +88,20 @@ def test_default_format_lists_only_weighted_factors():
         "%.15i %9r %.8u %10y %10a %10q %20t"
     )
     assert default_format(CONFIG, long=True).endswith("%.11N %.20T")
-    with pytest.raises(InvalidValue, match="unknown sprio version"):
+    with pytest.raises(InvalidValue, match="Slurm version '2.6' is not one of 22.05 to 25.11"):
         default_format(CONFIG, long=True, version="2.6")
+
+
+@pytest.mark.parametrize(
+    ("version", "account"),
+    [("22.05.8", False), ("22.05", False), ("23.02.0", True), ("24.11.5", True), ("25.11", True)],
+)
+def test_long_format_follows_the_slurm_release(version, account):
+    """sprio -l gained ACCOUNT (%o) and QOSNAME (%n) in 23.02 (src/sprio/sprio.c)."""
+    weighted = default_format(CONFIG, long=True, version=version)
+    normalized = default_format(CONFIG, long=True, normalized=True, version=version)
+    assert (" %.8o " in weighted, " %.10n " in weighted) == (account, account)
+    assert (" %.8o " in normalized, " %10n " in normalized) == (account, account)
 
 
 def test_default_output():

@@ -988,30 +988,6 @@ def effective(req: JobRequest, state: LimitsState) -> list[LimitEntry]:
         raise InvalidValue(error if name is None else f"{error}: {name}") from None
 
 
-def used_wall(state: LimitsState, entries: Iterable[LimitEntry]) -> list[float | None]:
-    """The decayed wall minutes each GrpWall entry has used (None for other limits): the
-    holder's own and, for an association, every descendant's, as slurmctld adds each
-    running job's seconds per pass to its association and all ancestors and to its QOS
-    (``grp_used_wall``, which ``scontrol show assoc_mgr`` prints as ``GrpWall=N(used)``)."""
-    entries = list(entries)
-    holders = {e.origin for e in entries if e.own_name == "GrpWall" and isinstance(e.origin, int)}
-    below: dict[int, float] = dict.fromkeys(holders, 0.0)
-    if holders:
-        up = _climber({a.id: a.parent_id for a in state.assocs}, holders)
-        for aid, mins in state.usage_mins.items():
-            for holder in up(aid):
-                below[holder] += mins.get(WALL, 0.0)
-    out: list[float | None] = []
-    for e in entries:
-        if e.own_name != "GrpWall":
-            out.append(None)
-        elif isinstance(e.origin, int):
-            out.append(below[e.origin])
-        else:
-            out.append(state.qos_usage_mins.get(e.origin, {}).get(WALL, 0.0))
-    return out
-
-
 def _dedupe(found: list[Violation]) -> list[Violation]:
     """Drop repeats: a strict per-job limit is seen at submit and again before start."""
     seen: set[tuple] = set()
@@ -1047,5 +1023,4 @@ __all__ = [
     "check",
     "describe",
     "effective",
-    "used_wall",
 ]
