@@ -134,6 +134,10 @@ def cluster(app, name, words, time_fmt, tres, out) -> None:
     Conditions: start=TIME end=TIME (default: yesterday) Users=U,... Accounts=A,...
     Times round to the hour as sreport rounds them; usage is TRES-seconds of the jobs'
     runs inside the period (running jobs to --at); accounts include their sub-accounts.
+
+    \b
+    Example:
+      fscli report cluster AccountUtilizationByUser start=2026-11-01 end=2026-12-01 -t Hours
     """
     _run(app, "cluster", name, words, time_fmt, tres, out)
 
@@ -149,5 +153,9 @@ def user(app, name, words, time_fmt, tres, out) -> None:
     \b
     Conditions: start=TIME end=TIME Users=U,... Accounts=A,... TopCount=N (default 10)
     Group (one line per user, all accounts; default one line per user and account).
+
+    \b
+    Example:
+      fscli report user TopUsage start=now-7days end=now TopCount=5 -P
     """
     _run(app, "user", name, words, time_fmt, tres, out)

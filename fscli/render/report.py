@@ -12,7 +12,6 @@ Name"; the store knows no such name, so the column is empty.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
 from fscli.engine.report import Report
@@ -130,30 +129,34 @@ def _header(report: Report, fmt: TimeFormat, tres_given: bool) -> str:
 
 
 def report_json(report: Report) -> str:
-    """The report as JSON: the window (UTC), and per row the TRES-seconds used and the
-    cluster capacity's share (null when the store does not know the cluster's size)."""
+    """The report as JSON (docs/json.md): one object per row keyed by sreport's ``-P``
+    column names, ``Used`` in TRES-seconds per TRES, ``Percent`` the share of the
+    cluster's capacity in the window (null when the store does not know its size); the
+    report, its window (UTC) and TRES in ``meta``."""
+    from fscli.render.tables import as_json
+
+    tres = report.query.tres
+
+    def percent(secs: int, name: str) -> float | None:
+        total = report.capacity.get(name, 0)
+        return round(secs / total * 100, 4) if total else None
+
     rows = [
-        {
-            "cluster": report.cluster,
-            "account": row.account,
-            "login": row.user,
-            "used": {t: row.used.get(t, 0) for t in report.query.tres},
-            "percent": {
-                t: round(row.used.get(t, 0) / report.capacity[t] * 100, 4)
-                if report.capacity.get(t)
-                else None
-                for t in report.query.tres
-            },
-        }
+        (
+            report.cluster,
+            row.account,
+            row.user,
+            {t: row.used.get(t, 0) for t in tres},
+            {t: percent(row.used.get(t, 0), t) for t in tres},
+        )
         for row in report.rows
     ]
-    body = {
+    meta = {
         "report": report.query.report,
         "cluster": report.cluster,
         "start": utc_iso(report.window.start),
         "end": utc_iso(report.window.end),
         "seconds": report.window.seconds,
-        "tres": list(report.query.tres),
-        "rows": rows,
+        "tres": list(tres),
     }
-    return json.dumps(body, indent=2) + "\n"
+    return as_json("report", ["Cluster", "Account", "Login", "Used", "Percent"], rows, meta)

@@ -108,12 +108,14 @@ def test_header_names_the_rounded_window(jobs):
 def test_json_gives_seconds_and_shares(jobs):
     out = jobs.ok("report", "cluster", "AccountUtilizationByUser", "--json", at=AT).stdout
     body = json.loads(out)
-    assert (body["start"], body["end"], body["seconds"]) == (
+    meta = body["meta"]
+    assert (meta["start"], meta["end"], meta["seconds"], meta["tres"]) == (
         "2026-11-27T00:00:00Z",
         "2026-11-28T00:00:00Z",
         86400,
+        ["cpu"],
     )
-    assert [(r["account"], r["login"], r["used"]["cpu"]) for r in body["rows"]] == [
+    assert [(r["Account"], r["Login"], r["Used"]["cpu"]) for r in body["report"]] == [
         ("root", None, 36000),
         ("chem", None, 3600),
         ("chem", "bob", 3600),
@@ -121,7 +123,7 @@ def test_json_gives_seconds_and_shares(jobs):
         ("physics", "alice", 28800),
         ("physics", "bob", 3600),
     ]
-    assert body["rows"][4]["percent"] == {"cpu": round(28800 / (64 * 86400) * 100, 4)}
+    assert body["report"][4]["Percent"] == {"cpu": round(28800 / (64 * 86400) * 100, 4)}
 
 
 @pytest.mark.parametrize(
