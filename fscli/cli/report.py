@@ -96,18 +96,21 @@ def _run(app, kind: str, name: str, words, time_fmt: str, tres: str | None, out)
 
 
 def _report_options(func):
-    func = output_options(func)
+    """A report command's arguments (REPORT, condition words) and options."""
+    func = output_options(click.pass_obj(func))
     func = click.option(
         "--tres",
         metavar="NAMES",
         help="Report these TRES (cpu,mem,node,billing,gres/gpu...), one line each.",
     )(func)
-    return click.option(
+    func = click.option(
         "-t",
         "time_fmt",
         metavar="FORMAT",
         help="Seconds, Minutes (default), Hours, Percent, SecPer, MinPer or HourPer.",
     )(func)
+    func = click.argument("words", nargs=-1)(func)
+    return click.argument("name", metavar="REPORT")(func)
 
 
 @click.group()
@@ -123,10 +126,7 @@ def report() -> None:
 
 
 @report.command("cluster")
-@click.argument("name", metavar="REPORT")
-@click.argument("words", nargs=-1)
 @_report_options
-@click.pass_obj
 def cluster(app, name, words, time_fmt, tres, out) -> None:
     """AccountUtilizationByUser or UserUtilizationByAccount over a period.
 
@@ -143,10 +143,7 @@ def cluster(app, name, words, time_fmt, tres, out) -> None:
 
 
 @report.command("user")
-@click.argument("name", metavar="REPORT")
-@click.argument("words", nargs=-1)
 @_report_options
-@click.pass_obj
 def user(app, name, words, time_fmt, tres, out) -> None:
     """TopUsage: the users who used the most over a period.
 
