@@ -47,4 +47,4 @@ def usage_report(store: Store, cluster: str | None, query: ReportQuery, now: int
 def _kept(user: str | None, account: str, query: ReportQuery) -> bool:
     if query.users and user is not None and user not in query.users:
         return False
-    return not query.accounts or bool(query.accounts & set(account.split(",")))
+    return not query.accounts or bool(query.accounts & set(account.split(", ")))

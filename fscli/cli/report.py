@@ -83,10 +83,16 @@ def _query(report: str, words: tuple[str, ...], tres: str | None, now: int):
 
 def _run(app, kind: str, name: str, words, time_fmt: str, tres: str | None, out) -> None:
     from fscli.api.reports import usage_report
+    from fscli.errors import UsageProblem
     from fscli.render.report import MINUTES, report_json, report_text, time_format
 
     fmt = time_format(time_fmt) if time_fmt else MINUTES
     query = _query(_report_name(kind, name), words, tres, app.now)
+    if "node" in query.tres and fmt.percent:
+        raise UsageProblem(  # sreport's fatal(): a node's share of the cluster means little
+            "TRES node usage is no longer reported in percent format reports.  "
+            "Please use TRES CPU instead."
+        )
     answer = usage_report(app.store, app.cluster_name, query, app.now)
     if out.json:
         click.echo(report_json(answer), nl=False)

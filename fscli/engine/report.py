@@ -159,7 +159,8 @@ def top_usage(
     assocs: list[Assoc], own: dict[int, dict[str, int]], tres: str, count: int, group: bool
 ) -> list[UsageRow]:
     """TopUsage: the ``count`` users (per account, or with ``group`` all of a user's
-    accounts on one line, names joined by commas) who used the most ``tres``."""
+    accounts on one line, names joined by ", " as sreport joins them) who used the most
+    ``tres``."""
     rows = user_by_account(assocs, own, tres)
     if group:
         merged: dict[str, UsageRow] = {}
@@ -172,6 +173,6 @@ def top_usage(
             used = dict(before.used)
             for name, secs in row.used.items():
                 used[name] = used.get(name, 0) + secs
-            merged[user] = UsageRow(f"{before.account},{row.account}", row.user, used)
+            merged[user] = UsageRow(f"{before.account}, {row.account}", row.user, used)
         rows = _by_usage(list(merged.values()), tres)
     return rows[:count]

@@ -70,17 +70,15 @@ def test_user_utilization_by_account_parsable_in_percent(jobs):
 
 
 def test_top_usage_groups_accounts_per_tres(jobs):
-    out = jobs.ok(
-        "report", "user", "TopUsage", "Group", "--tres", "node,cpu", "-t", "MinPer", at=AT
-    ).stdout
+    out = jobs.ok("report", "user", "TopUsage", "Group", "--tres", "node,cpu", at=AT).stdout
     assert out.splitlines() == [
-        *_header("Top 10 Users", "TRES Minutes/Percentage of Total"),
-        "  Cluster     Login     Proper Name         Account      TRES Name              Used ",
-        "--------- --------- --------------- --------------- -------------- ----------------- ",
-        "       c1     alice                         physics            cpu        480(0.52%) ",
-        "       c1     alice                         physics           node        120(2.08%) ",
-        "       c1       bob                    chem,physics            cpu        120(0.13%) ",
-        "       c1       bob                    chem,physics           node         90(1.56%) ",
+        *_header("Top 10 Users", "TRES Minutes"),
+        "  Cluster     Login     Proper Name         Account      TRES Name     Used ",
+        "--------- --------- --------------- --------------- -------------- -------- ",
+        "       c1     alice                         physics            cpu      480 ",
+        "       c1     alice                         physics           node      120 ",
+        "       c1       bob                   chem, physics            cpu      120 ",
+        "       c1       bob                   chem, physics           node       90 ",
     ]
 
 
@@ -135,6 +133,7 @@ def test_json_gives_seconds_and_shares(jobs):
         (("cluster", "AccountUtilizationByUser", "TopCount=3"), "unknown condition 'TopCount=3'"),
         (("user", "TopUsage", "TopCount=0"), "invalid TopCount '0'"),
         (("user", "TopUsage", "colour=red"), "unknown condition 'colour=red'"),
+        (("user", "TopUsage", "--tres", "node", "-t", "hourper"), "TRES node usage is no longer"),
     ],
 )
 def test_bad_input_is_one_line(jobs, args, message):

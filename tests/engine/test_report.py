@@ -106,6 +106,6 @@ def test_top_usage_counts_and_groups():
         ("physics", "alice", 660),
     ]
     assert _lines(top_usage(TREE, OWN, "cpu", 10, group=True)) == [
-        ("chem,physics", "bob", 800),
+        ("chem, physics", "bob", 800),
         ("physics", "alice", 660),
     ]
