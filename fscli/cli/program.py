@@ -49,6 +49,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "partition": ("fscli.cli.partition", "partition", "Add, modify, delete and list partitions."),
     "plot": ("fscli.cli.plot", "plot", "Draw usage, shares, sprio or LSF as a chart (SVG/PNG)."),
     "qos": ("fscli.cli.qos", "qos", "Add, modify, delete and list QOS."),
+    "report": (
+        "fscli.cli.report",
+        "report",
+        "Usage over a period from the job records, like sreport.",
+    ),
     "sacctmgr": (
         "fscli.cli.sacctmgr",
         "sacctmgr",

@@ -58,6 +58,16 @@ JSON_STORE = [
         "fairshare=USER_SHARES[[user1, 2000] [default, 1000]]",
     ],
     ["lsf", "group", "add", "labs", "members=ana,ben", "shares=[ana, 3] [ben, 1]"],
+    [
+        "job",
+        "submit",
+        "user=user1",
+        "account=accountb",
+        "cpus=8",
+        "state=completed",
+        "submit=2026-04-30T13:00",
+        "end=2026-04-30T15:00",
+    ],
 ]
 # every command with --json, as run for its example (--json is added)
 JSON_EXAMPLES = [
@@ -80,6 +90,8 @@ JSON_EXAMPLES = [
     ["lsf", "queue", "list"],
     ["partition", "list"],
     ["qos", "list"],
+    ["report", "cluster", "AccountUtilizationByUser", "start=2026-04-30T12:00", "end=now"],
+    ["report", "user", "TopUsage", "start=2026-04-30T12:00", "end=now"],
     ["sprio"],
     ["sprio", "--explain", "3"],
     ["sshare", "-a"],
@@ -202,6 +214,7 @@ def json_reference() -> str:
         "`GrpTRESRunMins`, sshare's `GrpTRESMins`, `GrpTRESRaw`, `TRESRunMins` |",
         "| memory settings | MB | `DefMemPerCPU`, `DefMemPerNode`, `MaxMemPerCPU` |",
         "| usage | TRES-seconds (billing), decayed | sshare's `RawUsage` |",
+        "| usage over a period | TRES-seconds, not decayed; `Percent`: % of the cluster's TRES x seconds | `report`'s `Used` |",
         "| settings | a number when the value is one, else its text | `config show`, "
         "`lsf params show` |",
         "",

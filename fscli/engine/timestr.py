@@ -202,7 +202,8 @@ def utc_iso(epoch: int) -> str:
 
 _SLURM_DATE = re.compile(
     r"(?:(\d{4})-(\d\d)-(\d\d)|(\d\d?)/(\d\d?)(?:/(\d\d(?:\d\d)?))?)"
-    r"(?:T(\d\d?):(\d\d)(?::(\d\d))?)?"
+    r"(?:T(\d\d?):(\d\d)(?::(\d\d))?)?",
+    re.IGNORECASE,  # matched against the lower-cased text: "t" as well
 )
 
 
