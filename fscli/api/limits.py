@@ -82,11 +82,13 @@ def check_job(
             as_sbatch=True,
         )
         if whatif:  # the what-if code (and the change parsers it needs) only for --with
+            from fscli.api.whatif import named_users
             from fscli.engine.limits.whatif import apply_change
 
             _same_cluster(conn, cluster, [c.target for c in whatif])
+            users = named_users(conn, whatif)
             for change in whatif:
-                apply_change(state.assocs, state.qos, state.partitions, change)
+                apply_change(state.assocs, state.qos, state.partitions, change, users=users)
         attach_jobs(conn, cluster, state, at)
         return check(req, state, at, submitted)
 

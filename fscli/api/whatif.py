@@ -19,6 +19,7 @@ from fscli.api.shares import algorithm_name, tres_names
 
 if TYPE_CHECKING:
     from fscli.api.store import Store
+    from fscli.engine.limits.whatif import Change
     from fscli.engine.whatif import WhatIf
     from fscli.store.state import ClusterState
 
@@ -51,11 +52,16 @@ Settings = tuple[Mapping[str, str], Sequence[tuple[str, int, str]]]
 
 
 def changed_state(
-    state: ClusterState, whatif: WhatIf, at: int, settings: Settings | None = None
+    state: ClusterState,
+    whatif: WhatIf,
+    at: int,
+    settings: Settings | None = None,
+    users: set[str] | None = None,
 ) -> ClusterState:
     """A copy of ``state`` with ``whatif`` applied (``state`` itself unchanged: the changed
     associations, QOS and partitions are copies). ``settings``: the cluster's stored
-    settings and their history (:func:`stored_settings`), when ``whatif`` sets any."""
+    settings and their history (:func:`stored_settings`), when ``whatif`` sets any;
+    ``users``: the stored users its changes name (:func:`named_users`)."""
     from fscli.engine.limits.whatif import apply_change
     from fscli.engine.whatif import changed_config
     from fscli.errors import UsageProblem
@@ -69,7 +75,7 @@ def changed_state(
                 f"--with names cluster '{change.target.cluster}', but the view is of cluster "
                 f"'{state.cluster.name}' (use --cluster {change.target.cluster})"
             )
-        apply_change(assocs, qos, partitions, change, state.cluster.name)
+        apply_change(assocs, qos, partitions, change, state.cluster.name, users)
     config = state.config
     if whatif.config:
         assert settings is not None, "a what-if that sets settings is given the stored ones"
@@ -82,6 +88,14 @@ def changed_state(
         partitions={p.name: p for p in partitions},
         config=config,
     )
+
+
+def named_users(conn, changes: Sequence[Change]) -> set[str]:
+    """The users ``changes`` name that the store has: a change naming another is refused
+    as the write refuses it."""
+    from fscli.store.snapshot import stored_users
+
+    return stored_users(conn, sorted({c.target.user for c in changes if c.target.user}))
 
 
 def stored_settings(conn, state: ClusterState, whatif: WhatIf) -> Settings | None:
@@ -114,11 +128,12 @@ def shares_whatif(
     with store.viewing() as conn:
         state = load_state(conn, cluster, at, settings=settings)
         stored = stored_settings(conn, state, whatif)
+        users = named_users(conn, whatif.changes)
     with bulk():
         chosen = algorithm or state.config.algorithm
         result = fairshare(state, at, chosen)
         before = Shares(state.cluster.name, chosen, at, result, tres_names(state), state)
-        side = changed_state(state, whatif, at, stored)
+        side = changed_state(state, whatif, at, stored, users)
         chosen = algorithm or side.config.algorithm
         result = fairshare(side, at, chosen, last=True)
         after = Shares(side.cluster.name, chosen, at, result, tres_names(side), side)
@@ -148,7 +163,8 @@ def priorities_whatif(
     algorithm = algorithm_name(algorithm)
     with store.viewing() as conn:
         state = load_state(conn, cluster, at, settings=True)
-        changed = changed_state(state, whatif, at, stored_settings(conn, state, whatif))
+        stored = stored_settings(conn, state, whatif)
+        changed = changed_state(state, whatif, at, stored, named_users(conn, whatif.changes))
         sides = (state, changed)
         queues = [load_queue(conn, s.cluster_id, listed_states(s.config)) for s in sides]
     answers = []

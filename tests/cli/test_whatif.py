@@ -248,6 +248,17 @@ BAD = [
     (["--with", "account=chem fairshare=abc"], "limits set", ("account=chem", "fairshare=abc")),
     (["--with", "qos=nope priority=5"], "limits set", ("qos=nope", "priority=5")),
     (["--with", "account=chem usagefactor=2"], "limits set", ("account=chem", "usagefactor=2")),
+    (["--with", "user=zed fairshare=5"], "limits set", ("user=zed", "fairshare=5")),
+    (
+        ["--with", "user=zed account=chem priority=5"],
+        "limits set",
+        ("user=zed", "account=chem", "priority=5"),
+    ),
+    (
+        ["--with", "user=bob account=physics fairshare=5"],
+        "limits set",
+        ("user=bob", "account=physics", "fairshare=5"),
+    ),
 ]
 
 
@@ -366,6 +377,13 @@ def test_limits_check_with_takes_the_same_words(site):
     plain = json.loads(site.ok(*args, at=AT).stdout)
     changed = json.loads(site.ok(*args, "--with", "account=chem GrpTRES=cpu=500", at=AT).stdout)
     assert (plain["verdict"], changed["verdict"]) == ("pend", "run")
+
+
+def test_limits_check_with_unknown_user_says_what_the_write_says(site):
+    args = ("limits", "check", "user=bob", "account=chem", "cpus=2", "--with")
+    error = site.fails(*args, "user=zed GrpTRES=cpu=5", at=AT).stderr
+    assert error == site.fails("limits", "set", "user=zed", "GrpTRES=cpu=5", at=AT).stderr
+    assert error.count("\n") == 1 and "user 'zed' does not exist" in error
 
 
 def test_with_leaves_out_over_and_sort(site):
