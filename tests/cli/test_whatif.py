@@ -147,6 +147,115 @@ def test_sshare_with_prints_what_the_real_change_prints(site, tmp_path, args, re
     ]
 
 
+TREE = """cluster:
+  name: c1
+  qos: [normal]
+accounts:
+  science:
+    fairshare: 40
+    children:
+      chem:
+        fairshare: 25
+        limits:
+          GrpTRES: cpu=100
+        qos: [+high]
+      bio:
+        fairshare: 20
+  physics:
+    fairshare: 30
+users:
+  alice:
+    associations:
+    - account: physics
+  bob:
+    associations:
+    - account: chem
+      fairshare: 3
+  dave:
+    associations:
+    - account: bio
+"""
+"""The site's tree with an account added (bio, user dave), one moved (physics to the
+root), shares and a limit changed."""
+
+
+@pytest.fixture
+def tree_file(tmp_path) -> str:
+    path = tmp_path / "tree.yaml"
+    path.write_text(TREE)
+    return str(path)
+
+
+def test_sshare_with_tree_prints_what_the_real_apply_prints(site, tmp_path, tree_file):
+    copy = copy_of(site, tmp_path)
+    copy.ok("apply", tree_file, at=AT)
+    before = store_bytes(site)
+    rows = parsable(site.ok(*SSHARE, "--with", tree_file, at=AT).stdout)
+    assert store_bytes(site) == before
+    fields = [k for k in rows[0] if "(" not in k and not k.startswith("Rank")]
+    assert parsable(copy.ok(*SSHARE, "-o", ",".join(fields), at=AT).stdout) == after_columns(rows)
+    plain = parsable(site.ok(*SSHARE, "-o", ",".join(fields), at=AT).stdout)
+    old = {(r["Account"].strip(), r["User"]): r for r in plain}
+    for row in rows:  # the side before: as it is, blank for the associations only after
+        was = old.get((row["Account"].strip(), row["User"]))
+        blank = {k: "" for k in fields if k not in ("Account", "User")}
+        side = {k: row[k] for k in fields if k not in ("Account", "User")}
+        assert side == ({k: was[k] for k in side} if was else blank), row
+    ranks = {r["User"]: (r["Rank"], r["Rank(after)"], r["RankChange"]) for r in rows if r["User"]}
+    assert ranks == {
+        "alice": ("1", "4", "-3"),
+        "dave": ("", "1", ""),
+        "bob": ("3", "2", "+1"),
+        "carol": ("2", "3", "-1"),
+    }
+    assert [r["Account"] for r in rows] == [
+        "root",
+        " physics",
+        "  physics",
+        " science",
+        "  bio",
+        "   bio",
+        "  chem",
+        "   chem",
+        "   chem",
+    ]
+
+
+def test_sshare_with_tree_json_and_words_after_it(site, tmp_path, tree_file):
+    args = ("sshare", "-a", "--json", "--with", tree_file, "--with", "account=bio fairshare=+5")
+    doc = json.loads(site.ok(*args, at=AT).stdout)
+    assert doc["meta"]["with"] == [tree_file, "account=bio fairshare=+5"]
+    bio = [r for r in doc["shares"] if r["account"] == "bio" and r["user"] is None][0]
+    assert (bio["before"], bio["after"]["RawShares"]) == (None, 25)
+    dave = [r for r in doc["shares"] if r["user"] == "dave"][0]
+    assert (dave["rank"], dave["rank_after"], dave["rank_change"]) == (None, 1, None)
+
+
+def test_sprio_with_tree_prints_what_the_real_apply_prints(site, tmp_path, tree_file):
+    copy = copy_of(site, tmp_path)
+    copy.ok("apply", tree_file, at=AT)
+    rows = parsable(site.ok("sprio", "-P", "--with", tree_file, at=AT).stdout)
+    real = sprio_priorities(copy)
+    assert {(int(r["JOBID"]), r["PARTITION"]): int(r["PRIORITY(after)"]) for r in rows} == real
+    assert real != sprio_priorities(site)
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        (None, "--with nope.yaml: cannot read the tree file: No such file or directory"),
+        ("cluster:\n  name: other\n", "is for cluster 'other', not 'c1'"),
+        ("cluster:\n  name: c1\naccounts:\n  x:\n    fairshar: 1\n", "fairshar"),
+    ],
+)
+def test_bad_tree_is_one_line(site, tmp_path, text, message):
+    path = "nope.yaml"
+    if text is not None:
+        path = str(tmp_path / "bad.yaml")
+        Path(path).write_text(text)
+    assert message in site.fails("sshare", "--with", path, at=AT).stderr
+
+
 def test_halflife_from_now_and_as_if_always_differ(site):
     """From --at on, usage charged before keeps its decay; as if always, it is re-decayed."""
     args = (*SSHARE, "-o", "Account,User,RawUsage", "--with-config", "PriorityDecayHalfLife=1-0")
