@@ -169,7 +169,9 @@ def share_json(
                 "after": new,
                 "rank": rank_old,
                 "rank_after": rank_new,
-                "rank_change": None if rank_old is None else rank_old - (rank_new or 0),
+                "rank_change": None
+                if rank_old is None or rank_new is None
+                else rank_old - rank_new,
             }
         )
     return out

@@ -501,3 +501,12 @@ def test_with_leaves_out_over_and_sort(site):
         assert result.stderr == (
             "fscli: error: --with and --with-config leave out --explain, --svg, --over and --sort\n"
         )
+
+
+def test_tree_view_with_tree_draws_what_the_real_apply_draws(site, tmp_path, tree_file):
+    copy = copy_of(site, tmp_path)
+    copy.ok("apply", tree_file, at=AT)
+    lines = site.ok("tree", "--with", tree_file, at=AT).stdout.splitlines()
+    real = copy.ok("tree", at=AT).stdout.splitlines()
+    start = lines.index(f"cluster c1, fair_tree, with {tree_file}, bar: usage █ vs share |")
+    assert lines[start + 1 :] == real[1:]
