@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from fscli.engine.limits.precedence import LimitEntry
     from fscli.engine.limits.target import Target
     from fscli.engine.limits.whatif import Change
+    from fscli.engine.whatif import WhatIf
 
 
 def own_limits(store: Store, target: Target, cluster: str | None = None) -> list[LimitEntry]:
@@ -55,7 +56,7 @@ def check_job(
     qos: str | None = None,
     tres: dict[str, int] | None = None,
     time_limit: int | None = None,
-    whatif: Sequence[Change] = (),
+    whatif: Sequence[Change] | WhatIf = (),
     cluster: str | None = None,
     at: int = 0,
     submitted: bool = False,
@@ -63,10 +64,17 @@ def check_job(
     """Would the job start now (``run``), pend (with Slurm's reason) or be refused at
     submission (``reject``, with sbatch's message)? ``whatif``: ``limits set`` changes made
     to the loaded data only, never to the store
-    (:class:`fscli.engine.limits.whatif.Change`). ``submitted``: a job already accepted
+    (:class:`fscli.engine.limits.whatif.Change`), or a whole
+    :class:`fscli.engine.whatif.WhatIf`, whose settings (``--with-config``) the job is
+    billed and the usage decayed under. ``submitted``: a job already accepted
     (:func:`check_stored_job`), checked for what holds it before a start only."""
     from fscli.engine.limits.check import check
+    from fscli.engine.whatif import WhatIf
     from fscli.store.limits.state import attach_jobs
+
+    config = None
+    if not isinstance(whatif, WhatIf):
+        whatif = WhatIf(list(whatif))
 
     with store.viewing() as conn:
         req, state = _request(
@@ -78,25 +86,41 @@ def check_job(
             qos,
             tres,
             time_limit,
-            [c.target for c in whatif],
+            [c.target for c in whatif.changes],
             as_sbatch=True,
         )
-        if whatif:  # the what-if code (and the change parsers it needs) only for --with
+        if whatif.changes:  # the what-if code (and the change parsers) only for --with
             from fscli.api.whatif import named_users
             from fscli.engine.limits.whatif import apply_change
 
-            _same_cluster(conn, cluster, [c.target for c in whatif])
-            users = named_users(conn, whatif)
-            for change in whatif:
+            _same_cluster(conn, cluster, [c.target for c in whatif.changes])
+            users = named_users(conn, whatif.changes)
+            for change in whatif.changes:
                 apply_change(state.assocs, state.qos, state.partitions, change, users=users)
-        attach_jobs(conn, cluster, state, at)
+        if whatif.config:
+            config = _changed_settings(conn, cluster, state, whatif, at)
+        attach_jobs(conn, cluster, state, at, config=config)
         return check(req, state, at, submitted)
+
+
+def _changed_settings(conn, cluster: str | None, state, whatif: WhatIf, at: int):
+    """The settings ``whatif`` makes, from ``at`` on (or always), given to the checker's
+    ``state``; returned for the usage, which is decayed under them."""
+    from fscli.engine.whatif import changed_config
+    from fscli.store.limits.state import set_config
+    from fscli.store.snapshot import cluster_id_for, load_config, load_config_history
+
+    cid = cluster_id_for(conn, cluster)
+    values, history = load_config(conn, cid), load_config_history(conn, cid)
+    config = changed_config(values, history, whatif.config, at, whatif.always)
+    set_config(state, config)
+    return config
 
 
 def check_stored_job(
     store: Store,
     job_id: int,
-    whatif: Sequence[Change] = (),
+    whatif: Sequence[Change] | WhatIf = (),
     cluster: str | None = None,
     at: int = 0,
 ) -> CheckResult:

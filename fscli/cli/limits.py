@@ -15,8 +15,8 @@ from fscli.cli.change_words import (
     TARGET_HELP,
     parse_target,
     target_and_changes,
-    whatif_change,
 )
+from fscli.cli.change_words import whatif as whatif_of
 from fscli.cli.complete import words_completer
 from fscli.cli.output import (
     NOTHING_MODIFIED,
@@ -247,9 +247,23 @@ def _job_tres(parsed) -> tuple[dict[str, int], int | None]:
     metavar="'TARGET LIMIT=VALUE...'",
     help="Check as if this 'limits set' change were made (the store is not changed).",
 )
+@click.option(
+    "--with-config",
+    "config_texts",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="Check as if this setting (config set's keys) were made at --at: the job and "
+    "the running jobs billed, the usage decayed under it. Nothing is written.",
+)
+@click.option(
+    "--as-if-always",
+    "always",
+    is_flag=True,
+    help="--with-config as if the setting had always been so (the usage re-charged).",
+)
 @output_options
 @click.pass_obj
-def check(app, words, whatif, out) -> None:
+def check(app, words, whatif, config_texts, always, out) -> None:
     """Would a job run now, pend (with Slurm's reason) or be rejected at submission?
 
     Counts come from the store's running and pending jobs and decayed usage. The job and
@@ -266,6 +280,7 @@ def check(app, words, whatif, out) -> None:
       fscli limits check job=12
       fscli limits check user=bob tres=cpu=4,mem=8G,gres/gpu=1 partition=gpu --json
       fscli limits check user=bob cpus=200 --with 'account=chem GrpTRES=cpu=256'
+      fscli limits check user=bob cpus=8 --with-config TRESBillingWeights=CPU=4
     """
     from fscli.cli.progress import progress
     from fscli.errors import UsageProblem
@@ -279,7 +294,9 @@ def check(app, words, whatif, out) -> None:
             "limits check needs user=U [account=A] [partition=P] [qos=Q] "
             "[tres=..|cpus=N] [nodes=N] [mem=M] [time=T], or job=N"
         )
-    changes = [whatif_change(text, "limits check --with") for text in whatif]
+    changes = whatif_of(whatif, config_texts, always, "limits check") or ()
+    if changes and changes.tree is not None:
+        raise UsageProblem("limits check --with takes 'TARGET SETTING=VALUE...' words, not a tree")
     if stored is not None:
         from fscli.api.jobs import MAX_JOB_ID
         from fscli.cli.words import whole_number

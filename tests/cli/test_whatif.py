@@ -510,3 +510,34 @@ def test_tree_view_with_tree_draws_what_the_real_apply_draws(site, tmp_path, tre
     real = copy.ok("tree", at=AT).stdout.splitlines()
     start = lines.index(f"cluster c1, fair_tree, with {tree_file}, bar: usage █ vs share |")
     assert lines[start + 1 :] == real[1:]
+
+
+@pytest.mark.parametrize(
+    "config, always, limit, verdicts",
+    [
+        ("TRESBillingWeights=CPU=4", False, "GrpTRES=billing=20", ("run", "pend")),
+        ("PriorityDecayHalfLife=1-0", True, "GrpTRESMins=billing=1000", ("pend", "run")),
+    ],
+)
+def test_limits_check_with_config_answers_what_the_real_setting_answers(
+    site, tmp_path, config, always, limit, verdicts
+):
+    """A billing limit (the running job billed under the new weights) and a usage limit
+    (chem's 1238 billing minutes decayed at the new half-life, as if it always had been)."""
+    site.ok("limits", "set", "account=chem", limit)
+    copy = copy_of(site, tmp_path)
+    copy.ok("config", "set", config, at=EARLY if always else AT)
+    args = ("limits", "check", "user=bob", "account=chem", "cpus=8", "--json")
+    extra = ["--with-config", config, *(["--as-if-always"] if always else [])]
+    before = store_bytes(site)
+    changed = json.loads(site.ok(*args, *extra, at=AT).stdout)
+    assert store_bytes(site) == before
+    real = json.loads(copy.ok(*args, at=AT).stdout)
+    plain = json.loads(site.ok(*args, at=AT).stdout)
+    assert changed == real
+    assert (plain["verdict"], changed["verdict"]) == verdicts
+
+
+def test_limits_check_takes_no_tree(site, tree_file):
+    error = site.fails("limits", "check", "user=bob", "--with", tree_file, at=AT).stderr
+    assert "limits check --with takes 'TARGET SETTING=VALUE...' words, not a tree" in error
