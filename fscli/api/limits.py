@@ -15,12 +15,18 @@ if TYPE_CHECKING:
     from fscli.engine.whatif import WhatIf
 
 
-def own_limits(store: Store, target: Target, cluster: str | None = None) -> list[LimitEntry]:
-    """The limits set on the target itself (no inheritance)."""
+def own_limits(
+    store: Store, target: Target, cluster: str | None = None, whatif: WhatIf | None = None
+) -> list[LimitEntry]:
+    """The limits set on the target itself (no inheritance); with ``whatif``'s changes
+    made to copies of what was read (nothing is written)."""
+    from fscli.engine.whatif import WhatIf
     from fscli.store.limits import state as limit_state
 
     with store.viewing() as conn:
         state = limit_state.load(conn, target.cluster or cluster, targets=[target])
+        changes = WhatIf(whatif.changes) if whatif is not None else None  # no setting shows
+        _applied(conn, target.cluster or cluster, state, changes, 0)
     return _own_entries(
         target, state.assocs, {q.name: q for q in state.qos}, {p.name: p for p in state.partitions}
     )
@@ -34,17 +40,21 @@ def effective_limits(
     qos: str | None = None,
     cluster: str | None = None,
     at: int = 0,
+    whatif: WhatIf | None = None,
 ) -> tuple[list[LimitEntry], list[float | None]]:
     """(every limit in force for a job of ``user`` in ``account`` [partition, QOS], in
-    Slurm's precedence order; the wall minutes each GrpWall among them has used at ``at``)."""
+    Slurm's precedence order; the wall minutes each GrpWall among them has used at ``at``),
+    with ``whatif``'s changes and settings made to copies of what was read."""
     from fscli.engine.limits.check import effective, used_wall
     from fscli.store.limits.state import attach_jobs
 
+    targets = [c.target for c in whatif.changes] if whatif is not None else []
     with store.viewing() as conn:
-        req, state = _request(conn, cluster, user, account, partition, qos)
+        req, state = _request(conn, cluster, user, account, partition, qos, targets=targets)
+        config = _applied(conn, cluster, state, whatif, at)
         entries = effective(req, state)
         if any(e.own_name == "GrpWall" for e in entries):
-            attach_jobs(conn, cluster, state, at)
+            attach_jobs(conn, cluster, state, at, config=config)
     return entries, used_wall(state, entries)
 
 
@@ -72,7 +82,6 @@ def check_job(
     from fscli.engine.whatif import WhatIf
     from fscli.store.limits.state import attach_jobs
 
-    config = None
     if not isinstance(whatif, WhatIf):
         whatif = WhatIf(list(whatif))
 
@@ -89,18 +98,25 @@ def check_job(
             [c.target for c in whatif.changes],
             as_sbatch=True,
         )
-        if whatif.changes:  # the what-if code (and the change parsers) only for --with
-            from fscli.api.whatif import named_users
-            from fscli.engine.limits.whatif import apply_change
-
-            _same_cluster(conn, cluster, [c.target for c in whatif.changes])
-            users = named_users(conn, whatif.changes)
-            for change in whatif.changes:
-                apply_change(state.assocs, state.qos, state.partitions, change, users=users)
-        if whatif.config:
-            config = _changed_settings(conn, cluster, state, whatif, at)
+        config = _applied(conn, cluster, state, whatif, at)
         attach_jobs(conn, cluster, state, at, config=config)
         return check(req, state, at, submitted)
+
+
+def _applied(conn, cluster: str | None, state, whatif: WhatIf | None, at: int):
+    """Apply ``whatif`` to the checker's ``state`` (copies of what it changes); the
+    settings it makes (None if none), which the usage is then decayed under."""
+    if whatif is None:
+        return None
+    if whatif.changes:  # the what-if code (and the change parsers) only for --with
+        from fscli.api.whatif import named_users
+        from fscli.engine.limits.whatif import apply_change
+
+        _same_cluster(conn, cluster, [c.target for c in whatif.changes])
+        users = named_users(conn, whatif.changes)
+        for change in whatif.changes:
+            apply_change(state.assocs, state.qos, state.partitions, change, users=users)
+    return _changed_settings(conn, cluster, state, whatif, at) if whatif.config else None
 
 
 def _changed_settings(conn, cluster: str | None, state, whatif: WhatIf, at: int):

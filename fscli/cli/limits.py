@@ -15,6 +15,7 @@ from fscli.cli.change_words import (
     TARGET_HELP,
     parse_target,
     target_and_changes,
+    whatif_options,
 )
 from fscli.cli.change_words import whatif as whatif_of
 from fscli.cli.complete import words_completer
@@ -167,9 +168,10 @@ def _emit(out, entries, used: list | None = None) -> None:
     is_flag=True,
     help="Every limit in force for jobs of the association, with the level that set it.",
 )
+@whatif_options
 @output_options
 @click.pass_obj
-def show(app, words, effective, out) -> None:
+def show(app, words, effective, whatif, out) -> None:
     """Show the limits set on a target, or with --effective every limit in force.
 
     With --effective, TARGET is user=U [account=A] [partition=P] [qos=Q] (or account=A
@@ -180,6 +182,7 @@ def show(app, words, effective, out) -> None:
       fscli limits show account=chem
       fscli limits show user=alice account=physics partition=gpu --effective
       fscli limits show user=alice qos=high --effective --json
+      fscli limits show account=chem --with 'account=chem GrpTRES=cpu=256'
     """
     from fscli.errors import UsageProblem
 
@@ -189,18 +192,79 @@ def show(app, words, effective, out) -> None:
             f"unexpected word '{parsed.names[0]}' in limits show: "
             f"expected KEY=VALUE (target: {TARGET_HELP})"
         )
-    used = None
-    if effective:
-        entries, used = _effective(app, parsed)
-    else:
+    if whatif is not None and whatif.tree is not None:
+        raise UsageProblem("limits show --with takes 'TARGET SETTING=VALUE...' words, not a tree")
+    if not effective:
         target = parse_target(parsed, "limits show")
         if parsed.values:
             raise UsageProblem(f"limits show takes only the target ({TARGET_HELP})")
-        entries = app.store.own_limits(target, app.cluster_name)
-    _emit(out, entries, used)
+    sides = []
+    for side in (None, whatif) if whatif is not None else (None,):
+        if effective:
+            sides.append(_effective(app, parsed, side))
+        else:
+            sides.append((app.store.own_limits(target, app.cluster_name, side), None))
+    if whatif is None:
+        _emit(out, *sides[0])
+        return
+    for line in whatif.describe():
+        app.say(f"with {line}")
+    _emit_compared(out, sides[0], sides[1], whatif.describe())
 
 
-def _effective(app, parsed) -> tuple[list, list]:
+def _key(entry) -> tuple:
+    return entry.name, entry.tres, entry.level, entry.source, entry.as_name
+
+
+def _emit_compared(out, before, after, changes) -> None:
+    """The limits before and after a what-if, matched by name, TRES, level and source: a
+    limit only on one side is blank on the other."""
+    (old, old_used), (new, new_used) = before, after
+    was = {_key(e): (e, u) for e, u in zip(old, old_used or [None] * len(old))}
+    now = {_key(e): (e, u) for e, u in zip(new, new_used or [None] * len(new))}
+    keys = list(now) + [k for k in was if k not in now]
+    with_used = any(u is not None for u in [*(old_used or ()), *(new_used or ())])
+    if out.json:
+        import json
+
+        docs = []
+        for key in keys:
+            entry = (now.get(key) or was[key])[0]
+            doc = {k: v for k, v in entry.to_dict().items() if k != "value"}
+            doc["value"] = was[key][0].value if key in was else None
+            doc["value_after"] = now[key][0].value if key in now else None
+            if with_used:
+                doc["used"] = _minutes(was.get(key))
+                doc["used_after"] = _minutes(now.get(key))
+            docs.append(doc)
+        click.echo(json.dumps({"meta": {"with": changes}, "limits": docs}, indent=2))
+        return
+    rows = []
+    for key in keys:
+        name, tres, level, source, as_name = key
+        values = [
+            limit_text(pair[0].own_name, tres, pair[0].value) if pair else ""
+            for pair in (was.get(key), now.get(key))
+        ]
+        row = [name, tres or "", *values, level, source, as_name or ""]
+        if with_used:
+            row += [_used_text(was.get(key)), _used_text(now.get(key))]
+        rows.append(row)
+    columns = ["Name", "TRES", "Value", "Value(after)", "Level", "Source", "As"]
+    columns += ["Used", "Used(after)"] if with_used else []
+    out.emit(columns, rows, "limits", keep=("Name", "Value", "Value(after)", "Level", "Source"))
+
+
+def _minutes(pair) -> float | None:
+    return None if pair is None or pair[1] is None else round(pair[1], 2)
+
+
+def _used_text(pair) -> str:
+    minutes = _minutes(pair)
+    return "" if minutes is None else f"{pair[1]:.2f}"
+
+
+def _effective(app, parsed, whatif=None) -> tuple[list, list]:
     """(the limits in force, the wall minutes each GrpWall among them has used)."""
     from fscli.errors import UsageProblem
 
@@ -211,7 +275,10 @@ def _effective(app, parsed) -> tuple[list, list]:
             "[qos=Q] or account=A [qos=Q]"
         )
     return app.store.effective_limits(
-        **_who(parsed), cluster=parsed.get("cluster") or app.cluster_name, at=app.now
+        **_who(parsed),
+        cluster=parsed.get("cluster") or app.cluster_name,
+        at=app.now,
+        whatif=whatif,
     )
 
 

@@ -541,3 +541,40 @@ def test_limits_check_with_config_answers_what_the_real_setting_answers(
 def test_limits_check_takes_no_tree(site, tree_file):
     error = site.fails("limits", "check", "user=bob", "--with", tree_file, at=AT).stderr
     assert "limits check --with takes 'TARGET SETTING=VALUE...' words, not a tree" in error
+
+
+def limit_values(f: Fscli, *args: str, value: str = "value") -> dict[tuple, object]:
+    doc = json.loads(f.ok("limits", "show", *args, "--json", at=AT).stdout)
+    return {
+        (d["name"], d.get("tres"), d["level"], d["source"]): d.get(value) for d in doc["limits"]
+    }
+
+
+@pytest.mark.parametrize("target", [("account=chem",), ("user=bob", "account=chem", "--effective")])
+def test_limits_show_with_prints_what_the_real_change_shows(site, tmp_path, target):
+    change = ("account=chem", "GrpTRES=cpu=256,mem=1000", "MaxJobs=5")
+    copy = copy_of(site, tmp_path)
+    copy.ok("limits", "set", *change, at=AT)
+    args = (*target, "--with", " ".join(change))
+    before = store_bytes(site)
+    after = limit_values(site, *args, value="value_after")
+    assert store_bytes(site) == before
+    assert {k: v for k, v in after.items() if v is not None} == limit_values(copy, *target)
+    old = limit_values(site, *args)
+    assert {k: v for k, v in old.items() if v is not None} == limit_values(site, *target)
+    assert old[("GrpTRES", "mem", "account", "chem")] is None
+    text = site.ok("limits", "show", *args, "-P", at=AT).stdout.splitlines()
+    assert text[0] == "Name|TRES|Value|Value(after)|Level|Source|As"
+    assert "GrpTRES|cpu|128|256|account|chem|" in text
+
+
+def test_limits_show_with_config_shows_the_grpwall_used(site, tmp_path):
+    site.ok("limits", "set", "account=chem", "GrpWall=100-0")
+    copy = copy_of(site, tmp_path)
+    copy.ok("config", "set", "PriorityDecayHalfLife=0-1", at=EARLY)
+    args = ("user=bob", "account=chem", "--effective")
+    extra = ("--with-config", "PriorityDecayHalfLife=0-1", "--as-if-always")
+    key = ("GrpWall", None, "account", "chem")
+    used = limit_values(site, *args, *extra, value="used_after")[key]
+    assert used == limit_values(copy, *args, value="used")[key]
+    assert used != limit_values(site, *args, value="used")[key]
