@@ -231,7 +231,8 @@ def whatif_options(func):
     )
     @functools.wraps(func)
     def wrapper(*args, with_texts, config_texts, always, **kwargs):
-        name = func.__name__.rstrip("_")
+        path = click.get_current_context().command_path.split()[1:]  # "limits show"
+        name = " ".join(path) or func.__name__.rstrip("_")
         return func(*args, whatif=whatif(with_texts, config_texts, always, name), **kwargs)
 
     return wrapper

@@ -578,3 +578,11 @@ def test_limits_show_with_config_shows_the_grpwall_used(site, tmp_path):
     used = limit_values(site, *args, *extra, value="used_after")[key]
     assert used == limit_values(copy, *args, value="used")[key]
     assert used != limit_values(site, *args, value="used")[key]
+
+
+def test_limits_show_bad_with_fails_as_the_write_fails(site):
+    error = site.fails("limits", "show", "account=chem", "--with", "user=zed fairshare=1").stderr
+    assert error == "fscli: error: user 'zed' does not exist\n"
+    error = site.fails("limits", "show", "account=chem", "--with", "account=chem fairshar=1")
+    real = site.fails("limits", "set", "account=chem", "fairshar=1").stderr
+    assert error.stderr.replace("limits show --with", "limits set") == real
