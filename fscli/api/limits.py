@@ -12,14 +12,21 @@ if TYPE_CHECKING:
     from fscli.engine.limits.precedence import LimitEntry
     from fscli.engine.limits.target import Target
     from fscli.engine.limits.whatif import Change
+    from fscli.engine.whatif import WhatIf
 
 
-def own_limits(store: Store, target: Target, cluster: str | None = None) -> list[LimitEntry]:
-    """The limits set on the target itself (no inheritance)."""
+def own_limits(
+    store: Store, target: Target, cluster: str | None = None, whatif: WhatIf | None = None
+) -> list[LimitEntry]:
+    """The limits set on the target itself (no inheritance); with ``whatif``'s changes
+    made to copies of what was read (nothing is written)."""
+    from fscli.engine.whatif import WhatIf
     from fscli.store.limits import state as limit_state
 
     with store.viewing() as conn:
         state = limit_state.load(conn, target.cluster or cluster, targets=[target])
+        changes = WhatIf(whatif.changes) if whatif is not None else None  # no setting shows
+        _applied(conn, target.cluster or cluster, state, changes, 0)
     return _own_entries(
         target, state.assocs, {q.name: q for q in state.qos}, {p.name: p for p in state.partitions}
     )
@@ -33,19 +40,23 @@ def effective_limits(
     qos: str | None = None,
     cluster: str | None = None,
     at: int = 0,
+    whatif: WhatIf | None = None,
 ) -> tuple[list[LimitEntry], list[float | None]]:
     """(every limit in force for a job of ``user`` in ``account`` [partition, QOS], in
     Slurm's precedence order; what each GrpWall, GrpTRESMins and GrpTRESRunMins among
-    them has used at ``at``: :func:`fscli.engine.limits.used.used_counters`)."""
+    them has used at ``at``: :func:`fscli.engine.limits.used.used_counters`), with
+    ``whatif``'s changes and settings made to copies of what was read."""
     from fscli.engine.limits.check import effective
     from fscli.engine.limits.used import USED, used_counters
     from fscli.store.limits.state import attach_jobs
 
+    targets = [c.target for c in whatif.changes] if whatif is not None else []
     with store.viewing() as conn:
-        req, state = _request(conn, cluster, user, account, partition, qos)
+        req, state = _request(conn, cluster, user, account, partition, qos, targets=targets)
+        config = _applied(conn, cluster, state, whatif, at)
         entries = effective(req, state)
         if any(e.own_name in USED for e in entries):
-            attach_jobs(conn, cluster, state, at)
+            attach_jobs(conn, cluster, state, at, config=config)
             return entries, used_counters(state, entries, at)
     return entries, [None] * len(entries)
 
@@ -58,7 +69,7 @@ def check_job(
     qos: str | None = None,
     tres: dict[str, int] | None = None,
     time_limit: int | None = None,
-    whatif: Sequence[Change] = (),
+    whatif: Sequence[Change] | WhatIf = (),
     cluster: str | None = None,
     at: int = 0,
     submitted: bool = False,
@@ -66,10 +77,16 @@ def check_job(
     """Would the job start now (``run``), pend (with Slurm's reason) or be refused at
     submission (``reject``, with sbatch's message)? ``whatif``: ``limits set`` changes made
     to the loaded data only, never to the store
-    (:class:`fscli.engine.limits.whatif.Change`). ``submitted``: a job already accepted
+    (:class:`fscli.engine.limits.whatif.Change`), or a whole
+    :class:`fscli.engine.whatif.WhatIf`, whose settings (``--with-config``) the job is
+    billed and the usage decayed under. ``submitted``: a job already accepted
     (:func:`check_stored_job`), checked for what holds it before a start only."""
     from fscli.engine.limits.check import check
+    from fscli.engine.whatif import WhatIf
     from fscli.store.limits.state import attach_jobs
+
+    if not isinstance(whatif, WhatIf):
+        whatif = WhatIf(list(whatif))
 
     with store.viewing() as conn:
         req, state = _request(
@@ -81,23 +98,48 @@ def check_job(
             qos,
             tres,
             time_limit,
-            [c.target for c in whatif],
+            [c.target for c in whatif.changes],
             as_sbatch=True,
         )
-        if whatif:  # the what-if code (and the change parsers it needs) only for --with
-            from fscli.engine.limits.whatif import apply_change
-
-            _same_cluster(conn, cluster, [c.target for c in whatif])
-            for change in whatif:
-                apply_change(state.assocs, state.qos, state.partitions, change)
-        attach_jobs(conn, cluster, state, at)
+        config = _applied(conn, cluster, state, whatif, at)
+        attach_jobs(conn, cluster, state, at, config=config)
         return check(req, state, at, submitted)
+
+
+def _applied(conn, cluster: str | None, state, whatif: WhatIf | None, at: int):
+    """Apply ``whatif`` to the checker's ``state`` (copies of what it changes); the
+    settings it makes (None if none), which the usage is then decayed under."""
+    if whatif is None:
+        return None
+    if whatif.changes:  # the what-if code (and the change parsers) only for --with
+        from fscli.api.whatif import named_users
+        from fscli.engine.limits.whatif import apply_change
+
+        _same_cluster(conn, cluster, [c.target for c in whatif.changes])
+        users = named_users(conn, whatif.changes)
+        for change in whatif.changes:
+            apply_change(state.assocs, state.qos, state.partitions, change, users=users)
+    return _changed_settings(conn, cluster, state, whatif, at) if whatif.config else None
+
+
+def _changed_settings(conn, cluster: str | None, state, whatif: WhatIf, at: int):
+    """The settings ``whatif`` makes, from ``at`` on (or always), given to the checker's
+    ``state``; returned for the usage, which is decayed under them."""
+    from fscli.engine.whatif import changed_config
+    from fscli.store.limits.state import set_config
+    from fscli.store.snapshot import cluster_id_for, load_config, load_config_history
+
+    cid = cluster_id_for(conn, cluster)
+    values, history = load_config(conn, cid), load_config_history(conn, cid)
+    config = changed_config(values, history, whatif.config, at, whatif.always)
+    set_config(state, config)
+    return config
 
 
 def check_stored_job(
     store: Store,
     job_id: int,
-    whatif: Sequence[Change] = (),
+    whatif: Sequence[Change] | WhatIf = (),
     cluster: str | None = None,
     at: int = 0,
 ) -> CheckResult:

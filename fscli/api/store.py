@@ -529,11 +529,11 @@ class Store:
         return dispatch(self, list(queues or []), slots, users, jobs_per_user, cluster, moment(at))
 
     # -- limits -------------------------------------------------------------------------
-    def own_limits(self, target, cluster: str | None = None):
+    def own_limits(self, target, cluster: str | None = None, whatif=None):
         """:func:`fscli.api.limits.own_limits`: the limits set on ``target`` itself."""
         from fscli.api.limits import own_limits
 
-        return own_limits(self, target, cluster)
+        return own_limits(self, target, cluster, whatif)
 
     def effective_limits(
         self,
@@ -543,12 +543,14 @@ class Store:
         qos: str | None = None,
         cluster: str | None = None,
         at: When = None,
+        whatif=None,
     ):
         """:func:`fscli.api.limits.effective_limits`: every limit in force for a job there,
-        with what each GrpWall, GrpTRESMins and GrpTRESRunMins has used."""
+        with what each GrpWall, GrpTRESMins and GrpTRESRunMins has used (with ``whatif``:
+        as if it were made)."""
         from fscli.api.limits import effective_limits
 
-        return effective_limits(self, user, account, partition, qos, cluster, moment(at))
+        return effective_limits(self, user, account, partition, qos, cluster, moment(at), whatif)
 
     def check_job(self, user: str, at: When = None, **request):
         """:func:`fscli.api.limits.check_job`: run, pend (reason) or reject (message)."""

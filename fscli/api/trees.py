@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from fscli.errors import InvalidValue
 
@@ -48,6 +48,7 @@ def apply_tree(
     cluster: str | None = None,
     quick: bool = False,
     records: bool = False,
+    inside: Callable[[Any], None] | None = None,
 ) -> Plan:
     """Make the cluster match ``spec`` in one transaction and return the plan applied.
 
@@ -65,6 +66,9 @@ def apply_tree(
     nothing back (``Plan.kept``) also for applying the text with or without pruning.
     ``records``: the plan also holds the stored records of the accounts and users it adds
     or removes that other clusters have (``Plan.records``, for a sacctmgr script).
+    ``inside`` is called with the transaction's connection once the plan is written to
+    it, before it commits (or, for a dry run, rolls back): a what-if reads the store as
+    the apply leaves it there (:mod:`fscli.api.whatif`).
     """
     text = spec if quick and isinstance(spec, str) and not (loading or clean) else None
     if text is not None:
@@ -97,6 +101,11 @@ def apply_tree(
                 progress,
                 check_default_qos=not loading,
             )
+        if inside is not None and plan.changes:
+            write.session().flush()
+            inside(write.session())
+        elif inside is not None:
+            inside(write.conn)
         if text is not None and not plan.kept and not (plan.changes and dry_run):
             _remember(write, text, spec.cluster.name, prune)
     return plan

@@ -10,15 +10,16 @@ the change is made for real.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from fscli.api.results import Priorities, Shares
 from fscli.api.shares import algorithm_name, tres_names
 
 if TYPE_CHECKING:
     from fscli.api.store import Store
+    from fscli.engine.limits.whatif import Change
     from fscli.engine.whatif import WhatIf
     from fscli.store.state import ClusterState
 
@@ -46,16 +47,23 @@ class PriorityComparison:
     rank_after: Sequence[int]
 
 
+T = TypeVar("T")
+
 Settings = tuple[Mapping[str, str], Sequence[tuple[str, int, str]]]
 """A cluster's stored settings and their history (:func:`stored_settings`)."""
 
 
 def changed_state(
-    state: ClusterState, whatif: WhatIf, at: int, settings: Settings | None = None
+    state: ClusterState,
+    whatif: WhatIf,
+    at: int,
+    settings: Settings | None = None,
+    users: set[str] | None = None,
 ) -> ClusterState:
     """A copy of ``state`` with ``whatif`` applied (``state`` itself unchanged: the changed
     associations, QOS and partitions are copies). ``settings``: the cluster's stored
-    settings and their history (:func:`stored_settings`), when ``whatif`` sets any."""
+    settings and their history (:func:`stored_settings`), when ``whatif`` sets any;
+    ``users``: the stored users its changes name (:func:`named_users`)."""
     from fscli.engine.limits.whatif import apply_change
     from fscli.engine.whatif import changed_config
     from fscli.errors import UsageProblem
@@ -69,7 +77,7 @@ def changed_state(
                 f"--with names cluster '{change.target.cluster}', but the view is of cluster "
                 f"'{state.cluster.name}' (use --cluster {change.target.cluster})"
             )
-        apply_change(assocs, qos, partitions, change, state.cluster.name)
+        apply_change(assocs, qos, partitions, change, state.cluster.name, users)
     config = state.config
     if whatif.config:
         assert settings is not None, "a what-if that sets settings is given the stored ones"
@@ -82,6 +90,14 @@ def changed_state(
         partitions={p.name: p for p in partitions},
         config=config,
     )
+
+
+def named_users(conn, changes: Sequence[Change]) -> set[str]:
+    """The users ``changes`` name that the store has: a change naming another is refused
+    as the write refuses it."""
+    from fscli.store.snapshot import stored_users
+
+    return stored_users(conn, sorted({c.target.user for c in changes if c.target.user}))
 
 
 def stored_settings(conn, state: ClusterState, whatif: WhatIf) -> Settings | None:
@@ -114,16 +130,50 @@ def shares_whatif(
     with store.viewing() as conn:
         state = load_state(conn, cluster, at, settings=settings)
         stored = stored_settings(conn, state, whatif)
+        users = named_users(conn, whatif.changes)
+    base = state
+    if whatif.tree is not None:
+        (base, stored, users), _ = as_applied(
+            store, state.cluster.name, whatif, at, lambda c, s: None, settings=settings
+        )
     with bulk():
         chosen = algorithm or state.config.algorithm
         result = fairshare(state, at, chosen)
         before = Shares(state.cluster.name, chosen, at, result, tres_names(state), state)
-        side = changed_state(state, whatif, at, stored)
+        side = changed_state(base, whatif, at, stored, users)
         chosen = algorithm or side.config.algorithm
         result = fairshare(side, at, chosen, last=True)
         after = Shares(side.cluster.name, chosen, at, result, tres_names(side), side)
     rank = (ranks(before.result.fs_factor), ranks(after.result.fs_factor))
     return ShareComparison(before, after, whatif.describe(), *rank)
+
+
+def as_applied(
+    store: Store,
+    cluster: str,
+    whatif: WhatIf,
+    at: int,
+    also: Callable[[Any, ClusterState], T],
+    settings: bool = True,
+) -> tuple[tuple[ClusterState, Settings | None, set[str]], T]:
+    """The cluster as ``fscli apply`` of ``whatif``'s tree at ``at`` leaves it: the plan
+    ``apply`` makes, written by ``apply``'s own code in a transaction that is rolled back
+    (nothing is written), and read there — (its state, stored settings and the users the
+    other changes name) — with whatever else ``also(connection, state)`` reads there."""
+    from fscli.api.trees import apply_tree
+    from fscli.store.state import load_state
+
+    assert whatif.tree is not None
+    text, source = whatif.tree
+    found: list = []
+
+    def read(conn) -> None:
+        state = load_state(conn, cluster, at, settings=settings)
+        stored = stored_settings(conn, state, whatif)
+        found.append(((state, stored, named_users(conn, whatif.changes)), also(conn, state)))
+
+    apply_tree(store, text, dry_run=True, at=at, source=source, cluster=cluster, inside=read)
+    return found[0]
 
 
 def ranks(values: Mapping[int, float]) -> dict[int, int]:
@@ -148,9 +198,21 @@ def priorities_whatif(
     algorithm = algorithm_name(algorithm)
     with store.viewing() as conn:
         state = load_state(conn, cluster, at, settings=True)
-        changed = changed_state(state, whatif, at, stored_settings(conn, state, whatif))
-        sides = (state, changed)
-        queues = [load_queue(conn, s.cluster_id, listed_states(s.config)) for s in sides]
+        stored = stored_settings(conn, state, whatif)
+        users = named_users(conn, whatif.changes)
+        queue = load_queue(conn, state.cluster_id, listed_states(state.config))
+    base, after_queue = state, queue
+    if whatif.tree is not None:
+        (base, stored, users), after_queue = as_applied(
+            store,
+            state.cluster.name,
+            whatif,
+            at,
+            lambda c, s: load_queue(c, s.cluster_id, listed_states(s.config)),
+        )
+    changed = changed_state(base, whatif, at, stored, users)
+    sides = (state, changed)
+    queues = [queue, after_queue]
     answers = []
     with bulk():
         for side, queue in zip(sides, queues):

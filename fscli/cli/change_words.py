@@ -175,8 +175,25 @@ def whatif(with_texts, config_texts, always: bool, command: str):
         raise UsageProblem("--as-if-always needs --with-config")
     if not with_texts and not config_texts:
         return None
-    changes = [whatif_change(text, f"{command} --with") for text in with_texts]
-    return WhatIf(changes, dict(map(whatif_config, config_texts)), always)
+    trees = [text for text in with_texts if "=" not in text]
+    if len(trees) > 1:
+        raise UsageProblem(f"--with takes one tree file, not {len(trees)}: {', '.join(trees)}")
+    changes = [whatif_change(text, f"{command} --with") for text in with_texts if "=" in text]
+    tree = (tree_text(trees[0]), trees[0]) if trees else None
+    return WhatIf(changes, dict(map(whatif_config, config_texts)), always, tree)
+
+
+def tree_text(path: str) -> str:
+    """The YAML text of a ``--with tree.yaml`` (a value without ``=`` is a file: every
+    change in words has one)."""
+    from fscli.errors import UsageProblem
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise UsageProblem(f"--with {path}: cannot read the tree file: {reason}") from None
 
 
 def whatif_options(func):
@@ -190,9 +207,10 @@ def whatif_options(func):
         "--with",
         "with_texts",
         multiple=True,
-        metavar="'TARGET SETTING=VALUE...'",
+        metavar="'TARGET SETTING=VALUE...' | TREE.yaml",
         help="Show before and after this change (limits set's words; fairshare=, "
-        "priority=, usagefactor= may be relative: +50, -10%). Nothing is written.",
+        "priority=, usagefactor= may be relative: +50, -10%), or after fscli apply "
+        "TREE.yaml. Nothing is written.",
     )
     @click.option(
         "--with-config",
@@ -209,7 +227,8 @@ def whatif_options(func):
     )
     @functools.wraps(func)
     def wrapper(*args, with_texts, config_texts, always, **kwargs):
-        name = func.__name__.rstrip("_")
+        path = click.get_current_context().command_path.split()[1:]  # "limits show"
+        name = " ".join(path) or func.__name__.rstrip("_")
         return func(*args, whatif=whatif(with_texts, config_texts, always, name), **kwargs)
 
     return wrapper

@@ -15,8 +15,9 @@ from fscli.cli.change_words import (
     TARGET_HELP,
     parse_target,
     target_and_changes,
-    whatif_change,
+    whatif_options,
 )
+from fscli.cli.change_words import whatif as whatif_of
 from fscli.cli.complete import words_completer
 from fscli.cli.output import (
     NOTHING_MODIFIED,
@@ -128,6 +129,19 @@ def unset(app, words, dry_run) -> None:
 
 
 # -- show -------------------------------------------------------------------------------
+def used_value(minutes: float | int | None) -> float | int | None:
+    """A used counter as JSON carries it: GrpWall's wall minutes to 2 decimals,
+    GrpTRESMins' and GrpTRESRunMins' whole TRES-minutes as they are."""
+    return minutes if minutes is None or isinstance(minutes, int) else round(minutes, 2)
+
+
+def used_cell(minutes: float | int | None) -> str:
+    """:func:`used_value` as the Used column prints it (blank: no counter)."""
+    if minutes is None:
+        return ""
+    return str(minutes) if isinstance(minutes, int) else f"{minutes:.2f}"
+
+
 def _emit(out, entries, used: list | None = None) -> None:
     """The entries; ``used`` (from ``--effective``): what each GrpWall (wall minutes, 2
     decimals), GrpTRESMins and GrpTRESRunMins (whole TRES-minutes) has used, shown in a
@@ -139,7 +153,7 @@ def _emit(out, entries, used: list | None = None) -> None:
         docs = [e.to_dict() for e in entries]
         for doc, minutes in zip(docs, used or ()):
             if minutes is not None:
-                doc["used"] = minutes if isinstance(minutes, int) else round(minutes, 2)
+                doc["used"] = used_value(minutes)
         click.echo(json.dumps({"limits": docs}, indent=2))
         return
     rows = [
@@ -157,13 +171,7 @@ def _emit(out, entries, used: list | None = None) -> None:
     if used:
         columns = [*COLUMNS, "Used"]
         for row, minutes in zip(rows, used):
-            row.append(
-                ""
-                if minutes is None
-                else str(minutes)
-                if isinstance(minutes, int)
-                else f"{minutes:.2f}"
-            )
+            row.append(used_cell(minutes))
     out.emit(columns, rows, "limits", keep=("Name", "Value", "Level", "Source"))
 
 
@@ -174,9 +182,10 @@ def _emit(out, entries, used: list | None = None) -> None:
     is_flag=True,
     help="Every limit in force for jobs of the association, with the level that set it.",
 )
+@whatif_options
 @output_options
 @click.pass_obj
-def show(app, words, effective, out) -> None:
+def show(app, words, effective, whatif, out) -> None:
     """Show the limits set on a target, or with --effective every limit in force.
 
     With --effective, TARGET is user=U [account=A] [partition=P] [qos=Q] (or account=A
@@ -187,6 +196,7 @@ def show(app, words, effective, out) -> None:
       fscli limits show account=chem
       fscli limits show user=alice account=physics partition=gpu --effective
       fscli limits show user=alice qos=high --effective --json
+      fscli limits show account=chem --with 'account=chem GrpTRES=cpu=256'
     """
     from fscli.errors import UsageProblem
 
@@ -196,18 +206,78 @@ def show(app, words, effective, out) -> None:
             f"unexpected word '{parsed.names[0]}' in limits show: "
             f"expected KEY=VALUE (target: {TARGET_HELP})"
         )
-    used = None
-    if effective:
-        entries, used = _effective(app, parsed)
-    else:
+    if whatif is not None and whatif.tree is not None:
+        raise UsageProblem("limits show --with takes 'TARGET SETTING=VALUE...' words, not a tree")
+    if not effective:
         target = parse_target(parsed, "limits show")
         if parsed.values:
             raise UsageProblem(f"limits show takes only the target ({TARGET_HELP})")
-        entries = app.store.own_limits(target, app.cluster_name)
-    _emit(out, entries, used)
+    sides = []
+    for side in (None, whatif) if whatif is not None else (None,):
+        if effective:
+            sides.append(_effective(app, parsed, side))
+        else:
+            sides.append((app.store.own_limits(target, app.cluster_name, side), None))
+    if whatif is None:
+        _emit(out, *sides[0])
+        return
+    for line in whatif.describe():
+        app.say(f"with {line}")
+    _emit_compared(out, sides[0], sides[1], whatif.describe())
 
 
-def _effective(app, parsed) -> tuple[list, list]:
+def _key(entry) -> tuple:
+    return entry.name, entry.tres, entry.level, entry.source, entry.as_name
+
+
+def _emit_compared(out, before, after, changes) -> None:
+    """The limits before and after a what-if, matched by name, TRES, level and source: a
+    limit only on one side is blank on the other."""
+    (old, old_used), (new, new_used) = before, after
+    was = {_key(e): (e, u) for e, u in zip(old, old_used or [None] * len(old))}
+    now = {_key(e): (e, u) for e, u in zip(new, new_used or [None] * len(new))}
+    keys = list(now) + [k for k in was if k not in now]
+    with_used = any(u is not None for u in [*(old_used or ()), *(new_used or ())])
+    if out.json:
+        import json
+
+        docs = []
+        for key in keys:
+            entry = (now.get(key) or was[key])[0]
+            doc = {k: v for k, v in entry.to_dict().items() if k != "value"}
+            doc["value"] = was[key][0].value if key in was else None
+            doc["value_after"] = now[key][0].value if key in now else None
+            if with_used:
+                doc["used"] = _minutes(was.get(key))
+                doc["used_after"] = _minutes(now.get(key))
+            docs.append(doc)
+        click.echo(json.dumps({"meta": {"with": changes}, "limits": docs}, indent=2))
+        return
+    rows = []
+    for key in keys:
+        name, tres, level, source, as_name = key
+        values = [
+            limit_text(pair[0].own_name, tres, pair[0].value) if pair else ""
+            for pair in (was.get(key), now.get(key))
+        ]
+        row = [name, tres or "", *values, level, source, as_name or ""]
+        if with_used:
+            row += [_used_text(was.get(key)), _used_text(now.get(key))]
+        rows.append(row)
+    columns = ["Name", "TRES", "Value", "Value(after)", "Level", "Source", "As"]
+    columns += ["Used", "Used(after)"] if with_used else []
+    out.emit(columns, rows, "limits", keep=("Name", "Value", "Value(after)", "Level", "Source"))
+
+
+def _minutes(pair) -> float | int | None:
+    return None if pair is None else used_value(pair[1])
+
+
+def _used_text(pair) -> str:
+    return "" if pair is None else used_cell(pair[1])
+
+
+def _effective(app, parsed, whatif=None) -> tuple[list, list]:
     """(the limits in force, what each group limit among them has used)."""
     from fscli.errors import UsageProblem
 
@@ -218,7 +288,10 @@ def _effective(app, parsed) -> tuple[list, list]:
             "[qos=Q] or account=A [qos=Q]"
         )
     return app.store.effective_limits(
-        **_who(parsed), cluster=parsed.get("cluster") or app.cluster_name, at=app.now
+        **_who(parsed),
+        cluster=parsed.get("cluster") or app.cluster_name,
+        at=app.now,
+        whatif=whatif,
     )
 
 
@@ -254,9 +327,23 @@ def _job_tres(parsed) -> tuple[dict[str, int], int | None]:
     metavar="'TARGET LIMIT=VALUE...'",
     help="Check as if this 'limits set' change were made (the store is not changed).",
 )
+@click.option(
+    "--with-config",
+    "config_texts",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="Check as if this setting (config set's keys) were made at --at: the job and "
+    "the running jobs billed, the usage decayed under it. Nothing is written.",
+)
+@click.option(
+    "--as-if-always",
+    "always",
+    is_flag=True,
+    help="--with-config as if the setting had always been so (the usage re-charged).",
+)
 @output_options
 @click.pass_obj
-def check(app, words, whatif, out) -> None:
+def check(app, words, whatif, config_texts, always, out) -> None:
     """Would a job run now, pend (with Slurm's reason) or be rejected at submission?
 
     Counts come from the store's running and pending jobs and decayed usage. The job and
@@ -273,6 +360,7 @@ def check(app, words, whatif, out) -> None:
       fscli limits check job=12
       fscli limits check user=bob tres=cpu=4,mem=8G,gres/gpu=1 partition=gpu --json
       fscli limits check user=bob cpus=200 --with 'account=chem GrpTRES=cpu=256'
+      fscli limits check user=bob cpus=8 --with-config TRESBillingWeights=CPU=4
     """
     from fscli.cli.progress import progress
     from fscli.errors import UsageProblem
@@ -286,7 +374,9 @@ def check(app, words, whatif, out) -> None:
             "limits check needs user=U [account=A] [partition=P] [qos=Q] "
             "[tres=..|cpus=N] [nodes=N] [mem=M] [time=T], or job=N"
         )
-    changes = [whatif_change(text, "limits check --with") for text in whatif]
+    changes = whatif_of(whatif, config_texts, always, "limits check") or ()
+    if changes and changes.tree is not None:
+        raise UsageProblem("limits check --with takes 'TARGET SETTING=VALUE...' words, not a tree")
     if stored is not None:
         from fscli.api.jobs import MAX_JOB_ID
         from fscli.cli.words import whole_number

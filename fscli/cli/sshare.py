@@ -8,6 +8,8 @@ one association's numbers instead.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import click
 
 from fscli.cli.change_words import whatif_options
@@ -258,11 +260,23 @@ def emit_json(rows, algorithm: str, extras, now: int, explain: list[str] | None 
     click.echo(json.dumps(doc, indent=2))
 
 
+def _sides(answer, whatif, keep) -> tuple[list, list]:
+    """The rows before and after that ``keep`` keeps, matched association by association
+    when a tree changes which there are (:func:`fscli.render.whatif.aligned`)."""
+    before, after = keep(answer.before.rows), keep(answer.after.rows)
+    if whatif.tree is None:
+        return before, after
+    from fscli.render.whatif import aligned
+
+    return aligned(before, after)
+
+
 def _show_whatif(app, whatif, algorithm, keep, fmt, long_, partition, out) -> None:
     """sshare before and after ``whatif``, side by side (:mod:`fscli.render.whatif`).
-    Both sides have the same associations in the same order (a what-if changes no tree),
-    so one filter keeps the same rows of each; without one the rows are never made: the
-    text comes a piece at a time from the engine's columns, as plain sshare -P's does."""
+    Without a tree both sides have the same associations in the same order, so one
+    filter keeps the same rows of each; without one the rows are never made: the text
+    comes a piece at a time from the engine's columns, as plain sshare -P's does. With a
+    tree the rows are matched by association (:func:`_sides`)."""
     from fscli.api.shares import column_pieces
     from fscli.render.sshare import CHUNK, select_fields
 
@@ -290,7 +304,7 @@ def _show_whatif(app, whatif, algorithm, keep, fmt, long_, partition, out) -> No
                 "with": answer.changes,
                 "as_if_always": whatif.always,
             },
-            "shares": share_json(keep(answer.before.rows), keep(answer.after.rows), extras, ranks),
+            "shares": share_json(*_sides(answer, whatif, keep), extras, ranks),
         }
         click.echo(json.dumps(doc, indent=2))
         return
@@ -299,9 +313,13 @@ def _show_whatif(app, whatif, algorithm, keep, fmt, long_, partition, out) -> No
 
     for line in answer.changes:
         app.say(f"with {line}")
-    pieces = zip(
+    pieces: Iterable = zip(
         column_pieces(answer.before, CHUNK, keep), column_pieces(answer.after, CHUNK, keep)
     )
+    if whatif.tree is not None:
+        from fscli.render.whatif import aligned_pieces
+
+        pieces = [aligned_pieces(*_sides(answer, whatif, keep))]
     with bulk():
         for text in share_lines(pieces, fields, out.parsable, not out.noheader, extras, ranks):
             click.echo(text, nl=False)

@@ -18,18 +18,22 @@ class WhatIf:
     """``--with`` changes (:class:`Change`), ``--with-config`` settings (canonical key ->
     the value text ``config set`` takes, or a :class:`Relative`) and whether the settings
     apply to the whole history (``always``) or from the moment viewed on, as a real
-    ``config set`` at that moment would (the default)."""
+    ``config set`` at that moment would (the default). ``tree``: a YAML tree (its text and
+    file name) that ``fscli apply`` would make the cluster match, applied before the
+    other changes."""
 
     changes: Sequence[Change] = ()
     config: Mapping[str, str | Relative] = field(default_factory=dict)
     always: bool = False
+    tree: tuple[str, str] | None = None
 
     def __bool__(self) -> bool:
-        return bool(self.changes or self.config)
+        return bool(self.changes or self.config or self.tree)
 
     def describe(self) -> list[str]:
         """One line per change, as given."""
-        lines = [c.text for c in self.changes]
+        lines = [] if self.tree is None else [self.tree[1]]
+        lines += [c.text for c in self.changes]
         for key, value in self.config.items():
             text = value.text() if isinstance(value, Relative) else written(key, value)
             lines.append(f"{key}={text}")

@@ -450,6 +450,12 @@ def cluster_names(conn) -> list[str]:
     return [r[0] for r in rows(conn, "SELECT name FROM cluster ORDER BY name")]
 
 
+def stored_users(conn, names: Sequence[str]) -> set[str]:
+    """Those of ``names`` the store has as users (users are global, not per cluster)."""
+    where, params = in_list("name", "n", names)
+    return {r[0] for r in rows(conn, f"SELECT name FROM user_account WHERE {where}", params)}
+
+
 def job_state(conn, job_id: int) -> str | None:
     """The job's state, None when the store has no such job."""
     return scalar(conn, "SELECT state FROM job WHERE id = :id", {"id": job_id})

@@ -234,7 +234,7 @@ BAD = [
     (
         ("check", "user=bob", "--with", "user=nosuch account=chem MaxJobs=1"),
         1,
-        "no association for user nosuch account chem\n",
+        "user 'nosuch' does not exist\n",
     ),
     (
         ("check", "user=bob", "--with", "cluster=c2 account=chem MaxJobs=1"),

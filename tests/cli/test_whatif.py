@@ -147,6 +147,115 @@ def test_sshare_with_prints_what_the_real_change_prints(site, tmp_path, args, re
     ]
 
 
+TREE = """cluster:
+  name: c1
+  qos: [normal]
+accounts:
+  science:
+    fairshare: 40
+    children:
+      chem:
+        fairshare: 25
+        limits:
+          GrpTRES: cpu=100
+        qos: [+high]
+      bio:
+        fairshare: 20
+  physics:
+    fairshare: 30
+users:
+  alice:
+    associations:
+    - account: physics
+  bob:
+    associations:
+    - account: chem
+      fairshare: 3
+  dave:
+    associations:
+    - account: bio
+"""
+"""The site's tree with an account added (bio, user dave), one moved (physics to the
+root), shares and a limit changed."""
+
+
+@pytest.fixture
+def tree_file(tmp_path) -> str:
+    path = tmp_path / "tree.yaml"
+    path.write_text(TREE)
+    return str(path)
+
+
+def test_sshare_with_tree_prints_what_the_real_apply_prints(site, tmp_path, tree_file):
+    copy = copy_of(site, tmp_path)
+    copy.ok("apply", tree_file, at=AT)
+    before = store_bytes(site)
+    rows = parsable(site.ok(*SSHARE, "--with", tree_file, at=AT).stdout)
+    assert store_bytes(site) == before
+    fields = [k for k in rows[0] if "(" not in k and not k.startswith("Rank")]
+    assert parsable(copy.ok(*SSHARE, "-o", ",".join(fields), at=AT).stdout) == after_columns(rows)
+    plain = parsable(site.ok(*SSHARE, "-o", ",".join(fields), at=AT).stdout)
+    old = {(r["Account"].strip(), r["User"]): r for r in plain}
+    for row in rows:  # the side before: as it is, blank for the associations only after
+        was = old.get((row["Account"].strip(), row["User"]))
+        blank = {k: "" for k in fields if k not in ("Account", "User")}
+        side = {k: row[k] for k in fields if k not in ("Account", "User")}
+        assert side == ({k: was[k] for k in side} if was else blank), row
+    ranks = {r["User"]: (r["Rank"], r["Rank(after)"], r["RankChange"]) for r in rows if r["User"]}
+    assert ranks == {
+        "alice": ("1", "4", "-3"),
+        "dave": ("", "1", ""),
+        "bob": ("3", "2", "+1"),
+        "carol": ("2", "3", "-1"),
+    }
+    assert [r["Account"] for r in rows] == [
+        "root",
+        " physics",
+        "  physics",
+        " science",
+        "  bio",
+        "   bio",
+        "  chem",
+        "   chem",
+        "   chem",
+    ]
+
+
+def test_sshare_with_tree_json_and_words_after_it(site, tmp_path, tree_file):
+    args = ("sshare", "-a", "--json", "--with", tree_file, "--with", "account=bio fairshare=+5")
+    doc = json.loads(site.ok(*args, at=AT).stdout)
+    assert doc["meta"]["with"] == [tree_file, "account=bio fairshare=+5"]
+    bio = [r for r in doc["shares"] if r["account"] == "bio" and r["user"] is None][0]
+    assert (bio["before"], bio["after"]["RawShares"]) == (None, 25)
+    dave = [r for r in doc["shares"] if r["user"] == "dave"][0]
+    assert (dave["rank"], dave["rank_after"], dave["rank_change"]) == (None, 1, None)
+
+
+def test_sprio_with_tree_prints_what_the_real_apply_prints(site, tmp_path, tree_file):
+    copy = copy_of(site, tmp_path)
+    copy.ok("apply", tree_file, at=AT)
+    rows = parsable(site.ok("sprio", "-P", "--with", tree_file, at=AT).stdout)
+    real = sprio_priorities(copy)
+    assert {(int(r["JOBID"]), r["PARTITION"]): int(r["PRIORITY(after)"]) for r in rows} == real
+    assert real != sprio_priorities(site)
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        (None, "--with nope.yaml: cannot read the tree file: No such file or directory"),
+        ("cluster:\n  name: other\n", "is for cluster 'other', not 'c1'"),
+        ("cluster:\n  name: c1\naccounts:\n  x:\n    fairshar: 1\n", "fairshar"),
+    ],
+)
+def test_bad_tree_is_one_line(site, tmp_path, text, message):
+    path = "nope.yaml"
+    if text is not None:
+        path = str(tmp_path / "bad.yaml")
+        Path(path).write_text(text)
+    assert message in site.fails("sshare", "--with", path, at=AT).stderr
+
+
 def test_halflife_from_now_and_as_if_always_differ(site):
     """From --at on, usage charged before keeps its decay; as if always, it is re-decayed."""
     args = (*SSHARE, "-o", "Account,User,RawUsage", "--with-config", "PriorityDecayHalfLife=1-0")
@@ -248,6 +357,17 @@ BAD = [
     (["--with", "account=chem fairshare=abc"], "limits set", ("account=chem", "fairshare=abc")),
     (["--with", "qos=nope priority=5"], "limits set", ("qos=nope", "priority=5")),
     (["--with", "account=chem usagefactor=2"], "limits set", ("account=chem", "usagefactor=2")),
+    (["--with", "user=zed fairshare=5"], "limits set", ("user=zed", "fairshare=5")),
+    (
+        ["--with", "user=zed account=chem priority=5"],
+        "limits set",
+        ("user=zed", "account=chem", "priority=5"),
+    ),
+    (
+        ["--with", "user=bob account=physics fairshare=5"],
+        "limits set",
+        ("user=bob", "account=physics", "fairshare=5"),
+    ),
 ]
 
 
@@ -368,9 +488,101 @@ def test_limits_check_with_takes_the_same_words(site):
     assert (plain["verdict"], changed["verdict"]) == ("pend", "run")
 
 
+def test_limits_check_with_unknown_user_says_what_the_write_says(site):
+    args = ("limits", "check", "user=bob", "account=chem", "cpus=2", "--with")
+    error = site.fails(*args, "user=zed GrpTRES=cpu=5", at=AT).stderr
+    assert error == site.fails("limits", "set", "user=zed", "GrpTRES=cpu=5", at=AT).stderr
+    assert error.count("\n") == 1 and "user 'zed' does not exist" in error
+
+
 def test_with_leaves_out_over_and_sort(site):
     for extra in (["--over"], ["--sort", "RawUsage"]):
         result = site.fails("sshare", "-a", "--with", "account=chem fairshare=+5", *extra, code=2)
         assert result.stderr == (
             "fscli: error: --with and --with-config leave out --explain, --svg, --over and --sort\n"
         )
+
+
+def test_tree_view_with_tree_draws_what_the_real_apply_draws(site, tmp_path, tree_file):
+    copy = copy_of(site, tmp_path)
+    copy.ok("apply", tree_file, at=AT)
+    lines = site.ok("tree", "--with", tree_file, at=AT).stdout.splitlines()
+    real = copy.ok("tree", at=AT).stdout.splitlines()
+    start = lines.index(f"cluster c1, fair_tree, with {tree_file}, bar: usage █ vs share |")
+    assert lines[start + 1 :] == real[1:]
+
+
+@pytest.mark.parametrize(
+    "config, always, limit, verdicts",
+    [
+        ("TRESBillingWeights=CPU=4", False, "GrpTRES=billing=20", ("run", "pend")),
+        ("PriorityDecayHalfLife=1-0", True, "GrpTRESMins=billing=1000", ("pend", "run")),
+    ],
+)
+def test_limits_check_with_config_answers_what_the_real_setting_answers(
+    site, tmp_path, config, always, limit, verdicts
+):
+    """A billing limit (the running job billed under the new weights) and a usage limit
+    (chem's 1238 billing minutes decayed at the new half-life, as if it always had been)."""
+    site.ok("limits", "set", "account=chem", limit)
+    copy = copy_of(site, tmp_path)
+    copy.ok("config", "set", config, at=EARLY if always else AT)
+    args = ("limits", "check", "user=bob", "account=chem", "cpus=8", "--json")
+    extra = ["--with-config", config, *(["--as-if-always"] if always else [])]
+    before = store_bytes(site)
+    changed = json.loads(site.ok(*args, *extra, at=AT).stdout)
+    assert store_bytes(site) == before
+    real = json.loads(copy.ok(*args, at=AT).stdout)
+    plain = json.loads(site.ok(*args, at=AT).stdout)
+    assert changed == real
+    assert (plain["verdict"], changed["verdict"]) == verdicts
+
+
+def test_limits_check_takes_no_tree(site, tree_file):
+    error = site.fails("limits", "check", "user=bob", "--with", tree_file, at=AT).stderr
+    assert "limits check --with takes 'TARGET SETTING=VALUE...' words, not a tree" in error
+
+
+def limit_values(f: Fscli, *args: str, value: str = "value") -> dict[tuple, object]:
+    doc = json.loads(f.ok("limits", "show", *args, "--json", at=AT).stdout)
+    return {
+        (d["name"], d.get("tres"), d["level"], d["source"]): d.get(value) for d in doc["limits"]
+    }
+
+
+@pytest.mark.parametrize("target", [("account=chem",), ("user=bob", "account=chem", "--effective")])
+def test_limits_show_with_prints_what_the_real_change_shows(site, tmp_path, target):
+    change = ("account=chem", "GrpTRES=cpu=256,mem=1000", "MaxJobs=5")
+    copy = copy_of(site, tmp_path)
+    copy.ok("limits", "set", *change, at=AT)
+    args = (*target, "--with", " ".join(change))
+    before = store_bytes(site)
+    after = limit_values(site, *args, value="value_after")
+    assert store_bytes(site) == before
+    assert {k: v for k, v in after.items() if v is not None} == limit_values(copy, *target)
+    old = limit_values(site, *args)
+    assert {k: v for k, v in old.items() if v is not None} == limit_values(site, *target)
+    assert old[("GrpTRES", "mem", "account", "chem")] is None
+    text = site.ok("limits", "show", *args, "-P", at=AT).stdout.splitlines()
+    assert text[0] == "Name|TRES|Value|Value(after)|Level|Source|As"
+    assert "GrpTRES|cpu|128|256|account|chem|" in text
+
+
+def test_limits_show_with_config_shows_the_grpwall_used(site, tmp_path):
+    site.ok("limits", "set", "account=chem", "GrpWall=100-0")
+    copy = copy_of(site, tmp_path)
+    copy.ok("config", "set", "PriorityDecayHalfLife=0-1", at=EARLY)
+    args = ("user=bob", "account=chem", "--effective")
+    extra = ("--with-config", "PriorityDecayHalfLife=0-1", "--as-if-always")
+    key = ("GrpWall", None, "account", "chem")
+    used = limit_values(site, *args, *extra, value="used_after")[key]
+    assert used == limit_values(copy, *args, value="used")[key]
+    assert used != limit_values(site, *args, value="used")[key]
+
+
+def test_limits_show_bad_with_fails_as_the_write_fails(site):
+    error = site.fails("limits", "show", "account=chem", "--with", "user=zed fairshare=1").stderr
+    assert error == "fscli: error: user 'zed' does not exist\n"
+    error = site.fails("limits", "show", "account=chem", "--with", "account=chem fairshar=1")
+    real = site.fails("limits", "set", "account=chem", "fairshar=1").stderr
+    assert error.stderr.replace("limits show --with", "limits set") == real

@@ -2023,6 +2023,29 @@ NODES = {
                 "complete": ["none"],
             },
             {
+                "name": "config_texts",
+                "opts": ["--with-config"],
+                "secondary": [],
+                "value": True,
+                "multiple": True,
+                "hidden": False,
+                "help": "Check as if this setting (config set's keys) were "
+                "made at --at: the job and the running jobs billed, "
+                "the usage decayed under it. Nothing is written.",
+                "complete": ["none"],
+            },
+            {
+                "name": "always",
+                "opts": ["--as-if-always"],
+                "secondary": [],
+                "value": False,
+                "multiple": False,
+                "hidden": False,
+                "help": "--with-config as if the setting had always been so "
+                "(the usage re-charged).",
+                "complete": ["none"],
+            },
+            {
                 "name": "parsable_p",
                 "opts": ["-p", "--parsable"],
                 "secondary": [],
@@ -2223,6 +2246,40 @@ NODES = {
                 "hidden": False,
                 "help": "Every limit in force for jobs of the association, with "
                 "the level that set it.",
+                "complete": ["none"],
+            },
+            {
+                "name": "with_texts",
+                "opts": ["--with"],
+                "secondary": [],
+                "value": True,
+                "multiple": True,
+                "hidden": False,
+                "help": "Show before and after this change (limits set's words; "
+                "fairshare=, priority=, usagefactor= may be relative: "
+                "+50, -10%), or after fscli apply TREE.yaml. Nothing is "
+                "written.",
+                "complete": ["none"],
+            },
+            {
+                "name": "config_texts",
+                "opts": ["--with-config"],
+                "secondary": [],
+                "value": True,
+                "multiple": True,
+                "hidden": False,
+                "help": "Show before and after this setting (config set's keys), from --at on.",
+                "complete": ["none"],
+            },
+            {
+                "name": "always",
+                "opts": ["--as-if-always"],
+                "secondary": [],
+                "value": False,
+                "multiple": False,
+                "hidden": False,
+                "help": "--with-config as if the setting had always been so "
+                "(the usage re-charged).",
                 "complete": ["none"],
             },
             {
@@ -4489,7 +4546,7 @@ NODES = {
                 "hidden": False,
                 "help": "Show before and after this change (limits set's words; "
                 "fairshare=, priority=, usagefactor= may be relative: +50, "
-                "-10%). Nothing is written.",
+                "-10%), or after fscli apply TREE.yaml. Nothing is written.",
                 "complete": ["none"],
             },
             {
@@ -4672,7 +4729,7 @@ NODES = {
                 "hidden": False,
                 "help": "Show before and after this change (limits set's words; "
                 "fairshare=, priority=, usagefactor= may be relative: +50, "
-                "-10%). Nothing is written.",
+                "-10%), or after fscli apply TREE.yaml. Nothing is written.",
                 "complete": ["none"],
             },
             {
@@ -4783,7 +4840,7 @@ NODES = {
                 "hidden": False,
                 "help": "Show before and after this change (limits set's words; "
                 "fairshare=, priority=, usagefactor= may be relative: +50, "
-                "-10%). Nothing is written.",
+                "-10%), or after fscli apply TREE.yaml. Nothing is written.",
                 "complete": ["none"],
             },
             {

@@ -10,7 +10,7 @@ by that same code, so a what-if refuses what the write would refuse.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,11 +44,14 @@ def apply_change(
     partitions: list[Partition],
     change: Change,
     cluster: str | None = None,
+    users: Collection[str] | None = None,
 ) -> None:
     """Apply ``change`` to the objects it names. Each changed object is replaced in its
     list by a changed copy: the objects themselves (which another answer may hold) stay
     as they were. ``cluster``: the associations' cluster, named as the write names it when
-    the target names none of them."""
+    the target names none of them. ``users``: the stored users among those the target
+    names, if known: a user target naming another one is refused as the write refuses it
+    (``user 'zed' does not exist``), before looking for its associations."""
     known_qos = {q.name for q in qos}
     target, changes = change.target, change.changes
     if target.kind == QOS:
@@ -69,6 +72,8 @@ def apply_change(
         for key, value in changes.items():
             setattr(part, key, value)
         return
+    if users is not None and target.user is not None and target.user not in users:
+        raise NotFound(f"user '{target.user}' does not exist")
     found = [k for k, a in enumerate(assocs) if target.matches(a)]
     if not found:
         raise NotFound(target.missing() if cluster is None else target.not_on(cluster))

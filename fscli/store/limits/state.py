@@ -75,30 +75,41 @@ def load(
         assocs += found
         have |= {x.id for x in found}
         todo = {x.parent_id for x in found} - have - {None}
-    config = snapshot.load_config(conn, cid)
-    passes = PriorityConfig.from_mapping(config)
-    return LimitsState(
+    state = LimitsState(
         assocs,
         list(snapshot.load_qos(conn).values()),
         list(snapshot.load_partitions(conn, cid).values()),
-        enforce=passes.enforce,
-        enforce_part_limits=passes.enforce_part_limits,
-        calc_period=passes.calc_period,
-        calc_anchor=passes.calc_anchor,
-        billing_weights=passes.billing_weights,
-        priority_flags=passes.flags,
-        memory=MemoryDefaults.of(passes),
     )
+    set_config(state, PriorityConfig.from_mapping(snapshot.load_config(conn, cid)))
+    return state
+
+
+def set_config(state: LimitsState, passes: PriorityConfig) -> None:
+    """The settings the checker reads, from ``passes`` (the stored ones, or a what-if's)."""
+    state.enforce = passes.enforce
+    state.enforce_part_limits = passes.enforce_part_limits
+    state.calc_period = passes.calc_period
+    state.calc_anchor = passes.calc_anchor
+    state.billing_weights = passes.billing_weights
+    state.priority_flags = passes.flags
+    state.memory = MemoryDefaults.of(passes)
 
 
 def attach_jobs(
-    conn, cluster: str | None, state: LimitsState, now: int, started: Sequence[Job] = ()
+    conn,
+    cluster: str | None,
+    state: LimitsState,
+    now: int,
+    started: Sequence[Job] = (),
+    config: PriorityConfig | None = None,
 ) -> None:
     """Let ``state`` count the store's jobs while ``conn`` is open (call after any what-if:
     the usage limits then in force decide whether decayed usage is computed).
 
     ``started``: pending jobs a scheduling pass starts before this check (``job why``),
-    counted as running from ``now``; the caller may add to the list between checks."""
+    counted as running from ``now``; the caller may add to the list between checks.
+    ``config``: the settings (and their history) the usage is decayed under, when not
+    the stored ones (a what-if's ``--with-config``)."""
     from fscli.store.state import load_state
 
     cluster_id = snapshot.cluster_id_for(conn, cluster)
@@ -119,6 +130,8 @@ def attach_jobs(
     if not any(name in limits for limits in holders for name in USAGE_LIMITS):
         return
     cs = load_state(conn, cluster, now)
+    if config is not None:
+        cs = replace(cs, config=config)
     per_assoc, state.qos_usage_mins = _decayed_minutes(cs, now)
     tree.parents.update((x.id, x.parent_id) for x in cs.assocs)
     state.usage_mins = {}
