@@ -136,7 +136,8 @@ def word(value: Any) -> str:
 
 def validate(changes: AssocChanges, known_qos: set[str]) -> None:
     """Every QOS named exists and every limit is an association limit."""
-    names = list(changes.qos.names) if changes.qos else []
+    # a list set with ``=`` may hold signed items (``qos=a qos+=b`` in one sacctmgr add)
+    names = [n.lstrip("+-") for n in changes.qos.names] if changes.qos else []
     if changes.default_qos:
         names.append(changes.default_qos)
     for name in names:

@@ -17,7 +17,10 @@ from fscli.engine.tree import ancestors
 
 
 def is_delta(items: Sequence[str]) -> bool:
-    return bool(items) and items[0][:1] in ("+", "-")
+    """slurmdbd makes a delta of a list whose first item is signed; a later plain item
+    takes the sign of the ``+=``/``-=`` before it, so a list mixing both began with a
+    plain item, and is an own list, whatever order it is kept in."""
+    return bool(items) and all(item[:1] in ("+", "-") for item in items)
 
 
 def inherit(
@@ -27,14 +30,14 @@ def inherit(
     force for its parent (``every`` QOS stands in for a parent with no list at all)."""
     if not own:
         return inherited
-    if not is_delta(own):
-        return tuple(sorted(set(own)))
-    names = set(inherited if inherited is not None else every)
+    # an own list starts empty; one may hold signed items too (``qos=a qos+=b`` in one
+    # add), applied in turn as slurmdbd's ``set_qos_bitstr_from_list`` does
+    names = set(inherited if inherited is not None else every) if is_delta(own) else set()
     for item in own:
-        if item[0] == "+":
-            names.add(item[1:])
-        else:
+        if item[0] == "-":
             names.discard(item[1:])
+        else:
+            names.add(item.lstrip("+"))
     return tuple(sorted(names))
 
 

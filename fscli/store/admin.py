@@ -445,10 +445,11 @@ class Admin:
         self.s.flush()
         conn = self.s.connection()
         for name in names:
-            if default_account:
-                user_defaults.set_default(conn, cluster.id, name, default_account)
-            elif user_defaults.default_of(conn, cluster.id, name) is None:
-                user_defaults.set_default(conn, cluster.id, name, accounts[0])
+            if user_defaults.default_of(conn, cluster.id, name) is None:
+                user_defaults.set_default(conn, cluster.id, name, default_account or accounts[0])
+            elif default_account:
+                new = [a.id for a in added if a.user == name and a.account == default_account]
+                user_defaults.flag_new(conn, cluster.id, name, default_account, new)
         nest.place(conn, [a.id for a in added])
         if changes.touches_qos() and not self.slurmdbd_rules:
             self.check_default_qos(

@@ -23,6 +23,7 @@ from typing import Any
 
 from sqlalchemy import delete, insert, select
 
+from fscli.engine import qoslist
 from fscli.engine.model import Assoc
 from fscli.engine.tres import merge_tres, parse_tres
 from fscli.store import models as m
@@ -176,16 +177,17 @@ def _effective(view: AssocView, parent: AssocView | None) -> None:
     view.limits = {k: v for k, v in own.limits.items()}
     view.default_qos = own.default_qos
     view.priority = own.priority
-    base = list(parent.qos) if parent else []
-    qos = set(base)
-    if own.qos:
-        plain = [q for q in own.qos if q[0] not in "+-"]
-        qos = set(plain) if plain else qos
+    qos = set(parent.qos) if parent else set()
+    if own.qos and not qoslist.is_delta(own.qos):
+        # an own list is shown as slurmdbd stored it: a ``+name`` given after a plain
+        # one in the same add (``qos=normal qos+=normal``) stays, sign and all
+        qos = set(own.qos)
+    else:  # a delta on the parent's list; a plain item in it adds too
         for item in own.qos:
-            if item[0] == "+":
-                qos.add(item[1:])
-            elif item[0] == "-":
+            if item[0] == "-":
                 qos.discard(item[1:])
+            else:
+                qos.add(item.lstrip("+"))
     view.qos = sorted(qos)
     if parent is None:
         return

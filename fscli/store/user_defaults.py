@@ -80,6 +80,24 @@ def set_default(conn, cluster_id: int, user: str, account: str | None) -> None:
     )
 
 
+def flag_new(conn, cluster_id: int, user: str, account: str, ids: list[int]) -> None:
+    """An add with ``DefaultAccount=account`` to a user that has a default: the new
+    associations ``ids`` (those in ``account``) are flagged and the user's associations in
+    other accounts are not (slurmdbd's ``_reset_default_assoc``); the user's older ones in
+    ``account`` keep their flag. So an association added to the default account without
+    ``DefaultAccount=`` stays unflagged, and ``delete account`` then refuses the flagged
+    ones (``_check_is_def_acct_before_remove``)."""
+    from sqlalchemy import false, true, update
+
+    from fscli.store.tables import association
+
+    a = association.c
+    mine = (a.cluster_id == cluster_id, a.user == user)
+    conn.execute(update(association).where(*mine, a.account != account).values(is_default=false()))
+    if ids:
+        conn.execute(update(association).where(a.id.in_(ids)).values(is_default=true()))
+
+
 def without_default(conn, cluster_id: int) -> dict[str, list[str]]:
     """Users with associations on the cluster but no default there, with their accounts
     there (sorted)."""

@@ -86,3 +86,34 @@ def test_by_parent_and_name(tree):
         "",
     )
     assert run(tree, "where", "parent=nosuch") == (1, " Nothing deleted\n", "")
+
+
+def test_default_flag_is_per_association(fscli):
+    # slurmdbd flags (is_def) only the associations added with the user's default account
+    # named (DefaultAccount=, or a new user's): one added later to the same account is not
+    # flagged, so deleting the account walks an unflagged one first and refuses the
+    # flagged ones; DefaultAccount= on a later add flags only the new association
+    fscli.sacctmgr_i(
+        "add cluster live",
+        "add account chem",
+        "add user erin account=chem partition=batch",
+        "add user dana account=chem",
+        "add user erin account=chem",
+        "add user dana account=chem partition=batch",
+    )
+    defaults = ("sacctmgr", "-nP", "show", "assoc", "onlydefaults", "format=user,account,partition")
+    assert fscli.ok(*defaults).stdout == "dana|chem|\nerin|chem|batch\nroot|root|\n"
+    assert run(fscli, "chem") == (
+        1,
+        "",
+        " Error with request: You can not remove the default account of a user\n"
+        "  C = live            A = chem       U = dana     \n"
+        "  C = live            A = chem       U = erin     \n"
+        " Please either remove the accounts listed above from list and resubmit,\n"
+        " or change these users' default accounts to remove the account(s).\n"
+        " Changes Discarded\n",
+    )
+    fscli.sacctmgr_i("add user dana account=chem partition=high defaultaccount=chem")
+    assert fscli.ok(*defaults).stdout == (
+        "dana|chem|high\ndana|chem|\nerin|chem|batch\nroot|root|\n"
+    )

@@ -357,3 +357,31 @@ def test_account_and_user_listing_without_association_print_a_zeroed_record(live
 
 def test_unknown_format_field_is_named_lower_cased(live):
     assert run(live, "show", "assoc", "format=Acount%12") == (1, "", "Unknown field 'acount'\n")
+
+
+def test_add_keeps_signed_qos_after_plain_one_modify_drops_them(live):
+    # slurmdbd's add stores a list begun with a plain name as given, signed items and
+    # all (shown sorted, signs kept); a modify's plain list is written over its +/- items
+    live.sacctmgr_i(
+        "add account ml",
+        "add qos high",
+        "add user erin account=ml qos=normal qos+=normal",
+        "add user bob account=ml qos=high qos+=normal",
+        "add user carl account=ml qos=high,normal qos-=high",
+        "add user dana account=ml qos+=high qos=normal",
+    )
+    shown = ("sacctmgr", "-nP", "show", "assoc", "format=user,account,qos")
+    assert live.ok(*shown).stdout == (
+        "|root|normal\nroot|root|normal\n|ml|normal\nbob|ml|+normal,high\n"
+        "carl|ml|-high,high,normal\ndana|ml|high,normal\nerin|ml|+normal,normal\n"
+    )
+    assert live.ok("sacctmgr", "-nP", "show", "user", "withassoc", "format=user,qos").stdout == (
+        "bob|+normal,high\ncarl|-high,high,normal\ndana|high,normal\nerin|+normal,normal\n"
+        "root|normal\n"
+    )
+    assert run(live, "-i", "modify", "user", "carl", "set", "qos=high", "qos+=normal") == (
+        0,
+        " Modified user associations...\n  C = live       A = ml                   U = carl     \n",
+        "",
+    )
+    assert live.ok(*shown).stdout.splitlines()[4] == "carl|ml|high"

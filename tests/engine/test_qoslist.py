@@ -60,3 +60,14 @@ def test_defaults_outside_hands_the_default_down_as_each_chain_finds_it(seed):
         found = qoslist.defaults_outside(assocs, QOS, chosen)
         assert found == reference(assocs, QOS, chosen)
     assert qoslist.defaults_outside(assocs, QOS, [1])  # the trees do hold some
+
+
+def test_own_list_with_signed_items_is_applied_in_turn_not_a_delta():
+    # ``qos=normal qos+=high`` in one sacctmgr add keeps "+high" in an own list: access is
+    # the plain and "+" names, a "-" name taken out, the parent's list not consulted
+    every = ("normal", "high", "low")
+    assert not qoslist.is_delta(["+high", "normal"])
+    assert qoslist.is_delta(["+high", "-low"])
+    assert qoslist.inherit(("low",), ["+high", "normal"], every) == ("high", "normal")
+    assert qoslist.inherit(("low",), ["high", "normal", "-high"], every) == ("normal",)
+    assert qoslist.inherit(("low",), ["+high", "-low"], every) == ("high",)

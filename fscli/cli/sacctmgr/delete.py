@@ -37,21 +37,23 @@ DEFAULT_ACCOUNT = (
 )
 
 
-def default_refused(removed: list, defaults: dict[tuple[str, str], str]) -> list[str]:
+def default_refused(removed: list, flagged: set[int]) -> list[str]:
     """slurmdbd's ``_check_is_def_acct_before_remove``: the user associations to remove,
-    by user and default last, are walked once; a default association is refused once any
-    other (of any user: the flag is never reset) has gone by. So a user whose default
-    association goes with all the others it loses is let through, and so is every user
-    that loses only its default one, unless another user sorted before loses a non-default
-    one. The lines name what was refused."""
+    by user and flagged ones (``is_def``, ids in ``flagged``) last, are walked once; a
+    flagged association is refused once any unflagged one (of any user: the flag is never
+    reset) has gone by. So a user whose flagged associations go with all the others it
+    loses is let through, and so is every user that loses only flagged ones, unless an
+    unflagged one sorted before goes too. The flag is per association: one added to the
+    default account later without ``DefaultAccount=`` is not flagged. The lines name what
+    was refused."""
     rows = sorted(
         (v for v in removed if v.user is not None),
-        key=lambda v: (v.user, v.account == defaults.get((v.cluster, v.user))),
+        key=lambda v: (v.user, v.assoc.id in flagged, v.assoc.id),  # then table order
     )
     other = False
     lines = []
     for v in rows:
-        if v.account != defaults.get((v.cluster, v.user)):
+        if v.assoc.id not in flagged:
             other = True
         elif other:
             lines.append(f"  C = {v.cluster:<15} A = {v.account:<10} U = {v.user:<9}\n")
@@ -113,7 +115,7 @@ def delete_account(run: Run, words: list[str]) -> int:
         checked = (
             removed if by_assoc else [v for v in view if v.user is not None and v.account in names]
         )
-        refused = default_refused(checked, defaults)
+        refused = default_refused(checked, q.default_ids(conn))
         if refused:
             raise run.refuse(DEFAULT_ACCOUNT.format("".join(refused)))
         admin = run.admin(session)
@@ -173,7 +175,7 @@ def delete_user(run: Run, words: list[str]) -> int:
         else:
             left = {v.user for v in view if v.user in named and v not in picked}
             gone = sorted({v.user for v in picked} - left)
-            refused = default_refused(picked, defaults)
+            refused = default_refused(picked, q.default_ids(conn))
             if refused:
                 raise run.refuse(DEFAULT.format("".join(refused)))
         if not picked and not gone:

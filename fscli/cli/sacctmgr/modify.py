@@ -439,7 +439,12 @@ def modify_account(run: Run, words: list[str]) -> int:
         if not values.changes().empty():
             for v in changed:
                 admin.modify_accounts(
-                    admin.cluster(v.cluster), [v.account], None, None, None, values.changes()
+                    admin.cluster(v.cluster),
+                    [v.account],
+                    None,
+                    None,
+                    None,
+                    values.changes(modify=True),
                 )
         _check_default_qos(run, session, clusters, found, False, values, said[:assoc_part])
         run.out("".join(said))
@@ -598,7 +603,13 @@ def modify_user(run: Run, words: list[str]) -> int:
         if values.given():
             for cluster, user, account, part in admin_targets(picked):
                 admin.modify_users(
-                    admin.cluster(cluster), [user], account, part, None, None, values.changes()
+                    admin.cluster(cluster),
+                    [user],
+                    account,
+                    part,
+                    None,
+                    None,
+                    values.changes(modify=True),
                 )
         if picked:
             _check_default_qos(run, session, clusters, found, True, values, said[:assoc_part])

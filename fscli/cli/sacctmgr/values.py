@@ -68,12 +68,17 @@ class Settings:
     default_qos: str | None = None  # "" clears
     limits: dict[str, Any] = field(default_factory=dict)
 
-    def changes(self) -> AssocChanges:
+    def changes(self, modify: bool = False) -> AssocChanges:
+        """``modify``: for slurmdbd's modify, whose ``qos='...'`` for the plain items of a
+        list is written after (so over) what its ``+``/``-`` items did."""
+        qos = self.qos
+        if modify and qos is not None and qos.op == "=":
+            qos = QosEdit("=", [n for n in qos.names if n[0] not in "+-"])
         return AssocChanges(
             # a cleared FairShare (-1: printed NONE) is slurmdbd's default share, 1
             shares=1 if self.shares is limitdefs.CLEAR else self.shares,
             priority=self.priority,
-            qos=self.qos,
+            qos=qos,
             default_qos=self.default_qos,
             limits=dict(self.limits),
         )
@@ -201,10 +206,13 @@ def sticky(words: list[Word]) -> list[Word]:
 
 
 def qos_edit(items: list[str]) -> QosEdit:
-    """The store's edit for the listed items: a new list, or names added or removed."""
+    """The store's edit for the listed items: a new list, or names added or removed. A
+    list whose first item is plain is stored as given, signed items and all (slurmdbd's
+    add writes the whole list into ``qos``); a modify keeps its plain items only
+    (:meth:`Settings.changes`)."""
     names = [i for i in items if i]
     if not names or names[0][0] not in "+-":
-        return QosEdit("=", [n.lstrip("+-") for n in names])
+        return QosEdit("=", names)
     return QosEdit(names[0][0] + "=", [n[1:] for n in names if n[0] == names[0][0]])
 
 
