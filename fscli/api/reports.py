@@ -29,7 +29,8 @@ def usage_report(store: Store, cluster: str | None, query: ReportQuery, now: int
         info = snapshot.load_cluster(conn, cid)
         assocs = list(snapshot.load_assocs(conn, cid, settings=False))
         jobs = snapshot.load_jobs(conn, cid, states=("running", "completed", "cancelled"))
-    own = engine.job_seconds(jobs, query.tres, window, now)
+        partitions = snapshot.load_partitions(conn, cid)
+    own = engine.job_seconds(jobs, query.tres, window, now, partitions)
     first = query.tres[0]
     if query.report == "AccountUtilizationByUser":
         rows = engine.account_by_user(assocs, own)

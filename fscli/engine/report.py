@@ -11,11 +11,12 @@ window taken from the rollups. Only the standard library: plain data in, rows ou
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from fscli.engine.model import Assoc, Job
+from fscli.engine.limits.counting import running_end
+from fscli.engine.model import Assoc, Job, Partition
 from fscli.engine.tree import display_order, subtree_totals
 
 HOUR = 3600
@@ -98,14 +99,22 @@ def _count(job: Job, tres: str) -> int:
     return job.tres.get(tres, 0)
 
 
-def job_seconds(jobs: Iterable[Job], tres: Sequence[str], window: Window, now: int) -> dict:
+def job_seconds(
+    jobs: Iterable[Job],
+    tres: Sequence[str],
+    window: Window,
+    now: int,
+    partitions: Mapping[str, Partition] | None = None,
+) -> dict:
     """Per association id, each TRES's allocated seconds inside ``window``: a job that
-    started counts from its start to its end (a running job: to ``now``)."""
+    started counts from its start to its end; a running job to ``now``, or to its start
+    plus the time limit it runs under if that comes first (slurmctld ends it then:
+    :func:`fscli.engine.limits.counting.running_end`, with the job's first partition)."""
     out: dict[int, dict[str, int]] = {}
     for job in jobs:
         if job.start is None or job.assoc_id is None:
             continue
-        stop = job.end if job.end is not None else now
+        stop = job.end if job.end is not None else _running_stop(job, now, partitions or {})
         secs = min(stop, window.end) - max(job.start, window.start)
         if secs <= 0:
             continue
@@ -113,6 +122,12 @@ def job_seconds(jobs: Iterable[Job], tres: Sequence[str], window: Window, now: i
         for name in tres:
             used[name] = used.get(name, 0) + secs * _count(job, name)
     return out
+
+
+def _running_stop(job: Job, now: int, partitions: Mapping[str, Partition]) -> int:
+    partition = partitions.get(job.partitions[0]) if job.partitions else None
+    end = running_end(job.start, job.time_limit, partition)
+    return now if end is None else min(now, end)
 
 
 def _has_usage(used: dict[str, int] | None) -> bool:

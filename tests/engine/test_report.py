@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from fscli.engine.model import Assoc, Job
+from fscli.engine.model import Assoc, Job, Partition
 from fscli.engine.report import (
     Window,
     account_by_user,
@@ -62,6 +62,21 @@ def test_a_job_counts_its_tres_times_its_run_inside_the_window():
     ]
     used = job_seconds(jobs, ("cpu", "gres/gpu"), window, NOW)
     assert used == {3: {"cpu": 4 * 3600 + 2 * 1800, "gres/gpu": 2 * 3600}}
+
+
+def test_a_running_job_counts_until_its_time_limit_ends_it():
+    """slurmctld ends a job at start + its time limit (its partition's MaxTime without
+    one): a job stored as running counts no further, whatever --at says."""
+    window = Window(_at("2026-11-27T00:00"), _at("2026-11-28T00:00"))
+    start = _at("2026-11-27T01:00")
+    jobs = [
+        Job(1, "alice", assoc_id=3, state="running", start=start, cpus=4, time_limit=120),
+        Job(2, "bob", assoc_id=4, state="running", start=start, partitions=("short",)),
+        Job(3, "bob", assoc_id=5, state="running", start=start),  # no limit: runs on
+    ]
+    short = {"short": Partition("short", max_time=30)}
+    used = job_seconds(jobs, ("cpu",), window, NOW, short)
+    assert used == {3: {"cpu": 4 * 7200}, 4: {"cpu": 1800}, 5: {"cpu": 23 * 3600}}
 
 
 TREE = [
