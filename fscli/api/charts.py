@@ -16,7 +16,7 @@ from fscli.errors import InvalidValue, NotFound
 if TYPE_CHECKING:
     from fscli.api.store import Store
 
-KINDS = ("usage", "shares", "sprio", "lsf")
+KINDS = ("usage", "shares", "sprio", "lsf", "report")
 TOP = 10
 """Series a usage chart draws by default (and sprio's jobs: ``SPRIO_TOP``): beyond them,
 lines and colours stop telling accounts apart."""
@@ -208,11 +208,46 @@ def lsf_chart(store: Store, cluster: str | None, at: int, queue: str | None = No
     )
 
 
+def report_chart(
+    store: Store,
+    cluster: str | None,
+    at: int,
+    start: int | None = None,
+    end: int | None = None,
+    top: int = TOP,
+) -> Chart:
+    """``fscli report user TopUsage``'s rows as bars: the ``top`` users' CPU-hours in the
+    window (sreport's: yesterday unless ``start``/``end``), most first, each named USER
+    (ACCOUNT) as the report lists them."""
+    from fscli.api.reports import usage_report
+    from fscli.engine.report import ReportQuery
+    from fscli.engine.timestr import utc_iso
+
+    query = ReportQuery("TopUsage", start, end, top_count=top if top > 0 else 1 << 30)
+    answer = usage_report(store, cluster, query, at)
+    rows = [r for r in answer.rows if r.used.get("cpu", 0)]
+    if not rows:
+        raise NotFound(
+            f"nothing to plot: no job ran on cluster {answer.cluster} from "
+            f"{utc_iso(answer.window.start)} to {utc_iso(answer.window.end)}"
+        )
+    return Chart(
+        "report",
+        "pairs",
+        f"TopUsage on cluster {answer.cluster}, "
+        f"{utc_iso(answer.window.start)} - {utc_iso(answer.window.end)}",
+        tuple(f"{r.user} ({r.account})" for r in rows),
+        (Series("CPU-hours", tuple(float(r.used["cpu"]) for r in rows)),),
+        "CPU-hours",
+        scale=3600,
+    )
+
+
 def chart(store: Store, kind: str, cluster: str | None, at: int, **options) -> Chart:
     """The chart ``kind`` (one of :data:`KINDS`) at ``at``; ``options`` are the kind's own
     (usage: ``start`` (None: :func:`fitted_start`), ``end``, ``points``, ``accounts``,
     ``users``, ``top``, ``level``; shares: ``algorithm``, ``users``; sprio: ``algorithm``,
-    ``top``; lsf: ``queue``)."""
+    ``top``; lsf: ``queue``; report: ``start``, ``end``, ``top``)."""
     if kind == "usage":
         end = options.pop("end")
         start = options.pop("start", None)
@@ -224,6 +259,7 @@ def chart(store: Store, kind: str, cluster: str | None, at: int, **options) -> C
         "shares": shares_chart,
         "sprio": sprio_chart,
         "lsf": lsf_chart,
+        "report": report_chart,
     }
     if kind not in makers:
         raise InvalidValue(f"unknown chart '{kind}': expected one of {', '.join(KINDS)}")

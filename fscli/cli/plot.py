@@ -13,12 +13,12 @@ from fscli.cli.complete import ALGORITHM_NAMES, ChoicesCompleter, NamesCompleter
 
 # option -> the kinds it applies to
 OWN_OPTIONS = {
-    "start": ("usage",),
-    "end": ("usage",),
+    "start": ("usage", "report"),
+    "end": ("usage", "report"),
     "points": ("usage",),
     "accounts": ("usage",),
     "users": ("usage",),
-    "top": ("usage", "sprio"),
+    "top": ("usage", "sprio", "report"),
     "level": ("usage",),
     "all_users": ("shares",),
     "algorithm": ("shares", "sprio"),
@@ -28,17 +28,25 @@ OWN_OPTIONS = {
 
 @click.command()
 @click.argument(
-    "kind", metavar="KIND", shell_complete=ChoicesCompleter(("usage", "shares", "sprio", "lsf"))
+    "kind",
+    metavar="KIND",
+    shell_complete=ChoicesCompleter(("usage", "shares", "sprio", "lsf", "report")),
 )
 @click.option("-o", "--output", "path", metavar="FILE", help="The picture: FILE.svg or FILE.png.")
 @click.option(
     "--from",
     "start",
     metavar="TIME",
-    help="usage: first moment (default: the first usage charged, or now-28days).",
+    help="usage: first moment (default: the first usage charged, or now-28days); "
+    "report: the window's start (default: yesterday's midnight).",
 )
 @click.option(
-    "--to", "end", metavar="TIME", default="now", show_default=True, help="usage: last moment."
+    "--to",
+    "end",
+    metavar="TIME",
+    default="now",
+    show_default=True,
+    help="usage: last moment; report: the window's end (default: today's midnight).",
 )
 @click.option(
     "--points",
@@ -65,7 +73,8 @@ OWN_OPTIONS = {
     "--top",
     type=click.IntRange(0),
     help="usage: the N largest accounts, the rest as 'others' (default 10); "
-    "sprio: the N highest-priority jobs (default 40); 0: all.",
+    "sprio: the N highest-priority jobs (default 40); report: the N top users "
+    "(default 10); 0: all.",
 )
 @click.option(
     "--level",
@@ -99,6 +108,8 @@ def plot(ctx, kind, path, **options) -> None:
       shares  NormShares vs usage of every account (-a: users too), tree order
       sprio   the --top pending jobs' weighted priority factors, stacked, by priority
       lsf     an LSF queue's share holders: shares vs dynamic priority
+      report  'report user TopUsage' as bars: the --top users' CPU-hours from
+              --from to --to (default: yesterday, as sreport)
 
     \b
     Example:
@@ -107,6 +118,7 @@ def plot(ctx, kind, path, **options) -> None:
       fscli plot shares -a -o shares.png
       fscli plot sprio -o sprio.svg
       fscli plot lsf --queue normal -o lsf.svg
+      fscli plot report --from 2026-11-01 --to 2026-12-01 --top 20 -o top.png
     """
     from fscli.api.charts import KINDS
     from fscli.cli.words import split_list
@@ -135,6 +147,8 @@ def plot(ctx, kind, path, **options) -> None:
             wanted[name] = split_list(wanted[name] or "")
     if "all_users" in wanted:
         wanted["users"] = wanted.pop("all_users")
+    if kind == "report" and "end" not in given:
+        wanted["end"] = None  # sreport's window: yesterday, unless told
     if wanted.get("top") is None:
         wanted.pop("top", None)  # each kind's own default
     chart = app.store.chart(kind, app.cluster_name, app.now, **wanted)

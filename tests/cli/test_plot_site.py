@@ -121,7 +121,7 @@ def test_shares_name_a_partition_association(site, drawn, tmp_path):
 def test_plot_flags_are_checked(site, tmp_path):
     out = str(tmp_path / "x.png")
     assert (
-        "--top applies to 'plot usage/sprio' only"
+        "--top applies to 'plot usage/sprio/report' only"
         in site.fails("plot", "shares", "--top", "3", "-o", out, code=2).stderr
     )
     assert (

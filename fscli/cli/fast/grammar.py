@@ -3406,7 +3406,9 @@ NODES = {
                 "value": True,
                 "multiple": False,
                 "hidden": False,
-                "help": "usage: first moment (default: the first usage charged, or now-28days).",
+                "help": "usage: first moment (default: the first usage charged, or "
+                "now-28days); report: the window's start (default: yesterday's "
+                "midnight).",
                 "complete": ["none"],
             },
             {
@@ -3416,7 +3418,7 @@ NODES = {
                 "value": True,
                 "multiple": False,
                 "hidden": False,
-                "help": "usage: last moment.",
+                "help": "usage: last moment; report: the window's end (default: today's midnight).",
                 "complete": ["none"],
             },
             {
@@ -3457,7 +3459,8 @@ NODES = {
                 "multiple": False,
                 "hidden": False,
                 "help": "usage: the N largest accounts, the rest as 'others' (default "
-                "10); sprio: the N highest-priority jobs (default 40); 0: all.",
+                "10); sprio: the N highest-priority jobs (default 40); report: "
+                "the N top users (default 10); 0: all.",
                 "complete": ["none"],
             },
             {
@@ -3518,7 +3521,7 @@ NODES = {
             {
                 "name": "kind",
                 "nargs": 1,
-                "complete": ["fixed", ["usage", "shares", "sprio", "lsf"], False],
+                "complete": ["fixed", ["usage", "shares", "sprio", "lsf", "report"], False],
             }
         ],
     },
