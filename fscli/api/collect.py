@@ -101,8 +101,13 @@ def collect(folder: str | Path, start: str | None = None) -> Collected:
     usage does not decay)."""
     import time
 
+    from fscli.errors import InvalidValue
+
     target = Path(folder)
-    target.mkdir(parents=True, exist_ok=True)
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # read-only, not a folder, no permission: one line, no traceback
+        raise InvalidValue(f"{folder}: cannot make the folder: {exc.strerror}") from None
     env = {**os.environ, "TZ": "UTC", "SLURM_TIME_FORMAT": TIME_FORMAT}
     problems: list[str] = []
     runs: dict[str, dict] = {}

@@ -30,9 +30,17 @@ class Relative:
         return f"{sign}{number}{'%' if self.percent else ''}"
 
     def applied(self, current: float, whole: bool) -> str:
-        """The absolute value as a write's word: rounded to a whole number if ``whole``."""
+        """The absolute value as a write's word: rounded to a whole number if ``whole``.
+        One below 0 is refused here: handed on, ``-1`` would read as sacctmgr's "clear"
+        (``fairshare=-200%`` of 1 silently reset the shares) and any other as a value the
+        user never typed."""
+        from fscli.errors import InvalidValue
+
         value = current * (1 + self.amount / 100) if self.percent else current + self.amount
-        return str(round(value)) if whole else f"{value:g}"
+        word = str(round(value)) if whole else f"{value:g}"
+        if float(word) < 0:
+            raise InvalidValue(f"{self.text()} of {current:g} is {word}: a value below 0")
+        return word
 
 
 def parse_relative(text: str) -> Relative | None:

@@ -122,3 +122,12 @@ def test_a_pass_during_the_collect_makes_it_collect_again(fscli, fake_slurm):
     assert (folder / "sshare_a_l_P.txt").read_text() == "after\n"
     meta = json.loads((folder / "collect.json").read_text())
     assert (meta["last_pass"], meta["last_reset"]) == (0x6B0AAD0D, 0x6B0AAA51)
+
+
+def test_a_folder_that_cannot_be_made_is_one_line(fscli, fake_slurm):
+    blocker = fake_slurm / "a-file"
+    blocker.write_text("")
+    result = fscli.fails("collect", str(blocker / "capture"), code=1)
+    assert result.stderr == (
+        f"fscli: error: {blocker / 'capture'}: cannot make the folder: Not a directory\n"
+    )

@@ -394,7 +394,9 @@ def test_bad_with_fails_as_the_write_fails(site, args, command, words):
     [
         (["--with-config", "PriorityDecayHalfLif=1"], "did you mean PriorityDecayHalfLife"),
         (["--with-config", "PriorityWeightAge=lots"], "PriorityWeightAge"),
-        (["--with", "account=chem fairshare=-200%"], "invalid fairshare '-10'"),
+        (["--with", "account=chem fairshare=-200%"], "-200% of 10 is -10: a value below 0"),
+        # -1 would read as sacctmgr's "clear": the shares silently reset, not refused
+        (["--with", "account=chem fairshare=-11"], "-11 of 10 is -1: a value below 0"),
         (["--as-if-always"], "--as-if-always needs --with-config"),
         (["--with", "account=chem fairshare=1", "--explain", "chem"], "leave out --explain"),
         (["--with", "cluster=other fairshare=1"], "--with names cluster 'other'"),
