@@ -105,7 +105,7 @@ def _replace(tx: Writes, capture: Capture, last_pass: int) -> list[str]:
         write = tx.modify_qos if qos in known else tx.add_qos
         lines += write(qos, changes=changes)
     plan = tx.apply_tree(capture.tree, loading=True)
-    lines.append(f"cluster {name}: {len(plan.changes)} change(s) of the tree")
+    lines.append(f"applied {len(plan.changes)} change(s) of the tree to cluster {name}")
     if capture.size:
         lines += tx.modify_cluster(name, **capture.size)
     settings = dict(capture.settings)

@@ -34,6 +34,17 @@ def test_a_second_import_of_the_same_folder_changes_nothing(fscli):
     assert fscli.ok("history").stdout == before
 
 
+def test_a_dry_run_says_what_it_would_have_done_and_writes_nothing(tmp_path):
+    from tests.conftest import Fscli
+
+    store = tmp_path / "new.db"
+    said = Fscli(str(store)).ok("import", "slurm", str(CAPTURES / "fair_tree"), "--dry-run")
+    lines = said.stderr.splitlines()
+    assert "would have applied 16 change(s) of the tree to cluster live" in lines
+    assert all(line.startswith("would have ") for line in lines[:-1])
+    assert not store.exists()
+
+
 def test_a_newer_capture_replaces_its_cluster_and_no_other(fscli):
     fscli.ok("-Q", "cluster", "add", "other", "nodes=2", "cpus=8")
     fscli.ok("-Q", "account", "add", "chem", "cluster=other", "fairshare=3")
