@@ -229,6 +229,17 @@ def written(key: str, stored: str) -> str:
     return stored
 
 
+def readable(key: str, stored: str) -> str:
+    """A stored value as a person reads it in a change line or history: :func:`written`,
+    but the pass anchor as a UTC date (files keep its epoch seconds, which read back
+    exactly; in a sentence they mean nothing)."""
+    from fscli.engine.timestr import utc_iso
+
+    if key == "PriorityCalcAnchor" and re.fullmatch(r"-?[0-9]+", str(stored)):
+        return utc_iso(int(stored))
+    return written(key, stored)
+
+
 def canonical_key(key: str) -> str:
     """The canonical spelling of a config key, or an error listing close matches."""
     found = _LOWER.get(key.strip().lower())

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from sqlalchemy import delete, func, select
 
-from fscli.engine.config import KEYS, RESET_AT_KEY, written
+from fscli.engine.config import KEYS, RESET_AT_KEY, readable
 from fscli.engine.imported import JobRecord, ShareUsage
 from fscli.engine.timestr import utc_iso
 from fscli.engine.tres import format_tres
@@ -63,9 +63,9 @@ class UsageAdmin(Admin):
                 continue
             self._put(cluster, key, value)
             old = replaced[key] if replaced[key] is not None else KEYS.get(key, ("",))[0]
-            diff = [(key, written(key, old) if old else None, written(key, value))]
+            diff = [(key, readable(key, old) if old else None, readable(key, value))]
             self.log(source, f"{key}@{cluster.name}", describe(diff) + origin, diff)
-            lines.append(f"set {key}={written(key, value)} on {cluster.name}")
+            lines.append(f"set {key}={readable(key, value)} on {cluster.name}")
             if key == "PriorityUsageResetPeriod" and value == "NOW":
                 self._put(cluster, RESET_AT_KEY, str(self.now))
                 self.log(source, f"{RESET_AT_KEY}@{cluster.name}", utc_iso(self.now))

@@ -104,6 +104,17 @@ def test_calc_anchor_reads_back_its_stored_epoch_seconds(fscli, tmp_path):
     )
 
 
+def test_calc_anchor_change_lines_read_as_dates(fscli):
+    """The change line and history say the anchor as a date; the file keeps the epoch."""
+    fscli.ok("-Q", "cluster", "add", "c")
+    assert fscli.ok("config", "set", "PriorityCalcAnchor=1795861945").stderr == (
+        "set PriorityCalcAnchor=2026-11-28T10:32:25Z on c\n"
+    )
+    fscli.ok("-Q", "config", "set", "PriorityCalcAnchor=38")
+    history = fscli.ok("history", "-P", "-n").stdout
+    assert "PriorityCalcAnchor=2026-11-28T10:32:25Z -> 1970-01-01T00:00:38Z" in history
+
+
 def test_import_reports_used_and_ignored(fscli, tmp_path):
     conf = tmp_path / "slurm.conf"
     conf.write_text(SLURM_CONF)
