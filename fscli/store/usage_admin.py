@@ -110,7 +110,7 @@ class UsageAdmin(Admin):
         assoc = self.usage_assoc(cluster, user, account)
         self.s.add(m.Usage(assoc_id=assoc.id, at=at, amount=amount))
         target = _target(assoc, cluster)
-        self.log("add usage", target, f"raw={amount:g} at={at}")
+        self.log("add usage", target, f"raw={amount:g} at={utc_iso(at)}")
         return [f"charged {amount:g} to {target} at {utc_iso(at)}"]
 
     def set_usage(
@@ -119,7 +119,7 @@ class UsageAdmin(Admin):
         assoc = self.usage_assoc(cluster, user, account)
         self._replace_charges(assoc.id, amount, at)
         target = _target(assoc, cluster)
-        self.log("set usage", target, f"raw={amount:g} at={at}")
+        self.log("set usage", target, f"raw={amount:g} at={utc_iso(at)}")
         return [f"set RawUsage of {target} to {amount:g} as of {utc_iso(at)}"]
 
     def _replace_charges(self, assoc_id: int, amount: float, at: int) -> None:
@@ -164,7 +164,7 @@ class UsageAdmin(Admin):
             aid = found.get((r.user.lower(), r.account.lower()))
             if aid is not None:
                 self._replace_charges(aid, r.raw_usage, at)
-        self.log("import usage", path, f"format=sshare users={len(found)} at={at}")
+        self.log("import usage", path, f"format=sshare users={len(found)} at={utc_iso(at)}")
         result.lines.append(
             f"set RawUsage of {len(found)} user association(s) on "
             f"{cluster.name} as of {utc_iso(at)}"

@@ -47,7 +47,7 @@ def test_add_and_set(two):
     result = two.ok("usage", "set", "User=u1", "Account=a", "raw=10", "at=2026-05-01T09:45:00")
     assert result.stderr == "set RawUsage of u1/a@c to 10 as of 2026-05-01T09:45:00Z\n"
     assert raw_usage(two)[2] == "  a|u1|10"
-    assert "set usage|u1/a@c|raw=10" in two.ok("history", "-P").stdout
+    assert "set usage|u1/a@c|raw=10 at=2026-05-01T09:45:00Z\n" in two.ok("history", "-P").stdout
     two.ok("usage", "add", "user=u1", "account=a", "raw=5", "--dry-run")
     assert raw_usage(two)[2] == "  a|u1|10"
 
