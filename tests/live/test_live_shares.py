@@ -139,7 +139,7 @@ def _run_scenario(tmp: Path, jobs: list[str]) -> dict:
     else:
         raise AssertionError("a priority pass ran during every read")
     taken["at"] = _pass_moment(taken, pending)
-    taken["fscli"] = _mirror(tmp, taken)
+    taken["fscli"] = mirror(tmp, taken)
     return taken
 
 
@@ -193,11 +193,15 @@ def _usage_file(assoc_mgr: str) -> str:
     return "\n".join(rows) + "\n"
 
 
-def _mirror(tmp: Path, taken: dict) -> Fscli:
+def mirror(tmp: Path, taken: dict, memory: bool = False, pending_only: bool = True) -> Fscli:
+    """A store holding what ``taken`` read off the cluster: the dump, slurm.conf, the
+    partitions, the controller's usage and squeue's jobs (the pending ones only, or all
+    with ``pending_only=False``); ``memory`` gives the cluster its node's 64000 MB."""
     fscli = Fscli(str(tmp / "store.db"))
     at = taken["at"]
     (tmp / "live.cfg").write_text(taken["dump"])
-    fscli.ok("-Q", "cluster", "add", "live", "nodes=1", "cpus=64")
+    size = ["nodes=1", "cpus=64"] + (["tres=mem=64000"] if memory else [])
+    fscli.ok("-Q", "cluster", "add", "live", *size)
     fscli.ok("-Q", "load", str(tmp / "live.cfg"))
     fscli.ok("-Q", "config", "import", os.environ["SLURM_CONF"])
     for name, factor in (("batch", 1), ("low", 1), ("high", 10)):
@@ -206,8 +210,13 @@ def _mirror(tmp: Path, taken: dict) -> Fscli:
             f"priorityjobfactor={factor}",
         )  # fmt: skip
     (tmp / "usage.txt").write_text(_usage_file(taken["assoc_mgr"]))
-    fscli.ok("-Q", "usage", "import", str(tmp / "usage.txt"), "--format", "sshare", at=at)
-    lines = [line for line in taken["squeue"].splitlines() if line.split("|")[5] == "PENDING"]
+    # slurmctld's assoc_mgr may still hold an earlier scenario's associations that a
+    # `slurm reset` took out of slurmdbd: only this scenario's are the test's
+    usage = ("usage", "import", str(tmp / "usage.txt"), "--format", "sshare", "--skip-unknown")
+    fscli.ok("-Q", *usage, at=at)
+    lines = taken["squeue"].splitlines()
+    if pending_only:
+        lines = [line for line in lines if line.split("|")[5] == "PENDING"]
     (tmp / "jobs.txt").write_text("\n".join(lines) + "\n")
     fscli.ok("-Q", "job", "import", str(tmp / "jobs.txt"), at=at)
     return fscli

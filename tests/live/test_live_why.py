@@ -12,14 +12,12 @@ slurm.conf, the controller's usage, squeue's jobs), and fscli's Reasons must be 
 from __future__ import annotations
 
 import datetime
-import os
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import Fscli
 from tests.live.conftest import held_jobs_cluster
-from tests.live.test_live_shares import _read, _usage_file, _wait, run, sbatch
+from tests.live.test_live_shares import _read, _wait, mirror, run, sbatch
 
 JOBS = [  # user, account, cpus
     ("alice", "wphys", 1),
@@ -62,30 +60,8 @@ def _scenario(tmp: Path, jobs: list[str]) -> dict:
         line.split("|", 1) for line in run("squeue", "-h", "-o", "%i|%r").splitlines()
     )
     out["at"] = datetime.datetime.now().replace(microsecond=0).isoformat()
-    out["fscli"] = _mirror(tmp, out)
+    out["fscli"] = mirror(tmp, out, memory=True, pending_only=False)
     return out
-
-
-def _mirror(tmp: Path, taken: dict) -> Fscli:
-    fscli = Fscli(str(tmp / "store.db"))
-    at = taken["at"]
-    (tmp / "live.cfg").write_text(taken["dump"])
-    fscli.ok("-Q", "cluster", "add", "live", "nodes=1", "cpus=64", "tres=mem=64000")
-    fscli.ok("-Q", "load", str(tmp / "live.cfg"))
-    fscli.ok("-Q", "config", "import", os.environ["SLURM_CONF"])
-    for name, factor in (("batch", 1), ("low", 1), ("high", 10)):
-        fscli.ok(
-            "-Q", "partition", "add", name, "nodes=1", "cpus=64", "tres=mem=64000",
-            f"priorityjobfactor={factor}",
-        )  # fmt: skip
-    (tmp / "usage.txt").write_text(_usage_file(taken["assoc_mgr"]))
-    # slurmctld's assoc_mgr may still hold an earlier scenario's associations that a
-    # `slurm reset` took out of slurmdbd: only this scenario's are the test's
-    usage = ("usage", "import", str(tmp / "usage.txt"), "--format", "sshare", "--skip-unknown")
-    fscli.ok("-Q", *usage, at=at)
-    (tmp / "jobs.txt").write_text(taken["squeue"])
-    fscli.ok("-Q", "job", "import", str(tmp / "jobs.txt"), at=at)
-    return fscli
 
 
 def test_reasons_are_squeues(taken):
