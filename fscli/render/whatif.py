@@ -192,7 +192,7 @@ def priority_lines(
         for line in table:
             yield "|".join(map(str, line)) + end
         return
-    widths = [max(len(h), *(len(str(r[k])) for r in table)) for k, h in enumerate(headers)]
+    widths = [max([len(h), *(len(str(r[k])) for r in table)]) for k, h in enumerate(headers)]
     left = {1, 2}
 
     def cell(k: int, text: object) -> str:
