@@ -141,9 +141,10 @@ def command_line(ctx: click.Context, leave_out: Sequence[str] = ("svg",)) -> str
     from click.core import ParameterSource
 
     chain = []
-    while ctx is not None:
-        chain.append(ctx)
-        ctx = ctx.parent
+    level: click.Context | None = ctx
+    while level is not None:
+        chain.append(level)
+        level = level.parent
     words: list[str] = []
     for level in reversed(chain):
         words.append("fscli" if level.parent is None else level.info_name or "")

@@ -525,7 +525,9 @@ def table_cells(
     for name in columns:
         values = field_values(name, share, extras)
         if name in ("GrpTRESRaw", "TRESRunMins"):
-            values = [",".join(p for p in v.split(",") if not p.endswith("=0")) for v in values]
+            values = [
+                ",".join(p for p in str(v).split(",") if not p.endswith("=0")) for v in values
+            ]
         cells.append(values)
     data = [list(row) for row in zip(*cells)]
     text = ("Account", "User", "Partition", "Cluster", "GrpTRESMins", "GrpTRESRaw", "TRESRunMins")
