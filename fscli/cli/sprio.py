@@ -149,7 +149,9 @@ def sprio(
     where = (app.store, app.cluster_name, app.now, query)
     view: View
     if whatif is not None:
-        view = views.PriorityWhatIfView(api.compare_priorities(*where, whatif))
+        from fscli.render.whatif_views import PriorityWhatIfView
+
+        view = PriorityWhatIfView(api.compare_priorities(*where, whatif))
     elif explain is not None:
         view = views.PriorityExplainView(api.select_priorities(*where, explain))
     else:

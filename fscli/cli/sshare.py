@@ -164,7 +164,9 @@ def sshare(
     where = (app.store, app.cluster_name, app.now, query)
     view: View
     if whatif is not None:
-        view = views.ShareWhatIfView(api.compare_shares(*where, whatif), fmt, long_, partition)
+        from fscli.render.whatif_views import ShareWhatIfView
+
+        view = ShareWhatIfView(api.compare_shares(*where, whatif), fmt, long_, partition)
     elif explain is not None:  # "--explain ''" names no association: an error, not the table
         view = views.ShareExplainView(api.explain_share(*where, explain))
     else:

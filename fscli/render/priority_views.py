@@ -3,16 +3,13 @@ priorities before and after a what-if."""
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Protocol
 
 from fscli.engine.priority import PriorityColumns, PriorityRow
-from fscli.engine.timestr import utc_iso
 from fscli.render import sprio as sprio_text
-from fscli.render import whatif as whatif_text
-from fscli.render.views import Table
+from fscli.render.views import Table, document
 
 
 class PriorityRows(Protocol):
@@ -93,54 +90,10 @@ class PriorityExplainView:
             "jobs": jobs,
             "warnings": self.warnings,
         }
-        return json.dumps(doc, indent=2) + "\n"
+        return document(doc)
 
     def text(self, parsable: str | None, header: bool) -> Iterator[str]:
         yield "\n\n".join("\n".join(lines) for _, lines in self.selection.explained) + "\n"
-
-    def table(self) -> None:
-        return None
-
-
-class PriorityComparison(Protocol):
-    """What the view reads of :class:`fscli.api.views.PriorityComparisonSelection`."""
-
-    @property
-    def cluster(self) -> str: ...
-
-    @property
-    def at(self) -> int: ...
-
-    @property
-    def changes(self) -> list[str]: ...
-
-    @property
-    def rows(self) -> list[tuple[int, str, str, int, int, int, int]]: ...
-
-
-class PriorityWhatIfView:
-    """``fscli sprio --with``: each job's priority and rank before and after."""
-
-    warnings: Sequence[str] = ()
-    KEYS = ("job_id", "partition", "user", "priority", "priority_after", "rank", "rank_after")
-
-    def __init__(self, comparison: PriorityComparison):
-        self.comparison = comparison
-        self.notes = [f"with {line}" for line in comparison.changes]
-
-    def json(self) -> str:
-        jobs = [
-            dict(zip(self.KEYS, row), rank_change=row[5] - row[6]) for row in self.comparison.rows
-        ]
-        meta = {
-            "cluster": self.comparison.cluster,
-            "at": utc_iso(self.comparison.at),
-            "with": self.comparison.changes,
-        }
-        return json.dumps({"meta": meta, "jobs": jobs}, indent=2) + "\n"
-
-    def text(self, parsable: str | None, header: bool) -> Iterator[str]:
-        return whatif_text.priority_lines(self.comparison.rows, parsable, header)
 
     def table(self) -> None:
         return None

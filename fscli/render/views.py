@@ -12,7 +12,7 @@ but not with JSON, which carries them). The views: :mod:`fscli.render.share_view
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -39,3 +39,11 @@ class View(Protocol):
     def text(self, parsable: str | None, header: bool) -> Iterable[str]: ...
 
     def table(self) -> Table | None: ...
+
+
+def document(doc: Mapping[str, Any]) -> str:
+    """A view's ``--json`` text: ``doc`` indented by two, one newline at the end (the
+    json module is imported only by the views that print it)."""
+    import json
+
+    return json.dumps(doc, indent=2) + "\n"
