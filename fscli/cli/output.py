@@ -39,26 +39,20 @@ class Output(ValueForms):
         meta: dict | None = None,
         keep: Sequence[str] | None = None,
     ) -> None:
-        """Print rows; a rich table leaves out all-empty columns except those in ``keep``."""
-        from fscli.render import tables
+        """Print rows (:class:`~fscli.render.views.RowsView`); a rich table leaves out
+        all-empty columns except those in ``keep``."""
+        from fscli.render.views import RowsView
 
-        if self.json:
-            click.echo(tables.as_json(key, columns, rows, meta), nl=False)
-        elif self.parsable:
-            click.echo(
-                tables.parsable(columns, rows, self.parsable == "p", not self.noheader), nl=False
-            )
-        else:
-            if keep is not None:
-                columns, rows = tables.drop_empty_columns(columns, rows, keep)
-            tables.show(columns, rows, title, not self.noheader, [c in numeric for c in columns])
+        emit(RowsView(columns, rows, key, title, numeric, meta, keep), self)
 
 
-def emit(app: Any, view: View, out: Output, svg: str | None = None) -> None:
+def emit(
+    view: View, out: Output, svg: str | None = None, say: Callable[[str], None] | None = None
+) -> None:
     """Print ``view`` in the form ``out`` asks for: ``--json``'s document; Slurm's text
     (``-p``/``-P``, or the view's only text form) a piece at a time; else its table for
-    people, also saved as an SVG picture in ``svg``. Warnings go to stderr first, notes
-    too (silenced by ``-Q``) unless JSON carries them."""
+    people, also saved as an SVG picture in ``svg``. Warnings go to stderr first; notes
+    are said through ``say`` (the app's, silenced by ``-Q``) unless JSON carries them."""
     from fscli.heap import bulk, keep_until_exit
 
     keep_until_exit(view)  # its rows are freed with the process, not object by object
@@ -70,7 +64,7 @@ def emit(app: Any, view: View, out: Output, svg: str | None = None) -> None:
         click.echo(text, nl=False)
         return
     for note in view.notes:
-        app.say(note)
+        (say or _stderr)(note)
     table = None if out.parsable else view.table()
     if table is None:
         with bulk():  # each piece is gone before the next: no collector passes
@@ -84,6 +78,10 @@ def emit(app: Any, view: View, out: Output, svg: str | None = None) -> None:
     if svg is not None:
         picture = tables.picture(table.columns, table.cells, table.title, header, table.right)
         tables.save_svg(picture, svg, command_line(click.get_current_context()))
+
+
+def _stderr(message: str) -> None:
+    click.echo(message, err=True)
 
 
 def output_options(func: Callable) -> Callable:

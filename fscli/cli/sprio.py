@@ -159,4 +159,4 @@ def sprio(
         options |= {"sort": sort, "users": user_list is not None}
         text_only = bool(fmt or long_ or norm or weights or noheader)
         view = views.PrioritiesView(api.select_priorities(*where), options, text_only)
-    emit(app, view, Output(as_json, "P" if parsable else None, noheader))
+    emit(view, Output(as_json, "P" if parsable else None, noheader), say=app.say)

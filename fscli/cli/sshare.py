@@ -171,4 +171,4 @@ def sshare(
         view = views.ShareExplainView(api.explain_share(*where, explain))
     else:
         view = views.SharesView(api.select_shares(*where), fmt, long_, partition)
-    emit(app, view, out, svg)
+    emit(view, out, svg, app.say)

@@ -12,7 +12,7 @@ but not with JSON, which carries them). The views: :mod:`fscli.render.share_view
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -39,6 +39,47 @@ class View(Protocol):
     def text(self, parsable: str | None, header: bool) -> Iterable[str]: ...
 
     def table(self) -> Table | None: ...
+
+
+class RowsView:
+    """A list command's rows (``fscli account list``, ``limits show``, ...): ``--json``
+    gives ``{key: [{column: value}]}`` (after ``meta``), ``-p``/``-P`` Slurm's parsable
+    text, the table for people leaves out the columns no row fills, but those in
+    ``keep`` (None: leaves out none)."""
+
+    warnings: Sequence[str] = ()
+    notes: Sequence[str] = ()
+
+    def __init__(
+        self,
+        columns: Sequence[str],
+        rows: Sequence[Sequence[Any]],
+        key: str,
+        title: str | None = None,
+        numeric: Sequence[str] = (),
+        meta: dict | None = None,
+        keep: Sequence[str] | None = None,
+    ):
+        self.columns, self.rows, self.key, self.title = columns, rows, key, title
+        self.numeric, self.meta, self.keep = numeric, meta, keep
+
+    def json(self) -> str:
+        from fscli.render.tables import as_json
+
+        return as_json(self.key, self.columns, self.rows, self.meta)
+
+    def text(self, parsable: str | None, header: bool) -> Iterator[str]:
+        from fscli.render.tables import parsable as parsable_text
+
+        yield parsable_text(self.columns, self.rows, parsable == "p", header)
+
+    def table(self) -> Table:
+        from fscli.render.tables import drop_empty_columns
+
+        columns, rows = self.columns, self.rows
+        if self.keep is not None:
+            columns, rows = drop_empty_columns(columns, rows, self.keep)
+        return Table(columns, rows, [c in self.numeric for c in columns], self.title)
 
 
 def document(doc: Mapping[str, Any]) -> str:
