@@ -30,20 +30,13 @@ class Output(ValueForms):
     noheader: bool = False
 
     def emit(
-        self,
-        columns: Sequence[str],
-        rows: Sequence[Sequence[Any]],
-        key: str,
-        title: str | None = None,
-        numeric: Sequence[str] = (),
-        meta: dict | None = None,
-        keep: Sequence[str] | None = None,
+        self, columns: Sequence[str], rows: Sequence[Sequence[Any]], key: str, **options: Any
     ) -> None:
-        """Print rows (:class:`~fscli.render.views.RowsView`); a rich table leaves out
-        all-empty columns except those in ``keep``."""
+        """Print rows as a :class:`~fscli.render.views.RowsView` (``options``: its
+        ``title``, ``numeric``, ``meta`` and ``keep``)."""
         from fscli.render.views import RowsView
 
-        emit(RowsView(columns, rows, key, title, numeric, meta, keep), self)
+        emit(RowsView(columns, rows, key, **options), self)
 
 
 def emit(

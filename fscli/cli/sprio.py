@@ -129,7 +129,6 @@ def sprio(
       fscli sprio --with 'qos=high priority=+1000' --with-config PriorityWeightAge=0
     """
     from fscli.api import views as api
-    from fscli.api.shares import algorithm_name
     from fscli.cli.output import Output, emit
     from fscli.errors import InvalidValue
     from fscli.render import priority_views as views
@@ -145,7 +144,7 @@ def sprio(
         whatif is None or explain is not None or fmt or long_ or norm or weights
     ):
         raise InvalidValue("-P goes with --with; --with leaves out --explain, -o, -l, -n, -w")
-    query = api.PriorityQuery(algorithm_name(algorithm), job_ids, user_list, _names(partitions))
+    query = api.PriorityQuery(algorithm, job_ids, user_list, _names(partitions))
     where = (app.store, app.cluster_name, app.now, query)
     view: View
     if whatif is not None:

@@ -135,7 +135,6 @@ def sshare(
       fscli sshare -a --with-config PriorityDecayHalfLife=14-0 --as-if-always
     """
     from fscli.api import views as api
-    from fscli.api.shares import algorithm_name
     from fscli.cli.output import emit
     from fscli.cli.words import split_list
     from fscli.errors import UsageProblem
@@ -148,7 +147,6 @@ def sshare(
     if explain is not None and out.parsable:
         raise UsageProblem("--explain prints a derivation: leave out -p and -P (or use --json)")
     printed = printed_names(fmt, long_)  # a bad -o fails before the store is read
-    algorithm = algorithm_name(algorithm)
     if whatif is not None and (explain is not None or svg is not None or over or sort_spec):
         raise UsageProblem("--with and --with-config leave out --explain, --svg, --over and --sort")
     query = api.ShareQuery(
