@@ -1,7 +1,9 @@
-"""The output options every list/view command shares, from one decorator.
+"""The output options every list/view command shares, from one decorator, and
+:func:`emit`, which prints a view in the form they ask for.
 
 ``-p``/``-P`` Slurm parsable text, ``-n`` no header, ``--json``; otherwise a rich table.
-Data goes to stdout; messages go to stderr.
+Data goes to stdout; messages go to stderr. How each value and each view reads is
+:mod:`fscli.render`'s business: the CLI parses options and emits.
 """
 
 from __future__ import annotations
@@ -9,89 +11,70 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
+from fscli.render.values import ValueForms
+
+if TYPE_CHECKING:
+    from fscli.render.views import View
+
 
 @dataclass
-class Output:
-    """The output flags a view was given (``-p``/``-P``, ``-n``, ``--json``), and writing rows in that form."""
+class Output(ValueForms):
+    """The output flags a command was given (``-p``/``-P``, ``-n``, ``--json``), writing
+    rows in that form, and each value in it (:class:`~fscli.render.values.ValueForms`)."""
 
     parsable: str | None = None  # "p" (trailing |) or "P"
     noheader: bool = False
-    json: bool = False
 
     def emit(
-        self,
-        columns: Sequence[str],
-        rows: Sequence[Sequence[Any]],
-        key: str,
-        title: str | None = None,
-        numeric: Sequence[str] = (),
-        meta: dict | None = None,
-        keep: Sequence[str] | None = None,
+        self, columns: Sequence[str], rows: Sequence[Sequence[Any]], key: str, **options: Any
     ) -> None:
-        """Print rows; a rich table leaves out all-empty columns except those in ``keep``."""
-        from fscli.render import tables
+        """Print rows as a :class:`~fscli.render.views.RowsView` (``options``: its
+        ``title``, ``numeric``, ``meta`` and ``keep``)."""
+        from fscli.render.views import RowsView
 
-        if self.json:
-            click.echo(tables.as_json(key, columns, rows, meta), nl=False)
-        elif self.parsable:
-            click.echo(
-                tables.parsable(columns, rows, self.parsable == "p", not self.noheader), nl=False
-            )
-        else:
-            if keep is not None:
-                columns, rows = tables.drop_empty_columns(columns, rows, keep)
-            tables.show(columns, rows, title, not self.noheader, [c in numeric for c in columns])
+        emit(RowsView(columns, rows, key, **options), self)
 
-    # A value as people read it, or as --json carries it (numbers as numbers, the units
-    # docs/json.md gives): one place, so that every command says it the same way.
 
-    def minutes(self, value: int | None) -> str | int | None:
-        """A duration stored in minutes: ``D-HH:MM:SS`` (``UNLIMITED``) for people, the
-        number of minutes (null: unlimited) in JSON."""
-        from fscli.engine.timestr import INFINITE_MINUTES, format_mins
+def emit(
+    view: View, out: Output, svg: str | None = None, say: Callable[[str], None] | None = None
+) -> None:
+    """Print ``view`` in the form ``out`` asks for: ``--json``'s document; Slurm's text
+    (``-p``/``-P``, or the view's only text form) a piece at a time; else its table for
+    people, also saved as an SVG picture in ``svg``. Warnings go to stderr first; notes
+    are said through ``say`` (the app's, silenced by ``-Q``) unless JSON carries them."""
+    from fscli.heap import bulk, keep_until_exit
 
-        if self.json:
-            return None if value is None or value >= INFINITE_MINUTES else value
-        return format_mins(value)
+    keep_until_exit(view)  # its rows are freed with the process, not object by object
+    for warning in view.warnings:
+        click.echo(f"fscli: warning: {warning}", err=True)
+    if out.json:
+        with bulk():
+            text = view.json()
+        click.echo(text, nl=False)
+        return
+    for note in view.notes:
+        (say or _stderr)(note)
+    table = None if out.parsable else view.table()
+    if table is None:
+        with bulk():  # each piece is gone before the next: no collector passes
+            for text in view.text(out.parsable, not out.noheader):
+                click.echo(text, nl=False)
+        return
+    from fscli.render import tables
 
-    def tres(self, value: dict[str, int] | None) -> str | dict[str, int] | None:
-        """TRES counts: Slurm's text (``cpu=4,mem=8G``) for people, ``{tres: count}``
-        (memory in MB) or null in JSON."""
-        from fscli.engine.tres import format_tres
+    header = not out.noheader
+    tables.show(table.columns, table.cells, table.title, header, table.right)
+    if svg is not None:
+        picture = tables.picture(table.columns, table.cells, table.title, header, table.right)
+        tables.save_svg(picture, svg, command_line(click.get_current_context()))
 
-        if self.json:
-            return dict(value) if value else None
-        return format_tres(value)
 
-    def limit(self, defn, value):
-        """A stored limit: as sacctmgr prints it, or in JSON a count, minutes or a TRES
-        object (null when unset)."""
-        from fscli.engine.limits.definitions import format_limit
-
-        if self.json:
-            return dict(value) if isinstance(value, dict) else value
-        return format_limit(defn, value)
-
-    def when(self, epoch: int | None) -> str | None:
-        """A moment as Slurm prints it (local time); JSON says null rather than ""."""
-        from fscli.engine.timestr import format_when
-
-        return None if self.json and epoch is None else format_when(epoch)
-
-    def setting(self, text: str) -> str | int | float:
-        """A setting's value as stored (text): a number in JSON when it is one."""
-        if not self.json:
-            return text
-        for kind in (int, float):
-            try:
-                return kind(text)
-            except ValueError:
-                pass
-        return text
+def _stderr(message: str) -> None:
+    click.echo(message, err=True)
 
 
 def output_options(func: Callable) -> Callable:
@@ -112,7 +95,7 @@ def output_options(func: Callable) -> Callable:
     @functools.wraps(func)
     def wrapper(*args, parsable_p: bool, parsable_P: bool, noheader: bool, as_json: bool, **kwargs):
         mode = "P" if parsable_P else ("p" if parsable_p else None)
-        return func(*args, out=Output(mode, noheader, as_json), **kwargs)
+        return func(*args, out=Output(json=as_json, parsable=mode, noheader=noheader), **kwargs)
 
     return wrapper
 
@@ -149,9 +132,10 @@ def command_line(ctx: click.Context, leave_out: Sequence[str] = ("svg",)) -> str
     from click.core import ParameterSource
 
     chain = []
-    while ctx is not None:
-        chain.append(ctx)
-        ctx = ctx.parent
+    level: click.Context | None = ctx
+    while level is not None:
+        chain.append(level)
+        level = level.parent
     words: list[str] = []
     for level in reversed(chain):
         words.append("fscli" if level.parent is None else level.info_name or "")

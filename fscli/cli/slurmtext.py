@@ -331,10 +331,9 @@ class _ShareAsk:
 def _sshare_cluster(app, cluster: str | None, ask: _ShareAsk) -> int:
     """sshare's text for one cluster; its exit code."""
     from fscli.api.shares import column_pieces, row_filter
-    from fscli.cli.sshare import extras_of
     from fscli.errors import FscliError, InvalidValue
     from fscli.heap import bulk, keep_until_exit
-    from fscli.render.sshare import CHUNK, render_pieces, slurm_fields
+    from fscli.render.sshare import CHUNK, extras_of, render_pieces, slurm_fields
 
     try:
         answer = app.store.shares(cluster, app.now, None, settings=True)

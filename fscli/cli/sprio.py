@@ -11,7 +11,6 @@ output into a pipe or file) give sprio's text, ``--json`` the full breakdown and
 from __future__ import annotations
 
 import os
-import sys
 
 import click
 
@@ -129,113 +128,34 @@ def sprio(
       fscli sprio --explain 4
       fscli sprio --with 'qos=high priority=+1000' --with-config PriorityWeightAge=0
     """
-    from fscli.engine.priority import explain as explain_row
-    from fscli.engine.priority import filter_columns
-    from fscli.errors import InvalidValue, NotFound
-    from fscli.heap import bulk, keep_until_exit
-    from fscli.render import tables
-    from fscli.render.sprio import (
-        LONG_WITH_FORMAT,
-        default_format,
-        render_chunks,
-        render_json,
-        show_table,
-    )
+    from fscli.api import views as api
+    from fscli.cli.output import Output, emit
+    from fscli.errors import InvalidValue
+    from fscli.render import priority_views as views
+    from fscli.render.sprio import LONG_WITH_FORMAT
+    from fscli.render.views import View
 
     if fmt is not None and long_:
         raise InvalidValue(LONG_WITH_FORMAT)
     if fmt is None and not long_:
         fmt = os.environ.get("SPRIO_FORMAT") or None
-    job_ids = _ids(jobs + job_args) or None
-    user_list = _names(users)
-    if whatif is not None or parsable:
-        if whatif is None or explain is not None or fmt or long_ or norm or weights:
-            raise InvalidValue("-P goes with --with; --with leaves out --explain, -o, -l, -n, -w")
-        selection = (job_ids, user_list, _names(partitions))
-        _show_whatif(app, whatif, algorithm, selection, parsable, noheader, as_json)
-        return
-    result = app.store.priorities(app.cluster_name, app.now, algorithm)
-    keep_until_exit(result)
-    for warning in result.warnings:
-        click.echo(f"fscli: warning: {warning}", err=True)
-    rows = filter_columns(result.columns, job_ids, user_list, _names(partitions))
-    if explain is not None:
-        chosen = rows.take(i for i, job_id in enumerate(rows.job_id) if job_id == explain).rows
-        if not chosen:
-            from fscli.api.priorities import why_not_listed
+    job_ids, user_list = _ids(jobs + job_args) or None, _names(users)
+    if (whatif is not None or parsable) and (
+        whatif is None or explain is not None or fmt or long_ or norm or weights
+    ):
+        raise InvalidValue("-P goes with --with; --with leaves out --explain, -o, -l, -n, -w")
+    query = api.PriorityQuery(algorithm, job_ids, user_list, _names(partitions))
+    where = (app.store, app.cluster_name, app.now, query)
+    view: View
+    if whatif is not None:
+        from fscli.render.whatif_views import PriorityWhatIfView
 
-            raise NotFound(why_not_listed(app.store, explain))
-        if as_json:
-            import json
-
-            from fscli.render.sprio import row_dict, weights_dict
-
-            jobs = [{**row_dict(r), "explain": explain_row(r)} for r in chosen]
-            doc = {"cluster": result.cluster, "weights": weights_dict(result.config)}
-            click.echo(json.dumps({**doc, "jobs": jobs, "warnings": result.warnings}, indent=2))
-        else:
-            click.echo("\n\n".join("\n".join(explain_row(r)) for r in chosen))
-        return
-    if as_json:
-        with bulk():
-            text = render_json(result.cluster, result.config, rows, result.warnings)
-        click.echo(text, nl=False)
-        return
-    if fmt or long_ or norm or weights or noheader or not tables.is_terminal(sys.stdout):
-        with bulk():
-            for text in render_chunks(
-                rows,
-                result.config,
-                fmt=fmt,
-                long=long_,
-                normalized=norm,
-                weights=weights,
-                header=not noheader,
-                sort=sort,
-                users=user_list is not None,
-            ):
-                click.echo(text, nl=False)
-        return
-    show_table(
-        rows, result.config, default_format(result.config, users=user_list is not None), sort=sort
-    )
-
-
-def _show_whatif(app, whatif, algorithm, selection, parsable, noheader, as_json) -> None:
-    """sprio's priorities before and after ``whatif``, job by job, with the rank change."""
-    from fscli.engine.priority import filter_columns
-
-    answer = app.store.priorities_whatif(whatif, app.cluster_name, app.now, algorithm)
-    before, after = answer.before.columns, answer.after.columns
-    old = {(j, p): k for k, (j, p) in enumerate(zip(before.job_id, before.partition))}
-    new = {(j, p): k for k, (j, p) in enumerate(zip(after.job_id, after.partition))}
-    kept = filter_columns(after, *selection)
-    rows = []
-    for key in zip(kept.job_id, kept.partition):
-        k, j = new[key], old[key]
-        rows.append(
-            (
-                *key,
-                after.user[k],
-                before.priority[j],
-                after.priority[k],
-                answer.rank_before[j],
-                answer.rank_after[k],
-            )
-        )
-    if as_json:
-        import json
-
-        from fscli.engine.timestr import utc_iso
-
-        keys = ("job_id", "partition", "user", "priority", "priority_after", "rank", "rank_after")
-        jobs = [dict(zip(keys, row), rank_change=row[5] - row[6]) for row in rows]
-        meta = {"cluster": answer.after.cluster, "at": utc_iso(app.now), "with": answer.changes}
-        click.echo(json.dumps({"meta": meta, "jobs": jobs}, indent=2))
-        return
-    from fscli.render.whatif import priority_lines
-
-    for line in answer.changes:
-        app.say(f"with {line}")
-    for text in priority_lines(rows, "P" if parsable else None, not noheader):
-        click.echo(text, nl=False)
+        view = PriorityWhatIfView(api.compare_priorities(*where, whatif))
+    elif explain is not None:
+        view = views.PriorityExplainView(api.select_priorities(*where, explain))
+    else:
+        options = {"fmt": fmt, "long": long_, "normalized": norm, "weights": weights}
+        options |= {"sort": sort, "users": user_list is not None}
+        text_only = bool(fmt or long_ or norm or weights or noheader)
+        view = views.PrioritiesView(api.select_priorities(*where), options, text_only)
+    emit(view, Output(as_json, "P" if parsable else None, noheader), say=app.say)

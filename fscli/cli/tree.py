@@ -91,9 +91,8 @@ def _emit_json(answer, rows, now: int) -> None:
     """The rows of sshare --json, nested: each under its parent's ``children``."""
     import json
 
-    from fscli.cli.sshare import extras_of
     from fscli.engine.timestr import utc_iso
-    from fscli.render.sshare import json_rows
+    from fscli.render.sshare import extras_of, json_rows
 
     top: list[dict] = []
     path: list[dict] = []

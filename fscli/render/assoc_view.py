@@ -81,8 +81,16 @@ class Context:
         return ",".join(self.qos[assoc.id] or ())
 
 
-def _limit_getter(limit: str) -> Callable[[Assoc, Context], Any]:
+def _definition(limit: str) -> limitdefs.LimitDef:
+    """The definition of a limit this module names (none: a mistake in this module)."""
     defn = limitdefs.lookup(limit)
+    if defn is None:
+        raise KeyError(limit)
+    return defn
+
+
+def _limit_getter(limit: str) -> Callable[[Assoc, Context], Any]:
+    defn = _definition(limit)
 
     def get(assoc: Assoc, ctx: Context) -> Any:
         return limitdefs.format_limit(defn, assoc.limits.get(defn.name))  # "" when unset
@@ -117,7 +125,7 @@ COLUMNS.update({header: _limit_getter(limit) for header, limit in LIMIT_HEADERS.
 def _json_limit(limit: str) -> Callable[[Assoc, Context], Any]:
     """A limit as JSON: counts and minutes as numbers, TRES limits as ``{tres: count}``
     (memory in MB, TRES-minutes in minutes); null when unset."""
-    defn = limitdefs.lookup(limit)
+    defn = _definition(limit)
 
     def get(assoc: Assoc, ctx: Context) -> Any:
         value = assoc.limits.get(defn.name)
@@ -150,7 +158,7 @@ ALIASES = {
     "organization": "Org",
 }
 for _header, _limit in LIMIT_HEADERS.items():
-    for _alias in (_limit, *limitdefs.lookup(_limit).aliases):
+    for _alias in (_limit, *_definition(_limit).aliases):
         ALIASES.setdefault(_alias.lower(), _header)
 
 
@@ -181,7 +189,8 @@ def tree_prefixes(ordered: list[tuple[Assoc, int]]) -> list[str]:
         for i in ids:
             last_child[i] = False
         last_child[ids[-1]] = True
-    prefixes, open_levels = [], []
+    prefixes: list[str] = []
+    open_levels: list[bool] = []
     for assoc, depth in ordered:
         open_levels = open_levels[:depth]
         if depth == 0:

@@ -10,7 +10,7 @@ which writes PNG and hands SVG to matplotlib's SVG writer. SVG text is drawn as 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from fscli.engine.chart import Chart
 from fscli.errors import InvalidValue, NotFound
@@ -23,7 +23,10 @@ FORMATS = {".svg": "svg", ".png": "png"}
 EXTRA = "pip install 'fscli[plot]'"
 INCHES_PER_LABEL = 0.3
 MAX_INCHES = 60  # a PNG of 6,000 pixels at 100 dpi: beyond that, -P is the better view
-RC = {"svg.fonttype": "path", "svg.hashsalt": "fscli"}  # offline, and the same ids each run
+RC: dict[Any, Any] = {
+    "svg.fonttype": "path",
+    "svg.hashsalt": "fscli",
+}  # offline, and the same ids each run
 
 
 def file_format(path: str) -> str:

@@ -206,9 +206,10 @@ class _Renderer:
             self.modify(change, "account", root, _assoc_words(change.item, _changed(change)))
         changes = {c.name: c for op in "+~" for c in self.by.get((op, "account"), [])}
         for name in self.plan.spec.account_order()[1:]:
-            change = changes.get(name)
-            if change is None:
+            found = changes.get(name)
+            if found is None:
                 continue
+            change = found
             acct = change.item
             texts = [f"description={acct.description}", f"organization={acct.organization}"]
             if change.op == "+":

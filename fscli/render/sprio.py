@@ -234,7 +234,7 @@ def _tres_column(rows: PriorityColumns, config: PriorityConfig, normalized: bool
         text = cells[key] = ",".join(pieces)
         return text
 
-    out = []
+    out: list[str] = []
     append = out.append
     for key in zip(rows.tres_names, rows.tres_weighted_values):
         text = cells.get(key)
@@ -313,12 +313,13 @@ _SORT_KEYS: dict[str, Callable[[PriorityColumns], list]] = {
     "r": attrgetter("partition"),
     "u": attrgetter("user"),
 }
-for _letter, _key in [
+_MORE_KEYS: list[tuple[str, Callable[[PriorityColumns], list]]] = [
     ("t", lambda rows: list(map(sum, rows.tres_weighted_values))),
     ("y", attrgetter("exact")),
     # sprio cannot sort by association priority (no "b")
     *[(c, lambda rows, i=_FACTOR_INDEX[c]: rows.weighted[i]) for c in _FACTOR_LETTERS if c != "b"],
-]:
+]
+for _letter, _key in _MORE_KEYS:
     _SORT_KEYS[_letter] = _SORT_KEYS[_letter.upper()] = _key
 
 

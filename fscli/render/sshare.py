@@ -21,8 +21,9 @@ import functools
 import itertools
 import math
 import operator
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from fscli.engine.fairshare import ShareRow, share_columns
 from fscli.engine.model import SHARES_PARENT
@@ -89,6 +90,22 @@ class Extras:
     tres_usage: Mapping[int, Mapping[str, float]] = field(default_factory=dict)
 
 
+def extras_of(answer: Any, columns: Collection[str] | None = None) -> Extras:
+    """The :class:`Extras` of an answer (:class:`fscli.api.results.Shares`, or a
+    selection of one): the TRES run-minutes and usage only when ``columns`` (field
+    names; None = all) show them."""
+
+    def wanted(name: str) -> bool:
+        return columns is None or name in columns
+
+    return Extras(
+        answer.cluster,
+        answer.tres_names,
+        answer.run_minutes if wanted("TRESRunMins") else {},
+        answer.tres_usage if wanted("GrpTRESRaw") else {},
+    )
+
+
 @dataclass(frozen=True)
 class Field:
     """An sshare ``-o`` column: name and width (negative: left-justified)."""
@@ -134,6 +151,13 @@ def select_fields(
             width = -abs(size) if width < 0 else size
         fields.append(Field(match, width))
     return fields
+
+
+def printed_names(fmt: str | None, long: bool = False) -> frozenset[str]:
+    """The columns ``-o fmt`` (checked here: a bad one fails before the store is read) or
+    ``-l`` print, whatever the algorithm (which adds only LevelFS)."""
+    fields = select_fields(fmt) if fmt else None
+    return frozenset(f.name for f in fields) if fields else frozenset(LONG if long else SHORT)
 
 
 def slurm_fields(
@@ -501,7 +525,9 @@ def table_cells(
     for name in columns:
         values = field_values(name, share, extras)
         if name in ("GrpTRESRaw", "TRESRunMins"):
-            values = [",".join(p for p in v.split(",") if not p.endswith("=0")) for v in values]
+            values = [
+                ",".join(p for p in str(v).split(",") if not p.endswith("=0")) for v in values
+            ]
         cells.append(values)
     data = [list(row) for row in zip(*cells)]
     text = ("Account", "User", "Partition", "Cluster", "GrpTRESMins", "GrpTRESRaw", "TRESRunMins")

@@ -11,7 +11,7 @@ import math
 import os
 import shutil
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from itertools import repeat
 from typing import Any
 
@@ -211,7 +211,7 @@ def aligned(
     left-aligned, is not padded: lines end with their text)."""
     flags = list(right) if right is not None else [False] * len(columns)
     last = len(columns) - 1
-    padded = []
+    padded: list[Iterable[str]] = []
     for i, (values, width, flag) in enumerate(zip(texts, sizes, flags)):
         if flag:
             padded.append(map(str.rjust, values, repeat(width)))

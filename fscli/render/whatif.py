@@ -10,6 +10,7 @@ whose association or job has a rank also show ``Rank``, ``Rank(after)`` and
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import TypeVar
 
 from fscli.engine.fairshare import ShareRow
 from fscli.render.sshare import Extras, Field, field_values, fixed_cell, json_rows, parsable_lines
@@ -17,6 +18,7 @@ from fscli.render.sshare import Extras, Field, field_values, fixed_cell, json_ro
 SAME = frozenset({"Account", "User", "Partition", "Cluster", "ID"})
 """sshare's columns that name the row: printed once."""
 AFTER = "(after)"
+T = TypeVar("T")
 
 
 def rank_change(before: int | None, after: int | None) -> str | None:
@@ -75,7 +77,7 @@ def aligned_pieces(
     return pieces[0], pieces[1]
 
 
-def _shown(values: Sequence[object], present: Sequence[bool] | None) -> Sequence[object]:
+def _shown(values: Sequence[T], present: Sequence[bool] | None) -> Sequence[T | None]:
     if present is None:
         return values
     return [value if here else None for value, here in zip(values, present)]
@@ -192,7 +194,7 @@ def priority_lines(
         for line in table:
             yield "|".join(map(str, line)) + end
         return
-    widths = [max(len(h), *(len(str(r[k])) for r in table)) for k, h in enumerate(headers)]
+    widths = [max([len(h), *(len(str(r[k])) for r in table)]) for k, h in enumerate(headers)]
     left = {1, 2}
 
     def cell(k: int, text: object) -> str:

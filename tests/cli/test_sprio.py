@@ -326,3 +326,13 @@ def test_demo_helpers(fscli, monkeypatch, capsys):
         "0",
     ]
     assert [row[2] for row in shown[1:]] == ["user1", "user2", "user3", "user4", "user5", "ana"]
+
+
+def test_the_warnings_come_before_a_selection_that_finds_no_job(queue):
+    queue.ok("config", "set", "PriorityWeightQOS=4294967295")
+    result = queue("sprio", "-j", "99", at=AT)
+    assert result.exit_code == 1
+    assert result.stderr == (
+        "fscli: warning: PriorityWeight values too high, job priority value may overflow\n"
+        "fscli: error: Unable to find jobs matching user/id(s) specified\n"
+    )

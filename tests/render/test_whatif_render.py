@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fscli.engine.fairshare import ShareRow
 from fscli.render.sshare import Extras, Field
-from fscli.render.whatif import aligned, aligned_pieces, share_json, share_lines
+from fscli.render.whatif import aligned, aligned_pieces, priority_lines, share_json, share_lines
 
 
 def row(assoc_id: int, account: str, user: str | None, depth: int, shares: int) -> ShareRow:
@@ -44,3 +44,11 @@ def test_a_side_without_the_association_is_blank():
         ("a", False, True),
     ]
     assert (doc[4]["rank"], doc[4]["rank_after"], doc[4]["rank_change"]) == (1, None, None)
+
+
+def test_a_queue_without_pending_jobs_prints_the_header_alone():
+    # each column as wide as its title: no row to widen it (it used to raise TypeError)
+    assert "".join(priority_lines([], None, True)) == (
+        "JOBID PARTITION USER PRIORITY PRIORITY(after) Rank Rank(after) RankChange\n"
+    )
+    assert "".join(priority_lines([], None, False)) == ""
