@@ -11,8 +11,8 @@ from __future__ import annotations
 import click
 
 from fscli.cli.change_words import (
-    KEYS,
     TARGET_HELP,
+    keys,
     parse_target,
     target_and_changes,
     whatif_options,
@@ -27,6 +27,8 @@ from fscli.cli.output import (
 )
 from fscli.cli.words import key_table, parse_words, split_list
 from fscli.engine.limits.definitions import limit_text
+
+KEYS = keys()
 
 CHECK_KEYS = key_table(
     {
