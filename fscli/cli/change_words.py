@@ -143,13 +143,13 @@ def whatif_change(text: str, command: str):
     ``priority`` and ``usagefactor`` may also be relative (``+50``, ``-10%``): such a word
     is parsed with a placeholder and made absolute per object when applied."""
     from fscli.engine.limits.whatif import Change
-    from fscli.engine.relative import RELATIVE_KEYS, parse_relative
+    from fscli.engine.relative import RELATIVE_KEYS, Relative, parse_relative
 
-    relative = {}
+    relative: dict[str, Relative] = {}
     words = []
     for word in split_shell(text):
         key, sep, value = word.partition("=")
-        canon = keys().get(key.strip().lower())
+        canon = keys().get(key.strip().lower(), "")
         found = parse_relative(value) if sep and canon in RELATIVE_KEYS else None
         if found is not None:
             relative[canon] = found

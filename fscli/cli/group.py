@@ -28,7 +28,7 @@ class CliError(click.ClickException):
 
     def __init__(self, message: str, exit_code: int = 1):
         super().__init__(message)
-        self.exit_code = exit_code
+        self.exit_code = exit_code  # type: ignore[misc]  # click's is per class, fscli's per error
 
     def show(self, file=None) -> None:
         # One line, whatever the input: line breaks and control characters are escaped.

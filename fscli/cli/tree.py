@@ -97,9 +97,9 @@ def _emit_json(answer, rows, now: int) -> None:
 
     top: list[dict] = []
     path: list[dict] = []
-    for doc in json_rows(rows, extras_of(answer)):
+    for row, doc in zip(rows, json_rows(rows, extras_of(answer))):
         doc["children"] = []
-        del path[doc["depth"] - (rows[0].depth if rows else 0) :]
+        del path[row.depth - rows[0].depth :]
         (path[-1]["children"] if path else top).append(doc)
         path.append(doc)
     meta = {"cluster": answer.cluster, "algorithm": answer.algorithm, "at": utc_iso(now)}

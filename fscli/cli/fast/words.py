@@ -64,7 +64,7 @@ def read_json(text: str):
         import json
 
         return json.loads(text)
-    return make_scanner(_Strict())(text, 0)[0]
+    return make_scanner(_Strict())(text, 0)[0]  # type: ignore[arg-type]  # any settings object
 
 
 class Parsed:
@@ -123,10 +123,10 @@ def parse(args: list[str], environ) -> Parsed | None:
         if not node["group"] or i == len(args):
             break
         path = (*parsed.path, args[i])
-        node = nodes().get(" ".join(path))
-        if node is None:  # not a command: click stays at the group
+        command = nodes().get(" ".join(path))
+        if command is None:  # not a command: click stays at the group
             break
-        parsed.node, parsed.path = node, path
+        parsed.node, parsed.path = command, path
         i += 1
     if parsed.db is None:
         db = next(o for o in nodes()[""]["options"] if o["name"] == "db")
