@@ -9,6 +9,8 @@ With ``--imports``, where that time goes: the interpreter's own start (``python 
 pass``), then what each command spends importing (``python -X importtime``, each
 module's least self time over the runs) summed by package (fscli by layer: ``fscli.cli``,
 ``fscli.engine``, ...), largest first; what is left of the CPU time is the command's work.
+``-X importtime`` reads the wall clock: on a busy machine its figures run above the CPU
+time, so compare packages with each other there, not with the CPU time.
 
 Bytecode is compiled once first (into a temporary ``PYTHONPYCACHEPREFIX``), as an
 installed fscli has it: without it every run compiles every module it imports.
