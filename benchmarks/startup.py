@@ -1,14 +1,21 @@
-"""The floor: ``fscli --help``/``--version`` (target 40 ms) and the read commands on a small
-store, fscli's demo (target 60 ms): ``sshare -a -P``, ``sprio``, ``assoc list -P``,
-``limits check``, ``limits show``. Prints the minimum wall time over the runs with the
-child's CPU time beside it (see ``timing.py``), then, with ``--imports``, what each
-command spends importing, module by module (``python -X importtime``, the minimum of
-each module over the runs), largest first.
+"""The floor: ``fscli --help``/``--version`` and the read commands on a small store, fscli's
+demo: ``sshare -a -P``, ``sprio``, ``assoc list -P``, ``limits check``, ``limits show``;
+with ``--scale``, also ``sshare -a -P`` and ``sprio -l`` on the 200-account / 1,000-user
+tree of ``vs_slurm.py`` (300 pending jobs), where real Slurm answers in 10 to 40 ms.
+Prints the minimum wall time over the runs with the child's CPU time beside it (see
+``timing.py``).
+
+With ``--imports``, where that time goes: the interpreter's own start (``python -c
+pass``), then what each command spends importing (``python -X importtime``, each
+module's least self time over the runs) summed by package (fscli by layer: ``fscli.cli``,
+``fscli.engine``, ...), largest first; what is left of the CPU time is the command's work.
+``-X importtime`` reads the wall clock: on a busy machine its figures run above the CPU
+time, so compare packages with each other there, not with the CPU time.
 
 Bytecode is compiled once first (into a temporary ``PYTHONPYCACHEPREFIX``), as an
 installed fscli has it: without it every run compiles every module it imports.
 
-Usage: python benchmarks/startup.py [RUNS] [--imports]
+Usage: python benchmarks/startup.py [RUNS] [--imports] [--scale]
 """
 
 from __future__ import annotations
@@ -18,7 +25,7 @@ import re
 import subprocess
 import sys
 import tempfile
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 from timing import fscli_cmd, timed
@@ -33,11 +40,24 @@ COMMANDS = {
     "limits check": ["limits", "check", "user=user1", "cpus=4"],
     "limits show": ["limits", "show", "user=user1", "account=accountb", "--effective"],
 }
+SCALE = {
+    "sshare -a -P 200/1k": ["sshare", "-a", "-P"],
+    "sprio -l 200/1k": ["sprio", "-l"],
+}
+SCALE_AT = "2026-11-24T12:00:00"  # vs_slurm.py's moment: its jobs are pending then
+SHOWN = 8
+"""Packages shown per command with ``--imports``."""
 
 
-def import_costs(cmd: list[str], runs: int) -> list[tuple[int, str]]:
-    """(microseconds, module) of every module ``cmd`` imports: each module's least
-    self time over the runs."""
+def package(module: str) -> str:
+    """What ``module``'s import time counts towards: its top package, fscli's by layer."""
+    parts = module.split(".")
+    return ".".join(parts[:2]) if parts[0] == "fscli" else parts[0]
+
+
+def import_costs(cmd: list[str], runs: int) -> dict[str, int]:
+    """module -> microseconds ``cmd`` spends importing it: its least self time over the
+    runs."""
     best: dict[str, int] = defaultdict(lambda: 1 << 62)
     for _ in range(runs):
         done = subprocess.run(
@@ -50,11 +70,40 @@ def import_costs(cmd: list[str], runs: int) -> list[tuple[int, str]]:
             found = re.match(r"import time:\s+(\d+) \|\s+\d+ \|\s*(\S+)", line)
             if found:
                 best[found[2]] = min(best[found[2]], int(found[1]))
-    return sorted(((us, name) for name, us in best.items()), reverse=True)
+    return best
+
+
+def show_imports(cmd: list[str], cpu: float, start: float, runs: int) -> None:
+    """Where ``cmd``'s CPU time goes: the interpreter's start (with the modules it
+    imports), the imports of the command by package, and its work."""
+    at_start = import_costs([sys.executable, "-c", "pass"], 1)
+    costs: Counter[str] = Counter()
+    for module, us in import_costs(cmd, runs).items():
+        if module not in at_start:
+            costs[package(module)] += us
+    total = sum(costs.values()) / 1000
+    print(
+        f"    start {start * 1000:.1f} ms, imports {total:.1f} ms, work "
+        f"{max(cpu * 1000 - start * 1000 - total, 0):.1f} ms; imports by package:"
+    )
+    print("    " + ", ".join(f"{name} {us / 1000:.1f}" for name, us in costs.most_common(SHOWN)))
+
+
+def scale_store(tmp: Path) -> str:
+    """The 200 / 1,000 tree of ``vs_slurm.py`` with its 300 pending jobs."""
+    from vs_slurm import add_jobs, load_file
+
+    db = tmp / "scale200.db"
+    cfg = tmp / "scale200.cfg"
+    cfg.write_text(load_file(200, 1000))
+    quiet = {"check": True, "stdout": subprocess.DEVNULL}
+    subprocess.run([*fscli_cmd(), "--db", str(db), "-Q", "load", str(cfg)], **quiet)
+    add_jobs(db, 1000)
+    return str(db)
 
 
 def main() -> None:
-    args = [a for a in sys.argv[1:] if a != "--imports"]
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
     runs = int(args[0]) if args else 20
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["PYTHONPYCACHEPREFIX"] = str(Path(tmp) / "pycache")
@@ -63,17 +112,24 @@ def main() -> None:
         subprocess.run(
             [*fscli_cmd(), "--db", db, "-Q", "demo"], check=True, stdout=subprocess.DEVNULL
         )
-        for label, words in COMMANDS.items():
-            cmd = [*fscli_cmd(), "--db", db, "--at", AT, *words]
+        cases = [
+            (label, [*fscli_cmd(), "--db", db, "--at", AT, *w]) for label, w in COMMANDS.items()
+        ]
+        if "--scale" in sys.argv:
+            big = scale_store(Path(tmp))
+            cases += [
+                (label, [*fscli_cmd(), "--db", big, "--at", SCALE_AT, *w])
+                for label, w in SCALE.items()
+            ]
+        start = timed([sys.executable, "-c", "pass"], runs)[1] if "--imports" in sys.argv else 0
+        if start:
+            print(f"python -c pass: min {start * 1000:.1f} ms CPU (the interpreter's start)")
+        for label, cmd in cases:
             subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)  # bytecode, disk cache
             wall, cpu = timed(cmd, runs)
-            print(f"fscli {label:14} min {wall * 1000:6.1f} ms wall, {cpu * 1000:6.1f} ms CPU")
+            print(f"fscli {label:20} min {wall * 1000:6.1f} ms wall, {cpu * 1000:6.1f} ms CPU")
             if "--imports" in sys.argv:
-                costs = import_costs(cmd, min(runs, 5))
-                total = sum(us for us, _ in costs)
-                print(f"    imports: {total / 1000:.1f} ms in {len(costs)} modules; largest:")
-                for us, name in costs[:12]:
-                    print(f"    {us / 1000:6.2f} ms  {name}")
+                show_imports(cmd, cpu, start, min(runs, 5))
     print(f"(min over {runs} runs)")
 
 

@@ -4,23 +4,32 @@ memory. One parser for both, so that a what-if refuses what the write would refu
 
 from __future__ import annotations
 
-from fscli.cli.qos import QOS_SETTINGS
-from fscli.cli.words import key_table, parse_words, split_list
+import functools
 
-BASE_KEYS = {
-    "cluster": ("clusters",),
-    "account": ("accounts", "acct"),
-    "user": ("users",),
-    "partition": ("partitions",),
-    "qos": ("qoslevel",),
-    "defaultqos": ("defqos",),
-    "fairshare": ("shares",),
-    **QOS_SETTINGS,
-    "maxtime": (),
-    "maxnodes": (),
-    "minnodes": (),
-}
-KEYS = {**key_table(BASE_KEYS, "assoc"), **key_table({}, "qos")}
+
+@functools.cache
+def keys() -> dict[str, str]:
+    """alias -> canonical key of the words, made on first use: sshare and sprio declare
+    ``--with`` on every run, and the key tables import the QOS command and the limits."""
+    from fscli.cli.qos import QOS_SETTINGS
+    from fscli.cli.words import key_table
+
+    base = {
+        "cluster": ("clusters",),
+        "account": ("accounts", "acct"),
+        "user": ("users",),
+        "partition": ("partitions",),
+        "qos": ("qoslevel",),
+        "defaultqos": ("defqos",),
+        "fairshare": ("shares",),
+        **QOS_SETTINGS,
+        "maxtime": (),
+        "maxnodes": (),
+        "minnodes": (),
+    }
+    return {**key_table(base, "assoc"), **key_table({}, "qos")}
+
+
 TARGET_HELP = "account=A | user=U [account=A] [partition=P] | qos=Q | partition=P | cluster=C"
 SETTABLE = {
     "assoc": ("fairshare", "qos", "defaultqos", "priority"),
@@ -34,9 +43,10 @@ def target_and_changes(words, command: str):
     from fscli.cli.assoc_words import assoc_changes
     from fscli.cli.partition import partition_values
     from fscli.cli.qos import qos_changes
+    from fscli.cli.words import parse_words
     from fscli.errors import UsageProblem
 
-    parsed = parse_words(words, KEYS, command)
+    parsed = parse_words(words, keys(), command)
     if parsed.names:
         raise UsageProblem(
             f"unexpected word '{parsed.names[0]}' in {command}: "
@@ -54,6 +64,7 @@ def target_and_changes(words, command: str):
 
 
 def parse_target(parsed, command: str):
+    from fscli.cli.words import split_list
     from fscli.engine.limits.target import ASSOC, PARTITION, QOS, Target
     from fscli.errors import UsageProblem
 
@@ -132,13 +143,13 @@ def whatif_change(text: str, command: str):
     ``priority`` and ``usagefactor`` may also be relative (``+50``, ``-10%``): such a word
     is parsed with a placeholder and made absolute per object when applied."""
     from fscli.engine.limits.whatif import Change
-    from fscli.engine.relative import RELATIVE_KEYS, parse_relative
+    from fscli.engine.relative import RELATIVE_KEYS, Relative, parse_relative
 
-    relative = {}
+    relative: dict[str, Relative] = {}
     words = []
     for word in split_shell(text):
         key, sep, value = word.partition("=")
-        canon = KEYS.get(key.strip().lower())
+        canon = keys().get(key.strip().lower(), "")
         found = parse_relative(value) if sep and canon in RELATIVE_KEYS else None
         if found is not None:
             relative[canon] = found
@@ -168,13 +179,14 @@ def whatif_config(text: str):
 def whatif(with_texts, config_texts, always: bool, command: str):
     """The :class:`fscli.engine.whatif.WhatIf` of a view's ``--with``, ``--with-config``
     and ``--as-if-always``; None when none is given."""
-    from fscli.engine.whatif import WhatIf
     from fscli.errors import UsageProblem
 
     if always and not config_texts:
         raise UsageProblem("--as-if-always needs --with-config")
     if not with_texts and not config_texts:
-        return None
+        return None  # without importing the what-if engine: a quarter of sshare's imports
+    from fscli.engine.whatif import WhatIf
+
     trees = [text for text in with_texts if "=" not in text]
     if len(trees) > 1:
         raise UsageProblem(f"--with takes one tree file, not {len(trees)}: {', '.join(trees)}")

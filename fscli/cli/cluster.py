@@ -24,7 +24,7 @@ SETTINGS = {"context_settings": {"ignore_unknown_options": True}}
 def cluster_values(words) -> dict:
     from fscli.engine.tres import format_tres, parse_tres
 
-    values = {}
+    values: dict[str, int | str] = {}
     for key, word in words.values.items():
         if key in ("nodes", "cpus"):
             values[key] = count_value(key, word.value)

@@ -45,7 +45,7 @@ def skipped_while_completing(callback):
     def run(ctx, param, value):
         return value if ctx.resilient_parsing else callback(ctx, param, value)
 
-    run.__doc__, run.skipped_while_completing = callback.__doc__, True  # type: ignore[attr-defined]
+    run.__doc__, run.skipped_while_completing = callback.__doc__, True
     return run
 
 

@@ -1,5 +1,5 @@
 """The ``fscli`` command group: click's side of the program (:mod:`fscli.cli.main` is the
-entry, and answers ``--help``, ``--version`` and TAB without it when it can).
+entry, and answers a TAB without it when it can).
 
 Each subcommand lives in its own module, imported when it is run (``LazyGroup``), so
 ``fscli --help`` and shell completion stay fast. Errors a user can cause
@@ -17,16 +17,7 @@ import click
 
 from fscli import __version__
 from fscli.cli.complete import NamesCompleter
-from fscli.cli.program import (
-    COMMANDS,
-    HELP_OPTIONS,
-    HIDDEN,
-    PROG,
-    VERSION_MESSAGE,
-    VERSION_OPTIONS,
-    command_rows,
-    interrupted,
-)
+from fscli.cli.program import COMMANDS, HIDDEN, PROG, command_rows, interrupted
 
 PATH_KEY = "fscli.command_path"
 """``ctx.meta`` key: the words of the command being run, after ``fscli``."""
@@ -37,7 +28,7 @@ class CliError(click.ClickException):
 
     def __init__(self, message: str, exit_code: int = 1):
         super().__init__(message)
-        self.exit_code = exit_code
+        self.exit_code = exit_code  # type: ignore[misc]  # click's is per class, fscli's per error
 
     def show(self, file=None) -> None:
         # One line, whatever the input: line breaks and control characters are escaped.
@@ -149,7 +140,7 @@ class LazyGroup(click.Group):
             formatter.write_dl(command_rows())
 
 
-@click.group(cls=LazyGroup, context_settings={"help_option_names": HELP_OPTIONS})
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["--help"]})
 @click.option(
     "--db",
     envvar="FSCLI_DB",
@@ -178,7 +169,7 @@ class LazyGroup(click.Group):
     is_flag=True,
     help="Refuse every change to the store (for viewers; env FSCLI_READ_ONLY=1).",
 )
-@click.version_option(__version__, *VERSION_OPTIONS, prog_name=PROG, message=VERSION_MESSAGE)
+@click.version_option(__version__, "--version", prog_name=PROG)
 @click.pass_context
 def cli(
     ctx: click.Context,

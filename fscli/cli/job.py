@@ -213,7 +213,7 @@ def submit(app, words, dry_run) -> None:
 
         raise UsageProblem(f"unexpected word '{parsed.names[0]}' in job submit: expected KEY=VALUE")
     spec = _job_input(parsed, app.now)
-    count = whole_number("count", parsed.get("count"), 1) if parsed.get("count") else 1
+    count = whole_number("count", text, 1) if (text := parsed.get("count")) else 1
     with app.changes(dry_run) as tx:
         ids, lines = tx.submit_job(spec, count, parsed.get("cluster") or app.cluster_name)
     report(app, lines, dry_run)
@@ -246,9 +246,9 @@ def list_(app, words, out) -> None:
     if parsed.names:
         raise UsageProblem(f"unexpected word '{parsed.names[0]}' in job list: expected KEY=VALUE")
     filters = {
-        key: set(split_list(parsed.get(key).lower()))
+        key: set(split_list(value.lower()))
         for key in ("user", "account", "state", "partition", "queue")
-        if parsed.get(key)
+        if (value := parsed.get(key))
     }
     unknown = sorted(filters.get("state", set()) - set(JOB_STATES))
     if unknown:
@@ -389,7 +389,7 @@ def modify(app, words, dry_run) -> None:
     from fscli.errors import UsageProblem
 
     parsed = parse_words(words, MODIFY_KEYS, "job modify", modify=True)
-    texts = parsed.names + ([parsed.get("id")] if parsed.get("id") else [])
+    texts = parsed.names + ([given] if (given := parsed.get("id")) else [])
     job_ids = [_job_id(t) for text in texts for t in split_list(text)]
     if not job_ids:
         raise UsageProblem("name the job(s): fscli job modify JOBID priority=N")

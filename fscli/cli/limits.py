@@ -11,8 +11,8 @@ from __future__ import annotations
 import click
 
 from fscli.cli.change_words import (
-    KEYS,
     TARGET_HELP,
+    keys,
     parse_target,
     target_and_changes,
     whatif_options,
@@ -27,6 +27,8 @@ from fscli.cli.output import (
 )
 from fscli.cli.words import key_table, parse_words, split_list
 from fscli.engine.limits.definitions import limit_text
+
+KEYS = keys()
 
 CHECK_KEYS = key_table(
     {
@@ -70,7 +72,7 @@ def _unset_words(words) -> list[str]:
     out = []
     for word in words:
         key, sep, value = word.partition("=")
-        canon = KEYS.get(key.strip().lower())
+        canon = KEYS.get(key.strip().lower(), "")
         if not sep:
             out.append(f"{word}={UNSET_VALUE.get(canon, '-1')}")
         elif canon in ("cluster", "account", "user", "partition", "qos"):
@@ -212,7 +214,7 @@ def show(app, words, effective, whatif, out) -> None:
         target = parse_target(parsed, "limits show")
         if parsed.values:
             raise UsageProblem(f"limits show takes only the target ({TARGET_HELP})")
-    sides = []
+    sides: list[tuple[list, list | None]] = []
     for side in (None, whatif) if whatif is not None else (None,):
         if effective:
             sides.append(_effective(app, parsed, side))

@@ -8,6 +8,8 @@ users under Slurm's Fair Tree, classic fair-share and an LSF queue side by side.
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from fscli.cli.output import dry_run_option, output_options, report
@@ -21,7 +23,7 @@ from fscli.cli.words import (
 )
 from fscli.engine.lsf.params import PARAMS
 
-SETTINGS = {"context_settings": {"ignore_unknown_options": True}}
+SETTINGS: dict[str, Any] = {"context_settings": {"ignore_unknown_options": True}}
 QUEUE_KEYS = key_table(
     {
         "name": ("names",),
@@ -80,7 +82,7 @@ def _change_command(
         names = parsed.all_names()
         if one_name and len(names) != 1:
             raise UsageProblem(f"{command} takes one name, got {len(names)}")
-        args = [names[0] if one_name else names]
+        args: list[object] = [names[0] if one_name else names]
         if verb != "delete":
             args.append(_values(parsed, command))
         _change(app, dry_run, action, *args)

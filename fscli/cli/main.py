@@ -1,10 +1,9 @@
-"""The ``fscli`` program: its entry point, and what it knows before click is imported.
+"""The ``fscli`` program: its entry point.
 
-Importing click alone takes about 25 ms, more than half of what ``fscli --help``, ``fscli
---version`` and a TAB may take (issue 21: 40 ms). So :func:`console` first asks
-:mod:`fscli.cli.fast` whether it can answer the command line from data (the commands of
-:mod:`fscli.cli.program`, and the grammar generated from the click tree); anything it does not
-understand runs the click group (:mod:`fscli.cli.group`) as before.
+Importing click alone takes about 25 ms, more than half of what a TAB may take (issue 21:
+40 ms). So :func:`console` first asks :mod:`fscli.cli.fast` whether it can answer a TAB
+from data (the grammar generated from the click tree); anything else runs the click group
+(:mod:`fscli.cli.group`).
 """
 
 from __future__ import annotations
@@ -35,23 +34,24 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def console() -> None:
-    """The ``fscli`` program: the fast answer (:mod:`fscli.cli.fast`) or :func:`main`, then
-    leave without tearing the heap down.
+    """The ``fscli`` program: a TAB's fast answer (:mod:`fscli.cli.fast`) or :func:`main`,
+    then leave without tearing the heap down.
 
     A view may hold a few hundred thousand objects when it ends, and freeing them one by
     one at interpreter exit costs about 0.3 s at 100,000 jobs, for nothing. By then every
     transaction is committed and the store disposed of, so flush the output and exit.
     """
     from fscli.cli.fast import answer
-    from fscli.heap import exit_without_teardown
 
-    exit_without_teardown()
     try:
         try:
-            code = answer(sys.argv[1:], os.environ)
+            code = answer(os.environ)
         except KeyboardInterrupt:
             interrupted()
         if code is None:
+            from fscli.heap import exit_without_teardown  # not before a TAB: 1-2 ms
+
+            exit_without_teardown()
             main()
             code = 0
     except SystemExit as exc:

@@ -62,7 +62,7 @@ def partition_values(parsed) -> dict:
     from fscli.engine.timestr import parse_duration_mins
     from fscli.engine.tres import format_tres, parse_tres
 
-    values = {}
+    values: dict[str, int | str | None] = {}
     for key, word in parsed.values.items():
         text = word.value.strip()
         if key in INT_KEYS:

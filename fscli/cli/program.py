@@ -1,8 +1,8 @@
-"""What the ``fscli`` program is before any of its code runs: its name, its options'
-names, its commands and where each lives, and how it leaves on Ctrl-C.
+"""What the ``fscli`` program is before any of its code runs: its name, its commands and
+where each lives, and how it leaves on Ctrl-C.
 
 A leaf module (the standard library only): the entry point (:mod:`fscli.cli.main`), the
-click group (:mod:`fscli.cli.group`) and the answers given without click
+click group (:mod:`fscli.cli.group`) and the TAB answered without click
 (:mod:`fscli.cli.fast`) all read it, and none of them imports another to learn it.
 """
 
@@ -11,12 +11,6 @@ from __future__ import annotations
 import sys
 
 PROG = "fscli"
-VERSION_MESSAGE = "%(prog)s, version %(version)s"
-"""What ``fscli --version`` prints (click's ``version_option`` message)."""
-HELP_OPTIONS = ["--help"]
-VERSION_OPTIONS = ["--version"]
-"""The names of the group's help and version options: a command line without them needs
-no look at the grammar to know that click must run it."""
 
 # name -> (module, attribute, one-line help shown by `fscli --help`)
 COMMANDS: dict[str, tuple[str, str, str]] = {

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from fscli.cli.change_words import whatif_options
@@ -38,6 +40,7 @@ def tree(app, account, algorithm, whatif, out, svg) -> None:
     from fscli.errors import UsageProblem
     from fscli.heap import keep_until_exit
     from fscli.render import tables
+    from fscli.render.tree import share_tree
 
     if out.parsable or out.noheader:
         raise UsageProblem("tree draws the tree: -p, -P and -n do not apply (use --json)")
@@ -56,6 +59,13 @@ def tree(app, account, algorithm, whatif, out, svg) -> None:
         # "tree ''" names no account: an error, not the whole tree
         _emit_json(answer, answer.subtree(account) if account is not None else answer.rows, app.now)
         return
+    if svg is None and not tables.is_terminal(sys.stdout):
+        # a pipe or a file: the lines whole, as they are, without rich (~40 ms to import)
+        for label, answer in answers:
+            title, rows = _title(answer, account, label)
+            drawn, _ = share_tree(rows, answer.algorithm, None, False)
+            sys.stdout.write(f"{title}\n{drawn.plain}\n")
+        return
     console = tables.console(record=svg is not None)
     for label, answer in answers:
         _draw(console, answer, account, label)
@@ -65,26 +75,28 @@ def tree(app, account, algorithm, whatif, out, svg) -> None:
         tables.save_svg(console, svg, command_line(click.get_current_context()))
 
 
+def _title(answer, account: str | None, label: str) -> tuple[str, list]:
+    """(the title line, the rows) of one answer's tree: ACCOUNT's subtree if given."""
+    # "tree ''" names no account: an error, not the whole tree
+    rows = answer.subtree(account) if account is not None else answer.rows
+    return f"cluster {answer.cluster}, {answer.algorithm}{label}, bar: usage █ vs share |", rows
+
+
 def _draw(console, answer, account: str | None, label: str) -> None:
-    """One answer's tree (ACCOUNT's subtree if given) on ``console``, under its title."""
+    """One answer's tree on ``console`` (a terminal, or recorded for ``--svg``), under its
+    title."""
     from fscli.render import tables
     from fscli.render.tree import share_tree
 
-    # "tree ''" names no account: an error, not the whole tree
-    rows = answer.subtree(account) if account is not None else answer.rows
-    algorithm = answer.algorithm
+    title, rows = _title(answer, account, label)
     terminal = tables.is_terminal(console.file)
-    shown = terminal or console.record  # styles to show (else plain lines)
-    drawn, width = share_tree(rows, algorithm, console.width if terminal else None, shown)
-    if not terminal:  # a pipe or a file: every line whole, whatever $COLUMNS says
+    drawn, width = share_tree(rows, answer.algorithm, console.width if terminal else None, True)
+    if not terminal:  # recorded for --svg: every line whole, whatever $COLUMNS says
         console.width = max(console.width, width)
-    console.print(f"cluster {answer.cluster}, {algorithm}{label}, bar: usage █ vs share |")
-    if shown:
-        # soft wrap: a line wider than the terminal folds there, whole (rich's wrapping of
-        # 100,000 lines would cost seconds)
-        console.print(drawn.text(), soft_wrap=True)
-    else:  # no style to show: the lines as they are (rich's rendering costs seconds too)
-        console.file.write(drawn.plain + "\n")
+    console.print(title)
+    # soft wrap: a line wider than the terminal folds there, whole (rich's wrapping of
+    # 100,000 lines would cost seconds)
+    console.print(drawn.text(), soft_wrap=True)
 
 
 def _emit_json(answer, rows, now: int) -> None:
@@ -96,9 +108,9 @@ def _emit_json(answer, rows, now: int) -> None:
 
     top: list[dict] = []
     path: list[dict] = []
-    for doc in json_rows(rows, extras_of(answer)):
+    for row, doc in zip(rows, json_rows(rows, extras_of(answer))):
         doc["children"] = []
-        del path[doc["depth"] - (rows[0].depth if rows else 0) :]
+        del path[row.depth - rows[0].depth :]
         (path[-1]["children"] if path else top).append(doc)
         path.append(doc)
     meta = {"cluster": answer.cluster, "algorithm": answer.algorithm, "at": utc_iso(now)}

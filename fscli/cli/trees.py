@@ -10,13 +10,14 @@ and ``dump`` write the store back in either format.
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
 from fscli.cli.output import dry_run_option
 from fscli.cli.words import key_table, parse_words, reject_unused
 
-SETTINGS = {"context_settings": {"ignore_unknown_options": True}}
+SETTINGS: dict[str, Any] = {"context_settings": {"ignore_unknown_options": True}}
 KIND_TITLES = {
     "qos": "QOS",
     "partition": "partitions",
@@ -375,7 +376,7 @@ def load(app, words, dry_run, full_plan, emit) -> None:
     clean = any(name.lower() == "clean" for name in parsed.names)
     paths = [
         *[n for n in parsed.names if n.lower() != "clean"],
-        *([parsed.get("file")] if parsed.get("file") else []),
+        *([file] if (file := parsed.get("file")) else []),
     ]
     if len(paths) != 1:
         raise UsageProblem("load needs one file: fscli load FILE [cluster=NAME] [clean]")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from fscli.cli.complete import words_completer
@@ -26,7 +28,7 @@ def read_text(path: str) -> str:
     from fscli.errors import InvalidValue
 
     if path == "-":
-        return click.get_text_stream("stdin").read()
+        return sys.stdin.read()
     try:
         with open(path, encoding="utf-8") as handle:
             return handle.read()
@@ -50,7 +52,7 @@ def _charge(app, words, dry_run: bool, command: str) -> None:
     if not account or raw is None:
         raise UsageProblem(f"{command} needs account=A and raw=N (and user=U for a user)")
     amount = usage_amount(raw, "usage")
-    at = parse_when(parsed.get("at"), app.now) if parsed.get("at") else app.now
+    at = parse_when(when, app.now) if (when := parsed.get("at")) else app.now
     with app.changes(dry_run) as tx:
         charge = tx.add_usage if command == "usage add" else tx.set_usage
         lines = charge(

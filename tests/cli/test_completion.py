@@ -192,9 +192,9 @@ def test_the_algorithm_names_are_the_engines():
 
 def test_the_plot_kinds_are_the_charts():
     from fscli.api.charts import KINDS
-    from fscli.cli.fast import grammar
+    from fscli.cli.fast.words import nodes
 
-    assert grammar.NODES[("plot",)]["arguments"][0]["complete"] == ["fixed", list(KINDS), False]
+    assert nodes()["plot"]["arguments"][0]["complete"] == ["fixed", list(KINDS), False]
 
 
 def _bash_reply(db_path: str, words: list[str]) -> list[str]:

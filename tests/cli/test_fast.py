@@ -1,13 +1,14 @@
-"""The answers given before click (``fscli.cli.fast``) are click's answers.
+"""The TABs answered before click (``fscli.cli.fast``) are click's answers.
 
-The grammar is the click tree's; ``--help`` is click's text at every width; ``--version``
-is click's line; every TAB the fast path answers, click answers the same (a list that
-reaches every command, and word sequences hypothesis makes up), in the bash, zsh and fish
-protocols; what it does not understand it leaves to click.
+The grammar is the click tree's; every TAB the fast path answers, click answers the same
+(a list that reaches every command, and word sequences hypothesis makes up), in the bash,
+zsh and fish protocols; what it does not understand, and every other command line
+(``--help``, ``--version``), it leaves to click.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -20,9 +21,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fscli.cli.complete import skipped_while_completing
-from fscli.cli.fast import answer, generate, grammar
-from fscli.cli.fast.helptext import top_help
+from fscli.cli.fast import answer, generate
 from fscli.cli.fast.tab import complete
+from fscli.cli.fast.words import GRAMMAR, nodes, read_json
 from fscli.cli.main import cli
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,15 +31,50 @@ SHELLS = ("bash", "zsh", "fish")
 
 
 def test_the_committed_grammar_is_the_click_trees():
-    assert (grammar.HELP, grammar.NODES) == generate.grammar(), (
-        f"fscli/cli/fast/grammar.py is stale: regenerate with {generate.REGENERATE}"
+    with open(GRAMMAR, encoding="utf-8") as file:
+        assert file.read() == generate.source(), (
+            f"fscli/cli/fast/grammar.json is stale: regenerate with {generate.REGENERATE}"
+        )
+
+
+def test_the_grammar_leaves_usual_values_out_and_reads_them_back():
+    with open(GRAMMAR, encoding="utf-8") as file:
+        text = file.read()
+    assert '"multiple":false' not in text and '"secondary":[]' not in text
+    db, _, _, quiet = nodes()[""]["options"][:4]
+    assert (db["opts"], db["value"], db["envvar"], db["complete"]) == (
+        ["--db"],
+        True,
+        "FSCLI_DB",
+        ["none"],
     )
+    assert (quiet["opts"], quiet["value"], quiet["multiple"], quiet["hidden"]) == (
+        ["-Q", "--quiet"],
+        False,
+        False,
+        False,
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"": {"a": [1, -2.5, 3e2, "\\u00e9\\n\\"", true, false, null]}, "b c": {}}',
+        "[]",
+        '"x"',
+    ],
+)
+def test_the_grammar_reads_as_json_reads(text):
+    assert read_json(text) == json.loads(text)
+    with open(GRAMMAR, encoding="utf-8") as file:
+        whole = file.read()
+    assert read_json(whole) == json.loads(whole)
 
 
 def test_the_grammar_leaves_nothing_to_click():
     """sshare's -e prints its fields from a callback, which click skips while it
     completes (``skipped_while_completing``): its words complete without click too."""
-    assert [p for p, n in grammar.NODES.items() if "fallback" in n] == []
+    assert [p for p, n in nodes().items() if "fallback" in n] == []
 
 
 def test_a_callback_that_runs_while_click_completes_leaves_the_command_to_click():
@@ -57,11 +93,11 @@ def test_a_callback_that_runs_while_click_completes_leaves_the_command_to_click(
 
 
 def test_a_node_the_grammar_leaves_to_click_is_left_to_click(science, db_path, monkeypatch):
-    node = {**grammar.NODES[("sshare",)], "fallback": "a callback runs while click parses"}
-    monkeypatch.setitem(grammar.NODES, ("sshare",), node)
+    node = {**nodes()["sshare"], "fallback": "a callback runs while click parses"}
+    monkeypatch.setitem(nodes(), "sshare", node)
     env = protocol("bash", ["--db", db_path, "sshare", "-"])
     assert complete(env["_FSCLI_COMPLETE"], env) is None
-    assert answer([], env) is None
+    assert answer(env) is None
 
 
 def test_sshare_e_prints_its_fields_but_not_while_completing(fscli, db_path):
@@ -72,63 +108,32 @@ def test_sshare_e_prints_its_fields_but_not_while_completing(fscli, db_path):
     assert "plain,--long" in result.stdout.splitlines()
 
 
-@pytest.mark.parametrize("columns", ["1", "40", "50", "51", "52", "60", "71", "80", "81", "200"])
-def test_help_is_clicks_at_every_width(columns, monkeypatch):
-    """(CliRunner would force click's width to 80: the help option prints get_help().)"""
-    monkeypatch.setenv("COLUMNS", columns)
+@pytest.mark.parametrize(
+    "env",
+    [
+        {},
+        {"_FSCLI_COMPLETE": ""},
+        {"_FSCLI_COMPLETE": "bash_source"},  # the script, not a TAB
+        {"_FSCLI_COMPLETE": "bash_complete"},  # no COMP_WORDS
+        {"_FSCLI_COMPLETE": "tcsh_complete", "COMP_WORDS": "fscli ", "COMP_CWORD": "1"},
+    ],
+)
+def test_what_is_not_a_tab_is_clicks(env):
+    """``--help`` and ``--version`` too: click answers every command line."""
+    assert answer(env) is None
+
+
+def test_help_and_version_are_clicks(monkeypatch):
+    """The installed program (console) prints what click prints for them, and exits 0."""
+    monkeypatch.setenv("COLUMNS", "64")
     with cli.make_context("fscli", [], resilient_parsing=True) as ctx:
-        assert top_help() == ctx.get_help()
-
-
-@pytest.mark.parametrize(
-    "argv",
-    [
-        ["--help"],
-        ["--version"],
-        ["--db", "x.db", "--at", "now", "--help"],
-        ["-Q", "--cluster=c1", "--version", "--help"],
-        ["--read-only", "--help", "--version"],
-    ],
-)
-def test_help_and_version_are_clicks_end_to_end(argv, tmp_path):
-    """The installed program (console) prints what click prints, and exits 0, without
-    importing click."""
-    env = {**os.environ, "COLUMNS": "64"}
-    fast = subprocess.run(
-        [sys.executable, "-X", "importtime", "-m", "fscli", *argv],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=ROOT,
-    )
-    imported = [line.rpartition("|")[2].strip() for line in fast.stderr.splitlines()]
-    assert "click" not in imported and "fscli.cli.fast" in imported
-    slow = subprocess.run(
-        [sys.executable, "-c", "from fscli.cli.main import main; main()", *argv],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=ROOT,
-    )
-    assert (fast.returncode, fast.stdout, slow.returncode) == (0, slow.stdout, 0)
-    assert all(line.startswith("import time:") for line in fast.stderr.splitlines())
-
-
-@pytest.mark.parametrize(
-    "argv",
-    [
-        [],
-        ["--help", "user"],
-        ["--db", "--help"],
-        ["--debug=1", "--help"],
-        ["--nosuch", "--version"],
-        ["--version", "--"],
-        ["user", "--help"],
-        ["-Qh"],
-    ],
-)
-def test_other_command_lines_are_clicks(argv):
-    assert answer(argv, {}) is None
+        help_text = ctx.get_help() + "\n"
+    version = "fscli, version 0.1.0\n"
+    for argv, expected in ((["--help"], help_text), (["-Q", "--version", "--help"], version)):
+        out = subprocess.run(
+            [sys.executable, "-m", "fscli", *argv], capture_output=True, text=True, cwd=ROOT
+        )
+        assert (out.returncode, out.stdout, out.stderr) == (0, expected, ""), argv
 
 
 def test_the_fast_answers_import_no_click(science, db_path):
@@ -140,18 +145,14 @@ def test_the_fast_answers_import_no_click(science, db_path):
     code = (
         "import sys\n"
         "from fscli.cli.fast import answer\n"
-        "codes = [answer(['--help'], {}), answer(['--db', 'x', '-Q', '--version'], {}),"
-        f" answer([], {tab!r})]\n"
+        f"code = answer({tab!r})\n"
         "sys.stdout.flush()\n"
-        "print(codes, 'click' in sys.modules, 'sqlalchemy' in sys.modules)\n"
+        "print(code, 'click' in sys.modules, 'sqlalchemy' in sys.modules)\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
     )
-    lines = out.stdout.splitlines()
-    assert lines[-1] == "[0, 0, 0] False False"
-    assert "fscli, version 0.1.0" in lines
-    assert "plain,account=physics" in lines
+    assert out.stdout.splitlines() == ["plain,account=physics", "0 False False"]
 
 
 def protocol(shell: str, words: list[str]) -> dict[str, str]:
@@ -187,8 +188,8 @@ def cases() -> list[list[str]]:
     """TABs at every command of the grammar: its subcommands, options, option values,
     arguments, and the ``key=value`` words of the commands that take them."""
     out: list[list[str]] = [[""], ["--cluster", ""], ["--db=x", "-"], ["nosuch", ""]]
-    for path, node in grammar.NODES.items():
-        words = list(path)
+    for path, node in nodes().items():
+        words = path.split()
         out += [[*words, ""], [*words, "-"], [*words, "--"], [*words, "a"]]
         for option in node["options"]:
             out.append([*words, option["opts"][-1], "" if option["value"] else "-"])
@@ -236,11 +237,11 @@ def test_db_from_the_environment_and_the_cluster_option(science, db_path, monkey
 def test_what_the_fast_path_does_not_understand_click_answers(words, science, db_path):
     env = protocol("bash", ["--db", db_path, *words])
     assert complete(env["_FSCLI_COMPLETE"], env) is None
-    assert answer([], env) is None
+    assert answer(env) is None
 
 
 WORDS = st.sampled_from(
-    sorted({name for path in grammar.NODES for name in path})
+    sorted({name for path in nodes() for name in path.split()})
     + ["", "-", "--", "=", "-Q", "--quiet", "--db", "--cluster", "--at", "now", "--help"]
     + ["-a", "-e", "--format", "-o", "--version", "--debug=1", "-x", "x", "a:b", "'q"]
     + ["account=", "account=ph", "parent", "user=a", "qos=normal,", "ph", "c1", "41"]

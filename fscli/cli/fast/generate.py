@@ -1,9 +1,13 @@
-"""The command grammar the fast path reads (:mod:`fscli.cli.fast.grammar`), generated from
-the click tree, so that it cannot drift from the commands: ``tests/cli/test_fast.py``
-regenerates it and fails when the committed module differs. Regenerate with::
+"""The command grammar a TAB reads without click (``fscli/cli/fast/grammar.json``),
+generated from the click tree, so that it cannot drift from the commands:
+``tests/cli/test_fast.py`` regenerates it and fails when the committed file differs.
+Regenerate with::
 
-    python -m fscli.cli.fast.generate > fscli/cli/fast/grammar.py
-    ruff format fscli/cli/fast/grammar.py
+    python -m fscli.cli.fast.generate > /tmp/grammar.json
+    cp /tmp/grammar.json fscli/cli/fast/grammar.json
+
+A data file, not a module: one line per command, each option without the fields that
+hold their usual value (:data:`fscli.cli.fast.words.OPTION`).
 
 A node (a command path) holds what click's completion reads of it: its options (names,
 whether they take a value, help, how their value completes), its arguments, its
@@ -14,8 +18,7 @@ why in ``fallback``, and the fast path hands such command lines to click.
 
 from __future__ import annotations
 
-import inspect
-import pprint
+import json
 import sys
 
 import click
@@ -26,11 +29,12 @@ from fscli.cli.complete import (
     SacctmgrCompleter,
     WordsCompleter,
 )
+from fscli.cli.fast.words import OPTION
 from fscli.cli.program import PROG
 
 REGENERATE = (
-    "python -m fscli.cli.fast.generate > fscli/cli/fast/grammar.py && "
-    "ruff format fscli/cli/fast/grammar.py"
+    "python -m fscli.cli.fast.generate > /tmp/grammar.json && "
+    "cp /tmp/grammar.json fscli/cli/fast/grammar.json"
 )
 SETTINGS = {"ignore_unknown_options", "allow_extra_args", "help_option_names"}
 """Context settings the fast path follows as they are: it falls back on every option it
@@ -38,14 +42,15 @@ does not know, extra arguments are allowed while completing, and ``get_params`` 
 holds the help option's names."""
 
 
-def grammar() -> tuple[dict, dict]:
-    """(the root's help parts, command path -> node) of the whole click tree."""
+def grammar() -> dict[str, dict]:
+    """Command path (its words joined by spaces, ``""`` for the group) -> node, for the
+    whole click tree."""
     from fscli.cli.group import cli
 
     ctx = cli.make_context(PROG, [], resilient_parsing=True)
-    nodes: dict[tuple[str, ...], dict] = {}
+    nodes: dict[str, dict] = {}
     _walk(cli, ctx, (), nodes)
-    return _root_help(cli, ctx), nodes
+    return nodes
 
 
 def _walk(cmd: click.Command, ctx: click.Context, path: tuple[str, ...], nodes: dict) -> None:
@@ -59,7 +64,7 @@ def _walk(cmd: click.Command, ctx: click.Context, path: tuple[str, ...], nodes: 
     reason = _unsupported(cmd, ctx, params)
     if reason:
         node["fallback"] = reason
-    nodes[path] = node
+    nodes[" ".join(path)] = node
     if isinstance(cmd, click.Group):
         node["commands"] = []
         for name in cmd.list_commands(ctx):
@@ -81,23 +86,18 @@ def _option(param: click.Option, ctx: click.Context) -> dict:
         "hidden": param.hidden,
         "help": param.help,
         "complete": _completion(param, ctx),
+        "envvar": param.envvar,
     }
-    if param.envvar:
-        option["envvar"] = param.envvar
-    if _click_eager(param):
-        option["eager"] = _click_eager(param)
-    return option
+    return {key: value for key, value in option.items() if OPTION.get(key, ...) != value}
 
 
-def _click_eager(param: click.Parameter) -> str | None:
-    """``help`` or ``version`` for click's own help and version options: their callbacks
-    do nothing while click completes (``resilient_parsing``)."""
+def _click_eager(param: click.Parameter) -> bool:
+    """Whether ``param`` is click's own help or version option: their callbacks do
+    nothing while click completes (``resilient_parsing``)."""
     callback = param.callback
-    if getattr(callback, "__module__", None) != "click.decorators":
-        return None
-    return {"help_option": "help", "version_option": "version"}.get(
-        callback.__qualname__.partition(".")[0]
-    )
+    return getattr(callback, "__module__", None) == "click.decorators" and getattr(
+        callback, "__qualname__", ""
+    ).partition(".")[0] in ("help_option", "version_option")
 
 
 def _argument(param: click.Argument, ctx: click.Context) -> dict:
@@ -166,30 +166,13 @@ def _unsupported(cmd: click.Command, ctx: click.Context, params: list) -> str | 
     return None
 
 
-def _root_help(cli: click.Group, ctx: click.Context) -> dict:
-    """What ``fscli --help`` shows besides the commands, as click's ``format_help`` takes it."""
-    text = inspect.cleandoc(cli.help or "").partition("\f")[0]
-    return {
-        "usage": " ".join(cli.collect_usage_pieces(ctx)),
-        "text": text,
-        "options": [
-            r
-            for p in cli.get_params(ctx)
-            if isinstance(p, click.Option) and (r := p.get_help_record(ctx))
-        ],
-        "epilog": inspect.cleandoc(cli.epilog) if cli.epilog else "",
-    }
-
-
 def source() -> str:
-    """The text of :mod:`fscli.cli.fast.grammar`."""
-    root_help, nodes = grammar()
-    return (
-        f'"""The command grammar of the fast path, generated from the click tree: do not edit.\n\n'
-        f'Regenerate: {REGENERATE}\n"""\n\n'
-        f"HELP = {pprint.pformat(root_help, width=100, sort_dicts=False)}\n\n"
-        f"NODES = {pprint.pformat(nodes, width=100, sort_dicts=False)}\n"
-    )
+    """The text of ``grammar.json``: a JSON object, one command a line."""
+    lines = [
+        f"{json.dumps(path)}: {json.dumps(node, separators=(',', ':'))}"
+        for path, node in grammar().items()
+    ]
+    return "{\n" + ",\n".join(lines) + "\n}\n"
 
 
 if __name__ == "__main__":

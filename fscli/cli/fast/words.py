@@ -1,7 +1,7 @@
 """The words after ``fscli`` as click's parser reads them, for the command lines whose
 reading is plain: subcommands, options named in full (``-Q``, ``--db URL``, ``--db=URL``)
-and words that do not start with ``-``. The nodes come from the generated grammar
-(:mod:`fscli.cli.fast.grammar`).
+and words that do not start with ``-``. The nodes come from the grammar generated from the
+click tree (``grammar.json``, :mod:`fscli.cli.fast.generate`).
 
 This follows click's ``OptionParser`` and ``_resolve_context`` in resilient mode (as
 completion parses): parsing stops quietly at a missing value. Anything else, bundled or
@@ -11,22 +11,73 @@ marked ``fallback``, makes :func:`parse` return None.
 
 from __future__ import annotations
 
-from fscli.cli.fast.grammar import NODES
+import os
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing, as a TAB need not
+if TYPE_CHECKING:
+    from typing import Any
+
+    Node = dict[str, Any]
+
+GRAMMAR = os.path.join(os.path.dirname(__file__), "grammar.json")
+OPTION: dict[str, Any] = {
+    "secondary": [],
+    "value": False,
+    "multiple": False,
+    "hidden": False,
+    "help": None,
+    "complete": ["none"],
+    "envvar": None,
+}
+"""An option's fields where the grammar leaves them out (their usual values)."""
+
+_nodes: dict[str, Node] = {}
+
+
+def nodes() -> dict[str, Node]:
+    """Command path (words joined by spaces) -> node of the grammar, read on first use."""
+    if not _nodes:
+        with open(GRAMMAR, encoding="utf-8") as file:
+            found: dict[str, Node] = read_json(file.read())
+        for node in found.values():
+            node["options"] = [{**OPTION, **option} for option in node["options"]]
+        _nodes.update(found)
+    return _nodes
+
+
+class _Strict:
+    """What the C scanner of :mod:`json` reads its settings from (``json.JSONDecoder``'s)."""
+
+    strict = True
+    object_hook = object_pairs_hook = None
+    parse_float = parse_constant = float
+    parse_int = int
+
+
+def read_json(text: str):
+    """``json.loads(text)`` of a document without leading blanks, by the C scanner that
+    ``json`` uses: ``json`` itself imports ``re`` and ``enum``, which nothing else a TAB
+    runs needs (several ms of its 40, issue 21)."""
+    try:
+        from _json import make_scanner
+    except ImportError:  # an interpreter without json's C speedups
+        import json
+
+        return json.loads(text)
+    return make_scanner(_Strict())(text, 0)[0]  # type: ignore[arg-type]  # any settings object
 
 
 class Parsed:
     """What the parse leaves: the last command's node and path, the options given on its
     command line (indexes into its options, in the order of their first use), its
-    positional words, ``--db`` (as the group's ``db`` parameter holds it), and whether
-    every word was read at that node (``clean``: no word left, no value missing)."""
+    positional words, and ``--db`` (as the group's ``db`` parameter holds it)."""
 
     def __init__(self) -> None:
-        self.node = NODES[()]
+        self.node: Node = nodes()[""]
         self.path: tuple[str, ...] = ()
         self.given: list[int] = []
         self.positional: list[str] = []
         self.db: str | None = None
-        self.clean = True
 
 
 def parse(args: list[str], environ) -> Parsed | None:
@@ -51,7 +102,6 @@ def parse(args: list[str], environ) -> Parsed | None:
                 if option["value"] and value is None:
                     if i + 1 == len(args):  # the value is missing: click stops parsing here,
                         parsed.positional = []  # before it hands words to the arguments
-                        parsed.clean = False
                         i += 1
                         break
                     value = args[i + 1]
@@ -73,18 +123,18 @@ def parse(args: list[str], environ) -> Parsed | None:
         if not node["group"] or i == len(args):
             break
         path = (*parsed.path, args[i])
-        if path not in NODES:  # not a command: click stays at the group
-            parsed.clean = False
+        command = nodes().get(" ".join(path))
+        if command is None:  # not a command: click stays at the group
             break
-        parsed.node, parsed.path = NODES[path], path
+        parsed.node, parsed.path = command, path
         i += 1
     if parsed.db is None:
-        db = next(o for o in NODES[()]["options"] if o["name"] == "db")
-        parsed.db = environ.get(db.get("envvar") or "") or None
+        db = next(o for o in nodes()[""]["options"] if o["name"] == "db")
+        parsed.db = environ.get(db["envvar"] or "") or None
     return parsed
 
 
-def _option(node: dict, word: str) -> tuple[int, str | None] | None:
+def _option(node: Node, word: str) -> tuple[int, str | None] | None:
     """(index of the option ``word`` names, its ``=value`` or None); None for a word the
     parser would read otherwise (unknown, bundled short options, ``-`` alone)."""
     name, eq, value = word.partition("=")
@@ -100,17 +150,3 @@ def _option(node: dict, word: str) -> tuple[int, str | None] | None:
 def _is_short(name: str) -> bool:
     """``-x``: click reads it (and ``-x=1``) as a short option, ``=1`` being its value."""
     return len(name) == 2 and name[1] != "-"
-
-
-def eager(argv: list[str], environ) -> str | None:
-    """``help`` or ``version`` when ``argv`` is the group's options only and click would
-    answer it with its help or version option (the first of them given: click runs eager
-    options in the order they came); None otherwise."""
-    parsed = parse(argv, environ)
-    if parsed is None or parsed.path or not parsed.clean:
-        return None
-    for index in parsed.given:
-        action = parsed.node["options"][index].get("eager")
-        if action:
-            return action
-    return None
