@@ -25,7 +25,6 @@ from fscli.engine.tres import parse_tres
 from fscli.store import lists, snapshot, user_defaults
 from fscli.store.snapshot import cluster_names
 from fscli.store.sql import rows
-from fscli.store.tree_plan import read_coordinators
 
 __all__ = ["cluster_names"]  # the writes' name for it
 
@@ -75,6 +74,8 @@ def users(conn, clusters: list[str] | None = None) -> dict[str, tuple[str, str]]
 
 def coordinators(conn) -> dict[str, list[str]]:
     """User → the accounts it coordinates: those given and all their sub-accounts."""
+    from fscli.store.tree_plan import read_coordinators
+
     accounts = [
         assoc
         for (cid,) in rows(conn, "SELECT id FROM cluster")
@@ -125,6 +126,7 @@ def add_coordinators(admin, names: list[str], accts: list[str]) -> None:
     from sqlalchemy import insert
 
     from fscli.store import models as m
+    from fscli.store.tree_plan import read_coordinators
 
     session = admin.s
     have = read_coordinators(session.connection())
@@ -137,6 +139,8 @@ def add_coordinators(admin, names: list[str], accts: list[str]) -> None:
 def log_coordinators(admin, action: str, before: dict[str, list[str]]) -> None:
     """One history line per user whose coordinated accounts differ from ``before``
     (``coordinator=OLD -> NEW``, accounts by name)."""
+    from fscli.store.tree_plan import read_coordinators
+
     after = read_coordinators(admin.s.connection())
     for user in sorted(set(before) | set(after)):
         old, new = sorted(before.get(user, [])), sorted(after.get(user, []))
@@ -220,6 +224,7 @@ def remove_coordinators(admin, names: list[str], accts: list[str]) -> list[str]:
     from sqlalchemy import delete
 
     from fscli.store import models as m
+    from fscli.store.tree_plan import read_coordinators
 
     session = admin.s
     table = m.Coordinator.__table__
@@ -252,6 +257,7 @@ def keep_bare_records(
 
     from fscli.store import models as m
     from fscli.store import tables as t
+    from fscli.store.tree_plan import read_coordinators
 
     user_c, acct_c = t.user_account.c, t.account.c
     users = dict(session.execute(select(user_c.name, user_c.admin_level)).all())

@@ -121,7 +121,8 @@ def _emit(run: Run, cols: list[Column], rows: list[list[str]]) -> int:
 def _assocs(query: Query, reads: Reads, run: Run) -> list[AssocView]:
     """The associations a listing's filters pick, in sacctmgr's order."""
     clusters = run.listed_clusters(reads.conn, query.filters.get("cluster", []))
-    view = reads.views(clusters, own_only="woplimits" in query.flags) if clusters else []
+    every = reads.views(clusters, own_only="woplimits" in query.flags) if clusters else []
+    view = every
     accounts = query.filters.get("account")
     if accounts and "withsubaccounts" in query.flags:
         spans = [
@@ -147,7 +148,8 @@ def _assocs(query: Query, reads: Reads, run: Run) -> list[AssocView]:
         if "onlydefaults" in query.flags and v.assoc.id not in flagged:
             continue
         picked.append(v)
-    return hierarchical(picked)
+    # all of them: in sacctmgr's order already (those left out move the others' places)
+    return picked if len(picked) == len(every) else hierarchical(picked)
 
 
 def list_assoc(run: Run, query: Query, reads: Reads) -> int:
