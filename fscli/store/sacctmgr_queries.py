@@ -29,15 +29,17 @@ from fscli.store.sql import rows
 __all__ = ["cluster_names"]  # the writes' name for it
 
 
-def sibling_ranks(conn, cluster_id: int, users_only: bool = False) -> dict[int, int]:
-    """Association id -> its rank in the order slurmdbd's nested set keeps siblings in
-    (:mod:`fscli.store.nest`): by ``nest_order``, lowest first; one without (never
-    expected: every writer sets it) after those with, newest first."""
+SIBLING_ORDER = " ORDER BY nest_order IS NULL, nest_order, id DESC"
+"""The order slurmdbd's nested set keeps siblings in (:mod:`fscli.store.nest`): by
+``nest_order``, lowest first; one without (never expected: every writer sets it) after
+those with, newest first."""
+
+
+def sibling_ranks(conn, cluster_id: int) -> dict[int, int]:
+    """Association id -> its rank in :data:`SIBLING_ORDER` (the cluster's)."""
     found = rows(
         conn,
-        "SELECT id FROM association WHERE cluster_id = :cid"
-        + (' AND "user" IS NOT NULL' if users_only else "")
-        + " ORDER BY nest_order IS NULL, nest_order, id DESC",
+        "SELECT id FROM association WHERE cluster_id = :cid" + SIBLING_ORDER,
         {"cid": cluster_id},
     )
     return {aid: rank for rank, (aid,) in enumerate(found)}
@@ -108,16 +110,13 @@ def places(conn, cluster: str) -> dict[tuple[str, str, str | None], int]:
     """(user, account, partition) → its place among its siblings in the cluster's nested
     set (a user's associations under one account are siblings)."""
     cid = snapshot.cluster_id_for(conn, cluster, demo_hint=False)
-    ranks = sibling_ranks(conn, cid, users_only=True)
-    return {
-        (user, account, partition): ranks[aid]
-        for aid, user, account, partition in rows(
-            conn,
-            'SELECT id, "user", account, "partition" FROM association '
-            'WHERE cluster_id = :cid AND "user" IS NOT NULL',
-            {"cid": cid},
-        )
-    }
+    found = rows(
+        conn,
+        'SELECT "user", account, "partition" FROM association '
+        'WHERE cluster_id = :cid AND "user" IS NOT NULL' + SIBLING_ORDER,
+        {"cid": cid},
+    )
+    return {key: rank for rank, key in enumerate(found)}
 
 
 def add_coordinators(admin, names: list[str], accts: list[str]) -> None:
