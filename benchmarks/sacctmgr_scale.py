@@ -28,7 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from timing import ROOT, child_cpu
+from timing import ROOT, child_cpu, fscli_cmd
 
 sys.path.insert(0, str(ROOT))  # run from a checkout
 
@@ -92,15 +92,6 @@ def build(path: str) -> None:
     engine.dispose()
 
 
-def fscli_at(root: Path) -> list[str]:
-    """The fscli of the checkout at ``root``, entered as ``timing.fscli_cmd`` enters it."""
-    entry = (
-        f"import sys; sys.path.insert(0, {str(root)!r}); "
-        "from fscli.cli.main import console; console()"
-    )
-    return [sys.executable, "-c", entry]
-
-
 def timed(cmd: list[str], runs: int) -> tuple[float, float]:
     """(median wall, median CPU) seconds of ``runs`` runs, stdout and stderr discarded."""
     walls, cpus = [], []
@@ -143,7 +134,7 @@ def main() -> None:
         print(f"{'command':14} {'code':7} {'sacctmgr':>17} {'native':>17}  ratio (CPU)")
         for name, mine, native in pairs(str(Path(tmp) / "out.cfg")):
             for label, root in trees:
-                base = [*fscli_at(root), "--db", db, "--at", AT]
+                base = [*fscli_cmd(root), "--db", db, "--at", AT]
                 wall_s, cpu_s = timed([*base, *mine], args.runs)
                 wall_n, cpu_n = timed([*base, *native], args.runs)
                 print(
