@@ -17,15 +17,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def fscli_cmd() -> list[str]:
-    """This checkout's fscli, entered as the installed script enters it (``console``, which
-    skips the heap teardown at exit), whatever the working directory.
+def fscli_cmd(root: Path = ROOT) -> list[str]:
+    """This checkout's fscli (or the one at ``root``), entered as the installed script
+    enters it (``console``, which skips the heap teardown at exit), whatever the working
+    directory.
 
     Not an ``fscli`` found on PATH: ``pip install .`` copies the code, so that one may be
     another version than the checkout (and than the engine the benchmarks time in-process).
     """
     entry = (
-        f"import sys; sys.path.insert(0, {str(ROOT)!r}); "
+        f"import sys; sys.path.insert(0, {str(root)!r}); "
         "from fscli.cli.main import console; console()"
     )
     return [sys.executable, "-c", entry]

@@ -1,76 +1,48 @@
 """What ``fscli sacctmgr`` reads and writes beyond the ``Admin`` surface.
 
-sacctmgr shows an association with the limits it inherits (slurmdbd fills a child's
-unset Max* limits, QOS list, default QOS and priority from its parent; Grp* limits are
-not inherited), numbers associations as a nested set (``lft``/``rgt``, siblings in the
-order :mod:`fscli.store.nest` keeps) and orders listings hierarchically (users before
-sub-accounts, each by name, :func:`hierarchical`). :func:`load_view` computes all of that
-from the stored rows (Core, one query per table) so the CLI needs no SQL.
+The reads are SQL text (:mod:`fscli.store.sql`): they run on any read connection, the
+plain ``sqlite3`` one of the views (``sacctmgr show`` imports no SQLAlchemy on an SQLite
+file) as well as a write session's. What sacctmgr shows of the rows (inherited limits,
+the nested set, its list order) :mod:`fscli.engine.sacctmgr_view` works out;
+:func:`load_view` hands it the rows.
 
 Two things sacctmgr keeps that fscli's native commands do not manage: coordinators (the
 coordinator table, as :mod:`fscli.store.tree_sync` keeps them) and users without any
 association (a user whose last association went with a deleted account keeps its
 record, with no default account, until deleted by name; accounts likewise):
-:func:`keep_bare_records`.
+:func:`keep_bare_records`. The writes import SQLAlchemy when they run.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
+from collections.abc import Set as AbstractSet
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from typing import Any
 
-from sqlalchemy import delete, insert, select
+from fscli.engine import sacctmgr_view
+from fscli.engine.sacctmgr_view import AssocView, cluster_view
+from fscli.engine.tres import parse_tres
+from fscli.store import lists, snapshot, user_defaults
+from fscli.store.snapshot import cluster_names
+from fscli.store.sql import rows
 
-from fscli.engine import qoslist
-from fscli.engine.model import Assoc
-from fscli.engine.tres import merge_tres, parse_tres
-from fscli.store import models as m
-from fscli.store import nest, snapshot, user_defaults
-from fscli.store import tables as t
-from fscli.store.tree_plan import read_coordinators
-
-INHERITED = (
-    "MaxJobs",
-    "MaxJobsAccrue",
-    "MinPrioThreshold",
-    "MaxSubmitJobs",
-    "MaxWallDurationPerJob",
-    "MaxTRESPerJob",
-    "MaxTRESPerNode",
-    "MaxTRESMinsPerJob",
-    "MaxTRESRunMins",
-)
-"""Limits a child shows from its parent when it sets none (TRES ones TRES by TRES)."""
+__all__ = ["cluster_names"]  # the writes' name for it
 
 
-@dataclass
-class AssocView:
-    """One association as sacctmgr lists it: its own settings and the effective ones."""
-
-    assoc: Assoc
-    cluster: str
-    parent_account: str  # "" for root and for user associations
-    depth: int
-    lft: int = 0
-    rgt: int = 0
-    limits: dict[str, Any] = field(default_factory=dict)  # own Grp*, effective Max*
-    qos: list[str] = field(default_factory=list)  # effective, deltas applied, sorted
-    default_qos: str | None = None
-    priority: int | None = None
-
-    @property
-    def user(self) -> str | None:
-        return self.assoc.user
-
-    @property
-    def account(self) -> str:
-        return self.assoc.account
+SIBLING_ORDER = " ORDER BY nest_order IS NULL, nest_order, id DESC"
+"""The order slurmdbd's nested set keeps siblings in (:mod:`fscli.store.nest`): by
+``nest_order``, lowest first; one without (never expected: every writer sets it) after
+those with, newest first."""
 
 
-def cluster_names(conn) -> list[str]:
-    return list(conn.execute(select(t.cluster.c.name).order_by(t.cluster.c.name)).scalars())
+def sibling_ranks(conn, cluster_id: int) -> dict[int, int]:
+    """Association id -> its rank in :data:`SIBLING_ORDER` (the cluster's)."""
+    found = rows(
+        conn,
+        "SELECT id FROM association WHERE cluster_id = :cid" + SIBLING_ORDER,
+        {"cid": cluster_id},
+    )
+    return {aid: rank for rank, (aid,) in enumerate(found)}
 
 
 def load_view(conn, clusters: list[str] | None = None, own_only: bool = False) -> list[AssocView]:
@@ -78,140 +50,16 @@ def load_view(conn, clusters: list[str] | None = None, own_only: bool = False) -
     numbered as slurmdbd's nested set. ``own_only`` (sacctmgr's WOPLimits): no inherited
     values."""
     out: list[AssocView] = []
-    c = t.cluster.c
-    for cid, name in conn.execute(select(c.id, c.name).order_by(c.name)):
+    for cid, name in rows(conn, "SELECT id, name FROM cluster ORDER BY name"):
         if clusters is None or name in clusters:
-            out += _cluster_view(
-                snapshot.load_assocs(conn, cid), name, own_only, nest.nest_orders(conn, cid)
-            )
+            ranks = sibling_ranks(conn, cid)
+            out += cluster_view(snapshot.load_assocs(conn, cid), name, own_only, ranks.__getitem__)
     return out
-
-
-def _cluster_view(
-    assocs: Sequence[Assoc], cluster: str, own_only: bool, orders: dict[int, int | None]
-) -> list[AssocView]:
-    kids: dict[int | None, list[Assoc]] = {}
-    for assoc in assocs:
-        kids.setdefault(assoc.parent_id, []).append(assoc)
-    key = nest.sibling_key(orders)
-    for children in kids.values():
-        children.sort(key=lambda a: key(a.id))
-    ordered: list[AssocView] = []
-    counter = 0
-
-    def visit(assoc: Assoc, parent: AssocView | None, depth: int) -> None:
-        nonlocal counter
-        view = AssocView(
-            assoc, cluster, "" if assoc.user or parent is None else parent.account, depth
-        )
-        _effective(view, None if own_only else parent)
-        ordered.append(view)
-        counter += 1
-        view.lft = counter
-        for child in kids.get(assoc.id, []):
-            visit(child, view, depth + 1)
-        counter += 1
-        view.rgt = counter
-
-    for root in kids.get(None, []):
-        visit(root, None, 0)
-    return hierarchical(ordered)
-
-
-def hierarchical(views: list[AssocView]) -> list[AssocView]:
-    """The associations in sacctmgr's list order (``slurmdb_sort_hierarchical_assoc_list``):
-    each under its parent if that is among them, else at the top; the associations under
-    one parent (and those at the top) users first, then by user or account name (a
-    cluster's root by the cluster's name), in nested-set order where names tie (the
-    sort is stable)."""
-    by_lft = sorted(views, key=lambda v: v.lft)  # stable: clusters stay in order on ties
-    present = {v.assoc.id for v in by_lft}
-    top: list[AssocView] = []
-    kids: dict[int, list[AssocView]] = {}
-    for v in by_lft:
-        parent = v.assoc.parent_id
-        if parent is not None and parent in present:
-            kids.setdefault(parent, []).append(v)
-        else:
-            top.append(v)
-
-    def name(v: AssocView) -> tuple[bool, str]:
-        if v.assoc.parent_id is None:
-            return (True, v.cluster)
-        return (v.user is None, v.user or v.account)
-
-    out: list[AssocView] = []
-
-    def visit(group: list[AssocView]) -> None:
-        for v in sorted(group, key=name):
-            out.append(v)
-            visit(kids.get(v.assoc.id, []))
-
-    visit(top)
-    return out
-
-
-def tree_depths(views: list[AssocView]) -> list[int]:
-    """How far sacctmgr's ``tree`` listing indents each association's account, listed in
-    this order (``slurmdb_tree_name_get``): an account one space further than its parent
-    account if that was listed before it in the cluster, else not at all; a user one space
-    further than its account if that was listed before, else not at all."""
-    depths: list[int] = []
-    seen: dict[str, int] = {}  # accounts listed (this cluster) -> their indent
-    cluster = None
-    for v in views:
-        if v.cluster != cluster:
-            seen, cluster = {}, v.cluster
-        if v.user is not None:
-            depths.append(seen[v.account] + 1 if v.account in seen else 0)
-            continue
-        if v.account not in seen:
-            parent = v.parent_account or None
-            seen[v.account] = seen[parent] + 1 if parent in seen else 0
-        depths.append(seen[v.account])
-    return depths
-
-
-def _effective(view: AssocView, parent: AssocView | None) -> None:
-    own = view.assoc
-    view.limits = {k: v for k, v in own.limits.items()}
-    view.default_qos = own.default_qos
-    view.priority = own.priority
-    qos = set(parent.qos) if parent else set()
-    if own.qos and not qoslist.is_delta(own.qos):
-        # an own list is shown as slurmdbd stored it: a ``+name`` given after a plain
-        # one in the same add (``qos=normal qos+=normal``) stays, sign and all
-        qos = set(own.qos)
-    else:  # a delta on the parent's list; a plain item in it adds too
-        for item in own.qos:
-            if item[0] == "-":
-                qos.discard(item[1:])
-            else:
-                qos.add(item.lstrip("+"))
-    view.qos = sorted(qos)
-    if parent is None:
-        return
-    for name in INHERITED:
-        mine, theirs = own.limits.get(name), parent.limits.get(name)
-        if theirs is None:
-            continue
-        if mine is None:
-            view.limits[name] = theirs
-        elif isinstance(mine, dict):
-            view.limits[name] = merge_tres(theirs, mine)
-    if view.default_qos is None:
-        view.default_qos = parent.default_qos
-    if view.priority is None:
-        view.priority = parent.priority
 
 
 def accounts(conn) -> dict[str, tuple[str, str]]:
     """Account name → (description, organization)."""
-    a = t.account.c
-    return {
-        n: (d or "", o or "")
-        for n, d, o in conn.execute(select(a.name, a.description, a.organization).order_by(a.name))
-    }
+    return {n: (d or "", o or "") for n, d, o in lists.accounts(conn)}
 
 
 def users(conn, clusters: list[str] | None = None) -> dict[str, tuple[str, str]]:
@@ -219,90 +67,66 @@ def users(conn, clusters: list[str] | None = None) -> dict[str, tuple[str, str]]
     slurmdbd's ``is_def``): as ``sacctmgr show user`` reports it, the user's on the first
     of ``clusters`` (in the order given; all if None, in the order they were added) where
     it has one."""
-    u = t.user_account.c
     found = user_defaults.first_defaults(conn, clusters)
     return {
         n: (found.get(n, ""), level or "None")
-        for n, level in conn.execute(select(u.name, u.admin_level).order_by(u.name))
+        for n, level in rows(conn, "SELECT name, admin_level FROM user_account ORDER BY name")
     }
 
 
-def defaults(conn, cluster: str) -> dict[str, str]:
-    """Each user's default account on ``cluster`` (users without one are absent)."""
-    cid = conn.execute(select(t.cluster.c.id).where(t.cluster.c.name == cluster)).scalar()
-    return {} if cid is None else user_defaults.defaults(conn, cid)
-
-
-def coordinators(conn, view: list[AssocView]) -> dict[str, list[str]]:
+def coordinators(conn) -> dict[str, list[str]]:
     """User → the accounts it coordinates: those given and all their sub-accounts."""
-    below: dict[str, set[str]] = {}
-    by_id = {v.assoc.id: v for v in view}
-    for item in view:
-        if item.user is None:
-            parent = by_id.get(item.assoc.parent_id) if item.assoc.parent_id else None
-            while parent is not None:
-                below.setdefault(parent.account, set()).add(item.account)
-                parent = by_id.get(parent.assoc.parent_id) if parent.assoc.parent_id else None
-    out = {}
-    for user, accts in read_coordinators(conn).items():
-        every = set(accts)
-        for acct in accts:
-            every |= below.get(acct, set())
-        out[user] = sorted(every)
-    return out
+    from fscli.store.tree_plan import read_coordinators
+
+    accounts = [
+        assoc
+        for (cid,) in rows(conn, "SELECT id FROM cluster")
+        for assoc in snapshot.load_assocs(conn, cid, ('"user" IS NULL', {}))
+    ]
+    return sacctmgr_view.coordinated(accounts, read_coordinators(conn))
 
 
 def qos_rows(conn) -> list:
     """Every QOS (engine ``Qos``) in creation order, the order sacctmgr lists them in."""
     by_name = snapshot.load_qos(conn)
-    names = conn.execute(select(t.qos.c.name).order_by(t.qos.c.id)).scalars()
-    return [by_name[n] for n in names]
+    return [by_name[n] for (n,) in rows(conn, "SELECT name FROM qos ORDER BY id")]
 
 
 def qos_ids(conn) -> list[int]:
     """The QOS ids, in the order of :func:`qos_rows`."""
-    return list(conn.execute(select(t.qos.c.id).order_by(t.qos.c.id)).scalars())
-
-
-def history(conn) -> list[tuple]:
-    """Every logged change: (at, actor, action, target, detail), oldest first."""
-    log = t.transaction_log.c
-    return [
-        tuple(r)
-        for r in conn.execute(
-            select(log.at, log.actor, log.action, log.target, log.detail).order_by(log.id)
-        )
-    ]
+    return [i for (i,) in rows(conn, "SELECT id FROM qos ORDER BY id")]
 
 
 def named_tres(conn) -> list[str]:
     """TRES names the clusters and partitions give amounts of (gres/gpu, license/x, ...)."""
     names: set[str] = set()
-    for table in (t.cluster, t.partition):
-        for text in conn.execute(select(table.c.tres).where(table.c.tres.is_not(None))).scalars():
+    for table in ("cluster", "partition"):
+        for (text,) in rows(conn, f'SELECT tres FROM "{table}" WHERE tres IS NOT NULL'):
             names |= set(parse_tres(text))
     return sorted(names)
 
 
-def dump_spec(conn, cluster: str):
-    """The cluster as a TreeSpec, as ``fscli dump`` writes it."""
-    from fscli.store.tree_plan import cluster_id, read_spec
-
-    return read_spec(conn, cluster_id(conn, cluster))
-
-
 def places(conn, cluster: str) -> dict[tuple[str, str, str | None], int]:
-    """(user, account, partition) → its place in the cluster's nested set (``lft``)."""
-    return {
-        (v.user, v.account, v.assoc.partition): v.lft
-        for v in load_view(conn, [cluster])
-        if v.user is not None
-    }
+    """(user, account, partition) → its place among its siblings in the cluster's nested
+    set (a user's associations under one account are siblings)."""
+    cid = snapshot.cluster_id_for(conn, cluster, demo_hint=False)
+    found = rows(
+        conn,
+        'SELECT "user", account, "partition" FROM association '
+        'WHERE cluster_id = :cid AND "user" IS NOT NULL' + SIBLING_ORDER,
+        {"cid": cid},
+    )
+    return {key: rank for rank, key in enumerate(found)}
 
 
 def add_coordinators(admin, names: list[str], accts: list[str]) -> None:
     """Make the users coordinators of the accounts (kept as given; sub-accounts follow),
     each user's change in the history (``admin``: the command's :class:`Admin`)."""
+    from sqlalchemy import insert
+
+    from fscli.store import models as m
+    from fscli.store.tree_plan import read_coordinators
+
     session = admin.s
     have = read_coordinators(session.connection())
     rows = [{"user": u, "account": a} for u in names for a in accts if a not in have.get(u, [])]
@@ -314,6 +138,8 @@ def add_coordinators(admin, names: list[str], accts: list[str]) -> None:
 def log_coordinators(admin, action: str, before: dict[str, list[str]]) -> None:
     """One history line per user whose coordinated accounts differ from ``before``
     (``coordinator=OLD -> NEW``, accounts by name)."""
+    from fscli.store.tree_plan import read_coordinators
+
     after = read_coordinators(admin.s.connection())
     for user in sorted(set(before) | set(after)):
         old, new = sorted(before.get(user, [])), sorted(after.get(user, []))
@@ -331,6 +157,11 @@ def place_added(session, calls: list[list[tuple[str, str, str | None, str | None
     name (``as_mysql_add_assocs`` sorts the call's list so, a stable sort, before it
     numbers it: frank,alice on two clusters are frank then alice on each), then
     :func:`nest.place`."""
+    from sqlalchemy import select
+
+    from fscli.store import nest
+    from fscli.store import tables as t
+
     conn = session.connection()
     session.flush()
     a = t.association.c
@@ -353,6 +184,11 @@ def place_added(session, calls: list[list[tuple[str, str, str | None, str | None
 
 def place_first(session, cluster: str, account: str) -> None:
     """The account's association made the first child of its parent (a move's place)."""
+    from sqlalchemy import select
+
+    from fscli.store import nest
+    from fscli.store import tables as t
+
     session.flush()
     conn = session.connection()
     a = t.association.c
@@ -372,14 +208,23 @@ def place_first(session, cluster: str, account: str) -> None:
 
 def drop_users(session, names: list[str]) -> None:
     """Delete user records that have no association left (deleted by name)."""
+    from sqlalchemy import delete
+
+    from fscli.store import tables as t
+
     if names:
-        session.execute(delete(m.User).where(m.User.name.in_(names)))
+        session.execute(delete(t.user_account).where(t.user_account.c.name.in_(names)))
 
 
 def remove_coordinators(admin, names: list[str], accts: list[str]) -> list[str]:
     """Take the users (all if none named) off the accounts (all if none named); the
     ``U = user A = account`` pairs removed, as sacctmgr lists them (``admin``: the
     command's :class:`Admin`, which logs each user's change)."""
+    from sqlalchemy import delete
+
+    from fscli.store import models as m
+    from fscli.store.tree_plan import read_coordinators
+
     session = admin.s
     table = m.Coordinator.__table__
     removed = []
@@ -400,18 +245,30 @@ def remove_coordinators(admin, names: list[str], accts: list[str]) -> list[str]:
 
 @contextmanager
 def keep_bare_records(
-    session, users_gone: set[str] = frozenset(), accounts_gone: set[str] = frozenset()
+    session,
+    users_gone: AbstractSet[str] = frozenset(),
+    accounts_gone: AbstractSet[str] = frozenset(),
 ) -> Iterator[None]:
     """Around an ``Admin`` delete: users and accounts that lose their record only because
     no association is left get it back (a user with no default account), as slurmdbd
     keeps them; those deleted by name (``users_gone``, ``accounts_gone``) stay gone."""
-    users = {u.name: u.admin_level for u in session.scalars(select(m.User))}
-    accts = {a.name: (a.description, a.organization) for a in session.scalars(select(m.Account))}
+    from sqlalchemy import insert, select
+
+    from fscli.store import models as m
+    from fscli.store import tables as t
+    from fscli.store.tree_plan import read_coordinators
+
+    user_c, acct_c = t.user_account.c, t.account.c
+    users = dict(session.execute(select(user_c.name, user_c.admin_level)).all())
+    accts = {
+        n: (d, o)
+        for n, d, o in session.execute(select(acct_c.name, acct_c.description, acct_c.organization))
+    }
     coords = read_coordinators(session.connection())
     yield
     session.flush()
-    users_now = set(session.scalars(select(m.User.name)))
-    accts_now = set(session.scalars(select(m.Account.name)))
+    users_now = set(session.scalars(select(user_c.name)))
+    accts_now = set(session.scalars(select(acct_c.name)))
     for name, level in users.items():
         if name not in users_now and name not in users_gone:
             session.add(m.User(name=name, admin_level=level))
@@ -420,8 +277,8 @@ def keep_bare_records(
             session.add(m.Account(name=name, description=desc, organization=org))
     session.flush()
     # Coordinator rows went with their user or account row (ON DELETE CASCADE).
-    users_now = set(session.scalars(select(m.User.name)))
-    accts_now = set(session.scalars(select(m.Account.name)))
+    users_now = set(session.scalars(select(user_c.name)))
+    accts_now = set(session.scalars(select(acct_c.name)))
     left = read_coordinators(session.connection())
     rows = [
         {"user": u, "account": a}
@@ -435,8 +292,12 @@ def keep_bare_records(
 
 def drop_accounts(session, names: list[str]) -> None:
     """Delete account records that have no association left (deleted by name)."""
+    from sqlalchemy import delete
+
+    from fscli.store import tables as t
+
     if names:
-        session.execute(delete(m.Account).where(m.Account.name.in_(names)))
+        session.execute(delete(t.account).where(t.account.c.name.in_(names)))
 
 
 def default_ids(conn) -> set[int]:
@@ -454,6 +315,10 @@ def lose_defaults(session, before: dict[tuple[str, str], str]) -> None:
     :func:`all_defaults`) has no association of its left there keeps no default there, as
     slurmdbd leaves it (no association is made the default in its place); one that had
     none keeps none."""
+    from sqlalchemy import select
+
+    from fscli.store import tables as t
+
     session.flush()
     conn = session.connection()
     ids = dict(conn.execute(select(t.cluster.c.name, t.cluster.c.id)).all())

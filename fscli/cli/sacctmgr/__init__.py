@@ -130,7 +130,7 @@ def command(run: Run, words: list[str]) -> int:
 
 
 def _dispatch(run: Run, verb: str, rest: list[str]) -> int:
-    from fscli.cli.sacctmgr import add, delete, files, modify, qos, show
+    from fscli.cli.sacctmgr import files, show
 
     flags = {"readonly": "readonly", "associations": "with_assoc"}
     if verb in flags:
@@ -161,6 +161,10 @@ def _dispatch(run: Run, verb: str, rest: list[str]) -> int:
     if entity is None:
         run.err(NO_ENTITY[verb] + "\n")
         return 1
+    if verb == "list" and entity in show.LISTERS:  # without importing the writes
+        return show.show(run, entity, rest[1:])
+    from fscli.cli.sacctmgr import add, delete, modify, qos
+
     handlers = {
         ("add", "account"): add.add_account,
         ("add", "user"): add.add_user,
@@ -181,8 +185,6 @@ def _dispatch(run: Run, verb: str, rest: list[str]) -> int:
     if handler is not None:
         run.kind = (verb, entity)
         return handler(run, rest[1:])
-    if verb == "list" and entity in show.LISTERS:
-        return show.show(run, entity, rest[1:])
     if verb == "list" and entity in show.EMPTY:
         return show.show_empty(run, entity)
     run.err(

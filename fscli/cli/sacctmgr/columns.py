@@ -367,7 +367,12 @@ def assoc_getter(title: str, tree: bool) -> Callable:
         return (lambda v: " " * v.depth + v.account) if tree else (lambda v: v.account)
     if title in LIMITS:
         name = LIMITS[title]
-        return lambda v: limit_text(name, v.limits.get(name))
+
+        def limit(v) -> str:
+            value = v.limits.get(name)  # most associations set few: no call for the rest
+            return "" if value is None else limit_text(name, value)
+
+        return limit
     if title in SINGLE:
         name, tres = SINGLE[title]
         return lambda v: str((v.limits.get(name) or {}).get(tres, ""))

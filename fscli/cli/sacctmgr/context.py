@@ -59,18 +59,18 @@ class Run:
     def listed_clusters(self, conn, given: list[str]) -> list[str]:
         """The clusters a listing shows: as :meth:`clusters`, but an unknown cluster is
         not refused: sacctmgr lists what it has of it, nothing."""
-        from fscli.api.sacctmgr import queries
+        from fscli.api.sacctmgr_reads import Reads
 
-        known = queries.cluster_names(conn)
+        known = Reads(conn).clusters()
         wanted = [c.lower() for c in given]
         return [c for c in wanted if c in known] if wanted else self.clusters(conn, [])
 
     def clusters(self, conn, given: list[str]) -> list[str]:
         """The clusters a command works on: those named (cluster=, -M, --cluster), else
         all of them; an unknown one is refused in sacctmgr's words."""
-        from fscli.api.sacctmgr import queries
+        from fscli.api.sacctmgr_reads import Reads
 
-        known = queries.cluster_names(conn)
+        known = Reads(conn).clusters()
         wanted = (
             given
             or ([self.opts.cluster] if self.opts.cluster else [])

@@ -28,14 +28,13 @@ ASSOC_RULE = "-" * 62 + "\n\n"
 
 
 def dump(run: Run, words: list[str]) -> int:
-    from fscli.api.sacctmgr import queries
-    from fscli.io import flatfile
+    from fscli.api.sacctmgr_reads import dump_text
 
     values: dict[str, str] = {}
     problems = ""
     for raw in words:
         w = word(raw)
-        key = "cluster" if w.bare else first(w.key, DUMP_KEYS)
+        key = "cluster" if w.bare else first(w.key or "", DUMP_KEYS)
         if key is None:
             problems += f" Unknown option: {raw}\n"
         elif key in values:
@@ -53,12 +52,10 @@ def dump(run: Run, words: list[str]) -> int:
     if not name:
         run.err(" We need a cluster to dump.\n")
         return 1
-    with run.app.reading() as conn:
-        if name.lower() not in queries.cluster_names(conn):
-            run.err(f" Cluster {name} doesn't exist.\n")
-            return 1
-        cluster = name.lower()
-        text = flatfile.write(queries.dump_spec(conn, cluster), queries.places(conn, cluster))
+    text = dump_text(run.app.store, name.lower())
+    if text is None:
+        run.err(f" Cluster {name} doesn't exist.\n")
+        return 1
     path = values.get("file")
     if not path:
         path = f"./{name}.cfg"
@@ -84,7 +81,7 @@ def load(run: Run, words: list[str]) -> int:
         if w.bare and first(raw, (("clean", (("clean", 3),)),)):
             clean = True
             continue
-        key = "file" if w.bare else first(w.key, LOAD_KEYS)
+        key = "file" if w.bare else first(w.key or "", LOAD_KEYS)
         if key is None:
             problems += f" Unknown option: {raw}\n"
         elif key in values:
@@ -161,12 +158,13 @@ def _load_text(run: Run, text: str, cluster: str | None, clean: bool) -> int:
 
     def body(session) -> None:
         from fscli.api.sacctmgr import apply_plan, make_plan
-        from fscli.api.sacctmgr import queries as q
+        from fscli.api.sacctmgr_reads import Reads
 
         started = time.monotonic()
         conn = session.connection()
-        before = q.load_view(conn, [spec.cluster.name])
-        accounts, users = q.accounts(conn), q.users(conn)
+        reads = Reads(conn)
+        before = reads.views([spec.cluster.name])
+        accounts, users = reads.accounts(), reads.users()
         run.out(f"For cluster {spec.cluster.name}\n")
         added = _added(spec, order, before, accounts, users, clean)
         plan = make_plan(conn, spec, create_missing=True, clean=clean)

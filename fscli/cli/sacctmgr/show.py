@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from fscli.cli.sacctmgr.columns import (
     UnknownField,
@@ -20,7 +21,11 @@ from fscli.cli.sacctmgr.columns import (
 )
 from fscli.cli.sacctmgr.context import Run
 from fscli.cli.sacctmgr.grammar import ASSOC_COND, LIST_FLAGS, Names, first, plain, split_list
+from fscli.engine.sacctmgr_view import AssocView, hierarchical, tree_depths
 from fscli.render.sacctmgr import Column, table
+
+if TYPE_CHECKING:
+    from fscli.api.sacctmgr_reads import Reads
 
 ASSOC_DEFAULT = (
     "Cluster,Account,User,Part,Share,Priority,GrpJ,GrpTRES,GrpS,GrpWall,"
@@ -70,10 +75,12 @@ class Query:
             if flag:
                 self.flags.add(flag)
                 continue
-            if w.bare:
-                key = "id" if entity == "association" else "name"
-            else:
-                key = first(w.key, FORMAT) or first(w.key, own) or first(w.key, ASSOC_COND)
+            name = w.key or ""
+            key: str | None = (
+                ("id" if entity == "association" else "name")
+                if w.bare
+                else first(name, FORMAT) or first(name, own) or first(name, ASSOC_COND)
+            )
             if key is None:
                 self.bad.append(w.raw)
             elif key == "format":
@@ -96,9 +103,11 @@ def show(run: Run, entity: str, words: list[str]) -> int:
     if query.bad:
         run.err("".join(f" Unknown condition: {b}\n" for b in query.bad))
         return 1
+    from fscli.api.sacctmgr_reads import reading
+
     try:
-        with run.app.reading() as conn:
-            return LISTERS[entity](run, query, conn)
+        with reading(run.app.store) as reads:
+            return LISTERS[entity](run, query, reads)
     except UnknownField as exc:
         run.err(str(exc))
         return 1
@@ -109,12 +118,11 @@ def _emit(run: Run, cols: list[Column], rows: list[list[str]]) -> int:
     return 0
 
 
-def _assocs(query: Query, conn, run: Run) -> list:
+def _assocs(query: Query, reads: Reads, run: Run) -> list[AssocView]:
     """The associations a listing's filters pick, in sacctmgr's order."""
-    from fscli.api.sacctmgr import queries as q
-
-    clusters = run.listed_clusters(conn, query.filters.get("cluster", []))
-    view = q.load_view(conn, clusters, own_only="woplimits" in query.flags) if clusters else []
+    clusters = run.listed_clusters(reads.conn, query.filters.get("cluster", []))
+    every = reads.views(clusters, own_only="woplimits" in query.flags) if clusters else []
+    view = every
     accounts = query.filters.get("account")
     if accounts and "withsubaccounts" in query.flags:
         spans = [
@@ -123,7 +131,7 @@ def _assocs(query: Query, conn, run: Run) -> list:
         view = [v for v in view if any(c == v.cluster and lo <= v.lft <= hi for c, lo, hi in spans)]
     elif accounts:
         view = [v for v in view if v.account in accounts]
-    flagged = q.default_ids(conn) if "onlydefaults" in query.flags else set()
+    flagged = reads.default_ids() if "onlydefaults" in query.flags else set()
     picked = []
     for v in view:
         if "user" in query.filters and (v.user is None or v.user not in query.filters["user"]):
@@ -140,25 +148,22 @@ def _assocs(query: Query, conn, run: Run) -> list:
         if "onlydefaults" in query.flags and v.assoc.id not in flagged:
             continue
         picked.append(v)
-    return q.hierarchical(picked)
+    # all of them: in sacctmgr's order already (those left out move the others' places)
+    return picked if len(picked) == len(every) else hierarchical(picked)
 
 
-def list_assoc(run: Run, query: Query, conn) -> int:
+def list_assoc(run: Run, query: Query, reads: Reads) -> int:
     tree = "tree" in query.flags
     cols = columns(format_items(query.format or [ASSOC_DEFAULT]), tree)
     getters = [assoc_getter(c.title, tree) for c in cols]
-    picked = _assocs(query, conn, run)
+    picked = _assocs(query, reads, run)
     if tree:
-        from fscli.api.sacctmgr import queries as q
-
-        for v, depth in zip(picked, q.tree_depths(picked)):
+        for v, depth in zip(picked, tree_depths(picked)):
             v.depth = depth
     return _emit(run, cols, [[g(v) for g in getters] for v in picked])
 
 
-def list_account(run: Run, query: Query, conn) -> int:
-    from fscli.api.sacctmgr import queries as q
-
+def list_account(run: Run, query: Query, reads: Reads) -> int:
     with_assoc = "withassoc" in query.flags
     default = (
         "Acc,Des,O"
@@ -166,7 +171,7 @@ def list_account(run: Run, query: Query, conn) -> int:
         + (",Coord" if "withcoord" in query.flags else "")
     )
     cols = columns(format_items(query.format or [default]))
-    accounts = q.accounts(conn)
+    accounts = reads.accounts()
     names = [
         a
         for a, (desc, org) in accounts.items()
@@ -175,7 +180,7 @@ def list_account(run: Run, query: Query, conn) -> int:
         and query.allows("organization", org)
     ]
     coords: dict[str, list[str]] = {}
-    for user, accts in q.coordinators(conn, q.load_view(conn)).items():
+    for user, accts in reads.coordinators().items():
         for acct in accts:
             coords.setdefault(acct, []).append(user)
     own: dict[str, Callable] = {
@@ -188,7 +193,7 @@ def list_account(run: Run, query: Query, conn) -> int:
     rows = []
     if with_assoc:
         by_account: dict[str, list] = {}
-        for v in sorted(_assocs(query, conn, run), key=lambda v: (v.cluster, v.lft)):
+        for v in sorted(_assocs(query, reads, run), key=lambda v: (v.cluster, v.lft)):
             by_account.setdefault(v.account, []).append(v)
         for name in names:  # an account without associations: its zeroed record's row
             rows += [[g(name, v) for g in getters] for v in by_account.get(name, [None])]
@@ -205,9 +210,7 @@ def _on_assoc(title: str) -> Callable:
     return lambda name, v: zero if v is None else getter(v)
 
 
-def list_user(run: Run, query: Query, conn) -> int:
-    from fscli.api.sacctmgr import queries as q
-
+def list_user(run: Run, query: Query, reads: Reads) -> int:
     with_assoc = "withassoc" in query.flags
     default = (
         "U,DefaultA,Ad"
@@ -216,7 +219,7 @@ def list_user(run: Run, query: Query, conn) -> int:
     )
     cols = columns(format_items(query.format or [default]))
     listed = [c.lower() for c in query.filters.get("cluster", [])]
-    users = q.users(conn, listed or None)  # the default of the first cluster listed
+    users = reads.users(listed or None)  # the default of the first cluster listed
     names = [
         u
         for u, (default_acct, level) in users.items()
@@ -224,7 +227,7 @@ def list_user(run: Run, query: Query, conn) -> int:
         and query.allows("defaultaccount", default_acct)
         and query.allows("adminlevel", level)
     ]
-    coords = q.coordinators(conn, q.load_view(conn))
+    coords = reads.coordinators()
     own: dict[str, Callable] = {
         "User": lambda u, v: u,
         "Def Acct": lambda u, v: users[u][0],
@@ -235,8 +238,8 @@ def list_user(run: Run, query: Query, conn) -> int:
     rows = []
     if with_assoc:
         query.filters.setdefault("user", names)
-        by_user: dict[str, list] = {}
-        for v in sorted(_assocs(query, conn, run), key=lambda v: (v.cluster, v.lft)):
+        by_user: dict[str | None, list] = {}
+        for v in sorted(_assocs(query, reads, run), key=lambda v: (v.cluster, v.lft)):
             by_user.setdefault(v.user, []).append(v)
         for name in names:
             rows += [[g(name, v) for g in getters] for v in by_user.get(name, [None])]
@@ -245,16 +248,12 @@ def list_user(run: Run, query: Query, conn) -> int:
     return _emit(run, cols, rows)
 
 
-def list_cluster(run: Run, query: Query, conn) -> int:
+def list_cluster(run: Run, query: Query, reads: Reads) -> int:
     """Clusters with their root association's settings. fscli runs no slurmctld, so the
     controller's host, port and RPC version are empty and 0."""
-    from fscli.api.sacctmgr import queries as q
-
     cols = columns(format_items(query.format or [CLUSTER_DEFAULT]))
     roots = [
-        v
-        for v in q.load_view(conn)
-        if v.assoc.parent_id is None and query.allows("name", v.cluster)
+        v for v in reads.views() if v.assoc.parent_id is None and query.allows("name", v.cluster)
     ]
     controller = {"ControlHost": "", "ControlPort": "0", "RPC": "0"}
     getters = [
@@ -269,13 +268,11 @@ def list_cluster(run: Run, query: Query, conn) -> int:
 BASE_TRES = ("cpu", "mem", "energy", "node", "billing", "fs/disk", "vmem", "pages")
 
 
-def list_tres(run: Run, query: Query, conn) -> int:
+def list_tres(run: Run, query: Query, reads: Reads) -> int:
     """The TRES fscli knows: Slurm's eight with their ids, then those partitions and
     clusters name (gres/..., license/..., bb/...) from id 1001 on, as slurmdbd numbers."""
-    from fscli.api.sacctmgr import queries
-
     cols = columns(format_items(query.format or ["Type,Name%15,ID"]))
-    names = list(BASE_TRES) + sorted(set(queries.named_tres(conn)) - set(BASE_TRES))
+    names = list(BASE_TRES) + sorted(set(reads.named_tres()) - set(BASE_TRES))
     rows = []
     for index, full in enumerate(names):
         kind, _, name = full.partition("/")
@@ -313,7 +310,7 @@ def list_transaction(run: Run, words: list[str]) -> int:
     query picks them: Accounts= and Users= match the rows naming the associations they
     name (``id_assoc=N``) or whose Where or Info names them, and the other conditions
     hold only for the latter (MySQL's ``||`` binds looser than ``&&``)."""
-    from fscli.api.sacctmgr import slurmdbd_txn
+    from fscli.api.sacctmgr_reads import transaction_action, transactions
     from fscli.engine.timestr import format_when, parse_slurm_time
 
     conds: dict[str, list[str]] = {}
@@ -327,7 +324,7 @@ def list_transaction(run: Run, words: list[str]) -> int:
         if w.bare and first(w.raw, (("withassoc", (("withassocinfo", 5),)),)):
             with_assoc = True
             continue
-        key = "id" if w.bare else first(w.key, TXN_KEYS)
+        key = "id" if w.bare else first(w.key or "", TXN_KEYS)
         value = w.raw if w.bare else w.value
         if key is None:
             run.err(f" Unknown condition: {w.raw}\n")
@@ -348,8 +345,9 @@ def list_transaction(run: Run, words: list[str]) -> int:
                     bad = True
         elif key == "action":
             for item in split_list(value):
-                if item.lower() in slurmdbd_txn.ACTIONS:
-                    conds.setdefault("action", []).append(slurmdbd_txn.ACTIONS[item.lower()])
+                action = transaction_action(item)
+                if action is not None:
+                    conds.setdefault("action", []).append(action)
                 else:
                     run.err(f"sacctmgr: error: You gave a bad action '{item}'.\n")
                     bad = True
@@ -364,11 +362,7 @@ def list_transaction(run: Run, words: list[str]) -> int:
     except UnknownField as exc:
         run.err(str(exc))
         return 1
-    with run.app.reading() as conn:
-        from fscli.api.sacctmgr import queries as q
-
-        view = q.load_view(conn)
-        txns = slurmdbd_txn.read(conn)
+    view, txns = transactions(run.app.store)
     accts, users, clus = conds.get("account"), conds.get("user"), conds.get("cluster")
     ids: dict[str, list[int]] = {}
     if accts or users:
