@@ -154,9 +154,9 @@ class _Users:
         defaults = user_defaults.defaults(self.conn, self.cid)
         for name, level in rows(self.conn, "SELECT name, admin_level FROM user_account"):
             default = defaults.get(name, NO_DEFAULT)
-            group = groups.get(name)
-            if group is None:
+            if name not in groups:
                 continue
+            group = groups[name]
             user = self.known.get(name)
             coordinated = [a for a in coords.get(name, ()) if a in self.here]
             if user is None or not self.same(user, default, level, coordinated, group):

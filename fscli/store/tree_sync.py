@@ -7,7 +7,7 @@ the transaction table, as ``Admin.log`` does.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from operator import itemgetter
 from typing import Any
 
@@ -44,7 +44,7 @@ Progress = Callable[[int, int], None]
 def assoc_values(item: AssocSettings, sparse: bool = False) -> dict[str, Any]:
     """Association column values for the settings of a spec item; ``sparse``: without the
     columns left NULL (an insert binds fewer parameters)."""
-    values = {
+    values: dict[str, Any] = {
         "shares_raw": None if item.shares_parent else item.shares,
         "shares_parent": item.shares_parent,
     }
@@ -116,7 +116,7 @@ class _Writer:
         """:func:`~fscli.store.bulk.insert_tuples` in batches, counted as :meth:`execute` does."""
         self._batches(lambda chunk: insert_tuples(self.conn, table, keys, chunk), rows, True)
 
-    def _batches(self, write, rows: list[dict], tick: bool) -> None:
+    def _batches(self, write, rows: Sequence[dict] | Sequence[tuple], tick: bool) -> None:
         for start in range(0, len(rows), BATCH):
             chunk = rows[start : start + BATCH]
             write(chunk)
