@@ -197,17 +197,15 @@ class JobRows:
                 names, lookup.partitions
             )
         own = lookup.assocs(user, account)
-        under = []  # the association each partition's job would run under
         for part in partitions or (None,):
-            found = own.get(part) or own.get(None)
-            if found is None:
+            if own.get(part) is None and own.get(None) is None:
                 where = f" and partition '{part}'" if part else ""
                 raise NotFound(
                     f"{R.ERR_INVALID_ACCOUNT} (user '{user}' has no association "
                     f"with account '{account}'{where} on cluster {self.cluster.name})"
                 )
-            under.append(found)
-        assoc = under[0]
+        # the first partition's (each has one now): the job runs under it
+        assoc = own.get(partitions[0] if partitions else None) or own[None]
         allowed, default = lookup.qos_rules(assoc)
         qos = _qos(
             job.qos, lookup.every_qos if allowed is None else allowed, default, lookup.known_qos
