@@ -251,7 +251,7 @@ class Admin:
         self.s.flush()
         nest.place(self.s.connection(), [a.id for a in added])
         if changes.touches_qos() and not self.slurmdbd_rules:
-            self.check_default_qos(cluster, [self.account_assoc(cluster, n).id for n in names])
+            self.check_default_qos(cluster, [self.require_account(cluster, n).id for n in names])
         return lines
 
     def modify_accounts(
@@ -601,7 +601,7 @@ class Admin:
             return []
         self.refuse_active_jobs([a.id for a in assocs])
         doomed = {a.id for a in assocs}
-        for name in sorted({a.user for a in assocs}):
+        for name in sorted({a.user for a in assocs if a.user is not None}):
             default = user_defaults.default_of(self.s.connection(), cluster.id, name)
             remaining = [
                 a

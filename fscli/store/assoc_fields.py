@@ -105,6 +105,10 @@ def _write_changes(row, changes: AssocChanges) -> None:
     if changes.default_qos is not None:
         row.default_qos = changes.default_qos or None
     for name, value in changes.limits.items():
-        defn = limitdefs.lookup(name)
-        old = loaded_limit(defn, getattr(row, defn.attr))
-        setattr(row, defn.attr, stored_limit(defn, limitdefs.apply_change(defn, old, value)))
+        change_limit(row, limitdefs.named(name), value)
+
+
+def change_limit(row: Any, defn: limitdefs.LimitDef, value: Any) -> None:
+    """Apply a parsed limit change (a value, ``CLEAR`` or a TRES edit) to a row's column."""
+    old = loaded_limit(defn, getattr(row, defn.attr))
+    setattr(row, defn.attr, stored_limit(defn, limitdefs.apply_change(defn, old, value)))

@@ -132,13 +132,16 @@ def _driver_insert(conn, table: Table, keys: Sequence[str]) -> tuple[str, tuple]
     """(the driver's INSERT of ``keys`` and of the other columns' Python defaults, those
     defaults' values), or None where SQLAlchemy inserts: not SQLite, or a default that
     is computed."""
+    from sqlalchemy import ColumnDefault  # here: a plain sqlite3 write never loads SQLAlchemy
+
     defaults = {c.name: c.default for c in table.c if c.name not in keys and c.default}
-    if conn.dialect.name != "sqlite" or not all(d.is_scalar for d in defaults.values()):
+    scalars = [d for d in defaults.values() if isinstance(d, ColumnDefault) and d.is_scalar]
+    if conn.dialect.name != "sqlite" or len(scalars) != len(defaults):
         return None
     quote = conn.dialect.identifier_preparer.quote
     columns = ", ".join(quote(name) for name in (*keys, *defaults))
     marks = ", ".join("?" * (len(keys) + len(defaults)))
     return (
         f"INSERT INTO {quote(table.name)} ({columns}) VALUES ({marks})",
-        tuple(d.arg for d in defaults.values()),
+        tuple(d.arg for d in scalars),
     )

@@ -19,33 +19,29 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from sqlalchemy import bindparam, exists, func, insert, select, update
+
 from fscli.engine.config import HISTORY_KEYS, KEYS
 from fscli.engine.timestr import utc_iso
 from fscli.errors import Conflict
-from fscli.store.sql import execute, in_list, rows, scalar
+from fscli.store.tables import association, config_history, job, usage
 
 
 def usage_before(conn, cluster_id: int, moment: int) -> bool:
     """Whether the cluster has usage charged before ``moment``: a charge, or a job that
-    started running (:data:`fscli.store.state.CHARGED`)."""
+    started running (:data:`fscli.store.state.CHARGED`). ``conn``: a SQLAlchemy
+    connection or session (the writers' ones)."""
     from fscli.store.state import CHARGED
 
-    if scalar(
-        conn,
-        'SELECT 1 FROM "usage" WHERE at < :moment AND assoc_id IN '
-        "(SELECT id FROM association WHERE cluster_id = :cid) LIMIT 1",
-        {"cid": cluster_id, "moment": moment},
-    ):
-        return True
-    states, params = in_list("state", "state", CHARGED)
-    return bool(
-        scalar(
-            conn,
-            f"SELECT 1 FROM job WHERE cluster_id = :cid AND {states} "
-            "AND start IS NOT NULL AND start < :moment LIMIT 1",
-            {"cid": cluster_id, "moment": moment, **params},
-        )
+    on_cluster = select(association.c.id).where(association.c.cluster_id == cluster_id)
+    charged = exists().where(usage.c.at < moment, usage.c.assoc_id.in_(on_cluster))
+    started = exists().where(
+        job.c.cluster_id == cluster_id,
+        job.c.state.in_(CHARGED),
+        job.c.start.is_not(None),
+        job.c.start < moment,
     )
+    return bool(conn.execute(select(charged)).scalar() or conn.execute(select(started)).scalar())
 
 
 def keep_replaced(conn, cluster_id: int, moment: int, replaced: Mapping[str, str | None]) -> None:
@@ -59,14 +55,13 @@ def keep_replaced(conn, cluster_id: int, moment: int, replaced: Mapping[str, str
     kept = {key: value for key, value in replaced.items() if key in HISTORY_KEYS}
     if not kept or not usage_before(conn, cluster_id, moment):
         return
-    keys, params = in_list('"key"', "key", sorted(kept))
+    h = config_history.c
     latest = dict(
-        rows(
-            conn,
-            'SELECT "key", max(replaced_at) FROM cluster_config_history '
-            f'WHERE cluster_id = :cid AND {keys} GROUP BY "key"',
-            {"cid": cluster_id, **params},
-        )
+        conn.execute(
+            select(h.key, func.max(h.replaced_at))
+            .where(h.cluster_id == cluster_id, h.key.in_(sorted(kept)))
+            .group_by(h.key)
+        ).all()
     )
     for key in sorted(kept):
         last = latest.get(key)
@@ -78,16 +73,13 @@ def keep_replaced(conn, cluster_id: int, moment: int, replaced: Mapping[str, str
         if last is not None and int(last) == moment:
             continue
         value = kept[key]
-        execute(
-            conn,
-            'INSERT INTO cluster_config_history (cluster_id, "key", replaced_at, value) '
-            "VALUES (:cid, :key, :at, :value)",
-            {
-                "cid": cluster_id,
-                "key": key,
-                "at": moment,
-                "value": KEYS[key][0] if value is None else value,
-            },
+        conn.execute(
+            insert(config_history).values(
+                cluster_id=cluster_id,
+                key=key,
+                replaced_at=moment,
+                value=KEYS[key][0] if value is None else value,
+            )
         )
 
 
@@ -101,21 +93,19 @@ def keep_job_billing(conn, cluster_id: int, partitions: Iterable[str], moment: i
     if not names:
         return
     jobs = [
-        job
-        for job in snapshot.load_jobs(conn, cluster_id, CHARGED)
-        if job.billing is None
-        and job.start is not None
-        and job.start < moment
-        and job.partitions
-        and job.partitions[0] in names
+        found
+        for found in snapshot.load_jobs(conn, cluster_id, CHARGED)
+        if found.billing is None
+        and found.start is not None
+        and found.start < moment
+        and found.partitions
+        and found.partitions[0] in names
     ]
     if not jobs:
         return
     parts = snapshot.load_partitions(conn, cluster_id)
     config = snapshot.load_priority_config(conn, cluster_id)
-    for job in jobs:
-        execute(
-            conn,
-            "UPDATE job SET billing = :billing WHERE id = :id",
-            {"billing": billing_at_start(job, parts, config), "id": job.id},
-        )
+    conn.execute(
+        update(job).where(job.c.id == bindparam("b_id")).values(billing=bindparam("b_billing")),
+        [{"b_id": j.id, "b_billing": billing_at_start(j, parts, config)} for j in jobs],
+    )

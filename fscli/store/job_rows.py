@@ -18,6 +18,7 @@ of its time. The caller's transaction makes a command all or nothing.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from itertools import repeat
 from operator import attrgetter, itemgetter
 from typing import NamedTuple
@@ -89,13 +90,13 @@ class JobRows:
         slurm = [j for j in jobs if not j.queue]
         lookup = _Lookup(self.s, self.cluster.id, slurm) if slurm and self.cluster else None
         common, lsf_row, slurm_row = self._common, self._lsf_row, self._slurm_row
-        rows = []
+        rows: list[tuple] = []
         append = rows.append
         total = len(jobs)
         for i, job in enumerate(jobs):
             tick(progress, i, total)
             times = common(job)
-            append(lsf_row(job, times) if job.queue else slurm_row(job, times, lookup))
+            append(lsf_row(job, job.queue, times) if job.queue else slurm_row(job, times, lookup))
         keep_until_exit(lookup)  # an import's: dicts of every user and association
         return rows
 
@@ -158,8 +159,8 @@ class JobRows:
             job.cputime,
         )
 
-    def _lsf_row(self, job: JobInput, common: tuple) -> tuple:
-        queue = job.queue.lower()
+    def _lsf_row(self, job: JobInput, queue_name: str, common: tuple) -> tuple:
+        queue = queue_name.lower()
         found = sql.scalar(self.s, "SELECT id FROM lsf_queue WHERE name = :name", {"name": queue})
         if found is None:
             raise NotFound(
@@ -185,7 +186,7 @@ class JobRows:
         )
 
     def _slurm_row(self, job: JobInput, common: tuple, lookup: _Lookup | None) -> tuple:
-        if self.cluster is None:
+        if self.cluster is None or lookup is None:  # a lookup: made wherever there is a cluster
             raise NotFound("the store holds no cluster yet: add one with 'fscli cluster add NAME'")
         user = job.user.lower()
         account = job.account.lower() if job.account else lookup.default_account(user)
@@ -195,17 +196,16 @@ class JobRows:
             partitions = lookup.checked_partitions[names] = self._partitions(
                 names, lookup.partitions
             )
-        assoc = None
         own = lookup.assocs(user, account)
         for part in partitions or (None,):
-            found = own.get(part) or own.get(None)
-            if found is None:
+            if own.get(part) is None and own.get(None) is None:
                 where = f" and partition '{part}'" if part else ""
                 raise NotFound(
                     f"{R.ERR_INVALID_ACCOUNT} (user '{user}' has no association "
                     f"with account '{account}'{where} on cluster {self.cluster.name})"
                 )
-            assoc = assoc or found
+        # the first partition's (each has one now): the job runs under it
+        assoc = own.get(partitions[0] if partitions else None) or own[None]
         allowed, default = lookup.qos_rules(assoc)
         qos = _qos(
             job.qos, lookup.every_qos if allowed is None else allowed, default, lookup.known_qos
@@ -352,7 +352,7 @@ def _describe(row: tuple) -> str:
 
 
 def _qos(
-    wanted: str | None, allowed: list[str], default: str | None, known: set[str]
+    wanted: str | None, allowed: Sequence[str], default: str | None, known: set[str]
 ) -> str | None:
     """slurmctld's QOS choice and check, given what the association's chain says (its
     QOS list in force, sorted ``known`` where the chain has no QOS list, and its first
@@ -431,7 +431,7 @@ class _Lookup:
                     *_where(f"SELECT {cols} FROM association WHERE", sql.in_list("id", "i", part)),
                 )
             ]
-        self._rules: dict[int, tuple[list[str] | None, str | None]] = {}
+        self._rules: dict[int, tuple[tuple[str, ...] | None, str | None]] = {}
 
     def default_account(self, user: str) -> str:
         """The account sbatch uses without ``-A``."""
@@ -446,7 +446,7 @@ class _Lookup:
         look-up a job, whatever the partitions it names."""
         return self._assocs.get((user, account), _NONE)
 
-    def qos_rules(self, assoc_id: int) -> tuple[list[str] | None, str | None]:
+    def qos_rules(self, assoc_id: int) -> tuple[tuple[str, ...] | None, str | None]:
         """(QOS list, default QOS) of the association, each the first one set on the way
         up its parent chain (an empty list where the first set one names none). Each
         association's pair is made once, from its parent's."""
@@ -458,15 +458,16 @@ class _Lookup:
             rules = self._rules[assoc_id] = self._rules[parent]
             return rules
         path = []
-        while assoc_id is not None and assoc_id not in self._rules:
-            path.append(assoc_id)
-            assoc_id = self._chain[assoc_id][0]
-        rules = self._rules.get(assoc_id, (None, None))
+        node: int | None = assoc_id
+        while node is not None and node not in self._rules:
+            path.append(node)
+            node = self._chain[node][0]
+        rules = (None, None) if node is None else self._rules[node]
         for aid in reversed(path):
             _, qos, default_qos = self._chain[aid]
             if qos or default_qos:  # else its parent's pair, as it is (most users')
                 listed = qoslist.inherit(rules[0], qos_list(qos), self.known_qos)
-                rules = (None if listed is None else list(listed), default_qos or rules[1])
+                rules = (listed, default_qos or rules[1])
             self._rules[aid] = rules
         return rules
 

@@ -68,20 +68,17 @@ class Jobs(JobRows):
                 request_tres(job.cpus, job.nodes, job.tres),
                 job.time_limit,
             )
-            limit_state.attach_jobs(conn, self.cluster.name, state, self.admin.now)
+            stored = limit_state.attach_jobs(conn, self.cluster.name, state, self.admin.now)
             if count > 1:
-                stored, before = (
-                    state.count_jobs,
-                    JobGroup(
-                        row["assoc_id"],
-                        False,
-                        count - 1,
-                        {},
-                        qos=row["qos"],
-                        partition=partition,
-                        user=row["user"],
-                        account=row["account"],
-                    ),
+                before = JobGroup(
+                    row["assoc_id"],
+                    False,
+                    count - 1,
+                    {},
+                    qos=row["qos"],
+                    partition=partition,
+                    user=row["user"],
+                    account=row["account"],
                 )
                 state.count_jobs = lambda scope: [*stored(scope), before]
             result = check(req, state, self.admin.now)

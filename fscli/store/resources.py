@@ -12,7 +12,7 @@ from fscli.engine.treespec import QOS_RANGES, check_qos_number
 from fscli.errors import Conflict, InvalidValue, NotFound, UsageProblem
 from fscli.store import models as m
 from fscli.store.admin import Admin
-from fscli.store.assoc_fields import loaded_limit, qos_list, stored_limit
+from fscli.store.assoc_fields import change_limit, qos_list
 from fscli.store.audit import FIELDS, changed, settings
 from fscli.store.checks import SHOWN, check_name, named
 from fscli.store.tables import ACTIVE_STATES
@@ -34,11 +34,10 @@ def _apply_qos(row: m.Qos, changes: QosChanges) -> bool:
     if changes.preempt is not None:
         row.preempt = ",".join(preempted(qos_list(row.preempt), changes.preempt)) or None
     for name, value in changes.limits.items():
-        defn = limitdefs.lookup(name)
+        defn = limitdefs.named(name)
         if limitdefs.QOS not in defn.scopes:
             raise InvalidValue(f"{name} is an association limit, not a QOS limit")
-        old = loaded_limit(defn, getattr(row, defn.attr))
-        setattr(row, defn.attr, stored_limit(defn, limitdefs.apply_change(defn, old, value)))
+        change_limit(row, defn, value)
     return before != _columns(row)
 
 

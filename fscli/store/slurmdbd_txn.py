@@ -15,10 +15,11 @@ changed or not, as slurmdbd does (:func:`modify_assocs` and the like).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, literal_column, select
 
 from fscli.engine.limits.definitions import CLEAR
 from fscli.store import tables as t
@@ -117,11 +118,11 @@ def state(conn) -> State:
     out.assocs = {v.assoc.id: v for v in load_view(conn)}
     out.qos = dict(conn.execute(select(q.name, q.id).order_by(q.id)).all())
     order = [c.user, c.account]
-    if conn.dialect.name == "sqlite":  # the order they were added in
-        coords = conn.exec_driver_sql("SELECT user, account FROM coordinator ORDER BY rowid")
-    else:
-        coords = conn.execute(select(*order).order_by(*order))
-    out.coords = [tuple(r) for r in coords]
+    # SQLite: the order they were added in
+    by: Sequence[ColumnElement] = (
+        [literal_column("rowid")] if conn.dialect.name == "sqlite" else order
+    )
+    out.coords = [tuple(r) for r in conn.execute(select(*order).order_by(*by))]
     return out
 
 

@@ -158,7 +158,7 @@ association = Table(
         "cluster_id",
         sqlite_where=text(ANY_LIMIT),
         postgresql_where=text(ANY_LIMIT),
-    ).ddl_if(dialect=("sqlite", "postgresql")),
+    ).ddl_if(dialect=("sqlite", "postgresql")),  # type: ignore[arg-type]  # documented; stub: str
     # the fair-share read's rows in its order (snapshot.load_assocs): SQLite only, where
     # the read would otherwise sort the table on every view
     Index("ix_association_tree", *TREE_INDEX).ddl_if(dialect="sqlite"),

@@ -154,19 +154,19 @@ class _Users:
         defaults = user_defaults.defaults(self.conn, self.cid)
         for name, level in rows(self.conn, "SELECT name, admin_level FROM user_account"):
             default = defaults.get(name, NO_DEFAULT)
-            group = groups.get(name)
-            if group is None:
+            own = groups.get(name)
+            if own is None:
                 continue
             user = self.known.get(name)
             coordinated = [a for a in coords.get(name, ()) if a in self.here]
-            if user is None or not self.same(user, default, level, coordinated, group):
+            if user is None or not self.same(user, default, level, coordinated, own):
                 user = UserSpec(
                     name=name,
                     default_account=default,
                     admin_level=level or "None",
                     coordinator_of=coordinated,
                     # by key, then id: what UserSpec's stable sort makes of them by id
-                    associations=[self.assoc(row) for row in group],
+                    associations=[self.assoc(row) for row in own],
                 )
             users[name] = user
         return users

@@ -7,7 +7,7 @@ the transaction table, as ``Admin.log`` does.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from operator import itemgetter
 from typing import Any
 
@@ -20,7 +20,7 @@ from fscli.engine.treediff import Change, Plan
 from fscli.engine.treespec import ROOT, AssocSettings, QosSpec
 from fscli.engine.tres import format_tres
 from fscli.store import models as m
-from fscli.store import nest
+from fscli.store import nest, tables
 from fscli.store.admin import Admin
 from fscli.store.assoc_fields import stored_limit
 from fscli.store.audit import describe
@@ -30,8 +30,7 @@ from fscli.store.sql import chunked
 from fscli.store.tree_plan import cluster_id
 
 BATCH = 5000
-_A = m.Association
-_T = m.Association.__table__
+_T = tables.association
 _NO_LIMITS = {d.attr: None for d in limitdefs.ASSOC_LIMITS}
 _ASSOC_KEY = ("cluster_id", "account", "user", "partition", "parent_id")
 
@@ -44,7 +43,7 @@ Progress = Callable[[int, int], None]
 def assoc_values(item: AssocSettings, sparse: bool = False) -> dict[str, Any]:
     """Association column values for the settings of a spec item; ``sparse``: without the
     columns left NULL (an insert binds fewer parameters)."""
-    values = {
+    values: dict[str, Any] = {
         "shares_raw": None if item.shares_parent else item.shares,
         "shares_parent": item.shares_parent,
     }
@@ -116,7 +115,7 @@ class _Writer:
         """:func:`~fscli.store.bulk.insert_tuples` in batches, counted as :meth:`execute` does."""
         self._batches(lambda chunk: insert_tuples(self.conn, table, keys, chunk), rows, True)
 
-    def _batches(self, write, rows: list[dict], tick: bool) -> None:
+    def _batches(self, write, rows: Sequence[dict] | Sequence[tuple], tick: bool) -> None:
         for start in range(0, len(rows), BATCH):
             chunk = rows[start : start + BATCH]
             write(chunk)
@@ -149,7 +148,7 @@ class _Writer:
         self.log()
 
     def qos(self) -> None:
-        table = m.Qos.__table__
+        table = tables.qos
         self.insert(table, [qos_values(c.item) for c in self.by("+", "qos")])
         self.execute(
             update(table).where(table.c.name == bindparam("b_name")),
@@ -161,7 +160,7 @@ class _Writer:
 
     def cluster(self) -> int:
         spec = self.spec.cluster
-        table = m.Cluster.__table__
+        table = tables.cluster
         values = {
             "nodes": spec.nodes,
             "cpus": spec.cpus,
@@ -171,7 +170,7 @@ class _Writer:
             cid = self.conn.execute(
                 insert(table).values(name=spec.name, **values)
             ).inserted_primary_key[0]
-            accounts = m.Account.__table__
+            accounts = tables.account
             if (
                 self.conn.execute(select(accounts.c.name).where(accounts.c.name == ROOT)).first()
                 is None
@@ -200,7 +199,7 @@ class _Writer:
         return cid
 
     def partitions(self, cid: int) -> None:
-        table = m.Partition.__table__
+        table = tables.partition
         self.insert(
             table,
             [
@@ -231,7 +230,7 @@ class _Writer:
         if changed:
             before = load_config(self.conn, cid)
             keep_replaced(self.conn, cid, self.admin.now, {k: before.get(k) for k in changed})
-        table = m.Config.__table__
+        table = tables.config
         self.insert(
             table,
             [{"cluster_id": cid, "key": c.name, "value": c.item} for c in self.by("+", "priority")],
@@ -243,7 +242,7 @@ class _Writer:
 
     def accounts(self, cid: int) -> dict[str, int]:
         """Account rows and account associations; returns account -> association id."""
-        table = m.Account.__table__
+        table = tables.account
         ids = dict(
             self.conn.execute(
                 select(_T.c.account, _T.c.id).where(
@@ -322,7 +321,7 @@ class _Writer:
         return ids
 
     def users(self) -> None:
-        table = m.User.__table__
+        table = tables.user_account
         added = self.by("+", "user")
         known = set(self.conn.execute(select(table.c.name)).scalars()) if added else set()
         self.insert(
@@ -408,9 +407,7 @@ class _Writer:
     def remove_assocs(self) -> None:
         """The association rows the plan removes, and their usage."""
         for chunk in chunked(self.plan.removed_assoc_ids):
-            self.conn.execute(
-                delete(m.Usage.__table__).where(m.Usage.__table__.c.assoc_id.in_(chunk))
-            )
+            self.conn.execute(delete(tables.usage).where(tables.usage.c.assoc_id.in_(chunk)))
             self.conn.execute(delete(_T).where(_T.c.id.in_(chunk)))
             self.tick(len(chunk))
 
@@ -427,7 +424,7 @@ class _Writer:
             delete_qos(self.admin, [change.name])
         keys = [c.name for c in self.by("-", "priority")]
         if keys:
-            table = m.Config.__table__
+            table = tables.config
             self.conn.execute(delete(table).where(table.c.cluster_id == cid, table.c.key.in_(keys)))
 
     def coordinators(self, cid: int) -> None:
@@ -439,7 +436,7 @@ class _Writer:
         users = [c for c in self.plan.changes if c.kind == "user" and c.op != "-"]
         if not users:
             return
-        table = m.Coordinator.__table__
+        table = tables.coordinator
         # only those that have rows: 50,000 new users would be 56 IN lists of 900 to compile
         have = set(self.conn.execute(select(table.c.user).distinct()).scalars())
         here = select(_T.c.account).where(_T.c.cluster_id == cid, _T.c.user.is_(None))
@@ -501,7 +498,7 @@ def apply_plan(
     if check_default_qos and any(treediff.sets_qos(c) or _moves(c) for c in plan.changes):
         cluster = session.get(m.Cluster, cluster_id(session.connection(), plan.spec.cluster.name))
         root = session.scalar(
-            select(_A.id).where(_A.cluster_id == cluster.id, _A.parent_id.is_(None))
+            select(_T.c.id).where(_T.c.cluster_id == cluster.id, _T.c.parent_id.is_(None))
         )
         admin.check_default_qos(cluster, [root])
 

@@ -156,12 +156,12 @@ class UsageAdmin(Admin):
         progress: Progress | None = None,
     ) -> ImportResult:
         """Each user row's RawUsage becomes that association's usage as of ``at``."""
-        users = [r for r in rows if r.user is not None]
-        found, unknown = self._resolve(cluster, [(r.user, r.account) for r in users], skip_unknown)
+        users = [(r.user, r) for r in rows if r.user is not None]
+        found, unknown = self._resolve(cluster, [(u, r.account) for u, r in users], skip_unknown)
         result = ImportResult(skipped=unknown)
-        for i, r in enumerate(users):
+        for i, (user, r) in enumerate(users):
             tick(progress, i, len(users))
-            aid = found.get((r.user.lower(), r.account.lower()))
+            aid = found.get((user.lower(), r.account.lower()))
             if aid is not None:
                 self._replace_charges(aid, r.raw_usage, at)
         self.log("import usage", path, f"format=sshare users={len(found)} at={utc_iso(at)}")

@@ -161,9 +161,7 @@ def test_the_lookup_finds_each_association_s_qos_rules_up_its_chain(fscli, db_pa
     lists = qoslist.effective_all(assocs, every)
     for assoc in (a for a in assocs if a.user):
         default = next((a.default_qos for a in ancestors(assoc.id, by_id) if a.default_qos), None)
-        listed = lists[assoc.id]
-        expected = (None if listed is None else list(listed), default)
-        assert lookup.qos_rules(assoc.id) == expected, assoc
+        assert lookup.qos_rules(assoc.id) == (lists[assoc.id], default), assoc
 
 
 def test_replace_deletes_exactly_the_ids_imported_again(fscli, db_path):

@@ -76,3 +76,27 @@ def test_views_import_no_orm_nor_alembic(science, db_path):
         )
         assert run.returncode == 0, (args, run.stderr)
         assert run.stderr.strip().splitlines()[-1] == "HEAVY:", (args, run.stderr)
+
+
+def _python_type(column) -> type:
+    return {int: int, str: str, float: float, bool: bool}[column.type.python_type]
+
+
+def test_orm_annotations_hold_the_tables_types_and_nullability():
+    """A typed attribute says what its column holds; a column the code names is typed."""
+    from typing import get_type_hints
+
+    from fscli.engine.limits.definitions import ASSOC_LIMITS, QOS_LIMITS
+
+    limits = {d.attr for d in (*ASSOC_LIMITS, *QOS_LIMITS)}
+    for mapper in models.Base.registry.mappers:
+        cls = mapper.class_
+        hints = get_type_hints(cls, vars(models))
+        typed = {k: v for k, v in hints.items() if getattr(v, "__origin__", None) is models.Mapped}
+        table = cls.__table__
+        assert set(typed) == set(table.c.keys()) - limits, cls.__name__
+        for key, hint in typed.items():
+            column = table.c[key]
+            (inner,) = hint.__args__
+            expected = _python_type(column)
+            assert inner == (expected | None if column.nullable else expected), (cls, key)

@@ -11,8 +11,9 @@ usage only when a GrpTRESMins or GrpWall limit is in force.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
+from typing import Any
 
 from fscli.engine.config import PriorityConfig
 from fscli.engine.limits.check import WALL, LimitsState
@@ -67,7 +68,7 @@ def load(
         named.append(Target(ASSOC, account=account))
     wanted = [_matching(t, n) for n, t in enumerate(named)]
     where = (" OR ".join(w[0] for w in wanted), {k: v for w in wanted for k, v in w[1].items()})
-    assocs = snapshot.load_assocs(conn, cid, where) if wanted else []
+    assocs = list(snapshot.load_assocs(conn, cid, where)) if wanted else []
     have = {x.id for x in assocs}
     todo = {x.parent_id for x in assocs} - have - {None}
     while todo:
@@ -102,9 +103,10 @@ def attach_jobs(
     now: int,
     started: Sequence[Job] = (),
     config: PriorityConfig | None = None,
-) -> None:
+) -> Callable[[JobScope], list[JobGroup]]:
     """Let ``state`` count the store's jobs while ``conn`` is open (call after any what-if:
-    the usage limits then in force decide whether decayed usage is computed).
+    the usage limits then in force decide whether decayed usage is computed); returns
+    the counter it set as ``state.count_jobs``, for a caller that wraps it.
 
     ``started``: pending jobs a scheduling pass starts before this check (``job why``),
     counted as running from ``now``; the caller may add to the list between checks.
@@ -128,7 +130,7 @@ def attach_jobs(
     state.count_jobs = count
     holders = [x.limits for x in state.assocs] + [q.limits for q in state.qos]
     if not any(name in limits for limits in holders for name in USAGE_LIMITS):
-        return
+        return count
     cs = load_state(conn, cluster, now)
     if config is not None:
         cs = replace(cs, config=config)
@@ -136,9 +138,13 @@ def attach_jobs(
     tree.parents.update((x.id, x.parent_id) for x in cs.assocs)
     state.usage_mins = {}
     for aid, mins in per_assoc.items():
-        into = state.usage_mins.setdefault(tree.nearest(aid), {})
+        holder = tree.nearest(aid)
+        if holder is None:  # under no loaded association: no checked limit counts it
+            continue
+        into = state.usage_mins.setdefault(holder, {})
         for name, amount in mins.items():
             into[name] = into.get(name, 0.0) + amount
+    return count
 
 
 def _started_groups(
@@ -285,11 +291,14 @@ def _count_jobs(
             cols[f"job_{name}"] = f"CASE WHEN {one_by_one} THEN {column} END"
         params["until"] = scope.charged_until
         started = "CASE WHEN j.start IS NULL OR j.start >= :until THEN 0 ELSE :until - j.start END"
-        left = f"(j.time_limit * 60 - ({started}))"
-        left = (
-            f"(CASE WHEN {one_by_one} THEN 0 WHEN {running} AND {left} > 0 THEN {left} ELSE 0 END)"
+        to_run = f"(j.time_limit * 60 - ({started}))"
+        to_hold = (
+            f"(CASE WHEN {one_by_one} THEN 0 WHEN {running} AND {to_run} > 0 "
+            f"THEN {to_run} ELSE 0 END)"
         )
-        values.update(left=left, cpu_left=f"j.cpus * {left}", node_left=f"j.nodes * {left}")
+        values.update(
+            left=to_hold, cpu_left=f"j.cpus * {to_hold}", node_left=f"j.nodes * {to_hold}"
+        )
     in_states, more = in_list("j.state", "state", ACTIVE_STATES)
     params.update(more)
     where = f"j.cluster_id = :cid AND {in_states}"
@@ -312,7 +321,7 @@ def _count_jobs(
         f"JOIN association AS a ON a.id = j.assoc_id WHERE {where}) AS sub GROUP BY {keys}",
         params,
     )
-    parts = {p.name: p for p in state.partitions}
+    parts: dict[str | None, Partition] = {p.name: p for p in state.partitions}
     qos_by_name = {q.name: q for q in state.qos}
     parsed: dict[str, dict[str, int]] = {}
     out = []
@@ -356,7 +365,8 @@ def _ended(running: str, partitions: Iterable[Partition], now: int) -> tuple[str
     """SQL condition on jobs ``j``: a running job that reached its end by ``now``, its
     start plus its time limit or else its first partition's MaxTime
     (:func:`fscli.engine.limits.counting.running_end`, the rule in SQL), never NULL."""
-    cases, params = [], {"ended_now": now}
+    cases: list[str] = []
+    params: dict[str, Any] = {"ended_now": now}
     for n, part in enumerate(p for p in partitions if p.max_time is not None):
         pattern = part.name.replace("/", "//").replace("%", "/%").replace("_", "/_") + ",%"
         cases.append(
@@ -380,7 +390,7 @@ def _run_seconds(
     tres: dict[str, int],
     extra: dict[str, int],
     left: list[int],
-    parts: dict[str, Partition],
+    parts: dict[str | None, Partition],
     qos: Qos | None,
 ) -> dict[str, int]:
     """TRES-seconds of run time one group of running jobs holds.
