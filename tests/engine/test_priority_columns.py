@@ -26,10 +26,10 @@ from fscli.engine.priority import (
     _job_size_factor,
     _job_tres,
     _tres_factors,
-    compute_priorities,
     listed_states,
 )
 from fscli.errors import InvalidValue, NotFound
+from tests.engine.adapt import assoc_columns, compute_priorities
 
 NOW = 1_800_000_000
 
@@ -47,13 +47,14 @@ def _old_listed(jobs: list[Job], config: PriorityConfig, now: int) -> list[Job]:
     ]
 
 
-def _old(queue, source, ctx, warnings) -> PriorityColumns:
-    """``priority._score`` as it was: the listed jobs of ``source``, one by one."""
-    jobs = _old_listed([source[i] for i in range(len(source))], ctx.config, ctx.now)
+def _old(queue, ctx, warnings) -> PriorityColumns:
+    """``priority._score`` as it was: the listed jobs of ``queue``, one by one."""
+    jobs = _old_listed([queue[i] for i in range(len(queue))], ctx.config, ctx.now)
     return PriorityColumns.of_rows(_old_score(jobs, ctx, warnings))
 
 
-# The job-by-job scoring sprio used before the columns (commit 8c64f3d), verbatim.
+# The job-by-job scoring sprio used before the columns (commit 8c64f3d), verbatim but for
+# the associations, which it had by id and now has as the engine's columns (``by_id``).
 def _old_shape(job: Job, ctx: _Context) -> tuple[float, tuple[tuple, ...]]:
     if not job.partitions:
         raise InvalidValue(f"job {job.id} has no partition")
@@ -82,6 +83,7 @@ def _old_score(jobs: list[Job], ctx: _Context, warnings: list[str]) -> list[Prio
         w["qos"],
     )
     assocs, assoc_factor, fs_factors = ctx.assocs, ctx.assoc_factor, ctx.fs_factors
+    by_id = dict(zip(assocs.field("id"), assocs))
     qos_factor, tres_names = ctx.qos_factor, ctx.tres_names
     now, max_age, cluster = ctx.now, ctx.config.max_age, ctx.cluster
     always = "ACCRUE_ALWAYS" in ctx.config.flags
@@ -106,14 +108,14 @@ def _old_score(jobs: list[Job], ctx: _Context, warnings: list[str]) -> list[Prio
         if qos and qos not in qos_factor:
             raise NotFound(f"job {job.id}: QOS '{qos}' does not exist")
         assoc_id = job.assoc_id
-        if assoc_id is None or assoc_id not in assocs:
+        if assoc_id is None or assoc_id not in by_id:
             if index is None:
                 index = _assoc_index(assocs)
             user_account = (job.user, job.account)
             assoc_id = index.get(
                 (*user_account, job.partitions[0]), index.get((*user_account, None))
             )
-        account = job.account or (assocs[assoc_id].account if assoc_id is not None else "")
+        account = job.account or (by_id[assoc_id].account if assoc_id is not None else "")
         if job.admin_priority:
             prio = job.admin_priority
             for part in per_part:
@@ -307,12 +309,12 @@ def _answer(jobs, config, fs, assocs=ASSOCS):
 
 
 @pytest.mark.parametrize("seed", range(60))
-def test_a_queue_given_as_columns_scores_as_its_jobs(seed):
-    """The same rows, jobs (made back from the columns), warnings and errors, whether the
-    queue comes as jobs or as columns: in any order with jobs not listed, or (odd seeds)
-    all of them listed, by id, as the store's queue comes. The columns are left as given
-    (admin-set rows change their site and nice). The same too whether the associations
-    come by id, in a list or as columns (the store's sprio)."""
+def test_associations_as_columns_score_as_their_objects(seed):
+    """The same rows, jobs (made back from the queue's columns), warnings and errors,
+    whether the associations come as columns (the store's sprio) or as objects
+    (``AssocColumns.of``: a what-if's tree), the queue in any order with jobs not listed,
+    or (odd seeds) all of them listed, by id, as the store's queue comes. The columns are
+    left as given (admin-set rows change their site and nice)."""
     rng = random.Random(seed)
     config = _config(rng)
     jobs = [_job(rng, rng.randrange(1, 10**6)) for _ in range(rng.choice([0, 1, 5, 60]))]
@@ -327,12 +329,10 @@ def test_a_queue_given_as_columns_scores_as_its_jobs(seed):
     fs = {3: rng.random(), 4: 0.0, 5: 1.0}
     queue = QueueColumns.of_jobs(jobs)
     given = QueueColumns.of_jobs(jobs)
-    assert _answer(queue, config, fs) == _answer(jobs, config, fs)
+    objects = _answer(queue, config, fs, assoc_columns(list(ASSOCS.values())))
     assert queue == given
-    by_id = _answer(jobs, config, fs)
-    assert _answer(jobs, config, fs, list(ASSOCS.values())) == by_id
     assocs = _assoc_columns(ASSOCS)
-    assert _answer(queue, config, fs, assocs) == by_id
+    assert _answer(queue, config, fs, assocs) == objects
     assert assocs._objects is None  # read as columns: no object made
 
 
@@ -421,9 +421,9 @@ def test_association_priorities_and_factors_as_before(seed):
         assocs[assoc_id] = Assoc(assoc_id, parent, "a", rng.choice([None, "u"]), priority=value)
     assocs = dict(rng.sample(list(assocs.items()), len(assocs)))
     at = {a: k for k, a in enumerate(assocs)}
-    found = _effective_assoc_priority(assocs, at)
+    found = _effective_assoc_priority(_assoc_columns(assocs), at)
     assert found == {i: _inherited_priority(assocs, i) for i in assocs}
-    assert _effective_assoc_priority(_assoc_columns(assocs), at) == found
+    assert _effective_assoc_priority(assoc_columns(assocs), at) == found
     for flags in ((), ("PriorityFlags", "NO_NORMAL_ASSOC")):
         settings = [("PriorityWeightAssoc", "10"), *([flags] if flags else [])]
         config = PriorityConfig.from_mapping(dict(validate(k, v) for k, v in settings))
