@@ -546,7 +546,7 @@ class _PickedColumns(Mapping[str, Sequence]):
 
     @functools.cached_property
     def _assocs(self) -> Sequence[Assoc]:
-        return self._pick(self._tree.assocs)
+        return self._pick(self._tree.assocs.objects())
 
     def _picked(self, name: str) -> Sequence:
         if name in self._ASSOC_FIELDS:

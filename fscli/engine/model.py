@@ -110,6 +110,12 @@ class AssocColumns(Sequence[Assoc]):
             return self._columns[k]
         return [self._rest[k - len(self._columns)]] * len(self)
 
+    def objects(self) -> list[Assoc]:
+        """The associations as objects, in a list (made on the first call; the same list
+        after it): what a caller picking many of them by position indexes at C speed,
+        where this sequence's own ``[i]`` is a Python call per item."""
+        return self._assocs()
+
     def _assocs(self) -> list[Assoc]:
         if self._objects is None:
             rest = map(itertools.repeat, self._rest)
