@@ -497,5 +497,6 @@ def test_objects_come_in_as_columns_read_from_them() -> None:
     adapted = AssocColumns.of(iter(assocs))
     assert len(adapted) == 8 and adapted == columns and list(adapted) == assocs
     assert adapted.field("user") == columns.field("user")
+    assert adapted.objects() == assocs and adapted.objects() is adapted.objects()
     assocs[3].shares = 7
     assert adapted.field("shares")[3] == 7 and compute(adapted, {}).row(4).raw_shares == 7
