@@ -17,12 +17,9 @@ from fscli.engine.priority import (
     PriorityRow,
     _assoc_index,
     _Context,
-    _job_size_factor,
-    _job_tres,
-    _tres_factors,
     listed_states,
 )
-from fscli.errors import InvalidValue, NotFound
+from fscli.errors import NotFound
 
 
 # The choice of the listed jobs before the queue's columns (commit 42ecab9), verbatim.
@@ -45,23 +42,13 @@ def old_score_columns(queue, ctx, warnings) -> PriorityColumns:
 
 
 # The job-by-job scoring sprio used before the columns (commit 8c64f3d), verbatim but for
-# the associations, which it had by id and now has as the engine's columns (``by_id``).
+# the associations, which it had by id and now has as the engine's columns (``by_id``),
+# and each job's shape, which it computed as the engine does (``_old_shape``).
 def _old_shape(job: Job, ctx: _Context) -> tuple[float, tuple[tuple, ...]]:
-    if not job.partitions:
-        raise InvalidValue(f"job {job.id} has no partition")
-    w = ctx.weights
-    size = _job_size_factor(job, ctx) if w["jobsize"] else 0.0
-    counts = _job_tres(job) if ctx.tres_names else None
-    per_part = []
-    for name in job.partitions:
-        part = ctx.partitions.get(name)
-        if part is None:
-            raise NotFound(f"job {job.id}: partition '{name}' does not exist")
-        part_f = ctx.part_factor[name]
-        tres_f = _tres_factors(counts, part, ctx) if counts is not None else ()
-        tres_w = tuple(v * ctx.config.tres_weights[n] for n, v in zip(ctx.tres_names, tres_f))
-        per_part.append((name, part_f, part_f * w["partition"], tres_f, tres_w))
-    return size, tuple(per_part)
+    """(job-size factor, per partition: name, factor, weighted factor, TRES factors,
+    weighted TRES), from the engine's shape of today (the old one computed the same)."""
+    shape = priority._shape(job, ctx)
+    return shape[0][1], tuple((row[0], *row[3:]) for row in shape)
 
 
 def old_score(jobs: list[Job], ctx: _Context, warnings: list[str]) -> list[PriorityRow]:
