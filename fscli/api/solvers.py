@@ -67,6 +67,7 @@ def solve_shares(
     """The least RawShares of ``assoc`` at which its ``field`` is at least ``target``.
     A higher share never lowers an association's FairShare or LevelFS (its normalized
     shares only grow), so the least one is found by bisection."""
+    from fscli.engine.model import AssocColumns
     from fscli.engine.search import first_bound, least
     from fscli.engine.treespec import MAX_SHARES
     from fscli.store.state import fairshare, load_state
@@ -92,7 +93,7 @@ def solve_shares(
     def value(shares: int) -> float:
         if shares not in values:
             assocs[k] = dataclasses.replace(original, shares=shares)
-            side = dataclasses.replace(state, assocs=assocs)
+            side = dataclasses.replace(state, assocs=AssocColumns.of(assocs))
             values[shares] = getattr(fairshare(side, at, algorithm).row(row.assoc_id), attr)
         return values[shares]
 

@@ -65,6 +65,7 @@ def changed_state(
     settings and their history (:func:`stored_settings`), when ``whatif`` sets any;
     ``users``: the stored users its changes name (:func:`named_users`)."""
     from fscli.engine.limits.whatif import apply_change
+    from fscli.engine.model import AssocColumns
     from fscli.engine.whatif import changed_config
     from fscli.errors import UsageProblem
 
@@ -85,7 +86,7 @@ def changed_state(
         config = changed_config(values, history, whatif.config, at, whatif.always)
     return dataclasses.replace(
         state,
-        assocs=assocs,
+        assocs=AssocColumns.of(assocs),
         qos={q.name: q for q in qos},
         partitions={p.name: p for p in partitions},
         config=config,

@@ -1,7 +1,8 @@
 """Fair-share factors the way Slurm's priority/multifactor plugin computes them.
 
-Input: the association tree (``model.Assoc`` list: one root with ``parent_id`` None,
-accounts, user associations with ``user`` set; ``shares`` may be ``SHARES_PARENT``) and
+Input: the association tree (:class:`~fscli.engine.model.AssocColumns`: one root with
+``parent_id`` None, accounts, user associations with ``user`` set; ``shares`` may be
+``SHARES_PARENT``; a list of ``Assoc`` comes in through ``AssocColumns.of``) and
 the raw usage charged to each association itself (``assoc_id -> billing-seconds``,
 usually from :func:`fscli.engine.usage.raw_usage`). An account's RawUsage is its own
 charges plus the sum over its descendants, as slurmctld rebuilds it.
@@ -79,7 +80,7 @@ class Tree:
     siblings counting 0); ``raw`` is the aggregated RawUsage.
     """
 
-    assocs: Sequence[Assoc]
+    assocs: AssocColumns
     index: dict[int, int]
     parent: list[int]
     order: list[int]
@@ -189,17 +190,14 @@ class FairShareResult:
         return self.by_index[i]
 
 
-def _field(assocs: Sequence[Assoc], name: str, where: list[bool] | None = None) -> list:
-    """Each association's ``name`` field, in order (an ``AssocColumns``' column, without
-    making its objects); with ``where``, of the associations it selects only."""
-    if isinstance(assocs, AssocColumns):
-        column = assocs.field(name)
-        return column if where is None else list(itertools.compress(column, where))
-    chosen = assocs if where is None else itertools.compress(assocs, where)
-    return list(map(operator.attrgetter(name), chosen))
+def _field(assocs: AssocColumns, name: str, where: list[bool] | None = None) -> list:
+    """Each association's ``name`` field, in order (the column, without making the
+    objects); with ``where``, of the associations it selects only."""
+    column = assocs.field(name)
+    return column if where is None else list(itertools.compress(column, where))
 
 
-def build_tree(assocs: Sequence[Assoc], usage: Mapping[int, float]) -> Tree:
+def build_tree(assocs: AssocColumns, usage: Mapping[int, float]) -> Tree:
     """Index the tree, order it, find fs-parents and level shares, aggregate usage."""
     n = len(assocs)
     ids = _field(assocs, "id")
@@ -354,7 +352,7 @@ class _Sums:
 
 
 def _name_order(
-    assocs: Sequence[Assoc], users: list[str | None], positions: list[int]
+    assocs: AssocColumns, users: list[str | None], positions: list[int]
 ) -> tuple[list[int], int]:
     """(``positions``, i.e. 0..n-1, in sshare's sibling order; #users): users by (user,
     partition), then accounts by name."""
@@ -444,7 +442,7 @@ def _label(a: Assoc) -> str:
 
 
 def compute(
-    assocs: Sequence[Assoc],
+    assocs: AssocColumns,
     usage: Mapping[int, float],
     algorithm: str = "fair_tree",
     dampening: int = 1,
@@ -548,7 +546,7 @@ class _PickedColumns(Mapping[str, Sequence]):
 
     @functools.cached_property
     def _assocs(self) -> Sequence[Assoc]:
-        return self._pick(self._tree.assocs)
+        return self._pick(self._tree.assocs.objects())
 
     def _picked(self, name: str) -> Sequence:
         if name in self._ASSOC_FIELDS:

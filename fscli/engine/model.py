@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import operator
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, overload
 
@@ -48,9 +48,12 @@ class Assoc:
 
 
 class AssocColumns(Sequence[Assoc]):
-    """Associations held as columns of their first fields (``Assoc``'s order; the other
-    fields are each association's same ``rest``), made into ``Assoc`` objects only when
-    one is asked for: then every one at once and once only, so that a change to one stays.
+    """The association tree as the engine takes it (fair-share, job priority): columns of
+    the associations' first fields (``Assoc``'s order; the other fields are each
+    association's same ``rest``), made into ``Assoc`` objects only when one is asked for:
+    then every one at once and once only, so that a change to one stays. Associations
+    that are objects already (a what-if's changed tree, a test's) come in through
+    :meth:`of`.
 
     The fair-share pass reads columns (:meth:`field`) and needs no object per
     association: at 100,000 associations, making them took 37 ms of ``sshare -a -P``'s
@@ -64,7 +67,19 @@ class AssocColumns(Sequence[Assoc]):
         self._columns, self._rest = columns, rest
         self._objects: list[Assoc] | None = None
 
+    @classmethod
+    def of(cls, assocs: Iterable[Assoc]) -> AssocColumns:
+        """``assocs`` in the engine's form: itself if it is one, else its objects, each
+        field read from them when asked for (no column made up front)."""
+        if isinstance(assocs, AssocColumns):
+            return assocs
+        made = cls([[] for _ in _ASSOC_FIELDS])
+        made._objects = list(assocs)
+        return made
+
     def __len__(self) -> int:
+        if self._objects is not None:
+            return len(self._objects)
         return len(self._columns[0])
 
     @overload
@@ -94,6 +109,12 @@ class AssocColumns(Sequence[Assoc]):
         if k < len(self._columns):
             return self._columns[k]
         return [self._rest[k - len(self._columns)]] * len(self)
+
+    def objects(self) -> list[Assoc]:
+        """The associations as objects, in a list (made on the first call; the same list
+        after it): what a caller picking many of them by position indexes at C speed,
+        where this sequence's own ``[i]`` is a Python call per item."""
+        return self._assocs()
 
     def _assocs(self) -> list[Assoc]:
         if self._objects is None:

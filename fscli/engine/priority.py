@@ -24,9 +24,10 @@ Each factor that does not depend on the job (partition, QOS, association normali
 cluster size) is computed once, what depends on a job's shape (size, partitions, TRES) once
 per shape, and the rest column by column (:class:`PriorityColumns`): a queue of 100,000
 jobs costs a few C-level passes per factor, and no object per row unless asked for. The
-queue may come as columns too (:class:`QueueColumns`), and the associations as the store
-reads them (:class:`~fscli.engine.model.AssocColumns`): then no object per job or
-association is made either.
+queue comes as columns too (:class:`QueueColumns`; jobs made elsewhere come in through
+``QueueColumns.of_jobs``), and the associations as the store reads them
+(:class:`~fscli.engine.model.AssocColumns`): no object per job or association is made
+either.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ from typing import Any, cast
 
 from fscli.engine.config import WEIGHT_KEYS as _WEIGHT_KEY_NAMES
 from fscli.engine.config import PriorityConfig
-from fscli.engine.model import Assoc, AssocColumns, ClusterInfo, Job, Partition, Qos
+from fscli.engine.model import AssocColumns, ClusterInfo, Job, Partition, Qos
 from fscli.engine.timestr import INFINITE_MINUTES, format_secs
 from fscli.engine.tres import request_tres, tres_order
 from fscli.errors import InvalidValue, NotFound
@@ -266,11 +267,6 @@ class PriorityResult:
         return self.columns.rows
 
 
-AssocSource = dict[int, Assoc] | Sequence[Assoc]
-"""What :func:`compute_priorities` takes the associations as: by id, or in a sequence
-(the store's :class:`~fscli.engine.model.AssocColumns`, read field by field)."""
-
-
 @dataclass(eq=False, repr=False)  # a call's lookup tables: never compared or printed
 class _Context:
     """Everything that does not depend on the job, computed once per call."""
@@ -289,7 +285,7 @@ class _Context:
     fs_factors: dict[int, float]
     partitions: dict[str, Partition]
     qos: dict[str, Qos]
-    assocs: AssocSource
+    assocs: AssocColumns
     assoc_at: dict[int, int]
     part_factor: dict[str, float] = field(default_factory=dict)
     part_tres: dict[str, dict[str, int]] = field(default_factory=dict)
@@ -370,24 +366,16 @@ def cluster_size(
     return cluster.nodes or largest.nodes, cluster.cpus or largest.cpus
 
 
-def _assoc_field(assocs: AssocSource, name: str) -> Sequence:
-    """One field of every association, in order. Of ``AssocColumns``, the column itself:
-    no object per association (making sprio's 100,000 cost 45 ms)."""
-    if isinstance(assocs, AssocColumns):
-        return assocs.field(name)
-    return list(map(attrgetter(name), assocs.values() if isinstance(assocs, dict) else assocs))
-
-
-def _effective_assoc_priority(assocs: AssocSource, at: dict[int, int]) -> dict[int, int]:
+def _effective_assoc_priority(assocs: AssocColumns, at: dict[int, int]) -> dict[int, int]:
     """Association priority with Slurm's inheritance: unset takes the parent's, root's is 0.
     The set ones are taken first, all in one step, and only the unset ones walk up (``at``:
     each association's position; 100,000 associations, 3,000 unset: 6 ms)."""
-    ids, own = _assoc_field(assocs, "id"), _assoc_field(assocs, "priority")
+    ids, own = assocs.field("id"), assocs.field("priority")
     found = dict(zip(ids, own))
     unset = list(compress(ids, map(is_, own, repeat(None))))
     for assoc_id in unset:
         del found[assoc_id]
-    parents = _assoc_field(assocs, "parent_id") if unset else []
+    parents = assocs.field("parent_id") if unset else []
     for assoc_id in unset:
         chain = []
         current: int | None = assoc_id
@@ -473,10 +461,10 @@ def _tres_factors(counts: dict[str, int], part: Partition, ctx: _Context) -> tup
     return tuple(factors)
 
 
-def _assoc_index(assocs: AssocSource) -> dict[tuple, int]:
+def _assoc_index(assocs: AssocColumns) -> dict[tuple, int]:
     """(user, account, partition) -> id of the users' associations."""
-    keys = zip(*(_assoc_field(assocs, name) for name in ("user", "account", "partition")))
-    return {key: i for key, i in zip(keys, _assoc_field(assocs, "id")) if key[0] is not None}
+    keys = zip(*(assocs.field(name) for name in ("user", "account", "partition")))
+    return {key: i for key, i in zip(keys, assocs.field("id")) if key[0] is not None}
 
 
 def listed_states(config: PriorityConfig) -> tuple[str, ...]:
@@ -485,8 +473,8 @@ def listed_states(config: PriorityConfig) -> tuple[str, ...]:
 
 
 def compute_priorities(
-    jobs: Iterable[Job] | QueueColumns,
-    assocs: AssocSource,
+    queue: QueueColumns,
+    assocs: AssocColumns,
     qos: dict[str, Qos],
     partitions: dict[str, Partition],
     cluster: ClusterInfo,
@@ -496,17 +484,15 @@ def compute_priorities(
 ) -> PriorityResult:
     """sprio rows for every listed job, one per partition, sorted by job id.
 
-    ``assocs``: by id, or in a sequence (:data:`AssocSource`). ``fs_factors`` maps
-    association id to its fair-share factor. A job names its
+    ``fs_factors`` maps association id to its fair-share factor. A job names its
     association by ``assoc_id`` or by (user, account[, partition]). Unknown partitions or
     QOS raise :class:`NotFound`; a job without partition raises :class:`InvalidValue`.
     sprio lists pending jobs (and running ones with ``CALCULATE_RUNNING``) that are
-    eligible and not held (admin priority 0). The jobs come as objects or as
-    :class:`QueueColumns` (the store's sprio: no object per job); each row's job is taken
-    from what was given.
+    eligible and not held (admin priority 0). Each row's job is made from ``queue`` when
+    asked for.
     """
     weights = {name: int(config.weights.get(key, 0)) for name, key in WEIGHT_KEYS.items()}
-    assoc_at = dict(zip(_assoc_field(assocs, "id"), range(len(assocs))))
+    assoc_at = dict(zip(assocs.field("id"), range(len(assocs))))
     assoc_priority = _effective_assoc_priority(assocs, assoc_at) if weights["assoc"] else {}
     nodes, cpus = cluster_size(cluster, partitions)
     ctx = _Context(
@@ -533,11 +519,7 @@ def compute_priorities(
             f"job size factor is 0: cluster '{cluster.name}' has no node and CPU counts "
             "(set them with `fscli cluster modify NAME nodes=N cpus=N`)"
         )
-    if isinstance(jobs, QueueColumns):
-        queue = jobs
-    else:
-        queue = QueueColumns.of_jobs(jobs := list(jobs))
-    return PriorityResult(_score(queue, jobs, ctx, warnings), warnings)
+    return PriorityResult(_score(queue, ctx, warnings), warnings)
 
 
 def _listed(queue: QueueColumns, ctx: _Context) -> list[int] | None:
@@ -633,7 +615,7 @@ def _accounts(queue: QueueColumns, assoc_ids: list[int | None], ctx: _Context) -
     """Each job's account, else its association's ("" without either)."""
     accounts = list(queue.account)
     if not all(accounts):
-        of_assoc = _assoc_field(ctx.assocs, "account")
+        of_assoc = ctx.assocs.field("account")
         for i in compress(range(len(accounts)), map(not_, accounts)):
             assoc_id = assoc_ids[i]
             accounts[i] = of_assoc[ctx.assoc_at[assoc_id]] if assoc_id is not None else ""
@@ -678,22 +660,20 @@ def _job_factors(
     ]
 
 
-def _score(
-    queue: QueueColumns, source: Sequence[Job] | QueueColumns, ctx: _Context, warnings: list[str]
-) -> PriorityColumns:
+def _score(queue: QueueColumns, ctx: _Context, warnings: list[str]) -> PriorityColumns:
     """The rows of the listed jobs of ``queue``, column by column: a few C-level passes
     per factor instead of a Python step per row (what does not depend on the job comes
     from ``ctx``, what depends on its shape only is computed once per shape). Jobs are
     checked and shaped one by one, then each job stands once for each of its partitions
     (rows) and every column is made row by row. Sums are made in sprio's order of
-    additions, so that truncation agrees to the last bit. Each row's job is taken from
-    ``source`` (the jobs as given) when asked for.
+    additions, so that truncation agrees to the last bit. Each row's job is made from
+    ``queue`` (as given) when asked for.
 
     What needs the job's own fields (association, account, age) is found job by job;
     then only the columns the rows take are repeated for jobs of several partitions
     (repeating every column of the queue, and the shapes, cost 44 ms at 110,000 rows,
     these 20); what the shape decides comes out of its rows' tuples in one pass."""
-    listed = _listed(queue, ctx)
+    listed, given = _listed(queue, ctx), queue
     if listed is not None:
         queue = queue.take(listed)
     qos = [q or "" for q in queue.qos]
@@ -750,7 +730,7 @@ def _score(
         list(map(int, exact)),
         [False] * n,
         positions,
-        source,
+        given,
         ctx,
     )
     _set_by_admins(rows, admin)

@@ -10,8 +10,9 @@ made at or before the last reset boundary (:func:`reset_boundary`, local time).
 
 A job (:class:`Run`) is charged the way slurmctld charges it: at each pass during its
 run ``billing * x * D**x * UsageFactor`` with ``x`` the seconds since the previous pass
-(or since its start), and at its end the same for the remainder (:func:`run_charges`).
-:func:`run_usage` gives the same total in closed form, so long jobs cost O(1).
+(or since its start), and at its end the same for the remainder. :class:`_RunCharger`
+sums those charges in closed form, so long jobs cost O(1) (the pass-by-pass charges it
+is checked against are ``tests/engine/reference_usage.py``).
 :func:`billable` is Slurm's billing TRES of an allocation.
 """
 
@@ -44,7 +45,8 @@ class Run(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class Charges:
-    """Charges as three columns (position ``k`` is one charge): what the store loads."""
+    """Charges as three columns (position ``k`` is one charge): what the store loads and
+    what :func:`raw_usage` takes (charges made one by one come in through :meth:`of`)."""
 
     assoc_id: Sequence[int] = ()
     at: Sequence[int] = ()
@@ -126,7 +128,7 @@ def _cutoff(cfg: PriorityConfig, at: int, reset_at: int | None) -> int | None:
 
 
 def raw_usage(
-    charges: Iterable[Charge] | Charges,
+    charges: Charges,
     at: int,
     cfg: PriorityConfig,
     runs: Iterable[Run] = (),
@@ -137,8 +139,7 @@ def raw_usage(
     A charge at ``t`` is decayed by ``D ** (P(at) - P(t))`` with ``P(t) = anchor + k * period``
     (its pass, ``k = (t - anchor) // period``); the powers are computed once per pass.
     """
-    table = charges if isinstance(charges, Charges) else Charges.of(charges)
-    ids, ats, amounts = table.assoc_id, table.at, table.amount
+    ids, ats, amounts = charges.assoc_id, charges.at, charges.amount
     period, anchor = cfg.calc_period, cfg.calc_anchor
     p_at = last_pass(at, period, anchor)
     cutoff = _cutoff(cfg, at, reset_at)
@@ -227,37 +228,9 @@ def _charged_span(run: Run, at: int) -> tuple[int, bool] | None:
     return (run.end if ended else at), ended  # type: ignore[return-value]
 
 
-def run_charges(run: Run, at: int, cfg: PriorityConfig) -> list[Charge]:
-    """The charges slurmctld makes for a job up to ``at``, pass by pass."""
-    span = _charged_span(run, at)
-    if span is None:
-        return []
-    stop, ended = span
-    period, anchor = cfg.calc_period, cfg.calc_anchor
-    d = decay_factor(cfg.decay_half_life)
-    history = _decay_history(cfg)
-    rate = run.billing * run.usage_factor
-    charges = []
-    prev = run.start
-    moment = last_pass(run.start, period, anchor) + period
-    while moment <= stop:
-        x = moment - prev
-        if history is not None:
-            d = history.d_at(moment)
-        charges.append(Charge(run.assoc_id, moment, rate * x * d**x))
-        prev = moment
-        moment += period
-    if ended and stop > prev:
-        x = stop - prev
-        if history is not None:
-            d = history.d_at(stop)
-        charges.append(Charge(run.assoc_id, stop, rate * x * d**x))
-    return charges
-
-
 class _RunCharger:
-    """:func:`run_usage` for many jobs at one moment: what depends only on the moment and
-    the configuration (decay factor, passes, reset boundary) is worked out once, not once
+    """Jobs' RawUsage at one moment, each in closed form: what depends only on the moment
+    and the configuration (decay factor, passes, reset boundary) is worked out once, not once
     per job (100,000 jobs spent half their time there)."""
 
     __slots__ = (
@@ -323,11 +296,6 @@ class _RunCharger:
         return total
 
 
-def run_usage(run: Run, at: int, cfg: PriorityConfig, reset_at: int | None = None) -> float:
-    """A job's RawUsage contribution at ``at``: the decayed sum of :func:`run_charges`."""
-    return run.billing * run.usage_factor * _RunCharger(at, cfg, reset_at).seconds(run)
-
-
 def tres_seconds(
     runs: Iterable[tuple[Run, Mapping[str, int]]],
     at: int,
@@ -336,7 +304,7 @@ def tres_seconds(
 ) -> dict[int, dict[str, float]]:
     """Decayed TRES-seconds per association charged to itself by job runs, each paired with
     its allocation (Slurm's ``usage_tres_raw``): the run's decayed seconds (times its
-    UsageFactor, as :func:`run_usage` charges them) times each TRES count.
+    UsageFactor, as :func:`raw_usage` charges them) times each TRES count.
 
     Billing and energy are left out: fscli's RawUsage is the billing usage (charges made
     without a job count there too), and a job holds no energy.

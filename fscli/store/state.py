@@ -9,11 +9,10 @@ and demo all start here, so they agree on every number.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from fscli.engine.config import PriorityConfig
-from fscli.engine.model import Assoc, ClusterInfo, Job, Partition, Qos
+from fscli.engine.model import AssocColumns, ClusterInfo, Job, Partition, Qos
 from fscli.engine.usage import Charges, Run
 from fscli.heap import bulk
 from fscli.store import snapshot
@@ -29,7 +28,7 @@ class ClusterState:
 
     cluster_id: int
     cluster: ClusterInfo
-    assocs: Sequence[Assoc]  # AssocColumns when read without settings
+    assocs: AssocColumns  # the engine's form, whether read with settings or not
     qos: dict[str, Qos]
     partitions: dict[str, Partition]
     config: PriorityConfig
@@ -48,7 +47,9 @@ def load_state(
         return ClusterState(
             cluster_id=cid,
             cluster=snapshot.load_cluster(conn, cid),
-            assocs=snapshot.load_assocs(conn, cid, by_parent=True, settings=settings),
+            assocs=AssocColumns.of(
+                snapshot.load_assocs(conn, cid, by_parent=True, settings=settings)
+            ),
             qos=snapshot.load_qos(conn),
             partitions=snapshot.load_partitions(conn, cid),
             config=snapshot.load_priority_config(conn, cid),

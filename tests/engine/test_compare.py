@@ -9,10 +9,10 @@ from fscli.engine.compare import (
     competition_ranks,
     user_priorities,
 )
-from fscli.engine.fairshare import compute
 from fscli.engine.lsf.share_info import share_info
 from fscli.engine.lsf.shares import GROUP, LsfQueue, ShareEntry, UserGroup
 from fscli.engine.model import Assoc, Job
+from tests.engine.adapt import compute
 
 TREE = [
     Assoc(1, None, "root"),

@@ -11,7 +11,8 @@ import pytest
 from fscli.engine.config import PriorityConfig
 from fscli.engine.decay_history import DecayHistory
 from fscli.engine.model import Charge
-from fscli.engine.usage import Run, pass_start_usage, raw_usage, run_usage, tres_seconds
+from fscli.engine.usage import Run, pass_start_usage, tres_seconds
+from tests.engine.adapt import raw_usage, run_usage
 
 PERIOD = 300
 

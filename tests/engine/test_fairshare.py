@@ -9,12 +9,13 @@ import random
 
 import pytest
 
-from fscli.engine.fairshare import NO_VAL, ShareRow, compute, share_columns
+from fscli.engine.fairshare import NO_VAL, ShareRow, share_columns
 from fscli.engine.fsexplain import explain
 from fscli.engine.model import SHARES_PARENT, Assoc, AssocColumns
 from fscli.engine.tree import display_order
 from fscli.errors import InvalidValue
 from fscli.heap import bulk
+from tests.engine.adapt import compute
 
 P = SHARES_PARENT
 
@@ -484,3 +485,18 @@ def test_columns_become_objects_once_and_stay_changed() -> None:
     assert columns.field("shares")[3] == 5 and compute(columns, {}).row(4).raw_shares == 5
     with pytest.raises(ValueError, match="make no Assoc"):
         AssocColumns([[1], [None]], ())
+
+
+def test_objects_come_in_as_columns_read_from_them() -> None:
+    """``AssocColumns.of``: the adapter for associations made as objects (a what-if's
+    tree): each field read from the objects, a change to one seen; columns pass as they
+    are."""
+    assocs = small_tree()
+    columns = as_columns(assocs)
+    assert AssocColumns.of(columns) is columns
+    adapted = AssocColumns.of(iter(assocs))
+    assert len(adapted) == 8 and adapted == columns and list(adapted) == assocs
+    assert adapted.field("user") == columns.field("user")
+    assert adapted.objects() == assocs and adapted.objects() is adapted.objects()
+    assocs[3].shares = 7
+    assert adapted.field("shares")[3] == 7 and compute(adapted, {}).row(4).raw_shares == 7

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from fscli.engine.fairshare import compute
 from fscli.engine.model import SHARES_PARENT, Assoc
 from fscli.io.usage_import import parse_sshare
+from tests.engine.adapt import compute
 
 GOLDEN = Path(__file__).resolve().parents[1] / "data" / "golden"
 CAPTURES = [

@@ -19,9 +19,9 @@ from __future__ import annotations
 import pytest
 
 from fscli.engine.config import PriorityConfig
-from fscli.engine.fairshare import compute
 from fscli.engine.model import Assoc, Charge
-from fscli.engine.usage import Run, pass_start_usage, raw_usage, with_runs
+from fscli.engine.usage import Run, pass_start_usage, with_runs
+from tests.engine.adapt import compute, raw_usage
 
 P0 = 1_800_000_000 // 300 * 300
 T = P0 + 700

@@ -16,13 +16,13 @@ from fscli.engine.priority import (
     check_nice,
     check_site_factor,
     cluster_size,
-    compute_priorities,
     config_warnings,
     explain,
     filter_columns,
 )
 from fscli.errors import InvalidValue, NotFound
 from fscli.render.sprio import render
+from tests.engine.adapt import compute_priorities
 
 GOLDEN = Path(__file__).parents[1] / "data/golden"
 NOW = 1_800_000_000

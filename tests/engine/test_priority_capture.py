@@ -17,8 +17,8 @@ import pytest
 
 from fscli.engine import config as cfg
 from fscli.engine.model import Assoc, ClusterInfo, Job, Partition, Qos
-from fscli.engine.priority import compute_priorities
 from fscli.render.sprio import render
+from tests.engine.adapt import compute_priorities
 
 CAPTURE = Path(__file__).parents[1] / "data/golden/slurm-22.05/sprio/fairtree"
 FULL_FORMAT = "%.8i|%r|%u|%Y|%y|%A|%a|%B|%b|%F|%f|%J|%j|%P|%p|%Q|%q|%N|%S|%T|%t"

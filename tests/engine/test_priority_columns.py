@@ -1,209 +1,36 @@
-"""The column-wise scoring of sprio's rows against the job-by-job loop it replaced (kept
-here as the reference), on random queues: the same rows, warnings and errors; and the
-queue given as columns (:class:`QueueColumns`, the store's sprio) against the same jobs
-given as objects."""
+"""The column-wise scoring of sprio's rows against the job-by-job loop it replaced
+(``tests/engine/reference_priority.py``), on random queues: the same rows, warnings and
+errors; and the associations as the store reads them (columns) against the same
+associations as objects."""
 
 from __future__ import annotations
 
 import random
 from dataclasses import fields
-from operator import attrgetter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fscli.engine import priority
 from fscli.engine.config import WEIGHT_KEYS, PriorityConfig, validate
 from fscli.engine.model import Assoc, AssocColumns, ClusterInfo, Job, Partition, Qos
 from fscli.engine.priority import (
-    FACTORS,
-    PRIORITY_MAX,
     PriorityColumns,
-    PriorityRow,
     QueueColumns,
-    _assoc_index,
-    _Context,
     _effective_assoc_priority,
-    _job_size_factor,
-    _job_tres,
-    _tres_factors,
-    compute_priorities,
     listed_states,
 )
 from fscli.errors import InvalidValue, NotFound
+from tests.engine.adapt import assoc_columns, compute_priorities
+from tests.engine.reference_priority import (
+    inherited_priority,
+    old_assoc_factor,
+    old_listed,
+    old_score_columns,
+)
 
 NOW = 1_800_000_000
-
-
-# The choice of the listed jobs before the queue's columns (commit 42ecab9), verbatim.
-def _old_listed(jobs: list[Job], config: PriorityConfig, now: int) -> list[Job]:
-    states = listed_states(config)
-    always = "ACCRUE_ALWAYS" in config.flags
-    return [
-        j
-        for j in sorted(jobs, key=attrgetter("id"))
-        if j.state in states
-        and j.admin_priority != 0
-        and (j.submit if always or j.eligible is None else j.eligible) <= now
-    ]
-
-
-def _old(queue, source, ctx, warnings) -> PriorityColumns:
-    """``priority._score`` as it was: the listed jobs of ``source``, one by one."""
-    jobs = _old_listed([source[i] for i in range(len(source))], ctx.config, ctx.now)
-    return PriorityColumns.of_rows(_old_score(jobs, ctx, warnings))
-
-
-# The job-by-job scoring sprio used before the columns (commit 8c64f3d), verbatim.
-def _old_shape(job: Job, ctx: _Context) -> tuple[float, tuple[tuple, ...]]:
-    if not job.partitions:
-        raise InvalidValue(f"job {job.id} has no partition")
-    w = ctx.weights
-    size = _job_size_factor(job, ctx) if w["jobsize"] else 0.0
-    counts = _job_tres(job) if ctx.tres_names else None
-    per_part = []
-    for name in job.partitions:
-        part = ctx.partitions.get(name)
-        if part is None:
-            raise NotFound(f"job {job.id}: partition '{name}' does not exist")
-        part_f = ctx.part_factor[name]
-        tres_f = _tres_factors(counts, part, ctx) if counts is not None else ()
-        tres_w = tuple(v * ctx.config.tres_weights[n] for n, v in zip(ctx.tres_names, tres_f))
-        per_part.append((name, part_f, part_f * w["partition"], tres_f, tres_w))
-    return size, tuple(per_part)
-
-
-def _old_score(jobs: list[Job], ctx: _Context, warnings: list[str]) -> list[PriorityRow]:
-    w = ctx.weights
-    w_age, w_assoc, w_fs, w_size, w_qos = (
-        w["age"],
-        w["assoc"],
-        w["fairshare"],
-        w["jobsize"],
-        w["qos"],
-    )
-    assocs, assoc_factor, fs_factors = ctx.assocs, ctx.assoc_factor, ctx.fs_factors
-    qos_factor, tres_names = ctx.qos_factor, ctx.tres_names
-    now, max_age, cluster = ctx.now, ctx.config.max_age, ctx.cluster
-    always = "ACCRUE_ALWAYS" in ctx.config.flags
-    index: dict[tuple, int] | None = None
-    shapes: dict[tuple, tuple[float, tuple[tuple, ...]]] = {}
-    zeros = (0.0,) * len(FACTORS)
-    rows: list[PriorityRow] = []
-    append = rows.append
-    for job in jobs:
-        key = (
-            job.partitions,
-            job.nodes,
-            job.cpus,
-            job.time_limit,
-            tuple(job.tres.items()) if job.tres else (),
-        )
-        shape = shapes.get(key)
-        if shape is None:
-            shape = shapes[key] = _old_shape(job, ctx)
-        size, per_part = shape
-        qos = job.qos or ""
-        if qos and qos not in qos_factor:
-            raise NotFound(f"job {job.id}: QOS '{qos}' does not exist")
-        assoc_id = job.assoc_id
-        if assoc_id is None or assoc_id not in assocs:
-            if index is None:
-                index = _assoc_index(assocs)
-            user_account = (job.user, job.account)
-            assoc_id = index.get(
-                (*user_account, job.partitions[0]), index.get((*user_account, None))
-            )
-        account = job.account or (assocs[assoc_id].account if assoc_id is not None else "")
-        if job.admin_priority:
-            prio = job.admin_priority
-            for part in per_part:
-                append(
-                    PriorityRow(
-                        job.id,
-                        part[0],
-                        job.user,
-                        account,
-                        qos,
-                        cluster,
-                        assoc_id,
-                        zeros,
-                        zeros,
-                        (),
-                        (),
-                        (),
-                        0,
-                        0,
-                        float(prio),
-                        prio,
-                        True,
-                        job,
-                        ctx,
-                    )
-                )
-            continue
-        if w_age:
-            waited = now - (job.submit if always or job.eligible is None else job.eligible)
-            age = waited / max_age if waited < max_age else 1.0
-        else:
-            age = 0.0
-        assoc_f = assoc_factor.get(assoc_id, 0.0)
-        fs = float(fs_factors.get(assoc_id, 0.0)) if w_fs and assoc_id is not None else 0.0
-        qos_f = qos_factor[qos] if qos else 0.0
-        wa, wb, wf, wj, wq = age * w_age, assoc_f * w_assoc, fs * w_fs, size * w_size, qos_f * w_qos
-        site, nice = job.site_factor, job.nice
-        for name, part_f, wp, tres_f, tres_w in per_part:
-            # sprio's order of additions, so that truncation agrees to the last bit
-            exact = wa + wb + wf + wj + wp + wq + site - nice
-            for value in tres_w:
-                exact += value
-            exact = max(exact, 1.0)
-            priority = int(exact)
-            if priority > PRIORITY_MAX:
-                warnings.append(
-                    f"job {job.id} priority '{priority}' exceeds 32 bits. "
-                    "Reducing it to 4294967295 (2^32 - 1)"
-                )
-                priority = PRIORITY_MAX
-            append(
-                PriorityRow(
-                    job.id,
-                    name,
-                    job.user,
-                    account,
-                    qos,
-                    cluster,
-                    assoc_id,
-                    (age, assoc_f, fs, size, part_f, qos_f),
-                    (wa, wb, wf, wj, wp, wq),
-                    tres_names,
-                    tres_f,
-                    tres_w,
-                    site,
-                    nice,
-                    exact,
-                    priority,
-                    False,
-                    job,
-                    ctx,
-                )
-            )
-    return rows
-
-
-# Slurm's association priority rule, recursively: its own, else its parent's; 0 above the
-# root or past a parent that is not there. And the factors before their fast path, verbatim.
-def _inherited_priority(assocs: dict[int, Assoc], assoc_id: int | None) -> int:
-    assoc = assocs.get(assoc_id) if assoc_id is not None else None
-    if assoc is None:
-        return 0
-    if assoc.priority is not None:
-        return assoc.priority
-    return _inherited_priority(assocs, assoc.parent_id)
-
-
-def _old_assoc_factor(priorities: dict[int, int], raw: bool) -> dict[int, float]:
-    top = max(priorities.values(), default=0)
-    return {i: priority._ratio(value, top, raw) for i, value in priorities.items()}
 
 
 PARTS = {
@@ -273,16 +100,16 @@ def _both(jobs, config, fs):
     new = compute_priorities(*args)
     old_score = priority._score
     try:
-        priority._score = _old
+        priority._score = old_score_columns
         old = compute_priorities(*args)
     finally:
         priority._score = old_score
     return (new.rows, new.warnings), (old.rows, old.warnings)
 
 
-@pytest.mark.parametrize("seed", range(40))
-def test_columns_score_every_row_as_the_job_by_job_loop(seed):
-    rng = random.Random(seed)
+@settings(max_examples=40, deadline=None)
+@given(rng=st.randoms(use_true_random=False))
+def test_columns_score_every_row_as_the_job_by_job_loop(rng):
     config = _config(rng)
     jobs = [_job(rng, rng.randrange(1, 10**6)) for _ in range(rng.choice([0, 1, 5, 60]))]
     fs = {3: rng.random(), 4: 0.0, 5: 1.0}
@@ -307,17 +134,17 @@ def _answer(jobs, config, fs, assocs=ASSOCS):
 
 
 @pytest.mark.parametrize("seed", range(60))
-def test_a_queue_given_as_columns_scores_as_its_jobs(seed):
-    """The same rows, jobs (made back from the columns), warnings and errors, whether the
-    queue comes as jobs or as columns: in any order with jobs not listed, or (odd seeds)
-    all of them listed, by id, as the store's queue comes. The columns are left as given
-    (admin-set rows change their site and nice). The same too whether the associations
-    come by id, in a list or as columns (the store's sprio)."""
+def test_associations_as_columns_score_as_their_objects(seed):
+    """The same rows, jobs (made back from the queue's columns), warnings and errors,
+    whether the associations come as columns (the store's sprio) or as objects
+    (``AssocColumns.of``: a what-if's tree), the queue in any order with jobs not listed,
+    or (odd seeds) all of them listed, by id, as the store's queue comes. The columns are
+    left as given (admin-set rows change their site and nice)."""
     rng = random.Random(seed)
     config = _config(rng)
     jobs = [_job(rng, rng.randrange(1, 10**6)) for _ in range(rng.choice([0, 1, 5, 60]))]
     if seed % 2:
-        jobs = _old_listed(jobs, config, NOW)
+        jobs = old_listed(jobs, config, NOW)
     if seed % 3 == 0:  # no row repeated: the rows' columns are the queue's, picked or not
         for job in jobs:
             job.partitions = job.partitions[:1]
@@ -327,12 +154,10 @@ def test_a_queue_given_as_columns_scores_as_its_jobs(seed):
     fs = {3: rng.random(), 4: 0.0, 5: 1.0}
     queue = QueueColumns.of_jobs(jobs)
     given = QueueColumns.of_jobs(jobs)
-    assert _answer(queue, config, fs) == _answer(jobs, config, fs)
+    objects = _answer(queue, config, fs, assoc_columns(list(ASSOCS.values())))
     assert queue == given
-    by_id = _answer(jobs, config, fs)
-    assert _answer(jobs, config, fs, list(ASSOCS.values())) == by_id
     assocs = _assoc_columns(ASSOCS)
-    assert _answer(queue, config, fs, assocs) == by_id
+    assert _answer(queue, config, fs, assocs) == objects
     assert assocs._objects is None  # read as columns: no object made
 
 
@@ -343,7 +168,7 @@ def test_a_listed_queue_but_for_one_job_as_the_job_by_job_loop(seed, spoiler):
     job) but for one: the rows as the old loop made them."""
     rng = random.Random(seed)
     config = _config(rng)
-    jobs = _old_listed([_job(rng, rng.randrange(1, 10**6)) for _ in range(30)], config, NOW)
+    jobs = old_listed([_job(rng, rng.randrange(1, 10**6)) for _ in range(30)], config, NOW)
     states = listed_states(config)
     job = rng.choice(jobs)
     if spoiler == "held":
@@ -384,7 +209,7 @@ def test_the_first_faulty_job_names_the_error_as_before(faults):
             job.partitions = ()
     config = _config(random.Random(1))
     errors = []
-    for score in (priority._score, _old):
+    for score in (priority._score, old_score_columns):
         saved = priority._score
         priority._score = score
         try:
@@ -421,15 +246,15 @@ def test_association_priorities_and_factors_as_before(seed):
         assocs[assoc_id] = Assoc(assoc_id, parent, "a", rng.choice([None, "u"]), priority=value)
     assocs = dict(rng.sample(list(assocs.items()), len(assocs)))
     at = {a: k for k, a in enumerate(assocs)}
-    found = _effective_assoc_priority(assocs, at)
-    assert found == {i: _inherited_priority(assocs, i) for i in assocs}
-    assert _effective_assoc_priority(_assoc_columns(assocs), at) == found
+    found = _effective_assoc_priority(_assoc_columns(assocs), at)
+    assert found == {i: inherited_priority(assocs, i) for i in assocs}
+    assert _effective_assoc_priority(assoc_columns(assocs), at) == found
     for flags in ((), ("PriorityFlags", "NO_NORMAL_ASSOC")):
         settings = [("PriorityWeightAssoc", "10"), *([flags] if flags else [])]
         config = PriorityConfig.from_mapping(dict(validate(k, v) for k, v in settings))
         result = compute_priorities([], assocs, QOS, PARTS, ClusterInfo("x"), config, {}, NOW)
         context = result.columns.context
         assert context is not None
-        expected = _old_assoc_factor(found, bool(flags))
+        expected = old_assoc_factor(found, bool(flags))
         assert context.assoc_factor == expected
         assert list(map(repr, context.assoc_factor.values())) == list(map(repr, expected.values()))

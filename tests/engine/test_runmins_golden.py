@@ -21,7 +21,8 @@ from fscli.engine.runmins import Allocation, run_minutes
 from fscli.engine.timestr import parse_duration_mins
 from fscli.engine.tree import subtree_totals
 from fscli.engine.tres import parse_tres
-from fscli.engine.usage import Run, raw_usage, tres_seconds
+from fscli.engine.usage import Run, tres_seconds
+from tests.engine.adapt import raw_usage
 
 RAW = Path(__file__).parents[1] / "data/golden/slurm-22.05/limits_cr_core_memory/raw"
 PASS_PHASE = 39  # seconds past the minute (see the module docstring)

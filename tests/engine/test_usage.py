@@ -19,11 +19,10 @@ from fscli.engine.usage import (
     Charges,
     Run,
     billable,
-    raw_usage,
     reset_boundary,
-    run_charges,
-    run_usage,
 )
+from tests.engine.adapt import raw_usage, run_usage
+from tests.engine.reference_usage import run_charges
 
 DAY = 86400
 T0 = 1_700_000_100  # a multiple of 300: a decay pass with the default anchor

@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 
 from fscli.engine.config import PriorityConfig
-from fscli.engine.usage import Run, billable, run_usage
+from fscli.engine.usage import Run, billable
 from fscli.errors import InvalidValue
 from fscli.io.usage_import import parse_sacct, parse_sshare
+from tests.engine.adapt import run_usage
 
 GOLDEN = Path(__file__).resolve().parents[1] / "data" / "golden" / "slurm-22.05"
 

@@ -12,7 +12,7 @@ import yaml
 from fscli.engine.config import WEIGHT_KEYS as WEIGHT_KEY_NAMES
 from fscli.engine.config import PriorityConfig, validate
 from fscli.engine.model import ClusterInfo, Job, Partition, Qos
-from fscli.engine.priority import PriorityColumns, compute_priorities
+from fscli.engine.priority import PriorityColumns
 from fscli.errors import InvalidValue
 from fscli.render.sprio import (
     LONG_WITH_FORMAT,
@@ -24,6 +24,7 @@ from fscli.render.sprio import (
     sort_order,
     weights_dict,
 )
+from tests.engine.adapt import compute_priorities
 
 GOLDEN = Path(__file__).parents[1] / "data/golden"
 NOW = 1_800_000_000

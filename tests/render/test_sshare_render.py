@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from fscli.engine.fairshare import compute, share_columns
+from fscli.engine.fairshare import share_columns
 from fscli.engine.model import SHARES_PARENT, Assoc
 from fscli.errors import InvalidValue
 from fscli.io.usage_import import parse_sshare
@@ -22,6 +22,7 @@ from fscli.render.sshare import (
     render_text,
     select_fields,
 )
+from tests.engine.adapt import compute
 
 GOLDEN = Path(__file__).resolve().parents[1] / "data" / "golden"
 

@@ -72,9 +72,14 @@ class Composer:
     key), one-line plain and quoted scalars, one-line flow sequences and mappings of
     plain scalars, comments. It yields the nodes, tags and lines ``yaml.compose``
     would, faster than PyYAML's C composer (whose cost is building Python objects for
-    every event and mark; about 1.5 times on an export of 100,000 associations). Anything else (anchors, tags, block scalars,
-    multi-line scalars, documents markers, tabs, syntax errors) raises
-    :class:`Unusual` and PyYAML composes the text, errors included.
+    every event and mark): on an export of 100,000 associations, 1.6 s of CPU against
+    2.0 s (``CSafeLoader``, garbage collector off for both, as the reader runs). Its
+    scalar rules also tag the values of the ``users:`` reader (:mod:`.users`), which reads
+    that export in 0.73 s where ``CSafeLoader``'s nodes and the node reader take 3.3 s:
+    measured for issue 34, which asked whether this reader beside PyYAML's earns its
+    place. Anything else (anchors, tags, block scalars, multi-line scalars, documents
+    markers, tabs, syntax errors) raises :class:`Unusual` and PyYAML composes the text,
+    errors included.
     """
 
     def __init__(self, text: str):

@@ -427,7 +427,7 @@ def _decayed_minutes(cs, now: int):
     usage included); a QOS's is its jobs' billing TRES. A usage reset clears them all.
     """
 
-    from fscli.engine.usage import raw_usage, tres_seconds
+    from fscli.engine.usage import Charges, raw_usage, tres_seconds
     from fscli.store.state import charged_allocations, job_qos, reset_at, usage_at
 
     jobs = charged_allocations(cs, now)
@@ -453,7 +453,7 @@ def _decayed_minutes(cs, now: int):
     for aid, raw in usage_at(cs, now).items():
         per_assoc.setdefault(aid, {})["billing"] = raw / 60.0
     per_qos = minutes(qos_runs)
-    qos_billing = raw_usage((), now, cs.config, [run for run, _ in qos_runs], reset_at(cs))
+    qos_billing = raw_usage(Charges(), now, cs.config, [run for run, _ in qos_runs], reset_at(cs))
     for key, raw in qos_billing.items():
         per_qos.setdefault(key, {})["billing"] = raw / 60.0
     return per_assoc, {qos_names[key]: usage for key, usage in per_qos.items()}
