@@ -1,12 +1,15 @@
-"""``sacctmgr add account|user|coordinator|qos|cluster`` over fscli's ``Admin``.
+"""``sacctmgr add account|user|coordinator|qos|cluster`` as plans of the API's change.
 
 Each add reads its words as sacctmgr 22.05 does (``sacctmgr_add_account``,
 ``sacctmgr_add_user``, ...), works out what is new (an existing association is
 skipped, not an error: only "nothing at all new" is), prints sacctmgr's block, then
-writes through the store's ``Admin`` methods in one transaction.
+writes through the API's write surface (:class:`fscli.api.sacctmgr_writes.SacctmgrWrites`,
+the native commands' ``Writes``) in one change, committed once confirmed.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from fscli.cli.sacctmgr.context import Run
 from fscli.cli.sacctmgr.grammar import ASSOC_COND, ASSOC_REC, Names, first, matches, plain
@@ -20,6 +23,9 @@ from fscli.cli.sacctmgr.values import (
     sticky,
 )
 from fscli.render.sacctmgr import settings_lines
+
+if TYPE_CHECKING:
+    from fscli.api.sacctmgr_writes import SacctmgrWrites
 
 ACCOUNT_KEYS: tuple[tuple[str, Names], ...] = (
     ("name", (("Accounts", 1), ("Names", 1), ("Acct", 4))),
@@ -78,11 +84,11 @@ def _settings(
 def _checked(kind: str, own: dict[str, list[str]], run: Run) -> list[str]:
     """The names to add: at least one, each one the store can hold (no separator or space,
     not too long), else the command ends before anything is printed."""
-    from fscli.api.sacctmgr import check_name
+    from fscli.api.sacctmgr_writes import stored_name
     from fscli.errors import InvalidValue
 
     try:
-        names = [check_name(kind, n) for v in own.get("name", []) for n in names_of(v)]
+        names = [stored_name(kind, n) for v in own.get("name", []) for n in names_of(v)]
     except InvalidValue as exc:
         raise run.refuse(f" {exc.message}\n") from None
     if not names:
@@ -90,30 +96,22 @@ def _checked(kind: str, own: dict[str, list[str]], run: Run) -> list[str]:
     return names
 
 
-def _known_qos(session) -> list[str]:
-    from fscli.api.sacctmgr import queries
-
-    return [q.name for q in queries.qos_rows(session.connection())]
-
-
 def add_account(run: Run, words: list[str]) -> int:
-    def body(session) -> None:
-        from fscli.api.sacctmgr import queries as q
-
+    def body(tx: SacctmgrWrites) -> None:
         problems = Problems()
-        own, settings, touched = _settings(words, ACCOUNT_KEYS, _known_qos(session), problems)
+        own, settings, touched = _settings(words, ACCOUNT_KEYS, tx.qos_list(), problems)
         problems.settle(run)
         names = _checked("account", own, run)
-        conn = session.connection()
-        clusters = run.clusters(conn, [c for v in own.get("cluster", []) for c in names_of(v)])
+        given = [c for v in own.get("cluster", []) for c in names_of(v)]
+        clusters = run.pick_clusters(tx.cluster_names(), given)
         if not clusters:
             raise run.refuse(
                 "  Can't add accounts, no cluster defined yet.\n"
                 " Please contact your administrator.\n"
             )
         parent = settings.parent or "root"
-        existing = q.accounts(conn)
-        have = {(v.cluster, v.account) for v in q.load_view(conn, clusters) if v.user is None}
+        existing = tx.accounts()
+        have = {(v.cluster, v.account) for v in tx.view(clusters) if v.user is None}
         new_accounts = [n for n in dict.fromkeys(names) if n not in existing]
         plan: dict[str, list[str]] = {}
         for name in dict.fromkeys(names):
@@ -158,13 +156,11 @@ def add_account(run: Run, words: list[str]) -> int:
                 settings.default_qos,
             )
         run.out(text)
-        admin = run.admin(session)
         for cluster, accts in plan.items():
-            admin.add_accounts(admin.cluster(cluster), accts, parent, desc, org, settings.changes())
+            tx.add_account(accts, cluster, parent, desc, org, changes=settings.changes())
         # slurmdbd adds the new accounts' associations in one call, then the others'
         # (accounts given a new cluster), each account's clusters in turn
-        q.place_added(
-            session,
+        tx.place_added(
             [
                 [k for k in order if k[1] in new_accounts],
                 [k for k in order if k[1] not in new_accounts],
@@ -181,19 +177,17 @@ def _text(own: dict[str, list[str]], key: str) -> str | None:
 
 
 def add_user(run: Run, words: list[str]) -> int:
-    def body(session) -> None:
-        from fscli.api.sacctmgr import queries as q
-
+    def body(tx: SacctmgrWrites) -> None:
         problems = Problems()
         own, settings, touched = _settings(
-            words, USER_KEYS, _known_qos(session), problems, hint="", conds=True
+            words, USER_KEYS, tx.qos_list(), problems, hint="", conds=True
         )
         if own.get("defaultwckey") or own.get("wckeys"):
             raise run.refuse(NO_WCKEYS.format("them"))
         problems.settle(run)
         names = _checked("user", own, run)
         default = _text(own, "defaultaccount")
-        run.default_given = bool(default)  # slurmdbd's is_def=1 is written only then
+        tx.default_given = bool(default)  # slurmdbd's is_def=1 is written only then
         accounts = [a.lower() for v in own.get("account", []) for a in names_of(v)]
         # sacctmgr's list keeps each account once, the default account last
         accounts = [a for a in dict.fromkeys(accounts) if a != default] + (
@@ -202,13 +196,13 @@ def add_user(run: Run, words: list[str]) -> int:
         if not accounts:
             raise run.refuse(" Need name of account to add user to.\n")
         level = slurm_admin_level(own["adminlevel"][-1]) if own.get("adminlevel") else None
-        conn = session.connection()
-        clusters = run.clusters(conn, [c for v in own.get("cluster", []) for c in names_of(v)])
+        given = [c for v in own.get("cluster", []) for c in names_of(v)]
+        clusters = run.pick_clusters(tx.cluster_names(), given)
         partitions = [p for v in own.get("partition", []) for p in names_of(v)] or [None]
-        view = q.load_view(conn, clusters)
+        view = tx.view(clusters)
         have = {(v.cluster, v.account, v.user, v.assoc.partition) for v in view}
-        known_users = q.users(conn)
-        known_accounts = q.accounts(conn)
+        known_users = tx.users()
+        known_accounts = tx.accounts()
         new_users: list[str] = []
         plan: list[tuple[str, str, str, str | None]] = []
         missing_checked = False
@@ -275,27 +269,24 @@ def add_user(run: Run, words: list[str]) -> int:
                 settings.default_qos,
             )
         run.out(text)
-        admin = run.admin(session)
         groups: dict[tuple[str, str, str | None], list[str]] = {}
         for u, a, c, p in plan:
             groups.setdefault((u, c, p), []).append(a)
-        defaults = _new_defaults(plan, default, q.all_defaults(conn))
+        defaults = _new_defaults(plan, default, tx.all_defaults())
         for (user, cluster, part), accts in groups.items():
             mine = defaults.get((user, cluster))
-            admin.add_users(
-                admin.cluster(cluster),
-                [user],
+            tx.add_user(
+                user,
                 accts,
+                cluster,
                 part,
                 mine if mine in accts else None,
                 level if user in new_users else None,
-                settings.changes(),
-                known_partition=False,
+                changes=settings.changes(),
             )
         # slurmdbd adds the new users' associations in one call, then the others'
         keys = [(c, a, u, p) for u, a, c, p in plan]
-        q.place_added(
-            session,
+        tx.place_added(
             [[k for k in keys if k[2] in new_users], [k for k in keys if k[2] not in new_users]],
         )
 
@@ -329,11 +320,9 @@ COORD_KEYS: tuple[tuple[str, Names], ...] = (
 )
 
 
-def refuse_unknown(run: Run, conn, users: list[str], accts: list[str]) -> None:
+def refuse_unknown(run: Run, tx: SacctmgrWrites, users: list[str], accts: list[str]) -> None:
     """A coordinator command naming an account or user there is not: each said, exit 1."""
-    from fscli.api.sacctmgr import queries as q
-
-    known_accounts, known_users = q.accounts(conn), q.users(conn)
+    known_accounts, known_users = tx.accounts(), tx.users()
     bad = [
         f" You specified a non-existent account '{a}'.\n" for a in accts if a not in known_accounts
     ]
@@ -343,9 +332,7 @@ def refuse_unknown(run: Run, conn, users: list[str], accts: list[str]) -> None:
 
 
 def add_coordinator(run: Run, words: list[str]) -> int:
-    def body(session) -> None:
-        from fscli.api.sacctmgr import queries as q
-
+    def body(tx: SacctmgrWrites) -> None:
         own: dict[str, list[str]] = {}
         for w in plain(words):
             key = "name" if w.bare else first(w.key, COORD_KEYS)
@@ -362,23 +349,20 @@ def add_coordinator(run: Run, words: list[str]) -> int:
             raise run.refuse(" You need to specify a user list here.\n")
         if not accts:
             raise run.refuse(" You need to specify an account list here.\n")
-        conn = session.connection()
-        refuse_unknown(run, conn, users, accts)
+        refuse_unknown(run, tx, users, accts)
         run.out(
             " Adding Coordinator User(s)\n"
             + "".join(f"  {u}\n" for u in users)
             + " To Account(s) and all sub-accounts\n"
             + "".join(f"  {a}\n" for a in accts)
         )
-        q.add_coordinators(run.admin(session), users, accts)
+        tx.add_coordinators(users, accts)
 
     return run.write(body)
 
 
 def add_cluster(run: Run, words: list[str]) -> int:
-    def body(session) -> None:
-        from fscli.api.sacctmgr import AssocChanges, describe_new_qos, queries
-
+    def body(tx: SacctmgrWrites) -> None:
         names = [
             n.lower()
             for w in plain(words)
@@ -399,7 +383,7 @@ def add_cluster(run: Run, words: list[str]) -> int:
             )
         if not names:
             raise run.refuse(" Need name of cluster to add.\n")
-        known = set(queries.cluster_names(session.connection()))
+        known = set(tx.cluster_names())
         for name in names:
             if name in known:
                 run.out(f" This cluster {name} already exists.  Not adding.\n")
@@ -407,27 +391,23 @@ def add_cluster(run: Run, words: list[str]) -> int:
         if not new:  # sacctmgr says no more than the lines above
             raise run.refuse("")
         run.out(" Adding Cluster(s)\n" + "".join(f"  Name           = {n}\n" for n in new))
-        admin = run.admin(session)
-        root_known = "root" in queries.users(session.connection())
-        normal_known = any(q.name == "normal" for q in queries.qos_rows(session.connection()))
+        root_known = "root" in tx.users()
+        normal_known = "normal" in tx.qos_list()
         for name in new:
-            admin.add_cluster(name)
+            tx.add_cluster(name)
             # as slurmdbd does: root's user association in account root, root an
             # Administrator the first time
-            admin.add_users(
-                admin.cluster(name),
-                ["root"],
-                ["root"],
+            tx.add_user(
+                "root",
+                "root",
+                name,
                 None,
                 None if root_known else "root",
                 None if root_known else "Administrator",
-                AssocChanges(),
             )
             root_known = True
-        made_normal = not normal_known and any(
-            q.name == "normal" for q in queries.qos_rows(session.connection())
-        )
-        if made_normal:  # slurmdbd's QOS normal, made with its database
-            describe_new_qos(admin, "normal", "Normal QOS default")
+        if not normal_known and "normal" in tx.qos_list():
+            # slurmdbd's QOS normal, made with its database
+            tx.describe_new_qos("normal", "Normal QOS default")
 
     return run.write(body)

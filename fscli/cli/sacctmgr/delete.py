@@ -1,4 +1,4 @@
-"""``sacctmgr delete account|user|coordinator|qos`` over fscli's ``Admin``.
+"""``sacctmgr delete account|user|coordinator|cluster`` as plans of the API's change.
 
 Deleting an account removes its whole subtree (sub-accounts and user associations), as
 slurmdbd does; users left without any association keep their record (no default
@@ -7,6 +7,8 @@ users went with their last one (``Deleting users (No Associations)...``).
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from fscli.cli.sacctmgr.add import refuse_unknown
 from fscli.cli.sacctmgr.context import Run
@@ -21,6 +23,9 @@ from fscli.cli.sacctmgr.modify import (
     named_users,
 )
 from fscli.cli.sacctmgr.values import Problems
+
+if TYPE_CHECKING:
+    from fscli.api.sacctmgr_writes import SacctmgrWrites
 
 ROOT = " You are not allowed to remove the root account.\n Use remove cluster instead.\n"
 DEFAULT = (
@@ -86,14 +91,11 @@ def delete_account(run: Run, words: list[str]) -> int:
     subtrees, and lists each one (``Deleting account associations...``), the account
     records staying."""
 
-    def body(session) -> None:
-        from fscli.api.sacctmgr import queries as q
-
+    def body(tx: SacctmgrWrites) -> None:
         found = _conditions(run, words, ACCOUNT_COND)
-        conn = session.connection()
         by_assoc = any(k not in ACCOUNT_KEYS for k in found)
-        clusters = run.clusters(conn, found.pop("cluster", []))
-        view = q.load_view(conn, clusters)
+        clusters = run.pick_clusters(tx.cluster_names(), found.pop("cluster", []))
+        view = tx.view(clusters)
         picked = _selected(view, found, users=None if by_assoc else False)
         if "root" in found.get("name", []):
             raise run.refuse(ROOT)
@@ -102,12 +104,12 @@ def delete_account(run: Run, words: list[str]) -> int:
         bare = (
             []
             if by_assoc or "name" not in found
-            else [a for a in q.accounts(conn) if a in found["name"] and a not in with_assocs]
+            else [a for a in tx.accounts() if a in found["name"] and a not in with_assocs]
         )
         if not picked and not bare:
             run.out(" Nothing deleted\n")
             raise run.refuse("")
-        defaults = q.all_defaults(conn)
+        defaults = tx.all_defaults()
         # by name slurmdbd looks at the accounts' own user associations; by association,
         # at every association it removes
         names = {v.account for v in picked}
@@ -115,20 +117,19 @@ def delete_account(run: Run, words: list[str]) -> int:
         checked = (
             removed if by_assoc else [v for v in view if v.user is not None and v.account in names]
         )
-        refused = default_refused(checked, q.default_ids(conn))
+        refused = default_refused(checked, tx.default_ids())
         if refused:
             raise run.refuse(DEFAULT_ACCOUNT.format("".join(refused)))
-        admin = run.admin(session)
         tops = _subtrees_tops(picked)
-        with q.keep_bare_records(session, accounts_gone=set() if by_assoc else names):
+        with tx.keeping_bare_records(accounts_gone=set() if by_assoc else names):
             for cluster in dict.fromkeys(v.cluster for v in tops):
                 accounts = [v.account for v in tops if v.cluster == cluster and v.user is None]
                 if accounts:
-                    admin.delete_accounts(admin.cluster(cluster), accounts, recursive=True)
+                    tx.delete_account(accounts, cluster, recursive=True)
             for cluster, user, account, part in admin_targets([v for v in tops if v.user]):
-                admin.delete_users(admin.cluster(cluster), [user], account, part, False)
-        q.drop_accounts(session, [a for a in bare if a not in names])
-        q.lose_defaults(session, defaults)
+                tx.delete_user(user, account, cluster, part)
+        tx.drop_accounts([a for a in bare if a not in names])
+        tx.lose_defaults(defaults)
         if by_assoc:
             order = {c: i for i, c in enumerate(dict.fromkeys(v.cluster for v in view))}
             removed.sort(key=lambda v: (order[v.cluster], v.lft))
@@ -158,35 +159,31 @@ def _subtrees(view, picked) -> list:
 
 
 def delete_user(run: Run, words: list[str]) -> int:
-    def body(session) -> None:
-        from fscli.api.sacctmgr import queries as q
-
+    def body(tx: SacctmgrWrites) -> None:
         found = _conditions(run, words, USER_COND)
-        conn = session.connection()
         by_assoc = any(k in found for k in ("cluster", "account", "partition"))
-        clusters = run.clusters(conn, found.pop("cluster", []))
-        users = q.users(conn)
-        defaults = q.all_defaults(conn)
+        clusters = run.pick_clusters(tx.cluster_names(), found.pop("cluster", []))
+        users = tx.users()
+        defaults = tx.all_defaults()
         named = named_users(users, found)
-        view = q.load_view(conn, clusters)
+        view = tx.view(clusters)
         picked = [v for v in _selected(view, found, users=True) if v.user in named]
         if not by_assoc:  # a user deleted by name goes even without associations
             gone = sorted(named)
         else:
             left = {v.user for v in view if v.user in named and v not in picked}
             gone = sorted({v.user for v in picked} - left)
-            refused = default_refused(picked, q.default_ids(conn))
+            refused = default_refused(picked, tx.default_ids())
             if refused:
                 raise run.refuse(DEFAULT.format("".join(refused)))
         if not picked and not gone:
             run.out(" Nothing deleted\n")
             raise run.refuse("")
-        admin = run.admin(session)
-        with q.keep_bare_records(session, users_gone=set(gone)):
+        with tx.keeping_bare_records(users_gone=set(gone)):
             for cluster, user, account, part in admin_targets(picked):
-                admin.delete_users(admin.cluster(cluster), [user], account, part, False)
-            q.drop_users(session, [u for u in gone if u not in {v.user for v in picked}])
-        q.lose_defaults(session, defaults)
+                tx.delete_user(user, account, cluster, part)
+            tx.drop_users([u for u in gone if u not in {v.user for v in picked}])
+        tx.lose_defaults(defaults)
         if by_assoc:
             text = " Deleting user associations...\n" + "".join(_assoc_line(v) for v in picked)
             if gone:
@@ -209,9 +206,7 @@ def delete_coordinator(run: Run, words: list[str]) -> int:
     account= say whom and where; others are accepted and do not count), every named
     account and user checked, then the request said before what was removed."""
 
-    def body(session) -> None:
-        from fscli.api.sacctmgr import queries as q
-
+    def body(tx: SacctmgrWrites) -> None:
         users: list[str] = []
         accts: list[str] = []
         problems = Problems()
@@ -232,8 +227,7 @@ def delete_coordinator(run: Run, words: list[str]) -> int:
         problems.settle(run)
         if not given:
             raise run.refuse(" You need to specify a user list or account list here.\n")
-        conn = session.connection()
-        refuse_unknown(run, conn, users, accts)
+        refuse_unknown(run, tx, users, accts)
         if not users and not accts:
             raise run.refuse(" You need to specify a user list or an account list here.\n")
         if users:
@@ -248,11 +242,7 @@ def delete_coordinator(run: Run, words: list[str]) -> int:
             )
         else:
             run.out(" Removing all users from Accounts\n" + "".join(f"  {a}\n" for a in accts))
-        removed = q.remove_coordinators(run.admin(session), users, accts)
-        if removed:
-            from fscli.api.sacctmgr import slurmdbd_txn
-
-            run.txns.append(slurmdbd_txn.remove_coords(users, accts))
+        removed = tx.remove_coordinators(users, accts)
         if not removed:
             run.out(" Nothing removed\n")
             raise run.refuse("")
@@ -268,19 +258,16 @@ def delete_cluster(run: Run, words: list[str]) -> int:
     """Every association of the named clusters goes, as slurmdbd removes them; users and
     accounts keep their records (a user left with no association has no default)."""
 
-    def body(session) -> None:
-        from fscli.api.sacctmgr import queries as q
-
+    def body(tx: SacctmgrWrites) -> None:
         found = _conditions(run, words, (("name", (("Names", 1), ("Clusters", 1))),))
-        known = q.cluster_names(session.connection())
+        known = tx.cluster_names()
         names = [n for n in known if n in found.get("name", [])]
         if not names:
             run.out(" Nothing deleted\n")
             raise run.refuse("")
-        admin = run.admin(session)
-        with q.keep_bare_records(session):
+        with tx.keeping_bare_records():
             for name in names:
-                admin.delete_cluster(name)
+                tx.delete_cluster(name)
         run.out(" Deleting clusters...\n" + "".join(f"  {n}\n" for n in names))
 
     return run.write(body)

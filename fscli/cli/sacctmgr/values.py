@@ -13,9 +13,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from fscli.api.sacctmgr import AssocChanges, QosEdit
 from fscli.cli.sacctmgr.grammar import Word, split_list
 from fscli.engine import tres as tresmod
+from fscli.engine.assoc_changes import AssocChanges, QosEdit
 from fscli.engine.limits import definitions as limitdefs
 from fscli.engine.timestr import parse_duration_mins
 from fscli.errors import InvalidValue

@@ -1,0 +1,262 @@
+"""The transaction ``fscli sacctmgr``'s changes are planned and committed in.
+
+A sacctmgr write is planned, shown, then committed or discarded: sacctmgr prints what it
+is about to change and asks ``Would you like to commit changes?``. :func:`change` is that
+shape for the API: it opens one store transaction, lets the front end plan in it through
+a :class:`SacctmgrWrites` (the native commands' :class:`~fscli.api.writes.Writes`, checking
+only what slurmdbd checks, plus the reads a plan needs and the few writes that only
+sacctmgr's dialect makes), records slurmdbd's transaction rows for what changed (old
+against new state), and commits only when the front end's ``decide`` says yes. Anything
+raised while planning rolls the whole transaction back: nothing half-written.
+
+The native commands and this front end reach the store's one writer through the same
+``Writes`` methods (``add_account``, ``modify_user``, ``delete_qos`` ...): a rule lives
+once, in the store, and both dialects say its refusals in their own words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+from fscli.api.writes import Writes
+
+if TYPE_CHECKING:
+    from fscli.api.store import Store
+    from fscli.engine.treediff import Plan
+    from fscli.engine.treespec import TreeSpec
+    from fscli.store.sacctmgr_queries import AssocView
+    from fscli.store.usage_admin import UsageAdmin
+
+AssocKey = tuple[str, str, "str | None", "str | None"]
+"""An association as sacctmgr's adds list it: (cluster, account, user, partition)."""
+
+
+class _Discarded(Exception):
+    """The front end's answer was not yes: roll the transaction back."""
+
+
+def change(
+    store: Store,
+    at: int,
+    kind: tuple[str, str] | None,
+    plan: Callable[[SacctmgrWrites], None],
+    decide: Callable[[], bool],
+) -> bool:
+    """Plan a change with ``plan(tx)`` in one transaction recorded at ``at``, then commit
+    it when ``decide()`` says yes; whether it was committed. ``kind``: the (verb, entity)
+    of a sacctmgr write (its slurmdbd transaction rows are found by comparing the store
+    before and after; None writes none, as ``load``). An exception from ``plan`` rolls
+    everything back and goes on to the caller."""
+    try:
+        with _transaction(store, at, kind) as tx:
+            plan(tx)
+            tx.seal()
+            if not decide():
+                raise _Discarded
+    except _Discarded:
+        return False
+    return True
+
+
+@contextmanager
+def _transaction(store: Store, at: int, kind: tuple[str, str] | None) -> Iterator[SacctmgrWrites]:
+    from fscli.store.usage_admin import UsageAdmin
+
+    with store.session() as session:
+        yield SacctmgrWrites(UsageAdmin(session, at, store.actor, slurmdbd_rules=True), kind)
+
+
+def cluster_names(conn: Any) -> list[str]:
+    """The store's clusters, by name (a read outside a change: ``conn`` from
+    ``Store.reading``)."""
+    from fscli.store import sacctmgr_queries
+
+    return sacctmgr_queries.cluster_names(conn)
+
+
+def stored_name(kind: str, name: str) -> str:
+    """``name`` as the store keeps it (lower-cased), refused (``InvalidValue``) as the
+    writer refuses it: asked before sacctmgr prints what it is about to add."""
+    from fscli.store.checks import check_name
+
+    return check_name(kind, name)
+
+
+def qos_rows(conn: Any) -> list[tuple[Any, int]]:
+    """(QOS, id) in creation order (sacctmgr's g_qos_list); ``conn`` a read's or a
+    change's."""
+    from fscli.store import sacctmgr_queries
+
+    return list(zip(sacctmgr_queries.qos_rows(conn), sacctmgr_queries.qos_ids(conn), strict=True))
+
+
+class SacctmgrWrites(Writes):
+    """One sacctmgr change being planned (see the module's docstring)."""
+
+    def __init__(self, admin: UsageAdmin, kind: tuple[str, str] | None):
+        super().__init__(admin)
+        from fscli.store import slurmdbd_txn
+
+        self.kind = kind
+        self.default_given = False
+        """An add user named DefaultAccount= (slurmdbd writes ``is_def=1`` only then)."""
+        self._txns: list = []
+        self._before = slurmdbd_txn.state(self._conn()) if kind else None
+
+    def _conn(self) -> Any:
+        return self._admin.s.connection()
+
+    def _session(self) -> Any:
+        return self._admin.s
+
+    def seal(self) -> None:
+        """The plan is complete: write slurmdbd's rows for what it changed."""
+        from fscli.store import slurmdbd_txn
+
+        if self._before is None or self.kind is None:
+            return
+        self._session().flush()
+        after = slurmdbd_txn.state(self._conn())
+        verb, entity = self.kind
+        rows = slurmdbd_txn.diff_rows(
+            verb, entity, self._before, after, self.now, self.default_given
+        )
+        slurmdbd_txn.record(self._session(), self.now, self._admin.actor, self._txns + rows)
+
+    # -- reads a plan needs (as they stand inside the change) ---------------------------
+    def cluster_names(self) -> list[str]:
+        return cluster_names(self._conn())
+
+    def accounts(self) -> dict[str, tuple[str, str]]:
+        """Account name → (description, organization)."""
+        from fscli.store import sacctmgr_queries
+
+        return sacctmgr_queries.accounts(self._conn())
+
+    def users(self) -> dict[str, tuple[str, str]]:
+        from fscli.store import sacctmgr_queries
+
+        return sacctmgr_queries.users(self._conn())
+
+    def view(self, clusters: list[str] | None = None, own_only: bool = False) -> list[AssocView]:
+        """The associations of ``clusters`` (all if None) as sacctmgr lists them."""
+        from fscli.store import sacctmgr_queries
+
+        self._session().flush()
+        return sacctmgr_queries.load_view(self._conn(), clusters, own_only=own_only)
+
+    def qos_rows(self) -> list[tuple[Any, int]]:
+        """(QOS, id) in creation order (sacctmgr's g_qos_list)."""
+        return qos_rows(self._conn())
+
+    def qos_list(self) -> list[str]:
+        """The QOS names in creation order."""
+        return [q.name for q, _ in self.qos_rows()]
+
+    def all_defaults(self) -> dict[tuple[str, str], str]:
+        """(cluster, user) → the user's default account there."""
+        from fscli.store import sacctmgr_queries
+
+        return sacctmgr_queries.all_defaults(self._conn())
+
+    def default_ids(self) -> set[int]:
+        """The ids of the user associations flagged default (slurmdbd's ``is_def=1``)."""
+        from fscli.store import sacctmgr_queries
+
+        return sacctmgr_queries.default_ids(self._conn())
+
+    # -- what only sacctmgr's dialect changes --------------------------------------------
+    def add_coordinators(self, users: list[str], accounts: list[str]) -> None:
+        from fscli.store import sacctmgr_queries
+
+        sacctmgr_queries.add_coordinators(self._admin, users, accounts)
+
+    def remove_coordinators(self, users: list[str], accounts: list[str]) -> list[str]:
+        """The ``U = user A = account`` pairs removed (all users/accounts if none named)."""
+        from fscli.store import sacctmgr_queries, slurmdbd_txn
+
+        removed = sacctmgr_queries.remove_coordinators(self._admin, users, accounts)
+        if removed:
+            self._txns.append(slurmdbd_txn.remove_coords(users, accounts))
+        return removed
+
+    def place_added(self, calls: list[list[AssocKey]]) -> None:
+        """The associations just added put where slurmdbd puts them, one list per call."""
+        from fscli.store import sacctmgr_queries
+
+        sacctmgr_queries.place_added(self._session(), calls)
+
+    def place_first(self, cluster: str, account: str) -> None:
+        """The account's association made the first child of its parent (a move's place)."""
+        from fscli.store import sacctmgr_queries
+
+        sacctmgr_queries.place_first(self._session(), cluster, account)
+
+    @contextmanager
+    def keeping_bare_records(
+        self, users_gone: set[str] = frozenset(), accounts_gone: set[str] = frozenset()
+    ) -> Iterator[None]:
+        """Deletes inside keep the user and account records left without associations,
+        as slurmdbd does, but for those deleted by name."""
+        from fscli.store import sacctmgr_queries
+
+        with sacctmgr_queries.keep_bare_records(self._session(), users_gone, accounts_gone):
+            yield
+
+    def drop_users(self, names: list[str]) -> None:
+        from fscli.store import sacctmgr_queries
+
+        sacctmgr_queries.drop_users(self._session(), names)
+
+    def drop_accounts(self, names: list[str]) -> None:
+        from fscli.store import sacctmgr_queries
+
+        sacctmgr_queries.drop_accounts(self._session(), names)
+
+    def lose_defaults(self, before: dict[tuple[str, str], str]) -> None:
+        """Users whose default account lost its association there keep no default."""
+        from fscli.store import sacctmgr_queries
+
+        sacctmgr_queries.lose_defaults(self._session(), before)
+
+    def describe_new_qos(self, name: str, text: str) -> None:
+        """A QOS just made given its description, unlogged (slurmdbd's ``normal``)."""
+        from fscli.store.resources import describe_new_qos
+
+        describe_new_qos(self._admin, name, text)
+
+    # -- slurmdbd's rows for what a modify matched ---------------------------------------
+    def note_modified(self, what: str, names: list[str], info: str) -> None:
+        """A ``Modify Accounts``/``Users``/``QOS`` row for the records matched."""
+        from fscli.store import slurmdbd_txn
+
+        self._txns.append(slurmdbd_txn.modify_named(what, names, info))
+
+    def note_modified_assocs(self, views: list[AssocView], info: str) -> None:
+        """``Modify Associations`` rows for the associations matched."""
+        from fscli.store import slurmdbd_txn
+
+        self._txns += slurmdbd_txn.modify_assocs(views, info)
+
+    # -- load: a tree planned, then committed ---------------------------------------------
+    def plan_load(self, spec: TreeSpec, clean: bool = False) -> Plan:
+        """What ``load`` of ``spec`` changes (QOS and partitions it names are added;
+        ``clean``: the cluster's other associations go)."""
+        from fscli.store.tree_plan import make_plan
+
+        return make_plan(self._conn(), spec, create_missing=True, clean=clean)
+
+    def commit_plan(self, plan: Plan) -> None:
+        """Write ``plan`` (from :meth:`plan_load`) in this change."""
+        from fscli.store.tree_sync import apply_plan
+
+        apply_plan(self._session(), plan, self.now, self._admin.actor)
+
+
+def assoc_info(shares: Any, priority: Any, limits: dict[str, Any], is_def: bool = False) -> str:
+    """slurmdbd's ``info`` text of a Modify Associations row."""
+    from fscli.store import slurmdbd_txn
+
+    return slurmdbd_txn.modify_assoc_info(shares, priority, limits, is_def)
