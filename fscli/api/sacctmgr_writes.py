@@ -23,7 +23,9 @@ from typing import TYPE_CHECKING, Any
 from fscli.api.writes import Writes
 
 if TYPE_CHECKING:
+    from fscli.api.add_plans import AccountAdd, UserAdd
     from fscli.api.store import Store
+    from fscli.engine.assoc_changes import AssocChanges
     from fscli.engine.treediff import Plan
     from fscli.engine.treespec import TreeSpec
     from fscli.store.sacctmgr_queries import AssocView
@@ -240,7 +242,7 @@ class SacctmgrWrites(Writes):
 
         self._txns += slurmdbd_txn.modify_assocs(views, info)
 
-    # -- load: a tree planned, then committed ---------------------------------------------
+    # -- plans: worked out first, rendered by the front end, then committed --------------
     def plan_load(self, spec: TreeSpec, clean: bool = False) -> Plan:
         """What ``load`` of ``spec`` changes (QOS and partitions it names are added;
         ``clean``: the cluster's other associations go)."""
@@ -248,11 +250,47 @@ class SacctmgrWrites(Writes):
 
         return make_plan(self._conn(), spec, create_missing=True, clean=clean)
 
-    def commit_plan(self, plan: Plan) -> None:
-        """Write ``plan`` (from :meth:`plan_load`) in this change."""
-        from fscli.store.tree_sync import apply_plan
+    def plan_add_accounts(
+        self,
+        names: list[str],
+        clusters: list[str],
+        parent: str,
+        description: str | None,
+        organization: str | None,
+        changes: AssocChanges,
+    ) -> AccountAdd:
+        """:func:`fscli.api.add_plans.plan_accounts` in this change."""
+        from fscli.api.add_plans import plan_accounts
 
-        apply_plan(self._session(), plan, self.now, self._admin.actor)
+        return plan_accounts(self, names, clusters, parent, description, organization, changes)
+
+    def plan_add_users(
+        self,
+        names: list[str],
+        accounts: list[str],
+        clusters: list[str],
+        partitions: list[str | None],
+        default: str | None,
+        level: str | None,
+        changes: AssocChanges,
+    ) -> UserAdd:
+        """:func:`fscli.api.add_plans.plan_users` in this change."""
+        from fscli.api.add_plans import plan_users
+
+        return plan_users(self, names, accounts, clusters, partitions, default, level, changes)
+
+    def commit(self, plan: Plan | AccountAdd | UserAdd) -> None:
+        """Write a plan made in this change (it is final when the change is)."""
+        from fscli.api.add_plans import AccountAdd, UserAdd, commit_accounts, commit_users
+
+        if isinstance(plan, AccountAdd):
+            commit_accounts(self, plan)
+        elif isinstance(plan, UserAdd):
+            commit_users(self, plan)
+        else:
+            from fscli.store.tree_sync import apply_plan
+
+            apply_plan(self._session(), plan, self.now, self._admin.actor)
 
 
 def assoc_info(shares: Any, priority: Any, limits: dict[str, Any], is_def: bool = False) -> str:

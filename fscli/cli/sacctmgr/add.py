@@ -25,6 +25,7 @@ from fscli.cli.sacctmgr.values import (
 from fscli.render.sacctmgr import settings_lines
 
 if TYPE_CHECKING:
+    from fscli.api.add_plans import Refusal
     from fscli.api.sacctmgr_writes import SacctmgrWrites
 
 ACCOUNT_KEYS: tuple[tuple[str, Names], ...] = (
@@ -109,65 +110,65 @@ def add_account(run: Run, words: list[str]) -> int:
                 "  Can't add accounts, no cluster defined yet.\n"
                 " Please contact your administrator.\n"
             )
-        parent = settings.parent or "root"
-        existing = tx.accounts()
-        have = {(v.cluster, v.account) for v in tx.view(clusters) if v.user is None}
-        new_accounts = [n for n in dict.fromkeys(names) if n not in existing]
-        plan: dict[str, list[str]] = {}
-        for name in dict.fromkeys(names):
-            for cluster in clusters:
-                if (cluster, name) in have:
-                    continue
-                if (cluster, parent) not in have:
-                    run.failed = True
-                    run.err(
-                        f" Parent account '{parent}' doesn't exist on cluster {cluster}\n"
-                        "        Contact your admin to add this account.\n"
-                    )
-                    continue
-                plan.setdefault(cluster, []).append(name)
-        if not new_accounts and not plan:
+        plan = tx.plan_add_accounts(
+            names,
+            clusters,
+            settings.parent or "root",
+            _text(own, "description"),
+            _text(own, "organization"),
+            settings.changes(),
+        )
+        _say_refusals(run, plan.refusals)
+        if not plan.new and not plan.assocs:
             run.out(" Nothing new added.\n")
             raise run.refuse("")
-        if not plan:
+        if not plan.assocs:
             raise run.refuse(" No associations created.\n")
-        desc = _text(own, "description")
-        org = _text(own, "organization")
+        desc, org = plan.description, plan.organization
         text = ""
-        if new_accounts:
-            text += " Adding Account(s)\n" + "".join(f"  {n}\n" for n in new_accounts)
+        if plan.new:
+            text += " Adding Account(s)\n" + "".join(f"  {n}\n" for n in plan.new)
             text += (
                 " Settings\n"
                 f"  Description     = {desc if desc is not None else 'Account Name'}\n"
                 f"  Organization    = {org if org is not None else 'Parent/Account Name'}\n"
             )
         # each account's associations in turn, as slurmdbd lists them
-        order = [(c, n, None, None) for n in dict.fromkeys(names) for c in plan if n in plan[c]]
         text += " Associations\n" + "".join(
-            f"  A = {n[:10]:<10} C = {c[:10]:<10}\n" for c, n, _, _ in order
+            f"  A = {n[:10]:<10} C = {c[:10]:<10}\n" for c, n in plan.assocs
         )
         if touched or desc is not None or org is not None:
             text += " Settings\n" + settings_lines(
                 settings.shares,
                 settings.limits,
-                parent,
+                plan.parent,
                 settings.priority,
                 settings.qos_items if settings.qos else None,
                 settings.default_qos,
             )
         run.out(text)
-        for cluster, accts in plan.items():
-            tx.add_account(accts, cluster, parent, desc, org, changes=settings.changes())
-        # slurmdbd adds the new accounts' associations in one call, then the others'
-        # (accounts given a new cluster), each account's clusters in turn
-        tx.place_added(
-            [
-                [k for k in order if k[1] in new_accounts],
-                [k for k in order if k[1] not in new_accounts],
-            ],
-        )
+        tx.commit(plan)
 
     return run.write(body)
+
+
+REFUSALS = {
+    "no-parent": " Parent account '{name}' doesn't exist on cluster {cluster}\n",
+    "no-account": " This account '{name}' doesn't exist.\n",
+    "no-default-account": " This account '{name}' doesn't exist.\n",
+    "no-account-on-cluster": " This account '{name}' doesn't exist on cluster {cluster}\n",
+}
+"""sacctmgr's words for the refusals of an add's plan (:class:`fscli.api.add_plans.Refusal`)."""
+
+
+def _say_refusals(run: Run, refusals: list[Refusal]) -> None:
+    """Each refusal on stderr, in sacctmgr's words; any makes the exit code 1."""
+    for refusal in refusals:
+        run.failed = True
+        run.err(
+            REFUSALS[refusal.code].format(name=refusal.name, cluster=refusal.cluster)
+            + "        Contact your admin to add this account.\n"
+        )
 
 
 def _text(own: dict[str, list[str]], key: str) -> str | None:
@@ -199,54 +200,18 @@ def add_user(run: Run, words: list[str]) -> int:
         given = [c for v in own.get("cluster", []) for c in names_of(v)]
         clusters = run.pick_clusters(tx.cluster_names(), given)
         partitions = [p for v in own.get("partition", []) for p in names_of(v)] or [None]
-        view = tx.view(clusters)
-        have = {(v.cluster, v.account, v.user, v.assoc.partition) for v in view}
-        known_users = tx.users()
-        known_accounts = tx.accounts()
-        new_users: list[str] = []
-        plan: list[tuple[str, str, str, str | None]] = []
-        missing_checked = False
-        for name in dict.fromkeys(names):
-            if name not in known_users:
-                if default and default not in known_accounts and not missing_checked:
-                    run.failed = True
-                    run.err(
-                        f" This account '{default}' doesn't exist.\n"
-                        "        Contact your admin to add this account.\n"
-                    )
-                    continue
-                new_users.append(name)
-            for account in accounts:
-                if account not in known_accounts:
-                    if not missing_checked:
-                        run.failed = True
-                        run.err(
-                            f" This account '{account}' doesn't exist.\n"
-                            "        Contact your admin to add this account.\n"
-                        )
-                    continue
-                for cluster in clusters:
-                    if (cluster, account, None, None) not in have:
-                        if not missing_checked:
-                            run.failed = True
-                            run.err(
-                                f" This account '{account}' doesn't exist on cluster "
-                                f"{cluster}\n        Contact your admin to add this "
-                                "account.\n"
-                            )
-                        continue
-                    for part in partitions:
-                        if (cluster, account, name, part) not in have:
-                            plan.append((name, account, cluster, part))
-            missing_checked = True
-        if not new_users and not plan:
+        plan = tx.plan_add_users(
+            names, accounts, clusters, partitions, default, level, settings.changes()
+        )
+        _say_refusals(run, plan.refusals)
+        if not plan.new and not plan.assocs:
             run.out(" Nothing new added.\n")
             raise run.refuse("")
-        if not plan:
+        if not plan.assocs:
             raise run.refuse(" No associations or wckeys created.\n")
         text = ""
-        if new_users:
-            text += " Adding User(s)\n" + "".join(f"  {n}\n" for n in new_users)
+        if plan.new:
+            text += " Adding User(s)\n" + "".join(f"  {n}\n" for n in plan.new)
             if default or level:
                 text += " Settings =\n"
             if default:
@@ -257,7 +222,7 @@ def add_user(run: Run, words: list[str]) -> int:
             f"  U = {u[:9]:<9} A = {a[:10]:<10} C = {c[:10]:<10}"
             + (f" P = {p[:10]:<10}" if p else "")
             + "\n"
-            for u, a, c, p in plan
+            for u, a, c, p in plan.assocs
         )
         if touched:
             text += " Non Default Settings\n" + settings_lines(
@@ -269,49 +234,9 @@ def add_user(run: Run, words: list[str]) -> int:
                 settings.default_qos,
             )
         run.out(text)
-        groups: dict[tuple[str, str, str | None], list[str]] = {}
-        for u, a, c, p in plan:
-            groups.setdefault((u, c, p), []).append(a)
-        defaults = _new_defaults(plan, default, tx.all_defaults())
-        for (user, cluster, part), accts in groups.items():
-            mine = defaults.get((user, cluster))
-            tx.add_user(
-                user,
-                accts,
-                cluster,
-                part,
-                mine if mine in accts else None,
-                level if user in new_users else None,
-                changes=settings.changes(),
-            )
-        # slurmdbd adds the new users' associations in one call, then the others'
-        keys = [(c, a, u, p) for u, a, c, p in plan]
-        tx.place_added(
-            [[k for k in keys if k[2] in new_users], [k for k in keys if k[2] not in new_users]],
-        )
+        tx.commit(plan)
 
     return run.write(body)
-
-
-def _new_defaults(
-    plan: list[tuple[str, str, str, str | None]],
-    default: str | None,
-    before: dict[tuple[str, str], str],
-) -> dict[tuple[str, str], str]:
-    """The default account each (user, cluster) of an add ends with, when the add changes
-    it: the default is per cluster (slurmdbd's ``is_def``). A new association in
-    ``DefaultAccount=`` becomes the default (an existing user's too); a user without one
-    on the cluster (new there, or whose default went) gets, as slurmdbd's
-    ``_make_sure_users_have_default`` picks among associations made in the same second,
-    the alphabetically first account added there."""
-    out: dict[tuple[str, str], str] = {}
-    for user, cluster in dict.fromkeys((u, c) for u, _, c, _ in plan):
-        accts = sorted({a for u, a, c, _ in plan if (u, c) == (user, cluster)})
-        if default in accts:
-            out[user, cluster] = default
-        elif (cluster, user) not in before:
-            out[user, cluster] = accts[0]
-    return out
 
 
 COORD_KEYS: tuple[tuple[str, Names], ...] = (

@@ -167,11 +167,11 @@ def _load_text(run: Run, text: str, cluster: str | None, clean: bool) -> int:
         added = _added(spec, order, before, accounts, users, clean)
         plan = tx.plan_load(spec, clean)
         if not any(added.values()):
-            tx.commit_plan(plan)
+            tx.commit(plan)
             run.out(" Nothing new added.\n")
             return
         run.out(_tables(spec, added, clean or not before))
-        tx.commit_plan(plan)
+        tx.commit(plan)
         usec = int((time.monotonic() - started) * 1e6)
         run.err(f"sacctmgr: Done adding cluster in usec={usec}\n")
 
