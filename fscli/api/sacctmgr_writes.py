@@ -198,13 +198,15 @@ class SacctmgrWrites(Writes):
 
     @contextmanager
     def keeping_bare_records(
-        self, users_gone: set[str] = frozenset(), accounts_gone: set[str] = frozenset()
+        self, users_gone: set[str] | None = None, accounts_gone: set[str] | None = None
     ) -> Iterator[None]:
         """Deletes inside keep the user and account records left without associations,
         as slurmdbd does, but for those deleted by name."""
         from fscli.store import sacctmgr_queries
 
-        with sacctmgr_queries.keep_bare_records(self._session(), users_gone, accounts_gone):
+        with sacctmgr_queries.keep_bare_records(
+            self._session(), users_gone or set(), accounts_gone or set()
+        ):
             yield
 
     def drop_users(self, names: list[str]) -> None:

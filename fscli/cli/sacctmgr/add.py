@@ -199,7 +199,8 @@ def add_user(run: Run, words: list[str]) -> int:
         level = slurm_admin_level(own["adminlevel"][-1]) if own.get("adminlevel") else None
         given = [c for v in own.get("cluster", []) for c in names_of(v)]
         clusters = run.pick_clusters(tx.cluster_names(), given)
-        partitions = [p for v in own.get("partition", []) for p in names_of(v)] or [None]
+        partitions: list[str | None] = [p for v in own.get("partition", []) for p in names_of(v)]
+        partitions = partitions or [None]
         plan = tx.plan_add_users(
             names, accounts, clusters, partitions, default, level, settings.changes()
         )

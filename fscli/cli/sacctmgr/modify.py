@@ -8,6 +8,7 @@ says `` Nothing modified`` (exit 1) only when nothing matched.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from fscli.cli.sacctmgr.context import Run
@@ -106,7 +107,12 @@ def settings(rec: list[Word], table, known_qos: list[str], problems: Problems):
 
 
 def read_modify(
-    run: Run, tx: SacctmgrWrites, words: list[str], cond_table, rec_table, extra: list[str] = ()
+    run: Run,
+    tx: SacctmgrWrites,
+    words: list[str],
+    cond_table,
+    rec_table,
+    extra: Sequence[str] = (),
 ):
     """The common start of a modify: conditions and settings read (a bad word, a
     refused key or nothing to set ends the command), then the ``WHERE``-less question."""
