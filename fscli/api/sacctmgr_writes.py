@@ -20,12 +20,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
+from fscli.api import add_plans
 from fscli.api.writes import Writes
 
 if TYPE_CHECKING:
-    from fscli.api.add_plans import AccountAdd, UserAdd
     from fscli.api.store import Store
-    from fscli.engine.assoc_changes import AssocChanges
     from fscli.engine.treediff import Plan
     from fscli.engine.treespec import TreeSpec
     from fscli.store.sacctmgr_queries import AssocView
@@ -245,6 +244,9 @@ class SacctmgrWrites(Writes):
         self._txns += slurmdbd_txn.modify_assocs(views, info)
 
     # -- plans: worked out first, rendered by the front end, then committed --------------
+    plan_add_accounts = add_plans.plan_accounts
+    plan_add_users = add_plans.plan_users
+
     def plan_load(self, spec: TreeSpec, clean: bool = False) -> Plan:
         """What ``load`` of ``spec`` changes (QOS and partitions it names are added;
         ``clean``: the cluster's other associations go)."""
@@ -252,43 +254,12 @@ class SacctmgrWrites(Writes):
 
         return make_plan(self._conn(), spec, create_missing=True, clean=clean)
 
-    def plan_add_accounts(
-        self,
-        names: list[str],
-        clusters: list[str],
-        parent: str,
-        description: str | None,
-        organization: str | None,
-        changes: AssocChanges,
-    ) -> AccountAdd:
-        """:func:`fscli.api.add_plans.plan_accounts` in this change."""
-        from fscli.api.add_plans import plan_accounts
-
-        return plan_accounts(self, names, clusters, parent, description, organization, changes)
-
-    def plan_add_users(
-        self,
-        names: list[str],
-        accounts: list[str],
-        clusters: list[str],
-        partitions: list[str | None],
-        default: str | None,
-        level: str | None,
-        changes: AssocChanges,
-    ) -> UserAdd:
-        """:func:`fscli.api.add_plans.plan_users` in this change."""
-        from fscli.api.add_plans import plan_users
-
-        return plan_users(self, names, accounts, clusters, partitions, default, level, changes)
-
-    def commit(self, plan: Plan | AccountAdd | UserAdd) -> None:
+    def commit(self, plan: Plan | add_plans.AccountAdd | add_plans.UserAdd) -> None:
         """Write a plan made in this change (it is final when the change is)."""
-        from fscli.api.add_plans import AccountAdd, UserAdd, commit_accounts, commit_users
-
-        if isinstance(plan, AccountAdd):
-            commit_accounts(self, plan)
-        elif isinstance(plan, UserAdd):
-            commit_users(self, plan)
+        if isinstance(plan, add_plans.AccountAdd):
+            add_plans.commit_accounts(self, plan)
+        elif isinstance(plan, add_plans.UserAdd):
+            add_plans.commit_users(self, plan)
         else:
             from fscli.store.tree_sync import apply_plan
 
