@@ -1,4 +1,5 @@
-"""Plans of adds: what an add of accounts or users makes, and what it leaves out and why.
+"""Plans of adds: what an add of clusters, QOS, accounts or users makes, and what it
+leaves out and why.
 
 An add of several names on several clusters is partly possible: sacctmgr adds what it
 can and says what it cannot (``Parent account 'x' doesn't exist on cluster c``). The API
@@ -17,9 +18,18 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from fscli.api.sacctmgr_writes import SacctmgrWrites
     from fscli.engine.assoc_changes import AssocChanges
+    from fscli.engine.qos_changes import QosChanges
 
 UserAssoc = tuple[str, str, str, "str | None"]
 """A user association to add: (user, account, cluster, partition)."""
+
+
+def stored_name(kind: str, name: str) -> str:
+    """``name`` as the store keeps it (lower-cased), refused (``InvalidValue``) as the
+    writer refuses it: asked before sacctmgr prints what it is about to add."""
+    from fscli.store.checks import check_name
+
+    return check_name(kind, name)
 
 
 @dataclass(frozen=True)
@@ -27,7 +37,7 @@ class Refusal:
     """A part of an add left out: ``code`` names the rule, ``name`` the account it is
     about, ``cluster`` where (None: anywhere).
 
-    Codes: ``no-parent`` (the parent account has no association on the cluster),
+    Codes: ``exists`` (a cluster the store has), ``no-parent`` (the parent account has no association on the cluster),
     ``no-account`` (no such account), ``no-account-on-cluster`` (the account has no
     association on the cluster), ``no-default-account`` (a new user's default account
     does not exist: the user is left out)."""
@@ -35,6 +45,25 @@ class Refusal:
     code: str
     name: str
     cluster: str | None = None
+
+
+@dataclass
+class ClusterAdd:
+    """New clusters (``new``, each once); a name the store has is refused (``exists``,
+    once for each time it was given)."""
+
+    new: list[str] = field(default_factory=list)
+    refusals: list[Refusal] = field(default_factory=list)
+
+
+@dataclass
+class QosAdd:
+    """New QOS (``new``: the names the store lacks, each once), each described as
+    ``description`` or, without one, by its own name."""
+
+    description: str | None
+    changes: QosChanges
+    new: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -64,6 +93,55 @@ class UserAdd:
     assocs: list[UserAssoc] = field(default_factory=list)
     defaults: dict[tuple[str, str], str] = field(default_factory=dict)
     refusals: list[Refusal] = field(default_factory=list)
+
+
+def plan_clusters(tx: SacctmgrWrites, names: list[str]) -> ClusterAdd:
+    """The add of clusters ``names``: those the store has are refused."""
+    known = set(tx.cluster_names())
+    return ClusterAdd(
+        [n for n in dict.fromkeys(names) if n not in known],
+        [Refusal("exists", n) for n in names if n in known],
+    )
+
+
+def commit_clusters(tx: SacctmgrWrites, plan: ClusterAdd) -> None:
+    """Write a :class:`ClusterAdd` as slurmdbd makes a cluster: with user root's
+    association in account root (root made an Administrator the first time), and QOS
+    ``normal`` described as slurmdbd's when the store had none."""
+    root_known = "root" in tx.users()
+    normal_known = "normal" in tx.qos_list()
+    for name in plan.new:
+        tx.add_cluster(name)
+        tx.add_user(
+            "root",
+            "root",
+            name,
+            None,
+            None if root_known else "root",
+            None if root_known else "Administrator",
+        )
+        root_known = True
+    if not normal_known and "normal" in tx.qos_list():
+        tx.describe_new_qos("normal", "Normal QOS default")
+
+
+def plan_qos(
+    tx: SacctmgrWrites, names: list[str], description: str | None, changes: QosChanges
+) -> QosAdd:
+    """The add of QOS ``names`` (``InvalidValue`` for a name the store cannot keep);
+    those the store has are passed over."""
+    known = set(tx.qos_list())
+    stored = [stored_name("QOS", n) for n in names]
+    return QosAdd(description, changes, [n for n in dict.fromkeys(stored) if n not in known])
+
+
+def commit_qos(tx: SacctmgrWrites, plan: QosAdd) -> None:
+    """Write a :class:`QosAdd`, one QOS at a time (each its own description)."""
+    for name in plan.new:
+        plan.changes.values["description"] = (
+            plan.description if plan.description is not None else name
+        )
+        tx.add_qos(name, changes=plan.changes)
 
 
 def plan_accounts(

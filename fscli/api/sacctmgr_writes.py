@@ -77,14 +77,6 @@ def cluster_names(conn: Any) -> list[str]:
     return sacctmgr_queries.cluster_names(conn)
 
 
-def stored_name(kind: str, name: str) -> str:
-    """``name`` as the store keeps it (lower-cased), refused (``InvalidValue``) as the
-    writer refuses it: asked before sacctmgr prints what it is about to add."""
-    from fscli.store.checks import check_name
-
-    return check_name(kind, name)
-
-
 def qos_rows(conn: Any) -> list[tuple[Any, int]]:
     """(QOS, id) in creation order (sacctmgr's g_qos_list); ``conn`` a read's or a
     change's."""
@@ -244,6 +236,8 @@ class SacctmgrWrites(Writes):
         self._txns += slurmdbd_txn.modify_assocs(views, info)
 
     # -- plans: worked out first, rendered by the front end, then committed --------------
+    plan_add_clusters = add_plans.plan_clusters
+    plan_add_qos = add_plans.plan_qos
     plan_add_accounts = add_plans.plan_accounts
     plan_add_users = add_plans.plan_users
 
@@ -254,9 +248,20 @@ class SacctmgrWrites(Writes):
 
         return make_plan(self._conn(), spec, create_missing=True, clean=clean)
 
-    def commit(self, plan: Plan | add_plans.AccountAdd | add_plans.UserAdd) -> None:
+    def commit(
+        self,
+        plan: Plan
+        | add_plans.ClusterAdd
+        | add_plans.QosAdd
+        | add_plans.AccountAdd
+        | add_plans.UserAdd,
+    ) -> None:
         """Write a plan made in this change (it is final when the change is)."""
-        if isinstance(plan, add_plans.AccountAdd):
+        if isinstance(plan, add_plans.ClusterAdd):
+            add_plans.commit_clusters(self, plan)
+        elif isinstance(plan, add_plans.QosAdd):
+            add_plans.commit_qos(self, plan)
+        elif isinstance(plan, add_plans.AccountAdd):
             add_plans.commit_accounts(self, plan)
         elif isinstance(plan, add_plans.UserAdd):
             add_plans.commit_users(self, plan)

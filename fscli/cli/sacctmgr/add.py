@@ -85,7 +85,7 @@ def _settings(
 def _checked(kind: str, own: dict[str, list[str]], run: Run) -> list[str]:
     """The names to add: at least one, each one the store can hold (no separator or space,
     not too long), else the command ends before anything is printed."""
-    from fscli.api.sacctmgr_writes import stored_name
+    from fscli.api.add_plans import stored_name
     from fscli.errors import InvalidValue
 
     try:
@@ -309,31 +309,12 @@ def add_cluster(run: Run, words: list[str]) -> int:
             )
         if not names:
             raise run.refuse(" Need name of cluster to add.\n")
-        known = set(tx.cluster_names())
-        for name in names:
-            if name in known:
-                run.out(f" This cluster {name} already exists.  Not adding.\n")
-        new = [n for n in dict.fromkeys(names) if n not in known]
-        if not new:  # sacctmgr says no more than the lines above
+        plan = tx.plan_add_clusters(names)
+        for refusal in plan.refusals:
+            run.out(f" This cluster {refusal.name} already exists.  Not adding.\n")
+        if not plan.new:  # sacctmgr says no more than the lines above
             raise run.refuse("")
-        run.out(" Adding Cluster(s)\n" + "".join(f"  Name           = {n}\n" for n in new))
-        root_known = "root" in tx.users()
-        normal_known = "normal" in tx.qos_list()
-        for name in new:
-            tx.add_cluster(name)
-            # as slurmdbd does: root's user association in account root, root an
-            # Administrator the first time
-            tx.add_user(
-                "root",
-                "root",
-                name,
-                None,
-                None if root_known else "root",
-                None if root_known else "Administrator",
-            )
-            root_known = True
-        if not normal_known and "normal" in tx.qos_list():
-            # slurmdbd's QOS normal, made with its database
-            tx.describe_new_qos("normal", "Normal QOS default")
+        run.out(" Adding Cluster(s)\n" + "".join(f"  Name           = {n}\n" for n in plan.new))
+        tx.commit(plan)
 
     return run.write(body)

@@ -1,6 +1,7 @@
 """One sacctmgr command's run: its options, output streams, clusters and transaction.
 
-Every change is one store transaction. sacctmgr prints what it is about to do, then,
+Every change is one store transaction (the API's ``change``: planned, shown, then
+committed or discarded). sacctmgr prints what it is about to do, then,
 without ``-i``, asks ``Would you like to commit changes?`` on stdout and reads the
 answer from stdin: ``y`` commits, ``n`` (or Enter) discards and still exits 0. A
 command that ends with "nothing" (``Nothing new added.``) or an error rolls back.

@@ -616,39 +616,33 @@ def settings_text(rec: Rec) -> str:
 # -- add ------------------------------------------------------------------------------
 def add_qos(run: Run, words: list[str]) -> int:
     def body(tx: SacctmgrWrites) -> None:
-        from fscli.api.sacctmgr_writes import stored_name
         from fscli.errors import InvalidValue
 
-        known = tx.qos_list()
         out = Out()
-        rec = read_rec(plain(words), known, out, names=True)
+        rec = read_rec(plain(words), tx.qos_list(), out, names=True)
         out.say(run)
         if out.failed:
             raise run.refuse("")
         if not rec.names:
             raise run.refuse(" Need name of qos to add.\n")
         try:
-            names = [stored_name("QOS", n) for n in rec.names]
+            plan = tx.plan_add_qos(rec.names, rec.description, rec.changes())
         except InvalidValue as exc:
             raise run.refuse(f" {exc.message}\n") from None
-        new = [n for n in dict.fromkeys(names) if n not in known]
-        if not new:
+        if not plan.new:
             run.out(" Nothing new added.\n")
             raise run.refuse("")
-        desc = rec.description if rec.description is not None else new[-1]
+        desc = rec.description if rec.description is not None else plan.new[-1]
         run.out(
             " Adding QOS(s)\n"
-            + "".join(f"  {n}\n" for n in new)
+            + "".join(f"  {n}\n" for n in plan.new)
             + " Settings\n"
             + f"  Description    = {desc}\n"
             + settings_text(rec)
         )
         if rec.broken_preempt():  # slurmdbd's INSERT fails, unreported: nothing added
             return
-        changes = rec.changes()
-        for name in new:
-            changes.values["description"] = rec.description if rec.description is not None else name
-            tx.add_qos(name, changes=changes)
+        tx.commit(plan)
 
     return run.write(body)
 
