@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from fscli.api import add_plans
+from fscli.api import add_plans, delete_plans
 from fscli.api.writes import Writes
 
 if TYPE_CHECKING:
@@ -240,6 +240,8 @@ class SacctmgrWrites(Writes):
     plan_add_qos = add_plans.plan_qos
     plan_add_accounts = add_plans.plan_accounts
     plan_add_users = add_plans.plan_users
+    plan_delete_accounts = delete_plans.plan_accounts
+    plan_delete_users = delete_plans.plan_users
 
     def plan_load(self, spec: TreeSpec, clean: bool = False) -> Plan:
         """What ``load`` of ``spec`` changes (QOS and partitions it names are added;
@@ -254,7 +256,9 @@ class SacctmgrWrites(Writes):
         | add_plans.ClusterAdd
         | add_plans.QosAdd
         | add_plans.AccountAdd
-        | add_plans.UserAdd,
+        | add_plans.UserAdd
+        | delete_plans.AccountDelete
+        | delete_plans.UserDelete,
     ) -> None:
         """Write a plan made in this change (it is final when the change is)."""
         if isinstance(plan, add_plans.ClusterAdd):
@@ -265,6 +269,10 @@ class SacctmgrWrites(Writes):
             add_plans.commit_accounts(self, plan)
         elif isinstance(plan, add_plans.UserAdd):
             add_plans.commit_users(self, plan)
+        elif isinstance(plan, delete_plans.AccountDelete):
+            delete_plans.commit_accounts(self, plan)
+        elif isinstance(plan, delete_plans.UserDelete):
+            delete_plans.commit_users(self, plan)
         else:
             from fscli.store.tree_sync import apply_plan
 

@@ -18,7 +18,6 @@ from fscli.cli.sacctmgr.modify import (
     ACCOUNT_KEYS,
     USER_COND,
     _selected,
-    admin_targets,
     conditions,
     named_users,
 )
@@ -42,27 +41,9 @@ DEFAULT_ACCOUNT = (
 )
 
 
-def default_refused(removed: list, flagged: set[int]) -> list[str]:
-    """slurmdbd's ``_check_is_def_acct_before_remove``: the user associations to remove,
-    by user and flagged ones (``is_def``, ids in ``flagged``) last, are walked once; a
-    flagged association is refused once any unflagged one (of any user: the flag is never
-    reset) has gone by. So a user whose flagged associations go with all the others it
-    loses is let through, and so is every user that loses only flagged ones, unless an
-    unflagged one sorted before goes too. The flag is per association: one added to the
-    default account later without ``DefaultAccount=`` is not flagged. The lines name what
-    was refused."""
-    rows = sorted(
-        (v for v in removed if v.user is not None),
-        key=lambda v: (v.user, v.assoc.id in flagged, v.assoc.id),  # then table order
-    )
-    other = False
-    lines = []
-    for v in rows:
-        if v.assoc.id not in flagged:
-            other = True
-        elif other:
-            lines.append(f"  C = {v.cluster:<15} A = {v.account:<10} U = {v.user:<9}\n")
-    return lines
+def _refused_line(v) -> str:
+    """A user association whose default a delete would remove, as slurmdbd names it."""
+    return f"  C = {v.cluster:<15} A = {v.account:<10} U = {v.user:<9}\n"
 
 
 def _conditions(run: Run, words: list[str], table) -> dict[str, list[str]]:
@@ -100,36 +81,15 @@ def delete_account(run: Run, words: list[str]) -> int:
         if "root" in found.get("name", []):
             raise run.refuse(ROOT)
         # Account records left without associations (their parent was deleted) go by name.
-        with_assocs = {v.account for v in view}
-        bare = (
-            []
-            if by_assoc or "name" not in found
-            else [a for a in tx.accounts() if a in found["name"] and a not in with_assocs]
-        )
-        if not picked and not bare:
+        plan = tx.plan_delete_accounts(view, picked, by_assoc, found.get("name"))
+        if plan.empty:
             run.out(" Nothing deleted\n")
             raise run.refuse("")
-        defaults = tx.all_defaults()
-        # by name slurmdbd looks at the accounts' own user associations; by association,
-        # at every association it removes
-        names = {v.account for v in picked}
-        removed = _subtrees(view, picked)
-        checked = (
-            removed if by_assoc else [v for v in view if v.user is not None and v.account in names]
-        )
-        refused = default_refused(checked, tx.default_ids())
-        if refused:
-            raise run.refuse(DEFAULT_ACCOUNT.format("".join(refused)))
-        tops = _subtrees_tops(picked)
-        with tx.keeping_bare_records(accounts_gone=set() if by_assoc else names):
-            for cluster in dict.fromkeys(v.cluster for v in tops):
-                accounts = [v.account for v in tops if v.cluster == cluster and v.user is None]
-                if accounts:
-                    tx.delete_account(accounts, cluster, recursive=True)
-            for cluster, user, account, part in admin_targets([v for v in tops if v.user]):
-                tx.delete_user(user, account, cluster, part)
-        tx.drop_accounts([a for a in bare if a not in names])
-        tx.lose_defaults(defaults)
+        if plan.refused:
+            raise run.refuse(DEFAULT_ACCOUNT.format("".join(map(_refused_line, plan.refused))))
+        tx.commit(plan)
+        removed = plan.removed
+        bare = plan.bare
         if by_assoc:
             order = {c: i for i, c in enumerate(dict.fromkeys(v.cluster for v in view))}
             removed.sort(key=lambda v: (order[v.cluster], v.lft))
@@ -143,47 +103,22 @@ def delete_account(run: Run, words: list[str]) -> int:
     return run.write(body)
 
 
-def _subtrees_tops(picked) -> list:
-    """The associations of ``picked`` that are not inside another one's subtree."""
-    return [
-        v
-        for v in picked
-        if not any(o is not v and o.cluster == v.cluster and o.lft < v.lft < o.rgt for o in picked)
-    ]
-
-
-def _subtrees(view, picked) -> list:
-    """The associations in the subtrees of ``picked`` (themselves included)."""
-    spans = [(v.cluster, v.lft, v.rgt) for v in picked]
-    return [v for v in view if any(c == v.cluster and lo <= v.lft <= hi for c, lo, hi in spans)]
-
-
 def delete_user(run: Run, words: list[str]) -> int:
     def body(tx: SacctmgrWrites) -> None:
         found = _conditions(run, words, USER_COND)
         by_assoc = any(k in found for k in ("cluster", "account", "partition"))
         clusters = run.pick_clusters(tx.cluster_names(), found.pop("cluster", []))
-        users = tx.users()
-        defaults = tx.all_defaults()
-        named = named_users(users, found)
+        named = named_users(tx.users(), found)
         view = tx.view(clusters)
         picked = [v for v in _selected(view, found, users=True) if v.user in named]
-        if not by_assoc:  # a user deleted by name goes even without associations
-            gone = sorted(named)
-        else:
-            left = {v.user for v in view if v.user in named and v not in picked}
-            gone = sorted({v.user for v in picked} - left)
-            refused = default_refused(picked, tx.default_ids())
-            if refused:
-                raise run.refuse(DEFAULT.format("".join(refused)))
-        if not picked and not gone:
+        plan = tx.plan_delete_users(view, picked, named, by_assoc)
+        if plan.refused:
+            raise run.refuse(DEFAULT.format("".join(map(_refused_line, plan.refused))))
+        if plan.empty:
             run.out(" Nothing deleted\n")
             raise run.refuse("")
-        with tx.keeping_bare_records(users_gone=set(gone)):
-            for cluster, user, account, part in admin_targets(picked):
-                tx.delete_user(user, account, cluster, part)
-            tx.drop_users([u for u in gone if u not in {v.user for v in picked}])
-        tx.lose_defaults(defaults)
+        tx.commit(plan)
+        gone = plan.gone
         if by_assoc:
             text = " Deleting user associations...\n" + "".join(_assoc_line(v) for v in picked)
             if gone:

@@ -168,21 +168,6 @@ def modified_users(
     return [u for u in by_default if u not in table] + sorted(table), sorted(table)
 
 
-def admin_targets(picked: list) -> list[tuple[str, str, str, str | None]]:
-    """User associations as ``Admin`` names them: (cluster, user, account, partition),
-    where partition None means all of that user's associations in the account. No
-    partition picked means all of them (conditions never pick the plain association
-    alone): one target then, else one per partition."""
-    groups: dict[tuple[str, str, str], set] = {}
-    for item in picked:
-        groups.setdefault((item.cluster, item.user, item.account), set()).add(item.assoc.partition)
-    return [
-        (*key, part)
-        for key, parts in groups.items()
-        for part in ([None] if None in parts else sorted(parts))
-    ]
-
-
 def report(run: Run, blocks: list[tuple[str, list[str]]]) -> str:
     """The `` Modified ...`` blocks that have objects, to print once the change is made
     (one the store refuses is not reported as made); `` Nothing modified`` (exit 1) when
@@ -589,7 +574,9 @@ def modify_user(run: Run, words: list[str]) -> int:
                 for cluster in clusters:  # the default is per cluster, as slurmdbd's is_def
                     tx.modify_user(user, None, cluster, default_account=default, changes=unchanged)
         if values.given():
-            for cluster, user, account, part in admin_targets(picked):
+            from fscli.api.delete_plans import user_targets
+
+            for cluster, user, account, part in user_targets(picked):
                 tx.modify_user(user, account, cluster, part, changes=values.changes(modify=True))
         if picked:
             _check_default_qos(run, tx, clusters, found, True, values, said[:assoc_part])
