@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from fscli.api import add_plans, delete_plans
+from fscli.api import add_plans, delete_plans, qos_plans
 from fscli.api.writes import Writes
 
 if TYPE_CHECKING:
@@ -242,6 +242,8 @@ class SacctmgrWrites(Writes):
     plan_add_users = add_plans.plan_users
     plan_delete_accounts = delete_plans.plan_accounts
     plan_delete_users = delete_plans.plan_users
+    plan_modify_qos = qos_plans.plan_modify
+    plan_delete_qos = qos_plans.plan_delete
 
     def plan_load(self, spec: TreeSpec, clean: bool = False) -> Plan:
         """What ``load`` of ``spec`` changes (QOS and partitions it names are added;
@@ -250,33 +252,30 @@ class SacctmgrWrites(Writes):
 
         return make_plan(self._conn(), spec, create_missing=True, clean=clean)
 
-    def commit(
-        self,
-        plan: Plan
-        | add_plans.ClusterAdd
-        | add_plans.QosAdd
-        | add_plans.AccountAdd
-        | add_plans.UserAdd
-        | delete_plans.AccountDelete
-        | delete_plans.UserDelete,
-    ) -> None:
-        """Write a plan made in this change (it is final when the change is)."""
-        if isinstance(plan, add_plans.ClusterAdd):
-            add_plans.commit_clusters(self, plan)
-        elif isinstance(plan, add_plans.QosAdd):
-            add_plans.commit_qos(self, plan)
-        elif isinstance(plan, add_plans.AccountAdd):
-            add_plans.commit_accounts(self, plan)
-        elif isinstance(plan, add_plans.UserAdd):
-            add_plans.commit_users(self, plan)
-        elif isinstance(plan, delete_plans.AccountDelete):
-            delete_plans.commit_accounts(self, plan)
-        elif isinstance(plan, delete_plans.UserDelete):
-            delete_plans.commit_users(self, plan)
-        else:
-            from fscli.store.tree_sync import apply_plan
+    def commit(self, plan: Any) -> None:
+        """Write a plan made in this change (it is final when the change is): one of
+        the plans of :mod:`~fscli.api.add_plans`, :mod:`~fscli.api.delete_plans` and
+        :mod:`~fscli.api.qos_plans`, or a tree's ``Plan`` (:meth:`plan_load`)."""
+        write = _WRITERS.get(type(plan))
+        if write is not None:
+            write(self, plan)
+            return
+        from fscli.store.tree_sync import apply_plan
 
-            apply_plan(self._session(), plan, self.now, self._admin.actor)
+        apply_plan(self._session(), plan, self.now, self._admin.actor)
+
+
+_WRITERS: dict[type, Callable[[SacctmgrWrites, Any], None]] = {
+    add_plans.ClusterAdd: add_plans.commit_clusters,
+    add_plans.QosAdd: add_plans.commit_qos,
+    add_plans.AccountAdd: add_plans.commit_accounts,
+    add_plans.UserAdd: add_plans.commit_users,
+    delete_plans.AccountDelete: delete_plans.commit_accounts,
+    delete_plans.UserDelete: delete_plans.commit_users,
+    qos_plans.QosModify: qos_plans.commit_modify,
+    qos_plans.QosDelete: qos_plans.commit_delete,
+}
+"""Each plan type's writer."""
 
 
 def assoc_info(shares: Any, priority: Any, limits: dict[str, Any], is_def: bool = False) -> str:

@@ -766,7 +766,8 @@ def modify_qos(run: Run, words: list[str]) -> int:
         rows = tx.qos_rows()
         picked = [q for q, _ in matched(rows, cond)]
         added = [i.lstrip("+") for i in rec.preempt or [] if i and i[0] != "-"]
-        if added and any(_loops(q.name, added, rows) for q in picked):
+        plan = tx.plan_modify_qos([q.name for q in picked], changes, added)
+        if plan.loops:
             # checked QOS by QOS before slurmdbd runs its (maybe broken) SQL
             raise run.refuse(
                 "sacctmgr: error: QOS Preemption loop detected\n"
@@ -781,30 +782,9 @@ def modify_qos(run: Run, words: list[str]) -> int:
             run.out(" Nothing modified\n")
             raise run.refuse("")
         run.out(" Modified qos...\n" + "".join(f"  {q.name}\n" for q in picked))
-        tx.note_modified("QOS", [q.name for q in picked], "")
-        tx.modify_qos([q.name for q in picked], changes=changes)
+        tx.commit(plan)
 
     return run.write(body)
-
-
-def _loops(name: str, added: list[str], rows) -> bool:
-    """slurmdbd's ``_preemption_loop``: would ``name`` preempting ``added`` let it, through
-    the QOS those preempt, preempt itself?"""
-    preempts = {q.name: set(q.preempt) for q, _ in rows}
-    seen: set[str] = set()
-    todo = list(added)
-    if name in todo:
-        return True
-    while todo:
-        other = todo.pop()
-        if other in seen:
-            continue
-        seen.add(other)
-        theirs = preempts.get(other, set())
-        if name in theirs or other in theirs:
-            return True
-        todo += theirs
-    return False
 
 
 # -- delete ---------------------------------------------------------------------------
@@ -819,15 +799,10 @@ def delete_qos(run: Run, words: list[str]) -> int:
         if not picked:
             run.out(" Nothing deleted\n")
             raise run.refuse("")
-        view = tx.view(own_only=True)
-        defaults = [
-            v
-            for v in sorted(view, key=lambda v: (v.cluster, v.lft))
-            if v.assoc.default_qos in picked
-        ]
-        if defaults:
+        plan = tx.plan_delete_qos(picked)
+        if plan.refused:
             lines = []
-            for v in defaults:
+            for v in plan.refused:
                 line = (
                     f"  DefQOS = {v.assoc.default_qos:<10} C = {v.cluster:<10} A = {v.account:<20}"
                 )
@@ -843,7 +818,7 @@ def delete_qos(run: Run, words: list[str]) -> int:
                 " or change the default qos to remove the qos.\n"
                 " Changes Discarded\n"
             )
-        tx.delete_qos(picked)
+        tx.commit(plan)
         run.out(" Deleting QOS(s)...\n" + "".join(f"  {n}\n" for n in picked))
 
     return run.write(body)
