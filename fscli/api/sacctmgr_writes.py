@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from fscli.api import add_plans, delete_plans, qos_plans
+from fscli.api import add_plans, delete_plans, modify_plans, qos_plans
 from fscli.api.writes import Writes
 
 if TYPE_CHECKING:
@@ -242,6 +242,7 @@ class SacctmgrWrites(Writes):
     plan_add_users = add_plans.plan_users
     plan_delete_accounts = delete_plans.plan_accounts
     plan_delete_users = delete_plans.plan_users
+    plan_modify_accounts = modify_plans.plan_accounts
     plan_modify_qos = qos_plans.plan_modify
     plan_delete_qos = qos_plans.plan_delete
 
@@ -254,8 +255,8 @@ class SacctmgrWrites(Writes):
 
     def commit(self, plan: Any) -> None:
         """Write a plan made in this change (it is final when the change is): one of
-        the plans of :mod:`~fscli.api.add_plans`, :mod:`~fscli.api.delete_plans` and
-        :mod:`~fscli.api.qos_plans`, or a tree's ``Plan`` (:meth:`plan_load`)."""
+        the plans of :mod:`~fscli.api.add_plans`, :mod:`~fscli.api.delete_plans`,
+        :mod:`~fscli.api.modify_plans` and :mod:`~fscli.api.qos_plans`, or a tree's ``Plan`` (:meth:`plan_load`)."""
         write = _WRITERS.get(type(plan))
         if write is not None:
             write(self, plan)
@@ -274,6 +275,7 @@ _WRITERS: dict[type, Callable[[SacctmgrWrites, Any], None]] = {
     delete_plans.UserDelete: delete_plans.commit_users,
     qos_plans.QosModify: qos_plans.commit_modify,
     qos_plans.QosDelete: qos_plans.commit_delete,
+    modify_plans.AccountModify: modify_plans.commit_accounts,
 }
 """Each plan type's writer."""
 

@@ -378,55 +378,32 @@ def modify_account(run: Run, words: list[str]) -> int:
                     and o.lower() in found.get("organization", [o.lower()])
                 ]
                 commit = _part(run, said, " Modified accounts...", named) or commit
-        moves: list[tuple[str, str, str | None]] = []  # (cluster, account, below first)
-        changed: list = []
+        picked = None
         assoc_part = len(said)
         if values.given():
             if by_account and not by_assoc and not found.get("name"):
                 run.failed = True
                 run.err(WHERE_PROBLEM)
-            elif values.parent is not None and values.parent not in accounts:
-                run.failed = True
-                run.err(f" Parent Account {values.parent} doesn't exist.\n")
             else:
-                lines: list[str] = []
-                for v in _selected(view, found, users=False):
-                    if values.parent is not None:
-                        move = _move(view, v, values.parent)
-                        if move is False:
-                            continue
-                        moves.append((v.cluster, v.account, move))
-                    changed.append(v)
-                    lines.append(f"C = {v.cluster:<10} A = {v.account} of {v.parent_account}")
-                    lines += unset_lines(view, v, _pushed(values, v))
-                commit = _part(run, said, " Modified account associations...", lines) or commit
+                picked = _selected(view, found, users=False)
+        changes = None if values.changes().empty() else values.changes(modify=True)
+        plan = tx.plan_modify_accounts(
+            view, clusters, named, desc, org, picked, values.parent, changes
+        )
+        if plan.refusals:
+            run.failed = True
+            run.err(f" Parent Account {values.parent} doesn't exist.\n")
+        elif picked is not None:
+            lines: list[str] = []
+            for v in plan.assocs:
+                lines.append(f"C = {v.cluster:<10} A = {v.account} of {v.parent_account}")
+                lines += unset_lines(view, v, _pushed(values, v))
+            commit = _part(run, said, " Modified account associations...", lines) or commit
         if not commit:
             run.out("".join(said))
             raise run.refuse("", 1 if run.failed else 0)
-        _note_account_txns(tx, named, desc, org, values, changed)
-        if named:
-            for cluster in clusters:
-                here = {v.account for v in view if v.cluster == cluster and v.user is None}
-                names = [a for a in named if a in here]
-                if names:
-                    tx.modify_account(
-                        names, cluster, None, desc and desc.lower(), org,
-                        changes=Settings().changes(),
-                    )  # fmt: skip
-        for cluster, account, below in moves:
-            old_parent = next(
-                v.parent_account
-                for v in tx.view([cluster])
-                if v.user is None and v.account == account
-            )
-            if below is not None:
-                tx.modify_account(below, cluster, old_parent, changes=Settings().changes())
-                tx.place_first(cluster, below)
-            tx.modify_account(account, cluster, values.parent, changes=Settings().changes())
-            tx.place_first(cluster, account)
-        if not values.changes().empty():
-            for v in changed:
-                tx.modify_account(v.account, v.cluster, changes=values.changes(modify=True))
+        _note_account_txns(tx, named, desc, org, values, plan.assocs)
+        tx.commit(plan)
         _check_default_qos(run, tx, clusters, found, False, values, said[:assoc_part])
         run.out("".join(said))
 
@@ -442,21 +419,6 @@ def _part(run: Run, said: list[str], header: str, lines: list[str]) -> bool:
         return False
     said.append(header + "\n" + "".join(f"  {line}\n" for line in lines))
     return True
-
-
-def _move(view: list, item, parent: str):
-    """How slurmdbd's ``_move_parent`` takes a move of ``item`` under ``parent``: False
-    when it is no change (itself, or the parent it is already first under), else the
-    sub-account of ``item`` named ``parent`` that must first move up (or None)."""
-    if parent == item.account:
-        return False
-    here = [v for v in view if v.cluster == item.cluster and v.user is None]
-    target = next((v for v in here if v.account == parent), None)
-    if target is None:
-        return False
-    if target.lft + 1 == item.lft:
-        return False
-    return parent if item.lft < target.lft < item.rgt else None
 
 
 USER_KEYS = ("name", "adminlevel", "cluster", "defaultaccount", "defaultwckey", "wckeys")
