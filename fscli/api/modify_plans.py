@@ -1,9 +1,11 @@
-"""Plans of account modifies: records re-described, associations changed or moved.
+"""Plans of account and user modifies: records changed, associations changed or moved.
 
 The front end picks the accounts and associations by its own conditions; the API works
 out what slurmdbd makes of a new parent (``_move_parent``: a move under the parent an
 account is already first under, or under itself, is no change; a move under one of its
-own sub-accounts first moves that one up) and refuses a parent that does not exist.
+own sub-accounts first moves that one up) and refuses a parent that does not exist; and
+what it makes of a user's new default account (refused, per cluster, for a user with no
+association in it there; an admin level given with it is then not written either).
 ``tx.commit(plan)`` writes the records, the moves (each put first under its new parent)
 and the association values.
 """
@@ -118,3 +120,74 @@ def commit_accounts(tx: SacctmgrWrites, plan: AccountModify) -> None:
     if plan.changes is not None:
         for v in plan.assocs:
             tx.modify_account(v.account, v.cluster, changes=plan.changes)
+
+
+@dataclass
+class UserModify:
+    """``users``: users given ``default`` (per cluster, on ``clusters``) and/or
+    ``level`` (``leveled``: those the level reaches); ``assocs``: user associations given
+    ``changes``; ``refusals``: ``no-default-association`` (``name`` a user with no
+    association in ``default`` on ``cluster``: that user's default is not changed)."""
+
+    clusters: list[str]
+    users: list[str]
+    leveled: list[str]
+    default: str | None
+    level: str | None
+    assocs: list[AssocView]
+    changes: AssocChanges | None
+    refusals: list[Refusal] = field(default_factory=list)
+
+    @property
+    def lacking(self) -> set[str]:
+        """The users whose new default is refused."""
+        return {r.name for r in self.refusals}
+
+
+def plan_users(
+    tx: SacctmgrWrites,
+    view: list[AssocView],
+    clusters: list[str],
+    users: list[str],
+    leveled: list[str],
+    default: str | None,
+    level: str | None,
+    picked: list[AssocView],
+    changes: AssocChanges | None,
+) -> UserModify:
+    """The modify of ``users`` (new ``default`` account, new admin ``level`` for those
+    ``leveled``) and of the user associations ``picked`` (``changes``, None: none)."""
+    plan = UserModify(clusters, users, leveled, default, level, picked, changes)
+    if default:
+        plan.refusals = [
+            Refusal("no-default-association", u, c)
+            for u in users
+            for c in clusters
+            if not any(v.user == u and v.account == default and v.cluster == c for v in view)
+        ]
+        if not any(v.user in users and v.account == default for v in view):
+            # slurmdbd's is_def update matched nothing: it rolls back the level
+            plan.leveled = []
+    return plan
+
+
+def commit_users(tx: SacctmgrWrites, plan: UserModify) -> None:
+    """Write a :class:`UserModify`: each user's level (global: any cluster will do) and
+    default account (per cluster, as slurmdbd's ``is_def``), then the association values."""
+    from fscli.api.delete_plans import user_targets
+    from fscli.engine.assoc_changes import AssocChanges
+
+    lacking = plan.lacking
+    for user in sorted(plan.users):
+        if plan.level and user in plan.leveled:
+            tx.modify_user(
+                user, None, plan.clusters[0], admin_level=plan.level, changes=AssocChanges()
+            )
+        if plan.default and user not in lacking:
+            for cluster in plan.clusters:
+                tx.modify_user(
+                    user, None, cluster, default_account=plan.default, changes=AssocChanges()
+                )
+    if plan.changes is not None:
+        for cluster, user, account, part in user_targets(plan.assocs):
+            tx.modify_user(user, account, cluster, part, changes=plan.changes)

@@ -243,6 +243,7 @@ class SacctmgrWrites(Writes):
     plan_delete_accounts = delete_plans.plan_accounts
     plan_delete_users = delete_plans.plan_users
     plan_modify_accounts = modify_plans.plan_accounts
+    plan_modify_users = modify_plans.plan_users
     plan_modify_qos = qos_plans.plan_modify
     plan_delete_qos = qos_plans.plan_delete
 
@@ -276,6 +277,7 @@ _WRITERS: dict[type, Callable[[SacctmgrWrites, Any], None]] = {
     qos_plans.QosModify: qos_plans.commit_modify,
     qos_plans.QosDelete: qos_plans.commit_delete,
     modify_plans.AccountModify: modify_plans.commit_accounts,
+    modify_plans.UserModify: modify_plans.commit_users,
 }
 """Each plan type's writer."""
 

@@ -466,7 +466,7 @@ def modify_user(run: Run, words: list[str]) -> int:
         said: list[str] = []  # stdout, printed once the store took the change
         user_changes: list[str] = []
         leveled: list[str] = []  # the users a new admin level reaches
-        lacking_users: set[str] = set()
+        user_part = None  # where the user part's text goes in ``said``, once planned
         if "defaultaccount" in own or "adminlevel" in own:
             if by_assoc and not by_user:
                 run.failed = True
@@ -486,34 +486,12 @@ def modify_user(run: Run, words: list[str]) -> int:
                     said.append(" Nothing modified\n")
                     run.failed = True
                 else:
-                    commit = True
-                    lacking = [
-                        (u, c)
-                        for u in named
-                        for c in clusters
-                        if default
-                        and not any(
-                            v.user == u and v.account == default and v.cluster == c for v in view
-                        )
-                    ]
-                    if lacking:
-                        said.append(
-                            " Can't modify because these users aren't associated with new "
-                            f"default account '{default}'...\n"
-                            + "".join(f"  U = {u} C = {c}\n" for u, c in lacking)
-                        )
-                        run.failed = True
-                        commit = False
-                    else:
-                        said.append(" Modified users...\n" + "".join(f"  {u}\n" for u in named))
                     user_changes = named
-                    lacking_users = {u for u, _ in lacking}
-                    if default and not any(
-                        v.user in named and v.account == default for v in view
-                    ):  # slurmdbd's is_def update matched nothing: it rolls back the level
-                        leveled = []
+                    user_part = len(said)
+                    said.append("")
         picked: list = []
         assoc_part = len(said)
+        assoc_commit = False
         if values.given():
             if by_user and not by_assoc and not found.get("name"):
                 run.failed = True
@@ -521,25 +499,36 @@ def modify_user(run: Run, words: list[str]) -> int:
             else:
                 picked = _selected(view, found, users=True)
                 lines = [user_assoc_line(v) for v in picked]
-                commit = _part(run, said, " Modified user associations...", lines) or commit
+                assoc_commit = _part(run, said, " Modified user associations...", lines)
+        plan = tx.plan_modify_users(
+            view,
+            clusters,
+            user_changes,
+            leveled,
+            default,
+            level,
+            picked,
+            values.changes(modify=True) if values.given() else None,
+        )
+        if user_part is not None:
+            if plan.refusals:
+                said[user_part] = (
+                    " Can't modify because these users aren't associated with new "
+                    f"default account '{default}'...\n"
+                    + "".join(f"  U = {r.name} C = {r.cluster}\n" for r in plan.refusals)
+                )
+                run.failed = True
+            else:
+                said[user_part] = " Modified users...\n" + "".join(f"  {u}\n" for u in user_changes)
+                commit = True
+        commit = assoc_commit or commit
         if not commit:
             run.out("".join(said))
             raise run.refuse("", 1 if run.failed else 0)
         _note_user_txns(
-            tx, view, (user_changes, leveled), lacking_users, default, level, values, picked
+            tx, view, (user_changes, plan.leveled), plan.lacking, default, level, values, picked
         )
-        for user in sorted(user_changes):
-            unchanged = Settings().changes()
-            if level and user in leveled:  # global: any cluster will do
-                tx.modify_user(user, None, clusters[0], admin_level=level, changes=unchanged)
-            if default and user not in lacking_users:
-                for cluster in clusters:  # the default is per cluster, as slurmdbd's is_def
-                    tx.modify_user(user, None, cluster, default_account=default, changes=unchanged)
-        if values.given():
-            from fscli.api.delete_plans import user_targets
-
-            for cluster, user, account, part in user_targets(picked):
-                tx.modify_user(user, account, cluster, part, changes=values.changes(modify=True))
+        tx.commit(plan)
         if picked:
             _check_default_qos(run, tx, clusters, found, True, values, said[:assoc_part])
         run.out("".join(said))
