@@ -9,9 +9,14 @@ sacctmgr's dialect makes), records slurmdbd's transaction rows for what changed 
 against new state), and commits only when the front end's ``decide`` says yes. Anything
 raised while planning rolls the whole transaction back: nothing half-written.
 
-The native commands and this front end reach the store's one writer through the same
-``Writes`` methods (``add_account``, ``modify_user``, ``delete_qos`` ...): a rule lives
-once, in the store, and both dialects say its refusals in their own words.
+Inside a change, the front end asks for a plan (``tx.plan_add_users(...)``,
+``tx.plan_delete_accounts(...)``, ``tx.plan_modify_qos(...)``, ``tx.plan_load(...)``: the
+dataclasses of :mod:`~fscli.api.add_plans`, :mod:`~fscli.api.delete_plans`,
+:mod:`~fscli.api.modify_plans`, :mod:`~fscli.api.qos_plans`, or a tree's ``Plan``), says
+it and its refusals (with codes) in sacctmgr's words, and hands it to ``tx.commit(plan)``,
+which writes it through the same ``Writes`` methods the native commands use
+(``add_account``, ``modify_user``, ``delete_qos`` ...): slurmdbd's rules live in the plans,
+the store's in its one writer, and no front end repeats either.
 """
 
 from __future__ import annotations
