@@ -1,20 +1,15 @@
-"""Jobs as the API lists them, and the names a job's words are checked against.
-
-The constants come from the store (the job table's states and its largest id) without
-importing SQLAlchemy, so that parsing a command's words stays cheap.
-"""
+"""Jobs as the API lists them. The words a job's command takes are checked against
+:mod:`fscli.engine.job_states`, which the command line reads directly."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from fscli.store.job_states import JOB_STATES, MAX_JOB_ID
-
 if TYPE_CHECKING:
     from fscli.api.store import Store
     from fscli.engine.model import Job
 
-__all__ = ["JOB_STATES", "MAX_JOB_ID", "list_jobs", "stored_job"]
+__all__ = ["list_jobs", "stored_job"]
 
 
 def list_jobs(store: Store, cluster: str | None, filters: dict[str, set[str]]) -> list[Job]:

@@ -53,7 +53,7 @@ def priorities(
 
 def why_not_listed(store: Store, job_id: int) -> str:
     """Why sprio has no row for ``job_id``."""
-    from fscli.store.job_states import MAX_JOB_ID
+    from fscli.engine.job_states import MAX_JOB_ID
     from fscli.store.snapshot import job_state
 
     if not 0 <= job_id <= MAX_JOB_ID:  # no store holds such an id (nor can it be queried)

@@ -181,7 +181,9 @@ class Writes:
         changes: AssocChanges | None = None,
         **settings: Any,
     ) -> list[str]:
-        """Users with an association in each of ``accounts``."""
+        """Users with an association in each of ``accounts`` (under slurmdbd's rules, as
+        ``fscli sacctmgr``'s, in a partition the store may not know: sacctmgr never asks
+        slurmctld)."""
         changes = _assoc_changes(changes, settings)
         target, made = self._first_cluster(cluster)
         return made + self._admin.add_users(
@@ -192,6 +194,7 @@ class Writes:
             default_account,
             admin_level,
             changes,
+            known_partition=not self._admin.slurmdbd_rules,
         )
 
     def modify_user(
@@ -224,8 +227,17 @@ class Writes:
         cluster: str | None = None,
         partition: str | None = None,
     ) -> list[str]:
-        """Delete users' associations (in ``account``/``partition``, else all)."""
-        return self._admin.delete_users(self._cluster(cluster), _names(names), account, partition)
+        """Delete users' associations (in ``account``/``partition``, else all). The
+        association of a user's default account goes only with the user's last one, but
+        under slurmdbd's rules (``fscli sacctmgr``), whose own check of defaults is
+        sacctmgr's front end's: there the user keeps the others, with no default."""
+        return self._admin.delete_users(
+            self._cluster(cluster),
+            _names(names),
+            account,
+            partition,
+            keep_default=not self._admin.slurmdbd_rules,
+        )
 
     # -- QOS --------------------------------------------------------------------------
     def add_qos(

@@ -92,7 +92,7 @@ def job() -> None:
 
 def _job_id(text: str, key: str = "job id") -> int:
     """A job id: 1 to the largest the store's 64-bit column holds."""
-    from fscli.api.jobs import MAX_JOB_ID
+    from fscli.engine.job_states import MAX_JOB_ID
 
     return whole_number(key, text, 1, MAX_JOB_ID)
 
@@ -239,7 +239,7 @@ def list_(app, words, out) -> None:
     Example:
       fscli job list state=pending -P
     """
-    from fscli.api.jobs import JOB_STATES
+    from fscli.engine.job_states import JOB_STATES
     from fscli.errors import UsageProblem
 
     parsed = parse_words(words, LIST_KEYS, "job list")

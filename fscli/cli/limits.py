@@ -380,8 +380,8 @@ def check(app, words, whatif, config_texts, always, out) -> None:
     if changes and changes.tree is not None:
         raise UsageProblem("limits check --with takes 'TARGET SETTING=VALUE...' words, not a tree")
     if stored is not None:
-        from fscli.api.jobs import MAX_JOB_ID
         from fscli.cli.words import whole_number
+        from fscli.engine.job_states import MAX_JOB_ID
 
         with progress(app, "checking limits"):
             result = app.store.check_stored_job(

@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from fscli.engine.job_states import ACTIVE_STATES
 from fscli.errors import InvalidValue
-from fscli.store.job_states import ACTIVE_STATES
 from fscli.store.sql import chunked, in_list, rows, scalar
 
 NAME_RE = re.compile(r"[a-z0-9_][a-z0-9_.@+-]*")

@@ -25,6 +25,7 @@ from typing import NamedTuple
 
 from fscli.engine import qoslist
 from fscli.engine import reasons as R
+from fscli.engine.job_states import ACTIVE_STATES, SUBMIT_STATES
 from fscli.engine.submit import JobInput
 from fscli.engine.tres import format_tres
 from fscli.errors import Conflict, InvalidValue, NotFound, UsageProblem
@@ -32,7 +33,6 @@ from fscli.heap import keep_until_exit
 from fscli.store import sql
 from fscli.store.assoc_fields import qos_list
 from fscli.store.bulk import insert_many, log_many
-from fscli.store.job_states import ACTIVE_STATES, SUBMIT_STATES
 from fscli.store.progress import Progress, tick
 
 

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from sqlalchemy import func, select
 
+from fscli.engine.job_states import ACTIVE_STATES, MAX_JOB_ID
 from fscli.engine.submit import JobInput
 from fscli.engine.tres import format_tres
 from fscli.errors import Conflict, InvalidValue, NotFound, UsageProblem
 from fscli.store import models as m
 from fscli.store.admin import Admin
 from fscli.store.job_rows import ROW_COLUMNS, JobRows
-from fscli.store.job_states import ACTIVE_STATES, MAX_JOB_ID
 from fscli.store.sql import chunked
 
 MAX_COUNT = 100_000  # jobs one submit makes: each is a row and a history line in one transaction

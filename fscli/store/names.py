@@ -11,8 +11,8 @@ from __future__ import annotations
 import os
 import sqlite3
 
+from fscli.engine.job_states import ACTIVE_STATES
 from fscli.store.db import sqlite_uri
-from fscli.store.job_states import ACTIVE_STATES
 
 # kind -> query of the names in [low, high): a range on the name's index, not a LIKE scan
 QUERIES = {

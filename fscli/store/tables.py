@@ -27,11 +27,10 @@ from sqlalchemy import (
     text,
 )
 
+# the job table's states and largest id (job.id is a signed 64-bit column on every backend)
+from fscli.engine.job_states import ACTIVE_STATES, MAX_JOB_ID  # noqa: F401
 from fscli.engine.limits.definitions import ASSOC_LIMITS, QOS_LIMITS
 from fscli.store.assoc_fields import ANY_LIMIT, TREE_INDEX
-
-# the job table's states and largest id (job.id is a signed 64-bit column on every backend)
-from fscli.store.job_states import ACTIVE_STATES, MAX_JOB_ID  # noqa: F401
 
 NAMING = {
     "ix": "ix_%(column_0_label)s",

@@ -25,6 +25,7 @@ from typing import Any
 
 from fscli.engine import config as configmod
 from fscli.engine import treediff
+from fscli.engine.job_states import ACTIVE_STATES
 from fscli.engine.model import SHARES_PARENT, Assoc
 from fscli.engine.treediff import Change, Plan
 from fscli.engine.treespec import (
@@ -44,7 +45,6 @@ from fscli.heap import keep_until_exit
 from fscli.store import snapshot, user_defaults
 from fscli.store.assoc_fields import qos_list
 from fscli.store.checks import active_job_ids, check_name, named
-from fscli.store.job_states import ACTIVE_STATES
 from fscli.store.sql import chunked, in_list, rows, scalar
 
 # ---------------------------------------------------------------- store -> TreeSpec

@@ -152,41 +152,10 @@ def store_names_reached(package: Path = PACKAGE) -> dict[str, set[str]]:
     return out
 
 
-# What the command line still reaches of the store through the API (issue 32): the
-# sacctmgr writes and ``load`` (Admin, the QOS writes, the tree planner, slurmdbd's
-# transaction rows), and two constants of the job table. Exact, as DEBT is.
-STORE_NAMES_DEBT = {
-    "fscli.cli.job": {"fscli.api.jobs.JOB_STATES", "fscli.api.jobs.MAX_JOB_ID"},
-    "fscli.cli.limits": {"fscli.api.jobs.MAX_JOB_ID"},
-    "fscli.cli.sacctmgr.add": {
-        "fscli.api.sacctmgr.check_name",
-        "fscli.api.sacctmgr.describe_new_qos",
-        "fscli.api.sacctmgr.queries",
-    },
-    "fscli.cli.sacctmgr.context": {"fscli.api.sacctmgr.Admin", "fscli.api.sacctmgr.slurmdbd_txn"},
-    "fscli.cli.sacctmgr.delete": {"fscli.api.sacctmgr.queries", "fscli.api.sacctmgr.slurmdbd_txn"},
-    "fscli.cli.sacctmgr.files": {"fscli.api.sacctmgr.apply_plan", "fscli.api.sacctmgr.make_plan"},
-    "fscli.cli.sacctmgr.modify": {"fscli.api.sacctmgr.queries", "fscli.api.sacctmgr.slurmdbd_txn"},
-    "fscli.cli.sacctmgr.qos": {
-        "fscli.api.sacctmgr.add_qos",
-        "fscli.api.sacctmgr.check_name",
-        "fscli.api.sacctmgr.delete_qos",
-        "fscli.api.sacctmgr.modify_qos",
-        "fscli.api.sacctmgr.queries",
-        "fscli.api.sacctmgr.slurmdbd_txn",
-    },
-}
-
-
 def test_the_cli_reaches_no_store_name_through_the_api():
     """The API hands the command line plain data and functions of its own; a store module
     or name it merely re-exports would be the store under another name (issue 32)."""
-    found = store_names_reached()
-    debt = STORE_NAMES_DEBT
-    new = {m: sorted(n - debt.get(m, set())) for m, n in found.items() if n - debt.get(m, set())}
-    paid = {m: sorted(n - found.get(m, set())) for m, n in debt.items() if n - found.get(m, set())}
-    assert new == {}, f"store names reached through the API: {new}"
-    assert paid == {}, f"no longer reached: remove them from STORE_NAMES_DEBT: {paid}"
+    assert store_names_reached() == {}
 
 
 def test_a_store_name_reached_through_the_api_is_found(tmp_path):

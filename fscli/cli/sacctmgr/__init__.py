@@ -4,8 +4,9 @@ With ``alias sacctmgr='fscli sacctmgr'`` an admin's scripts run unchanged: the s
 options (``-i -n -p -P -Q -r -s -v -V``, and ``-M CLUSTER``), verbs, entities, keyword
 abbreviations, messages, tables and exit codes as real sacctmgr (see
 ``tests/data/golden/slurm-22.05/sacctmgr_messages``). The grammar lives in
-:mod:`.grammar`, each verb in its own module; writes go through the store's ``Admin``
-methods, so the native commands and this front end share one implementation.
+:mod:`.grammar`, each verb in its own module; writes are planned and committed through
+the API (:mod:`fscli.api.sacctmgr_writes`: the native commands' ``Writes`` under
+slurmdbd's rules), so the native commands and this front end share one implementation.
 """
 
 from __future__ import annotations

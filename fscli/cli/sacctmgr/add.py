@@ -1,12 +1,15 @@
-"""``sacctmgr add account|user|coordinator|qos|cluster`` over fscli's ``Admin``.
+"""``sacctmgr add account|user|coordinator|qos|cluster`` as plans of the API's change.
 
 Each add reads its words as sacctmgr 22.05 does (``sacctmgr_add_account``,
 ``sacctmgr_add_user``, ...), works out what is new (an existing association is
 skipped, not an error: only "nothing at all new" is), prints sacctmgr's block, then
-writes through the store's ``Admin`` methods in one transaction.
+writes through the API's write surface (:class:`fscli.api.sacctmgr_writes.SacctmgrWrites`,
+the native commands' ``Writes``) in one change, committed once confirmed.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from fscli.cli.sacctmgr.context import Run
 from fscli.cli.sacctmgr.grammar import ASSOC_COND, ASSOC_REC, Names, first, matches, plain
@@ -20,6 +23,10 @@ from fscli.cli.sacctmgr.values import (
     sticky,
 )
 from fscli.render.sacctmgr import settings_lines
+
+if TYPE_CHECKING:
+    from fscli.api.add_plans import Refusal
+    from fscli.api.sacctmgr_writes import SacctmgrWrites
 
 ACCOUNT_KEYS: tuple[tuple[str, Names], ...] = (
     ("name", (("Accounts", 1), ("Names", 1), ("Acct", 4))),
@@ -78,11 +85,11 @@ def _settings(
 def _checked(kind: str, own: dict[str, list[str]], run: Run) -> list[str]:
     """The names to add: at least one, each one the store can hold (no separator or space,
     not too long), else the command ends before anything is printed."""
-    from fscli.api.sacctmgr import check_name
+    from fscli.api.add_plans import stored_name
     from fscli.errors import InvalidValue
 
     try:
-        names = [check_name(kind, n) for v in own.get("name", []) for n in names_of(v)]
+        names = [stored_name(kind, n) for v in own.get("name", []) for n in names_of(v)]
     except InvalidValue as exc:
         raise run.refuse(f" {exc.message}\n") from None
     if not names:
@@ -90,88 +97,78 @@ def _checked(kind: str, own: dict[str, list[str]], run: Run) -> list[str]:
     return names
 
 
-def _known_qos(session) -> list[str]:
-    from fscli.api.sacctmgr import queries
-
-    return [q.name for q in queries.qos_rows(session.connection())]
-
-
 def add_account(run: Run, words: list[str]) -> int:
-    def body(session) -> None:
-        from fscli.api.sacctmgr import queries as q
-
+    def body(tx: SacctmgrWrites) -> None:
         problems = Problems()
-        own, settings, touched = _settings(words, ACCOUNT_KEYS, _known_qos(session), problems)
+        own, settings, touched = _settings(words, ACCOUNT_KEYS, tx.qos_list(), problems)
         problems.settle(run)
         names = _checked("account", own, run)
-        conn = session.connection()
-        clusters = run.clusters(conn, [c for v in own.get("cluster", []) for c in names_of(v)])
+        given = [c for v in own.get("cluster", []) for c in names_of(v)]
+        clusters = run.pick_clusters(tx.cluster_names(), given)
         if not clusters:
             raise run.refuse(
                 "  Can't add accounts, no cluster defined yet.\n"
                 " Please contact your administrator.\n"
             )
-        parent = settings.parent or "root"
-        existing = q.accounts(conn)
-        have = {(v.cluster, v.account) for v in q.load_view(conn, clusters) if v.user is None}
-        new_accounts = [n for n in dict.fromkeys(names) if n not in existing]
-        plan: dict[str, list[str]] = {}
-        for name in dict.fromkeys(names):
-            for cluster in clusters:
-                if (cluster, name) in have:
-                    continue
-                if (cluster, parent) not in have:
-                    run.failed = True
-                    run.err(
-                        f" Parent account '{parent}' doesn't exist on cluster {cluster}\n"
-                        "        Contact your admin to add this account.\n"
-                    )
-                    continue
-                plan.setdefault(cluster, []).append(name)
-        if not new_accounts and not plan:
+        plan = tx.plan_add_accounts(
+            names,
+            clusters,
+            settings.parent or "root",
+            _text(own, "description"),
+            _text(own, "organization"),
+            settings.changes(),
+        )
+        _say_refusals(run, plan.refusals)
+        if not plan.new and not plan.assocs:
             run.out(" Nothing new added.\n")
             raise run.refuse("")
-        if not plan:
+        if not plan.assocs:
             raise run.refuse(" No associations created.\n")
-        desc = _text(own, "description")
-        org = _text(own, "organization")
+        desc, org = plan.description, plan.organization
         text = ""
-        if new_accounts:
-            text += " Adding Account(s)\n" + "".join(f"  {n}\n" for n in new_accounts)
+        if plan.new:
+            text += " Adding Account(s)\n" + "".join(f"  {n}\n" for n in plan.new)
             text += (
                 " Settings\n"
                 f"  Description     = {desc if desc is not None else 'Account Name'}\n"
                 f"  Organization    = {org if org is not None else 'Parent/Account Name'}\n"
             )
         # each account's associations in turn, as slurmdbd lists them
-        order = [(c, n, None, None) for n in dict.fromkeys(names) for c in plan if n in plan[c]]
         text += " Associations\n" + "".join(
-            f"  A = {n[:10]:<10} C = {c[:10]:<10}\n" for c, n, _, _ in order
+            f"  A = {n[:10]:<10} C = {c[:10]:<10}\n" for c, n in plan.assocs
         )
         if touched or desc is not None or org is not None:
             text += " Settings\n" + settings_lines(
                 settings.shares,
                 settings.limits,
-                parent,
+                plan.parent,
                 settings.priority,
                 settings.qos_items if settings.qos else None,
                 settings.default_qos,
             )
         run.out(text)
-        admin = run.admin(session)
-        for cluster, accts in plan.items():
-            admin.add_accounts(admin.cluster(cluster), accts, parent, desc, org, settings.changes())
-        # slurmdbd adds the new accounts' associations in one call, then the others'
-        # (accounts given a new cluster), each account's clusters in turn
-        q.place_added(
-            session,
-            [
-                [k for k in order if k[1] in new_accounts],
-                [k for k in order if k[1] not in new_accounts],
-            ],
-        )
+        tx.commit(plan)
 
     return run.write(body)
+
+
+REFUSALS = {
+    "no-parent": " Parent account '{name}' doesn't exist on cluster {cluster}\n",
+    "no-account": " This account '{name}' doesn't exist.\n",
+    "no-default-account": " This account '{name}' doesn't exist.\n",
+    "no-account-on-cluster": " This account '{name}' doesn't exist on cluster {cluster}\n",
+}
+"""sacctmgr's words for the refusals of an add's plan (:class:`fscli.api.add_plans.Refusal`)."""
+
+
+def _say_refusals(run: Run, refusals: list[Refusal]) -> None:
+    """Each refusal on stderr, in sacctmgr's words; any makes the exit code 1."""
+    for refusal in refusals:
+        run.failed = True
+        run.err(
+            REFUSALS[refusal.code].format(name=refusal.name, cluster=refusal.cluster)
+            + "        Contact your admin to add this account.\n"
+        )
 
 
 def _text(own: dict[str, list[str]], key: str) -> str | None:
@@ -181,19 +178,17 @@ def _text(own: dict[str, list[str]], key: str) -> str | None:
 
 
 def add_user(run: Run, words: list[str]) -> int:
-    def body(session) -> None:
-        from fscli.api.sacctmgr import queries as q
-
+    def body(tx: SacctmgrWrites) -> None:
         problems = Problems()
         own, settings, touched = _settings(
-            words, USER_KEYS, _known_qos(session), problems, hint="", conds=True
+            words, USER_KEYS, tx.qos_list(), problems, hint="", conds=True
         )
         if own.get("defaultwckey") or own.get("wckeys"):
             raise run.refuse(NO_WCKEYS.format("them"))
         problems.settle(run)
         names = _checked("user", own, run)
         default = _text(own, "defaultaccount")
-        run.default_given = bool(default)  # slurmdbd's is_def=1 is written only then
+        tx.default_given = bool(default)  # slurmdbd's is_def=1 is written only then
         accounts = [a.lower() for v in own.get("account", []) for a in names_of(v)]
         # sacctmgr's list keeps each account once, the default account last
         accounts = [a for a in dict.fromkeys(accounts) if a != default] + (
@@ -202,57 +197,22 @@ def add_user(run: Run, words: list[str]) -> int:
         if not accounts:
             raise run.refuse(" Need name of account to add user to.\n")
         level = slurm_admin_level(own["adminlevel"][-1]) if own.get("adminlevel") else None
-        conn = session.connection()
-        clusters = run.clusters(conn, [c for v in own.get("cluster", []) for c in names_of(v)])
-        partitions = [p for v in own.get("partition", []) for p in names_of(v)] or [None]
-        view = q.load_view(conn, clusters)
-        have = {(v.cluster, v.account, v.user, v.assoc.partition) for v in view}
-        known_users = q.users(conn)
-        known_accounts = q.accounts(conn)
-        new_users: list[str] = []
-        plan: list[tuple[str, str, str, str | None]] = []
-        missing_checked = False
-        for name in dict.fromkeys(names):
-            if name not in known_users:
-                if default and default not in known_accounts and not missing_checked:
-                    run.failed = True
-                    run.err(
-                        f" This account '{default}' doesn't exist.\n"
-                        "        Contact your admin to add this account.\n"
-                    )
-                    continue
-                new_users.append(name)
-            for account in accounts:
-                if account not in known_accounts:
-                    if not missing_checked:
-                        run.failed = True
-                        run.err(
-                            f" This account '{account}' doesn't exist.\n"
-                            "        Contact your admin to add this account.\n"
-                        )
-                    continue
-                for cluster in clusters:
-                    if (cluster, account, None, None) not in have:
-                        if not missing_checked:
-                            run.failed = True
-                            run.err(
-                                f" This account '{account}' doesn't exist on cluster "
-                                f"{cluster}\n        Contact your admin to add this "
-                                "account.\n"
-                            )
-                        continue
-                    for part in partitions:
-                        if (cluster, account, name, part) not in have:
-                            plan.append((name, account, cluster, part))
-            missing_checked = True
-        if not new_users and not plan:
+        given = [c for v in own.get("cluster", []) for c in names_of(v)]
+        clusters = run.pick_clusters(tx.cluster_names(), given)
+        partitions: list[str | None] = [p for v in own.get("partition", []) for p in names_of(v)]
+        partitions = partitions or [None]
+        plan = tx.plan_add_users(
+            names, accounts, clusters, partitions, default, level, settings.changes()
+        )
+        _say_refusals(run, plan.refusals)
+        if not plan.new and not plan.assocs:
             run.out(" Nothing new added.\n")
             raise run.refuse("")
-        if not plan:
+        if not plan.assocs:
             raise run.refuse(" No associations or wckeys created.\n")
         text = ""
-        if new_users:
-            text += " Adding User(s)\n" + "".join(f"  {n}\n" for n in new_users)
+        if plan.new:
+            text += " Adding User(s)\n" + "".join(f"  {n}\n" for n in plan.new)
             if default or level:
                 text += " Settings =\n"
             if default:
@@ -263,7 +223,7 @@ def add_user(run: Run, words: list[str]) -> int:
             f"  U = {u[:9]:<9} A = {a[:10]:<10} C = {c[:10]:<10}"
             + (f" P = {p[:10]:<10}" if p else "")
             + "\n"
-            for u, a, c, p in plan
+            for u, a, c, p in plan.assocs
         )
         if touched:
             text += " Non Default Settings\n" + settings_lines(
@@ -275,52 +235,9 @@ def add_user(run: Run, words: list[str]) -> int:
                 settings.default_qos,
             )
         run.out(text)
-        admin = run.admin(session)
-        groups: dict[tuple[str, str, str | None], list[str]] = {}
-        for u, a, c, p in plan:
-            groups.setdefault((u, c, p), []).append(a)
-        defaults = _new_defaults(plan, default, q.all_defaults(conn))
-        for (user, cluster, part), accts in groups.items():
-            mine = defaults.get((user, cluster))
-            admin.add_users(
-                admin.cluster(cluster),
-                [user],
-                accts,
-                part,
-                mine if mine in accts else None,
-                level if user in new_users else None,
-                settings.changes(),
-                known_partition=False,
-            )
-        # slurmdbd adds the new users' associations in one call, then the others'
-        keys = [(c, a, u, p) for u, a, c, p in plan]
-        q.place_added(
-            session,
-            [[k for k in keys if k[2] in new_users], [k for k in keys if k[2] not in new_users]],
-        )
+        tx.commit(plan)
 
     return run.write(body)
-
-
-def _new_defaults(
-    plan: list[tuple[str, str, str, str | None]],
-    default: str | None,
-    before: dict[tuple[str, str], str],
-) -> dict[tuple[str, str], str]:
-    """The default account each (user, cluster) of an add ends with, when the add changes
-    it: the default is per cluster (slurmdbd's ``is_def``). A new association in
-    ``DefaultAccount=`` becomes the default (an existing user's too); a user without one
-    on the cluster (new there, or whose default went) gets, as slurmdbd's
-    ``_make_sure_users_have_default`` picks among associations made in the same second,
-    the alphabetically first account added there."""
-    out: dict[tuple[str, str], str] = {}
-    for user, cluster in dict.fromkeys((u, c) for u, _, c, _ in plan):
-        accts = sorted({a for u, a, c, _ in plan if (u, c) == (user, cluster)})
-        if default in accts:
-            out[user, cluster] = default
-        elif (cluster, user) not in before:
-            out[user, cluster] = accts[0]
-    return out
 
 
 COORD_KEYS: tuple[tuple[str, Names], ...] = (
@@ -329,11 +246,9 @@ COORD_KEYS: tuple[tuple[str, Names], ...] = (
 )
 
 
-def refuse_unknown(run: Run, conn, users: list[str], accts: list[str]) -> None:
+def refuse_unknown(run: Run, tx: SacctmgrWrites, users: list[str], accts: list[str]) -> None:
     """A coordinator command naming an account or user there is not: each said, exit 1."""
-    from fscli.api.sacctmgr import queries as q
-
-    known_accounts, known_users = q.accounts(conn), q.users(conn)
+    known_accounts, known_users = tx.accounts(), tx.users()
     bad = [
         f" You specified a non-existent account '{a}'.\n" for a in accts if a not in known_accounts
     ]
@@ -343,9 +258,7 @@ def refuse_unknown(run: Run, conn, users: list[str], accts: list[str]) -> None:
 
 
 def add_coordinator(run: Run, words: list[str]) -> int:
-    def body(session) -> None:
-        from fscli.api.sacctmgr import queries as q
-
+    def body(tx: SacctmgrWrites) -> None:
         own: dict[str, list[str]] = {}
         for w in plain(words):
             key = "name" if w.bare else first(w.key, COORD_KEYS)
@@ -362,23 +275,20 @@ def add_coordinator(run: Run, words: list[str]) -> int:
             raise run.refuse(" You need to specify a user list here.\n")
         if not accts:
             raise run.refuse(" You need to specify an account list here.\n")
-        conn = session.connection()
-        refuse_unknown(run, conn, users, accts)
+        refuse_unknown(run, tx, users, accts)
         run.out(
             " Adding Coordinator User(s)\n"
             + "".join(f"  {u}\n" for u in users)
             + " To Account(s) and all sub-accounts\n"
             + "".join(f"  {a}\n" for a in accts)
         )
-        q.add_coordinators(run.admin(session), users, accts)
+        tx.add_coordinators(users, accts)
 
     return run.write(body)
 
 
 def add_cluster(run: Run, words: list[str]) -> int:
-    def body(session) -> None:
-        from fscli.api.sacctmgr import AssocChanges, describe_new_qos, queries
-
+    def body(tx: SacctmgrWrites) -> None:
         names = [
             n.lower()
             for w in plain(words)
@@ -399,35 +309,12 @@ def add_cluster(run: Run, words: list[str]) -> int:
             )
         if not names:
             raise run.refuse(" Need name of cluster to add.\n")
-        known = set(queries.cluster_names(session.connection()))
-        for name in names:
-            if name in known:
-                run.out(f" This cluster {name} already exists.  Not adding.\n")
-        new = [n for n in dict.fromkeys(names) if n not in known]
-        if not new:  # sacctmgr says no more than the lines above
+        plan = tx.plan_add_clusters(names)
+        for refusal in plan.refusals:
+            run.out(f" This cluster {refusal.name} already exists.  Not adding.\n")
+        if not plan.new:  # sacctmgr says no more than the lines above
             raise run.refuse("")
-        run.out(" Adding Cluster(s)\n" + "".join(f"  Name           = {n}\n" for n in new))
-        admin = run.admin(session)
-        root_known = "root" in queries.users(session.connection())
-        normal_known = any(q.name == "normal" for q in queries.qos_rows(session.connection()))
-        for name in new:
-            admin.add_cluster(name)
-            # as slurmdbd does: root's user association in account root, root an
-            # Administrator the first time
-            admin.add_users(
-                admin.cluster(name),
-                ["root"],
-                ["root"],
-                None,
-                None if root_known else "root",
-                None if root_known else "Administrator",
-                AssocChanges(),
-            )
-            root_known = True
-        made_normal = not normal_known and any(
-            q.name == "normal" for q in queries.qos_rows(session.connection())
-        )
-        if made_normal:  # slurmdbd's QOS normal, made with its database
-            describe_new_qos(admin, "normal", "Normal QOS default")
+        run.out(" Adding Cluster(s)\n" + "".join(f"  Name           = {n}\n" for n in plan.new))
+        tx.commit(plan)
 
     return run.write(body)

@@ -1,6 +1,7 @@
 """One sacctmgr command's run: its options, output streams, clusters and transaction.
 
-Every change is one store transaction. sacctmgr prints what it is about to do, then,
+Every change is one store transaction (the API's ``change``: planned, shown, then
+committed or discarded). sacctmgr prints what it is about to do, then,
 without ``-i``, asks ``Would you like to commit changes?`` on stdout and reads the
 answer from stdin: ``y`` commits, ``n`` (or Enter) discards and still exits 0. A
 command that ends with "nothing" (``Nothing new added.``) or an error rolls back.
@@ -10,10 +11,14 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import click
 
 from fscli.cli.sacctmgr.grammar import Options
+
+if TYPE_CHECKING:
+    from fscli.api.sacctmgr_writes import SacctmgrWrites
 
 
 class Refused(Exception):
@@ -24,18 +29,12 @@ class Refused(Exception):
         self.code = code
 
 
-class _Discarded(Exception):
-    """The answer to the commit question was not yes."""
-
-
 class Run:
     def __init__(self, app, opts: Options):
         self.app = app
         self.opts = opts
         self.failed = False  # an error was said, but what could be done is still done
         self.kind: tuple[str, str] | None = None  # (verb, entity) of the write command
-        self.txns: list = []  # slurmdbd's rows a modify matched (slurmdbd_txn.Txn)
-        self.default_given = False  # add user named DefaultAccount= (slurmdbd's is_def)
 
     def out(self, text: str) -> None:
         if text:
@@ -50,12 +49,6 @@ class Run:
         self.err(text)
         return Refused(code)
 
-    def admin(self, session):
-        """The store's write surface, checking what slurmdbd checks."""
-        from fscli.api.sacctmgr import Admin
-
-        return Admin(session, self.app.now, self.app.actor, slurmdbd_rules=True)
-
     def listed_clusters(self, conn, given: list[str]) -> list[str]:
         """The clusters a listing shows: as :meth:`clusters`, but an unknown cluster is
         not refused: sacctmgr lists what it has of it, nothing."""
@@ -63,14 +56,17 @@ class Run:
 
         known = Reads(conn).clusters()
         wanted = [c.lower() for c in given]
-        return [c for c in wanted if c in known] if wanted else self.clusters(conn, [])
+        return [c for c in wanted if c in known] if wanted else self.pick_clusters(known, [])
 
     def clusters(self, conn, given: list[str]) -> list[str]:
-        """The clusters a command works on: those named (cluster=, -M, --cluster), else
-        all of them; an unknown one is refused in sacctmgr's words."""
+        """:meth:`pick_clusters` among the store's clusters (``conn``: a read's)."""
         from fscli.api.sacctmgr_reads import Reads
 
-        known = Reads(conn).clusters()
+        return self.pick_clusters(Reads(conn).clusters(), given)
+
+    def pick_clusters(self, known: list[str], given: list[str]) -> list[str]:
+        """The clusters a command works on: those named (cluster=, -M, --cluster), else
+        all of them (``known``); an unknown one is refused in sacctmgr's words."""
         wanted = (
             given
             or ([self.opts.cluster] if self.opts.cluster else [])
@@ -85,30 +81,20 @@ class Run:
                 )
         return wanted or known
 
-    def write(self, body: Callable) -> int:
-        """Run ``body(session)`` in one transaction and ask before committing (no ``-i``)."""
+    def write(self, plan: Callable[[SacctmgrWrites], None]) -> int:
+        """Plan the change with ``plan(tx)`` (it prints what it is about to do), ask
+        before committing (no ``-i``), commit or discard: the API's one plan/commit
+        shape (:func:`fscli.api.sacctmgr_writes.change`)."""
+        from fscli.api.sacctmgr_writes import change
+
         if self.opts.readonly:
             self.err("Can't run this command in readonly mode.\n")
             return 1
         try:
-            with self.app.transaction() as session:
-                from fscli.api.sacctmgr import slurmdbd_txn
-
-                self.txns = []
-                before = slurmdbd_txn.state(session.connection()) if self.kind else None
-                body(session)
-                if before is not None and self.kind is not None:
-                    session.flush()
-                    after = slurmdbd_txn.state(session.connection())
-                    rows = slurmdbd_txn.diff_rows(
-                        *self.kind, before, after, self.app.now, self.default_given
-                    )
-                    slurmdbd_txn.record(session, self.app.now, self.app.actor, self.txns + rows)
-                if not self.confirm():
-                    raise _Discarded
+            committed = change(self.app.store, self.app.now, self.kind, plan, self.confirm)
         except Refused as stop:
             return stop.code
-        except _Discarded:
+        if not committed:
             self.out(" Changes Discarded\n")
         return 1 if self.failed else 0
 

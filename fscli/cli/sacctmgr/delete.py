@@ -1,4 +1,4 @@
-"""``sacctmgr delete account|user|coordinator|qos`` over fscli's ``Admin``.
+"""``sacctmgr delete account|user|coordinator|cluster`` as plans of the API's change.
 
 Deleting an account removes its whole subtree (sub-accounts and user associations), as
 slurmdbd does; users left without any association keep their record (no default
@@ -8,6 +8,8 @@ users went with their last one (``Deleting users (No Associations)...``).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from fscli.cli.sacctmgr.add import refuse_unknown
 from fscli.cli.sacctmgr.context import Run
 from fscli.cli.sacctmgr.grammar import ASSOC_COND, LIST_FLAGS, first, plain, split_list
@@ -16,11 +18,13 @@ from fscli.cli.sacctmgr.modify import (
     ACCOUNT_KEYS,
     USER_COND,
     _selected,
-    admin_targets,
     conditions,
     named_users,
 )
 from fscli.cli.sacctmgr.values import Problems
+
+if TYPE_CHECKING:
+    from fscli.api.sacctmgr_writes import SacctmgrWrites
 
 ROOT = " You are not allowed to remove the root account.\n Use remove cluster instead.\n"
 DEFAULT = (
@@ -37,27 +41,9 @@ DEFAULT_ACCOUNT = (
 )
 
 
-def default_refused(removed: list, flagged: set[int]) -> list[str]:
-    """slurmdbd's ``_check_is_def_acct_before_remove``: the user associations to remove,
-    by user and flagged ones (``is_def``, ids in ``flagged``) last, are walked once; a
-    flagged association is refused once any unflagged one (of any user: the flag is never
-    reset) has gone by. So a user whose flagged associations go with all the others it
-    loses is let through, and so is every user that loses only flagged ones, unless an
-    unflagged one sorted before goes too. The flag is per association: one added to the
-    default account later without ``DefaultAccount=`` is not flagged. The lines name what
-    was refused."""
-    rows = sorted(
-        (v for v in removed if v.user is not None),
-        key=lambda v: (v.user, v.assoc.id in flagged, v.assoc.id),  # then table order
-    )
-    other = False
-    lines = []
-    for v in rows:
-        if v.assoc.id not in flagged:
-            other = True
-        elif other:
-            lines.append(f"  C = {v.cluster:<15} A = {v.account:<10} U = {v.user:<9}\n")
-    return lines
+def _refused_line(v) -> str:
+    """A user association whose default a delete would remove, as slurmdbd names it."""
+    return f"  C = {v.cluster:<15} A = {v.account:<10} U = {v.user:<9}\n"
 
 
 def _conditions(run: Run, words: list[str], table) -> dict[str, list[str]]:
@@ -86,49 +72,24 @@ def delete_account(run: Run, words: list[str]) -> int:
     subtrees, and lists each one (``Deleting account associations...``), the account
     records staying."""
 
-    def body(session) -> None:
-        from fscli.api.sacctmgr import queries as q
-
+    def body(tx: SacctmgrWrites) -> None:
         found = _conditions(run, words, ACCOUNT_COND)
-        conn = session.connection()
         by_assoc = any(k not in ACCOUNT_KEYS for k in found)
-        clusters = run.clusters(conn, found.pop("cluster", []))
-        view = q.load_view(conn, clusters)
+        clusters = run.pick_clusters(tx.cluster_names(), found.pop("cluster", []))
+        view = tx.view(clusters)
         picked = _selected(view, found, users=None if by_assoc else False)
         if "root" in found.get("name", []):
             raise run.refuse(ROOT)
         # Account records left without associations (their parent was deleted) go by name.
-        with_assocs = {v.account for v in view}
-        bare = (
-            []
-            if by_assoc or "name" not in found
-            else [a for a in q.accounts(conn) if a in found["name"] and a not in with_assocs]
-        )
-        if not picked and not bare:
+        plan = tx.plan_delete_accounts(view, picked, by_assoc, found.get("name"))
+        if plan.empty:
             run.out(" Nothing deleted\n")
             raise run.refuse("")
-        defaults = q.all_defaults(conn)
-        # by name slurmdbd looks at the accounts' own user associations; by association,
-        # at every association it removes
-        names = {v.account for v in picked}
-        removed = _subtrees(view, picked)
-        checked = (
-            removed if by_assoc else [v for v in view if v.user is not None and v.account in names]
-        )
-        refused = default_refused(checked, q.default_ids(conn))
-        if refused:
-            raise run.refuse(DEFAULT_ACCOUNT.format("".join(refused)))
-        admin = run.admin(session)
-        tops = _subtrees_tops(picked)
-        with q.keep_bare_records(session, accounts_gone=set() if by_assoc else names):
-            for cluster in dict.fromkeys(v.cluster for v in tops):
-                accounts = [v.account for v in tops if v.cluster == cluster and v.user is None]
-                if accounts:
-                    admin.delete_accounts(admin.cluster(cluster), accounts, recursive=True)
-            for cluster, user, account, part in admin_targets([v for v in tops if v.user]):
-                admin.delete_users(admin.cluster(cluster), [user], account, part, False)
-        q.drop_accounts(session, [a for a in bare if a not in names])
-        q.lose_defaults(session, defaults)
+        if plan.refused:
+            raise run.refuse(DEFAULT_ACCOUNT.format("".join(map(_refused_line, plan.refused))))
+        tx.commit(plan)
+        removed = plan.removed
+        bare = plan.bare
         if by_assoc:
             order = {c: i for i, c in enumerate(dict.fromkeys(v.cluster for v in view))}
             removed.sort(key=lambda v: (order[v.cluster], v.lft))
@@ -142,51 +103,22 @@ def delete_account(run: Run, words: list[str]) -> int:
     return run.write(body)
 
 
-def _subtrees_tops(picked) -> list:
-    """The associations of ``picked`` that are not inside another one's subtree."""
-    return [
-        v
-        for v in picked
-        if not any(o is not v and o.cluster == v.cluster and o.lft < v.lft < o.rgt for o in picked)
-    ]
-
-
-def _subtrees(view, picked) -> list:
-    """The associations in the subtrees of ``picked`` (themselves included)."""
-    spans = [(v.cluster, v.lft, v.rgt) for v in picked]
-    return [v for v in view if any(c == v.cluster and lo <= v.lft <= hi for c, lo, hi in spans)]
-
-
 def delete_user(run: Run, words: list[str]) -> int:
-    def body(session) -> None:
-        from fscli.api.sacctmgr import queries as q
-
+    def body(tx: SacctmgrWrites) -> None:
         found = _conditions(run, words, USER_COND)
-        conn = session.connection()
         by_assoc = any(k in found for k in ("cluster", "account", "partition"))
-        clusters = run.clusters(conn, found.pop("cluster", []))
-        users = q.users(conn)
-        defaults = q.all_defaults(conn)
-        named = named_users(users, found)
-        view = q.load_view(conn, clusters)
+        clusters = run.pick_clusters(tx.cluster_names(), found.pop("cluster", []))
+        named = named_users(tx.users(), found)
+        view = tx.view(clusters)
         picked = [v for v in _selected(view, found, users=True) if v.user in named]
-        if not by_assoc:  # a user deleted by name goes even without associations
-            gone = sorted(named)
-        else:
-            left = {v.user for v in view if v.user in named and v not in picked}
-            gone = sorted({v.user for v in picked} - left)
-            refused = default_refused(picked, q.default_ids(conn))
-            if refused:
-                raise run.refuse(DEFAULT.format("".join(refused)))
-        if not picked and not gone:
+        plan = tx.plan_delete_users(view, picked, named, by_assoc)
+        if plan.refused:
+            raise run.refuse(DEFAULT.format("".join(map(_refused_line, plan.refused))))
+        if plan.empty:
             run.out(" Nothing deleted\n")
             raise run.refuse("")
-        admin = run.admin(session)
-        with q.keep_bare_records(session, users_gone=set(gone)):
-            for cluster, user, account, part in admin_targets(picked):
-                admin.delete_users(admin.cluster(cluster), [user], account, part, False)
-            q.drop_users(session, [u for u in gone if u not in {v.user for v in picked}])
-        q.lose_defaults(session, defaults)
+        tx.commit(plan)
+        gone = plan.gone
         if by_assoc:
             text = " Deleting user associations...\n" + "".join(_assoc_line(v) for v in picked)
             if gone:
@@ -209,9 +141,7 @@ def delete_coordinator(run: Run, words: list[str]) -> int:
     account= say whom and where; others are accepted and do not count), every named
     account and user checked, then the request said before what was removed."""
 
-    def body(session) -> None:
-        from fscli.api.sacctmgr import queries as q
-
+    def body(tx: SacctmgrWrites) -> None:
         users: list[str] = []
         accts: list[str] = []
         problems = Problems()
@@ -232,8 +162,7 @@ def delete_coordinator(run: Run, words: list[str]) -> int:
         problems.settle(run)
         if not given:
             raise run.refuse(" You need to specify a user list or account list here.\n")
-        conn = session.connection()
-        refuse_unknown(run, conn, users, accts)
+        refuse_unknown(run, tx, users, accts)
         if not users and not accts:
             raise run.refuse(" You need to specify a user list or an account list here.\n")
         if users:
@@ -248,11 +177,7 @@ def delete_coordinator(run: Run, words: list[str]) -> int:
             )
         else:
             run.out(" Removing all users from Accounts\n" + "".join(f"  {a}\n" for a in accts))
-        removed = q.remove_coordinators(run.admin(session), users, accts)
-        if removed:
-            from fscli.api.sacctmgr import slurmdbd_txn
-
-            run.txns.append(slurmdbd_txn.remove_coords(users, accts))
+        removed = tx.remove_coordinators(users, accts)
         if not removed:
             run.out(" Nothing removed\n")
             raise run.refuse("")
@@ -268,19 +193,16 @@ def delete_cluster(run: Run, words: list[str]) -> int:
     """Every association of the named clusters goes, as slurmdbd removes them; users and
     accounts keep their records (a user left with no association has no default)."""
 
-    def body(session) -> None:
-        from fscli.api.sacctmgr import queries as q
-
+    def body(tx: SacctmgrWrites) -> None:
         found = _conditions(run, words, (("name", (("Names", 1), ("Clusters", 1))),))
-        known = q.cluster_names(session.connection())
+        known = tx.cluster_names()
         names = [n for n in known if n in found.get("name", [])]
         if not names:
             run.out(" Nothing deleted\n")
             raise run.refuse("")
-        admin = run.admin(session)
-        with q.keep_bare_records(session):
+        with tx.keeping_bare_records():
             for name in names:
-                admin.delete_cluster(name)
+                tx.delete_cluster(name)
         run.out(" Deleting clusters...\n" + "".join(f"  {n}\n" for n in names))
 
     return run.write(body)

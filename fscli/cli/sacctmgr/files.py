@@ -156,24 +156,19 @@ def _load_text(run: Run, text: str, cluster: str | None, clean: bool) -> int:
         spec.cluster.name = cluster.lower()
     order = ["root"] + [p.lower() for p in _PARENT_LINE.findall(text) if p.lower() != "root"]
 
-    def body(session) -> None:
-        from fscli.api.sacctmgr import apply_plan, make_plan
-        from fscli.api.sacctmgr_reads import Reads
-
+    def body(tx) -> None:
         started = time.monotonic()
-        conn = session.connection()
-        reads = Reads(conn)
-        before = reads.views([spec.cluster.name])
-        accounts, users = reads.accounts(), reads.users()
+        before = tx.view([spec.cluster.name])
+        accounts, users = tx.accounts(), tx.users()
         run.out(f"For cluster {spec.cluster.name}\n")
         added = _added(spec, order, before, accounts, users, clean)
-        plan = make_plan(conn, spec, create_missing=True, clean=clean)
+        plan = tx.plan_load(spec, clean)
         if not any(added.values()):
-            apply_plan(session, plan, run.app.now, run.app.actor)
+            tx.commit(plan)
             run.out(" Nothing new added.\n")
             return
         run.out(_tables(spec, added, clean or not before))
-        apply_plan(session, plan, run.app.now, run.app.actor)
+        tx.commit(plan)
         usec = int((time.monotonic() - started) * 1e6)
         run.err(f"sacctmgr: Done adding cluster in usec={usec}\n")
 

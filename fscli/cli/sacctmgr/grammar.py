@@ -14,13 +14,16 @@ from dataclasses import dataclass, field
 Names = tuple[tuple[str, int], ...]
 
 
-def matches(word: str, names: Names) -> bool:
-    """``word`` abbreviates one of ``names`` ((name, minimum length) pairs)."""
+def matches(word: str | None, names: Names) -> bool:
+    """``word`` abbreviates one of ``names`` ((name, minimum length) pairs); a bare word
+    (no key: None) none."""
+    if word is None:
+        return False
     low = word.lower()
     return any(len(low) >= least and name.lower().startswith(low) for name, least in names)
 
 
-def first(word: str, table: tuple[tuple[str, Names], ...]) -> str | None:
+def first(word: str | None, table: tuple[tuple[str, Names], ...]) -> str | None:
     """The canonical key of the first entry ``word`` abbreviates."""
     for canon, names in table:
         if matches(word, names):

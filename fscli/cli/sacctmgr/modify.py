@@ -1,4 +1,4 @@
-"""``sacctmgr modify account|user|qos ... [where ...] set ...`` over fscli's ``Admin``.
+"""``sacctmgr modify account|user ... [where ...] set ...`` as plans of the API's change.
 
 Words before ``set`` (or after ``where``) pick what to change; words after ``set`` are
 the new values. sacctmgr lists every object it matched (``Modified account
@@ -8,7 +8,9 @@ says `` Nothing modified`` (exit 1) only when nothing matched.
 
 from __future__ import annotations
 
-from fscli.cli.sacctmgr.add import _known_qos
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 from fscli.cli.sacctmgr.context import Run
 from fscli.cli.sacctmgr.grammar import (
     ASSOC_COND,
@@ -29,6 +31,9 @@ from fscli.cli.sacctmgr.values import (
     sticky,
 )
 from fscli.engine import tres as tresmod
+
+if TYPE_CHECKING:
+    from fscli.api.sacctmgr_writes import SacctmgrWrites
 
 CONDITION_HINT = " Use keyword 'set' to modify value"
 ACCOUNT_COND: tuple[tuple[str, Names], ...] = (
@@ -101,13 +106,20 @@ def settings(rec: list[Word], table, known_qos: list[str], problems: Problems):
     return own, values
 
 
-def read_modify(run: Run, session, words: list[str], cond_table, rec_table, extra: list[str] = ()):
+def read_modify(
+    run: Run,
+    tx: SacctmgrWrites,
+    words: list[str],
+    cond_table,
+    rec_table,
+    extra: Sequence[str] = (),
+):
     """The common start of a modify: conditions and settings read (a bad word, a
     refused key or nothing to set ends the command), then the ``WHERE``-less question."""
     cond, rec = sections(words)
     problems = Problems()
     found = conditions(cond, cond_table, problems)
-    own, values = settings(rec, rec_table, _known_qos(session), problems)
+    own, values = settings(rec, rec_table, tx.qos_list(), problems)
     refused = [REFUSED_REC[k] for k in own if k in REFUSED_REC] + list(extra)
     if refused:
         raise run.refuse("".join(refused) + problems.text())
@@ -154,21 +166,6 @@ def modified_users(
         if defaults is not None and default in defaults and u in (names or [u])
     ]
     return [u for u in by_default if u not in table] + sorted(table), sorted(table)
-
-
-def admin_targets(picked: list) -> list[tuple[str, str, str, str | None]]:
-    """User associations as ``Admin`` names them: (cluster, user, account, partition),
-    where partition None means all of that user's associations in the account. No
-    partition picked means all of them (conditions never pick the plain association
-    alone): one target then, else one per partition."""
-    groups: dict[tuple[str, str, str], set] = {}
-    for item in picked:
-        groups.setdefault((item.cluster, item.user, item.account), set()).add(item.assoc.partition)
-    return [
-        (*key, part)
-        for key, parts in groups.items()
-        for part in ([None] if None in parts else sorted(parts))
-    ]
 
 
 def report(run: Run, blocks: list[tuple[str, list[str]]]) -> str:
@@ -337,14 +334,13 @@ def default_qos_refused(view, found: dict[str, list[str]], users: bool, values: 
     return NO_DEFAULT_ACCESS + "".join(lines) if lines else ""
 
 
-def _check_default_qos(run: Run, session, clusters, found, users: bool, values, said) -> None:
+def _check_default_qos(
+    run: Run, tx: SacctmgrWrites, clusters, found, users: bool, values, said
+) -> None:
     """End the modify unwritten, as sacctmgr does when :func:`default_qos_refused` says
     so: what was said before the association part, then the refusal (exit 0 unless an
     earlier part failed)."""
-    from fscli.api.sacctmgr import queries as q
-
-    session.flush()
-    refused = default_qos_refused(q.load_view(session.connection(), clusters), found, users, values)
+    refused = default_qos_refused(tx.view(clusters), found, users, values)
     if refused:
         run.out("".join(said))
         raise run.refuse(refused, 1 if run.failed else 0)
@@ -358,16 +354,13 @@ def modify_account(run: Run, words: list[str]) -> int:
     already first under, or to itself, is no change (not listed); a move under one of
     its own sub-accounts first moves that one up to the account's parent."""
 
-    def body(session) -> None:
-        from fscli.api.sacctmgr import queries as q
-
-        found, own, values = read_modify(run, session, words, ACCOUNT_COND, ACCOUNT_REC)
+    def body(tx: SacctmgrWrites) -> None:
+        found, own, values = read_modify(run, tx, words, ACCOUNT_COND, ACCOUNT_REC)
         by_account = {k for k in found if k in ACCOUNT_KEYS}
         by_assoc = {k for k in found if k not in ACCOUNT_KEYS}
-        conn = session.connection()
-        clusters = run.clusters(conn, found.pop("cluster", []))
-        accounts = q.accounts(conn)
-        view = q.load_view(conn, clusters)
+        clusters = run.pick_clusters(tx.cluster_names(), found.pop("cluster", []))
+        accounts = tx.accounts()
+        view = tx.view(clusters)
         desc, org = own.get("description"), own.get("organization")
         said: list[str] = []
         commit = False
@@ -385,68 +378,33 @@ def modify_account(run: Run, words: list[str]) -> int:
                     and o.lower() in found.get("organization", [o.lower()])
                 ]
                 commit = _part(run, said, " Modified accounts...", named) or commit
-        moves: list[tuple[str, str, str | None]] = []  # (cluster, account, below first)
-        changed: list = []
+        picked = None
         assoc_part = len(said)
         if values.given():
             if by_account and not by_assoc and not found.get("name"):
                 run.failed = True
                 run.err(WHERE_PROBLEM)
-            elif values.parent is not None and values.parent not in accounts:
-                run.failed = True
-                run.err(f" Parent Account {values.parent} doesn't exist.\n")
             else:
-                lines: list[str] = []
-                for v in _selected(view, found, users=False):
-                    if values.parent is not None:
-                        move = _move(view, v, values.parent)
-                        if move is False:
-                            continue
-                        moves.append((v.cluster, v.account, move))
-                    changed.append(v)
-                    lines.append(f"C = {v.cluster:<10} A = {v.account} of {v.parent_account}")
-                    lines += unset_lines(view, v, _pushed(values, v))
-                commit = _part(run, said, " Modified account associations...", lines) or commit
+                picked = _selected(view, found, users=False)
+        changes = None if values.changes().empty() else values.changes(modify=True)
+        plan = tx.plan_modify_accounts(
+            view, clusters, named, desc, org, picked, values.parent, changes
+        )
+        if plan.refusals:
+            run.failed = True
+            run.err(f" Parent Account {values.parent} doesn't exist.\n")
+        elif picked is not None:
+            lines: list[str] = []
+            for v in plan.assocs:
+                lines.append(f"C = {v.cluster:<10} A = {v.account} of {v.parent_account}")
+                lines += unset_lines(view, v, _pushed(values, v))
+            commit = _part(run, said, " Modified account associations...", lines) or commit
         if not commit:
             run.out("".join(said))
             raise run.refuse("", 1 if run.failed else 0)
-        admin = run.admin(session)
-        _note_account_txns(run, named, desc, org, values, changed)
-        if named:
-            for cluster in clusters:
-                here = {v.account for v in view if v.cluster == cluster and v.user is None}
-                names = [a for a in named if a in here]
-                if names:
-                    admin.modify_accounts(
-                        admin.cluster(cluster), names, None, desc and desc.lower(), org,
-                        Settings().changes(),
-                    )  # fmt: skip
-        for cluster, account, below in moves:
-            old_parent = next(
-                v.parent_account
-                for v in q.load_view(session.connection(), [cluster])
-                if v.user is None and v.account == account
-            )
-            if below is not None:
-                admin.modify_accounts(
-                    admin.cluster(cluster), [below], old_parent, None, None, Settings().changes()
-                )
-                q.place_first(session, cluster, below)
-            admin.modify_accounts(
-                admin.cluster(cluster), [account], values.parent, None, None, Settings().changes()
-            )
-            q.place_first(session, cluster, account)
-        if not values.changes().empty():
-            for v in changed:
-                admin.modify_accounts(
-                    admin.cluster(v.cluster),
-                    [v.account],
-                    None,
-                    None,
-                    None,
-                    values.changes(modify=True),
-                )
-        _check_default_qos(run, session, clusters, found, False, values, said[:assoc_part])
+        _note_account_txns(tx, named, desc, org, values, plan.assocs)
+        tx.commit(plan)
+        _check_default_qos(run, tx, clusters, found, False, values, said[:assoc_part])
         run.out("".join(said))
 
     return run.write(body)
@@ -461,21 +419,6 @@ def _part(run: Run, said: list[str], header: str, lines: list[str]) -> bool:
         return False
     said.append(header + "\n" + "".join(f"  {line}\n" for line in lines))
     return True
-
-
-def _move(view: list, item, parent: str):
-    """How slurmdbd's ``_move_parent`` takes a move of ``item`` under ``parent``: False
-    when it is no change (itself, or the parent it is already first under), else the
-    sub-account of ``item`` named ``parent`` that must first move up (or None)."""
-    if parent == item.account:
-        return False
-    here = [v for v in view if v.cluster == item.cluster and v.user is None]
-    target = next((v for v in here if v.account == parent), None)
-    if target is None:
-        return False
-    if target.lft + 1 == item.lft:
-        return False
-    return parent if item.lft < target.lft < item.rgt else None
 
 
 USER_KEYS = ("name", "adminlevel", "cluster", "defaultaccount", "defaultwckey", "wckeys")
@@ -499,16 +442,14 @@ def modify_user(run: Run, words: list[str]) -> int:
     DefaultAccount= was meant and, if so (-i answers yes), takes the accounts for it: the
     association part then has no account condition left."""
 
-    def body(session) -> None:
-        from fscli.api.sacctmgr import queries as q
-
+    def body(tx: SacctmgrWrites) -> None:
         wckeys = any(
             w.key and first(w.key, USER_COND) in ("defaultwckey", "wckeys")
             for w in sections(words)[0]
         )
         found, own, values = read_modify(
             run,
-            session,
+            tx,
             words,
             USER_COND,
             USER_REC,
@@ -518,15 +459,14 @@ def modify_user(run: Run, words: list[str]) -> int:
         default = own.get("defaultaccount", "").lower() or None
         by_user = {k for k in found if k in USER_KEYS}
         by_assoc = {k for k in found if k not in USER_KEYS}
-        conn = session.connection()
-        clusters = run.clusters(conn, found.pop("cluster", []))
-        users = q.users(conn)
-        view = q.load_view(conn, clusters)
+        clusters = run.pick_clusters(tx.cluster_names(), found.pop("cluster", []))
+        users = tx.users()
+        view = tx.view(clusters)
         commit = False
         said: list[str] = []  # stdout, printed once the store took the change
         user_changes: list[str] = []
         leveled: list[str] = []  # the users a new admin level reaches
-        lacking_users: set[str] = set()
+        user_part = None  # where the user part's text goes in ``said``, once planned
         if "defaultaccount" in own or "adminlevel" in own:
             if by_assoc and not by_user:
                 run.failed = True
@@ -546,34 +486,12 @@ def modify_user(run: Run, words: list[str]) -> int:
                     said.append(" Nothing modified\n")
                     run.failed = True
                 else:
-                    commit = True
-                    lacking = [
-                        (u, c)
-                        for u in named
-                        for c in clusters
-                        if default
-                        and not any(
-                            v.user == u and v.account == default and v.cluster == c for v in view
-                        )
-                    ]
-                    if lacking:
-                        said.append(
-                            " Can't modify because these users aren't associated with new "
-                            f"default account '{default}'...\n"
-                            + "".join(f"  U = {u} C = {c}\n" for u, c in lacking)
-                        )
-                        run.failed = True
-                        commit = False
-                    else:
-                        said.append(" Modified users...\n" + "".join(f"  {u}\n" for u in named))
                     user_changes = named
-                    lacking_users = {u for u, _ in lacking}
-                    if default and not any(
-                        v.user in named and v.account == default for v in view
-                    ):  # slurmdbd's is_def update matched nothing: it rolls back the level
-                        leveled = []
+                    user_part = len(said)
+                    said.append("")
         picked: list = []
         assoc_part = len(said)
+        assoc_commit = False
         if values.given():
             if by_user and not by_assoc and not found.get("name"):
                 run.failed = True
@@ -581,49 +499,47 @@ def modify_user(run: Run, words: list[str]) -> int:
             else:
                 picked = _selected(view, found, users=True)
                 lines = [user_assoc_line(v) for v in picked]
-                commit = _part(run, said, " Modified user associations...", lines) or commit
+                assoc_commit = _part(run, said, " Modified user associations...", lines)
+        plan = tx.plan_modify_users(
+            view,
+            clusters,
+            user_changes,
+            leveled,
+            default,
+            level,
+            picked,
+            values.changes(modify=True) if values.given() else None,
+        )
+        if user_part is not None:
+            if plan.refusals:
+                said[user_part] = (
+                    " Can't modify because these users aren't associated with new "
+                    f"default account '{default}'...\n"
+                    + "".join(f"  U = {r.name} C = {r.cluster}\n" for r in plan.refusals)
+                )
+                run.failed = True
+            else:
+                said[user_part] = " Modified users...\n" + "".join(f"  {u}\n" for u in user_changes)
+                commit = True
+        commit = assoc_commit or commit
         if not commit:
             run.out("".join(said))
             raise run.refuse("", 1 if run.failed else 0)
-        admin = run.admin(session)
         _note_user_txns(
-            run, view, (user_changes, leveled), lacking_users, default, level, values, picked
+            tx, view, (user_changes, plan.leveled), plan.lacking, default, level, values, picked
         )
-        for user in sorted(user_changes):
-            unchanged = Settings().changes()
-            if level and user in leveled:  # global: any cluster will do
-                admin.modify_users(
-                    admin.cluster(clusters[0]), [user], None, None, None, level, unchanged
-                )
-            if default and user not in lacking_users:
-                for cluster in clusters:  # the default is per cluster, as slurmdbd's is_def
-                    admin.modify_users(
-                        admin.cluster(cluster), [user], None, None, default, None, unchanged
-                    )
-        if values.given():
-            for cluster, user, account, part in admin_targets(picked):
-                admin.modify_users(
-                    admin.cluster(cluster),
-                    [user],
-                    account,
-                    part,
-                    None,
-                    None,
-                    values.changes(modify=True),
-                )
+        tx.commit(plan)
         if picked:
-            _check_default_qos(run, session, clusters, found, True, values, said[:assoc_part])
+            _check_default_qos(run, tx, clusters, found, True, values, said[:assoc_part])
         run.out("".join(said))
 
     return run.write(body)
 
 
 def _assoc_info(values: Settings, is_def: bool = False) -> str:
-    from fscli.api.sacctmgr import slurmdbd_txn
+    from fscli.api.sacctmgr_writes import assoc_info
 
-    return slurmdbd_txn.modify_assoc_info(
-        values.changes().shares, values.priority, values.limits, is_def
-    )
+    return assoc_info(values.changes().shares, values.priority, values.limits, is_def)
 
 
 def _writes(values: Settings, matched) -> bool:
@@ -641,37 +557,34 @@ def _writes(values: Settings, matched) -> bool:
     return any(_tres_changes(v, m.assoc.limits.get(k)) for k, v in tres.items() for m in matched)
 
 
-def _note_account_txns(run: Run, named, desc, org, values: Settings, changed) -> None:
+def _note_account_txns(tx: SacctmgrWrites, named, desc, org, values: Settings, changed) -> None:
     """slurmdbd's rows of a modify account: Modify Accounts for the accounts matched,
     Modify Associations for the associations matched (a move alone writes none)."""
-    from fscli.api.sacctmgr import slurmdbd_txn
-
     if named:
         info = ", ".join(
             f"{key}='{value.lower()}'"
             for key, value in (("description", desc), ("organization", org))
             if value is not None
         )
-        run.txns.append(slurmdbd_txn.modify_named("Accounts", sorted(named), info))
+        tx.note_modified("Accounts", sorted(named), info)
     if changed and _writes(values, changed):
-        run.txns += slurmdbd_txn.modify_assocs(changed, _assoc_info(values))
+        tx.note_modified_assocs(changed, _assoc_info(values))
 
 
 def _note_user_txns(
-    run: Run, view, picked_users, lacking, default, level, values: Settings, picked
+    tx: SacctmgrWrites, view, picked_users, lacking, default, level, values: Settings, picked
 ) -> None:
     """slurmdbd's rows of a modify user: Modify Users for a new admin level (the users
     the level reaches), Modify Associations (is_def=1) for the new default account's
     associations, then Modify Associations for the associations matched."""
-    from fscli.api.sacctmgr import slurmdbd_txn
     from fscli.engine.treespec import ADMIN_LEVELS
 
     users, leveled = sorted(picked_users[0]), picked_users[1]
     if leveled and level and not lacking:
         number = ADMIN_LEVELS.index(level) + 1
-        run.txns.append(slurmdbd_txn.modify_named("Users", leveled, f"admin_level={number}"))
+        tx.note_modified("Users", leveled, f"admin_level={number}")
     if users and default and not lacking:
         defaults = [v for v in view if v.user in users and v.account == default]
-        run.txns += slurmdbd_txn.modify_assocs(defaults, "is_def=1")
+        tx.note_modified_assocs(defaults, "is_def=1")
     if picked and _writes(values, picked):
-        run.txns += slurmdbd_txn.modify_assocs(picked, _assoc_info(values))
+        tx.note_modified_assocs(picked, _assoc_info(values))

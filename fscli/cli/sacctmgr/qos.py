@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fscli.cli.sacctmgr.context import Run
 from fscli.cli.sacctmgr.grammar import Names, Word, first, plain, sections, split_list
@@ -23,6 +23,9 @@ from fscli.cli.sacctmgr.values import get_uint, minutes, no_change, tres_amounts
 from fscli.engine import tres as tresmod
 from fscli.engine.limits import definitions as limitdefs
 from fscli.engine.treespec import check_qos_number
+
+if TYPE_CHECKING:
+    from fscli.api.sacctmgr_writes import SacctmgrWrites
 
 CLEAR = limitdefs.CLEAR
 RANGE_FIELD = {
@@ -282,7 +285,7 @@ class Rec:
 
     def changes(self):
         """The store's ``QosChanges`` for these values (as slurmdbd writes them)."""
-        from fscli.api.sacctmgr import QosChanges
+        from fscli.engine.qos_changes import QosChanges
 
         changes = QosChanges()
         values = changes.values
@@ -610,51 +613,36 @@ def settings_text(rec: Rec) -> str:
     return text
 
 
-def known_qos(session) -> list[str]:
-    """The QOS names in creation order (sacctmgr's g_qos_list)."""
-    from fscli.api.sacctmgr import queries
-
-    return [q.name for q in queries.qos_rows(session.connection())]
-
-
 # -- add ------------------------------------------------------------------------------
 def add_qos(run: Run, words: list[str]) -> int:
-    def body(session) -> None:
-        from fscli.api.sacctmgr import add_qos as store_add
-        from fscli.api.sacctmgr import check_name
+    def body(tx: SacctmgrWrites) -> None:
         from fscli.errors import InvalidValue
 
-        known = known_qos(session)
         out = Out()
-        rec = read_rec(plain(words), known, out, names=True)
+        rec = read_rec(plain(words), tx.qos_list(), out, names=True)
         out.say(run)
         if out.failed:
             raise run.refuse("")
         if not rec.names:
             raise run.refuse(" Need name of qos to add.\n")
         try:
-            names = [check_name("QOS", n) for n in rec.names]
+            plan = tx.plan_add_qos(rec.names, rec.description, rec.changes())
         except InvalidValue as exc:
             raise run.refuse(f" {exc.message}\n") from None
-        new = [n for n in dict.fromkeys(names) if n not in known]
-        if not new:
+        if not plan.new:
             run.out(" Nothing new added.\n")
             raise run.refuse("")
-        desc = rec.description if rec.description is not None else new[-1]
+        desc = rec.description if rec.description is not None else plan.new[-1]
         run.out(
             " Adding QOS(s)\n"
-            + "".join(f"  {n}\n" for n in new)
+            + "".join(f"  {n}\n" for n in plan.new)
             + " Settings\n"
             + f"  Description    = {desc}\n"
             + settings_text(rec)
         )
         if rec.broken_preempt():  # slurmdbd's INSERT fails, unreported: nothing added
             return
-        admin = run.admin(session)
-        changes = rec.changes()
-        for name in new:
-            changes.values["description"] = rec.description if rec.description is not None else name
-            store_add(admin, [name], changes)
+        tx.commit(plan)
 
     return run.write(body)
 
@@ -735,14 +723,6 @@ def _strtol(text: str) -> tuple[int, str]:
     return strtol(text)
 
 
-def _rows(session):
-    """(QOS, id) in creation order."""
-    from fscli.api.sacctmgr import queries
-
-    conn = session.connection()
-    return list(zip(queries.qos_rows(conn), queries.qos_ids(conn), strict=True))
-
-
 def matched(rows: list, cond: Cond) -> list:
     """The QOS (and ids) the conditions pick, in the order slurmdbd's unordered SELECT
     returns them. MariaDB reads a small table whole (id order) but looks two or three
@@ -757,10 +737,8 @@ def matched(rows: list, cond: Cond) -> list:
 
 # -- modify ---------------------------------------------------------------------------
 def modify_qos(run: Run, words: list[str]) -> int:
-    def body(session) -> None:
-        from fscli.api.sacctmgr import modify_qos as store_modify
-
-        known = known_qos(session)
+    def body(tx: SacctmgrWrites) -> None:
+        known = tx.qos_list()
         cond_words, rec_words = sections(words)
         out = Out()
         cond = read_cond(cond_words, out)
@@ -785,10 +763,11 @@ def modify_qos(run: Run, words: list[str]) -> int:
         if changes.empty():  # LimitFactor=0 alone: slurmdbd has nothing to write
             run.out(" Nothing modified\n")
             raise run.refuse(no_change("qos"))
-        rows = _rows(session)
+        rows = tx.qos_rows()
         picked = [q for q, _ in matched(rows, cond)]
         added = [i.lstrip("+") for i in rec.preempt or [] if i and i[0] != "-"]
-        if added and any(_loops(q.name, added, rows) for q in picked):
+        plan = tx.plan_modify_qos([q.name for q in picked], changes, added)
+        if plan.loops:
             # checked QOS by QOS before slurmdbd runs its (maybe broken) SQL
             raise run.refuse(
                 "sacctmgr: error: QOS Preemption loop detected\n"
@@ -803,58 +782,27 @@ def modify_qos(run: Run, words: list[str]) -> int:
             run.out(" Nothing modified\n")
             raise run.refuse("")
         run.out(" Modified qos...\n" + "".join(f"  {q.name}\n" for q in picked))
-        from fscli.api.sacctmgr import slurmdbd_txn
-
-        run.txns.append(slurmdbd_txn.modify_named("QOS", [q.name for q in picked], ""))
-        store_modify(run.admin(session), [q.name for q in picked], changes)
+        tx.commit(plan)
 
     return run.write(body)
 
 
-def _loops(name: str, added: list[str], rows) -> bool:
-    """slurmdbd's ``_preemption_loop``: would ``name`` preempting ``added`` let it, through
-    the QOS those preempt, preempt itself?"""
-    preempts = {q.name: set(q.preempt) for q, _ in rows}
-    seen: set[str] = set()
-    todo = list(added)
-    if name in todo:
-        return True
-    while todo:
-        other = todo.pop()
-        if other in seen:
-            continue
-        seen.add(other)
-        theirs = preempts.get(other, set())
-        if name in theirs or other in theirs:
-            return True
-        todo += theirs
-    return False
-
-
 # -- delete ---------------------------------------------------------------------------
 def delete_qos(run: Run, words: list[str]) -> int:
-    def body(session) -> None:
-        from fscli.api.sacctmgr import delete_qos as store_delete
-        from fscli.api.sacctmgr import queries
-
+    def body(tx: SacctmgrWrites) -> None:
         out = Out()
         cond = read_cond(plain(words), out)
         out.say(run)
         if not cond.given:
             raise run.refuse(" No conditions given to remove, not executing.\n")
-        picked = [q.name for q, _ in matched(_rows(session), cond)]
+        picked = [q.name for q, _ in matched(tx.qos_rows(), cond)]
         if not picked:
             run.out(" Nothing deleted\n")
             raise run.refuse("")
-        view = queries.load_view(session.connection(), own_only=True)
-        defaults = [
-            v
-            for v in sorted(view, key=lambda v: (v.cluster, v.lft))
-            if v.assoc.default_qos in picked
-        ]
-        if defaults:
+        plan = tx.plan_delete_qos(picked)
+        if plan.refused:
             lines = []
-            for v in defaults:
+            for v in plan.refused:
                 line = (
                     f"  DefQOS = {v.assoc.default_qos:<10} C = {v.cluster:<10} A = {v.account:<20}"
                 )
@@ -870,7 +818,7 @@ def delete_qos(run: Run, words: list[str]) -> int:
                 " or change the default qos to remove the qos.\n"
                 " Changes Discarded\n"
             )
-        store_delete(run.admin(session), picked)
+        tx.commit(plan)
         run.out(" Deleting QOS(s)...\n" + "".join(f"  {n}\n" for n in picked))
 
     return run.write(body)
@@ -985,9 +933,9 @@ def list_qos(run: Run, words: list[str]) -> int:
         run.err(str(exc))
         return 1
     with run.app.reading() as conn:
-        from fscli.api.sacctmgr import queries
+        from fscli.api.sacctmgr_writes import qos_rows
 
-        every = list(zip(queries.qos_rows(conn), queries.qos_ids(conn), strict=True))
+        every = qos_rows(conn)
         rows = [[cell(c.title, q, ident) for c in cols] for q, ident in matched(every, cond)]
     run.out(table(cols, rows, run.opts.parsable, not run.opts.noheader))
     return 0

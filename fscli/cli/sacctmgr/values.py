@@ -13,9 +13,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from fscli.api.sacctmgr import AssocChanges, QosEdit
 from fscli.cli.sacctmgr.grammar import Word, split_list
 from fscli.engine import tres as tresmod
+from fscli.engine.assoc_changes import AssocChanges, QosEdit
 from fscli.engine.limits import definitions as limitdefs
 from fscli.engine.timestr import parse_duration_mins
 from fscli.errors import InvalidValue
@@ -90,6 +90,7 @@ class Settings:
 def strtol(text: str) -> tuple[int, str]:
     """C's ``strtol``: the leading number (0 if none) and what follows it."""
     match = _NUMBER.match(text)
+    assert match is not None, "every text starts with a (maybe empty) number"
     sign, digits = match.group(1), match.group(2)
     if not digits:
         return 0, text
@@ -257,6 +258,7 @@ def assoc_setting(
         return True
     name, _, single = canon.partition(":")
     defn = limitdefs.lookup(name)
+    assert defn is not None, "ASSOC_REC names only registered limits"
     if single:  # GrpCPUs=10 and the other legacy one-TRES keys
         number = get_uint(w.key or name, value, problems)
         if number is None:

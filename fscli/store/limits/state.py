@@ -16,6 +16,7 @@ from dataclasses import replace
 from typing import Any
 
 from fscli.engine.config import PriorityConfig
+from fscli.engine.job_states import ACTIVE_STATES
 from fscli.engine.limits.check import WALL, LimitsState
 from fscli.engine.limits.counting import (
     JobGroup,
@@ -31,7 +32,6 @@ from fscli.engine.submit import MemoryDefaults
 from fscli.engine.timestr import INFINITE_MINUTES
 from fscli.engine.tres import parse_tres
 from fscli.store import snapshot
-from fscli.store.job_states import ACTIVE_STATES
 from fscli.store.sql import IN_LIST, in_list, rows
 
 USAGE_LIMITS = ("GrpTRESMins", "GrpWall")

@@ -1,5 +1,6 @@
-"""The ``job.state`` values and the largest job id, apart from the schema so that code
-that must not import SQLAlchemy (shell completion, word parsing) can name them too."""
+"""The states a job may be in and the largest job id: domain facts the schema, the
+writers and the command line's word checks (shell completion, parsing) all name, kept
+apart from the schema so that naming them imports no SQLAlchemy."""
 
 from __future__ import annotations
 
