@@ -57,7 +57,8 @@ def priority_factors(conn, state: ClusterState, at: int, algorithm: str):
     cache = PassCache.of(conn)
     span = pass_span(state.config, at)
     key = (state.cluster_id, algorithm, _reset_key(state.config, span))
-    cached = cache.get(PRIORITY_ENTRY, key, at)
+    with bulk():  # 20,000 objects at once: no collector passes over them as they come
+        cached = cache.get(PRIORITY_ENTRY, key, at)
     if cached is not None:
         return AssocColumns(cached["assocs"], ((), None, NO_LIMITS)), cached["fs"]
     with bulk():  # 100,000 jobs: the collector would rescan them as they are made
