@@ -19,11 +19,15 @@ import os
 import sqlite3
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 from timing import ROOT, fscli_cmd
+
+sys.path.insert(0, str(ROOT))
+from tests.live.test_live_shares import run, sbatch  # noqa: E402 - the live tests' helpers
 
 JOB_USERS = ("alice", "bob", "carl", "dana", "erin", "frank")
 PENDING = 300
@@ -51,50 +55,30 @@ def live_file(load_file: str, accounts: int, users: int) -> str:
     return text + "\n".join(extra) + "\n"
 
 
-def sh(*argv: str, user: str | None = None, check: bool = True) -> str:
-    if user is not None:
-        argv = ("runuser", "-u", user, "--", "env", f"SLURM_CONF={os.environ['SLURM_CONF']}", *argv)
-    done = subprocess.run(argv, capture_output=True, text=True, timeout=900)
-    if check and done.returncode != 0:
-        raise SystemExit(f"{' '.join(argv[:6])}: exit {done.returncode}: {done.stderr.strip()}")
-    return done.stdout
+def load(cfg: Path) -> None:
+    """``sacctmgr load`` (two minutes at 10,000 users: longer than ``run`` waits)."""
+    done = subprocess.run(
+        ["sacctmgr", "-i", "load", f"file={cfg}"], capture_output=True, text=True, timeout=1800
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"sacctmgr load: exit {done.returncode}: {done.stderr.strip()}")
 
 
 def prepare_cluster(folder: Path, text: str, tmp: Path) -> None:
     """Fresh accounting holding ``text``'s tree, one job holding the node, 300 pending."""
-    sh("scancel", "--user=root", check=False)
-    for user in JOB_USERS:
-        sh("scancel", f"--user={user}", check=False)
-    sh(str(ROOT / "tests/live/slurm"), "fresh", str(folder))  # slurmctld registers anew
+    cancel_jobs()
+    run(str(ROOT / "tests/live/slurm"), "fresh", str(folder))  # slurmctld registers anew
     cfg = tmp / "live.cfg"
     cfg.write_text(text)
     started = time.perf_counter()
-    sh("sacctmgr", "-i", "load", f"file={cfg}")
+    load(cfg)
     print(f"  sacctmgr load: {time.perf_counter() - started:.1f} s", flush=True)
-    sh("scontrol", "reconfigure")
-    time.sleep(3)
-    submit("root", "root", "-n", "64", "--wrap", "sleep 3600")
+    run("scontrol", "reconfigure")
+    sbatch("root", "root", "batch", 64, "--wrap", "sleep 3600")
     for k in range(PENDING):
         user = JOB_USERS[k % len(JOB_USERS)]
-        account = f"acct{JOB_USERS.index(user):05d}"
-        submit(user, account, "-n", str(k % 4 + 1), "--wrap", "sleep 1")
+        sbatch(user, f"acct{JOB_USERS.index(user):05d}", "batch", k % 4 + 1, "--wrap", "sleep 1")
     time.sleep(70)  # a priority pass, so that sprio shows every factor
-
-
-def submit(user: str, account: str, *extra: str) -> None:
-    argv = ["sbatch", "--parsable", "-A", account, "-p", "batch", "-o", "/dev/null", *extra]
-    for attempt in range(3):  # slurmctld may not know the new associations yet
-        done = subprocess.run(
-            ["runuser", "-u", user, "--", "env", f"SLURM_CONF={os.environ['SLURM_CONF']}", *argv],
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
-        if done.returncode == 0:
-            return
-        sh("scontrol", "reconfigure", check=False)
-        time.sleep(2 + attempt)
-    raise SystemExit(f"sbatch as {user}: {done.stderr.strip()}")
 
 
 def fscli(db: Path, at: str | None, *args: str) -> str:
@@ -147,10 +131,13 @@ def measure_size(load_file: str, accounts: int, users: int, runs: int) -> list[t
                 warm.append(timed(mine, tmp))
                 slurm.append(timed(theirs, tmp))
             rows.append((name, accounts, users, *map(statistics.median, (slurm, cold, warm))))
-        sh("scancel", "--user=root", check=False)
-        for user in JOB_USERS:
-            sh("scancel", f"--user={user}", check=False)
+        cancel_jobs()
     return rows
+
+
+def cancel_jobs() -> None:
+    for user in ("root", *JOB_USERS):
+        run("scancel", f"--user={user}", check=False)
 
 
 def main(load_file, sizes: list[tuple[int, int]], runs: int) -> None:
