@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from fscli.engine.cluster_state import ClusterState
     from fscli.engine.config import PriorityConfig
-    from fscli.store.state import ClusterState
 
 PRIORITY_ENTRY = "factors"
 """The cache entry sprio reads (one per cluster; the newest pass and version wins)."""
@@ -29,8 +29,8 @@ def pass_span(config: PriorityConfig, at: int) -> tuple[int, int]:
 def state_moments(state: ClusterState, span: tuple[int, int]) -> list[int]:
     """Every moment of the pass ``span`` at which the fair-share state can change: charges,
     jobs' starts and ends (their time limits too), settings changes, usage resets."""
+    from fscli.engine.cluster_state import job_end
     from fscli.engine.usage import reset_boundary
-    from fscli.store.state import job_end
 
     start, period = span
     config = state.config
@@ -48,11 +48,12 @@ def priority_factors(conn, state: ClusterState, at: int, algorithm: str):
     """(associations, fair-share factor per user association id) of ``state``'s cluster at
     ``at``, from the pass cache, else computed (and cached). ``state`` comes without its
     tree (``load_state(tree=False)``) and with ``conn``'s transaction still open."""
+    from fscli.engine.cluster_state import CHARGED, fairshare
     from fscli.engine.model import AssocColumns
     from fscli.heap import bulk
     from fscli.store.pass_cache import PassCache
     from fscli.store.snapshot import NO_LIMITS, load_jobs
-    from fscli.store.state import CHARGED, fairshare, load_tree
+    from fscli.store.state import load_tree
 
     cache = PassCache.of(conn)
     span = pass_span(state.config, at)

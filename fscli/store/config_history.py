@@ -27,8 +27,8 @@ from fscli.store.sql import execute, in_list, rows, scalar
 
 def usage_before(conn, cluster_id: int, moment: int) -> bool:
     """Whether the cluster has usage charged before ``moment``: a charge, or a job that
-    started running (:data:`fscli.store.state.CHARGED`)."""
-    from fscli.store.state import CHARGED
+    started running (:data:`fscli.engine.cluster_state.CHARGED`)."""
+    from fscli.engine.cluster_state import CHARGED
 
     if scalar(
         conn,
@@ -94,8 +94,8 @@ def keep_replaced(conn, cluster_id: int, moment: int, replaced: Mapping[str, str
 def keep_job_billing(conn, cluster_id: int, partitions: Iterable[str], moment: int) -> None:
     """Before the billing weights of ``partitions`` change (or go) at ``moment``: their jobs
     that started before it keep the billing they were charged at, on the job row."""
+    from fscli.engine.cluster_state import CHARGED, billing_at_start
     from fscli.store import snapshot
-    from fscli.store.state import CHARGED, billing_at_start
 
     names = set(partitions)
     if not names:

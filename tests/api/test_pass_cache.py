@@ -56,7 +56,7 @@ def cache_folder(db_path: str) -> Path:
 
 def computed(monkeypatch) -> list[int]:
     """A list that grows by one each time the fair-share tree is computed."""
-    import fscli.store.state as state
+    import fscli.engine.cluster_state as state
 
     calls: list[int] = []
     real = state.fairshare
