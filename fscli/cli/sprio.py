@@ -154,7 +154,9 @@ def sprio(
         selection = (job_ids, user_list, _names(partitions))
         _show_whatif(app, whatif, algorithm, selection, parsable, noheader, as_json)
         return
-    result = app.store.priorities(app.cluster_name, app.now, algorithm)
+    result = app.store.priorities(
+        app.cluster_name, app.now, algorithm, jobs=job_ids, users=user_list
+    )
     keep_until_exit(result)
     for warning in result.warnings:
         click.echo(f"fscli: warning: {warning}", err=True)
