@@ -184,3 +184,22 @@ def test_entries_others_wrote_are_not_read(tmp_path, monkeypatch):
     monkeypatch.setattr(pass_cache.os, "getuid", lambda: 12345)
     monkeypatch.setattr(pass_cache.os, "stat", lambda path: type("S", (), {"st_uid": 999})())
     assert cache.get("x", (1,), 100) is None
+
+
+def test_a_store_upgraded_from_0013_gets_its_stamp(db_path):
+    from sqlalchemy import create_engine
+
+    from fscli.store.db import open_engine, upgrade
+
+    old = create_engine(f"sqlite:///{db_path}")
+    upgrade(old, "0013")
+    old.dispose()
+    conn = sqlite3.connect(db_path)
+    assert pass_cache.stamp(conn) is None  # no stamp table yet
+    conn.close()
+    open_engine(db_path).dispose()  # migrates
+    conn = sqlite3.connect(db_path)
+    first = pass_cache.stamp(conn)
+    conn.execute("INSERT INTO qos (name, priority, usage_factor) VALUES ('fresh', 0, 1.0)")
+    assert first is not None and pass_cache.stamp(conn) not in (None, first)
+    conn.close()
