@@ -1,9 +1,9 @@
 """The pass cache: a cluster's fair-share state, computed once per store version and pass.
 
 slurmctld keeps every association's fair-share factor in memory and recomputes it once
-per ``PriorityCalcPeriod``; fscli, a new process per command, keeps it in a file beside
-an SQLite store instead, so that ``sprio`` reads it back rather than recomputing the
-whole tree (0.1-0.3 s at 10,000 users).
+per ``PriorityCalcPeriod``; fscli, a new process per command, keeps it in a file in the
+user's cache folder instead (:func:`folder`), so that ``sprio`` reads it back rather than
+recomputing the whole tree (0.1-0.3 s at 10,000 users).
 
 **Store version.** ``PRAGMA data_version`` only tells one connection about another's
 commits, and a file's size and mtime miss writes within one clock tick. So every table
@@ -21,7 +21,7 @@ moments of its pass it was computed across, and answers any moment of that pass 
 same side of each of them.
 
 The entries are ``marshal`` data (no code runs when one is read), written atomically,
-and read only when this user or the store's owner wrote them.
+and read only when this user wrote them.
 """
 
 from __future__ import annotations
@@ -85,10 +85,18 @@ def stamp(conn) -> int | None:
 
 
 def folder(conn) -> str | None:
-    """The cache's folder beside the store file ``conn`` reads."""
+    """The cache's folder for the store file ``conn`` reads: this user's own
+    (``$XDG_CACHE_HOME/fscli/passcache``, else ``~/.cache/...``), one folder per store
+    file by its real path, so that nothing is left beside the store."""
+    import hashlib
+
     for _, name, path in conn.execute("PRAGMA database_list"):
         if name == "main" and path:
-            return path + ".passcache"
+            root = os.environ.get("XDG_CACHE_HOME") or os.path.join(
+                os.path.expanduser("~"), ".cache"
+            )
+            digest = hashlib.sha256(os.path.realpath(path).encode()).hexdigest()[:24]
+            return os.path.join(root, "fscli", "passcache", digest)
     return None
 
 
@@ -130,7 +138,7 @@ class PassCache:
         path = self._path(name)
         try:
             with open(path, "rb") as handle:
-                if not _trusted(os.fstat(handle.fileno()).st_uid, self.where):
+                if not _trusted(os.fstat(handle.fileno()).st_uid):
                     return None
                 entry = marshal.loads(handle.read())
         except (OSError, EOFError, ValueError, TypeError):
@@ -153,7 +161,7 @@ class PassCache:
     ) -> None:
         """Store ``payload``, computed at ``at`` in the pass ``span`` (start, period)
         whose ``moments`` are given, under ``name``; silently nothing where the folder
-        cannot be written (a store others own)."""
+        cannot be written."""
         if self.where is None:
             return
         start, period = span
@@ -167,7 +175,7 @@ class PassCache:
         path = self._path(name)
         temp = f"{path}.{os.getpid()}"
         try:
-            os.makedirs(self.where, mode=0o755, exist_ok=True)
+            os.makedirs(self.where, mode=0o700, exist_ok=True)
             with open(temp, "wb") as handle:
                 handle.write(marshal.dumps(entry))
             os.replace(temp, path)
@@ -178,11 +186,6 @@ class PassCache:
                 pass
 
 
-def _trusted(owner: int, where: str) -> bool:
-    """An entry written by this user, or by the owner of the store beside it."""
-    if owner == os.getuid():
-        return True
-    try:
-        return owner == os.stat(where[: -len(".passcache")]).st_uid
-    except OSError:
-        return False
+def _trusted(owner: int) -> bool:
+    """An entry this user wrote (the folder is the user's own, but may be shared)."""
+    return owner == os.getuid()

@@ -51,7 +51,11 @@ def queue(science, db_path):
 
 
 def cache_folder(db_path: str) -> Path:
-    return Path(db_path + ".passcache")
+    conn = sqlite3.connect(db_path)
+    try:
+        return Path(pass_cache.folder(conn))
+    finally:
+        conn.close()
 
 
 def computed(monkeypatch) -> list[int]:
@@ -172,18 +176,23 @@ def test_every_table_has_its_triggers(db_path, fscli):
 
 
 def test_entries_others_wrote_are_not_read(tmp_path, monkeypatch):
-    folder = tmp_path / "s.db.passcache"
-    (tmp_path / "s.db").write_text("")
-    cache = pass_cache.PassCache(str(folder), 7)
+    cache = pass_cache.PassCache(str(tmp_path / "c"), 7)
     cache.put("x", (1,), 100, (0, 300), [50, 150, 400], {"a": 1})
     assert cache.get("x", (1,), 120) == {"a": 1}
     assert cache.get("x", (1,), 150) is None  # a moment in between
     assert cache.get("x", (1,), 300) is None  # the next pass
     assert cache.get("x", (2,), 100) is None
-    assert pass_cache.PassCache(str(folder), 8).get("x", (1,), 100) is None
+    assert pass_cache.PassCache(str(tmp_path / "c"), 8).get("x", (1,), 100) is None
     monkeypatch.setattr(pass_cache.os, "getuid", lambda: 12345)
-    monkeypatch.setattr(pass_cache.os, "stat", lambda path: type("S", (), {"st_uid": 999})())
     assert cache.get("x", (1,), 100) is None
+
+
+def test_the_cache_is_the_users_own_and_nothing_lies_beside_the_store(queue, db_path):
+    queue.ok("sprio", at=AT)
+    assert sorted(p.name for p in Path(db_path).parent.iterdir() if "passcache" in p.name) == []
+    folder = cache_folder(db_path)
+    assert folder.is_dir() and folder.is_relative_to(Path.home() / ".cache" / "fscli")
+    assert folder.stat().st_mode & 0o077 == 0
 
 
 def test_a_store_upgraded_from_0013_gets_its_stamp(db_path):
