@@ -34,7 +34,7 @@ from typing import Any
 
 STAMP_TABLE = "fscli_stamp"
 TRIGGER_PREFIX = "fscli_stamp_"
-FORMAT = 1
+FORMAT = 2
 """Bumped when an entry's layout changes: older entries are then never read."""
 
 _STAMP_SQL = (
@@ -140,15 +140,16 @@ class PassCache:
             with open(path, "rb") as handle:
                 if not _trusted(os.fstat(handle.fileno()).st_uid):
                     return None
-                entry = marshal.loads(handle.read())
+                size = int.from_bytes(handle.read(4), "little")
+                head = marshal.loads(handle.read(size))
+                if not isinstance(head, tuple) or head[:3] != (FORMAT, self.version, key):
+                    return None  # another state's: its payload is not read at all
+                (start, period), entry_at, moments = head[3:]
+                if not still_valid(at, entry_at, moments, start, period):
+                    return None
+                return marshal.loads(handle.read())
         except (OSError, EOFError, ValueError, TypeError):
             return None
-        if not isinstance(entry, dict) or entry.get("head") != (FORMAT, self.version, key):
-            return None
-        start, period = entry["pass"]
-        if not still_valid(at, entry["at"], entry["moments"], start, period):
-            return None
-        return entry["payload"]
 
     def put(
         self,
@@ -165,19 +166,14 @@ class PassCache:
         if self.where is None:
             return
         start, period = span
-        entry = {
-            "head": (FORMAT, self.version, key),
-            "pass": (start, period),
-            "at": at,
-            "moments": sorted(m for m in set(moments) if start <= m < start + period),
-            "payload": payload,
-        }
+        within = sorted(m for m in set(moments) if start <= m < start + period)
+        head = marshal.dumps((FORMAT, self.version, key, (start, period), at, within))
         path = self._path(name)
         temp = f"{path}.{os.getpid()}"
         try:
             os.makedirs(self.where, mode=0o700, exist_ok=True)
-            with open(temp, "wb") as handle:
-                handle.write(marshal.dumps(entry))
+            with open(temp, "wb") as handle:  # the head's size, the head, the payload
+                handle.write(len(head).to_bytes(4, "little") + head + marshal.dumps(payload))
             os.replace(temp, path)
         except (OSError, ValueError):
             try:
