@@ -116,9 +116,10 @@ def engine_once(db: str) -> None:
     """One pass as ``fscli sshare`` makes it, in this fresh process: print the (wall, CPU)
     seconds of each stage as JSON."""
     from fscli.api.store import Store
+    from fscli.engine.cluster_state import usage_at
     from fscli.engine.fairshare import compute
     from fscli.heap import bulk
-    from fscli.store.state import load_state, usage_at
+    from fscli.store.state import load_state
 
     t0 = _clock()
     with Store(db).viewing() as conn:  # the command's read path (plain sqlite3)

@@ -10,6 +10,9 @@ median wall time beside real Slurm's, as recorded on the same kind of 2-core mac
 ratios: above 1, fscli is faster.
 
 Usage: python benchmarks/vs_slurm.py [RUNS]   (default 5; no asserts: it prints figures)
+       python benchmarks/vs_slurm.py --live [--sizes 200,1000,2000] [RUNS]
+(``--live``: real Slurm timed beside fscli in the same run, :mod:`vs_slurm_live`;
+``--sizes``: the numbers of accounts, five users each.)
 """
 
 from __future__ import annotations
@@ -129,11 +132,11 @@ def add_jobs(db: Path, users: int) -> None:
         )
 
 
-def measure(runs: int) -> list[tuple[str, int, int, float]]:
+def measure(runs: int, sizes: list[tuple[int, int]]) -> list[tuple[str, int, int, float]]:
     out = []
     with tempfile.TemporaryDirectory() as tmp:
         tmp_path = Path(tmp)
-        for accounts, users in SIZES:
+        for accounts, users in sizes:
             cfg = tmp_path / f"scale{accounts}.cfg"
             cfg.write_text(load_file(accounts, users))
             loads = []
@@ -152,7 +155,7 @@ def measure(runs: int) -> list[tuple[str, int, int, float]]:
                 ("dump", ["dump", "oracle", f"file={tmp_path / 'd.cfg'}"]),
             ):
                 out.append((name, accounts, users, median([run(db, *args) for _ in range(runs)])))
-            if accounts == SIZES[0][0]:
+            if accounts == sizes[0][0]:
                 add_jobs(db, users)
                 for name, args in (("sprio", ["sprio"]), ("sprio -l", ["sprio", "-l"])):
                     out.append(
@@ -162,7 +165,19 @@ def measure(runs: int) -> list[tuple[str, int, int, float]]:
 
 
 def main() -> None:
-    runs = int(sys.argv[1]) if len(sys.argv) > 1 else 5
+    args = sys.argv[1:]
+    sizes = SIZES
+    if "--sizes" in args:
+        k = args.index("--sizes")
+        sizes = [(int(n), 5 * int(n)) for n in args[k + 1].split(",")]
+        del args[k : k + 2]
+    if "--live" in args:
+        import vs_slurm_live
+
+        args.remove("--live")
+        vs_slurm_live.main(load_file, sizes, int(args[0]) if args else 3)
+        return
+    runs = int(args[0]) if args else 5
     print(
         f"fscli beside real Slurm 22.05.8 (medians; fscli over {runs} runs, load over "
         f"{max(1, runs // 2)}); ratio = Slurm / fscli, above 1: fscli is faster"
@@ -171,7 +186,7 @@ def main() -> None:
         "| command | size | Slurm s (side by side) | Slurm s (capture) | fscli s | Slurm / fscli |"
     )
     print("|---|---|---|---|---|---|")
-    for name, accounts, users, seconds in measure(runs):
+    for name, accounts, users, seconds in measure(runs, sizes):
         slurm = [table.get((name, accounts)) for table in (SLURM, SLURM_CAPTURE)]
         size = f"{accounts} / {users}" + (f", {JOBS} jobs" if name.startswith("sprio") else "")
         ratios = " / ".join(f"{s / seconds:.2f}" for s in slurm if s) or "-"

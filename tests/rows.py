@@ -10,9 +10,13 @@ from __future__ import annotations
 
 import sqlite3
 
+from fscli.store.pass_cache import STAMP_TABLE
+
 
 def store_rows(db: str) -> dict[str, list[str]]:
-    """table -> the ``repr`` of its rows, sorted (any order of rows compares equal)."""
+    """table -> the ``repr`` of its rows, sorted (any order of rows compares equal); the
+    pass cache's stamp aside (``fscli.store.pass_cache``: set anew by any statement that
+    writes, one that leaves every value as it was too)."""
     from fscli.store.db import resolve_url
 
     store = resolve_url(db)
@@ -27,6 +31,7 @@ def _sqlite_rows(path: str) -> dict[str, list[str]]:
             for (name,) in conn.execute(
                 "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
             )
+            if name != STAMP_TABLE
         ]
         return {
             name: sorted(repr(row) for row in conn.execute(f'SELECT * FROM "{name}"'))

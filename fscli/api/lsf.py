@@ -144,10 +144,11 @@ def explain(store: Store, names: list[str], user: str, cluster: str | None, at: 
 def compare(store: Store, queue: str | None, cluster: str | None, at: int) -> Comparison:
     """Users ranked by Slurm's Fair Tree and classic fair-share factors and by their
     dynamic priority in the LSF ``queue`` (default: the highest-priority fairshare one)."""
+    from fscli.engine.cluster_state import fairshare
     from fscli.engine.compare import compare as side_by_side
     from fscli.engine.compare import user_priorities
     from fscli.heap import bulk
-    from fscli.store.state import fairshare, load_state
+    from fscli.store.state import load_state
 
     with store.reading() as conn:
         state = load_state(conn, cluster, at)

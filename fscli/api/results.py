@@ -53,14 +53,14 @@ class Shares:
     @cached_property
     def run_minutes(self) -> Mapping[int, Mapping[str, int]]:
         """sshare's TRESRunMins per association (none unless limits are enforced)."""
-        from fscli.store.state import run_minutes
+        from fscli.engine.cluster_state import run_minutes
 
         return run_minutes(self.state, self.at)
 
     @cached_property
     def tres_usage(self) -> Mapping[int, Mapping[str, float]]:
         """sshare's GrpTRESRaw: decayed TRES-seconds per association and its subtree."""
-        from fscli.store.state import tres_usage
+        from fscli.engine.cluster_state import tres_usage
 
         return tres_usage(self.state, self.at)
 

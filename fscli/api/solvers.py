@@ -67,10 +67,11 @@ def solve_shares(
     """The least RawShares of ``assoc`` at which its ``field`` is at least ``target``.
     A higher share never lowers an association's FairShare or LevelFS (its normalized
     shares only grow), so the least one is found by bisection."""
+    from fscli.engine.cluster_state import fairshare
     from fscli.engine.model import AssocColumns
     from fscli.engine.search import first_bound, least
     from fscli.engine.treespec import MAX_SHARES
-    from fscli.store.state import fairshare, load_state
+    from fscli.store.state import load_state
 
     field = field_name(field)
     if not target > 0:
@@ -130,8 +131,9 @@ def solve_decay(
     bisection over the seconds after the last of them ends (or, when it is below already
     by then, over the seconds before)."""
     from fscli.api.results import Shares
+    from fscli.engine.cluster_state import fairshare, job_end
     from fscli.engine.search import first_bound, least
-    from fscli.store.state import fairshare, job_end, load_state
+    from fscli.store.state import load_state
 
     if not target >= 0:
         raise InvalidValue(f"RawUsage={target}: the target must be 0 or more")

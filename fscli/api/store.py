@@ -9,7 +9,7 @@ nothing.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
@@ -424,12 +424,19 @@ class Store:
         return shares(self, cluster, moment(at), algorithm, settings=settings)
 
     def priorities(
-        self, cluster: str | None = None, at: When = None, algorithm: str | None = None
+        self,
+        cluster: str | None = None,
+        at: When = None,
+        algorithm: str | None = None,
+        *,
+        jobs: Collection[int] | None = None,
+        users: Collection[str] | None = None,
     ) -> Priorities:
-        """sprio's rows (every pending job, per partition) at ``at``."""
+        """sprio's rows (every pending job, per partition) at ``at``; ``jobs``, ``users``:
+        only those jobs, those users' jobs."""
         from fscli.api.priorities import priorities
 
-        return priorities(self, cluster, moment(at), algorithm)
+        return priorities(self, cluster, moment(at), algorithm, jobs=jobs, users=users)
 
     # -- what-if ------------------------------------------------------------------------
     def shares_whatif(

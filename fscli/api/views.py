@@ -228,7 +228,10 @@ def select_priorities(
     ``job_id`` (``--explain``), also that job's derivation."""
     from fscli.api.priorities import priorities
 
-    answer = priorities(store, cluster, at, query.algorithm)
+    if job_id is None:  # -j, -u chosen by the store's query: only those jobs are read
+        answer = priorities(store, cluster, at, query.algorithm, jobs=query.jobs, users=query.users)
+    else:
+        answer = priorities(store, cluster, at, query.algorithm)
     return PrioritySelection(answer, query, store, job_id)
 
 

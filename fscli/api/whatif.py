@@ -19,9 +19,9 @@ from fscli.api.shares import algorithm_name, tres_names
 
 if TYPE_CHECKING:
     from fscli.api.store import Store
+    from fscli.engine.cluster_state import ClusterState
     from fscli.engine.limits.whatif import Change
     from fscli.engine.whatif import WhatIf
-    from fscli.store.state import ClusterState
 
 
 @dataclass
@@ -124,8 +124,9 @@ def shares_whatif(
     :func:`fscli.api.shares.shares_over` reads them): the rows' GrpTRESMins are blank.
     The side before is computed first, from the associations as read (columns: the fast
     path), before the what-if makes them objects."""
+    from fscli.engine.cluster_state import fairshare
     from fscli.heap import bulk
-    from fscli.store.state import fairshare, load_state
+    from fscli.store.state import load_state
 
     algorithm = algorithm_name(algorithm)
     with store.viewing() as conn:
@@ -190,11 +191,12 @@ def priorities_whatif(
     store: Store, cluster: str | None, at: int, whatif: WhatIf, algorithm: str | None = None
 ) -> PriorityComparison:
     """sprio at ``at`` as it is and as it would be with ``whatif``."""
+    from fscli.engine.cluster_state import fairshare
     from fscli.engine.priority import compute_priorities, listed_states
     from fscli.errors import InvalidValue
     from fscli.heap import bulk
     from fscli.store.snapshot import load_queue
-    from fscli.store.state import fairshare, load_state
+    from fscli.store.state import load_state
 
     algorithm = algorithm_name(algorithm)
     with store.viewing() as conn:

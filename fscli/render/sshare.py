@@ -81,8 +81,8 @@ def help_format() -> str:
 class Extras:
     """What the rows do not carry: the cluster's name, its tracked TRES (the names the
     TRES list columns print, zeros included), each association's TRES run-minutes
-    (:func:`fscli.store.state.run_minutes`) and its decayed TRES-seconds other than
-    billing (:func:`fscli.store.state.tres_usage`); associations with none are left out."""
+    (:func:`fscli.engine.cluster_state.run_minutes`) and its decayed TRES-seconds other than
+    billing (:func:`fscli.engine.cluster_state.tres_usage`); associations with none are left out."""
 
     cluster: str = ""
     tres_names: Sequence[str] = DEFAULT_TRES

@@ -29,9 +29,9 @@ from fscli.store.tables import association, config_history, job, usage
 
 def usage_before(conn, cluster_id: int, moment: int) -> bool:
     """Whether the cluster has usage charged before ``moment``: a charge, or a job that
-    started running (:data:`fscli.store.state.CHARGED`). ``conn``: a SQLAlchemy
+    started running (:data:`fscli.engine.cluster_state.CHARGED`). ``conn``: a SQLAlchemy
     connection or session (the writers' ones)."""
-    from fscli.store.state import CHARGED
+    from fscli.engine.cluster_state import CHARGED
 
     on_cluster = select(association.c.id).where(association.c.cluster_id == cluster_id)
     charged = exists().where(usage.c.at < moment, usage.c.assoc_id.in_(on_cluster))
@@ -86,8 +86,8 @@ def keep_replaced(conn, cluster_id: int, moment: int, replaced: Mapping[str, str
 def keep_job_billing(conn, cluster_id: int, partitions: Iterable[str], moment: int) -> None:
     """Before the billing weights of ``partitions`` change (or go) at ``moment``: their jobs
     that started before it keep the billing they were charged at, on the job row."""
+    from fscli.engine.cluster_state import CHARGED, billing_at_start
     from fscli.store import snapshot
-    from fscli.store.state import CHARGED, billing_at_start
 
     names = set(partitions)
     if not names:

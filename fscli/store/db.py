@@ -13,6 +13,7 @@ import sqlite3
 from collections.abc import Callable
 
 from fscli.errors import StoreError
+from fscli.store.pass_cache import install as install_stamp
 
 TYPE_CHECKING = False  # typing's, without importing typing (a TAB resolves its store too)
 if TYPE_CHECKING:
@@ -33,6 +34,7 @@ KNOWN_REVISIONS = (
     "0011",
     "0012",
     "0013",
+    "0014",
 )
 HEAD = KNOWN_REVISIONS[-1]
 BUSY_TIMEOUT = 30.0
@@ -467,6 +469,8 @@ def upgrade(engine, to: str = "head") -> None:
             else:
                 cfg.attributes["connection"] = conn
                 command.upgrade(cfg, to)
+                if to == "head":  # tables made or rebuilt by any migration get triggers
+                    install_stamp(conn)
         finally:
             if release:
                 conn.exec_driver_sql(release)
@@ -492,6 +496,7 @@ def create_at_head(conn) -> None:
         "\n\tCONSTRAINT alembic_version_pkc PRIMARY KEY (version_num)\n)"
     )
     conn.exec_driver_sql("INSERT INTO alembic_version (version_num) VALUES (?)", (HEAD,))
+    install_stamp(conn)
 
 
 def current_revision(engine) -> str | None:

@@ -86,8 +86,8 @@ def qos_names(conn) -> list[str]:
 
 def first_usage(conn, cluster_id: int) -> int | None:
     """The first moment the cluster was charged usage: its earliest charge, or the start
-    of its earliest charged job (:data:`fscli.store.state.CHARGED`); None: none."""
-    from fscli.store.state import CHARGED
+    of its earliest charged job (:data:`fscli.engine.cluster_state.CHARGED`); None: none."""
+    from fscli.engine.cluster_state import CHARGED
 
     states, params = in_list("state", "state", CHARGED)
     found = [

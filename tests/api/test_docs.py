@@ -26,4 +26,7 @@ def test_the_examples_in_docs_api_md_run(tmp_path, monkeypatch):
     for block in blocks:
         exec(compile(block, str(DOC), "exec"), namespace)  # noqa: S102 - our own docs
     assert (tmp_path / "site.db").exists()
-    assert not (tmp_path / "home").exists()  # nothing written anywhere else
+    home = tmp_path / "home"  # nothing written anywhere else but sprio's pass cache
+    passcache = home / ".cache" / "fscli" / "passcache"
+    outside = {str(p.relative_to(home)) for p in home.glob("**/*") if passcache not in p.parents}
+    assert outside <= {".cache", ".cache/fscli", ".cache/fscli/passcache"}

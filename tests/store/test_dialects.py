@@ -9,10 +9,11 @@ from pathlib import Path
 
 STORE = Path(__file__).resolve().parents[2] / "fscli" / "store"
 
-PLAIN_SQLITE = {"db", "session", "sql", "bulk", "names", "unchanged"}
+PLAIN_SQLITE = {"db", "session", "sql", "bulk", "names", "unchanged", "pass_cache"}
 """Where a plain ``sqlite3`` connection is opened or driven: the reader and writer that
 spare the views and ``job import`` SQLAlchemy's import, the runner of SQL text on either
-connection, the bulk inserts, TAB's name look-ups, the applied-tree note."""
+connection, the bulk inserts, TAB's name look-ups, the applied-tree note, the pass
+cache's stamp (read on the views' connection; servers have no cache)."""
 
 TEXT_RUNNERS = {f"fscli.store.sql.{n}" for n in ("rows", "batches", "scalar", "execute")}
 

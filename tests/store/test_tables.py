@@ -8,6 +8,7 @@ from pathlib import Path
 
 from fscli.store import models, tables
 from fscli.store.db import open_engine
+from fscli.store.pass_cache import STAMP_TABLE
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -19,10 +20,17 @@ def test_tables_match_the_migrations(db_path):
     engine = open_engine(db_path)
     try:
         with engine.connect() as conn:
-            context = MigrationContext.configure(conn, opts={"compare_type": True})
+            context = MigrationContext.configure(
+                conn, opts={"compare_type": True, "include_name": _modelled}
+            )
             assert compare_metadata(context, tables.metadata) == []
     finally:
         engine.dispose()
+
+
+def _modelled(name, kind, _parent) -> bool:
+    """All but the pass cache's stamp, which lives beside the model (``store.pass_cache``)."""
+    return not (kind == "table" and name == STAMP_TABLE)
 
 
 def test_orm_classes_are_mapped_on_the_core_tables():

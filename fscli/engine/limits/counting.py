@@ -6,7 +6,7 @@ readers must apply them alike: the checker, counting ``LimitsState.jobs`` itself
 (:func:`job_groups`); the store's SQL aggregate (``fscli/store/limits/state.py``), which
 answers the same :class:`JobScope` with :class:`JobGroup` sums and must bill and hold
 run time exactly as :func:`job_groups` does per job; and sshare's TRESRunMins
-(``fscli/store/state.py``), which must show what the GrpTRESRunMins checks count. One
+(``fscli/engine/cluster_state.py``), which must show what the GrpTRESRunMins checks count. One
 definition of each rule keeps ``limits check`` and ``sshare -l`` in agreement.
 """
 

@@ -427,8 +427,8 @@ def _decayed_minutes(cs, now: int):
     usage included); a QOS's is its jobs' billing TRES. A usage reset clears them all.
     """
 
+    from fscli.engine.cluster_state import charged_allocations, job_qos, reset_at, usage_at
     from fscli.engine.usage import Charges, raw_usage, tres_seconds
-    from fscli.store.state import charged_allocations, job_qos, reset_at, usage_at
 
     jobs = charged_allocations(cs, now)
     in_qos = [
