@@ -40,7 +40,8 @@ class Refusal:
     Codes: ``exists`` (a cluster the store has), ``no-parent`` (the parent account has no association on the cluster),
     ``no-account`` (no such account), ``no-account-on-cluster`` (the account has no
     association on the cluster), ``no-default-account`` (a new user's default account
-    does not exist: the user is left out)."""
+    does not exist: the user is left out), ``no-user`` (no such user: a coordinator
+    change names one)."""
 
     code: str
     name: str

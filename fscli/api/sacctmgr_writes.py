@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from fscli.api import add_plans, delete_plans, modify_plans, qos_plans
+from fscli.api import add_plans, coordinator_plans, delete_plans, modify_plans, qos_plans
 from fscli.api.writes import Writes
 
 if TYPE_CHECKING:
@@ -166,19 +166,22 @@ class SacctmgrWrites(Writes):
         return sacctmgr_queries.default_ids(self._conn())
 
     # -- what only sacctmgr's dialect changes --------------------------------------------
-    def add_coordinators(self, users: list[str], accounts: list[str]) -> None:
-        from fscli.store import sacctmgr_changes
+    def coordinator_rows(self) -> dict[str, list[str]]:
+        """User -> the accounts the coordinator table names for it (no sub-accounts), in
+        the table's order: what a coordinator plan works on."""
+        from fscli.store.tree_plan import read_coordinators
 
-        sacctmgr_changes.add_coordinators(self._admin, users, accounts)
+        return read_coordinators(self._conn())
 
-    def remove_coordinators(self, users: list[str], accounts: list[str]) -> list[str]:
-        """The ``U = user A = account`` pairs removed (all users/accounts if none named)."""
+    def write_coordinators(self, plan: coordinator_plans.CoordinatorChange) -> None:
+        """A coordinator plan's pairs written (slurmdbd's transaction row for a remove)."""
         from fscli.store import sacctmgr_changes, slurmdbd_txn
 
-        removed = sacctmgr_changes.remove_coordinators(self._admin, users, accounts)
-        if removed:
-            self._txns.append(slurmdbd_txn.remove_coords(users, accounts))
-        return removed
+        if plan.adding:
+            sacctmgr_changes.add_coordinators(self._admin, plan.pairs)
+        elif plan.pairs:
+            sacctmgr_changes.remove_coordinators(self._admin, plan.pairs)
+            self._txns.append(slurmdbd_txn.remove_coords(plan.users, plan.accounts))
 
     def place_added(self, calls: list[list[AssocKey]]) -> None:
         """The associations just added put where slurmdbd puts them, one list per call."""
@@ -262,7 +265,8 @@ class SacctmgrWrites(Writes):
     def commit(self, plan: Any) -> None:
         """Write a plan made in this change (it is final when the change is): one of
         the plans of :mod:`~fscli.api.add_plans`, :mod:`~fscli.api.delete_plans`,
-        :mod:`~fscli.api.modify_plans` and :mod:`~fscli.api.qos_plans`, or a tree's ``Plan`` (:meth:`plan_load`)."""
+        :mod:`~fscli.api.modify_plans`, :mod:`~fscli.api.qos_plans` and
+        :mod:`~fscli.api.coordinator_plans`, or a tree's ``Plan`` (:meth:`plan_load`)."""
         write = _WRITERS.get(type(plan))
         if write is not None:
             write(self, plan)
@@ -277,6 +281,7 @@ _WRITERS: dict[type, Callable[[SacctmgrWrites, Any], None]] = {
     add_plans.QosAdd: add_plans.commit_qos,
     add_plans.AccountAdd: add_plans.commit_accounts,
     add_plans.UserAdd: add_plans.commit_users,
+    coordinator_plans.CoordinatorChange: coordinator_plans.commit_coordinators,
     delete_plans.AccountDelete: delete_plans.commit_accounts,
     delete_plans.UserDelete: delete_plans.commit_users,
     qos_plans.QosModify: qos_plans.commit_modify,

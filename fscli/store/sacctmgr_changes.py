@@ -17,8 +17,8 @@ from contextlib import contextmanager
 from fscli.store import user_defaults
 
 
-def add_coordinators(admin, names: list[str], accts: list[str]) -> None:
-    """Make the users coordinators of the accounts (kept as given; sub-accounts follow),
+def add_coordinators(admin, pairs: list[tuple[str, str]]) -> None:
+    """Make each (user, account) of ``pairs`` a coordinator row (sub-accounts follow),
     each user's change in the history (``admin``: the command's :class:`Admin`)."""
     from sqlalchemy import insert
 
@@ -27,9 +27,10 @@ def add_coordinators(admin, names: list[str], accts: list[str]) -> None:
 
     session = admin.s
     have = read_coordinators(session.connection())
-    rows = [{"user": u, "account": a} for u in names for a in accts if a not in have.get(u, [])]
-    if rows:
-        session.execute(insert(m.Coordinator.__table__), rows)
+    if pairs:
+        session.execute(
+            insert(m.Coordinator.__table__), [{"user": u, "account": a} for u, a in pairs]
+        )
         log_coordinators(admin, "add coordinator", have)
 
 
@@ -114,10 +115,9 @@ def drop_users(session, names: list[str]) -> None:
         session.execute(delete(t.user_account).where(t.user_account.c.name.in_(names)))
 
 
-def remove_coordinators(admin, names: list[str], accts: list[str]) -> list[str]:
-    """Take the users (all if none named) off the accounts (all if none named); the
-    ``U = user A = account`` pairs removed, as sacctmgr lists them (``admin``: the
-    command's :class:`Admin`, which logs each user's change)."""
+def remove_coordinators(admin, pairs: list[tuple[str, str]]) -> None:
+    """Delete each (user, account) coordinator row of ``pairs``, each user's change in
+    the history (``admin``: the command's :class:`Admin`)."""
     from sqlalchemy import delete
 
     from fscli.store import models as m
@@ -125,20 +125,10 @@ def remove_coordinators(admin, names: list[str], accts: list[str]) -> list[str]:
 
     session = admin.s
     table = m.Coordinator.__table__
-    removed = []
     before = read_coordinators(session.connection())
-    for user, coordinated in before.items():
-        if names and user not in names:
-            continue
-        for account in coordinated:
-            if not accts or account in accts:
-                session.execute(
-                    delete(table).where(table.c.user == user, table.c.account == account)
-                )
-                removed.append(f"U = {user:<9} A = {account:<10}")
-    if removed:
-        log_coordinators(admin, "remove coordinator", before)
-    return removed
+    for user, account in pairs:
+        session.execute(delete(table).where(table.c.user == user, table.c.account == account))
+    log_coordinators(admin, "remove coordinator", before)
 
 
 @contextmanager

@@ -26,6 +26,7 @@ from fscli.render.sacctmgr import settings_lines
 
 if TYPE_CHECKING:
     from fscli.api.add_plans import Refusal
+    from fscli.api.coordinator_plans import CoordinatorChange
     from fscli.api.sacctmgr_writes import SacctmgrWrites
 
 ACCOUNT_KEYS: tuple[tuple[str, Names], ...] = (
@@ -246,15 +247,22 @@ COORD_KEYS: tuple[tuple[str, Names], ...] = (
 )
 
 
-def refuse_unknown(run: Run, tx: SacctmgrWrites, users: list[str], accts: list[str]) -> None:
-    """A coordinator command naming an account or user there is not: each said, exit 1."""
-    known_accounts, known_users = tx.accounts(), tx.users()
-    bad = [
-        f" You specified a non-existent account '{a}'.\n" for a in accts if a not in known_accounts
-    ]
-    bad += [f" You specified a non-existent user '{u}'.\n" for u in users if u not in known_users]
-    if bad:
-        raise run.refuse("".join(bad))
+def coordinator_plan(
+    run: Run, tx: SacctmgrWrites, users: list[str], accts: list[str], adding: bool
+) -> CoordinatorChange:
+    """The API's plan of a coordinator command; its unknown names each said, exit 1."""
+    from fscli.api.coordinator_plans import plan_coordinators
+
+    plan = plan_coordinators(tx, users, accts, adding)
+    if plan.refusals:
+        raise run.refuse(
+            "".join(
+                f" You specified a non-existent {'account' if r.code == 'no-account' else 'user'}"
+                f" '{r.name}'.\n"
+                for r in plan.refusals
+            )
+        )
+    return plan
 
 
 def add_coordinator(run: Run, words: list[str]) -> int:
@@ -275,14 +283,14 @@ def add_coordinator(run: Run, words: list[str]) -> int:
             raise run.refuse(" You need to specify a user list here.\n")
         if not accts:
             raise run.refuse(" You need to specify an account list here.\n")
-        refuse_unknown(run, tx, users, accts)
+        plan = coordinator_plan(run, tx, users, accts, adding=True)
         run.out(
             " Adding Coordinator User(s)\n"
             + "".join(f"  {u}\n" for u in users)
             + " To Account(s) and all sub-accounts\n"
             + "".join(f"  {a}\n" for a in accts)
         )
-        tx.add_coordinators(users, accts)
+        tx.commit(plan)
 
     return run.write(body)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from fscli.cli.sacctmgr.add import refuse_unknown
+from fscli.cli.sacctmgr.add import coordinator_plan
 from fscli.cli.sacctmgr.context import Run
 from fscli.cli.sacctmgr.grammar import ASSOC_COND, LIST_FLAGS, first, plain, split_list
 from fscli.cli.sacctmgr.modify import (
@@ -162,7 +162,7 @@ def delete_coordinator(run: Run, words: list[str]) -> int:
         problems.settle(run)
         if not given:
             raise run.refuse(" You need to specify a user list or account list here.\n")
-        refuse_unknown(run, tx, users, accts)
+        plan = coordinator_plan(run, tx, users, accts, adding=False)
         if not users and not accts:
             raise run.refuse(" You need to specify a user list or an account list here.\n")
         if users:
@@ -177,13 +177,13 @@ def delete_coordinator(run: Run, words: list[str]) -> int:
             )
         else:
             run.out(" Removing all users from Accounts\n" + "".join(f"  {a}\n" for a in accts))
-        removed = tx.remove_coordinators(users, accts)
-        if not removed:
+        tx.commit(plan)
+        if not plan.pairs:
             run.out(" Nothing removed\n")
             raise run.refuse("")
         run.out(
             " Removed Coordinators (sub accounts not listed)...\n"
-            + "".join(f"  {line}\n" for line in removed)
+            + "".join(f"  U = {user:<9} A = {account:<10}\n" for user, account in plan.pairs)
         )
 
     return run.write(body)
