@@ -8,11 +8,13 @@ from __future__ import annotations
 import os
 import shutil
 import sqlite3
+import sys
 import time
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, settings
 
 from tests.backends import BACKEND, empty_server_store
 
@@ -33,6 +35,26 @@ for _name in ("LC_ALL", "LC_CTYPE", "LC_MESSAGES", "LC_TIME", "LANGUAGE"):
     os.environ.pop(_name, None)
 os.environ["LANG"] = "C.UTF-8"
 os.environ["TERM"] = "xterm"  # a terminal with colours, where a test pretends to be one
+
+# PYTHONDONTWRITEBYTECODE=1 (set in some shells and CI images) makes every process of the
+# run compile every module it imports: each pytest-xdist worker its test modules (pytest
+# rewrites their asserts again, 4-5 s of CPU a worker), and every `fscli` or `python`
+# the tests start the package. The run keeps its bytecode instead, outside the checkout
+# (the caller asked for no __pycache__ there), for itself and the processes it starts.
+if sys.dont_write_bytecode:
+    _PYCACHE = Path(__file__).resolve().parents[1] / ".pytest_cache" / "pycache"
+    sys.dont_write_bytecode = False
+    sys.pycache_prefix = sys.pycache_prefix or str(_PYCACHE)
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    os.environ.setdefault("PYTHONPYCACHEPREFIX", sys.pycache_prefix)
+
+# Examples are bounded per test; their generation must not fail a test because the
+# machine is busy (HealthCheck.too_slow, the per-example deadline): what a property
+# test checks is its property, not the speed of the machine it runs on.
+settings.register_profile(
+    "fscli", deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
+)
+settings.load_profile("fscli")
 
 DATA = Path(__file__).parent / "data"
 
