@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from fscli.cli import account, limits, user
 from fscli.engine import config
+from tests.conftest import build_science
 from tests.property.strategies import hostile, mutated, near, values, word
 from tests.rows import store_rows
 
@@ -122,11 +123,16 @@ def run_file(fscli, path: Path, content: str | bytes, *args: str) -> None:
     check(fscli, *args, str(path))
 
 
-@pytest.fixture
-def batch(science):
+def build_batch(fscli) -> None:
     """The science tree with the partition the import files name."""
-    science.ok("partition", "add", "batch", "nodes=10", "cpus=640")
-    return science
+    build_science(fscli)
+    fscli.ok("partition", "add", "batch", "nodes=10", "cpus=640")
+
+
+@pytest.fixture
+def batch(fscli, template):
+    """The store :func:`build_batch` leaves, copied from its template."""
+    return template(fscli, build_batch)
 
 
 @pytest.mark.parametrize(
