@@ -14,6 +14,9 @@ pytest.importorskip("matplotlib")
 from fscli.render import plot  # noqa: E402
 from tests.render.test_plot import bars  # noqa: E402 - the same reading of a figure
 
+# matplotlib draws each chart: about a second a test
+pytestmark = pytest.mark.slow
+
 AT = "2026-05-01T00:00:00"
 
 

@@ -20,6 +20,9 @@ from tests.conftest import build_science
 from tests.property.strategies import hostile, mutated, near, values, word
 from tests.rows import store_rows
 
+# each property runs tens to hundreds of examples, many of them commands on a store
+pytestmark = pytest.mark.slow
+
 CLI = settings(
     deadline=None, max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
