@@ -219,7 +219,7 @@ def _one_engine_per_store():
     engines are the product's own, disposed of after each command as before (so the
     connections of a file replaced meanwhile are not kept), and dropped with the test."""
     import fscli.store.db as db
-    import fscli.store.new_file as new_file
+    import fscli.store.new_file  # noqa: F401 - imports it by name: patched below too
 
     real = db.create_engine_for
     engines: dict = {}
@@ -230,10 +230,17 @@ def _one_engine_per_store():
             engines[key] = real(url, read_only, wal, **options)
         return engines[key]
 
-    db.create_engine_for = new_file.create_engine_for = create_engine_for
+    holders = [
+        module
+        for name, module in list(sys.modules.items())
+        if name.startswith("fscli.") and getattr(module, "create_engine_for", None) is real
+    ]
+    for module in holders:
+        module.create_engine_for = create_engine_for
     try:
         yield
     finally:
-        db.create_engine_for = new_file.create_engine_for = real
+        for module in holders:
+            module.create_engine_for = real
         for engine in engines.values():
             engine.dispose()
