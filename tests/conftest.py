@@ -8,11 +8,13 @@ from __future__ import annotations
 import os
 import shutil
 import sqlite3
+import sys
 import time
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, settings
 
 from tests.backends import BACKEND, empty_server_store
 
@@ -33,6 +35,26 @@ for _name in ("LC_ALL", "LC_CTYPE", "LC_MESSAGES", "LC_TIME", "LANGUAGE"):
     os.environ.pop(_name, None)
 os.environ["LANG"] = "C.UTF-8"
 os.environ["TERM"] = "xterm"  # a terminal with colours, where a test pretends to be one
+
+# PYTHONDONTWRITEBYTECODE=1 (set in some shells and CI images) makes every process of the
+# run compile every module it imports: each pytest-xdist worker its test modules (pytest
+# rewrites their asserts again, 4-5 s of CPU a worker), and every `fscli` or `python`
+# the tests start the package. The run keeps its bytecode instead, outside the checkout
+# (the caller asked for no __pycache__ there), for itself and the processes it starts.
+if sys.dont_write_bytecode:
+    _PYCACHE = Path(__file__).resolve().parents[1] / ".pytest_cache" / "pycache"
+    sys.dont_write_bytecode = False
+    sys.pycache_prefix = sys.pycache_prefix or str(_PYCACHE)
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    os.environ.setdefault("PYTHONPYCACHEPREFIX", sys.pycache_prefix)
+
+# Examples are bounded per test; their generation must not fail a test because the
+# machine is busy (HealthCheck.too_slow, the per-example deadline): what a property
+# test checks is its property, not the speed of the machine it runs on.
+settings.register_profile(
+    "fscli", deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
+)
+settings.load_profile("fscli")
 
 DATA = Path(__file__).parent / "data"
 
@@ -187,3 +209,38 @@ def pytest_collection_modifyitems(items):
     """The tests marked slow run first: under pytest-xdist their files then start at once
     instead of last, where one worker would finish them alone while the other waits."""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
+@pytest.fixture(autouse=True)
+def _one_engine_per_store():
+    """One SQLAlchemy engine per store and kind for the whole test, as one process would
+    have for one command: each CliRunner call used to build a new engine, whose empty
+    statement cache compiled every query again (a third of a write command's 25 ms). The
+    engines are the product's own, disposed of after each command as before (so the
+    connections of a file replaced meanwhile are not kept), and dropped with the test."""
+    import fscli.store.db as db
+    import fscli.store.new_file  # noqa: F401 - imports it by name: patched below too
+
+    real = db.create_engine_for
+    engines: dict = {}
+
+    def create_engine_for(url, read_only=False, wal=True, **options):
+        key = (url.url, read_only, wal, tuple(sorted(options.items())))
+        if key not in engines:
+            engines[key] = real(url, read_only, wal, **options)
+        return engines[key]
+
+    holders = [
+        module
+        for name, module in list(sys.modules.items())
+        if name.startswith("fscli.") and getattr(module, "create_engine_for", None) is real
+    ]
+    for module in holders:
+        module.create_engine_for = create_engine_for
+    try:
+        yield
+    finally:
+        for module in holders:
+            module.create_engine_for = real
+        for engine in engines.values():
+            engine.dispose()

@@ -14,13 +14,17 @@ from fscli.errors import InvalidValue
 MESSAGE = "invalid UsageFactor '{}': must be from 0.0 to 4294967294.0"
 
 
-@pytest.fixture
-def site(fscli):
+def build_site(fscli) -> None:
     fscli.ok("cluster", "add", "c1")
     fscli.ok("account", "add", "a1")
     fscli.ok("user", "add", "u1", "account=a1")
     fscli.ok("partition", "add", "p1", "nodes=1", "cpus=8")
-    return fscli
+
+
+@pytest.fixture
+def site(fscli, template):
+    """The store :func:`build_site` leaves, copied from its template."""
+    return template(fscli, build_site)
 
 
 @pytest.mark.parametrize("value", ["inf", "1e308", "nan", "-2", "4294967295"])

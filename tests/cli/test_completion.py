@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from fscli.cli.main import cli
+from tests.conftest import build_science
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -108,13 +109,18 @@ def test_a_tab_after_sshare_e_completes_instead_of_printing_the_fields(science, 
     assert complete(db_path, "sshare -e --al") == ["--all", "--algorithm"]
 
 
+def build_site(fscli) -> None:
+    build_science(fscli)
+    fscli.ok("qos", "add", "high")
+    fscli.ok("partition", "add", "batch")
+    fscli.ok("user", "add", "charlie", "account=physics")
+    fscli.ok("job", "submit", "user=alice", "id=41")
+
+
 @pytest.fixture
-def site(science):
-    science.ok("qos", "add", "high")
-    science.ok("partition", "add", "batch")
-    science.ok("user", "add", "charlie", "account=physics")
-    science.ok("job", "submit", "user=alice", "id=41")
-    return science
+def site(fscli, template):
+    """The store :func:`build_site` leaves, copied from its template."""
+    return template(fscli, build_site)
 
 
 @pytest.mark.parametrize(

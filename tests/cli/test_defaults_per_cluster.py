@@ -10,8 +10,7 @@ import json
 import pytest
 
 
-@pytest.fixture
-def two(fscli):
+def build_two(fscli) -> None:
     """chen: default astro on hpc1; then added to ml on hpc2 by sacctmgr."""
     fscli.ok("-Q", "cluster", "add", "hpc1")
     fscli.ok("-Q", "cluster", "add", "hpc2")
@@ -19,7 +18,12 @@ def two(fscli):
     fscli.ok("-Q", "--cluster", "hpc2", "account", "add", "ml")
     fscli.ok("-Q", "--cluster", "hpc1", "user", "add", "chen", "account=astro")
     fscli.ok("sacctmgr", "-i", "add", "user", "chen", "account=ml", "cluster=hpc2")
-    return fscli
+
+
+@pytest.fixture
+def two(fscli, template):
+    """The store :func:`build_two` leaves, copied from its template."""
+    return template(fscli, build_two)
 
 
 def test_a_user_added_on_a_second_cluster_has_its_default_there(two):

@@ -13,8 +13,7 @@ from fscli.api.store import process_user
 DAY = "2030-01-0{}T00:00:00"
 
 
-@pytest.fixture
-def changed(fscli):
+def build_changed(fscli) -> None:
     """Two clusters, then one change of each kind, a day apart, on cluster c1 (c2 once)."""
     for words in (
         ("cluster", "add", "c1"),
@@ -48,7 +47,12 @@ def changed(fscli):
     fscli.ok(
         "-Q", "--cluster", "c2", "account", "modify", "chem", "set", "fairshare=5", at=DAY.format(8)
     )
-    return fscli
+
+
+@pytest.fixture
+def changed(fscli, template):
+    """The store :func:`build_changed` leaves, copied from its template."""
+    return template(fscli, build_changed)
 
 
 def rows(fscli, *words: str) -> list[str]:

@@ -7,20 +7,25 @@ import json
 import pytest
 
 from fscli.store.db import HEAD
-from tests.conftest import DATA
+from tests.conftest import DATA, build_science
 
 AT = "2026-05-01T12:00:00"
 SQUEUE = DATA / "golden/slurm-22.05/limits_cr_core_memory/raw/squeue.txt"
 
 
+def build_cluster(fscli) -> None:
+    build_science(fscli)
+    fscli.ok("cluster", "modify", "c1", "set", "nodes=4", "cpus=64")
+    fscli.ok("partition", "add", "p1", "nodes=4", "cpus=64")
+    fscli.ok("partition", "add", "p2", "nodes=2", "cpus=32", "priorityjobfactor=5")
+    fscli.ok("qos", "add", "high", "priority=100")
+    fscli.ok("user", "modify", "alice", "set", "qos=normal,high")
+
+
 @pytest.fixture
-def cluster(science):
-    science.ok("cluster", "modify", "c1", "set", "nodes=4", "cpus=64")
-    science.ok("partition", "add", "p1", "nodes=4", "cpus=64")
-    science.ok("partition", "add", "p2", "nodes=2", "cpus=32", "priorityjobfactor=5")
-    science.ok("qos", "add", "high", "priority=100")
-    science.ok("user", "modify", "alice", "set", "qos=normal,high")
-    return science
+def cluster(fscli, template):
+    """The store :func:`build_cluster` leaves, copied from its template."""
+    return template(fscli, build_cluster)
 
 
 def _jobs(fscli, *words):

@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from fscli.store import db, sql
+from tests.conftest import build_science
 
 AT = "2026-05-01T12:00:00"
 HEADER = (
@@ -40,20 +41,25 @@ STORED = [
 ]
 
 
-@pytest.fixture
-def site(science):
+def build_site(fscli) -> None:
     """Two partitions, three QOS, QOS lists and defaults at user, account and partition
     association level, a user with two accounts."""
-    science.ok("partition", "add", "p1", "nodes=4", "cpus=64")
-    science.ok("partition", "add", "p2", "nodes=2", "cpus=32")
-    science.ok("qos", "add", "high", "priority=100")
-    science.ok("qos", "add", "low", "priority=10")
-    science.ok("user", "modify", "alice", "set", "qos=normal,high")
-    science.ok("account", "modify", "chem", "set", "qos=normal,low", "defaultqos=low")
-    science.ok("user", "add", "bob", "account=chem", "partition=p2", "defaultqos=normal")
-    science.ok("user", "add", "dave", "account=physics")
-    science.ok("user", "add", "dave", "account=chem")
-    return science
+    build_science(fscli)
+    fscli.ok("partition", "add", "p1", "nodes=4", "cpus=64")
+    fscli.ok("partition", "add", "p2", "nodes=2", "cpus=32")
+    fscli.ok("qos", "add", "high", "priority=100")
+    fscli.ok("qos", "add", "low", "priority=10")
+    fscli.ok("user", "modify", "alice", "set", "qos=normal,high")
+    fscli.ok("account", "modify", "chem", "set", "qos=normal,low", "defaultqos=low")
+    fscli.ok("user", "add", "bob", "account=chem", "partition=p2", "defaultqos=normal")
+    fscli.ok("user", "add", "dave", "account=physics")
+    fscli.ok("user", "add", "dave", "account=chem")
+
+
+@pytest.fixture
+def site(fscli, template):
+    """The store :func:`build_site` leaves, copied from its template."""
+    return template(fscli, build_site)
 
 
 def squeue(jobs) -> str:

@@ -24,14 +24,18 @@ JOBS = {
 }
 
 
-@pytest.fixture
-def live(fscli):
+def build_live(fscli) -> None:
     """The live test cluster's names: cluster live, account a1, user alice, batch."""
     fscli.ok("cluster", "add", "live")
     fscli.ok("account", "add", "a1")
     fscli.ok("user", "add", "alice", "account=a1")
     fscli.ok("partition", "add", "batch", "nodes=1", "cpus=64")
-    return fscli
+
+
+@pytest.fixture
+def live(fscli, template):
+    """The store :func:`build_live` leaves, copied from its template."""
+    return template(fscli, build_live)
 
 
 def _memory(fscli) -> dict[int, int | None]:

@@ -8,14 +8,21 @@ import json
 
 import pytest
 
+from tests.conftest import build_science
+
 AT = "2026-01-05T10:00:00"
 
 
-@pytest.fixture
-def site(science):
+def build_site(fscli) -> None:
     """Partition batch: 2 nodes, 64 CPUs, MaxTime 1 hour."""
-    science.ok("-Q", "partition", "add", "batch", "nodes=2", "cpus=64", "maxtime=1:00:00")
-    return science
+    build_science(fscli)
+    fscli.ok("-Q", "partition", "add", "batch", "nodes=2", "cpus=64", "maxtime=1:00:00")
+
+
+@pytest.fixture
+def site(fscli, template):
+    """The store :func:`build_site` leaves, copied from its template."""
+    return template(fscli, build_site)
 
 
 def _jobs(fscli) -> list[str]:

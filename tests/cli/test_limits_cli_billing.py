@@ -18,8 +18,7 @@ def _submit(fscli, *words: str) -> None:
     fscli.ok("job", "submit", *words, at=AT)
 
 
-@pytest.fixture
-def billed(fscli):
+def build_billed(fscli) -> None:
     """phys (alice, bob) with GrpTRES=billing=10; partition batch bills CPU=2.0, plain has
     no weights."""
     fscli.ok("cluster", "add", "c1")
@@ -28,7 +27,12 @@ def billed(fscli):
     fscli.ok("partition", "add", "batch", "TRESBillingWeights=CPU=2.0")
     fscli.ok("partition", "add", "plain")
     fscli.ok("limits", "set", "account=phys", "GrpTRES=billing=10")
-    return fscli
+
+
+@pytest.fixture
+def billed(fscli, template):
+    """The store :func:`build_billed` leaves, copied from its template."""
+    return template(fscli, build_billed)
 
 
 def test_grp_billing_passes_at_8_and_blocks_at_12(billed):

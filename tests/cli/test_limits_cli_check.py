@@ -6,6 +6,8 @@ import json
 
 import pytest
 
+from tests.conftest import build_science
+
 AT = "2026-01-05T10:00:00"
 
 
@@ -18,15 +20,20 @@ def _check(fscli, *words: str) -> dict:
     return json.loads(fscli.ok("limits", "check", *words, "--json", at=AT).stdout)
 
 
-@pytest.fixture
-def seed(science):
+def build_seed(fscli) -> None:
     """resource_limits.shtml: partition QOS MaxJobs=20 and no MaxSubmitJobs, nothing in the
     job QOS, user association MaxJobs=4 MaxSubmitJobs=50."""
-    science.ok("qos", "add", "pq")
-    science.ok("partition", "add", "batch", "qos=pq")
-    science.ok("limits", "set", "qos=pq", "MaxJobsPerUser=20")
-    science.ok("limits", "set", "user=alice", "account=physics", "MaxJobs=4", "MaxSubmitJobs=50")
-    return science
+    build_science(fscli)
+    fscli.ok("qos", "add", "pq")
+    fscli.ok("partition", "add", "batch", "qos=pq")
+    fscli.ok("limits", "set", "qos=pq", "MaxJobsPerUser=20")
+    fscli.ok("limits", "set", "user=alice", "account=physics", "MaxJobs=4", "MaxSubmitJobs=50")
+
+
+@pytest.fixture
+def seed(fscli, template):
+    """The store :func:`build_seed` leaves, copied from its template."""
+    return template(fscli, build_seed)
 
 
 def test_seed_003_effective_maxjobs_20_maxsubmit_50(seed):

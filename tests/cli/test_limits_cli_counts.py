@@ -8,6 +8,8 @@ import random
 
 import pytest
 
+from tests.conftest import build_science
+
 AT = "2026-01-05T10:00:00"
 NOW = 1767607200  # AT as epoch seconds
 
@@ -20,12 +22,17 @@ def _submit(fscli, *words: str) -> None:
     fscli.ok("job", "submit", *words, at=AT)
 
 
-@pytest.fixture
-def tree(science):
+def build_tree(fscli) -> None:
     """science > physics (alice), chem (bob, carol) > organic (dave)."""
-    science.ok("account", "add", "organic", "parent=chem")
-    science.ok("user", "add", "dave", "account=organic")
-    return science
+    build_science(fscli)
+    fscli.ok("account", "add", "organic", "parent=chem")
+    fscli.ok("user", "add", "dave", "account=organic")
+
+
+@pytest.fixture
+def tree(fscli, template):
+    """The store :func:`build_tree` leaves, copied from its template."""
+    return template(fscli, build_tree)
 
 
 def test_grp_counts_cover_the_whole_subtree(tree):

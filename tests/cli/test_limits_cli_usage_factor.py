@@ -16,6 +16,8 @@ import json
 
 import pytest
 
+from tests.conftest import build_science
+
 AT = "2026-01-05T10:00:00"  # a decay pass (every 5 minutes)
 
 
@@ -33,14 +35,14 @@ def _held_cpu_minutes(fscli, account: str = "chem") -> str:
     return dict(zip(header.split("|"), row.split("|")))["TRESRunMins"].split(",")[0]
 
 
-@pytest.fixture
-def big(science):
+def build_big(fscli) -> None:
     """chem has GrpTRESRunMins=cpu=1000; bob runs 4 CPUs in QOS big with 100 of his 120
     minutes left."""
-    science.ok("qos", "add", "big", "usagefactor=2")
-    science.ok("limits", "set", "cluster=c1", "qos=normal,big")
-    science.ok("limits", "set", "account=chem", "GrpTRESRunMins=cpu=1000")
-    science.ok(
+    build_science(fscli)
+    fscli.ok("qos", "add", "big", "usagefactor=2")
+    fscli.ok("limits", "set", "cluster=c1", "qos=normal,big")
+    fscli.ok("limits", "set", "account=chem", "GrpTRESRunMins=cpu=1000")
+    fscli.ok(
         "job",
         "submit",
         "user=bob",
@@ -52,7 +54,12 @@ def big(science):
         "start=2026-01-05T09:40:00",
         at=AT,
     )
-    return science
+
+
+@pytest.fixture
+def big(fscli, template):
+    """The store :func:`build_big` leaves, copied from its template."""
+    return template(fscli, build_big)
 
 
 def test_usage_factor_2_doubles_what_a_running_job_holds(big):

@@ -18,8 +18,7 @@ def _check(fscli, at: str, *words: str) -> dict:
     return json.loads(fscli.ok("limits", "check", *words, "--json", at=at).stdout)
 
 
-@pytest.fixture
-def wall(fscli):
+def build_wall(fscli) -> None:
     """No decay; passes every 5 minutes; account a (GrpWall=10) with users u1, u2; QOS q2
     with UsageFactor 2 and GrpWall=15. u1's job runs from 11:50 (a pass)."""
     fscli.ok("-Q", "cluster", "add", "c1")
@@ -31,7 +30,12 @@ def wall(fscli):
     fscli.ok("-Q", "account", "add", "a")
     fscli.ok("-Q", "user", "add", "u1,u2", "account=a")
     fscli.ok("-Q", "limits", "set", "account=a", "GrpWall=10")
-    return fscli
+
+
+@pytest.fixture
+def wall(fscli, template):
+    """The store :func:`build_wall` leaves, copied from its template."""
+    return template(fscli, build_wall)
 
 
 def test_a_running_job_past_the_account_s_grpwall_makes_the_next_one_pend(wall):

@@ -5,15 +5,22 @@ from __future__ import annotations
 
 import pytest
 
+from tests.conftest import build_science
+
 SIZE = ("nodes=4", "cpus=256", "tres=mem=1T,gres/gpu=8")
 LISTED = "c1           4   256  mem=1T,gres/gpu=8"
 
 
+def build_sized(fscli) -> None:
+    build_science(fscli)
+    fscli.ok("cluster", "modify", "c1", "set", *SIZE)
+    assert fscli.ok("cluster", "list").stdout.splitlines()[1] == LISTED
+
+
 @pytest.fixture
-def sized(science):
-    science.ok("cluster", "modify", "c1", "set", *SIZE)
-    assert science.ok("cluster", "list").stdout.splitlines()[1] == LISTED
-    return science
+def sized(fscli, template):
+    """The store :func:`build_sized` leaves, copied from its template."""
+    return template(fscli, build_sized)
 
 
 def test_load_of_the_own_dump_keeps_the_cluster_size(sized, tmp_path):

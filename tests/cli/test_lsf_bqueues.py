@@ -19,8 +19,7 @@ def submit(fscli, user: str, queue: str, *words: str) -> None:
     )
 
 
-@pytest.fixture
-def seed(fscli):
+def build_seed(fscli) -> None:
     """The seed's picture: tadmin1 runs 10 jobs (1147 CPU s, 301 s each), tadmin2 waits."""
     fscli.ok("lsf", "params", "set", *[f"{k}={v}" for k, v in SEED["params"].items()])
     fscli.ok(
@@ -41,7 +40,12 @@ def seed(fscli):
             f"cputime={115 if i < 7 else 114}",
         )
     submit(fscli, "tadmin2", "normal", "slots=2")
-    return fscli
+
+
+@pytest.fixture
+def seed(fscli, template):
+    """The store :func:`build_seed` leaves, copied from its template."""
+    return template(fscli, build_seed)
 
 
 def test_seed_running_and_idle_users(seed):
@@ -126,8 +130,7 @@ def test_usage_records_count_as_decayed_cpu_time(science):
     ]
 
 
-@pytest.fixture
-def share_tree(fscli):
+def build_share_tree(fscli) -> None:
     """normal: a share tree (group phys of dan 3 and eve 1, next to zed), dan running;
     short: no fairshare, zed's 4 slots pending."""
     fscli.ok("lsf", "group", "add", "phys", "members=dan,eve", "shares=[dan, 3] [eve, 1]")
@@ -142,7 +145,12 @@ def share_tree(fscli):
     fscli.ok("lsf", "queue", "add", "short", "priority=50")
     submit(fscli, "dan", "normal", "state=running", f"start={T0}")
     submit(fscli, "zed", "short", "slots=4")
-    return fscli
+
+
+@pytest.fixture
+def share_tree(fscli, template):
+    """The store :func:`build_share_tree` leaves, copied from its template."""
+    return template(fscli, build_share_tree)
 
 
 def test_share_tree_and_summary_views(share_tree):

@@ -7,10 +7,15 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from tests.conftest import build_science
+
 pytest.importorskip("matplotlib")
 
 from fscli.render import plot  # noqa: E402
 from tests.render.test_plot import bars  # noqa: E402 - the same reading of a figure
+
+# matplotlib draws each chart: about a second a test
+pytestmark = pytest.mark.slow
 
 AT = "2026-05-01T00:00:00"
 
@@ -29,18 +34,18 @@ def drawn(monkeypatch):
     return figures
 
 
-@pytest.fixture
-def site(science):
+def build_site(fscli) -> None:
     """The science tree with usage, priority weights, two pending jobs and an LSF queue."""
-    science.ok("usage", "add", "user=alice", "account=physics", "raw=36000", "at=2026-04-20")
-    science.ok("usage", "add", "user=bob", "account=chem", "raw=7200", "at=2026-04-27")
-    science.ok("config", "set", "PriorityWeightFairshare=10000", "PriorityWeightAge=1000")
-    science.ok("config", "set", "PriorityWeightQOS=500", "PriorityMaxAge=1-0")
-    science.ok("partition", "add", "p1", "nodes=4", "cpus=64")
+    build_science(fscli)
+    fscli.ok("usage", "add", "user=alice", "account=physics", "raw=36000", "at=2026-04-20")
+    fscli.ok("usage", "add", "user=bob", "account=chem", "raw=7200", "at=2026-04-27")
+    fscli.ok("config", "set", "PriorityWeightFairshare=10000", "PriorityWeightAge=1000")
+    fscli.ok("config", "set", "PriorityWeightQOS=500", "PriorityMaxAge=1-0")
+    fscli.ok("partition", "add", "p1", "nodes=4", "cpus=64")
     for user, account, submit in (("alice", "physics", "2026-04-30T12:00:00"),) + (
         ("carol", "chem", "2026-04-30T18:00:00"),
     ):
-        science.ok(
+        fscli.ok(
             "job",
             "submit",
             f"user={user}",
@@ -49,10 +54,15 @@ def site(science):
             f"submit={submit}",
             at=AT,
         )
-    science.ok(
+    fscli.ok(
         "lsf", "queue", "add", "normal", "fairshare=USER_SHARES[[carol, 3000] [default, 1000]]"
     )
-    return science
+
+
+@pytest.fixture
+def site(fscli, template):
+    """The store :func:`build_site` leaves, copied from its template."""
+    return template(fscli, build_site)
 
 
 def ticks(ax, axis="x") -> list[str]:

@@ -11,6 +11,9 @@ pytest.importorskip("matplotlib")
 
 from fscli.render import plot  # noqa: E402
 
+# matplotlib draws each chart: about a second a test
+pytestmark = pytest.mark.slow
+
 PNG = b"\x89PNG\r\n\x1a\n"
 
 

@@ -14,6 +14,9 @@ from fscli.render import plot  # noqa: E402
 from tests.conftest import Fscli  # noqa: E402
 from tests.render.test_plot import bars  # noqa: E402
 
+# matplotlib draws each chart: about a second a test
+pytestmark = pytest.mark.slow
+
 PNG = b"\x89PNG\r\n\x1a\n"
 
 

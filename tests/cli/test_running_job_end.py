@@ -9,8 +9,7 @@ import pytest
 START = "2026-05-01T12:00:00"
 
 
-@pytest.fixture
-def site(fscli):
+def build_site(fscli) -> None:
     """Account chem (GrpTRES=cpu=8, GrpJobs=1) and no decay, so usage is exact."""
     fscli.ok("cluster", "add", "c1")
     fscli.ok("config", "set", "PriorityDecayHalfLife=0", "AccountingStorageEnforce=limits")
@@ -19,7 +18,12 @@ def site(fscli):
     fscli.ok("partition", "add", "p1", "nodes=4", "cpus=64")
     fscli.ok("partition", "add", "short", "nodes=4", "cpus=64", "maxtime=30:00")
     fscli.ok("user", "add", "bob", "account=chem", "partition=short")
-    return fscli
+
+
+@pytest.fixture
+def site(fscli, template):
+    """The store :func:`build_site` leaves, copied from its template."""
+    return template(fscli, build_site)
 
 
 def _submit(fscli, *words: str) -> None:

@@ -15,8 +15,7 @@ from tests.conftest import DATA, Fscli
 GOLDEN = DATA / "golden" / "slurm-22.05" / "sacctmgr_messages"
 
 
-@pytest.fixture
-def sm(fscli) -> Fscli:
+def build_sm(fscli) -> None:
     """A cluster c1 with phys (chem, bio under it), users alice/bob in chem, carol in bio
     and chem (default bio), QOS high."""
     fscli.ok("cluster", "add", "c1")
@@ -28,7 +27,12 @@ def sm(fscli) -> Fscli:
         ["add", "user", "carol", "account=bio,chem", "defaultaccount=bio"],
     ):
         fscli.ok("sacctmgr", "-i", *words)
-    return fscli
+
+
+@pytest.fixture
+def sm(fscli, template) -> Fscli:
+    """The store :func:`build_sm` leaves, copied from its template."""
+    return template(fscli, build_sm)
 
 
 def state(fscli: Fscli) -> str:

@@ -7,8 +7,7 @@ import pytest
 from tests.conftest import Fscli
 
 
-@pytest.fixture
-def two(fscli) -> Fscli:
+def build_two(fscli) -> None:
     """Clusters live and c2; account a1 and user alice on c2 only."""
     for words in (
         ["add", "cluster", "live"],
@@ -17,7 +16,12 @@ def two(fscli) -> Fscli:
         ["add", "user", "alice", "account=a1", "cluster=c2"],
     ):
         fscli.ok("sacctmgr", "-i", *words)
-    return fscli
+
+
+@pytest.fixture
+def two(fscli, template) -> Fscli:
+    """The store :func:`build_two` leaves, copied from its template."""
+    return template(fscli, build_two)
 
 
 def answer(fscli: Fscli, *args: str, input: str | None = None) -> tuple[int, str, str]:

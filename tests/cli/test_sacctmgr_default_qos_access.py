@@ -17,8 +17,7 @@ BOB = "  DefQOS = low        C = live       A = chem                 U = bob    
 ALICE = "  DefQOS = low        C = live       A = chem                 U = alice    \n"
 
 
-@pytest.fixture
-def chem(fscli) -> Fscli:
+def build_chem(fscli) -> None:
     """chem (QOS high,normal) with alice (low,normal, default low) and bob in batch."""
     fscli.sacctmgr_i(
         "add cluster live",
@@ -28,7 +27,12 @@ def chem(fscli) -> Fscli:
         "add user alice account=chem qos=normal,low defaultqos=low",
         "add user bob account=chem partition=batch",
     )
-    return fscli
+
+
+@pytest.fixture
+def chem(fscli, template) -> Fscli:
+    """The store :func:`build_chem` leaves, copied from its template."""
+    return template(fscli, build_chem)
 
 
 def run(fscli: Fscli, line: str, input=None):

@@ -8,8 +8,7 @@ import pytest
 from tests.conftest import Fscli
 
 
-@pytest.fixture
-def tree(fscli) -> Fscli:
+def build_tree(fscli) -> None:
     """ml (hep (sub), chem) and bio; alice in bio, and in sub and hep on batch; bob in
     bio and hep (default bio for both)."""
     fscli.sacctmgr_i(
@@ -22,7 +21,12 @@ def tree(fscli) -> Fscli:
         "add user bob account=bio",
         "add user bob account=hep",
     )
-    return fscli
+
+
+@pytest.fixture
+def tree(fscli, template) -> Fscli:
+    """The store :func:`build_tree` leaves, copied from its template."""
+    return template(fscli, build_tree)
 
 
 def run(fscli: Fscli, *words: str):

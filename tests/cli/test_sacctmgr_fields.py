@@ -19,10 +19,14 @@ ZERO_FIELDS = (
 )
 
 
-@pytest.fixture
-def live(fscli) -> Fscli:
+def build_live(fscli) -> None:
     fscli.ok("sacctmgr", "-i", "add", "cluster", "live")
-    return fscli
+
+
+@pytest.fixture
+def live(fscli, template) -> Fscli:
+    """The store :func:`build_live` leaves, copied from its template."""
+    return template(fscli, build_live)
 
 
 def test_a_new_cluster_has_roots_user_association(live):

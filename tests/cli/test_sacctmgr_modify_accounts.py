@@ -15,8 +15,7 @@ EVERYONE = (
 )
 
 
-@pytest.fixture
-def nucl(fscli) -> Fscli:
+def build_nucl(fscli) -> None:
     """nucl (MaxTRES node=2) with frank, and sub below it with bob."""
     fscli.sacctmgr_i(
         "add cluster live",
@@ -25,7 +24,12 @@ def nucl(fscli) -> Fscli:
         "add user frank account=nucl",
         "add user bob account=sub",
     )
-    return fscli
+
+
+@pytest.fixture
+def nucl(fscli, template) -> Fscli:
+    """The store :func:`build_nucl` leaves, copied from its template."""
+    return template(fscli, build_nucl)
 
 
 def modify(fscli: Fscli, *sets: str):

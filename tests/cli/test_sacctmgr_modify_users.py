@@ -13,15 +13,19 @@ NO_CHANGE = (
 )
 
 
-@pytest.fixture
-def live(fscli) -> Fscli:
+def build_live(fscli) -> None:
     """bob (default astro), alice (bio) and carl (astro, Operator) on cluster live."""
     fscli.ok("sacctmgr", "-i", "add", "cluster", "live")
     fscli.ok("sacctmgr", "-i", "add", "account", "bio,astro")
     fscli.ok("sacctmgr", "-i", "add", "user", "bob", "account=bio,astro")
     fscli.ok("sacctmgr", "-i", "add", "user", "alice", "account=bio", "adminlevel=bogus")
     fscli.ok("sacctmgr", "-i", "add", "user", "carl", "account=astro", "adminlevel=o")
-    return fscli
+
+
+@pytest.fixture
+def live(fscli, template) -> Fscli:
+    """The store :func:`build_live` leaves, copied from its template."""
+    return template(fscli, build_live)
 
 
 def run(fscli: Fscli, *words: str):

@@ -15,10 +15,14 @@ import pytest
 from tests.conftest import Fscli
 
 
-@pytest.fixture
-def live(fscli) -> Fscli:
+def build_live(fscli) -> None:
     fscli.ok("sacctmgr", "-i", "add", "cluster", "live")
-    return fscli
+
+
+@pytest.fixture
+def live(fscli, template) -> Fscli:
+    """The store :func:`build_live` leaves, copied from its template."""
+    return template(fscli, build_live)
 
 
 def run(fscli: Fscli, line: str, stdin: str | None = None):

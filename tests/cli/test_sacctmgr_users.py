@@ -8,11 +8,15 @@ import pytest
 from tests.conftest import Fscli
 
 
-@pytest.fixture
-def live(fscli) -> Fscli:
+def build_live(fscli) -> None:
     """A fresh cluster named live, as ``sacctmgr add cluster live`` makes it."""
     fscli.ok("sacctmgr", "-i", "add", "cluster", "live")
-    return fscli
+
+
+@pytest.fixture
+def live(fscli, template) -> Fscli:
+    """The store :func:`build_live` leaves, copied from its template."""
+    return template(fscli, build_live)
 
 
 def run(fscli: Fscli, *words: str, input=None):

@@ -27,8 +27,7 @@ def refused(fscli, *args, code: int = 1, text: str = "", **kw):
     return result
 
 
-@pytest.fixture
-def two(fscli):
+def build_two(fscli) -> None:
     """The issue's store: clusters uni and other, QOS high, uni's account phys using it."""
     for args in (
         ("cluster", "add", "uni"),
@@ -38,7 +37,12 @@ def two(fscli):
         ("cluster", "add", "other"),
     ):
         fscli.ok("-Q", *args)
-    return fscli
+
+
+@pytest.fixture
+def two(fscli, template):
+    """The store :func:`build_two` leaves, copied from its template."""
+    return template(fscli, build_two)
 
 
 # -- multi-cluster -------------------------------------------------------------------
@@ -172,8 +176,7 @@ def test_prune_of_a_user_on_one_cluster_keeps_its_coordinator_role(two, tmp_path
 
 
 # -- QOS lists -----------------------------------------------------------------------
-@pytest.fixture
-def hep(fscli):
+def build_hep(fscli) -> None:
     for args in (
         ("cluster", "add", "c1"),
         ("qos", "add", "high"),
@@ -182,7 +185,12 @@ def hep(fscli):
         ("user", "add", "bob,amy", "account=hep"),
     ):
         fscli.ok("-Q", *args)
-    return fscli
+
+
+@pytest.fixture
+def hep(fscli, template):
+    """The store :func:`build_hep` leaves, copied from its template."""
+    return template(fscli, build_hep)
 
 
 def test_qos_minus_on_an_inheriting_association_stores_a_delta(hep, tmp_path):

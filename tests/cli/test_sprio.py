@@ -7,6 +7,8 @@ import re
 
 import pytest
 
+from tests.conftest import build_science
+
 AT = "2026-05-01T12:00:00"
 FMT = "%.15i %10B %10P %10Q %10T"
 
@@ -147,11 +149,11 @@ def test24_7_admin_set_priority(fscli):
     assert _line(fscli, "-j", job_c, "-o", "%.15i %.10Y") == f"{job_c} 12060001"
 
 
-@pytest.fixture
-def queue(science):
-    science.ok("cluster", "modify", "c1", "set", "nodes=4", "cpus=64")
-    science.ok("partition", "add", "p1", "nodes=4", "cpus=64", "priorityjobfactor=10")
-    science.ok(
+def build_queue(fscli) -> None:
+    build_science(fscli)
+    fscli.ok("cluster", "modify", "c1", "set", "nodes=4", "cpus=64")
+    fscli.ok("partition", "add", "p1", "nodes=4", "cpus=64", "priorityjobfactor=10")
+    fscli.ok(
         "config",
         "set",
         "PriorityWeightAge=1000",
@@ -159,9 +161,14 @@ def queue(science):
         "PriorityWeightJobSize=1000",
         "PriorityMaxAge=1-0",
     )
-    science.ok("job", "submit", "user=alice", "partition=p1", "cpus=16", "submit=now-6hours", at=AT)
-    science.ok("job", "submit", "user=bob", "partition=p1", "cpus=4", "submit=now-12hours", at=AT)
-    return science
+    fscli.ok("job", "submit", "user=alice", "partition=p1", "cpus=16", "submit=now-6hours", at=AT)
+    fscli.ok("job", "submit", "user=bob", "partition=p1", "cpus=4", "submit=now-12hours", at=AT)
+
+
+@pytest.fixture
+def queue(fscli, template):
+    """The store :func:`build_queue` leaves, copied from its template."""
+    return template(fscli, build_queue)
 
 
 def test_rich_table_on_a_terminal(queue, monkeypatch):

@@ -92,16 +92,16 @@ def user_factors(lines: list[str]) -> list[str]:
     return [line.split("|")[6] for line in lines if line.split("|")[1].startswith("user")]
 
 
-def test_seed_000_classic_worked_numbers(fscli):
-    doc_store(fscli)
+def test_seed_000_classic_worked_numbers(fscli, template):
+    template(fscli, doc_store)
     lines = sshare(fscli, "-a", "-P", "-n")
     assert user_factors(lines) == ["0.408479", "0.022097", "0.125000", "0.500000", "0.749154"]
     assert lines[0] == "root|||1.000000|100|1.000000|0.500000"
     assert lines[3] == "   b|user1|1|0.300000|20|0.387500|0.408479"
 
 
-def test_seed_004_linear_worked_numbers(fscli):
-    doc_store(fscli)
+def test_seed_004_linear_worked_numbers(fscli, template):
+    template(fscli, doc_store)
     lines = sshare(fscli, "-a", "-P", "-n", "--algorithm", "linear")
     assert user_factors(lines) == ["0.456250", "0.387500", "0.450000", "0.500000", "0.602083"]
     assert lines[0] == "root|||1.000000|100|1.000000|0.500000"
@@ -296,8 +296,8 @@ def test_grp_tres_raw_from_jobs_billing_from_raw_usage(fscli):
 # -- options ---------------------------------------------------------------------------
 
 
-def test_row_selection_and_format(fscli):
-    doc_store(fscli)
+def test_row_selection_and_format(fscli, template):
+    template(fscli, doc_store)
     assert [ln.split("|")[:2] for ln in sshare(fscli, "-P", "-n", "-o", "Account,User")] == [
         ["root", ""],
         [" a", ""],
@@ -330,10 +330,12 @@ def test_row_selection_and_format(fscli):
     "filters",
     [(), ("-a",), ("-a", "-U"), ("-A", "c,f", "-a"), ("-u", "user2,user5"), ("-U", "-u", "-1")],
 )
-def test_parsable_rows_made_a_piece_at_a_time_are_the_whole_answer(fscli, monkeypatch, filters):
+def test_parsable_rows_made_a_piece_at_a_time_are_the_whole_answer(
+    fscli, monkeypatch, filters, template
+):
     """-p/-P make and write the rows in pieces (here of 2 rows, so that the filters empty
     some of them): the text is the one the whole list of rows gives, as --json keeps it."""
-    doc_store(fscli)
+    template(fscli, doc_store)
     whole = json.loads(fscli.ok("sshare", "--json", *filters, at=AT).stdout)["shares"]
     monkeypatch.setattr("fscli.render.sshare.CHUNK", 2)
     lines = sshare(fscli, "-P", "-n", "-o", "Account,User,RawUsage,FairShare", *filters)
@@ -351,8 +353,8 @@ def test_parsable_rows_made_a_piece_at_a_time_are_the_whole_answer(fscli, monkey
     assert len(lines) > 2
 
 
-def test_users_only_and_the_field_list(fscli, tmp_path):
-    doc_store(fscli)
+def test_users_only_and_the_field_list(fscli, tmp_path, template):
+    template(fscli, doc_store)
     assert sshare(fscli, "-P", "-n", "-U", "-o", "Account,User", "-A", "c", "-a") == [
         "   c|user2",
         "   c|user3",
@@ -369,17 +371,17 @@ def test_users_only_and_the_field_list(fscli, tmp_path):
     ]
 
 
-def test_default_is_an_aligned_table_with_sshare_columns_when_piped(fscli):
+def test_default_is_an_aligned_table_with_sshare_columns_when_piped(fscli, template):
     """Into a pipe: plain aligned text, every value whole, numbers right-aligned."""
-    doc_store(fscli)
+    template(fscli, doc_store)
     assert sshare(fscli, "-A", "d") == [
         "Account  User  RawShares  NormShares  RawUsage  EffectvUsage  FairShare",
         " d                    60    0.600000        25      0.250000   0.749154",
     ]
 
 
-def test_default_is_a_rich_table_on_a_terminal(fscli, monkeypatch):
-    doc_store(fscli)
+def test_default_is_a_rich_table_on_a_terminal(fscli, monkeypatch, template):
+    template(fscli, doc_store)
     monkeypatch.setattr("fscli.render.tables.is_terminal", lambda stream: True)
     result = fscli.runner.invoke(
         cli_main(),
@@ -400,8 +402,8 @@ def test_default_is_a_rich_table_on_a_terminal(fscli, monkeypatch):
     assert lines[4].split() == ["d", "60", "0.600000", "25", "0.250000", "0.749154"]
 
 
-def test_a_table_wider_than_the_terminal_becomes_records_never_cut(fscli, monkeypatch):
-    doc_store(fscli)
+def test_a_table_wider_than_the_terminal_becomes_records_never_cut(fscli, monkeypatch, template):
+    template(fscli, doc_store)
     monkeypatch.setattr("fscli.render.tables.is_terminal", lambda stream: True)
     result = fscli.runner.invoke(
         cli_main(),
@@ -427,8 +429,8 @@ def test_a_table_wider_than_the_terminal_becomes_records_never_cut(fscli, monkey
     )
 
 
-def test_json(fscli):
-    doc_store(fscli)
+def test_json(fscli, template):
+    template(fscli, doc_store)
     doc = json.loads(fscli.ok("sshare", "--json", "-u", "user1", at=AT).stdout)
     assert doc["meta"]["algorithm"] == "classic"
     user1 = [r for r in doc["shares"] if r["User"] == "user1"][0]
@@ -445,8 +447,8 @@ def test_fair_tree_json_inf_and_algorithm_override(fscli):
     assert classic[0] == "root|||1.000000|70|1.000000|0.500000"
 
 
-def test_explain(fscli):
-    doc_store(fscli)
+def test_explain(fscli, template):
+    template(fscli, doc_store)
     out = "\n".join(sshare(fscli, "--explain", "user2/c"))
     assert "user user2 (account c) — algorithm classic" in out
     assert "0.022097" in out
@@ -515,8 +517,8 @@ def test_charges_sum_in_one_order_whatever_order_they_were_written(fscli):
         (("-o", "Account,Bogus"), 'Invalid field requested: "Bogus"'),
     ],
 )
-def test_bad_options(fscli, args, message):
-    doc_store(fscli)
+def test_bad_options(fscli, args, message, template):
+    template(fscli, doc_store)
     result = fscli.fails("sshare", *args, at=AT)
     assert message in result.stderr
 
@@ -546,12 +548,12 @@ def test_grp_tres_mins_is_shown_wherever_a_column_shows_it(fscli, args):
         assert "cpu=600" in out and "cpu=60,mem=100" in out
 
 
-def test_columns_without_limits_are_those_read_with_them(fscli, store):
+def test_columns_without_limits_are_those_read_with_them(fscli, store, template):
     """Store.shares without the associations' settings: every column the same, but
     GrpTRESMins (then None)."""
     from fscli.api.store import Store
 
-    doc_store(fscli)
+    template(fscli, doc_store)
     fscli.ok("-Q", "account", "modify", "a", "set", "GrpTRESMins=cpu=600", "MaxJobs=4")
     with Store(store) as api:
         full, lean = (api.shares(at=AT, settings=settings) for settings in (True, False))

@@ -14,8 +14,7 @@ AT = "2026-05-01T12:01:40"
 COLUMNS = "Account,User,RawUsage,NormUsage,EffectvUsage,FairShare"
 
 
-@pytest.fixture
-def running(fscli):
+def build_running(fscli) -> None:
     fscli.ok("-Q", "cluster", "add", "c1")
     fscli.ok("-Q", "partition", "add", "batch", "nodes=1", "cpus=4", "maxtime=1-0")
     fscli.ok("-Q", "account", "add", "a,b", "fairshare=1")
@@ -44,7 +43,12 @@ def running(fscli):
         fscli.ok(
             "-Q", "job", "submit", f"user={user}", f"account={account}", "partition=batch", at=AT
         )
-    return fscli
+
+
+@pytest.fixture
+def running(fscli, template):
+    """The store :func:`build_running` leaves, copied from its template."""
+    return template(fscli, build_running)
 
 
 def test_classic_sshare_account_rows_lag_one_pass(running):

@@ -22,15 +22,19 @@ root|||0.000000|300|1.000000|
 AT = "2026-05-01T10:05:30"
 
 
-@pytest.fixture
-def two(fscli):
+def build_two(fscli) -> None:
     """Accounts a and b with users u1 and u2; no decay, 1-minute passes."""
     fscli.ok("-Q", "cluster", "add", "c")
     fscli.ok("-Q", "account", "add", "a,b")
     fscli.ok("-Q", "user", "add", "u1", "account=a")
     fscli.ok("-Q", "user", "add", "u2", "account=b")
     fscli.ok("-Q", "config", "set", "PriorityDecayHalfLife=0", "PriorityCalcPeriod=1")
-    return fscli
+
+
+@pytest.fixture
+def two(fscli, template):
+    """The store :func:`build_two` leaves, copied from its template."""
+    return template(fscli, build_two)
 
 
 def raw_usage(fscli, at: str = AT) -> list[str]:

@@ -15,15 +15,19 @@ D = "2026-05-01T"
 MINUTE = 60
 
 
-@pytest.fixture
-def one(fscli):
+def build_one(fscli) -> None:
     """Account a with user u1, partition p; 1-minute passes."""
     fscli.ok("-Q", "cluster", "add", "c")
     fscli.ok("-Q", "account", "add", "a")
     fscli.ok("-Q", "user", "add", "u1", "account=a")
     fscli.ok("-Q", "partition", "add", "p")
     fscli.ok("-Q", "config", "set", "PriorityCalcPeriod=1")
-    return fscli
+
+
+@pytest.fixture
+def one(fscli, template):
+    """The store :func:`build_one` leaves, copied from its template."""
+    return template(fscli, build_one)
 
 
 def raw(fscli, at: str) -> int:

@@ -11,16 +11,16 @@ from pathlib import Path
 import pytest
 
 from tests.backends import BACKEND
-from tests.conftest import Fscli
+from tests.conftest import Fscli, build_science
 
 AT = "2026-06-01T00:00:00"
 EARLY = "2026-01-01T00:00:00"  # before every charge: a setting made then re-prices everything
 
 
-@pytest.fixture
-def site(science) -> Fscli:
+def build_site(fscli) -> None:
     """The science tree with usage, a partition, a QOS, priority weights and jobs."""
-    f = science
+    build_science(fscli)
+    f = fscli
     f.ok("usage", "add", "user=alice", "account=physics", "raw=360000", at="2026-05-20T00:00:00")
     f.ok("usage", "add", "user=bob", "account=chem", "raw=100000", at="2026-05-25T00:00:00")
     f.ok("usage", "add", "user=carol", "account=chem", "raw=20000", at="2026-05-25T00:00:00")
@@ -41,7 +41,12 @@ def site(science) -> Fscli:
     f.ok(*submit, "user=bob", "account=chem", at="2026-05-31T12:00:00")
     f.ok(*submit, "user=carol", "account=chem", "qos=high", at="2026-05-31T18:00:00")
     f.ok(*submit, "user=carol", "account=chem", "state=running", at="2026-05-31T22:00:00")
-    return f
+
+
+@pytest.fixture
+def site(fscli, template) -> Fscli:
+    """The store :func:`build_site` leaves, copied from its template."""
+    return template(fscli, build_site)
 
 
 SQLITE_ONLY = (

@@ -7,6 +7,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,6 +15,9 @@ from fscli.api import open_store
 from fscli.io import yamltree
 from tests.property.strategies import failed, near, outcome
 from tests.store.test_unchanged import DUMPED, EXAMPLE, TREE
+
+# each property runs tens to hundreds of examples, many of them commands on a store
+pytestmark = pytest.mark.slow
 
 AT = "2026-05-01T00:00:00"
 BASES = (TREE, EXAMPLE, DUMPED)

@@ -16,8 +16,12 @@ from hypothesis import strategies as st
 
 from fscli.cli import account, limits, user
 from fscli.engine import config
+from tests.conftest import build_science
 from tests.property.strategies import hostile, mutated, near, values, word
 from tests.rows import store_rows
+
+# each property runs tens to hundreds of examples, many of them commands on a store
+pytestmark = pytest.mark.slow
 
 CLI = settings(
     deadline=None, max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture]
@@ -122,11 +126,16 @@ def run_file(fscli, path: Path, content: str | bytes, *args: str) -> None:
     check(fscli, *args, str(path))
 
 
-@pytest.fixture
-def batch(science):
+def build_batch(fscli) -> None:
     """The science tree with the partition the import files name."""
-    science.ok("partition", "add", "batch", "nodes=10", "cpus=640")
-    return science
+    build_science(fscli)
+    fscli.ok("partition", "add", "batch", "nodes=10", "cpus=640")
+
+
+@pytest.fixture
+def batch(fscli, template):
+    """The store :func:`build_batch` leaves, copied from its template."""
+    return template(fscli, build_batch)
 
 
 @pytest.mark.parametrize(

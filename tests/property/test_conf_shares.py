@@ -21,6 +21,9 @@ from fscli.io.slurmconf import parse_slurm_conf
 from tests.io.test_slurmconf import CAPTURE_CONF
 from tests.property.strategies import failed, hostile, near, outcome
 
+# each property runs tens to hundreds of examples, many of them commands on a store
+pytestmark = pytest.mark.slow
+
 SETTINGS = settings(deadline=None, max_examples=150)
 CONF_KEYS = st.sampled_from(sorted(config.KEYS))
 CONF_LINE = st.builds("{}={}\n".format, CONF_KEYS, hostile)

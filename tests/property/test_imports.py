@@ -15,6 +15,9 @@ from fscli.io.squeue_import import parse_squeue
 from fscli.io.usage_import import parse_sacct, parse_sshare
 from tests.property.strategies import failed, hostile, near, outcome
 
+# each property runs tens to hundreds of examples, many of them commands on a store
+pytestmark = pytest.mark.slow
+
 GOLDEN = Path(__file__).parent.parent / "data" / "golden" / "slurm-22.05"
 SSHARE = (GOLDEN / "classic_doc" / "classic" / "sshare_a_l_P.txt").read_text()
 SACCT = """\

@@ -12,6 +12,9 @@ from fscli.errors import InvalidValue
 from fscli.io import flatfile, yamltree
 from tests.property.strategies import failed, hostile, mutated, near, outcome
 
+# each property runs tens to hundreds of examples, many of them commands on a store
+pytestmark = pytest.mark.slow
+
 GOLDEN = Path(__file__).parent.parent / "data" / "golden" / "slurm-22.05"
 DUMP = (GOLDEN / "sacctmgr_messages" / "roundtrip_dump.cfg").read_text()
 # The comment header is long and inert; it starts at the first line that is not a comment

@@ -11,6 +11,9 @@ from fscli.engine.limits import definitions as limitdefs
 from fscli.errors import InvalidValue
 from tests.property.strategies import failed, hostile, near, outcome
 
+# each property runs tens to hundreds of examples, many of them commands on a store
+pytestmark = pytest.mark.slow
+
 FAST = settings(deadline=None, max_examples=150)
 
 TRES_NAMES = st.one_of(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -10,6 +11,9 @@ from fscli.cli.assoc_words import assoc_changes
 from fscli.cli.words import IDENTITY, parse_words, split_list
 from fscli.errors import UsageProblem
 from tests.property.strategies import failed, outcome, values, word
+
+# each property runs tens to hundreds of examples, many of them commands on a store
+pytestmark = pytest.mark.slow
 
 KEYS = account.KEYS
 WORDS = st.lists(word(sorted(KEYS), values), max_size=6)

@@ -14,6 +14,9 @@ pytest.importorskip("matplotlib")
 
 from fscli.render import plot  # noqa: E402
 
+# matplotlib draws each chart: about a second a test
+pytestmark = pytest.mark.slow
+
 PAIRS = Chart(
     "lsf",
     "pairs",

@@ -39,12 +39,16 @@ def epoch(text: str) -> int:
     return parse_date(text, "at")
 
 
-@pytest.fixture
-def one(fscli):
+def build_one(fscli) -> None:
     fscli.ok("-Q", "cluster", "add", "c")
     fscli.ok("-Q", "account", "add", "a")
     fscli.ok("-Q", "user", "add", "u1", "account=a")
-    return fscli
+
+
+@pytest.fixture
+def one(fscli, template):
+    """The store :func:`build_one` leaves, copied from its template."""
+    return template(fscli, build_one)
 
 
 def test_changes_before_any_usage_keep_nothing(one, store):
