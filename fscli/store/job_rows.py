@@ -61,10 +61,15 @@ def import_jobs(
     replace_existing: bool,
     progress: Progress | None = None,
 ) -> list[str]:
-    """:meth:`JobRows.import_jobs` into ``cluster`` (None: the store's only one)."""
-    return JobRows(conn, cluster_ref(conn, cluster), now, actor).import_jobs(
-        jobs, replace_existing, progress
-    )
+    """:meth:`JobRows.import_jobs` into ``cluster`` (None: the store's only one), on a
+    plain ``sqlite3`` connection: the job table's stamp triggers quiet for the bulk rows,
+    the stamp set once (:func:`fscli.store.pass_cache.stamped_once`)."""
+    from fscli.store.pass_cache import stamped_once
+
+    with stamped_once(conn, ("job",)):
+        return JobRows(conn, cluster_ref(conn, cluster), now, actor).import_jobs(
+            jobs, replace_existing, progress
+        )
 
 
 class JobRows:

@@ -30,6 +30,8 @@ import bisect
 import marshal
 import os
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 STAMP_TABLE = "fscli_stamp"
@@ -68,6 +70,27 @@ def install(conn) -> None:
                 f'AFTER {event.upper()} ON "{table}" '
                 f"BEGIN UPDATE {STAMP_TABLE} SET stamp = random(); END"
             )
+
+
+@contextmanager
+def stamped_once(conn: sqlite3.Connection, tables: tuple[str, ...]) -> Iterator[None]:
+    """A bulk write to ``tables`` inside ``conn``'s write transaction, the stamp set anew
+    once instead of by a trigger per row (``job import --replace`` of 20,000 jobs fires
+    40,000: 0.4 s of its 1.1). Their triggers are dropped for the block and made again,
+    with the new stamp, before the transaction goes on: DDL is transactional in SQLite,
+    so no reader ever sees a table without its triggers, and an error rolls all back."""
+    marks = ", ".join("?" for _ in tables)
+    saved = conn.execute(
+        f"SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN ({marks}) "
+        f"AND name LIKE '{TRIGGER_PREFIX}%'",
+        tables,
+    ).fetchall()
+    for name, _ in saved:
+        conn.execute(f'DROP TRIGGER "{name}"')
+    yield
+    for _, sql in saved:
+        conn.execute(sql)
+    conn.execute(f"UPDATE {STAMP_TABLE} SET stamp = random()")
 
 
 def stamp(conn) -> int | None:

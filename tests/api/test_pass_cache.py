@@ -212,3 +212,40 @@ def test_a_store_upgraded_from_0013_gets_its_stamp(db_path):
     conn.execute("INSERT INTO qos (name, priority, usage_factor) VALUES ('fresh', 0, 1.0)")
     assert first is not None and pass_cache.stamp(conn) not in (None, first)
     conn.close()
+
+
+JOBS = """\
+JOBID|USER|ACCOUNT|PARTITION|QOS|STATE|SUBMIT_TIME|START_TIME|TIME_LIMIT|NODES|CPUS|MIN_MEMORY|TRES_PER_NODE|NICE
+900|bob|chem|p1|normal|PENDING|2026-05-01T09:00:00|N/A|1:00:00|1|2|0|N/A|0
+"""
+
+
+def test_a_job_import_quiets_the_triggers_and_stamps_once(queue, db_path, tmp_path):
+    """``job import`` writes its rows with the job table's triggers dropped inside its
+    transaction: after it the stamp is new and every trigger is back; a refused import
+    leaves both as they were."""
+
+    def stamp_and_triggers() -> tuple[int | None, int]:
+        conn = sqlite3.connect(db_path)
+        try:
+            count = conn.execute(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'job'"
+            ).fetchone()[0]
+            return pass_cache.stamp(conn), count
+        finally:
+            conn.close()
+
+    jobs = tmp_path / "jobs.txt"
+    jobs.write_text(JOBS)
+    first, triggers = stamp_and_triggers()
+    assert first is not None and triggers == 3
+    before = queue.ok("sprio", "-l", at=AT).stdout
+    queue.ok("job", "import", str(jobs), at=AT)
+    second, triggers = stamp_and_triggers()
+    assert second not in (None, first) and triggers == 3
+    assert queue.ok("sprio", "-l", at=AT).stdout != before  # job 900 is listed
+    queue.fails("job", "import", str(jobs), at=AT, code=1)  # 900 is taken: refused
+    assert stamp_and_triggers() == (second, 3)
+    queue.ok("job", "import", "--replace", str(jobs), at=AT)
+    third, triggers = stamp_and_triggers()
+    assert third not in (None, second) and triggers == 3
