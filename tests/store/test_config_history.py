@@ -105,16 +105,8 @@ def test_apply_of_new_partition_weights_keeps_the_billing_of_past_jobs(one, stor
     path.write_text(tree)
     one.ok("-Q", "apply", str(path), at=f"{D}09:00:00")
     for cpus, start in (("4", "10:00:00"), ("3", "10:30:00")):
-        one.ok(
-            "-Q",
-            "job",
-            "submit",
-            "user=u1",
-            "partition=p",
-            f"cpus={cpus}",
-            "state=running",
-            at=f"{D}{start}",
-        )
+        submit = ("job", "submit", "user=u1", "partition=p", f"cpus={cpus}", "state=running")
+        one.ok("-Q", *submit, at=f"{D}{start}")
     path.write_text(tree.replace("CPU=2.0", "CPU=5.0"))
     one.ok("-Q", "apply", str(path), at=f"{D}11:00:00")
     engine = open_engine(store)
