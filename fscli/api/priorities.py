@@ -69,8 +69,11 @@ def queue_filter(
 ) -> tuple[str, dict] | None:
     """sprio's ``-j`` and ``-u`` as a condition on the job table (None: every job; also
     for lists too long for one IN list, which the view's own filter then picks from)."""
+    from fscli.engine.job_states import MAX_JOB_ID
     from fscli.store.sql import IN_LIST, in_list
 
+    if jobs is not None:  # an id no job table can hold matches no row (nor binds in SQL)
+        jobs = [j for j in jobs if 0 <= j <= MAX_JOB_ID]
     parts, params = [], {}
     for column, name, values in (("id", "job", jobs), ('"user"', "user", users)):
         if values is None:

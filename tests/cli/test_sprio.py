@@ -249,6 +249,7 @@ def test_overflowing_weights_warn_on_stderr(queue):
             "(letters: A B F J N P Q S T Y a b c f i j n o p q r t u y)",
         ),
         (["-j", "99"], 1, "Unable to find jobs matching user/id(s) specified"),
+        (["-j", "99999999999999999999"], 1, "Unable to find jobs matching user/id(s) specified"),
         (["-u", "nobody"], 1, "Unable to find jobs matching user/id(s) specified"),
         (["-j", "x1"], 1, "Invalid job id: x1"),
         (
