@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 
 from fscli.cli.program import PROG, interrupted
 
@@ -34,24 +35,33 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def console() -> None:
-    """The ``fscli`` program: a TAB's fast answer (:mod:`fscli.cli.fast`) or :func:`main`,
-    then leave without tearing the heap down.
+    """The ``fscli`` program: ``--version`` or a kept answer (:mod:`fscli.cli.answers`),
+    a TAB's fast answer (:mod:`fscli.cli.fast`), or :func:`main`, then leave without
+    tearing the heap down.
 
     A view may hold a few hundred thousand objects when it ends, and freeing them one by
     one at interpreter exit costs about 0.3 s at 100,000 jobs, for nothing. By then every
     transaction is committed and the store disposed of, so flush the output and exit.
     """
-    from fscli.cli.fast import answer
+    from fscli.cli import answers
+    from fscli.cli.fast import COMPLETE_VAR, answer
 
+    argv, environ = sys.argv[1:], os.environ
+    recording = None
     try:
         try:
-            code = answer(os.environ)
+            code = answers.version_answer(argv)
+            if code is None and COMPLETE_VAR not in environ:
+                code = answers.replay(argv, environ, time.time())
+            if code is None:
+                code = answer(environ)
         except KeyboardInterrupt:
             interrupted()
         if code is None:
             from fscli.heap import exit_without_teardown  # not before a TAB: 1-2 ms
 
             exit_without_teardown()
+            recording = answers.start(argv, environ)
             main()
             code = 0
     except SystemExit as exc:
@@ -63,4 +73,5 @@ def console() -> None:
         sys.stderr.flush()
     except BrokenPipeError:
         pass
+    answers.finish(recording, code)
     os._exit(code)

@@ -32,7 +32,10 @@ import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+
+TYPE_CHECKING = False  # typing's, without importing typing (5-7 ms of an answer's replay)
+if TYPE_CHECKING:
+    from typing import Any
 
 STAMP_TABLE = "fscli_stamp"
 TRIGGER_PREFIX = "fscli_stamp_"
@@ -121,12 +124,16 @@ def folder(conn) -> str | None:
 
     for _, name, path in conn.execute("PRAGMA database_list"):
         if name == "main" and path:
-            root = os.environ.get("XDG_CACHE_HOME") or os.path.join(
-                os.path.expanduser("~"), ".cache"
-            )
             digest = hashlib.sha256(os.path.realpath(path).encode()).hexdigest()[:24]
-            return os.path.join(root, "fscli", "passcache", digest)
+            return os.path.join(cache_root(), "passcache", digest)
     return None
+
+
+def cache_root() -> str:
+    """This user's fscli cache folder: ``$XDG_CACHE_HOME/fscli``, else ``~/.cache/fscli``
+    (the pass cache's entries, and the answer cache's: :mod:`fscli.store.answers`)."""
+    root = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(root, "fscli")
 
 
 def still_valid(at: int, entry_at: int, moments: list[int], start: int, period: int) -> bool:
@@ -167,7 +174,7 @@ class PassCache:
         path = self._path(name)
         try:
             with open(path, "rb") as handle:
-                if not _trusted(os.fstat(handle.fileno()).st_uid):
+                if not trusted(handle):
                     return None
                 size = int.from_bytes(handle.read(4), "little")
                 head = marshal.loads(handle.read(size))
@@ -197,20 +204,29 @@ class PassCache:
         start, period = span
         within = sorted(m for m in set(moments) if start <= m < start + period)
         head = marshal.dumps((FORMAT, self.version, key, (start, period), at, within))
-        path = self._path(name)
-        temp = f"{path}.{os.getpid()}"
+        # the head's size, the head, the payload
+        data = len(head).to_bytes(4, "little") + head + marshal.dumps(payload)
+        write_atomically(self.where, self._path(name), data)
+
+
+def write_atomically(where: str, path: str, data: bytes) -> None:
+    """``data`` as the file ``path`` in the folder ``where`` (made, mode 700, if missing),
+    whole or not at all: a reader never sees half an entry. Silently nothing where the
+    folder cannot be written."""
+    temp = f"{path}.{os.getpid()}"
+    try:
+        os.makedirs(where, mode=0o700, exist_ok=True)
+        with open(temp, "wb") as handle:
+            handle.write(data)
+        os.replace(temp, path)
+    except (OSError, ValueError):
         try:
-            os.makedirs(self.where, mode=0o700, exist_ok=True)
-            with open(temp, "wb") as handle:  # the head's size, the head, the payload
-                handle.write(len(head).to_bytes(4, "little") + head + marshal.dumps(payload))
-            os.replace(temp, path)
-        except (OSError, ValueError):
-            try:
-                os.unlink(temp)
-            except OSError:
-                pass
+            os.unlink(temp)
+        except OSError:
+            pass
 
 
-def _trusted(owner: int) -> bool:
-    """An entry this user wrote (the folder is the user's own, but may be shared)."""
-    return owner == os.getuid()
+def trusted(handle) -> bool:
+    """The open file ``handle`` is an entry this user wrote (the folder is the user's
+    own, but may be shared)."""
+    return os.fstat(handle.fileno()).st_uid == os.getuid()
