@@ -1,9 +1,11 @@
 """The ``fscli`` program: its entry point.
 
 Importing click alone takes about 25 ms, more than half of what a TAB may take (issue 21:
-40 ms). So :func:`console` first asks :mod:`fscli.cli.fast` whether it can answer a TAB
-from data (the grammar generated from the click tree); anything else runs the click group
-(:mod:`fscli.cli.group`).
+40 ms), and a read command's imports most of what it takes on a small store. So
+:func:`console` first answers what it can without click: ``--version`` and a read
+command asked again whose kept answer still holds (:mod:`fscli.cli.answers`), then a TAB
+from data (:mod:`fscli.cli.fast`: the grammar generated from the click tree); anything
+else runs the click group (:mod:`fscli.cli.group`), its answer kept when it may be.
 """
 
 from __future__ import annotations

@@ -219,8 +219,30 @@ def test_a_replay_reads_only_its_entry_and_the_stamp(site, db_path):
     assert (told.out, told.replayed) == (b"from the entry\n", True)
 
 
-def test_version_is_clicks(site):
-    expected = site.runner.invoke(cli, ["--version"]).stdout_bytes
-    fast = run("--version")
-    assert (fast.code, fast.out, fast.err, fast.replayed) == (0, expected, b"", True)
-    assert run("--db", "x.db", "--version").out == expected  # click's, as ever
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--version"],
+        ["--db", "x.db", "--at", "garbage", "-Q", "--version"],
+        ["--read-only", "--cluster", "c9", "--debug", "--quiet", "--version"],
+    ],
+)
+def test_version_is_clicks_without_click(site, argv):
+    expected = site.runner.invoke(cli, argv)
+    assert expected.exit_code == 0
+    fast = run(*argv)
+    assert (fast.code, fast.out, fast.err, fast.replayed) == (0, expected.stdout_bytes, b"", True)
+
+
+@pytest.mark.parametrize(
+    "argv", [["--db", "--version"], ["sshare", "--version"], ["--db=x", "--version"]]
+)
+def test_other_version_lines_are_clicks(site, argv):
+    expected = site.runner.invoke(cli, argv)
+    other = run(*argv)
+    assert (other.code, other.out, other.err) == (
+        expected.exit_code,
+        expected.stdout_bytes,
+        expected.stderr_bytes,
+    )
+    assert "click" in other.heavy
