@@ -79,9 +79,26 @@ def read_entry(name: str) -> tuple[tuple, bytes] | None:
 
 
 def write_entry(name: str, head: tuple, answer: bytes) -> None:
-    """Keep ``answer`` with its ``head`` (:data:`FORMAT` first) as the entry ``name``."""
+    """Keep ``answer`` with its ``head`` (:data:`FORMAT` first) as the entry ``name``,
+    and the newest :data:`KEPT` entries only."""
     data = marshal.dumps((FORMAT, *head))
     where = folder()
-    write_atomically(
-        where, os.path.join(where, name), len(data).to_bytes(4, "little") + data + answer
-    )
+    entry = len(data).to_bytes(4, "little") + data + answer
+    write_atomically(where, os.path.join(where, name), entry)
+    _prune(where)
+
+
+KEPT = 256
+"""Entries kept: one per question (command line, environment, ...) asked, the newest."""
+
+
+def _prune(where: str) -> None:
+    """Remove all but the :data:`KEPT` newest entries (an answer per ``--at`` moment a
+    script asks for would grow the folder without end)."""
+    try:
+        with os.scandir(where) as found:
+            aged = sorted((item.stat().st_mtime_ns, item.path) for item in found)
+        for _, path in aged[:-KEPT]:
+            os.unlink(path)
+    except OSError:
+        pass

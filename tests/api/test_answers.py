@@ -101,11 +101,11 @@ def test_the_answer_changes_where_its_window_ends(site):
     assert printed["12:01:59"] != printed["12:02:00"]
 
 
-def record_now(db_path: str, window=(T0, T0 + 60), key=KEY) -> bool:
+def record_now(db_path: str, window=(T0, T0 + 60), key=KEY, name="entry") -> bool:
     answers.listen()
     with Store(db_path) as store:
         store.shares(at=T0)
-    return answers.record("entry", key, b"kept\n", window)
+    return answers.record(name, key, b"kept\n", window)
 
 
 def test_a_kept_answer_is_replayed_in_its_window_only(site, db_path):
@@ -185,3 +185,12 @@ def test_entries_others_wrote_or_broken_ones_are_not_read(site, db_path, monkeyp
     with open(path, "wb") as handle:
         handle.write(whole)
     assert answers.replay("entry", KEY, T0) == b"kept\n"
+
+
+def test_only_the_newest_entries_are_kept(site, db_path, monkeypatch):
+    monkeypatch.setattr(entries, "KEPT", 3)
+    for k in range(5):
+        assert record_now(db_path, window=(None, None), key=(*KEY, k), name=f"e{k}")
+        os.utime(os.path.join(entries.folder(), f"e{k}"), ns=(k * 10**9, k * 10**9))
+    assert sorted(os.listdir(entries.folder())) == ["e2", "e3", "e4"]
+    assert answers.replay("e4", (*KEY, 4), T0) == b"kept\n"
