@@ -64,7 +64,7 @@ def record(name: str, key: tuple, answer: bytes, window: Window) -> bool:
     lo, hi = window
     if lo is not None and hi is not None and lo >= hi:
         return False
-    entries.write_entry(name, (key, state, lo, hi), answer)
+    entries.write_entry(name, (key, entries.entry_state(state), lo, hi), answer)
     return True
 
 
@@ -76,14 +76,14 @@ def replay(name: str, key: tuple, now: float) -> bytes | None:
         return None
     head, answer = found
     try:
-        _, entry_key, (stamp, path, dev, ino), lo, hi = head
-    except (TypeError, ValueError):
-        return None
-    if entry_key != key:
-        return None
-    second = int(now)
-    if (lo is not None and second < lo) or (hi is not None and second >= hi):
-        return None
-    if entries.current_state(path, dev, ino) != stamp:
-        return None
+        _, entry_key, state, lo, hi = head
+        if entry_key != key:
+            return None
+        second = int(now)
+        if (lo is not None and second < lo) or (hi is not None and second >= hi):
+            return None
+        if entries.current_state(state) != state[0]:
+            return None
+    except (TypeError, ValueError, IndexError):
+        return None  # not an entry this code wrote
     return answer

@@ -3,8 +3,8 @@
 A read command's printed answer is kept in a file of this user's cache folder
 (``$XDG_CACHE_HOME/fscli/answers``, beside the pass cache: :mod:`fscli.store.pass_cache`,
 whose helpers it shares), with the store state it was read at: the ``fscli_stamp`` of
-that read transaction (:func:`fscli.store.pass_cache.stamp`), and the store file's path
-and identity (device and inode). A replay (:mod:`fscli.api.answers`) trusts an entry only
+that read transaction (:func:`fscli.store.stamp.stamp`), and the store file's path and
+identity (device and inode). A replay (:mod:`fscli.api.answers`) trusts an entry only
 while the store file is the same file and its stamp is the same: any write to the store,
 by fscli or by another program, sets a new stamp.
 
@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import marshal
 import os
-import sqlite3
+from _sqlite3 import Connection, Error, connect  # sqlite3's, without its imports: 2-3 ms
 
-from fscli.store.pass_cache import cache_root, stamp, trusted, write_atomically
+from fscli.store.stamp import stamp
+from fscli.store.user_cache import cache_root, trusted, write_atomically
 
 FORMAT = 1
 """Bumped when an entry's layout changes: older entries are then never read."""
@@ -33,28 +34,36 @@ def next_charge(conn, cluster_id: int, after: int, until: int) -> int | None:
         'SELECT min("at") FROM "usage" WHERE "at" > ? AND "at" <= ? AND assoc_id IN '
         "(SELECT id FROM association WHERE cluster_id = ?)"
     )
-    if isinstance(conn, sqlite3.Connection):
+    if isinstance(conn, Connection):
         return conn.execute(sql, (after, until, cluster_id)).fetchone()[0]
     return None  # a server's store: no answer is recorded from it anyway
 
 
-def current_state(path: str, dev: int, ino: int) -> int | None:
-    """The stamp of the store file ``path`` now, if it is still the file (``dev``, ``ino``)
-    and its stamp can be trusted; None otherwise, or when it cannot be read at once (a
-    writer holds it: its stamp is about to change anyway)."""
-    from fscli.store.db import sqlite_uri
-
+def current_state(state: tuple) -> int | None:
+    """The stamp now of the store file a kept ``state`` (:func:`entry_state`) names, if it
+    is still the same file and its stamp can be trusted; None otherwise, or when it cannot
+    be read at once (a writer holds it: its stamp is about to change anyway)."""
+    _, path, dev, ino, uri = state
     try:
         info = os.stat(path)
         if (info.st_dev, info.st_ino) != (dev, ino):
             return None
-        conn = sqlite3.connect(sqlite_uri(path), uri=True, timeout=0.05)
-    except (OSError, sqlite3.Error):
+        conn = connect(uri, uri=True, timeout=0.05)
+    except (OSError, Error):
         return None
     try:
         return stamp(conn)
     finally:
         conn.close()
+
+
+def entry_state(read: tuple) -> tuple:
+    """A store state as :mod:`fscli.store.read_states` notes it, as an entry keeps it:
+    with the read-only URI that opens the file (so that a replay needs no
+    :mod:`fscli.store.db`)."""
+    from fscli.store.db import sqlite_uri
+
+    return (*read, sqlite_uri(read[1]))
 
 
 def folder() -> str:

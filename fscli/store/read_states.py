@@ -10,9 +10,12 @@ the one state all of them saw, or None: then the answer is not kept.
 from __future__ import annotations
 
 import os
-import sqlite3
 
-from fscli.store.pass_cache import stamp
+from fscli.store.stamp import stamp
+
+TYPE_CHECKING = False  # typing's, without importing typing (an answer is replayed here)
+if TYPE_CHECKING:
+    import sqlite3
 
 StoreState = tuple  # (stamp, store file path, st_dev, st_ino)
 
