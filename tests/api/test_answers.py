@@ -194,3 +194,19 @@ def test_only_the_newest_entries_are_kept(site, db_path, monkeypatch):
         os.utime(os.path.join(entries.folder(), f"e{k}"), ns=(k * 10**9, k * 10**9))
     assert sorted(os.listdir(entries.folder())) == ["e2", "e3", "e4"]
     assert answers.replay("e4", (*KEY, 4), T0) == b"kept\n"
+
+
+@pytest.mark.parametrize(
+    ("at", "still", "stale"),
+    [
+        ("12:04:30", "12:04:59", "12:05:00"),  # the next pass
+        ("12:00:30", "12:00:59", "12:01:00"),  # bob's job starts
+    ],
+)
+def test_an_answer_kept_in_its_noted_window_is_stale_as_it_ends(site, db_path, at, still, stale):
+    moment, inside, after = (epoch(f"2026-05-01T{t}") for t in (at, still, stale))
+    window = noted(db_path, moment)
+    assert answers.record("entry", KEY, b"kept\n", window)
+    assert answers.replay("entry", KEY, moment) == b"kept\n"
+    assert answers.replay("entry", KEY, inside + 0.999) == b"kept\n"
+    assert answers.replay("entry", KEY, after) is None

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from fscli.cli.main import cli
+from tests.conftest import build_science
 
 AT = "2026-05-01T12:02:30"
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,16 +35,11 @@ PROGRAM = (
 
 
 def build_site(fscli) -> None:
-    """Three users, a charge, a running job (limits enforced: TRESRunMins), a QOS."""
-    fscli.ok("cluster", "add", "c1")
+    """The science tree, a charge, a running job (limits enforced: TRESRunMins)."""
+    build_science(fscli)
     fscli.ok("cluster", "modify", "c1", "set", "nodes=4", "cpus=64")
     fscli.ok("partition", "add", "p1", "nodes=4", "cpus=64")
     fscli.ok("config", "set", "AccountingStorageEnforce=limits")
-    fscli.ok("account", "add", "science", "fairshare=40")
-    fscli.ok("account", "add", "physics", "parent=science", "fairshare=30")
-    fscli.ok("account", "add", "chem", "parent=science", "fairshare=10", "GrpTRES=cpu=128")
-    fscli.ok("user", "add", "alice", "account=physics")
-    fscli.ok("user", "add", "bob,carol", "account=chem", "fairshare=1")
     fscli.ok("usage", "add", "user=bob", "account=chem", "raw=7200", "at=2026-05-01T12:02:00")
     fscli.ok(
         "job", "submit", "user=alice", "partition=p1", "cpus=8", "state=running",
