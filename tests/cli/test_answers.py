@@ -242,3 +242,21 @@ def test_other_version_lines_are_clicks(site, argv):
         expected.stderr_bytes,
     )
     assert "click" in other.heavy
+
+
+def test_a_reader_that_stops_early_is_no_error(site, db_path):
+    argv = ("--db", db_path, "--at", AT, "sacctmgr", "show", "assoc", "format=Account%9999")
+    run(*argv)
+    for _ in range(2):
+        pipe = subprocess.Popen(
+            [sys.executable, "-c", PROGRAM, *argv],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env={**os.environ, "TEST_SAID_FD": "2"},
+            cwd=ROOT,
+        )
+        assert pipe.stdout is not None and pipe.stderr is not None
+        pipe.stdout.read(10)
+        pipe.stdout.close()
+        said = pipe.stderr.read()
+        assert (pipe.wait(), said) == (0, b"")  # replayed (nothing heavy), no error
