@@ -263,12 +263,15 @@ _recording: Recording | None = None
 def start(argv: list[str], environ) -> Recording | None:
     """Copy what the command prints, if its answer may be kept (:func:`finish` keeps it)."""
     global _recording
-    if not _may_answer(argv, environ):
-        return None
-    from fscli.api.answers import listen
+    try:
+        if not _may_answer(argv, environ):
+            return None
+        from fscli.api.answers import listen
 
-    listen()
-    _recording = Recording(argv, environ)
+        listen()
+        _recording = Recording(argv, environ)
+    except Exception:  # streams that cannot be copied: the command runs as ever, unkept
+        return None
     return _recording
 
 
