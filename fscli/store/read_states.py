@@ -13,10 +13,6 @@ import os
 
 from fscli.store.stamp import stamp
 
-TYPE_CHECKING = False  # typing's, without importing typing (an answer is replayed here)
-if TYPE_CHECKING:
-    import sqlite3
-
 StoreState = tuple  # (stamp, store file path, st_dev, st_ino)
 
 _reads: list[StoreState | None] | None = None
@@ -33,9 +29,9 @@ def listening() -> bool:
     return _reads is not None
 
 
-def note_read(conn: sqlite3.Connection) -> None:
-    """The state ``conn``'s read transaction (just begun) sees: its stamp, in that same
-    transaction, and the file it reads."""
+def note_read(conn) -> None:
+    """The state ``conn``'s read transaction (a plain ``sqlite3`` one, just begun) sees:
+    its stamp, in that same transaction, and the file it reads."""
     if _reads is None:
         return
     value = stamp(conn)
