@@ -91,3 +91,30 @@ def _reset_key(config: PriorityConfig, span: tuple[int, int]) -> int | None:
     from fscli.engine.usage import reset_boundary
 
     return reset_boundary(config.usage_reset_period, span[0], config.usage_reset_at)
+
+
+def answer_window(conn, state: ClusterState, at: int) -> tuple[int, int]:
+    """``[lo, hi)``: the moments at which ``state``'s cluster reads as it does at ``at``,
+    every fair-share figure the same (the answer cache's window: :mod:`fscli.api.answers`).
+    ``state`` holds the charges made up to ``at``; a later one of the pass is asked of
+    ``conn``, in the same read transaction."""
+    from fscli.store.answers import next_charge
+
+    span = pass_span(state.config, at)
+    moments = state_moments(state, span)
+    later = next_charge(conn, state.cluster_id, at, span[0] + span[1] - 1)
+    if later is not None:
+        moments.append(later)
+    return window_around(at, moments, span)
+
+
+def window_around(at: int, moments: list[int], span: tuple[int, int]) -> tuple[int, int]:
+    """The moments of the pass ``span`` for which :func:`fscli.store.pass_cache.still_valid`
+    holds what was computed at ``at``, as one interval ``[lo, hi)``: from just after the
+    last of ``moments`` before ``at`` to the first after it (``at`` alone when it is one)."""
+    start, period = span
+    if at in moments:
+        return at, at + 1
+    lo = max((m for m in moments if m < at), default=start - 1) + 1
+    hi = min((m for m in moments if m > at), default=start + period)
+    return max(lo, start), min(hi, start + period)

@@ -63,6 +63,8 @@ def shares_over(
     algorithm = algorithm_name(algorithm)
     with store.viewing() as conn:
         state = load_state(conn, cluster, max(moments), settings=settings)
+        if len(moments) == 1:
+            _note_window(conn, state, moments[0])
     algorithm = algorithm or state.config.algorithm
     answers = []
     with bulk():  # the engine's columns live as long as the answer: no collector passes
@@ -72,6 +74,17 @@ def shares_over(
                 Shares(state.cluster.name, algorithm, at, result, tres_names(state), state)
             )
     return answers
+
+
+def _note_window(conn, state, at: int) -> None:
+    """While the answer cache records (:mod:`fscli.api.answers`), the window in which
+    this answer holds."""
+    from fscli.api import answers
+
+    if answers.listening():
+        from fscli.api.pass_state import answer_window
+
+        answers.note_window(*answer_window(conn, state, at))
 
 
 def tres_names(state) -> tuple[str, ...]:

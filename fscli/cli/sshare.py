@@ -169,4 +169,8 @@ def sshare(
         view = views.ShareExplainView(api.explain_share(*where, explain))
     else:
         view = views.SharesView(api.select_shares(*where), fmt, long_, partition)
+    if whatif is None and svg is None:
+        from fscli.cli.answers import may_record
+
+        may_record(app, windowed=True)  # until the fair-share state moves (the view says)
     emit(view, out, svg, app.say)

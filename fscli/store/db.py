@@ -216,6 +216,9 @@ def open_writer(db: str | None) -> sqlite3.Connection | None:
     other store: :func:`open_engine` opens those, with their errors and migrations."""
     from pathlib import Path
 
+    from fscli.store.read_states import note_unsure
+
+    note_unsure()  # a writer: no answer of this process is recorded
     path = _plain_file(db)
     if path is None:
         return None
@@ -519,6 +522,9 @@ def open_engine(db: str | None, migrate: bool = True, read_only: bool = False, c
     dry run on a server: it must not change the schema) a store at an older schema is an
     error too.
     """
+    from fscli.store.read_states import note_unsure
+
+    note_unsure()  # what this engine reads, the answer cache cannot tell
     url = resolve_url(db)
     upgrade_first = "(not in read-only mode)" if read_only else "first (a dry run does not)"
     migrate = migrate and not read_only

@@ -5,15 +5,9 @@ per ``PriorityCalcPeriod``; fscli, a new process per command, keeps it in a file
 user's cache folder instead (:func:`folder`), so that ``sprio`` reads it back rather than
 recomputing the whole tree (0.1-0.3 s at 10,000 users).
 
-**Store version.** ``PRAGMA data_version`` only tells one connection about another's
-commits, and a file's size and mtime miss writes within one clock tick. So every table
-gets three triggers (:func:`install`) that set the one row of ``fscli_stamp`` to a random
-number on any insert, update or delete, by fscli or by any other program: the stamp,
-read in the same read transaction as the data, names that committed state. A random
-number, not a counter: a restored backup brings back its own stamp, with its own data,
-and never one that named other data. A table without its triggers (one made by a later
-migration that did not call :func:`install`, or rebuilt by one) turns the cache off
-(:func:`stamp` counts them). Servers have no stamp and no cache.
+**Store version.** The store's stamp (:mod:`fscli.store.stamp`), read in the same read
+transaction as the data: every table gets three triggers (:func:`install`) that set it
+anew on any write, by fscli or by any other program. Servers have no stamp and no cache.
 
 **Pass moment.** Within one decay pass the state changes only where a charge, a job's
 start or end, or a settings change falls (:func:`still_valid`); an entry keeps the
@@ -34,18 +28,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-STAMP_TABLE = "fscli_stamp"
-TRIGGER_PREFIX = "fscli_stamp_"
+from fscli.store.stamp import STAMP_TABLE, TRIGGER_PREFIX, stamp
+from fscli.store.user_cache import cache_root, trusted, write_atomically
+
 FORMAT = 2
 """Bumped when an entry's layout changes: older entries are then never read."""
-
-_STAMP_SQL = (
-    f"SELECT (SELECT stamp FROM {STAMP_TABLE}), "
-    "(SELECT count(*) FROM sqlite_master WHERE type = 'table' "
-    f"AND name NOT LIKE 'sqlite_%' AND name != '{STAMP_TABLE}'), "
-    "(SELECT count(*) FROM sqlite_master WHERE type = 'trigger' "
-    f"AND name LIKE '{TRIGGER_PREFIX}%')"
-)
 
 
 def install(conn) -> None:
@@ -99,20 +86,6 @@ def stamped_once(conn: sqlite3.Connection, tables: tuple[str, ...]) -> Iterator[
     conn.execute(_NEW_STAMP)
 
 
-def stamp(conn) -> int | None:
-    """The store's version as read in ``conn``'s transaction; None when no cache can be
-    trusted (a server, or a table without its triggers)."""
-    if not isinstance(conn, sqlite3.Connection):
-        return None
-    try:
-        value, tables, triggers = conn.execute(_STAMP_SQL).fetchone()
-    except sqlite3.Error:  # a store without the stamp table
-        return None
-    if value is None or triggers != 3 * tables:
-        return None
-    return value
-
-
 def folder(conn) -> str | None:
     """The cache's folder for the store file ``conn`` reads: this user's own
     (``$XDG_CACHE_HOME/fscli/passcache``, else ``~/.cache/...``), one folder per store
@@ -121,11 +94,8 @@ def folder(conn) -> str | None:
 
     for _, name, path in conn.execute("PRAGMA database_list"):
         if name == "main" and path:
-            root = os.environ.get("XDG_CACHE_HOME") or os.path.join(
-                os.path.expanduser("~"), ".cache"
-            )
             digest = hashlib.sha256(os.path.realpath(path).encode()).hexdigest()[:24]
-            return os.path.join(root, "fscli", "passcache", digest)
+            return os.path.join(cache_root(), "passcache", digest)
     return None
 
 
@@ -167,7 +137,7 @@ class PassCache:
         path = self._path(name)
         try:
             with open(path, "rb") as handle:
-                if not _trusted(os.fstat(handle.fileno()).st_uid):
+                if not trusted(handle):
                     return None
                 size = int.from_bytes(handle.read(4), "little")
                 head = marshal.loads(handle.read(size))
@@ -197,20 +167,6 @@ class PassCache:
         start, period = span
         within = sorted(m for m in set(moments) if start <= m < start + period)
         head = marshal.dumps((FORMAT, self.version, key, (start, period), at, within))
-        path = self._path(name)
-        temp = f"{path}.{os.getpid()}"
-        try:
-            os.makedirs(self.where, mode=0o700, exist_ok=True)
-            with open(temp, "wb") as handle:  # the head's size, the head, the payload
-                handle.write(len(head).to_bytes(4, "little") + head + marshal.dumps(payload))
-            os.replace(temp, path)
-        except (OSError, ValueError):
-            try:
-                os.unlink(temp)
-            except OSError:
-                pass
-
-
-def _trusted(owner: int) -> bool:
-    """An entry this user wrote (the folder is the user's own, but may be shared)."""
-    return owner == os.getuid()
+        # the head's size, the head, the payload
+        data = len(head).to_bytes(4, "little") + head + marshal.dumps(payload)
+        write_atomically(self.where, self._path(name), data)

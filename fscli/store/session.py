@@ -31,6 +31,7 @@ def viewing(db: str | None, open_engine) -> Iterator:
     import sqlite3
 
     from fscli.store.db import open_reader
+    from fscli.store.read_states import note_read
 
     try:
         conn = open_reader(db)
@@ -41,6 +42,7 @@ def viewing(db: str | None, open_engine) -> Iterator:
             yield core
         return
     try:
+        note_read(conn)  # the answer cache's: the state this transaction reads
         yield conn
     except sqlite3.Error as exc:
         raise store_error(exc) from None

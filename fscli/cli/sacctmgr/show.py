@@ -104,7 +104,10 @@ def show(run: Run, entity: str, words: list[str]) -> int:
         run.err("".join(f" Unknown condition: {b}\n" for b in query.bad))
         return 1
     from fscli.api.sacctmgr_reads import reading
+    from fscli.cli.answers import may_record
 
+    if run.opts.words:  # not a line of stdin: the command line is the whole question
+        may_record(run.app, windowed=False)  # what the store holds, whatever the time
     try:
         with reading(run.app.store) as reads:
             return LISTERS[entity](run, query, reads)
