@@ -136,7 +136,7 @@ class Store:
         current schema (no SQLAlchemy import), else :meth:`reading`'s. Creates no store."""
         from fscli.store.session import viewing
 
-        with viewing(self.db, lambda: self._open(create=False)) as conn:
+        with viewing(self.db, lambda: self._open(create=False), self.read_only) as conn:
             yield conn
 
     @contextmanager
