@@ -431,12 +431,16 @@ class Store:
         *,
         jobs: Collection[int] | None = None,
         users: Collection[str] | None = None,
+        partitions: Collection[str] | None = None,
     ) -> Priorities:
-        """sprio's rows (every pending job, per partition) at ``at``; ``jobs``, ``users``:
-        only those jobs, those users' jobs."""
+        """sprio's rows (every pending job, per partition) at ``at``; ``jobs``, ``users``,
+        ``partitions``: only those jobs, those users' jobs, the jobs that ask for one of
+        those partitions (with every partition they ask for)."""
         from fscli.api.priorities import priorities
 
-        return priorities(self, cluster, moment(at), algorithm, jobs=jobs, users=users)
+        return priorities(
+            self, cluster, moment(at), algorithm, jobs=jobs, users=users, partitions=partitions
+        )
 
     # -- what-if ------------------------------------------------------------------------
     def shares_whatif(
