@@ -157,6 +157,8 @@ class ReadOnlyConnection(sqlite3.Connection):
     what is read through it leaves nothing behind, not even an entry of the pass cache
     (:class:`fscli.store.pass_cache.PassCache`)."""
 
+    read_only = True
+
 
 def _connect(
     path: Path | str, mode: str, factory: type[sqlite3.Connection] = sqlite3.Connection

@@ -158,11 +158,10 @@ class PassCache:
     @classmethod
     def of(cls, conn) -> PassCache:
         """The cache of the store ``conn`` reads, at its version; read, never written,
-        through the connection of a read-only fscli (``--read-only`` writes nothing)."""
-        from fscli.store.db import ReadOnlyConnection
-
+        through the connection of a read-only fscli (``--read-only`` writes nothing:
+        :class:`fscli.store.db.ReadOnlyConnection`)."""
         version = stamp(conn)
-        writable = not isinstance(conn, ReadOnlyConnection)
+        writable = not getattr(conn, "read_only", False)
         return cls(folder(conn) if version is not None else None, version, writable)
 
     def _path(self, name: str) -> str:
