@@ -82,26 +82,19 @@ def check_job(
     billed and the usage decayed under. ``submitted``: a job already accepted
     (:func:`check_stored_job`), checked for what holds it before a start only."""
     from fscli.engine.limits.check import check
-    from fscli.engine.whatif import WhatIf
     from fscli.store.limits.state import attach_jobs
 
-    if not isinstance(whatif, WhatIf):
-        whatif = WhatIf(list(whatif))
+    asked: WhatIf | None = None
+    if whatif:  # the what-if engine and its parsers (5-10 ms of imports) only for changes
+        from fscli.engine.whatif import WhatIf
 
+        asked = whatif if isinstance(whatif, WhatIf) else WhatIf(list(whatif))
+    targets = [c.target for c in asked.changes] if asked is not None else []
     with store.viewing() as conn:
         req, state = _request(
-            conn,
-            cluster,
-            user,
-            account,
-            partition,
-            qos,
-            tres,
-            time_limit,
-            [c.target for c in whatif.changes],
-            as_sbatch=True,
+            conn, cluster, user, account, partition, qos, tres, time_limit, targets, as_sbatch=True
         )
-        config = _applied(conn, cluster, state, whatif, at)
+        config = _applied(conn, cluster, state, asked, at)
         attach_jobs(conn, cluster, state, at, config=config)
         return check(req, state, at, submitted)
 

@@ -20,6 +20,7 @@ def priorities(
     *,
     jobs: Collection[int] | None = None,
     users: Collection[str] | None = None,
+    partitions: Collection[str] | None = None,
 ) -> Priorities:
     """Every pending job's priority at ``at``. The queue sprio ranks is loaded with the
     lean ``store.snapshot.load_queue``, as columns; the associations and their fair-share
@@ -28,8 +29,10 @@ def priorities(
     priority as read (columns: no object per association), not by id (100,000 objects
     and their dict: 50 ms).
 
-    ``jobs``, ``users``: only those jobs, those users' jobs (sprio's ``-j``, ``-u``), chosen
-    by the store's query: a call about a few jobs reads and scores only them."""
+    ``jobs``, ``users``, ``partitions``: only those jobs, those users' jobs, the jobs that
+    ask for one of those partitions (sprio's ``-j``, ``-u``, ``-p``), chosen by the store's
+    query: a call about a few jobs reads and scores only them. A job asking for several
+    partitions comes with all of its rows (the caller picks the partitions' rows)."""
     from fscli.api.pass_state import priority_factors
     from fscli.engine.priority import compute_priorities, listed_states
     from fscli.errors import InvalidValue
@@ -46,7 +49,10 @@ def priorities(
         assocs, factors = priority_factors(conn, state, at, algorithm)
         with bulk():
             queue = load_queue(
-                conn, state.cluster_id, listed_states(state.config), queue_filter(jobs, users)
+                conn,
+                state.cluster_id,
+                listed_states(state.config),
+                queue_filter(jobs, users, partitions),
             )
     with bulk():
         result = compute_priorities(
@@ -65,22 +71,35 @@ def priorities(
 
 
 def queue_filter(
-    jobs: Collection[int] | None, users: Collection[str] | None
+    jobs: Collection[int] | None,
+    users: Collection[str] | None,
+    partitions: Collection[str] | None = None,
 ) -> tuple[str, dict] | None:
-    """sprio's ``-j`` and ``-u`` as a condition on the job table (None: every job; also
-    for lists too long for one IN list, which the view's own filter then picks from)."""
+    """sprio's ``-j``, ``-u`` and ``-p`` as a condition on the job table (None: every job;
+    also for lists too long for one IN list, which the view's own filter then picks from).
+
+    A job's ``partition`` is the comma list it asked for: one partition is matched
+    exactly, and a job of several (the column holds a comma) is always read, its rows
+    picked by the view's filter. Portable SQL: no string search that differs by backend."""
     from fscli.engine.job_states import MAX_JOB_ID
     from fscli.store.sql import IN_LIST, in_list
 
     if jobs is not None:  # an id no job table can hold matches no row (nor binds in SQL)
         jobs = [j for j in jobs if 0 <= j <= MAX_JOB_ID]
     parts, params = [], {}
-    for column, name, values in (("id", "job", jobs), ('"user"', "user", users)):
+    selections = (
+        ("id", "job", jobs),
+        ('"user"', "user", users),
+        ('"partition"', "part", partitions),
+    )
+    for column, name, values in selections:
         if values is None:
             continue
         if len(values) > IN_LIST:
             return None
         condition, more = in_list(column, name, values)
+        if name == "part":
+            condition = f"({condition} OR \"partition\" LIKE '%,%')"
         parts.append(condition)
         params.update(more)
     return (" AND ".join(parts), params) if parts else None

@@ -17,7 +17,8 @@ from fscli.api.when import When, moment
 from fscli.errors import StoreError
 
 if TYPE_CHECKING:
-    from fscli.api.results import Account, Associations, Change, Priorities, Shares, User
+    from fscli.api.records import Account, Associations, Change, User
+    from fscli.api.results import Priorities, Shares
     from fscli.api.solvers import DecayAnswer, SharesAnswer
     from fscli.api.whatif import PriorityComparison, ShareComparison
     from fscli.api.writes import Writes
@@ -136,7 +137,7 @@ class Store:
         current schema (no SQLAlchemy import), else :meth:`reading`'s. Creates no store."""
         from fscli.store.session import viewing
 
-        with viewing(self.db, lambda: self._open(create=False)) as conn:
+        with viewing(self.db, lambda: self._open(create=False), self.read_only) as conn:
             yield conn
 
     @contextmanager
@@ -303,7 +304,7 @@ class Store:
 
     def associations(self, cluster: str | None = None) -> Associations:
         """The cluster's associations (``cluster`` None: the store's only cluster)."""
-        from fscli.api.results import Associations
+        from fscli.api.records import Associations
         from fscli.store import lists
         from fscli.store.snapshot import cluster_id_for, load_assocs, load_cluster
 
@@ -326,7 +327,7 @@ class Store:
 
     def accounts(self) -> list[Account]:
         """Every account (global to the store, as in slurmdbd), by name."""
-        from fscli.api.results import Account
+        from fscli.api.records import Account
         from fscli.store import lists
 
         with self.viewing() as conn:
@@ -337,7 +338,7 @@ class Store:
         A user's default account is per cluster, as in Slurm: without ``cluster``, the
         store's only cluster's; in a store of several, the first added where the user
         has one, as ``sacctmgr show user`` reports it."""
-        from fscli.api.results import User
+        from fscli.api.records import User
         from fscli.store import lists
         from fscli.store.snapshot import cluster_id_for
 
@@ -360,7 +361,7 @@ class Store:
         ``until``, made on ``cluster`` (and, for a cluster's own rows, to it), to an object
         named ``target`` (any part of ``USER/ACCOUNT/PARTITION``), by ``actor``, whose
         action has every word of ``action`` (``modify``, ``delete qos``)."""
-        from fscli.api.results import Change
+        from fscli.api.records import Change
         from fscli.store import lists
         from fscli.store.audit import decode
 
@@ -431,12 +432,16 @@ class Store:
         *,
         jobs: Collection[int] | None = None,
         users: Collection[str] | None = None,
+        partitions: Collection[str] | None = None,
     ) -> Priorities:
-        """sprio's rows (every pending job, per partition) at ``at``; ``jobs``, ``users``:
-        only those jobs, those users' jobs."""
+        """sprio's rows (every pending job, per partition) at ``at``; ``jobs``, ``users``,
+        ``partitions``: only those jobs, those users' jobs, the jobs that ask for one of
+        those partitions (with every partition they ask for)."""
         from fscli.api.priorities import priorities
 
-        return priorities(self, cluster, moment(at), algorithm, jobs=jobs, users=users)
+        return priorities(
+            self, cluster, moment(at), algorithm, jobs=jobs, users=users, partitions=partitions
+        )
 
     # -- what-if ------------------------------------------------------------------------
     def shares_whatif(

@@ -228,8 +228,16 @@ def select_priorities(
     ``job_id`` (``--explain``), also that job's derivation."""
     from fscli.api.priorities import priorities
 
-    if job_id is None:  # -j, -u chosen by the store's query: only those jobs are read
-        answer = priorities(store, cluster, at, query.algorithm, jobs=query.jobs, users=query.users)
+    if job_id is None:  # -j, -u, -p chosen by the store's query: only those jobs are read
+        answer = priorities(
+            store,
+            cluster,
+            at,
+            query.algorithm,
+            jobs=query.jobs,
+            users=query.users,
+            partitions=query.partitions,
+        )
     else:
         answer = priorities(store, cluster, at, query.algorithm)
     return PrioritySelection(answer, query, store, job_id)

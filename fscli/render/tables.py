@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 import os
-import shutil
 import sys
 from collections.abc import Iterable, Sequence
 from itertools import repeat
@@ -73,6 +72,8 @@ def console(stderr: bool = False, record: bool = False):
     height = None
     if tty and os.environ.get("TERM", "").lower() in ("dumb", "unknown"):
         # rich sizes a dumb terminal 80x25 whatever COLUMNS says (Emacs' shell sets both)
+        import shutil  # here only: it brings bz2, lzma, zlib (1-3 ms a start-up)
+
         width, height = shutil.get_terminal_size()
     return Console(
         file=stream,

@@ -152,9 +152,21 @@ def _sqlite_revision(path: Path | str) -> str | None:
         conn.close()
 
 
-def _connect(path: Path | str, mode: str) -> sqlite3.Connection:
+class ReadOnlyConnection(sqlite3.Connection):
+    """A view's connection in a read-only fscli (``--read-only``, ``FSCLI_READ_ONLY``):
+    what is read through it leaves nothing behind, not even an entry of the pass cache
+    (:class:`fscli.store.pass_cache.PassCache`)."""
+
+    read_only = True
+
+
+def _connect(
+    path: Path | str, mode: str, factory: type[sqlite3.Connection] = sqlite3.Connection
+) -> sqlite3.Connection:
     try:
-        return sqlite3.connect(sqlite_uri(path, mode), uri=True, timeout=BUSY_TIMEOUT)
+        return sqlite3.connect(
+            sqlite_uri(path, mode), uri=True, timeout=BUSY_TIMEOUT, factory=factory
+        )
     except sqlite3.Error as exc:
         raise StoreError(f"cannot open store {path}: {exc}") from None
 
@@ -183,11 +195,12 @@ def _plain_file(db: str | None) -> str | None:
     return path
 
 
-def open_reader(db: str | None) -> sqlite3.Connection | None:
+def open_reader(db: str | None, read_only: bool = False) -> sqlite3.Connection | None:
     """A plain ``sqlite3`` connection to an SQLite store file at the current schema, in a
     read transaction (one consistent snapshot however many queries follow) that refuses
     writes; None for any other store (a server, a URL with options, a missing, empty or
     older store): :func:`open_engine` opens those, with their errors and migrations.
+    ``read_only``: a :class:`ReadOnlyConnection`, for a read-only fscli.
 
     The schema version is read in the same transaction, so the check needs neither
     Alembic nor a second connection; a store newer than this fscli is refused here, with
@@ -205,7 +218,7 @@ def open_reader(db: str | None) -> sqlite3.Connection | None:
         _check_revision(revision, str(path))
         return revision
 
-    return _opened_at_head(path, begin)
+    return _opened_at_head(path, begin, ReadOnlyConnection if read_only else sqlite3.Connection)
 
 
 def open_writer(db: str | None) -> sqlite3.Connection | None:
@@ -238,11 +251,14 @@ def open_writer(db: str | None) -> sqlite3.Connection | None:
 
 
 def _opened_at_head(
-    path: str, begin: Callable[[sqlite3.Connection], str | None]
+    path: str,
+    begin: Callable[[sqlite3.Connection], str | None],
+    factory: type[sqlite3.Connection] = sqlite3.Connection,
 ) -> sqlite3.Connection | None:
-    """A connection to ``path`` once ``begin`` has set it up and read its schema revision:
-    None (the connection closed) unless that is :data:`HEAD`; closed on any error."""
-    conn = _connect(path, "rw")
+    """A connection to ``path`` (of class ``factory``) once ``begin`` has set it up and
+    read its schema revision: None (the connection closed) unless that is :data:`HEAD`;
+    closed on any error."""
+    conn = _connect(path, "rw", factory)
     try:
         revision = begin(conn)
     except BaseException:

@@ -31,8 +31,9 @@ from typing import Any
 from fscli.store.stamp import STAMP_TABLE, TRIGGER_PREFIX, stamp
 from fscli.store.user_cache import cache_root, trusted, write_atomically
 
-FORMAT = 2
-"""Bumped when an entry's layout changes: older entries are then never read."""
+FORMAT = 3
+"""Bumped when an entry's layout or place changes: older entries are then never read
+(3: the folder is named by BLAKE2b, no longer SHA-256)."""
 
 
 def install(conn) -> None:
@@ -89,12 +90,16 @@ def stamped_once(conn: sqlite3.Connection, tables: tuple[str, ...]) -> Iterator[
 def folder(conn) -> str | None:
     """The cache's folder for the store file ``conn`` reads: this user's own
     (``$XDG_CACHE_HOME/fscli/passcache``, else ``~/.cache/...``), one folder per store
-    file by its real path, so that nothing is left beside the store."""
-    import hashlib
+    file by its real path, so that nothing is left beside the store.
+
+    The folder's name is a BLAKE2b digest of that path: ``_blake2`` is built into CPython
+    and imports in 0.3 ms, where ``hashlib`` loads OpenSSL's ``_hashlib`` (2.5-3 ms, paid
+    by every ``sprio``)."""
+    from _blake2 import blake2b
 
     for _, name, path in conn.execute("PRAGMA database_list"):
         if name == "main" and path:
-            digest = hashlib.sha256(os.path.realpath(path).encode()).hexdigest()[:24]
+            digest = blake2b(os.path.realpath(path).encode(), digest_size=12).hexdigest()
             return os.path.join(cache_root(), "passcache", digest)
     return None
 
@@ -113,17 +118,21 @@ def still_valid(at: int, entry_at: int, moments: list[int], start: int, period: 
 
 class PassCache:
     """The entries of one store state (``stamp``) in ``where``; every method is a no-op
-    when either is None (no cache)."""
+    when either is None (no cache), and :meth:`put` when not ``writable``."""
 
-    def __init__(self, where: str | None, version: int | None):
+    def __init__(self, where: str | None, version: int | None, writable: bool = True):
         self.where = where if version is not None else None
         self.version = version
+        self.writable = writable
 
     @classmethod
     def of(cls, conn) -> PassCache:
-        """The cache of the store ``conn`` reads, at its version."""
+        """The cache of the store ``conn`` reads, at its version; read, never written,
+        through the connection of a read-only fscli (``--read-only`` writes nothing:
+        :class:`fscli.store.db.ReadOnlyConnection`)."""
         version = stamp(conn)
-        return cls(folder(conn) if version is not None else None, version)
+        writable = not getattr(conn, "read_only", False)
+        return cls(folder(conn) if version is not None else None, version, writable)
 
     def _path(self, name: str) -> str:
         assert self.where is not None
@@ -161,8 +170,8 @@ class PassCache:
     ) -> None:
         """Store ``payload``, computed at ``at`` in the pass ``span`` (start, period)
         whose ``moments`` are given, under ``name``; silently nothing where the folder
-        cannot be written."""
-        if self.where is None:
+        cannot be written (nothing for a read-only fscli)."""
+        if self.where is None or not self.writable:
             return
         start, period = span
         within = sorted(m for m in set(moments) if start <= m < start + period)

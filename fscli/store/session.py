@@ -24,17 +24,19 @@ def reading(open_engine) -> Iterator:
 
 
 @contextmanager
-def viewing(db: str | None, open_engine) -> Iterator:
+def viewing(db: str | None, open_engine, read_only: bool = False) -> Iterator:
     """A connection for the views (:mod:`fscli.store.snapshot`, ``lists``, ``limit_state``):
     on an SQLite file at the current schema a plain ``sqlite3`` one (no SQLAlchemy import,
-    which alone costs more than a view of a small store), else :func:`reading`'s."""
+    which alone costs more than a view of a small store; for a read-only fscli, one that
+    leaves nothing behind: :class:`fscli.store.db.ReadOnlyConnection`), else
+    :func:`reading`'s."""
     import sqlite3
 
     from fscli.store.db import open_reader
     from fscli.store.read_states import note_read
 
     try:
-        conn = open_reader(db)
+        conn = open_reader(db, read_only)
     except sqlite3.Error as exc:
         raise store_error(exc) from None
     if conn is None:

@@ -249,3 +249,41 @@ def test_a_job_import_quiets_the_triggers_and_stamps_once(queue, db_path, tmp_pa
     queue.ok("job", "import", "--replace", str(jobs), at=AT)
     third, triggers = stamp_and_triggers()
     assert third not in (None, second) and triggers == 3
+
+
+def files_and_bytes(*folders: Path) -> dict[str, tuple[int, bytes]]:
+    """Every file under ``folders``: its modification time (ns) and content."""
+    return {
+        str(p): (p.stat().st_mtime_ns, p.read_bytes())
+        for folder in folders
+        for p in sorted(folder.glob("**/*"))
+        if p.is_file()
+    }
+
+
+READS = [
+    ["sprio", "-l"],
+    ["sprio"],
+    ["sshare", "-a", "-P"],
+    ["limits", "show", "user=alice", "account=physics", "--effective"],
+    ["limits", "check", "user=alice", "cpus=4"],
+]
+
+
+def test_a_read_only_read_writes_nothing_not_even_the_cache(queue, db_path, monkeypatch):
+    """``--read-only`` reads leave the store's folder and the cache as they were (no cache
+    entry either); the same reads without it write the cache, and read-only reads then
+    read that cache (sprio computes no tree) and answer the same bytes."""
+    home, store_dir = Path.home(), Path(db_path).parent
+    before = files_and_bytes(home, store_dir)
+    cold = [queue.ok("--read-only", *words, at=AT).stdout for words in READS]
+    assert files_and_bytes(home, store_dir) == before
+    assert not (home / ".cache" / "fscli").exists()
+    assert [queue.ok(*words, at=AT).stdout for words in READS] == cold
+    written = files_and_bytes(home, store_dir)
+    assert cache_folder(db_path).is_dir() and written != before
+    calls = computed(monkeypatch)
+    queue.ok("--read-only", "sprio", "-l", at=AT)
+    assert calls == []
+    assert [queue.ok("--read-only", *words, at=AT).stdout for words in READS] == cold
+    assert files_and_bytes(home, store_dir) == written

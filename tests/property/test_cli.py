@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fscli.cli import account, limits, user
+from fscli.cli import account, change_words, user
 from fscli.engine import config
 from tests.conftest import build_science
 from tests.property.strategies import hostile, mutated, near, values, word
@@ -101,7 +101,7 @@ def test_user_add(science, args):
 @CLI
 @given(
     st.sampled_from(("account=physics", "user=alice", "cluster=c1", "qos=normal")),
-    words(limits.KEYS),
+    words(change_words.keys()),
 )
 def test_limits_set(science, target, args):
     check(science, "limits", "set", target, *args)
