@@ -249,3 +249,18 @@ def test_a_job_import_quiets_the_triggers_and_stamps_once(queue, db_path, tmp_pa
     queue.ok("job", "import", "--replace", str(jobs), at=AT)
     third, triggers = stamp_and_triggers()
     assert third not in (None, second) and triggers == 3
+
+
+def test_a_bulk_apply_makes_it_stale(queue, db_path, tmp_path, monkeypatch):
+    """``apply`` of a big tree writes with the triggers quiet (``stamped_once``), and its
+    one new stamp still makes every cached answer stale."""
+    before = queue.ok("sprio", "-l", at=AT).stdout
+    users = "".join(f"  big{u}: {{associations: [bulk]}}\n" for u in range(pass_cache.PAUSE_FROM))
+    tree = tmp_path / "tree.yaml"
+    tree.write_text(f"cluster:\n  name: c1\naccounts:\n  bulk: {{fairshare: 40}}\nusers:\n{users}")
+    queue.ok("apply", str(tree), at=AT)
+    calls = computed(monkeypatch)
+    after = queue.ok("sprio", "-l", at=AT).stdout
+    assert calls == [1] and after != before
+    shutil.rmtree(cache_folder(db_path))
+    assert queue.ok("sprio", "-l", at=AT).stdout == after
