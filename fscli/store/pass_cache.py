@@ -76,9 +76,9 @@ _TRIGGERS_OF = (
     "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ? AND name LIKE ?"
 )
 _NEW_STAMP = f"UPDATE {STAMP_TABLE} SET stamp = random()"
-PAUSE_FROM = 200
-"""Rows from which a bulk write pauses the triggers: a trigger firing costs about 3 us a
-row, dropping and making again the triggers of a few tables about 1 ms."""
+PAUSE_FROM = 500
+"""Rows from which a bulk write pauses the triggers: below, the pause (0.5 ms, and 0.2 ms
+a table) costs more than the triggers it spares (2-5 us a row)."""
 
 
 @contextmanager
