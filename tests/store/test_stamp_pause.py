@@ -15,9 +15,9 @@ from fscli.store.pass_cache import PAUSE_FROM, stamped_once
 USERS = PAUSE_FROM  # two associations each: the writes pause the triggers
 
 
-def tree(users: int = USERS, shares: int = 1) -> str:
+def tree(users: int = USERS) -> str:
     lines = ["cluster:", "  name: c1", "accounts:"]
-    lines += [f"  a{a}: {{fairshare: {shares}}}" for a in range(10)]
+    lines += [f"  a{a}: {{fairshare: {a + 1}}}" for a in range(10)]
     lines.append("users:")
     lines += [f"  u{u}: {{associations: [a{u % 10}, a{(u + 3) % 10}]}}" for u in range(users)]
     return "\n".join(lines) + "\n"
@@ -47,7 +47,6 @@ def files(fscli, db_path, tmp_path):
     fscli.ok("cluster", "add", "c1")
     fscli.ok("apply", str(tmp_path / "tree.yaml"))
     fscli.ok("dump", "c1", f"file={tmp_path / 'c1.cfg'}")
-    (tmp_path / "changed.yaml").write_text(tree(shares=2))
     (tmp_path / "more.yaml").write_text(tree(users=2 * USERS))
     (tmp_path / "small.yaml").write_text(tree(users=1))
     return tmp_path
@@ -107,9 +106,9 @@ def test_a_bulk_write_into_an_empty_store_stamps_it(fscli, db_path, tmp_path):
 
 def test_a_dry_run_or_a_refused_write_changes_nothing(files, fscli, db_path):
     before = state(db_path)
-    fscli.ok("apply", "--dry-run", str(files / "changed.yaml"))
+    fscli.ok("apply", "--dry-run", str(files / "more.yaml"))  # paused, then rolled back
     assert state(db_path) == before
-    (files / "bad.yaml").write_text(tree(shares=2) + "  u0: {associations: [nowhere]}\n")
+    (files / "bad.yaml").write_text(tree(users=2 * USERS) + "  u0: {associations: [nowhere]}\n")
     fscli.fails("apply", str(files / "bad.yaml"))
     assert state(db_path) == before
 
