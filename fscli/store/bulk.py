@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from sqlalchemy import Table
 
+LOG_TABLE = "transaction_log"
 LOG_COLUMNS = ("at", "actor", "action", "target", "detail", "cluster", "changes")
 """The columns of a history line that a writer gives."""
 
@@ -37,7 +38,7 @@ def log_many(conn, at: int, actor: str, entries: Iterable[tuple]) -> None:
         (at, actor, e[0], e[1], e[2], target_cluster(e[0], e[1]), encode(e[3] if e[3:] else None))
         for e in entries
     ]
-    insert_many(conn, "transaction_log", LOG_COLUMNS, rows)
+    insert_many(conn, LOG_TABLE, LOG_COLUMNS, rows)
 
 
 def insert_many(conn, table: str, keys: Sequence[str], rows: list[tuple]) -> None:

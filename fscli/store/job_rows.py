@@ -32,7 +32,8 @@ from fscli.errors import Conflict, InvalidValue, NotFound, UsageProblem
 from fscli.heap import keep_until_exit
 from fscli.store import sql
 from fscli.store.assoc_fields import qos_list
-from fscli.store.bulk import insert_many, log_many
+from fscli.store.bulk import LOG_TABLE, insert_many, log_many
+from fscli.store.pass_cache import stamped_once
 from fscli.store.progress import Progress, tick
 
 
@@ -62,14 +63,10 @@ def import_jobs(
     progress: Progress | None = None,
 ) -> list[str]:
     """:meth:`JobRows.import_jobs` into ``cluster`` (None: the store's only one), on a
-    plain ``sqlite3`` connection: the job table's stamp triggers quiet for the bulk rows,
-    the stamp set once (:func:`fscli.store.pass_cache.stamped_once`)."""
-    from fscli.store.pass_cache import stamped_once
-
-    with stamped_once(conn, ("job",)):
-        return JobRows(conn, cluster_ref(conn, cluster), now, actor).import_jobs(
-            jobs, replace_existing, progress
-        )
+    plain ``sqlite3`` connection."""
+    return JobRows(conn, cluster_ref(conn, cluster), now, actor).import_jobs(
+        jobs, replace_existing, progress
+    )
 
 
 class JobRows:
@@ -295,10 +292,13 @@ class JobRows:
                 "use --replace to overwrite them"
             )
         checked = self._rows(jobs, progress)
-        self._delete(sorted(existing))
         rows = [(*row, job_id) for row, job_id in zip(checked, ids)]
+        # the stamp triggers quiet for the bulk rows, the stamp set once
+        with stamped_once(self.s, _WRITTEN, len(rows) + len(existing)):
+            self._delete(sorted(existing))
+            written = self._write(rows)
         # the command ends soon after: freeing 100,000 jobs object by object is wasted time
-        keep_until_exit(jobs, checked, rows, self._write(rows))
+        keep_until_exit(jobs, checked, rows, written)
         counts = {state: n for state, n in states.items() if state in ACTIVE_STATES}
         summary = ", ".join(f"{n} {state}" for state, n in sorted(counts.items()))
         extra = "".join(
@@ -309,6 +309,9 @@ class JobRows:
         )
         return [f"imported {len(jobs)} jobs ({summary or 'none'}{extra})"]
 
+
+_WRITTEN = ("job", LOG_TABLE)
+"""The tables an import writes in bulk: its jobs and a history line each."""
 
 RUN = 64
 """Consecutive ids from this many on are deleted as one range, not listed."""

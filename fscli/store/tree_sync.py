@@ -24,8 +24,9 @@ from fscli.store import nest, tables
 from fscli.store.admin import Admin
 from fscli.store.assoc_fields import stored_limit
 from fscli.store.audit import describe
-from fscli.store.bulk import insert_rows, insert_tuples
+from fscli.store.bulk import LOG_TABLE, insert_rows, insert_tuples
 from fscli.store.db import ids_given
+from fscli.store.pass_cache import stamped_once
 from fscli.store.sql import chunked
 from fscli.store.tree_plan import cluster_id
 
@@ -33,6 +34,14 @@ BATCH = 5000
 _T = tables.association
 _NO_LIMITS = {d.attr: None for d in limitdefs.ASSOC_LIMITS}
 _ASSOC_KEY = ("cluster_id", "account", "user", "partition", "parent_id")
+
+_WRITTEN = (
+    *(t.name for t in (tables.qos, tables.cluster, tables.partition, tables.config)),
+    *(t.name for t in (tables.account, tables.user_account, _T, tables.usage, tables.coordinator)),
+    LOG_TABLE,
+)
+"""The tables a plan writes (:func:`~fscli.store.pass_cache.stamped_once` quiets their
+stamp triggers while it does)."""
 
 Progress = Callable[[int, int], None]
 
@@ -494,7 +503,8 @@ def apply_plan(
     if not plan.changes:
         return
     admin = Admin(session, now, actor)
-    _Writer(session, plan, admin, progress).run()
+    with stamped_once(session, _WRITTEN, len(plan.changes)):
+        _Writer(session, plan, admin, progress).run()
     if check_default_qos and any(treediff.sets_qos(c) or _moves(c) for c in plan.changes):
         cluster = session.get(m.Cluster, cluster_id(session.connection(), plan.spec.cluster.name))
         root = session.scalar(

@@ -25,6 +25,7 @@ from fscli.store import models as m
 from fscli.store.admin import Admin, chunked
 from fscli.store.audit import describe
 from fscli.store.config_history import keep_replaced
+from fscli.store.pass_cache import stamped_once
 from fscli.store.progress import Progress, tick
 from fscli.store.tables import MAX_JOB_ID
 
@@ -159,11 +160,13 @@ class UsageAdmin(Admin):
         users = [(r.user, r) for r in rows if r.user is not None]
         found, unknown = self._resolve(cluster, [(u, r.account) for u, r in users], skip_unknown)
         result = ImportResult(skipped=unknown)
-        for i, (user, r) in enumerate(users):
-            tick(progress, i, len(users))
-            aid = found.get((user.lower(), r.account.lower()))
-            if aid is not None:
-                self._replace_charges(aid, r.raw_usage, at)
+        with stamped_once(self.s, ("usage",), len(users)):
+            for i, (user, r) in enumerate(users):
+                tick(progress, i, len(users))
+                aid = found.get((user.lower(), r.account.lower()))
+                if aid is not None:
+                    self._replace_charges(aid, r.raw_usage, at)
+            self.s.flush()
         self.log("import usage", path, f"format=sshare users={len(found)} at={utc_iso(at)}")
         result.lines.append(
             f"set RawUsage of {len(found)} user association(s) on "
@@ -185,6 +188,26 @@ class UsageAdmin(Admin):
         result = ImportResult(skipped=unknown)
         kept = [j for j in jobs if (j.user.lower(), j.account.lower()) in found]
         ids = self._job_ids(kept)
+        with stamped_once(self.s, ("job",), len(kept)):
+            self._add_jobs(cluster, kept, ids, found, progress)
+        self.log("import usage", path, f"format=sacct jobs={len(kept)}")
+        running = sum(1 for j in kept if j.end is None)
+        result.lines.append(
+            f"imported {len(kept)} job(s) on {cluster.name} "
+            f"({len(kept) - running} completed, {running} running)"
+        )
+        return result
+
+    def _add_jobs(
+        self,
+        cluster: m.Cluster,
+        kept: list[JobRecord],
+        ids: list[int],
+        found: dict[tuple[str, str], int],
+        progress: Progress | None,
+    ) -> None:
+        """The job rows of sacct's records (``found``: their associations' ids), flushed:
+        inside the caller's trigger pause."""
         for i, (job, job_id) in enumerate(zip(kept, ids)):
             tick(progress, i, len(kept))
             tres = dict(job.tres)
@@ -208,13 +231,7 @@ class UsageAdmin(Admin):
                     billing=float(tres["billing"]) if "billing" in tres else None,
                 )
             )
-        self.log("import usage", path, f"format=sacct jobs={len(kept)}")
-        running = sum(1 for j in kept if j.end is None)
-        result.lines.append(
-            f"imported {len(kept)} job(s) on {cluster.name} "
-            f"({len(kept) - running} completed, {running} running)"
-        )
-        return result
+        self.s.flush()
 
     def _job_ids(self, jobs: list[JobRecord]) -> list[int]:
         """sacct's numeric JobID where it has one (clash = error), else new ids."""

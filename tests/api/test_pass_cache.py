@@ -287,3 +287,18 @@ def test_a_read_only_read_writes_nothing_not_even_the_cache(queue, db_path, monk
     assert calls == []
     assert [queue.ok("--read-only", *words, at=AT).stdout for words in READS] == cold
     assert files_and_bytes(home, store_dir) == written
+
+
+def test_a_bulk_apply_makes_it_stale(queue, db_path, tmp_path, monkeypatch):
+    """``apply`` of a big tree writes with the triggers quiet (``stamped_once``), and its
+    one new stamp still makes every cached answer stale."""
+    before = queue.ok("sprio", "-l", at=AT).stdout
+    users = "".join(f"  big{u}: {{associations: [bulk]}}\n" for u in range(pass_cache.PAUSE_FROM))
+    tree = tmp_path / "tree.yaml"
+    tree.write_text(f"cluster:\n  name: c1\naccounts:\n  bulk: {{fairshare: 40}}\nusers:\n{users}")
+    queue.ok("apply", str(tree), at=AT)
+    calls = computed(monkeypatch)
+    after = queue.ok("sprio", "-l", at=AT).stdout
+    assert calls == [1] and after != before
+    shutil.rmtree(cache_folder(db_path))
+    assert queue.ok("sprio", "-l", at=AT).stdout == after

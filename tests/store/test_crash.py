@@ -54,8 +54,8 @@ def fscli_argv(db: Path, *args: str) -> list[str]:
 
 
 def contents(db: Path) -> dict[str, list[tuple]]:
-    """Every row of every table, in a stable order, the pass cache's stamp aside (random
-    anew at each write); asserts the file is sound."""
+    """Every row of every table and the schema, in a stable order, the pass cache's stamp
+    aside (random anew at each write); asserts the file is sound."""
     conn = sqlite3.connect(db)
     try:
         assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
@@ -64,9 +64,12 @@ def contents(db: Path) -> dict[str, list[tuple]]:
             for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name")
             if r[0] != STAMP_TABLE
         ]
-        return {
+        rows = {
             t: sorted(conn.execute(f'SELECT * FROM "{t}"').fetchall(), key=repr) for t in tables
         }
+        # the schema too: a bulk write drops the stamp triggers for a while
+        rows["sqlite_master"] = conn.execute("SELECT * FROM sqlite_master ORDER BY name").fetchall()
+        return rows
     finally:
         conn.close()
 

@@ -188,13 +188,12 @@ def _added(spec, order: list[str], before, accounts, users, clean: bool) -> dict
     new_accounts = [a for a in spec.accounts if a not in accounts]
     account_assocs = [a for a in spec.accounts if (a, None, None) not in have]
     new_users = [u for u in spec.users if u not in users]
-    user_assocs = [
-        (u, a)
-        for account in order
-        for u, user in spec.users.items()
-        for a in user.associations
-        if a.account == account and (a.account, u, a.partition) not in have
-    ]
+    by_account: dict[str, list] = {}  # one pass over the users, not one per account
+    for u, user in spec.users.items():
+        for a in user.associations:
+            if (a.account, u, a.partition) not in have:
+                by_account.setdefault(a.account, []).append((u, a))
+    user_assocs = [pair for account in order for pair in by_account.get(account, ())]
     return {
         "accounts": new_accounts,
         "account_assocs": account_assocs,
