@@ -36,10 +36,10 @@ tables, trees, sacctmgr's and sreport's texts, sshare, sprio, bqueues and what-i
 (``tests/render``, and through the CLI ``fscli tree``, ``fscli demo`` and ``sshare`` in
 test_finish, ``fscli report``), a plan on a terminal and in a pipe (test_trees), moments
 read and printed (usage history and import) and files written (export, dump). The rest
-of test_trees applies, loads and dumps trees whose output no terminal setting shapes."""
-CHILD = ["-q", "-p", "no:cacheprovider", "-x", "-m", "not slow"]
-"""The part's slow tests start processes that read no terminal, locale or clock: the
-suite itself runs them."""
+of test_trees applies, loads and dumps trees whose output no terminal setting shapes.
+(``tests/render`` includes the charts: dates on their axes, drawn by matplotlib.)"""
+CHILD = ["-q", "-p", "no:cacheprovider", "-x"]
+"""The part runs whole, its tests marked slow too (drawn charts, a demo at 100 columns)."""
 
 HOSTILE = {
     "narrow-dumb-chatham": {
