@@ -48,6 +48,23 @@ if sys.dont_write_bytecode:
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     os.environ.setdefault("PYTHONPYCACHEPREFIX", sys.pycache_prefix)
 
+
+def _memory_temproot(folder: str = "/dev/shm", room: int = 2**30) -> None:
+    """Test folders (each test's stores) in memory when the system has a RAM file system
+    with room to spare (a gigabyte: a run writes about 100 MB; a container's /dev/shm of
+    64 MB is left alone): SQLite's writes, WAL checkpoints and closes then cost no disk
+    I/O, about a fifth of a CLI test's time on the development machine's disk. pytest
+    reads ``PYTEST_DEBUG_TEMPROOT`` when it first needs a test folder; the caller's own
+    choice (that variable, or ``--basetemp``) wins."""
+    if "PYTEST_DEBUG_TEMPROOT" in os.environ or not os.access(folder, os.W_OK | os.X_OK):
+        return
+    stat = os.statvfs(folder)
+    if stat.f_bavail * stat.f_frsize >= room:
+        os.environ["PYTEST_DEBUG_TEMPROOT"] = folder
+
+
+_memory_temproot()
+
 # Examples are bounded per test; their generation must not fail a test because the
 # machine is busy (HealthCheck.too_slow, the per-example deadline): what a property
 # test checks is its property, not the speed of the machine it runs on.
@@ -205,9 +222,21 @@ def science(fscli, template) -> Fscli:
     return template(fscli, build_science)
 
 
+def slow_list(path: Path = Path(__file__).parent / "slow.txt") -> set[str]:
+    """The test functions ``tests/slow.txt`` marks slow by their measured cost."""
+    lines = (line.strip() for line in path.read_text().splitlines())
+    return {line for line in lines if line and not line.startswith("#")}
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by the marks
 def pytest_collection_modifyitems(items):
-    """The tests marked slow run first: under pytest-xdist their files then start at once
-    instead of last, where one worker would finish them alone while the other waits."""
+    """The tests of ``tests/slow.txt`` get the ``slow`` mark. Then the tests marked slow
+    run first: under pytest-xdist their files then start at once instead of last, where
+    one worker would finish them alone while the other waits."""
+    slow = slow_list()
+    for item in items:
+        if item.nodeid.split("[", 1)[0] in slow:
+            item.add_marker(pytest.mark.slow)
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 

@@ -14,17 +14,32 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PART = [
-    "tests/cli/test_trees.py",
+    "tests/render",
     "tests/cli/test_tree.py",
     "tests/cli/test_finish.py",
+    "tests/cli/test_report.py",
     "tests/cli/test_usage_history.py",
-    "tests/render",
     "tests/io/test_usage_import.py",
+    *(
+        f"tests/cli/test_trees.py::{name}"
+        for name in (
+            "test_apply_prints_plan_then_second_apply_is_empty",
+            "test_the_plan_is_a_tree_on_a_terminal",
+            "test_a_long_plan_is_summed_up_unless_full_plan_and_quiet_prints_none",
+            "test_export_to_a_file_is_all_or_nothing",
+            "test_dump_default_file_name",
+        )
+    ),
 ]
-"""Tests that print tables, trees, plans and colours, read times and write files."""
-CHILD = ["-q", "-p", "no:cacheprovider", "-x", "-m", "not slow"]
-"""The part's slow tests start processes that read no terminal, locale or clock: the
-suite itself runs them."""
+"""One part per way the product meets the environment, each renderer at least once:
+tables, trees, sacctmgr's and sreport's texts, sshare, sprio, bqueues and what-if
+(``tests/render``, and through the CLI ``fscli tree``, ``fscli demo`` and ``sshare`` in
+test_finish, ``fscli report``), a plan on a terminal and in a pipe (test_trees), moments
+read and printed (usage history and import) and files written (export, dump). The rest
+of test_trees applies, loads and dumps trees whose output no terminal setting shapes.
+(``tests/render`` includes the charts: dates on their axes, drawn by matplotlib.)"""
+CHILD = ["-q", "-p", "no:cacheprovider", "-x"]
+"""The part runs whole, its tests marked slow too (drawn charts, a demo at 100 columns)."""
 
 HOSTILE = {
     "narrow-dumb-chatham": {

@@ -81,10 +81,13 @@ def test_the_readme_runs_in_order_on_a_fresh_home(tmp_path):
     for lang, text in blocks(README.read_text()):
         if lang == "sh":
             for line in pasted(text):
-                script += [f"echo '$ '{_quote(line)} >&2", line]
+                script += [f"echo '$ '{_quote(line)} >&2"]
                 if line.endswith("fscli demo"):  # its last lines: commands to go on with
-                    script += ["fscli demo 2>&1 >/dev/null | tail -3 | cut -c7- > next.sh"]
+                    script += [f"{line} 2> demo.err", "cat demo.err >&2"]
+                    script += ["tail -3 demo.err | cut -c7- > next.sh"]
                     script += ["cat next.sh >&2", "bash -eE next.sh"]
+                else:
+                    script += [line]
         else:
             script += [f"{sys.executable} - <<'PYTHON'", text + "PYTHON"]
     result = subprocess.run(

@@ -11,7 +11,7 @@ import stat
 import pytest
 
 from tests.backends import BACKEND
-from tests.conftest import Fscli
+from tests.conftest import Fscli, build_science
 
 CASES = [
     # (words, exit code, text expected in the message)
@@ -157,9 +157,15 @@ CASES = [
 ]
 
 
+def build_bob_in_two(fscli: Fscli) -> None:
+    """The issue's tree, bob in physics too (his default stays chem)."""
+    build_science(fscli)
+    fscli.ok("user", "add", "bob", "account=physics")
+
+
 @pytest.mark.parametrize("words,code,text", CASES, ids=[" ".join(c[0]) for c in CASES])
-def test_bad_input_is_one_clear_line_and_changes_nothing(science, words, code, text):
-    science.ok("user", "add", "bob", "account=physics")  # bob: default chem, also in physics
+def test_bad_input_is_one_clear_line_and_changes_nothing(fscli, template, words, code, text):
+    science = template(fscli, build_bob_in_two)
     before = science.ok("assoc", "list", "-P").stdout, science.ok("history", "-P").stdout
     result = science.fails(*words, code=code)
     assert text in result.stderr
