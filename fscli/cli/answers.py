@@ -140,7 +140,7 @@ def _code_stamp() -> int | None:
     replayed. An installed fscli changes only with its version: None."""
     global _stamp
     package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    if os.sep + "site-packages" + os.sep in package or os.sep + "dist-packages" in package:
+    if os.sep + "site-packages" + os.sep in package or os.sep + "dist-packages" + os.sep in package:
         return None
     if _stamp is None:
         _stamp = _newest(package)
@@ -284,12 +284,11 @@ def may_record(app, windowed: bool) -> None:
         return
     fixed = False
     if app.at_text:
-        from fscli.api.when import moment
+        from fscli.engine.timestr import parse_date
         from fscli.errors import FscliError
 
-        try:
-            if moment(app.at_text, 1_000_000_000) != moment(app.at_text, 1_900_003_599):
-                return
+        try:  # a date or epoch seconds: ``now-1day``, ``today`` are refused
+            parse_date(app.at_text)
         except FscliError:
             return
         fixed = True

@@ -171,7 +171,8 @@ def test_a_terminal_read_only_or_relative_moment_keeps_nothing(site, db_path):
         os.close(other)
     assert run("--read-only", *argv).code == 0
     assert run(*argv, env={"FSCLI_READ_ONLY": "1"}).code == 0
-    assert run("--db", db_path, "--at", "now-1day", "sshare", "-a", "-P").code == 0
+    for moment in ("now-1day", "today", "now"):
+        assert run("--db", db_path, "--at", moment, "sshare", "-a", "-P").code == 0
     relative = run("--db", db_path, "sshare", "-a", "-P", env={"FSCLI_AT": "now-2hours"})
     assert relative.code == 0
     assert not folder().exists()
