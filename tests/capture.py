@@ -1,6 +1,8 @@
 """What a ``fscli collect`` folder holds of the live tools' own text, and the same views
-asked of fscli after ``import slurm`` of that folder, at the collect's last priority pass
-(shared by the live test and the tests of the captures kept in tests/data/capture/)."""
+asked of fscli after ``import slurm`` of that folder, at the collect's own moment, which
+may fall after its last priority pass: the controller's factors, as fscli's, are those of
+that pass (shared by the live test and the tests of the captures kept in
+tests/data/capture/)."""
 
 from __future__ import annotations
 
@@ -23,17 +25,17 @@ VIEWS = [  # (file collect wrote, an fscli command printing the same text): its 
 ]
 
 
-def last_pass(folder: Path) -> str:
-    """The capture's last priority pass, as ``--at`` takes it."""
+def moment(folder: Path) -> str:
+    """The capture's moment, as ``--at`` takes it."""
     meta = json.loads((folder / "collect.json").read_text())
-    return datetime.fromtimestamp(meta["last_pass"], timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.fromtimestamp(meta["moment"], timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def views(fscli: Fscli, folder: Path) -> dict[str, tuple[str, str]]:
     """``fscli COMMAND`` -> (what it prints after importing ``folder``, what the cluster
     printed)."""
     fscli.ok("-Q", "import", "slurm", str(folder))
-    at = last_pass(folder)
+    at = moment(folder)
     cluster = json.loads((folder / "collect.json").read_text())["cluster"]
     return {
         " ".join(argv): (
@@ -42,3 +44,9 @@ def views(fscli: Fscli, folder: Path) -> dict[str, tuple[str, str]]:
         )
         for name, argv in VIEWS
     }
+
+
+def last_pass(folder: Path) -> str:
+    """The capture's last priority pass, as ``--at`` takes it."""
+    meta = json.loads((folder / "collect.json").read_text())
+    return datetime.fromtimestamp(meta["last_pass"], timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")

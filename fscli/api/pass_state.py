@@ -67,6 +67,7 @@ def priority_factors(conn, state: ClusterState, at: int, algorithm: str):
     with bulk():  # 20,000 objects at once: no collector passes over them as they come
         cached = cache.get(PRIORITY_ENTRY, key, at)
     if cached is not None:
+        _note_window(at, cached["moments"], span)
         return AssocColumns(cached["assocs"], ((), None, NO_LIMITS)), cached["fs"]
     with bulk():  # 100,000 jobs: the collector would rescan them as they are made
         load_tree(conn, state, span[0] + span[1] - 1, settings=False)
@@ -74,11 +75,22 @@ def priority_factors(conn, state: ClusterState, at: int, algorithm: str):
     moments = state_moments(state, span)
     with bulk():
         factors = fairshare(state, at, algorithm, last=True).fs_factor
+    _note_window(at, moments, span)
     assocs = state.assocs
     if isinstance(assocs, AssocColumns):
         columns = [assocs.field(name) for name in _COLUMNS]
-        cache.put(PRIORITY_ENTRY, key, at, span, moments, {"assocs": columns, "fs": factors})
+        payload = {"assocs": columns, "fs": factors, "moments": moments}
+        cache.put(PRIORITY_ENTRY, key, at, span, moments, payload)
     return assocs, factors
+
+
+def _note_window(at: int, moments: list[int], span: tuple[int, int]) -> None:
+    """While the answer cache records (:mod:`fscli.api.answers`), the stretch of the pass
+    in which these factors hold (``moments``: every one of the pass, charges included)."""
+    from fscli.api import answers
+
+    if answers.listening():
+        answers.note_window(*window_around(at, moments, span))
 
 
 _COLUMNS = ("id", "parent_id", "account", "user", "partition", "shares", "priority")

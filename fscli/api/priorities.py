@@ -54,6 +54,7 @@ def priorities(
                 listed_states(state.config),
                 queue_filter(jobs, users, partitions),
             )
+    _note_window(queue, state.config, at)
     with bulk():
         result = compute_priorities(
             queue,
@@ -68,6 +69,22 @@ def priorities(
     return Priorities(
         state.cluster.name, algorithm, at, result.columns, state.config, list(result.warnings)
     )
+
+
+def _note_window(queue, config, at: int) -> None:
+    """While the answer cache records (:mod:`fscli.api.answers`): this answer holds until
+    a job of ``queue`` begins to accrue (sprio lists it from then on) and within the pass
+    ``at`` falls in, whose factors slurmctld set at its start (the fair-share factors'
+    own window is noted as they are read: :func:`fscli.api.pass_state.priority_factors`)."""
+    from fscli.api import answers
+
+    if answers.listening():
+        from fscli.api.pass_state import pass_span, window_around
+        from fscli.engine.priority import accrue_times
+
+        answers.note_window(
+            *window_around(at, list(accrue_times(queue, config)), pass_span(config, at))
+        )
 
 
 def queue_filter(

@@ -1,15 +1,16 @@
 """Answers given before click is imported: ``--version``, and a read command's kept answer.
 
 The answer cache (:mod:`fscli.api.answers`): the ``fscli`` program (:mod:`fscli.cli.main`)
-keeps what ``sshare`` and ``fscli sacctmgr list/show`` print, and answers the same
+keeps what ``sshare``, ``sprio`` and ``fscli sacctmgr list/show`` print, and answers the same
 question again from it while the store holds the same state and "now" is in the window
 the answer holds for, in about the time Python takes to start.
 
 - **Recording** (:func:`start`, :func:`may_record`, :func:`finish`): when the command
   line names one of those commands, stdout is not a terminal, and nothing says
   ``--read-only``, stdout and stderr are copied as the command runs; the command itself
-  says whether its answer may be kept (:func:`may_record`: ``sshare`` without ``--svg``
-  or a what-if, ``sacctmgr`` listings of the store, an absolute ``--at`` or none), and it
+  says whether its answer may be kept (:func:`may_record`: ``sshare`` and ``sprio``
+  without ``--svg`` or a what-if, ``sacctmgr`` listings of the store, an absolute
+  ``--at`` or none; ``--json``, which names the moment, only with an absolute one), and it
   is kept when the command exits 0 having printed nothing on stderr, and every read saw
   one store state.
 - **The key** (:func:`question`): the whole command line, the working directory, every
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
 
 KEY_FORMAT = 1
 """Bumped when what the key holds changes."""
-COMMANDS = frozenset({"sshare", "sacctmgr"})
+COMMANDS = frozenset({"sshare", "sprio", "sacctmgr"})
 """The commands whose answers may be kept (each says when: :func:`may_record`)."""
 ENV_NAMES = frozenset(
     {
@@ -275,11 +276,13 @@ def start(argv: list[str], environ) -> Recording | None:
     return _recording
 
 
-def may_record(app, windowed: bool) -> None:
+def may_record(app, windowed: bool, *, prints_now: bool = False) -> None:
     """Said by a command whose answer may be kept: its answer depends on the store and
     its options only (``windowed``: and on "now", through the fair-share state, whose
     window the view notes). An ``--at`` relative to now is never kept: only an absolute
-    one, whose answer does not depend on the clock."""
+    one, whose answer does not depend on the clock. An answer that prints its moment
+    (``prints_now``: ``--json``'s ``at``) is kept only for an absolute ``--at``: it
+    changes every second."""
     if _recording is None or app.read_only:
         return
     fixed = False
@@ -292,6 +295,8 @@ def may_record(app, windowed: bool) -> None:
         except FscliError:
             return
         fixed = True
+    if prints_now and not fixed:
+        return
     _recording.kind = WINDOWED if windowed else TIMELESS
     _recording.fixed = fixed
 

@@ -118,8 +118,9 @@ def sprio(
     """Priority factors of the pending jobs, one row per job and partition (like sprio).
 
     Output into a pipe, and with -l, -n, -w, -o or -h, is sprio's own text; on a
-    terminal the plain command prints a rich table. --at fixes "now" for the age factor.
-    SPRIO_FORMAT is used when neither -o nor -l is given.
+    terminal the plain command prints a rich table. --at fixes "now"; the factors are
+    those of the last priority pass before it, as slurmctld sets them (a job waits to
+    that pass). SPRIO_FORMAT is used when neither -o nor -l is given.
 
     \b
     Example:
@@ -158,4 +159,8 @@ def sprio(
         options |= {"sort": sort, "users": user_list is not None}
         text_only = bool(fmt or long_ or norm or weights or noheader)
         view = views.PrioritiesView(api.select_priorities(*where), options, text_only)
+    if whatif is None:
+        from fscli.cli.answers import may_record
+
+        may_record(app, windowed=True)  # within the pass, until a job begins to accrue
     emit(view, Output(as_json, "P" if parsable else None, noheader), say=app.say)

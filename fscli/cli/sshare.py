@@ -172,5 +172,6 @@ def sshare(
     if whatif is None and svg is None:
         from fscli.cli.answers import may_record
 
-        may_record(app, windowed=True)  # until the fair-share state moves (the view says)
+        # until the fair-share state moves (the view says); --json names the moment
+        may_record(app, windowed=True, prints_now=out.json)
     emit(view, out, svg, app.say)

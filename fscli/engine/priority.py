@@ -5,7 +5,10 @@ precision; below 1 it becomes 1 (0 means "held"), then it is truncated to an int
 capped at 4294967295. Factors are 0..1 unless a ``NO_NORMAL_*`` flag asks for the raw value:
 
 * age: time since the job became eligible (since submit with ``ACCRUE_ALWAYS``) over
-  ``PriorityMaxAge``;
+  ``PriorityMaxAge``, counted to the last decay pass: slurmctld sets a job's factors when
+  it is submitted and again at each pass (``PriorityCalcPeriod``), and sprio shows the
+  factors it set, so a job waits in steps of a pass, and one that came since the last
+  pass has waited 0;
 * assoc: the association's priority (inherited from its parents when unset) over the
   largest association priority;
 * fair-share: the association's fair-share factor, computed by the fair-share engine and
@@ -42,6 +45,7 @@ from typing import Any, cast
 from fscli.engine.config import WEIGHT_KEYS as _WEIGHT_KEY_NAMES
 from fscli.engine.config import PriorityConfig
 from fscli.engine.model import AssocColumns, ClusterInfo, Job, Partition, Qos
+from fscli.engine.passes import last_pass
 from fscli.engine.timestr import INFINITE_MINUTES, format_secs
 from fscli.engine.tres import request_tres, tres_order
 from fscli.errors import InvalidValue, NotFound
@@ -273,6 +277,7 @@ class _Context:
 
     config: PriorityConfig
     now: int
+    factors_at: int  # the last decay pass: when slurmctld last set the jobs' factors
     cluster: str
     weights: dict[str, int]
     raw: dict[str, bool]
@@ -498,6 +503,7 @@ def compute_priorities(
     ctx = _Context(
         config=config,
         now=int(now),
+        factors_at=last_pass(int(now), config.calc_period, config.calc_anchor),
         cluster=cluster.name,
         weights=weights,
         raw=_raw_flags(config.flags),
@@ -528,7 +534,7 @@ def _listed(queue: QueueColumns, ctx: _Context) -> list[int] | None:
     they come: the store's queue, where a look at each column costs 4 ms, choosing the
     jobs one by one and sorting them 10."""
     states, now = listed_states(ctx.config), ctx.now
-    accrue = _accrue_times(queue, ctx)
+    accrue = accrue_times(queue, ctx.config)
     ids = queue.id
     if (
         set(queue.state) <= set(states)
@@ -622,10 +628,12 @@ def _accounts(queue: QueueColumns, assoc_ids: list[int | None], ctx: _Context) -
     return cast("list[str]", accounts)  # every None replaced
 
 
-def _accrue_times(queue: QueueColumns, ctx: _Context) -> Sequence[int]:
-    """When each job began to age, as :func:`_accrue_time`."""
+def accrue_times(queue: QueueColumns, config: PriorityConfig) -> Sequence[int]:
+    """When each job began to age, as :func:`_accrue_time`: sprio lists a job from then
+    on, so these are the moments at which its list can change while the store does not
+    (the answer cache's window: :mod:`fscli.api.priorities`)."""
     submit, eligible = queue.submit, queue.eligible
-    if "ACCRUE_ALWAYS" in ctx.config.flags or eligible.count(None) == len(eligible):
+    if "ACCRUE_ALWAYS" in config.flags or eligible.count(None) == len(eligible):
         return submit
     return [s if e is None else e for s, e in zip(submit, eligible)]
 
@@ -638,9 +646,10 @@ def _ages(queue: QueueColumns, ctx: _Context) -> list[float]:
     if max_age <= 0:  # waited >= 0 (only eligible jobs are listed): never below it
         return [1.0] * n
     # min(waited / max_age, 1.0) to the bit (the quotient is at least 1.0 when waited >=
-    # max_age, at most 1.0 otherwise) without a call of the builtin min per job: 4 ms, not 11
-    waited = map(sub, repeat(ctx.now, n), _accrue_times(queue, ctx))
-    return [w / max_age if w < max_age else 1.0 for w in waited]
+    # max_age, at most 1.0 otherwise) without a call of the builtin min per job: 4 ms, not
+    # 11; a job accruing since the pass has waited 0 (slurmctld's diff stays 0 there)
+    waited = map(sub, repeat(ctx.factors_at, n), accrue_times(queue, ctx.config))
+    return [w / max_age if 0 < w < max_age else float(w > 0) for w in waited]
 
 
 def _job_factors(
@@ -836,9 +845,9 @@ def _factor_lines(row: PriorityRow, job: Job, ctx: _Context) -> list[str]:
     w = ctx.weights
     if w["age"]:
         since = "submit" if "ACCRUE_ALWAYS" in ctx.config.flags else "eligible"
-        waited = max(0, ctx.now - _accrue_time(job, ctx.config))
+        waited = max(0, ctx.factors_at - _accrue_time(job, ctx.config))
         lines.append(
-            f"age: waited {format_secs(waited)} (since {since}) of PriorityMaxAge "
+            f"age: waited {format_secs(waited)} (since {since}, to the last pass) of PriorityMaxAge "
             f"{format_secs(ctx.config.max_age)} {_weigh(row, ctx, 'age')}"
         )
     if w["assoc"]:

@@ -31,9 +31,10 @@ from typing import Any
 from fscli.store.stamp import STAMP_TABLE, TRIGGER_PREFIX, stamp
 from fscli.store.user_cache import cache_root, trusted, write_atomically
 
-FORMAT = 3
+FORMAT = 4
 """Bumped when an entry's layout or place changes: older entries are then never read
-(3: the folder is named by BLAKE2b, no longer SHA-256)."""
+(3: the folder is named by BLAKE2b, no longer SHA-256; 4: sprio's entry holds its pass's
+moments, for the answer cache's window)."""
 
 
 def install(conn) -> None:

@@ -210,3 +210,55 @@ def test_an_answer_kept_in_its_noted_window_is_stale_as_it_ends(site, db_path, a
     assert answers.replay("entry", KEY, moment) == b"kept\n"
     assert answers.replay("entry", KEY, inside + 0.999) == b"kept\n"
     assert answers.replay("entry", KEY, after) is None
+
+
+@pytest.fixture
+def queue(site):
+    """The site with priority weights and two pending jobs: alice's (4), eligible before
+    the pass, and bob's (5), eligible at 12:02:30, within it."""
+    site.ok("config", "set", "PriorityWeightAge=1000", "PriorityWeightFairshare=10000")
+    site.ok("config", "set", "PriorityMaxAge=1-0")
+    for user, begin in (("alice", "2026-05-01T11:50:00"), ("bob", "2026-05-01T12:02:30")):
+        words = (f"user={user}", "partition=p1", "cpus=4", "submit=2026-05-01T11:40:00")
+        site.ok("job", "submit", *words, f"begin={begin}", at=PASS)
+    return site
+
+
+def noted_priorities(db_path: str, at: int) -> tuple | None:
+    answers.listen()
+    with Store(db_path) as store:
+        store.priorities(at=at)
+    return answers.noted_window()
+
+
+@pytest.mark.parametrize(
+    ("at", "window"),
+    [
+        ("12:00:30", ("12:00:00", "12:01:00")),  # to bob's running job's start
+        ("12:02:10", ("12:02:01", "12:02:30")),  # from the charge to the job made eligible
+        ("12:02:40", ("12:02:31", "12:03:00")),  # to carol's end
+        ("12:04:30", ("12:04:01", "12:05:00")),  # to the next pass
+    ],
+)
+def test_an_sprio_answer_holds_until_a_factor_or_the_list_moves(queue, db_path, at, window):
+    day = "2026-05-01T"
+    lo, hi = (epoch(day + w) for w in window)
+    assert noted_priorities(db_path, epoch(day + at)) == (lo, hi)
+    answers.listen()  # a second read: through the pass cache, the same window
+    assert noted_priorities(db_path, epoch(day + at)) == (lo, hi)
+    same = queue.ok("sprio", "-l", at=day + at).stdout
+    for inside in (lo, hi - 1):
+        assert queue.ok("sprio", "-l", at=str(inside)).stdout == same
+
+
+def test_sprio_changes_where_a_job_becomes_eligible_and_at_a_pass(queue):
+    """bob's pending job is listed from 12:02:30 on; the age of alice's steps at 12:05 (the
+    controller sets it at each pass), and not in between."""
+    printed = {
+        t: queue.ok("sprio", "-n", "-o", "%i %a", at=f"2026-05-01T{t}").stdout
+        for t in ("12:02:29", "12:02:30", "12:04:59", "12:05:00")
+    }
+    assert printed["12:02:29"].split()[2:] == ["4", "0.0069444"]  # 10 minutes of 1-0
+    assert printed["12:02:30"].split()[2:] == ["4", "0.0069444", "5", "0.0000000"]
+    assert printed["12:04:59"] == printed["12:02:30"]
+    assert printed["12:05:00"].split()[2:] == ["4", "0.0104167", "5", "0.0017361"]

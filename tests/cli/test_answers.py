@@ -45,6 +45,9 @@ def build_site(fscli) -> None:
         "job", "submit", "user=alice", "partition=p1", "cpus=8", "state=running",
         "start=2026-05-01T11:00:00", "time=600", at=AT,
     )  # fmt: skip
+    fscli.ok("config", "set", "PriorityWeightAge=1000", "PriorityWeightFairshare=10000")
+    for user in ("bob", "carol"):
+        fscli.ok("job", "submit", f"user={user}", "partition=p1", "cpus=4", at="2026-05-01T11:30")
 
 
 @pytest.fixture
@@ -100,6 +103,12 @@ FORMS = [
     ("sshare", "-a"),  # the table for pipes
     ("sshare", "-a", "--over", "--sort", "-RawUsage", "-P"),
     ("sshare", "--explain", "alice/physics"),
+    ("sprio",),
+    ("sprio", "-l"),
+    ("sprio", "-l", "-n", "-u", "bob"),
+    ("sprio", "-o", "%i|%u|%Y|%a|%f", "-h"),
+    ("sprio", "--json"),
+    ("sprio", "--explain", "3"),
     ("sacctmgr", "-P", "show", "assoc"),
     ("sacctmgr", "-p", "-n", "list", "associations", "format=Account,User,Share", "tree"),
     ("sacctmgr", "show", "user", "withassoc"),
@@ -175,7 +184,10 @@ def test_a_terminal_read_only_or_relative_moment_keeps_nothing(site, db_path):
         assert run("--db", db_path, "--at", moment, "sshare", "-a", "-P").code == 0
     relative = run("--db", db_path, "sshare", "-a", "-P", env={"FSCLI_AT": "now-2hours"})
     assert relative.code == 0
+    assert run("--db", db_path, "sshare", "-a", "--json").code == 0  # names this second
     assert not folder().exists()
+    assert run("--db", db_path, "sshare", "-a", "-P").code == 0  # now: kept, in its window
+    assert len(entries()) == 1
 
 
 def test_failures_are_never_kept(site, db_path):

@@ -168,6 +168,8 @@ def test_a_bad_preemption_cell_skips_the_qos_file_with_the_reason(
 SPRIO_24_11_PASS = "2026-11-28T06:48:25Z"
 """The last pass before the golden 24.11 sprio capture, which saved none: its ``-l -n`` AGE
 0.0004282 is 37 s of PriorityMaxAge 1-0 after the jobs' submission at 06:47:48."""
+SPRIO_24_11_MOMENT = "2026-11-28T06:49:04Z"
+"""The capture's own moment (collect.json), 39 s after that pass."""
 
 
 @pytest.mark.parametrize(
@@ -188,7 +190,9 @@ def test_a_slurm_24_11_capture_gives_its_sprio_byte_for_byte(fscli, monkeypatch,
     done = fscli.ok("import", "slurm", str(folder))
     assert "imported 9 jobs (8 pending, 1 running)\n" in done.stderr
     assert "imported 2 job(s) on oracle (2 completed, 0 running)\n" in done.stderr
-    got = fscli.ok("slurm-sprio", *argv, at=SPRIO_24_11_PASS).stdout
+    # the import anchored the passes at the capture's moment; the real one is known
+    fscli.ok("-Q", "config", "set", f"PriorityCalcAnchor={SPRIO_24_11_PASS}")
+    got = fscli.ok("slurm-sprio", *argv, at=SPRIO_24_11_MOMENT).stdout
     assert got == (folder / name).read_text()
 
 

@@ -145,7 +145,7 @@ def test_explain(oracle):
     out = oracle.ok("sprio", "--explain", "4", at=NOW).stdout
     assert out.splitlines() == [
         "job 4 in partition low (user user1, account px, QOS normal)",
-        "age: waited 00:00:33 (since eligible) of PriorityMaxAge 1-00:00:00 "
+        "age: waited 00:00:33 (since eligible, to the last pass) of PriorityMaxAge 1-00:00:00 "
         "-> 0.000381944 x 1000 = 0.38",
         "assoc: association priority 0 of max 0 -> 0 x 100 = 0.00",
         "fair-share: association 5 (user1/px) -> 0.6 x 10000 = 6000.00",

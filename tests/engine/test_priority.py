@@ -241,6 +241,25 @@ def test_age_from_eligible_time_or_submit_with_accrue_always():
     assert row.factors["age"] == 1.0
 
 
+def test_age_is_counted_to_the_last_pass_as_the_controller_set_it():
+    """slurmctld sets the factors at submission and at each pass, and sprio shows them: at
+    NOW + 4 min (passes every 5 minutes from NOW, or every 7 from an anchor 3 minutes
+    later) a job waits to the last pass; one eligible since then, or submitted, has waited
+    0, and a pass moment counts as its own."""
+    week = {"PriorityWeightAge": "1000", "PriorityMaxAge": "7-0"}
+    before = Job(id=1, user="u", partitions=("p",), submit=NOW - 86400)
+    since = Job(id=2, user="u", partitions=("p",), submit=NOW - 600, eligible=NOW + 60)
+    came = Job(id=3, user="u", partitions=("p",), submit=NOW + 120)
+    at = NOW + 240
+    rows = _run([before, since, came], _config(**week), now=at).rows
+    assert [r.factors["age"] for r in rows] == [pytest.approx(1 / 7), 0.0, 0.0]
+    anchored = _config(PriorityCalcAnchor=str(NOW + 180), PriorityCalcPeriod="7", **week)
+    rows = _run([before, since, came], anchored, now=at).rows  # the pass at NOW + 180
+    assert [r.factors["age"] * 7 * 86400 for r in rows] == pytest.approx([86580, 120, 60])
+    (row,) = _run([before], _config(**week), now=NOW + 300).rows
+    assert row.factors["age"] * 7 * 86400 == pytest.approx(86700)
+
+
 def test_not_yet_eligible_held_and_running_jobs_are_not_listed():
     jobs = [
         Job(id=1, user="u", partitions=("p",), submit=NOW - 60, eligible=NOW + 60),
@@ -394,7 +413,7 @@ def test_explain_names_every_input():
     ).rows
     lines = explain(row)
     assert lines[1] == (
-        "age: waited 2-03:00:00 (since eligible) of PriorityMaxAge "
+        "age: waited 2-03:00:00 (since eligible, to the last pass) of PriorityMaxAge "
         "7-00:00:00 -> 0.303571 x 1000 = 303.57"
     )
     assert lines[2] == "fair-share: association 3 (u/a) -> 0.5 x 10000 = 5000.00"

@@ -4,12 +4,15 @@ Everything is read from the captured files: jobs from squeue, node counts from s
 QOS and association priorities from sacctmgr, partitions from scontrol, the priority
 config from ``scontrol show config``, fair-share factors from sshare. Only the moment of
 the last priority calculation is not captured: it is recovered from the AGE column
-(0.0003819 of PriorityMaxAge=1-0 is 33 s), within the capture's 7-decimal resolution.
+(0.0003819 of PriorityMaxAge=1-0 is 33 s), within the capture's 7-decimal resolution, and
+anchors the passes (``PriorityCalcAnchor``): the age is counted to the last pass, as the
+controller set it.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -126,6 +129,7 @@ def capture():
     assocs = load_assocs()
     submit = max(j.submit for j in jobs if j.state == "pending")
     now = submit + round(AGE_NORMALIZED * config.max_age)
+    config = replace(config, calc_anchor=now)
     result = compute_priorities(
         jobs,
         assocs,

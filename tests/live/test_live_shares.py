@@ -134,6 +134,7 @@ def _run_scenario(tmp: Path, jobs: list[str]) -> dict:
     _wait(aged, 75)
     for _ in range(3):  # a pass between the reads changes usage: read again
         taken = _read(tmp)
+        taken["read_at"] = _now()  # within the pass the reads saw
         if run("sshare", "-a", "-l", "-P") == taken["sshare_l_P"]:
             break
     else:
@@ -141,6 +142,13 @@ def _run_scenario(tmp: Path, jobs: list[str]) -> dict:
     taken["at"] = _pass_moment(taken, pending)
     taken["fscli"] = mirror(tmp, taken)
     return taken
+
+
+def _now() -> str:
+    """This second, as squeue prints its times (TZ is the tests' own)."""
+    from datetime import datetime
+
+    return datetime.now().replace(microsecond=0).isoformat()
 
 
 def _wait(ready, seconds: float) -> None:
@@ -204,6 +212,9 @@ def mirror(tmp: Path, taken: dict, memory: bool = False, pending_only: bool = Tr
     fscli.ok("-Q", "cluster", "add", "live", *size)
     fscli.ok("-Q", "load", str(tmp / "live.cfg"))
     fscli.ok("-Q", "config", "import", os.environ["SLURM_CONF"])
+    # the controller's passes fall every PriorityCalcPeriod from its start, not on the
+    # minute: one of them anchors fscli's
+    fscli.ok("-Q", "config", "set", f"PriorityCalcAnchor={at}")
     for name, factor in (("batch", 1), ("low", 1), ("high", 10)):
         fscli.ok(
             "-Q", "partition", "add", name, "nodes=1", "cpus=64", "tres=mem=64000",
@@ -239,9 +250,11 @@ def _tolerance(column: str, row: dict[str, str]) -> float:
 
 
 def test_sprio_long_is_real_sprios(scenario):
+    """At the pass, and when the cluster printed it (later in the same pass): the
+    controller's factors, as fscli's, are those it set at the pass."""
     fscli = scenario["fscli"]
-    got = fscli.ok("slurm-sprio", "-l", at=scenario["at"]).stdout
-    assert got == scenario["sprio_l"]
+    for at in (scenario["at"], scenario["read_at"]):
+        assert fscli.ok("slurm-sprio", "-l", at=at).stdout == scenario["sprio_l"], at
 
 
 def test_sshare_long_parsable_is_real_sshares(scenario):
