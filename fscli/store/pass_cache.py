@@ -168,6 +168,12 @@ class PassCache:
     def get(self, name: str, key: tuple, at: int) -> Any | None:
         """The payload stored under ``name`` for this version and ``key``, if it holds at
         ``at`` (:func:`still_valid`)."""
+        entry = self.entry(name, key, at)
+        return None if entry is None else entry[0]
+
+    def entry(self, name: str, key: tuple, at: int) -> tuple[Any, list[int]] | None:
+        """:meth:`get`'s payload and the moments of its pass it was computed across (the
+        answer cache's window is made of them: ``pass_state.window_around``)."""
         if self.where is None:
             return None
         path = self._path(name)
@@ -180,9 +186,11 @@ class PassCache:
                 if not isinstance(head, tuple) or head[:3] != (FORMAT, self.version, key):
                     return None  # another state's: its payload is not read at all
                 (start, period), entry_at, moments = head[3:]
-                if not still_valid(at, entry_at, moments, start, period):
+                if not isinstance(moments, list) or not still_valid(
+                    at, entry_at, moments, start, period
+                ):
                     return None
-                return marshal.loads(handle.read())
+                return marshal.loads(handle.read()), moments
         except (OSError, EOFError, ValueError, TypeError):
             return None
 
