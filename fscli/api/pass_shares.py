@@ -83,15 +83,18 @@ def shares_at(
             answer = computed(state, at, algorithm)
             table = table_of(answer.result)
             kept = {"columns": table, "parents": _parents(state, table[0]), "extras": None}
+        if extras:
+            kept["extras"] = (answer.run_minutes, answer.tres_usage)
     else:
         assert entry is not None
-        moments = entry[1]
+        moments, new = entry[1], extras and kept["extras"] is None
+        if new:
+            kept["extras"] = _extras(state, at, kept)
         answer = _kept_answer(store, state, at, (algorithm, settings), kept, limits, cache.version)
+        if not new:
+            _note_window(at, moments, span)
+            return answer  # read whole: nothing new to keep
     _note_window(at, moments, span)
-    if extras and kept["extras"] is None:
-        kept["extras"] = _extras(answer, state, at, dict(zip(kept["columns"][0], kept["parents"])))
-    elif entry is not None:
-        return answer  # read whole: nothing new to keep
     cache.put(SHARES_ENTRY, key, at, span, moments, kept)
     return answer
 
@@ -119,17 +122,13 @@ def _parents(state: ClusterState, ids: list[int]) -> list[int | None]:
     return list(map(parent_of.__getitem__, ids))
 
 
-def _extras(answer: Shares, state: ClusterState, at: int, parents: dict) -> tuple[Mapping, Mapping]:
-    """The answer's TRESRunMins and GrpTRESRaw, now its own: computed from ``state``'s
-    jobs (read without the tree when the rows were kept: ``parents`` stands in)."""
+def _extras(state: ClusterState, at: int, kept: dict) -> tuple[Mapping, Mapping]:
+    """TRESRunMins and GrpTRESRaw of the kept rows, from ``state``'s jobs (read without
+    the tree: the kept parents stand in for it)."""
     from fscli.engine.cluster_state import run_minutes, tres_usage
 
-    if answer._result is not None:  # computed: the state holds the tree
-        extras = answer.run_minutes, answer.tres_usage
-    else:
-        extras = run_minutes(state, at, parents), tres_usage(state, at, parents)
-    answer.run_minutes, answer.tres_usage = extras
-    return extras
+    parents = dict(zip(kept["columns"][0], kept["parents"]))
+    return run_minutes(state, at, parents), tres_usage(state, at, parents)
 
 
 def _usable(payload: Any) -> dict | None:

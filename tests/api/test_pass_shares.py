@@ -249,6 +249,7 @@ def test_a_broken_or_foreign_entry_is_not_read(site, db_path, monkeypatch):
         path.write_bytes(len(head).to_bytes(4, "little") + head + payload)
         calls = computed(monkeypatch)
         assert site.ok(*words, at=at).stdout == expected
+        assert site.ok(*words, at=at).stdout == expected  # the entry made again, read
         assert calls == [1]
     path.write_bytes(b"\xff" * 64)
     assert site.ok(*words, at=at).stdout == expected
