@@ -11,9 +11,9 @@ gave, so no output changes by a byte.
   without it, and a view that shows it reads the associations' limits (one query over
   the few rows that set any) and fills it in.
 - **TRESRunMins and GrpTRESRaw** (``extras``) go through every job again: they are
-  computed when a view first shows them and kept beside the rows, with the tree's parents
-  (kept with the rows), so that a later view reads them back and the one that computes
-  them reads only the jobs.
+  computed when a view first shows them and kept beside the rows, so that a later view
+  reads them back; the one that computes them reads only the jobs (the rows tell each
+  association's parent).
 - ``--explain`` and the what-ifs need the engine's whole result and never come here. An
   answer read from the cache computes its ``result`` and ``state`` when first asked for,
   from the same store state (a Python program's question: no view asks).
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 SHARES_ENTRY = "shares"
 """The cache entry of the rows (one; the newest view's cluster, pass and version wins)."""
 
-_PAYLOAD = {"columns", "parents", "extras"}
+_PAYLOAD = {"columns", "extras"}
 
 
 def shares_at(
@@ -81,8 +81,7 @@ def shares_at(
         moments = state_moments(state, span)
         with bulk():  # the engine's columns live as long as the answer
             answer = computed(state, at, algorithm)
-            table = table_of(answer.result)
-            kept = {"columns": table, "parents": _parents(state, table[0]), "extras": None}
+            kept = {"columns": table_of(answer.result), "extras": None}
         if extras:
             kept["extras"] = (answer.run_minutes, answer.tres_usage)
     else:
@@ -114,20 +113,13 @@ def tres_names(state: ClusterState) -> tuple[str, ...]:
     return tracked_tres(state.config.accounting_tres)
 
 
-def _parents(state: ClusterState, ids: list[int]) -> list[int | None]:
-    """The parent id of each association of ``ids`` (a list: it reads back from the
-    cache in a quarter of a dict's time)."""
-    assocs = state.assocs
-    parent_of = dict(zip(assocs.field("id"), assocs.field("parent_id")))
-    return list(map(parent_of.__getitem__, ids))
-
-
 def _extras(state: ClusterState, at: int, kept: dict) -> tuple[Mapping, Mapping]:
     """TRESRunMins and GrpTRESRaw of the kept rows, from ``state``'s jobs (read without
-    the tree: the kept parents stand in for it)."""
+    the tree: the rows tell each association's parent)."""
     from fscli.engine.cluster_state import run_minutes, tres_usage
+    from fscli.engine.share_table import parents_of
 
-    parents = dict(zip(kept["columns"][0], kept["parents"]))
+    parents = parents_of(kept["columns"])
     return run_minutes(state, at, parents), tres_usage(state, at, parents)
 
 
@@ -136,13 +128,13 @@ def _usable(payload: Any) -> dict | None:
     if not isinstance(payload, dict) or payload.keys() != _PAYLOAD:
         return None
     columns = payload["columns"]
-    if not isinstance(columns, list) or not isinstance(payload["parents"], list):
+    if not isinstance(columns, list):
         return None
     from fscli.engine.share_table import GRP_TRES_MINS
 
     if len(columns) != GRP_TRES_MINS or not all(isinstance(c, list) for c in columns):
         return None
-    if len({len(payload["parents"]), *map(len, columns)}) != 1:
+    if len(set(map(len, columns))) != 1:
         return None
     return payload
 

@@ -18,23 +18,31 @@ from fscli.engine.fairshare import FairShareResult, ShareRow, grp_tres_mins
 
 GRP_TRES_MINS = len(ShareRow._fields) - 1
 """GrpTRESMins is the rows' last field."""
-ACCOUNT = ShareRow._fields.index("account")
 
 
 def table_of(result: FairShareResult) -> list[list]:
     """``result``'s rows in sshare's order, one list per ``ShareRow`` field (in their
     order) but GrpTRESMins, made from the engine's columns without a row object: the
     only field that the associations' settings give, and the rows the same with or
-    without them (:func:`with_grp_tres_mins` adds it).
-
-    Each account's name is one string object in every row of it, which ``marshal``
-    writes once and refers back to: at 100,000 associations the column reads back in
-    2 ms, not 11."""
+    without them (:func:`with_grp_tres_mins` adds it)."""
     (columns,) = result.column_chunks(max(len(result.tree.order), 1))
-    table = [list(columns[name]) for name in ShareRow._fields[:GRP_TRES_MINS]]
-    names: dict[str, str] = {}
-    table[ACCOUNT] = [names.setdefault(name, name) for name in table[ACCOUNT]]
-    return table
+    return [list(columns[name]) for name in ShareRow._fields[:GRP_TRES_MINS]]
+
+
+def parents_of(table: Sequence[Sequence]) -> dict[int, int | None]:
+    """Each row's association id -> its parent's (None: the root), from the rows alone:
+    in sshare's order every row comes after its parent, the last account row one level
+    up (``depth`` is the tree's)."""
+    fields = ShareRow._fields
+    ids, users, depths = (table[fields.index(name)] for name in ("assoc_id", "user", "depth"))
+    above: list[int] = []  # the accounts from the root down to the row before
+    parents: dict[int, int | None] = {}
+    for assoc_id, user, depth in zip(ids, users, depths):
+        del above[depth:]
+        parents[assoc_id] = above[-1] if above else None
+        if user is None:
+            above.append(assoc_id)
+    return parents
 
 
 def with_grp_tres_mins(table: list[list], limits: Mapping[int, Mapping]) -> list[list]:

@@ -242,8 +242,8 @@ def test_a_broken_or_foreign_entry_is_not_read(site, db_path, monkeypatch):
     head = path.read_bytes()[4 : 4 + size]
     for payload in (
         b"\x00garbage",
-        marshal.dumps({"columns": [[1]], "parents": [], "extras": None}),
-        marshal.dumps({"columns": "x", "parents": [], "extras": None}),
+        marshal.dumps({"columns": [[1]], "extras": None}),
+        marshal.dumps({"columns": "x", "extras": None}),
         marshal.dumps([1, 2, 3]),
     ):
         path.write_bytes(len(head).to_bytes(4, "little") + head + payload)
