@@ -50,7 +50,8 @@ def shares_at(
     ``run_minutes`` and ``tres_usage`` will be read (read, or computed, in the same read
     transaction as the rows)."""
     from fscli.api.pass_state import pass_span, reset_key, state_moments
-    from fscli.engine.share_table import table_of
+    from fscli.engine.cluster_state import fairshare
+    from fscli.engine.share_table import ShareTable, table_of, with_grp_tres_mins
     from fscli.heap import bulk
     from fscli.store.pass_cache import PassCache
     from fscli.store.snapshot import cluster_limits, load_jobs
@@ -75,13 +76,18 @@ def shares_at(
                 state.jobs = load_jobs(conn, state.cluster_id)
             elif extras and kept["extras"] is None:
                 state.jobs = load_jobs(conn, state.cluster_id)
-            if kept is not None and settings:
+            if settings:
                 limits = cluster_limits(conn, state.cluster_id)
     if kept is None:
         moments = state_moments(state, span)
         with bulk():  # the engine's columns live as long as the answer
-            answer = computed(state, at, algorithm)
-            kept = {"columns": table_of(answer.result), "extras": None}
+            result = fairshare(state, at, algorithm, last=True)
+            kept = {"columns": table_of(result), "extras": None}
+        # the view's rows from the kept columns, not picked from the engine's again
+        table = ShareTable(with_grp_tres_mins(kept["columns"], limits))
+        answer = Shares(
+            state.cluster.name, algorithm, at, result, tres_names(state), state, table=table
+        )
         if extras:
             kept["extras"] = (answer.run_minutes, answer.tres_usage)
     else:
@@ -96,14 +102,6 @@ def shares_at(
     _note_window(at, moments, span)
     cache.put(SHARES_ENTRY, key, at, span, moments, kept)
     return answer
-
-
-def computed(state: ClusterState, at: int, algorithm: str) -> Shares:
-    """The engine's answer for ``state`` at ``at`` (its charges let go: the last use)."""
-    from fscli.engine.cluster_state import fairshare
-
-    result = fairshare(state, at, algorithm, last=True)
-    return Shares(state.cluster.name, algorithm, at, result, tres_names(state), state)
 
 
 def tres_names(state: ClusterState) -> tuple[str, ...]:
@@ -132,7 +130,7 @@ def _usable(payload: Any) -> dict | None:
         return None
     from fscli.engine.share_table import GRP_TRES_MINS
 
-    if len(columns) != GRP_TRES_MINS or not all(isinstance(c, list) for c in columns):
+    if len(columns) != GRP_TRES_MINS or not all(isinstance(c, (list, tuple)) for c in columns):
         return None
     if len(set(map(len, columns))) != 1:
         return None
@@ -177,6 +175,7 @@ def _recomputed(
 ) -> tuple[Any, Any]:
     """(result, state) of a kept answer, read again: only from the store state the rows
     were kept for (a later one would not match them)."""
+    from fscli.engine.cluster_state import fairshare
     from fscli.store.pass_cache import PassCache
     from fscli.store.state import load_state
 
@@ -184,8 +183,7 @@ def _recomputed(
         if PassCache.of(conn).version != version:
             raise StoreError("the store changed since these shares were read: ask for them again")
         state = load_state(conn, cluster, at, settings=settings)
-    answer = computed(state, at, algorithm)
-    return answer.result, answer.state
+    return fairshare(state, at, algorithm, last=True), state
 
 
 def _note_window(at: int, moments: list[int], span: tuple[int, int]) -> None:
