@@ -90,17 +90,16 @@ def shares_at(
         )
         if extras:
             kept["extras"] = (answer.run_minutes, answer.tres_usage)
+        new = True
     else:
         assert entry is not None
         moments, new = entry[1], extras and kept["extras"] is None
         if new:
             kept["extras"] = _extras(state, at, kept)
         answer = _kept_answer(store, state, at, (algorithm, settings), kept, limits, cache.version)
-        if not new:
-            _note_window(at, moments, span)
-            return answer  # read whole: nothing new to keep
     _note_window(at, moments, span)
-    cache.put(SHARES_ENTRY, key, at, span, moments, kept)
+    if new:  # else read whole: nothing new to keep
+        cache.put(SHARES_ENTRY, key, at, span, moments, kept)
     return answer
 
 
@@ -122,17 +121,16 @@ def _extras(state: ClusterState, at: int, kept: dict) -> tuple[Mapping, Mapping]
 
 
 def _usable(payload: Any) -> dict | None:
-    """``payload`` if it is what :func:`shares_at` keeps."""
+    """``payload`` if it is what :func:`shares_at` keeps: the rows' columns but
+    GrpTRESMins, all as long, and the extras."""
+    from fscli.engine.share_table import GRP_TRES_MINS
+
     if not isinstance(payload, dict) or payload.keys() != _PAYLOAD:
         return None
     columns = payload["columns"]
-    if not isinstance(columns, list):
+    if not isinstance(columns, list) or len(columns) != GRP_TRES_MINS:
         return None
-    from fscli.engine.share_table import GRP_TRES_MINS
-
-    if len(columns) != GRP_TRES_MINS or not all(isinstance(c, (list, tuple)) for c in columns):
-        return None
-    if len(set(map(len, columns))) != 1:
+    if not all(isinstance(c, (list, tuple)) for c in columns) or len(set(map(len, columns))) != 1:
         return None
     return payload
 
