@@ -63,7 +63,7 @@ def priority_factors(conn, state: ClusterState, at: int, algorithm: str):
 
     cache = PassCache.of(conn)
     span = pass_span(state.config, at)
-    key = (state.cluster_id, algorithm, _reset_key(state.config, span))
+    key = (state.cluster_id, algorithm, reset_key(state.config, span))
     with bulk():  # 20,000 objects at once: no collector passes over them as they come
         cached = cache.get(PRIORITY_ENTRY, key, at)
     if cached is not None:
@@ -97,7 +97,7 @@ _COLUMNS = ("id", "parent_id", "account", "user", "partition", "shares", "priori
 """The columns of the associations read without settings (``load_assocs``)."""
 
 
-def _reset_key(config: PriorityConfig, span: tuple[int, int]) -> int | None:
+def reset_key(config: PriorityConfig, span: tuple[int, int]) -> int | None:
     """The usage reset in force as the pass begins (in this process's time zone: a
     calendar reset falls at local midnight)."""
     from fscli.engine.usage import reset_boundary

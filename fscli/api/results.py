@@ -7,7 +7,7 @@ per call, would pay for four they never return."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -20,21 +20,64 @@ if TYPE_CHECKING:  # the engine modules load when a view computes, not with the 
     from fscli.engine.priority import PriorityColumns, PriorityRow
 
 
-@dataclass
 class Shares:
     """sshare's answer: one :class:`~fscli.engine.fairshare.ShareRow` per association
     (``account``, ``user``, ``raw_shares``, ``norm_shares``, ``raw_usage``, ``norm_usage``,
     ``effective_usage``, ``fairshare``, ``level_fs``, ...) in sshare's order, plus what
     the rows do not carry: the tracked TRES, and (computed when first asked for: they go
     through the jobs again) each association's TRES run-minutes and decayed TRES-seconds,
-    keyed by ``assoc_id``."""
+    keyed by ``assoc_id``.
 
-    cluster: str
-    algorithm: str
-    at: int
-    result: Any = field(repr=False)  # the engine's result: the rows, and --explain
-    tres_names: Sequence[str] = ()
-    state: Any = field(default=None, repr=False)  # the snapshot the rows come from
+    ``result`` is the engine's result (the rows, and ``--explain``'s derivation) and
+    ``state`` the snapshot it came from. An answer read from the pass cache
+    (:mod:`fscli.api.pass_shares`) holds only the rows (a
+    :class:`~fscli.engine.share_table.ShareTable`) and what it kept beside them; its
+    ``result`` and ``state`` are computed when first asked for, from the same store
+    state (``recompute``), and its ``run_minutes`` and ``tres_usage`` may come kept
+    (``extras``)."""
+
+    def __init__(
+        self,
+        cluster: str,
+        algorithm: str,
+        at: int,
+        result: Any,
+        tres_names: Sequence[str] = (),
+        state: Any = None,
+        *,
+        table: Any = None,
+        extras: tuple[Mapping, Mapping] | None = None,
+        recompute: Callable[[], tuple[Any, Any]] | None = None,
+    ):
+        self.cluster, self.algorithm, self.at = cluster, algorithm, at
+        self.tres_names = tres_names
+        self._result, self._state = result, state
+        self._table = table if table is not None else result
+        self._recompute = recompute
+        if extras is not None:  # kept beside the rows: the cached properties' values
+            self.run_minutes, self.tres_usage = extras
+
+    def __repr__(self) -> str:
+        return f"Shares(cluster={self.cluster!r}, algorithm={self.algorithm!r}, at={self.at})"
+
+    @property
+    def result(self) -> Any:
+        """The engine's result (:class:`~fscli.engine.fairshare.FairShareResult`)."""
+        if self._result is None:
+            self._computed()
+        return self._result
+
+    @property
+    def state(self) -> Any:
+        """The snapshot the rows come from (:class:`~fscli.engine.cluster_state.ClusterState`)."""
+        if self._state is None and self._recompute is not None:
+            self._computed()
+        return self._state
+
+    def _computed(self) -> None:
+        assert self._recompute is not None
+        self._result, self._state = self._recompute()
+        self._recompute = None
 
     @property
     def rows(self) -> list[ShareRow]:
@@ -42,17 +85,17 @@ class Shares:
         from fscli.heap import bulk
 
         with bulk():  # they live as long as the answer: no collector passes over them
-            return self.result.rows
+            return self._table.rows
 
     def row_chunks(self, size: int) -> Iterator[list[ShareRow]]:
         """:attr:`rows` in pieces of ``size`` rows, each made when it is reached (until
         :attr:`rows` is asked for): for views that write rows as they come."""
-        return self.result.row_chunks(size)
+        return self._table.row_chunks(size)
 
     def column_chunks(self, size: int) -> Iterator[Mapping[str, Sequence]]:
         """:meth:`row_chunks` as columns (``ShareRow``'s field name -> that field of each
         row), made without row objects until :attr:`rows` is asked for."""
-        return self.result.column_chunks(size)
+        return self._table.column_chunks(size)
 
     @cached_property
     def run_minutes(self) -> Mapping[int, Mapping[str, int]]:

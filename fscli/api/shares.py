@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from fscli.api.pass_shares import shares_at, tres_names
 from fscli.api.results import Shares
 from fscli.errors import UsageProblem
 
@@ -35,10 +36,19 @@ def shares(
     algorithm: str | None = None,
     *,
     settings: bool = True,
+    extras: bool = False,
+    whole: bool = False,
 ) -> Shares:
     """One snapshot of ``cluster``, its fair-share at ``at`` (``settings``: see
-    :func:`shares_over`)."""
-    return shares_over(store, cluster, [at], algorithm, settings=settings)[0]
+    :func:`shares_over`), through the pass cache where the store keeps one
+    (:mod:`fscli.api.pass_shares`; ``extras``: the answer's ``run_minutes`` and
+    ``tres_usage`` will be read). ``whole``: the engine's whole result will be read
+    (``--explain``): computed, not read back."""
+    algorithm = algorithm_name(algorithm)
+    answer = None if whole else shares_at(store, cluster, at, algorithm, settings, extras)
+    if answer is None:
+        answer = shares_over(store, cluster, [at], algorithm, settings=settings)[0]
+    return answer
 
 
 def shares_over(
@@ -85,13 +95,6 @@ def _note_window(conn, state, at: int) -> None:
         from fscli.api.pass_state import answer_window
 
         answers.note_window(*answer_window(conn, state, at))
-
-
-def tres_names(state) -> tuple[str, ...]:
-    """Slurm's tracked TRES: the defaults plus AccountingStorageTRES additions."""
-    from fscli.engine.config import tracked_tres
-
-    return tracked_tres(state.config.accounting_tres)
 
 
 def row_filter(

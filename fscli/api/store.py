@@ -415,14 +415,19 @@ class Store:
         algorithm: str | None = None,
         *,
         settings: bool = True,
+        extras: bool = False,
     ) -> Shares:
         """sshare's rows at ``at`` (``cluster`` None: the store's only cluster; ``algorithm``
         None: the cluster's, from PriorityFlags). Without ``settings`` the associations
         are read without their limits, QOS lists and default QOS (faster): the rows'
-        ``grp_tres_mins`` are then all None, and so are those of ``Shares.state``."""
+        ``grp_tres_mins`` are then all None, and so are those of ``Shares.state``. With
+        ``extras`` the answer's ``run_minutes`` and ``tres_usage`` come from the same read
+        (else they are computed when first asked for). On an SQLite file the rows come
+        from the pass cache when a view of the same pass kept them
+        (:mod:`fscli.api.pass_shares`)."""
         from fscli.api.shares import shares
 
-        return shares(self, cluster, moment(at), algorithm, settings=settings)
+        return shares(self, cluster, moment(at), algorithm, settings=settings, extras=extras)
 
     def priorities(
         self,

@@ -110,25 +110,31 @@ class ShareSelection:
         return column_pieces(self.answer, size, self.keep)
 
 
-def _shares(store: Store, cluster: str | None, at: int, query: ShareQuery) -> Shares:
-    from fscli.api.shares import shares
-
-    return shares(store, cluster, at, query.algorithm, settings=query.shows("GrpTRESMins"))
-
-
 def select_shares(store: Store, cluster: str | None, at: int, query: ShareQuery) -> ShareSelection:
     """sshare: the rows ``query`` keeps of ``cluster``'s fair-share at ``at``."""
-    return ShareSelection(_shares(store, cluster, at, query), query, query.keep())
+    from fscli.api.shares import shares
+
+    answer = shares(
+        store,
+        cluster,
+        at,
+        query.algorithm,
+        settings=query.shows("GrpTRESMins"),
+        extras=query.shows("TRESRunMins") or query.shows("GrpTRESRaw"),
+    )
+    return ShareSelection(answer, query, query.keep())
 
 
 def explain_share(
     store: Store, cluster: str | None, at: int, query: ShareQuery, assoc: str
 ) -> ShareSelection:
     """sshare --explain: ``assoc``'s row (``ACCOUNT`` or ``USER/ACCOUNT``) and the
-    derivation of its numbers."""
+    derivation of its numbers (the engine's whole result: computed, not read back)."""
+    from fscli.api.shares import shares
     from fscli.engine.fsexplain import explain
 
-    answer = _shares(store, cluster, at, query)
+    settings = query.shows("GrpTRESMins")
+    answer = shares(store, cluster, at, query.algorithm, settings=settings, whole=True)
     row = answer.row(assoc)
     selection = ShareSelection(answer, query, list, explain(answer.result, row.assoc_id))
     selection.rows = [row]

@@ -14,8 +14,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from fscli.api.pass_shares import tres_names
 from fscli.api.results import Priorities, Shares
-from fscli.api.shares import algorithm_name, tres_names
+from fscli.api.shares import algorithm_name
 
 if TYPE_CHECKING:
     from fscli.api.store import Store

@@ -336,7 +336,8 @@ def _sshare_cluster(app, cluster: str | None, ask: _ShareAsk) -> int:
     from fscli.render.sshare import CHUNK, extras_of, render_pieces, slurm_fields
 
     try:
-        answer = app.store.shares(cluster, app.now, None, settings=True)
+        shown = ask.long or bool(ask.formats)  # what may show TRESRunMins, GrpTRESRaw
+        answer = app.store.shares(cluster, app.now, None, settings=True, extras=shown)
     except FscliError as exc:
         _store_error("sshare", exc)
     keep_until_exit(answer)

@@ -49,7 +49,10 @@ def tree(app, account, algorithm, whatif, out, svg) -> None:
     if out.json and whatif is not None:
         raise UsageProblem("tree --json leaves out --with: sshare --with --json compares the rows")
     if whatif is None:
-        answers = [("", app.store.shares(app.cluster_name, app.now, algorithm, settings=out.json))]
+        answer = app.store.shares(
+            app.cluster_name, app.now, algorithm, settings=out.json, extras=out.json
+        )
+        answers = [("", answer)]
     else:  # the tree as it is, then as it would be: one snapshot, nothing written
         both = app.store.shares_whatif(whatif, app.cluster_name, app.now, algorithm)
         answers = [(", as it is", both.before), (", with " + "; ".join(both.changes), both.after)]

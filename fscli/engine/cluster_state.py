@@ -8,6 +8,7 @@ tree, limits check, compare and demo all start here, so they agree on every numb
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from fscli.engine.config import PriorityConfig
@@ -112,13 +113,17 @@ def _parent_of(state: ClusterState) -> dict[int, int | None]:
     return {a.id: a.parent_id for a in state.assocs}
 
 
-def run_minutes(state: ClusterState, now: int) -> dict[int, dict[str, int]]:
+def run_minutes(
+    state: ClusterState, now: int, parent_of: Mapping[int, int | None] | None = None
+) -> dict[int, dict[str, int]]:
     """sshare's TRESRunMins per association at ``now`` (:mod:`fscli.engine.runmins`).
 
     Slurm keeps these counters only when it enforces limits (AccountingStorageEnforce),
     so without that every association holds none. A job without a time limit gets its
     first partition's MaxTime, as slurmctld gives it
     (:func:`fscli.engine.limits.counting.running_time_limit`, as the limit checker does).
+    ``parent_of`` (association id -> parent id; default: ``state``'s associations) lets
+    a state read without its tree ask.
     """
     from fscli.engine.limits.counting import running_time_limit, runs_at
     from fscli.engine.runmins import Allocation
@@ -139,16 +144,18 @@ def run_minutes(state: ClusterState, now: int) -> dict[int, dict[str, int]]:
         jobs.append(Allocation(job.assoc_id, job.start, limit, tres, job_qos(state, job)[1]))
     if not jobs:
         return {}
-    return held_minutes(
-        jobs, _parent_of(state), now, state.config.calc_period, state.config.calc_anchor
-    )
+    parents = _parent_of(state) if parent_of is None else parent_of
+    return held_minutes(jobs, parents, now, state.config.calc_period, state.config.calc_anchor)
 
 
-def tres_usage(state: ClusterState, now: int) -> dict[int, dict[str, float]]:
+def tres_usage(
+    state: ClusterState, now: int, parent_of: Mapping[int, int | None] | None = None
+) -> dict[int, dict[str, float]]:
     """Decayed TRES-seconds per association and its descendants from the store's jobs
     (sshare's GrpTRESRaw, whose billing is the RawUsage; see
     :func:`fscli.engine.usage.tres_seconds`). Usage charged without a job (``usage
-    add/set/import``) is billing only: it adds to no other TRES."""
+    add/set/import``) is billing only: it adds to no other TRES. ``parent_of``: as
+    :func:`run_minutes`'s."""
     from fscli.engine.tree import subtree_totals
     from fscli.engine.usage import tres_seconds
 
@@ -156,7 +163,7 @@ def tres_usage(state: ClusterState, now: int) -> dict[int, dict[str, float]]:
     if not runs:
         return {}
     own = tres_seconds(runs, now, state.config, reset_at(state))
-    return subtree_totals(own, _parent_of(state))
+    return subtree_totals(own, _parent_of(state) if parent_of is None else parent_of)
 
 
 def charged_allocations(state: ClusterState, now: int) -> list[tuple[Job, Run, dict[str, int]]]:

@@ -39,7 +39,7 @@ import math
 import operator
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple, cast
+from typing import Any, NamedTuple, cast
 
 from fscli.engine.config import ALGORITHMS
 from fscli.engine.model import SHARES_PARENT, Assoc, AssocColumns
@@ -491,6 +491,11 @@ def share_columns(rows: Sequence[ShareRow]) -> dict[str, Sequence]:
     return dict(zip(ShareRow._fields, zip(*rows)))
 
 
+def grp_tres_mins(limits: Mapping[str, Any] | None) -> dict[str, int] | None:
+    """sshare's GrpTRESMins of an association's ``limits`` (None: blank)."""
+    return limits.get("GrpTRESMins") or None if limits else None
+
+
 def _make_rows(tree: Tree, c: Columns, positions: Sequence[int] | None = None) -> list[ShareRow]:
     """The rows of tree ``positions`` (default: all, in the input order)."""
     columns = _make_columns(tree, c, positions).values()
@@ -552,7 +557,7 @@ class _PickedColumns(Mapping[str, Sequence]):
         if name in self._ASSOC_FIELDS:
             return self._pick(self._tree.column(name))
         if name == "grp_tres_mins":
-            return [a.limits.get("GrpTRESMins") or None if a.limits else None for a in self._assocs]
+            return [grp_tres_mins(a.limits) for a in self._assocs]
         if name in self._TREE_FIELDS:
             column = self._pick(getattr(self._tree, self._TREE_FIELDS[name]))
         elif name in ShareRow._fields:

@@ -126,6 +126,11 @@ def load_assocs(
     return out
 
 
+def cluster_limits(conn, cluster_id: int) -> dict[int, dict]:
+    """:func:`assoc_limits` of every association of the cluster (those that set one)."""
+    return assoc_limits(conn, "cluster_id + 0 = :cid", {"cid": cluster_id})
+
+
 def assoc_limits(conn, where: str, params: dict) -> dict[int, dict]:
     """Association id -> its limits, of the associations matching ``where`` (an SQL
     condition and its parameters) that set any: most set none, and read apart from the
