@@ -49,7 +49,7 @@ def shares_at(
     None where the store keeps no cache (a server). ``extras``: the answer's
     ``run_minutes`` and ``tres_usage`` will be read (read, or computed, in the same read
     transaction as the rows)."""
-    from fscli.api.pass_state import pass_span, reset_key, state_moments
+    from fscli.api.pass_state import note_window, pass_span, reset_key, state_moments
     from fscli.engine.cluster_state import fairshare
     from fscli.engine.share_table import ShareTable, table_of, with_grp_tres_mins
     from fscli.heap import bulk
@@ -97,7 +97,7 @@ def shares_at(
         if new:
             kept["extras"] = _extras(state, at, kept)
         answer = _kept_answer(store, state, at, (algorithm, settings), kept, limits, cache.version)
-    _note_window(at, moments, span)
+    note_window(at, moments, span)
     if new:  # else read whole: nothing new to keep
         cache.put(SHARES_ENTRY, key, at, span, moments, kept)
     return answer
@@ -182,14 +182,3 @@ def _recomputed(
             raise StoreError("the store changed since these shares were read: ask for them again")
         state = load_state(conn, cluster, at, settings=settings)
     return fairshare(state, at, algorithm, last=True), state
-
-
-def _note_window(at: int, moments: list[int], span: tuple[int, int]) -> None:
-    """While the answer cache records (:mod:`fscli.api.answers`), the window in which
-    this answer holds: between the moments of its pass around ``at``."""
-    from fscli.api import answers
-
-    if answers.listening():
-        from fscli.api.pass_state import window_around
-
-        answers.note_window(*window_around(at, moments, span))

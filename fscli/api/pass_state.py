@@ -65,9 +65,10 @@ def priority_factors(conn, state: ClusterState, at: int, algorithm: str):
     span = pass_span(state.config, at)
     key = (state.cluster_id, algorithm, reset_key(state.config, span))
     with bulk():  # 20,000 objects at once: no collector passes over them as they come
-        cached = cache.get(PRIORITY_ENTRY, key, at)
-    if cached is not None:
-        _note_window(at, cached["moments"], span)
+        entry = cache.entry(PRIORITY_ENTRY, key, at)
+    if entry is not None:
+        cached, moments = entry
+        note_window(at, moments, span)
         return AssocColumns(cached["assocs"], ((), None, NO_LIMITS)), cached["fs"]
     with bulk():  # 100,000 jobs: the collector would rescan them as they are made
         load_tree(conn, state, span[0] + span[1] - 1, settings=False)
@@ -75,18 +76,18 @@ def priority_factors(conn, state: ClusterState, at: int, algorithm: str):
     moments = state_moments(state, span)
     with bulk():
         factors = fairshare(state, at, algorithm, last=True).fs_factor
-    _note_window(at, moments, span)
+    note_window(at, moments, span)
     assocs = state.assocs
     if isinstance(assocs, AssocColumns):
         columns = [assocs.field(name) for name in _COLUMNS]
-        payload = {"assocs": columns, "fs": factors, "moments": moments}
-        cache.put(PRIORITY_ENTRY, key, at, span, moments, payload)
+        cache.put(PRIORITY_ENTRY, key, at, span, moments, {"assocs": columns, "fs": factors})
     return assocs, factors
 
 
-def _note_window(at: int, moments: list[int], span: tuple[int, int]) -> None:
+def note_window(at: int, moments: list[int], span: tuple[int, int]) -> None:
     """While the answer cache records (:mod:`fscli.api.answers`), the stretch of the pass
-    in which these factors hold (``moments``: every one of the pass, charges included)."""
+    in which what was computed from the pass's state holds (``moments``: every one of
+    the pass, charges included)."""
     from fscli.api import answers
 
     if answers.listening():

@@ -33,8 +33,8 @@ from fscli.store.user_cache import cache_root, trusted, write_atomically
 
 FORMAT = 4
 """Bumped when an entry's layout or place changes: older entries are then never read
-(3: the folder is named by BLAKE2b, no longer SHA-256; 4: sprio's entry holds its pass's
-moments, for the answer cache's window)."""
+(3: the folder is named by BLAKE2b, no longer SHA-256; 4: payloads in marshal's version
+2, and sshare's rows kept too)."""
 
 
 def install(conn) -> None:
