@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from fscli.engine.config import PriorityConfig
 from fscli.engine.job_states import ACTIVE_STATES
@@ -103,6 +103,7 @@ def attach_jobs(
     now: int,
     started: Sequence[Job] = (),
     config: PriorityConfig | None = None,
+    usage: Callable[[], Decayed] | None = None,
 ) -> Callable[[JobScope], list[JobGroup]]:
     """Let ``state`` count the store's jobs while ``conn`` is open (call after any what-if:
     the usage limits then in force decide whether decayed usage is computed); returns
@@ -111,7 +112,9 @@ def attach_jobs(
     ``started``: pending jobs a scheduling pass starts before this check (``job why``),
     counted as running from ``now``; the caller may add to the list between checks.
     ``config``: the settings (and their history) the usage is decayed under, when not
-    the stored ones (a what-if's ``--with-config``)."""
+    the stored ones (a what-if's ``--with-config``). ``usage``: where the decayed usage
+    comes from, when not computed here from the whole cluster (the pass cache's, for the
+    stored settings: :mod:`fscli.api.limits_usage`)."""
     from fscli.store.state import load_state
 
     cluster_id = snapshot.cluster_id_for(conn, cluster)
@@ -131,13 +134,14 @@ def attach_jobs(
     holders = [x.limits for x in state.assocs] + [q.limits for q in state.qos]
     if not any(name in limits for limits in holders for name in USAGE_LIMITS):
         return count
-    cs = load_state(conn, cluster, now)
-    if config is not None:
-        cs = replace(cs, config=config)
-    per_assoc, state.qos_usage_mins = _decayed_minutes(cs, now)
-    tree.parents.update((x.id, x.parent_id) for x in cs.assocs)
+    if usage is None:
+        found = decayed_usage(load_state(conn, cluster, now), now, config)
+    else:
+        found = usage()
+    state.qos_usage_mins = found.per_qos
+    tree.parents.update(found.parents)
     state.usage_mins = {}
-    for aid, mins in per_assoc.items():
+    for aid, mins in found.per_assoc.items():
         holder = tree.nearest(aid)
         if holder is None:  # under no loaded association: no checked limit counts it
             continue
@@ -417,6 +421,26 @@ def _run_seconds(
         for name, amount in tres.items()
         if amount and name not in NOT_HELD
     }
+
+
+class Decayed(NamedTuple):
+    """What GrpTRESMins and GrpWall count of a whole cluster at one moment: the decayed
+    minutes per association (charged to itself) and per QOS (:func:`_decayed_minutes`),
+    and every association's parent, which takes each association's minutes up to the
+    checked ones. Plain dicts: the pass cache keeps them as they are."""
+
+    per_assoc: dict[int, dict[str, float]]
+    per_qos: dict[str, dict[str, float]]
+    parents: dict[int, int | None]
+
+
+def decayed_usage(cs, now: int, config: PriorityConfig | None = None) -> Decayed:
+    """:class:`Decayed` of the cluster state ``cs`` at ``now``, decayed under ``config``
+    when given (a what-if's settings), else under the stored ones."""
+    if config is not None:
+        cs = replace(cs, config=config)
+    per_assoc, per_qos = _decayed_minutes(cs, now)
+    return Decayed(per_assoc, per_qos, {x.id: x.parent_id for x in cs.assocs})
 
 
 def _decayed_minutes(cs, now: int):
