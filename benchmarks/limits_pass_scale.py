@@ -11,11 +11,13 @@ cold (the pass cache emptied before every run) and warm (the same pass, the entr
 Prints the minimum wall and CPU time (user + system of the child) of several runs;
 asserts nothing.
 
-Usage: [RUNS=5] python benchmarks/limits_pass_scale.py [ACCOUNTS] [USERS]
+Usage: [RUNS=5] python benchmarks/limits_pass_scale.py [ACCOUNTS] [USERS] [--base DIR]
+(``--base``: a checkout, e.g. the main branch's, timed beside this one as "before".)
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import shutil
 import sqlite3
@@ -145,29 +147,37 @@ def empty_cache(path: str) -> None:
 
 
 def main() -> None:
-    accounts = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
-    users = int(sys.argv[2]) if len(sys.argv) > 2 else 10000
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("accounts", nargs="?", type=int, default=2000)
+    parser.add_argument("users", nargs="?", type=int, default=10000)
+    parser.add_argument("--base", type=Path, help="a checkout to time as 'before'")
+    args = parser.parse_args()
     runs = int(os.environ.get("RUNS", "5"))
     with tempfile.TemporaryDirectory() as tmp:
+        os.environ["XDG_CACHE_HOME"] = str(Path(tmp) / "cache")  # the runs' cache, not yours
         path = str(Path(tmp) / "limits.db")
         start = time.perf_counter()
-        build(path, accounts, users)
+        build(path, args.accounts, args.users)
         print(
-            f"built store: {accounts} accounts, {users} users in {time.perf_counter() - start:.1f} s"
+            f"built store: {args.accounts} accounts, {args.users} users "
+            f"in {time.perf_counter() - start:.1f} s; min of {runs} runs"
         )
-        base = [*fscli_cmd(), "--db", path, "--at", str(NOW)]
-        who = [f"user=u{42:06d}", f"account=a{42 % accounts:05d}"]
-        for label, args in (
-            ("--version (start-up)", ["--version"]),
-            ("limits check cpus=4", ["limits", "check", *who, "cpus=4"]),
-            ("limits show --effective", ["limits", "show", *who, "--effective"]),
-        ):
-            for mode, setup in (("cold", lambda: empty_cache(path)), ("warm", None)):
-                if setup is None:
-                    timed(base + args, 1, cwd=REPO)  # the entry made
-                wall, cpu = timed(base + args, runs, cwd=REPO, setup=setup)
+        who = [f"user=u{42:06d}", f"account=a{42 % args.accounts:05d}"]
+        commands = {
+            "limits check cpus=4": ["limits", "check", *who, "cpus=4", "time=1:00:00"],
+            "limits show --effective": ["limits", "show", *who, "--effective"],
+        }
+        trees = [("before", args.base.resolve())] if args.base else []
+        trees.append(("after" if args.base else "this", REPO))
+        for label, words in commands.items():
+            for code, root in trees:
+                base = [*fscli_cmd(root), "--db", path, "--at", str(NOW)]
+                cold = timed(base + words, runs, cwd=REPO, setup=lambda: empty_cache(path))
+                timed(base + words, 1, cwd=REPO)  # the entry made, if this code makes one
+                warm = timed(base + words, runs, cwd=REPO)
                 print(
-                    f"fscli {label:28} {mode}: {wall:.3f} s wall, {cpu:.3f} s CPU (min of {runs})"
+                    f"{label:24} {code:6} cold {cold[0]:.3f} s ({cold[1]:.3f} CPU)"
+                    f"  warm {warm[0]:.3f} s ({warm[1]:.3f} CPU)"
                 )
 
 

@@ -37,9 +37,8 @@ def pass_usage(conn, cluster: str | None, at: int) -> Callable[[], Decayed]:
         from fscli.heap import bulk
         from fscli.store import snapshot
         from fscli.store.answers import next_charge
-        from fscli.store.limits.state import Decayed, decayed_usage
+        from fscli.store.limits.state import Decayed, decayed_usage, usage_state
         from fscli.store.pass_cache import PassCache
-        from fscli.store.state import load_state
 
         cache = PassCache.of(conn)
         cid = snapshot.cluster_id_for(conn, cluster)
@@ -57,7 +56,7 @@ def pass_usage(conn, cluster: str | None, at: int) -> Callable[[], Decayed]:
             cached = cache.get(name, key, at)
         if cached is not None:
             return Decayed(*cached)
-        state = load_state(conn, cluster, at)
+        state = usage_state(conn, cluster, at)
         found = decayed_usage(state, at)
         if cache.where is None:  # a server's store, or no stamp: nothing is kept
             return found
