@@ -259,3 +259,29 @@ def test_a_database_server_keeps_no_entry(usage, monkeypatch):
     assert len(calls) == (1 if BACKEND == "sqlite" else 2)
     cache = Path.home() / ".cache" / "fscli" / "passcache"
     assert cache.exists() == (BACKEND == "sqlite")
+
+
+def test_a_scheduling_pass_decays_once_for_every_user(usage, db_path, monkeypatch):
+    """``job list`` checks four users' jobs on one decay of the cluster; ``job why`` then
+    reads it from the cache; both answer as with no cache."""
+    for user in ("alice", "bob", "carol", "dave"):
+        usage.ok(
+            "-Q", "job", "submit", f"user={user}", "partition=p1", "cpus=1", "time=10",
+            "submit=now-1hour", at=AT,
+        )  # fmt: skip
+    words = [["job", "list", "state=pending"], ["job", "why", "5"]]
+    moment = "2026-05-01T12:04:00"
+    calls = computed(monkeypatch)
+    warm = answers(usage, moment, words)
+    assert calls == [1]
+    shutil.rmtree(cache_folder(db_path))
+    assert answers(usage, moment, words) == warm
+    assert calls == [1, 1]
+    reasons = [line.split()[-1] for line in warm[0].splitlines()[1:]]
+    assert reasons == [
+        "AssocGrpWallLimit",
+        "AssocGrpBillingMinutes",
+        "AssocGrpBillingMinutes",
+        "None",
+    ]
+    assert "1075.65 in use" in warm[1]
