@@ -45,6 +45,9 @@ USAGE_LIMITS = {
     "grp_tres_run_mins": "cpu=100000000",
 }
 
+SERIAL = {"nodes": 1, "slots": 1, "nice": 0, "site_factor": 0, "time_limit": 600}
+"""What every job of the store asks besides its CPUs: one node, 10 hours."""
+
 
 def build(path: str, accounts: int, users: int) -> None:
     engine = open_engine(path)
@@ -125,11 +128,7 @@ def build(path: str, accounts: int, users: int) -> None:
                     "start": start,
                     "end": start + 60 * (1 + j % 300) if state == "completed" else None,
                     "cpus": 1 + j % 16,
-                    "nodes": 1,
-                    "slots": 1,
-                    "nice": 0,
-                    "site_factor": 0,
-                    "time_limit": 600,
+                    **SERIAL,
                 }
             )
         conn.execute(insert(m.Job), jobs)

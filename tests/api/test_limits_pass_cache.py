@@ -10,27 +10,18 @@ from pathlib import Path
 
 import pytest
 
-from fscli.store import pass_cache
+from tests.api.test_pass_cache import cache_folder
 from tests.backends import BACKEND
 
 AT = "2026-05-01T12:00:00"  # a pass boundary: 5-minute passes from the epoch
-MOMENTS = [
-    "2026-05-01T11:59:59",  # the pass before
-    AT,
-    "2026-05-01T12:00:01",
-    "2026-05-01T12:00:59",
-    "2026-05-01T12:01:00",  # bob's job starts
-    "2026-05-01T12:01:01",
-    "2026-05-01T12:01:59",
-    "2026-05-01T12:02:00",  # a charge to bob
-    "2026-05-01T12:02:01",
-    "2026-05-01T12:02:59",
-    "2026-05-01T12:03:00",  # carol's job ends
-    "2026-05-01T12:03:01",
-    "2026-05-01T12:04:59",
-    "2026-05-01T12:05:00",  # the next pass
-    "2026-05-01T11:59:59",  # back again
-]
+TIMES = (
+    "11:59:59 12:00:00 12:00:01 12:00:59"  # the pass before, the pass's first second
+    " 12:01:00 12:01:01 12:01:59"  # bob's job starts
+    " 12:02:00 12:02:01 12:02:59"  # a charge to bob
+    " 12:03:00 12:03:01 12:04:59"  # carol's job ends
+    " 12:05:00 11:59:59"  # the next pass, and back again
+)
+MOMENTS = [f"2026-05-01T{time}" for time in TIMES.split()]
 CHECKS = {
     "run": ["user=dave", "cpus=1", "time=10"],
     "AssocGrpWallLimit": ["user=alice", "cpus=1", "time=10"],
@@ -90,26 +81,13 @@ def usage(fscli, template):
     return template(fscli, build_usage)
 
 
-def cache_folder(db_path: str) -> Path:
-    conn = sqlite3.connect(db_path)
-    try:
-        return Path(pass_cache.folder(conn))
-    finally:
-        conn.close()
-
-
 def computed(monkeypatch) -> list[int]:
     """A list that grows by one each time the cluster's usage is decayed for the limits."""
     import fscli.store.limits.state as state
 
     calls: list[int] = []
     real = state._decayed_minutes
-
-    def counting(*args, **kwargs):
-        calls.append(1)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(state, "_decayed_minutes", counting)
+    monkeypatch.setattr(state, "_decayed_minutes", lambda *a: calls.append(1) or real(*a))
     return calls
 
 
@@ -166,26 +144,25 @@ def test_warm_answers_as_cold_on_both_sides_of_every_moment(usage, db_path, monk
     ]
 
 
-def test_a_write_by_fscli_makes_it_stale(usage, db_path, monkeypatch):
-    before = answers(usage, AT)
-    usage.ok(
+def add_a_charge(fscli, db_path: str) -> None:
+    fscli.ok(
         "-Q", "usage", "add", "user=carol", "account=chem", "raw=900000", "at=2026-05-01T09:00:00"
     )
-    calls = computed(monkeypatch)
-    after = answers(usage, AT)
-    assert calls == [1] and after != before
-    shutil.rmtree(cache_folder(db_path))
-    assert answers(usage, AT) == after
 
 
-def test_a_write_by_another_program_makes_it_stale(usage, db_path, monkeypatch):
-    """A finished job's size changed straight in the file (no fscli in it): only the
-    decayed usage tells."""
-    before = answers(usage, AT)
+def grow_a_finished_job(fscli, db_path: str) -> None:
+    """Straight in the file, no fscli in it."""
     conn = sqlite3.connect(db_path)
     with conn:
         conn.execute("UPDATE job SET cpus = 40 WHERE \"user\" = 'carol'")
     conn.close()
+
+
+@pytest.mark.parametrize("write", [add_a_charge, grow_a_finished_job])
+def test_a_write_makes_it_stale(usage, db_path, monkeypatch, write):
+    """A write by fscli or by another program, to what only the decayed usage tells."""
+    before = answers(usage, AT)
+    write(usage, db_path)
     calls = computed(monkeypatch)
     after = answers(usage, AT)
     assert calls == [1] and after != before
