@@ -2,7 +2,7 @@
 (:mod:`fscli.store.pass_cache`).
 
 A check under such a limit needs the decayed minutes of the whole cluster: every job and
-charge read and decayed (0.9 s of a 1.3 s ``limits check`` at 2,000 accounts, 10,000
+charge read and decayed (0.8 s of a 0.9 s ``limits check`` at 2,000 accounts, 10,000
 users and 22,000 jobs), though they are the same for every association, user and
 command within one decay pass and one store state. They are kept once per store
 version, cluster and pass, and read back (a few ms) while the pass's moments
