@@ -139,8 +139,16 @@ def attach_jobs(
     state.qos_usage_mins = found.per_qos
     tree.parents.update(found.parents)
     state.usage_mins = {}
+    parents, loaded = tree.parents, tree.loaded
+    above: dict[int | None, int | None] = {}  # a parent's nearest loaded association
     for aid, mins in found.per_assoc.items():
-        holder = tree.nearest(aid)
+        if aid in loaded:
+            holder: int | None = aid
+        else:  # most are users of a few accounts: climb from each account once
+            parent = parents.get(aid)
+            if parent not in above:
+                above[parent] = tree.nearest(parent)
+            holder = above[parent]
         if holder is None:  # under no loaded association: no checked limit counts it
             continue
         into = state.usage_mins.setdefault(holder, {})
