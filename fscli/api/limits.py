@@ -56,7 +56,9 @@ def effective_limits(
         config = _applied(conn, cluster, state, whatif, at)
         entries = effective(req, state)
         if any(e.own_name in USED for e in entries):
-            attach_jobs(conn, cluster, state, at, config=config)
+            attach_jobs(
+                conn, cluster, state, at, config=config, usage=_stored(conn, cluster, whatif, at)
+            )
             return entries, used_counters(state, entries, at)
     return entries, [None] * len(entries)
 
@@ -95,8 +97,18 @@ def check_job(
             conn, cluster, user, account, partition, qos, tres, time_limit, targets, as_sbatch=True
         )
         config = _applied(conn, cluster, state, asked, at)
-        attach_jobs(conn, cluster, state, at, config=config)
+        attach_jobs(
+            conn, cluster, state, at, config=config, usage=_stored(conn, cluster, asked, at)
+        )
         return check(req, state, at, submitted)
+
+
+def _stored(conn, cluster: str | None, whatif: WhatIf | None, at: int):
+    """The decayed usage through the pass cache, for a check of the store as it is; None
+    (computed apart, the real entry neither read nor written) under a what-if."""
+    from fscli.api.limits_usage import pass_usage
+
+    return pass_usage(conn, cluster, at) if whatif is None else None
 
 
 def _applied(conn, cluster: str | None, state, whatif: WhatIf | None, at: int):

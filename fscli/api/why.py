@@ -9,6 +9,7 @@ every pending job's Reason.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -62,6 +63,7 @@ def _priority_rows(store: Store, cluster: str | None, at: int, config) -> dict:
 def schedule(store: Store, cluster: str | None, at: int, rows: bool = True) -> Schedule:
     """The pass at ``at`` over the cluster's pending jobs (``rows``: keep their sprio rows,
     which ``job why`` explains)."""
+    from fscli.api.limits_usage import pass_usage
     from fscli.engine.limits.check import JobRequest, LimitsState, check
     from fscli.engine.limits.counting import runs_at
     from fscli.engine.schedule import Queued, schedule_pass
@@ -97,12 +99,14 @@ def schedule(store: Store, cluster: str | None, at: int, rows: bool = True) -> S
             row = prio.get((j.id, part or ""))
             queue.append(Queued(j, part, row.priority if row else None))
         states: dict[tuple, LimitsState] = {}
+        # the cluster's decayed usage once for every user of the queue, from the pass cache
+        usage = functools.cache(pass_usage(conn, info.name, at))
 
         def check_job(job: Job, partition: str | None, started: list[Job]):
             key = (job.user, job.account)
             if key not in states:
                 state = limit_state.load(conn, info.name, job.user, job.account)
-                limit_state.attach_jobs(conn, info.name, state, at, started)
+                limit_state.attach_jobs(conn, info.name, state, at, started, usage=usage)
                 states[key] = state
             req = JobRequest(
                 job.user,
