@@ -139,7 +139,7 @@ def _run_scenario(tmp: Path, jobs: list[str]) -> dict:
             break
     else:
         raise AssertionError("a priority pass ran during every read")
-    taken["at"] = _pass_moment(taken, pending)
+    taken["at"] = taken["pass"] = _pass_moment(taken, pending)
     taken["fscli"] = mirror(tmp, taken)
     return taken
 
@@ -204,7 +204,8 @@ def _usage_file(assoc_mgr: str) -> str:
 def mirror(tmp: Path, taken: dict, memory: bool = False, pending_only: bool = True) -> Fscli:
     """A store holding what ``taken`` read off the cluster: the dump, slurm.conf, the
     partitions, the controller's usage and squeue's jobs (the pending ones only, or all
-    with ``pending_only=False``); ``memory`` gives the cluster its node's 64000 MB."""
+    with ``pending_only=False``), its passes anchored at ``taken["pass"]`` when the
+    scenario knows one; ``memory`` gives the cluster its node's 64000 MB."""
     fscli = Fscli(str(tmp / "store.db"))
     at = taken["at"]
     (tmp / "live.cfg").write_text(taken["dump"])
@@ -212,9 +213,9 @@ def mirror(tmp: Path, taken: dict, memory: bool = False, pending_only: bool = Tr
     fscli.ok("-Q", "cluster", "add", "live", *size)
     fscli.ok("-Q", "load", str(tmp / "live.cfg"))
     fscli.ok("-Q", "config", "import", os.environ["SLURM_CONF"])
-    # the controller's passes fall every PriorityCalcPeriod from its start, not on the
-    # minute: one of them anchors fscli's
-    fscli.ok("-Q", "config", "set", f"PriorityCalcAnchor={at}")
+    if "pass" in taken:  # the controller's passes fall every PriorityCalcPeriod from its
+        # start, not on the minute: the one the scenario saw anchors fscli's
+        fscli.ok("-Q", "config", "set", f"PriorityCalcAnchor={taken['pass']}")
     for name, factor in (("batch", 1), ("low", 1), ("high", 10)):
         fscli.ok(
             "-Q", "partition", "add", name, "nodes=1", "cpus=64", "tres=mem=64000",
