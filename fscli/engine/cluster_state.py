@@ -178,13 +178,9 @@ def charged_allocations(state: ClusterState, now: int) -> list[tuple[Job, Run, d
     ]
 
 
-def usage_at(state: ClusterState, now: int) -> dict[int, float]:
-    """RawUsage charged to each association itself at ``now`` (charges + jobs, decayed)."""
-    return raw_usage_of(state, now, job_runs(state, now))
-
-
 def raw_usage_of(state: ClusterState, now: int, runs: list[Run]) -> dict[int, float]:
-    """:func:`usage_at` with the job runs already made."""
+    """RawUsage charged to each association itself at ``now`` (charges + jobs, decayed),
+    with the job runs already made (:func:`job_runs`)."""
     from fscli.engine.usage import raw_usage
 
     return raw_usage(state.charges, now, state.config, runs, reset_at=reset_at(state))

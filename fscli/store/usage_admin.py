@@ -3,10 +3,10 @@
 :class:`UsageAdmin` extends :class:`fscli.store.admin.Admin`, so every change runs in the
 caller's transaction and is logged for ``fscli history``. Usage is stored as charges in
 the ``usage`` table (billing TRES-seconds at a moment) and, for ``sacct`` imports, as
-completed/running rows in the ``job`` table, which ``engine.cluster_state.usage_at`` charges pass
-by pass as slurmctld does. Imports are all-or-nothing: every unknown user/account is
-reported at once unless ``skip_unknown`` is set, in which case the rest is imported and
-the skipped names are returned.
+completed/running rows in the ``job`` table, which ``engine.cluster_state.raw_usage_of``
+charges pass by pass as slurmctld does. Imports are all-or-nothing: every unknown
+user/account is reported at once unless ``skip_unknown`` is set, in which case the rest
+is imported and the skipped names are returned.
 """
 
 from __future__ import annotations

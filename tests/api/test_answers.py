@@ -244,7 +244,7 @@ def test_an_sprio_answer_holds_until_a_factor_or_the_list_moves(queue, db_path, 
     day = "2026-05-01T"
     lo, hi = (epoch(day + w) for w in window)
     assert noted_priorities(db_path, epoch(day + at)) == (lo, hi)
-    answers.listen()  # a second read: through the pass cache, the same window
+    # a second read: through the pass cache, the same window
     assert noted_priorities(db_path, epoch(day + at)) == (lo, hi)
     same = queue.ok("sprio", "-l", at=day + at).stdout
     for inside in (lo, hi - 1):

@@ -491,7 +491,7 @@ def _decayed_minutes(cs, now: int):
         }
 
     per_assoc = minutes((run, alloc) for _, run, alloc in jobs)
-    # the runs made once (``usage_at`` would make them again: a quarter of the work)
+    # the runs made once, not again for the RawUsage: a quarter of the work
     for aid, raw in raw_usage_of(cs, now, [run for _, run, _ in jobs]).items():
         per_assoc.setdefault(aid, {})["billing"] = raw / 60.0
     per_qos = minutes(qos_runs)
